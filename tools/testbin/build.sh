@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Builds the real control-plane binaries the test tiers run (etcd, kube-apiserver,
+# kube-controller-manager, kube-scheduler, kwok) from published Go modules, into a cache
+# outside the repository keyed by component, version, wrapper template, Go version and flags.
+#
+#   tools/testbin/build.sh [etcd] [kubernetes] [kwok]   build what is missing (default: all)
+#   tools/testbin/build.sh --paths                      print where each component lives, build nothing
+#
+# Idempotent (a finished component has a .complete marker), safe against concurrent runs
+# (flock on the cache), and every failure names the step that broke.
+set -Eeuo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=versions.env
+source "$HERE/versions.env"
+
+CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
+TESTBIN="$CACHE_ROOT/testbin"
+WORK="$CACHE_ROOT/build"
+GO_VERSION="$(go env GOVERSION)"
+export CGO_ENABLED=0
+export GOFLAGS="${GOFLAGS:-} -p=2"
+
+CURRENT_STEP="start"
+log() { printf '[testbin %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+step() { CURRENT_STEP="$*"; log "$*"; }
+trap 'rc=$?; log "FAILED during step: ${CURRENT_STEP} (exit ${rc})"; exit $rc' ERR
+
+sha() { sha256sum | cut -c1-12; }
+
+# The cache key: anything that changes the produced binary changes the directory name.
+key_for() {
+  local component="$1" version="$2" template="$3" flags="$4"
+  printf '%s\n%s\n%s\n%s\n%s\n' "$component" "$version" "$(cat "$template")" "$GO_VERSION" "$flags" | sha
+}
+
+k8s_ldflags() {
+  local v="$K8S_VERSION" minor
+  minor="$(echo "$v" | cut -d. -f2)"
+  local date; date="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  local out="-s -w"
+  for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    out+=" -X $pkg.gitVersion=$v -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
+    out+=" -X $pkg.gitTreeState=clean -X $pkg.gitCommit=module-$v -X $pkg.buildDate=$date"
+  done
+  echo "$out"
+}
+K8S_FLAGS_ID="tags=selinux,notest trimpath stamped"
+ETCD_FLAGS_ID="trimpath -s -w"
+KWOK_FLAGS_ID="trimpath -s -w stages"
+
+dir_kubernetes() { echo "$TESTBIN/kubernetes-$K8S_VERSION-$(key_for kubernetes "$K8S_VERSION" "$HERE/k8s/go.mod.in" "$K8S_FLAGS_ID")"; }
+dir_etcd() { echo "$TESTBIN/etcd-$ETCD_VERSION-$(key_for etcd "$ETCD_VERSION" "$HERE/etcd/go.mod.in" "$ETCD_FLAGS_ID")"; }
+dir_kwok() { echo "$TESTBIN/kwok-$KWOK_VERSION-$(key_for kwok "$KWOK_VERSION" "$HERE/kwok/go.mod.in" "$KWOK_FLAGS_ID")"; }
+
+print_paths() {
+  local c d
+  for c in etcd kubernetes kwok; do
+    d="$(dir_$c)"
+    if [[ -f "$d/.complete" ]]; then echo "$c=$d"; else echo "$c=$d (missing)"; fi
+  done
+}
+
+# Prepares a wrapper module in $WORK/<name> from a template, with the version substituted.
+prepare_module() {
+  local name="$1" template="$2" placeholder="$3" version="$4"
+  local mod="$WORK/$name"
+  rm -rf "$mod"; mkdir -p "$mod"
+  sed "s|@${placeholder}@|${version}|" "$template" > "$mod/go.mod"
+  echo "$mod"
+}
+
+# Runs a command, keeping its output in a log that is shown if it fails.
+run_logged() {
+  local logfile="$1"; shift
+  if ! "$@" >"$logfile" 2>&1; then
+    tail -n 60 "$logfile" >&2
+    log "full log: $logfile"
+    return 1
+  fi
+}
+
+build_kubernetes() {
+  local out; out="$(dir_kubernetes)"
+  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION cached at $out"; return; }
+  local t0=$SECONDS
+  step "kubernetes: download k8s.io/kubernetes@$K8S_VERSION module metadata"
+  local gomod
+  gomod="$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')"
+  [[ -s "$gomod" ]] || { log "no go.mod path from go mod download"; false; }
+  step "kubernetes: generate the staging-module replace list from $gomod"
+  local mod; mod="$(prepare_module k8s "$HERE/k8s/go.mod.in" K8S_VERSION "$K8S_VERSION")"
+  local staging_version="v0.${K8S_VERSION#v1.}"
+  local count
+  count="$(grep -cE '^[[:space:]]*k8s\.io/[^[:space:]]+ => \./staging/' "$gomod")"
+  [[ "$count" -gt 0 ]] || { log "found no staging replace lines in $gomod"; false; }
+  {
+    echo
+    echo "// generated from k8s.io/kubernetes@$K8S_VERSION go.mod: $count staging modules"
+    echo "replace ("
+    grep -E '^[[:space:]]*k8s\.io/[^[:space:]]+ => \./staging/' "$gomod" \
+      | awk -v v="$staging_version" '{ printf "\t%s => %s %s\n", $1, $1, v }'
+    echo ")"
+  } >> "$mod/go.mod"
+  log "kubernetes: $count staging modules replaced with $staging_version"
+  step "kubernetes: go mod tidy (downloads the module graph; several minutes when cold)"
+  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
+  step "kubernetes: compile kube-apiserver, kube-controller-manager, kube-scheduler (15-25 min cold on 2 cores)"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
+  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -tags selinux,notest \
+      -ldflags "$(k8s_ldflags)" -o "$out.tmp/bin/" \
+      k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
+  step "kubernetes: verify the version stamp"
+  local v; v="$("$out.tmp/bin/kube-apiserver" --version)"
+  [[ "$v" == "Kubernetes $K8S_VERSION" ]] || { log "kube-apiserver --version printed '$v'"; false; }
+  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
+  finish "$out" "$t0"
+}
+
+build_etcd() {
+  local out; out="$(dir_etcd)"
+  [[ -f "$out/.complete" ]] && { log "etcd $ETCD_VERSION cached at $out"; return; }
+  local t0=$SECONDS
+  step "etcd: prepare wrapper module for go.etcd.io/etcd/server/v3@$ETCD_VERSION"
+  local mod; mod="$(prepare_module etcd "$HERE/etcd/go.mod.in" ETCD_VERSION "$ETCD_VERSION")"
+  step "etcd: go mod tidy"
+  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
+  step "etcd: compile"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
+  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/etcd" go.etcd.io/etcd/server/v3)
+  step "etcd: verify the version"
+  "$out.tmp/bin/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION#v}" || { log "unexpected etcd --version"; false; }
+  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
+  finish "$out" "$t0"
+}
+
+build_kwok() {
+  local out; out="$(dir_kwok)"
+  [[ -f "$out/.complete" ]] && { log "kwok $KWOK_VERSION cached at $out"; return; }
+  local t0=$SECONDS
+  step "kwok: prepare wrapper module for sigs.k8s.io/kwok@$KWOK_VERSION"
+  local mod; mod="$(prepare_module kwok "$HERE/kwok/go.mod.in" KWOK_VERSION "$KWOK_VERSION")"
+  step "kwok: go mod tidy"
+  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
+  step "kwok: compile"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
+  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/kwok" sigs.k8s.io/kwok/cmd/kwok)
+  step "kwok: copy the default stages from the module cache"
+  local src; src="$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage"
+  [[ -d "$src" ]] || { log "stage directory $src not found"; false; }
+  mkdir -p "$out.tmp/stages"
+  local f
+  for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+           pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    [[ -f "$src/$f" ]] || { log "stage $f missing in $src"; false; }
+    cp "$src/$f" "$out.tmp/stages/$(basename "$f")"
+  done
+  chmod -R u+w "$out.tmp/stages"
+  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
+  finish "$out" "$t0"
+}
+
+finish() {
+  local out="$1" t0="$2"
+  du -sb "$out.tmp" | cut -f1 > "$out.tmp/.size-bytes"
+  echo "$((SECONDS - t0))" > "$out.tmp/.build-seconds"
+  touch "$out.tmp/.complete"
+  rm -rf "$out"; mv "$out.tmp" "$out"
+  log "built $(basename "$out") in $((SECONDS - t0)) s, $(du -sh "$out" | cut -f1)"
+}
+
+main() {
+  if [[ "${1:-}" == "--paths" ]]; then print_paths; return; fi
+  local components=("$@")
+  [[ ${#components[@]} -gt 0 ]] || components=(etcd kubernetes kwok)
+  mkdir -p "$TESTBIN" "$WORK"
+  exec 9>"$TESTBIN/.lock"
+  if ! flock -n 9; then
+    log "another build holds $TESTBIN/.lock; waiting for it"
+    flock 9
+  fi
+  local c
+  for c in "${components[@]}"; do
+    case "$c" in
+      etcd|kubernetes|kwok) "build_$c" ;;
+      *) CURRENT_STEP="arguments"; log "unknown component '$c' (expected etcd, kubernetes or kwok)"; exit 2 ;;
+    esac
+  done
+  print_paths
+}
+
+main "$@"
