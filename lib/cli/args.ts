@@ -1,0 +1,140 @@
+// Command-line parsing, compatible with seatunnel-application.sh: `-a`, `-c`, `-Dk=v`, `--id`,
+// `--job-id`, `--restore-job-id`, `--wait[-timeout|-interval]`, `-t kubernetes`, and both
+// `--opt value` and `--opt=value`. Flags a command does not take are rejected by name.
+
+import { parseArgs } from 'node:util';
+import { parseOverride } from '../model/deployment';
+import { CliError } from './exit-codes';
+
+export const COMMANDS = ['submit', 'status', 'cancel', 'preflight', 'synth', 'docs', 'help'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+const OPTIONS = {
+  target: { type: 'string', short: 't' },
+  'application-config': { type: 'string', short: 'a' },
+  config: { type: 'string', short: 'c' },
+  D: { type: 'string', short: 'D', multiple: true },
+  id: { type: 'string' },
+  'job-id': { type: 'string' },
+  'restore-job-id': { type: 'string' },
+  wait: { type: 'boolean' },
+  'wait-timeout': { type: 'string' },
+  'wait-interval': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'output-dir': { type: 'string', short: 'o' },
+  output: { type: 'string' },
+  write: { type: 'boolean' },
+  check: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Flag = keyof typeof OPTIONS;
+
+const COMMON: Flag[] = ['target', 'application-config', 'D', 'output', 'help'];
+const ALLOWED: Record<Command, Flag[]> = {
+  submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
+  status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval'],
+  cancel: [...COMMON, 'id'],
+  preflight: [...COMMON, 'config', 'job-id', 'restore-job-id'],
+  synth: [...COMMON, 'config', 'job-id', 'restore-job-id', 'output-dir'],
+  docs: ['write', 'check', 'help', 'output'],
+  help: ['help'],
+};
+
+const spelling = (f: Flag) => (f === 'D' ? '-D' : `--${f}`);
+
+export interface ParsedArgs {
+  readonly command: Command;
+  readonly deploymentFile?: string;
+  readonly jobFile?: string;
+  readonly overrides: ReadonlyArray<readonly [string, string]>;
+  readonly id?: string;
+  readonly jobId?: string;
+  readonly restoreJobId?: string;
+  readonly wait: boolean;
+  /** Milliseconds; 0 = forever. */
+  readonly waitTimeoutMs: number;
+  readonly waitIntervalMs: number;
+  readonly dryRun: boolean;
+  readonly outputDir?: string;
+  readonly json: boolean;
+  readonly write: boolean;
+  readonly check: boolean;
+  readonly help: boolean;
+}
+
+function millis(flag: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value.trim())) throw new CliError(`--${flag}: got "${value}"; must be a whole number of milliseconds`);
+  const n = Number(value.trim());
+  if (n < min) throw new CliError(`--${flag}: got ${n}; must be at least ${min}`);
+  return n;
+}
+
+export function parseCommandLine(argv: readonly string[]): ParsedArgs {
+  if (argv.length === 0) return { ...defaults(), command: 'help', help: true };
+  const first = argv[0].toLowerCase();
+  const command = (COMMANDS as readonly string[]).includes(first) ? (first as Command) : undefined;
+  if (!command) {
+    if (argv[0] === '-h' || argv[0] === '--help') return { ...defaults(), command: 'help', help: true };
+    throw new CliError(`unknown command "${argv[0]}"; expected one of ${COMMANDS.join(', ')} (see seatunnel-app --help)`);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv.slice(1), options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (e) {
+    throw new CliError(`${command}: ${(e as Error).message.replace(/^TypeError \[\w+\]: /, '')}`);
+  }
+  const v = parsed.values as Partial<Record<Flag, string | string[] | boolean>>;
+  if (parsed.positionals.length) throw new CliError(`${command}: unexpected argument "${parsed.positionals[0]}"`);
+  const rejected = (Object.keys(v) as Flag[]).filter((f) => !ALLOWED[command].includes(f));
+  if (rejected.length) {
+    const hints: Record<string, string> = {
+      config: ' (status and cancel find the application by --id; the job file is only for submit)',
+      id: ' (submit creates a new application and prints its ID)',
+      wait: ' (cancel returns once the deletion is accepted)',
+    };
+    throw new CliError(`${command} does not accept ${rejected.map(spelling).join(', ')}${rejected.map((r) => hints[r] ?? '').join('')}`);
+  }
+  const target = v.target as string | undefined;
+  if (target !== undefined && target.toLowerCase() !== 'kubernetes') {
+    throw new CliError(target.toLowerCase() === 'standalone'
+      ? '-t standalone: this tool runs applications on Kubernetes; for a standalone cluster use seatunnel.sh'
+      : `-t ${target}: unsupported target; the only target is kubernetes`);
+  }
+  const overrides = ((v.D as string[] | undefined) ?? []).map((raw) => {
+    const pair = parseOverride(raw);
+    if (!pair) throw new CliError(`-D${raw}: an override must look like -Dkey=value`);
+    return pair;
+  });
+  const output = v.output as string | undefined;
+  if (output !== undefined && output !== 'json' && output !== 'text') throw new CliError(`--output: got "${output}"; must be json or text`);
+  if ((command === 'status' || command === 'cancel') && v.id === undefined && !v.help) {
+    throw new CliError(`${command} needs --id <application ID> (printed by submit as "Application ID:")`);
+  }
+  if (!v.wait && (v['wait-timeout'] !== undefined || v['wait-interval'] !== undefined)) {
+    throw new CliError(`${command}: --wait-timeout and --wait-interval only apply with --wait`);
+  }
+  return {
+    command,
+    deploymentFile: v['application-config'] as string | undefined,
+    jobFile: v.config as string | undefined,
+    overrides,
+    id: v.id as string | undefined,
+    jobId: v['job-id'] as string | undefined,
+    restoreJobId: v['restore-job-id'] as string | undefined,
+    wait: v.wait === true,
+    waitTimeoutMs: millis('wait-timeout', v['wait-timeout'] as string | undefined, 0, 0),
+    waitIntervalMs: millis('wait-interval', v['wait-interval'] as string | undefined, 500, 50),
+    dryRun: v['dry-run'] === true,
+    outputDir: v['output-dir'] as string | undefined,
+    json: output === 'json',
+    write: v.write === true,
+    check: v.check === true,
+    help: v.help === true,
+  };
+}
+
+function defaults(): Omit<ParsedArgs, 'command'> {
+  return { overrides: [], wait: false, waitTimeoutMs: 0, waitIntervalMs: 500, dryRun: false, json: false, write: false, check: false, help: false };
+}

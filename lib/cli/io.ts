@@ -1,0 +1,56 @@
+// The CLI's side effects on the local machine, in one place: reading input files and writing
+// output files atomically (all or nothing).
+
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CliError } from './exit-codes';
+
+export function readInputFile(path: string, flag: string): string {
+  try {
+    if (statSync(path).isDirectory()) throw new CliError(`${flag} ${path}: is a directory, expected a file`);
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`${flag} ${path}: ${code === 'ENOENT' ? 'file not found' : (e as Error).message}`);
+  }
+}
+
+/** Writes every file or none: each goes to a temporary name first and is renamed when all succeeded. */
+export function writeFilesAtomically(dir: string, files: ReadonlyArray<{ name: string; content: string }>): string[] {
+  mkdirSync(dir, { recursive: true });
+  const temps: string[] = [];
+  try {
+    for (const f of files) {
+      const tmp = join(dir, `.${f.name}.${process.pid}.tmp`);
+      writeFileSync(tmp, f.content);
+      temps.push(tmp);
+    }
+  } catch (e) {
+    for (const t of temps) rmSync(t, { force: true });
+    throw new CliError(`cannot write to ${dir}: ${(e as Error).message}`, 1);
+  }
+  return files.map((f, i) => {
+    const target = join(dir, f.name);
+    renameSync(temps[i], target);
+    return target;
+  });
+}
+
+/** The installed package's root (where apps/examples and docs live). */
+export function packageRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if (JSON.parse(readFileSync(pkg, 'utf8')).name === 'seatunnel-app') return dir;
+      } catch {
+        /* keep looking */
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return resolve(__dirname, '..', '..');
+    dir = up;
+  }
+}

@@ -1,0 +1,49 @@
+// From parsed flags to a validated application: reads the files named on the command line and
+// resolves everything, relative paths inside the deployment file being relative to that file.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { loadApplication } from '../model/load';
+import type { ApplicationSpec } from '../model/spec';
+import type { ParsedArgs } from './args';
+import { packageRoot, readInputFile } from './io';
+
+export interface LoadedInput {
+  readonly spec: ApplicationSpec;
+  readonly deploymentFile?: string;
+  readonly jobFile?: string;
+}
+
+/** The bundled example, used by `synth` without -a and -c. */
+export function exampleFiles(): { deploymentFile: string; jobFile: string } {
+  const dir = join(packageRoot(), 'apps', 'examples');
+  return { deploymentFile: join(dir, 'deploy.conf'), jobFile: join(dir, 'job.conf') };
+}
+
+export function loadFromArgs(args: ParsedArgs, ids: 'random' | 'derived', env: NodeJS.ProcessEnv = process.env): LoadedInput {
+  let { deploymentFile, jobFile } = args;
+  if (args.command === 'synth' && deploymentFile === undefined && jobFile === undefined) {
+    ({ deploymentFile, jobFile } = exampleFiles());
+  }
+  const deploymentText = deploymentFile !== undefined ? readInputFile(deploymentFile, '-a') : undefined;
+  const jobConfig = jobFile !== undefined ? readInputFile(jobFile, '-c') : undefined;
+  const baseDir = deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd();
+  const spec = loadApplication(
+    {
+      deploymentText,
+      deploymentFile,
+      overrides: args.overrides,
+      jobId: args.jobId,
+      restoreJobId: args.restoreJobId,
+      jobConfig,
+      env,
+      readInclude: (name, from) => {
+        const base = from && from !== deploymentFile ? dirname(from) : baseDir;
+        const path = isAbsolute(name) ? name : resolve(base, name);
+        return existsSync(path) ? { text: readFileSync(path, 'utf8'), filename: path } : undefined;
+      },
+    },
+    { ids, readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(baseDir, p), 'utf8') },
+  );
+  return { spec, deploymentFile, jobFile };
+}

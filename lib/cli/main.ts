@@ -1,0 +1,60 @@
+// The `seatunnel-app` command: parse, dispatch, and turn every error into a clear message and
+// the documented exit code.
+
+import { ConfigurationError } from '../model/issues';
+import { parseCommandLine, type ParsedArgs } from './args';
+import { docsCommand } from './commands/docs';
+import { synthCommand } from './commands/synth';
+import { CLI_EXIT, CliError } from './exit-codes';
+import { HELP } from './help';
+import { consoleOutput, type Output } from './output';
+
+type Handler = (args: ParsedArgs, out: Output) => Promise<number>;
+
+/** Commands that talk to a cluster are loaded lazily: synth and docs never load a Kubernetes client. */
+const HANDLERS: Record<string, () => Promise<Handler>> = {
+  synth: async () => synthCommand,
+  docs: async () => docsCommand,
+  submit: async () => (require('./commands/submit') as typeof import('./commands/submit')).submitCommand,
+  status: async () => (require('./commands/status') as typeof import('./commands/status')).statusCommand,
+  cancel: async () => (require('./commands/cancel') as typeof import('./commands/cancel')).cancelCommand,
+  preflight: async () => (require('./commands/preflight') as typeof import('./commands/preflight')).preflightCommand,
+};
+
+export async function main(argv: readonly string[], out?: Output): Promise<number> {
+  let args: ParsedArgs;
+  const fallbackOut = out ?? consoleOutput(argv.includes('--output=json') || argv.join(' ').includes('--output json'));
+  try {
+    args = parseCommandLine(argv);
+  } catch (e) {
+    return report(e, fallbackOut);
+  }
+  const o = out ?? consoleOutput(args.json);
+  if (args.help || args.command === 'help') {
+    process.stdout.write(HELP);
+    return CLI_EXIT.ok;
+  }
+  try {
+    const handler = await HANDLERS[args.command]();
+    return await handler(args, o);
+  } catch (e) {
+    return report(e, o);
+  }
+}
+
+function report(e: unknown, out: Output): number {
+  if (e instanceof ConfigurationError) {
+    if (out.json) out.result({ error: 'configuration', message: e.message, issues: e.issues }, []);
+    out.error(e.message);
+    return CLI_EXIT.usage;
+  }
+  if (e instanceof CliError) {
+    if (out.json) out.result({ error: 'usage', message: e.message }, []);
+    out.error(`error: ${e.message}`);
+    return e.exitCode;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  if (out.json) out.result({ error: 'failed', message }, []);
+  out.error(`error: ${message}`);
+  return CLI_EXIT.failed;
+}

@@ -1,0 +1,53 @@
+// The command line that starts a Zeta member of one role, from the image's SEATUNNEL_HOME and
+// the generated engine files. Workers run it as their container command (from the PodTemplate);
+// the runtime in the master Pod runs the master's as a child process. Starting java directly,
+// rather than through seatunnel-cluster.sh, keeps every flag visible in the Pod spec and avoids
+// the script's differences between SeaTunnel versions.
+
+import type { ApplicationSpec } from '../model/spec';
+import { ENGINE_FILES, jvmOptions } from './files';
+
+export const ZETA_MAIN_CLASS = 'org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer';
+
+/** Module flags SeaTunnel's own start script passes on Java 11 and later. */
+export const JAVA_MODULE_FLAGS = [
+  '--add-opens=java.base/java.lang=ALL-UNNAMED',
+  '--add-opens=java.base/java.net=ALL-UNNAMED',
+  '--add-opens=java.base/java.nio=ALL-UNNAMED',
+  '--add-opens=java.base/java.util=ALL-UNNAMED',
+  '--add-opens=java.base/java.util.concurrent=ALL-UNNAMED',
+  '--add-opens=java.base/java.lang.reflect=ALL-UNNAMED',
+  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+  '--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED',
+  '--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED',
+];
+
+export interface ZetaCommandPaths {
+  /** Directory holding the engine files for this start (the master's completed copy, or the mounted ConfigMap). */
+  readonly configDir: string;
+  /** Directory for engine log files (only used by file appenders). */
+  readonly logDir: string;
+}
+
+export function zetaClasspath(home: string): string {
+  return [`${home}/lib/*`, `${home}/starter/logging/*`, `${home}/starter/seatunnel-starter.jar`].join(':');
+}
+
+/** The full command line (argv) of a Zeta member of `role`. */
+export function zetaCommand(spec: ApplicationSpec, role: 'master' | 'worker', paths: ZetaCommandPaths): string[] {
+  const home = spec.seatunnelHome;
+  const jvm = spec.runtimeFiles.jvmOptions.mode === 'disabled' ? [] : jvmOptions(spec, role);
+  const engine = role === 'master' ? ENGINE_FILES.masterEngine : ENGINE_FILES.workerEngine;
+  const hazelcast = role === 'master' ? ENGINE_FILES.masterHazelcast : ENGINE_FILES.workerHazelcast;
+  const props = [
+    `-Dseatunnel.home=${home}`,
+    `-DSEATUNNEL_HOME=${home}`,
+    '-Dhazelcast.logging.type=log4j2',
+    `-Dseatunnel.logs.path=${paths.logDir}`,
+    `-Dseatunnel.logs.file_name=seatunnel-${role}`,
+  ];
+  if (spec.runtimeFiles.engine.mode !== 'disabled') props.push(`-Dseatunnel.config=${paths.configDir}/${engine}`);
+  if (spec.runtimeFiles.hazelcast.mode !== 'disabled') props.push(`-Dhazelcast.config=${paths.configDir}/${hazelcast}`);
+  if (spec.runtimeFiles.log4j2.mode !== 'disabled') props.push(`-Dlog4j2.configurationFile=${paths.configDir}/${ENGINE_FILES.log4j2}`);
+  return ['java', ...jvm, ...JAVA_MODULE_FLAGS, ...props, '-cp', zetaClasspath(home), ZETA_MAIN_CLASS, '-r', role];
+}

@@ -1,0 +1,240 @@
+// The Zeta engine files generated for one application: seatunnel.yaml and Hazelcast member
+// files per role, JVM options and a console Log4j2 configuration. Pure: the plan puts them into
+// the `<appId>-engine` ConfigMap; the runtime completes the master's files with its Pod IP.
+
+import { isMap, parseDocument, stringify } from 'yaml';
+import type { ValidationIssue } from '../model/issues';
+import { PATHS, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
+
+export const ENGINE_FILES = {
+  masterEngine: 'seatunnel-master.yaml',
+  workerEngine: 'seatunnel-worker.yaml',
+  masterHazelcast: 'hazelcast-master.yaml',
+  workerHazelcast: 'hazelcast-worker.yaml',
+  masterJvm: 'jvm_master_options',
+  workerJvm: 'jvm_worker_options',
+  log4j2: 'log4j2.properties',
+  runtime: 'runtime.json',
+} as const;
+
+/** Placeholder in hazelcast-master.yaml that the runtime replaces with the master Pod's IP. */
+export const MASTER_HOST_PLACEHOLDER = '${SEATUNNEL_APPLICATION_MASTER_HOST}';
+
+export const clusterName = (appId: string) => `seatunnel-application-${appId}`;
+
+type Yaml = Record<string, unknown>;
+const isObj = (v: unknown): v is Yaml => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function deepMerge(base: Yaml, over: Yaml): Yaml {
+  const out: Yaml = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isObj(v) && isObj(out[k]) ? deepMerge(out[k] as Yaml, v) : v;
+  return out;
+}
+
+function getPath(doc: Yaml, path: string[]): unknown {
+  let cur: unknown = doc;
+  for (const p of path) {
+    if (!isObj(cur)) return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}
+
+function setPath(doc: Yaml, path: string[], value: unknown): void {
+  let cur = doc;
+  for (const p of path.slice(0, -1)) {
+    if (!isObj(cur[p])) cur[p] = {};
+    cur = cur[p] as Yaml;
+  }
+  cur[path[path.length - 1]] = value;
+}
+
+/** A key application mode must control: the user's file may not set it to another value. */
+interface Enforced {
+  readonly path: string[];
+  readonly value: unknown;
+  readonly why: string;
+}
+
+function userYaml(file: RuntimeFileSpec): Yaml {
+  if (file.mode !== 'supplied') return {};
+  const doc = parseDocument(file.content);
+  if (doc.errors.length || (doc.contents !== null && !isMap(doc.contents))) return {};
+  return (doc.toJS() as Yaml | null) ?? {};
+}
+
+function applyEnforced(merged: Yaml, enforced: Enforced[], user: Yaml, option: string, file: string, issues: ValidationIssue[]): Yaml {
+  for (const e of enforced) {
+    const given = getPath(user, e.path);
+    if (given !== undefined && JSON.stringify(given) !== JSON.stringify(e.value)) {
+      issues.push({
+        key: `kubernetes.runtime-files.${option}`,
+        value: `${e.path.join('.')}: ${JSON.stringify(given)} in ${file}`,
+        rule: `application mode sets ${e.path.join('.')} to ${JSON.stringify(e.value)} (${e.why}); remove it from the file`,
+      });
+    }
+    setPath(merged, e.path, e.value);
+  }
+  return merged;
+}
+
+function engineDefaults(spec: ApplicationSpec): Yaml {
+  const namespace = spec.checkpointPvc ? `${PATHS.checkpoints}/` : '/tmp/seatunnel/checkpoint_snapshot/';
+  return {
+    seatunnel: {
+      engine: {
+        'history-job-expire-minutes': 1440,
+        'backup-count': 0,
+        'queue-type': 'blockingqueue',
+        'print-execution-info-interval': 60,
+        'print-job-metrics-info-interval': 60,
+        'slot-service': { 'dynamic-slot': false, 'slot-num': spec.worker.slots },
+        checkpoint: {
+          interval: 10000,
+          timeout: 60000,
+          storage: {
+            type: 'hdfs',
+            'max-retained': 3,
+            'plugin-config': { namespace, 'storage.type': 'hdfs', 'fs.defaultFS': 'file:///' },
+          },
+        },
+        http: { 'enable-http': false, port: spec.master.restPort, 'enable-dynamic-port': false },
+        telemetry: { metric: { enabled: false } },
+      },
+    },
+  };
+}
+
+function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
+  const user = userYaml(spec.runtimeFiles.engine);
+  const enforced: Enforced[] = [
+    { path: ['seatunnel', 'engine', 'backup-count'], value: 0, why: 'one master without HA keeps no partition backups' },
+    { path: ['seatunnel', 'engine', 'http', 'enable-http'], value: role === 'master', why: 'the runtime drives the master through REST v2; workers serve none' },
+  ];
+  if (role === 'master') {
+    enforced.push(
+      { path: ['seatunnel', 'engine', 'http', 'port'], value: spec.master.restPort, why: 'application.master.rest-port' },
+      { path: ['seatunnel', 'engine', 'http', 'enable-dynamic-port'], value: false, why: 'the runtime and the NetworkPolicy expect a fixed port' },
+    );
+  } else {
+    enforced.push(
+      { path: ['seatunnel', 'engine', 'slot-service', 'dynamic-slot'], value: false, why: 'workers provide fixed slots' },
+      { path: ['seatunnel', 'engine', 'slot-service', 'slot-num'], value: spec.worker.slots, why: 'application.worker.slots' },
+    );
+  }
+  const merged = applyEnforced(deepMerge(engineDefaults(spec), user), enforced, user, 'engine', spec.runtimeFiles.engine.mode === 'supplied' ? spec.runtimeFiles.engine.origin : '', issues);
+  return header('seatunnel.yaml', role) + stringify(merged);
+}
+
+const HAZELCAST_PROPERTIES = {
+  'hazelcast.invocation.max.retry.count': 20,
+  'hazelcast.tcp.join.port.try.count': 30,
+  'hazelcast.logging.type': 'log4j2',
+  'hazelcast.operation.generic.thread.count': 50,
+  'hazelcast.heartbeat.failuredetector.type': 'phi-accrual',
+  'hazelcast.heartbeat.interval.seconds': 2,
+  'hazelcast.max.no.heartbeat.seconds': 180,
+  'hazelcast.heartbeat.phiaccrual.failuredetector.threshold': 10,
+  'hazelcast.heartbeat.phiaccrual.failuredetector.sample.size': 200,
+  'hazelcast.heartbeat.phiaccrual.failuredetector.min.std.dev.millis': 100,
+  'hazelcast.phone.home.enabled': false,
+};
+
+function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
+  const user = userYaml(spec.runtimeFiles.hazelcast);
+  const port = role === 'master' ? spec.master.port : spec.worker.port;
+  const base: Yaml = {
+    hazelcast: {
+      'cluster-name': clusterName(spec.appId),
+      network: {
+        'rest-api': { enabled: false },
+        join: {
+          'auto-detection': { enabled: false },
+          multicast: { enabled: false },
+          'tcp-ip': { enabled: true, 'connection-timeout-seconds': 10, 'member-list': [] },
+        },
+        port: { 'auto-increment': false, port },
+      },
+      properties: { ...HAZELCAST_PROPERTIES },
+    },
+  };
+  const memberList = role === 'master'
+    ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`]
+    : [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`];
+  const enforced: Enforced[] = [
+    { path: ['hazelcast', 'cluster-name'], value: clusterName(spec.appId), why: 'keeps applications apart' },
+    { path: ['hazelcast', 'network', 'port', 'port'], value: port, why: role === 'master' ? 'application.master.port' : 'application.worker.port' },
+    { path: ['hazelcast', 'network', 'port', 'auto-increment'], value: false, why: 'the Service, probes and NetworkPolicy use the fixed port' },
+    { path: ['hazelcast', 'network', 'join', 'tcp-ip', 'enabled'], value: true, why: 'members find the master by its Pod IP' },
+    { path: ['hazelcast', 'network', 'join', 'tcp-ip', 'member-list'], value: memberList, why: 'the master is the only member to join' },
+    { path: ['hazelcast', 'network', 'join', 'multicast', 'enabled'], value: false, why: 'no discovery beyond the application' },
+    { path: ['hazelcast', 'properties', 'hazelcast.phone.home.enabled'], value: false, why: 'no calls out of the cluster' },
+  ];
+  if (role === 'master') {
+    enforced.push({ path: ['hazelcast', 'network', 'public-address'], value: `${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`, why: 'workers join the master Pod IP' });
+  }
+  const merged = applyEnforced(deepMerge(base, user), enforced, user, 'hazelcast', spec.runtimeFiles.hazelcast.mode === 'supplied' ? spec.runtimeFiles.hazelcast.origin : '', issues);
+  return header('hazelcast.yaml', role) + stringify(merged);
+}
+
+/** JVM flags of one role, one per line; the heap is 75 % of the memory limit. */
+export function jvmOptions(spec: ApplicationSpec, role: 'master' | 'worker'): string[] {
+  const heap = role === 'master' ? spec.master.heapMiB : spec.worker.heapMiB;
+  const lines = [`-Xms${heap}m`, `-Xmx${heap}m`, '-XX:+UseG1GC', '-XX:+ExitOnOutOfMemoryError', '-XX:MaxMetaspaceSize=256m'];
+  const f = spec.runtimeFiles.jvmOptions;
+  if (f.mode === 'supplied') {
+    for (const raw of f.content.split('\n')) {
+      const line = raw.trim();
+      if (line && !line.startsWith('#')) lines.push(line);
+    }
+  }
+  return lines;
+}
+
+export const CONSOLE_LOG4J2 = `# Console logging so that \`kubectl logs\` shows the engine's output.
+status = warn
+name = seatunnel-application
+appender.console.type = Console
+appender.console.name = consoleStdout
+appender.console.target = SYSTEM_OUT
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yyyy-MM-dd HH:mm:ss,SSS} %-5p [%-30.30c{1.}] [%t] - %m%n
+rootLogger.level = INFO
+rootLogger.appenderRef.consoleStdout.ref = consoleStdout
+logger.hazelcast.name = com.hazelcast
+logger.hazelcast.level = WARN
+`;
+
+function header(what: string, role: string): string {
+  return `# ${what} for the ${role}, generated by seatunnel-app for this application.\n`;
+}
+
+export interface EngineFiles {
+  /** File name → content, for the engine ConfigMap. */
+  readonly files: Readonly<Record<string, string>>;
+  /** Conflicts between a supplied runtime file and what application mode requires. */
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** Renders every enabled runtime file of the application. */
+export function renderEngineFiles(spec: ApplicationSpec): EngineFiles {
+  const issues: ValidationIssue[] = [];
+  const files: Record<string, string> = {};
+  if (spec.runtimeFiles.engine.mode !== 'disabled') {
+    files[ENGINE_FILES.masterEngine] = engineFile(spec, 'master', issues);
+    files[ENGINE_FILES.workerEngine] = engineFile(spec, 'worker', issues);
+  }
+  if (spec.runtimeFiles.hazelcast.mode !== 'disabled') {
+    files[ENGINE_FILES.masterHazelcast] = hazelcastFile(spec, 'master', issues);
+    files[ENGINE_FILES.workerHazelcast] = hazelcastFile(spec, 'worker', issues);
+  }
+  if (spec.runtimeFiles.jvmOptions.mode !== 'disabled') {
+    files[ENGINE_FILES.masterJvm] = `${jvmOptions(spec, 'master').join('\n')}\n`;
+    files[ENGINE_FILES.workerJvm] = `${jvmOptions(spec, 'worker').join('\n')}\n`;
+  }
+  const log = spec.runtimeFiles.log4j2;
+  if (log.mode !== 'disabled') files[ENGINE_FILES.log4j2] = log.mode === 'supplied' ? log.content : CONSOLE_LOG4J2;
+  // Both roles' files are checked; a conflict in a shared key is reported once.
+  const unique = issues.filter((i, n) => issues.findIndex((j) => j.key === i.key && j.rule === i.rule) === n);
+  return { files, issues: unique };
+}

@@ -1,0 +1,294 @@
+// The option registry: every deployment-file key (`application.*`, `kubernetes.*`), the typed
+// prop it maps to, how a raw value is converted, its default and its documentation. The
+// option reference (docs/options.md) is generated from this table, and the compiler checks that
+// it covers every field of SeaTunnelApplicationProps.
+
+import {
+  asBoolean, asEntries, asEnum, asEnvValue, asFileMap, asInteger, asLong, asNumber, asRecord, asRoles,
+  asString, asStringList, asStringMap, asTolerations, type Coercer,
+} from './coerce';
+import type { SeaTunnelApplicationProps } from './props';
+
+/**
+ * Where an option's definition comes from: `published` = SeaTunnel's published option table;
+ * `pr-era` = SeaTunnel's pre-release documentation/code; `ours` = chosen by this project, either
+ * because SeaTunnel's published detail is unknown or because the option is our extension.
+ */
+export type OptionOrigin = 'published' | 'pr-era' | 'ours';
+
+export interface OptionDef {
+  /** The deployment-file key, e.g. `kubernetes.image-pull-policy`. `<entry>` marks a user-chosen name. */
+  readonly key: string;
+  readonly type: string;
+  readonly default: string;
+  readonly description: string;
+  readonly origin: OptionOrigin;
+  readonly coerce: Coercer<unknown>;
+  /** Used only on the submitting host; never reaches the cluster. */
+  readonly submitterOnly?: boolean;
+  /** A family whose sub-keys are user-chosen entry names (`kubernetes.configmap.<entry>`). */
+  readonly family?: boolean;
+}
+
+/** Props that have no deployment-file key (they come from flags such as `-c`, or only from TypeScript). */
+export interface PropsOnlyDef {
+  readonly propsOnly: string;
+}
+
+const roleFiles = (what: string, defaultRoles: string) =>
+  asEntries(
+    asRecord(
+      {
+        ref: { prop: 'ref', coerce: asString },
+        data: { prop: 'data', coerce: asFileMap },
+        name: { prop: 'name', coerce: asString },
+        mounts: { prop: 'mounts', coerce: asFileMap },
+        roles: { prop: 'roles', coerce: asRoles },
+      },
+      `a ${what} entry (ref or data, optional name, mounts, roles; default roles ${defaultRoles})`,
+    ),
+  );
+
+const runtimeFile = asRecord(
+  {
+    enabled: { prop: 'enabled', coerce: asBoolean },
+    content: { prop: 'content', coerce: asString },
+    file: { prop: 'file', coerce: asString },
+  },
+  'a runtime file (enabled, content or file)',
+);
+
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
+
+export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>]: OptionDef | PropsOnlyDef } = {
+  // ---- application.* ----
+  name: {
+    key: 'application.name', type: 'string', default: 'seatunnel', origin: 'published', coerce: asString,
+    description: 'Readable prefix of the application ID (lower-cased, sanitised, at most 35 characters) and the Zeta job name.',
+  },
+  applicationId: { propsOnly: 'The application ID; the CLI takes it from `--id` for status/cancel; constructs derive it unless given.' },
+  runId: {
+    key: 'application.run-id', type: 'string', default: '(none)', origin: 'ours', coerce: asString,
+    description: 'For declarative doors (synth, cdk8s, Pulumi): changing it derives a new application ID, i.e. starts a new run. `submit` always makes a new random ID.',
+  },
+  jobId: {
+    key: 'application.job-id', type: 'long', default: '(generated)', origin: 'published', coerce: asLong,
+    description: 'Positive native Zeta job ID. Generated once on the submitting host when not set; the master never regenerates it. `--job-id` wins over this key.',
+  },
+  restoreJobId: {
+    key: 'application.restore-job-id', type: 'long', default: '(fresh start)', origin: 'published', coerce: asLong,
+    description: 'Historical Zeta job ID whose latest checkpoint initialises this new job; must differ from the job ID. A missing checkpoint fails the application. `--restore-job-id` wins over this key.',
+  },
+  workerCount: {
+    key: 'application.worker-count', type: 'int', default: '1', origin: 'published', coerce: asInteger,
+    description: 'Fixed number of worker Pods (1 to 1000). Capacity = worker-count × worker.slots.',
+  },
+  workerSlots: {
+    key: 'application.worker.slots', type: 'int', default: '2', origin: 'published', coerce: asInteger,
+    description: 'Fixed task slots per worker (1 to 1024).',
+  },
+  workerCpuCores: {
+    key: 'application.worker.cpu-cores', type: 'number', default: '1', origin: 'published', coerce: asNumber,
+    description: 'Worker CPU request and limit in cores. SeaTunnel takes whole cores; fractions with up to three decimals (e.g. 0.5) are our extension.',
+  },
+  workerMemoryMb: {
+    key: 'application.worker.memory-mb', type: 'int', default: '1024', origin: 'published', coerce: asInteger,
+    description: 'Worker memory request and limit in MiB (at least 256). The JVM heap is 75 % of it.',
+  },
+  workerPort: {
+    key: 'application.worker.port', type: 'int', default: '5802', origin: 'ours', coerce: asInteger,
+    description: 'Hazelcast member port of the workers; must differ from the master ports.',
+  },
+  masterCpuCores: {
+    key: 'application.master.cpu-cores', type: 'number', default: '1', origin: 'published', coerce: asNumber,
+    description: 'Master CPU request and limit in cores (fractions as for workers).',
+  },
+  masterMemoryMb: {
+    key: 'application.master.memory-mb', type: 'int', default: '1024', origin: 'published', coerce: asInteger,
+    description: 'Master memory request and limit in MiB (at least 256). The JVM heap is 75 % of it.',
+  },
+  masterPort: {
+    key: 'application.master.port', type: 'int', default: '5801', origin: 'published', coerce: asInteger,
+    description: 'Hazelcast TCP port of the master; also the Service port and the probe port (1024 to 65535).',
+  },
+  masterRestPort: {
+    key: 'application.master.rest-port', type: 'int', default: '8080', origin: 'ours', coerce: asInteger,
+    description: "Port of Zeta's REST API v2 on the master. Only the runtime in the same Pod calls it; the NetworkPolicy admits no other Pod.",
+  },
+  startupTimeoutMillis: {
+    key: 'application.startup-timeout-millis', type: 'long', default: '120000', origin: 'published', coerce: asInteger,
+    description: 'Applied separately to master startup (the startup probe budget) and to creating and registering all workers. Not a limit on job execution. At least 5000.',
+  },
+  haEnabled: {
+    key: 'application.ha.enabled', type: 'boolean', default: 'false', origin: 'ours', coerce: asBoolean,
+    description: 'High availability with several masters. Validated now (fewer than two masters or backup-count 0 is an error); HA manifests come in a later release, so enabling it is rejected with that reason.',
+  },
+  haMasters: {
+    key: 'application.ha.masters', type: 'int', default: '2', origin: 'ours', coerce: asInteger,
+    description: 'Number of masters with HA; at least 2.',
+  },
+  haBackupCount: {
+    key: 'application.ha.backup-count', type: 'int', default: '1', origin: 'ours', coerce: asInteger,
+    description: "Zeta's seatunnel.engine.backup-count with HA; at least 1 and less than the number of masters.",
+  },
+  // ---- kubernetes.* ----
+  namespace: {
+    key: 'kubernetes.namespace', type: 'string', default: 'default', origin: 'published', coerce: asString,
+    description: 'Existing namespace that holds every object of the application (DNS-1123 label).',
+  },
+  image: {
+    key: 'kubernetes.image', type: 'string', default: '(required)', origin: 'published', coerce: asString,
+    description: 'Image with the SeaTunnel distribution and every connector, format and driver jar the job needs; nothing is downloaded at run time.',
+  },
+  imagePullPolicy: {
+    key: 'kubernetes.image-pull-policy', type: 'enum', default: 'IfNotPresent', origin: 'published', coerce: asEnum(PULL_POLICIES),
+    description: 'Exactly `Always`, `IfNotPresent` or `Never` (case-sensitive).',
+  },
+  imagePullSecrets: {
+    key: 'kubernetes.image-pull-secrets', type: 'list', default: '(none)', origin: 'published', coerce: asStringList,
+    description: 'Existing image pull Secrets: a comma-separated string or a HOCON array; entries are trimmed and an empty entry is an error.',
+  },
+  serviceAccount: {
+    key: 'kubernetes.service-account', type: 'string', default: 'default', origin: 'published', coerce: asString,
+    description: 'Existing ServiceAccount of the master, the only Pod that mounts an API token. The generated Role is bound to it.',
+  },
+  seatunnelHome: {
+    key: 'kubernetes.seatunnel-home', type: 'string', default: '/opt/seatunnel', origin: 'published', coerce: asString,
+    description: 'SEATUNNEL_HOME inside the image: absolute, without ":".',
+  },
+  configMaps: {
+    key: 'kubernetes.configmap.<entry>', type: 'object', default: '(none)', origin: 'published', family: true,
+    coerce: roleFiles('ConfigMap', '[master, worker]'),
+    description: '`ref` = mount an existing ConfigMap; `data` = create and own one (name `<application-id>-<entry>` unless `name` is set). `mounts` maps each mounted key to its full path (mounted alone with subPath, read-only); `roles` chooses master and/or worker (default both). The `mounts`/`roles` sub-keys are ours: SeaTunnel publishes only that every mounted key declares its full path.',
+  },
+  secrets: {
+    key: 'kubernetes.secret.<entry>', type: 'object', default: '(none)', origin: 'ours', family: true,
+    coerce: roleFiles('Secret', '[master]'),
+    description: 'Like `kubernetes.configmap.<entry>` for Secrets: `data` creates an owned Secret (values never land in a ConfigMap or a log), `ref` mounts an existing one. Default roles: master only. SeaTunnel publishes that `kubernetes.secret.*` creates an owned Secret; the sub-keys are ours.',
+  },
+  secretRef: {
+    key: 'kubernetes.secret-ref', type: 'string', default: '(none)', origin: 'published', coerce: asString,
+    description: 'Existing Secret mounted whole and read-only at `/etc/seatunnel-secret` on the master (SeaTunnel publishes a path beginning `/etc/seatunnel-se`; the rest is ours).',
+  },
+  env: {
+    key: 'kubernetes.env.<NAME>', type: 'object', default: '(none)', origin: 'ours', family: true, coerce: asEntries(asEnvValue),
+    description: 'Environment variables of the master, which resolve `${VAR}` in the job config: a literal string, `{ secret = s, key = k }` or `{ configmap = c, key = k }` (optional `optional = true`). SeaTunnel publishes literal, Secret-key and ConfigMap-key sources; the syntax is ours.',
+  },
+  envFrom: {
+    key: 'kubernetes.env-from.<entry>', type: 'object', default: '(none)', origin: 'ours', family: true,
+    coerce: asEntries(
+      asRecord(
+        {
+          secret: { prop: 'secret', coerce: asString },
+          configmap: { prop: 'configmap', coerce: asString },
+          prefix: { prop: 'prefix', coerce: asString },
+          optional: { prop: 'optional', coerce: asBoolean },
+        },
+        'an env-from entry (secret or configmap, optional prefix, optional)',
+      ),
+    ),
+    description: 'A whole existing Secret or ConfigMap as environment variables of the master: `{ secret = s }` or `{ configmap = c }`, optional `prefix` and `optional`.',
+  },
+  jobConfig: { propsOnly: 'The job config text; the CLI reads it from `-c`.' },
+  jobConfigFile: {
+    key: 'kubernetes.job-config-file', type: 'string', default: '(none)', origin: 'published', coerce: asString,
+    description: 'Absolute path of the job file inside the master, mounted from a `kubernetes.configmap.<entry>` or `kubernetes.secret.<entry>` mount. Makes `-c` unnecessary (and `-c` is then rejected, so nothing is silently ignored).',
+  },
+  labels: {
+    key: 'kubernetes.labels', type: 'map', default: '(none)', origin: 'ours', coerce: asStringMap,
+    description: 'Labels on every object of the application (e.g. a cost centre from a team template).',
+  },
+  annotations: {
+    key: 'kubernetes.annotations', type: 'map', default: '(none)', origin: 'ours', coerce: asStringMap,
+    description: 'Annotations on every object of the application.',
+  },
+  masterLabels: {
+    key: 'kubernetes.master.labels', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    description: 'Extra labels of the master Pod: `k:v,k:v` or a HOCON object. Keys under `seatunnel.apache.org/` and the `app.kubernetes.io/` keys this tool sets are reserved.',
+  },
+  workerLabels: {
+    key: 'kubernetes.worker.labels', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    description: 'Extra labels of the worker Pods (same rules as master labels).',
+  },
+  masterAnnotations: {
+    key: 'kubernetes.master.annotations', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    description: 'Annotations of the master Pod.',
+  },
+  workerAnnotations: {
+    key: 'kubernetes.worker.annotations', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    description: 'Annotations of the worker Pods.',
+  },
+  masterNodeSelector: {
+    key: 'kubernetes.master.node-selector', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    description: 'nodeSelector of the master Pod.',
+  },
+  workerNodeSelector: {
+    key: 'kubernetes.worker.node-selector', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    description: 'nodeSelector of the worker Pods.',
+  },
+  masterTolerations: {
+    key: 'kubernetes.master.tolerations', type: 'list', default: '(none)', origin: 'ours', coerce: asTolerations,
+    description: 'Tolerations of the master Pod: a HOCON array of `{ key, operator, value, effect, toleration-seconds }`, or `key=value:Effect,key:Effect` (operator Exists when there is no "="). SeaTunnel publishes that tolerations are configurable; the names are ours.',
+  },
+  workerTolerations: {
+    key: 'kubernetes.worker.tolerations', type: 'list', default: '(none)', origin: 'ours', coerce: asTolerations,
+    description: 'Tolerations of the worker Pods (same syntax).',
+  },
+  checkpointPvc: {
+    key: 'kubernetes.checkpoint-pvc', type: 'string', default: '(none)', origin: 'pr-era', coerce: asString,
+    description: 'Existing PVC mounted read-write at `/opt/seatunnel/checkpoints` on the master only; never owner-referenced, changed or deleted.',
+  },
+  finishedJobRetentionSeconds: {
+    key: 'kubernetes.finished-job-retention-seconds', type: 'int', default: '86400', origin: 'pr-era', coerce: asInteger,
+    description: "How long a finished application stays visible: the Job's `ttlSecondsAfterFinished` (at least 1).",
+  },
+  kubeconfig: {
+    key: 'kubernetes.kubeconfig', type: 'string', default: '(KUBECONFIG, then in-cluster)', origin: 'pr-era', coerce: asString,
+    submitterOnly: true,
+    description: 'Kubeconfig of the submitting host. Never sent to the cluster; keep it in the deployment file rather than in `-D`.',
+  },
+  runtimeFiles: {
+    key: 'kubernetes.runtime-files.<file>', type: 'object', default: '(all generated)', origin: 'ours', family: true,
+    coerce: asRecord(
+      {
+        engine: { prop: 'engine', coerce: runtimeFile },
+        hazelcast: { prop: 'hazelcast', coerce: runtimeFile },
+        'jvm-options': { prop: 'jvmOptions', coerce: runtimeFile },
+        log4j2: { prop: 'log4j2', coerce: runtimeFile },
+      },
+      'runtime files: engine, hazelcast, jvm-options, log4j2',
+    ),
+    description: '`<file>` is `engine` (seatunnel.yaml), `hazelcast`, `jvm-options` or `log4j2`. Each is generated by default; `{ file = path }` or `{ content = "…" }` supplies one (YAML: merged under the keys application mode controls; JVM options: appended; Log4j2: replaces it); `{ enabled = false }` uses the image\'s own file. SeaTunnel publishes that each can be specified or disabled; the names are ours.',
+  },
+  rbacCreate: {
+    key: 'kubernetes.rbac.create', type: 'boolean', default: 'true', origin: 'ours', coerce: asBoolean,
+    description: "Generate the master's Role (exactly the calls the runtime makes) and its RoleBinding to the service account.",
+  },
+  networkPolicyEnabled: {
+    key: 'kubernetes.network-policy.enabled', type: 'boolean', default: 'true', origin: 'ours', coerce: asBoolean,
+    description: "Generate NetworkPolicies: the master and workers accept Hazelcast only from the application's own Pods; the REST port is reachable by no other Pod.",
+  },
+  runtimeMode: {
+    key: 'kubernetes.runtime.mode', type: 'enum', default: 'init-container', origin: 'ours', coerce: asEnum(['init-container', 'embedded'] as const),
+    description: '`init-container` copies Node.js and the runtime from `kubernetes.runtime.image` into a shared volume, so the stock SeaTunnel image is used unchanged; `embedded` expects them at /opt/seatunnel-app inside `kubernetes.image`.',
+  },
+  runtimeImage: {
+    key: 'kubernetes.runtime.image', type: 'string', default: 'seatunnel-app-runtime:<version>', origin: 'ours', coerce: asString,
+    description: 'Image with Node.js and the runtime bundle (built from runtime/Dockerfile).',
+  },
+  runtimeImagePullPolicy: {
+    key: 'kubernetes.runtime.image-pull-policy', type: 'enum', default: 'IfNotPresent', origin: 'ours', coerce: asEnum(PULL_POLICIES),
+    description: 'Pull policy of the runtime image.',
+  },
+};
+
+export const isOptionDef = (d: OptionDef | PropsOnlyDef): d is OptionDef => 'key' in d;
+
+/** Deployment-file options by prop name. */
+export const FILE_OPTIONS: ReadonlyArray<[keyof SeaTunnelApplicationProps, OptionDef]> = (
+  Object.entries(OPTIONS) as Array<[keyof SeaTunnelApplicationProps, OptionDef | PropsOnlyDef]>
+)
+  .filter((e): e is [keyof SeaTunnelApplicationProps, OptionDef] => isOptionDef(e[1]));
+
+/** The key path of an option without its `<entry>` placeholder: `kubernetes.configmap.<entry>` → `kubernetes.configmap`. */
+export const optionPath = (def: OptionDef): string => def.key.replace(/\.<[^>]+>$/, '');

@@ -1,0 +1,271 @@
+// The typed input of one SeaTunnel application, for TypeScript users (cdk8s, Pulumi, team
+// templates). Deployment files (`application.*` / `kubernetes.*` HOCON keys) map onto exactly
+// these fields through the option registry in options.ts; both then go through
+// resolveApplication(), so every door shares one set of defaults and rules.
+
+/** The two Pod roles of an application. */
+export type PodRole = 'master' | 'worker';
+
+export type ImagePullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+
+/** A ConfigMap mounted into the application, either an existing one or one the application creates and owns. */
+export interface ConfigMapEntryProps {
+  /**
+   * Name of an existing ConfigMap to mount. It is only referenced: never created, changed or deleted.
+   * Exactly one of `ref` and `data` must be set.
+   * @default - none
+   */
+  readonly ref?: string;
+  /**
+   * Files of a ConfigMap that the application creates and owns (deleted with the application).
+   * @default - none
+   */
+  readonly data?: Readonly<Record<string, string>>;
+  /**
+   * Name of the created ConfigMap (only with `data`).
+   * @default `<application-id>-<entry>`
+   */
+  readonly name?: string;
+  /**
+   * Where each key is mounted: key → absolute file path (mounted alone with `subPath`, read-only).
+   * Keys not listed are not mounted (they can still feed environment variables).
+   * @default - no key is mounted
+   */
+  readonly mounts?: Readonly<Record<string, string>>;
+  /**
+   * Which Pods mount the files.
+   * @default ['master', 'worker'] (connector tasks run on workers)
+   */
+  readonly roles?: readonly PodRole[];
+}
+
+/** A Secret mounted into the application: an existing one (`ref`) or one it creates and owns (`data`). */
+export interface SecretEntryProps {
+  /** @default - none */
+  readonly ref?: string;
+  /**
+   * Values of a Secret the application creates and owns. They are written to the Secret only, never
+   * to a ConfigMap, an environment variable or a log.
+   * @default - none
+   */
+  readonly data?: Readonly<Record<string, string>>;
+  /** @default `<application-id>-<entry>` */
+  readonly name?: string;
+  /** @default - no key is mounted */
+  readonly mounts?: Readonly<Record<string, string>>;
+  /**
+   * Which Pods mount the files.
+   * @default ['master'] (least exposure; add 'worker' for files connector tasks read, such as keystores)
+   */
+  readonly roles?: readonly PodRole[];
+}
+
+/** The value of one environment variable on the master: a literal, or a key of a Secret or ConfigMap. */
+export type EnvValueProps =
+  | string
+  | { readonly value: string }
+  | { readonly secret: string; readonly key: string; readonly optional?: boolean }
+  | { readonly configmap: string; readonly key: string; readonly optional?: boolean };
+
+/** A whole Secret or ConfigMap exposed as environment variables on the master (`envFrom`). */
+export interface EnvFromProps {
+  /** @default - none; exactly one of `secret` and `configmap` */
+  readonly secret?: string;
+  /** @default - none */
+  readonly configmap?: string;
+  /** @default - no prefix */
+  readonly prefix?: string;
+  /** @default false */
+  readonly optional?: boolean;
+}
+
+/** A Kubernetes toleration. */
+export interface TolerationProps {
+  /** @default - matches every key (only with operator Exists) */
+  readonly key?: string;
+  /** @default 'Equal' */
+  readonly operator?: 'Equal' | 'Exists';
+  /** @default '' */
+  readonly value?: string;
+  /** @default - matches every effect */
+  readonly effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  /** @default - tolerate forever (only with effect NoExecute) */
+  readonly tolerationSeconds?: number;
+}
+
+/**
+ * One of the engine's runtime files. By default each is generated for the application; a supplied
+ * file is merged into the generated one (YAML files: deep merge under the keys application mode
+ * must control; JVM options: appended; Log4j2: replaces it); a disabled one is not generated, so the
+ * image's own file is used.
+ */
+export interface RuntimeFileProps {
+  /** @default true */
+  readonly enabled?: boolean;
+  /** File content supplied inline. @default - none */
+  readonly content?: string;
+  /**
+   * Path of a file on the submitting host (relative to the deployment file, or to the working
+   * directory for props), read at synth/submit time.
+   * @default - none
+   */
+  readonly file?: string;
+}
+
+export interface RuntimeFilesProps {
+  /** `seatunnel.yaml`. @default - generated */
+  readonly engine?: RuntimeFileProps;
+  /** `hazelcast-master.yaml` and `hazelcast-worker.yaml`. @default - generated */
+  readonly hazelcast?: RuntimeFileProps;
+  /** `jvm_master_options` and `jvm_worker_options`. @default - generated (heap = 75 % of the memory limit) */
+  readonly jvmOptions?: RuntimeFileProps;
+  /** `log4j2.properties` (console logging so that `kubectl logs` works). @default - generated */
+  readonly log4j2?: RuntimeFileProps;
+}
+
+/**
+ * Everything that configures one SeaTunnel application. Only `image` (and a job, given as
+ * `jobConfig` or `jobConfigFile`) is required.
+ */
+export interface SeaTunnelApplicationProps {
+  // ---- application.* ------------------------------------------------------------------------
+  /**
+   * Readable prefix of the application ID, and the Zeta job name.
+   * @default 'seatunnel'
+   */
+  readonly name?: string;
+  /**
+   * The application ID (Job name). Normally derived: the CLI's `submit` makes a random one per
+   * submission; `synth`, cdk8s and Pulumi derive a stable one from namespace, name and `runId`.
+   * @default - derived
+   */
+  readonly applicationId?: string;
+  /**
+   * Distinguishes runs of the same application in declarative doors (changing it yields a new
+   * application ID, i.e. a new run).
+   * @default - none
+   */
+  readonly runId?: string;
+  /**
+   * Native Zeta job ID (positive 63-bit integer). Decimal strings and bigint keep all 63 bits.
+   * @default - generated once when the application is resolved
+   */
+  readonly jobId?: bigint | number | string;
+  /**
+   * Historical Zeta job ID whose latest checkpoint initialises this new job. Must differ from `jobId`.
+   * @default - fresh start
+   */
+  readonly restoreJobId?: bigint | number | string;
+  /** Fixed number of worker Pods. @default 1 */
+  readonly workerCount?: number;
+  /** Fixed task slots per worker. @default 2 */
+  readonly workerSlots?: number;
+  /** Worker CPU request and limit, in cores (up to three decimals). @default 1 */
+  readonly workerCpuCores?: number;
+  /** Worker memory request and limit, in MiB. @default 1024 */
+  readonly workerMemoryMb?: number;
+  /** Hazelcast member port of the workers. @default 5802 */
+  readonly workerPort?: number;
+  /** Master CPU request and limit, in cores. @default 1 */
+  readonly masterCpuCores?: number;
+  /** Master memory request and limit, in MiB. @default 1024 */
+  readonly masterMemoryMb?: number;
+  /** Hazelcast port of the master (also the Service and probe port). @default 5801 */
+  readonly masterPort?: number;
+  /** Port of Zeta's REST API v2 on the master; only the runtime in the same Pod uses it. @default 8080 */
+  readonly masterRestPort?: number;
+  /**
+   * Budget for master startup, and separately for creating and registering all workers.
+   * Not a limit on job execution.
+   * @default 120000
+   */
+  readonly startupTimeoutMillis?: number;
+  /** High availability (several masters). Validated now; manifests come in a later release. @default false */
+  readonly haEnabled?: boolean;
+  /** Number of masters with HA. Must be at least 2. @default 2 */
+  readonly haMasters?: number;
+  /** Zeta `backup-count` with HA. Must be at least 1 and less than the number of masters. @default 1 */
+  readonly haBackupCount?: number;
+
+  // ---- kubernetes.* -------------------------------------------------------------------------
+  /** Existing namespace for every object of the application. @default 'default' */
+  readonly namespace?: string;
+  /** Image with the SeaTunnel distribution and every connector the job needs. */
+  readonly image: string;
+  /** @default 'IfNotPresent' */
+  readonly imagePullPolicy?: ImagePullPolicy;
+  /** Existing image pull Secrets. @default - none */
+  readonly imagePullSecrets?: readonly string[];
+  /** Existing ServiceAccount of the master (the only Pod with an API token). @default 'default' */
+  readonly serviceAccount?: string;
+  /** SEATUNNEL_HOME inside the image. @default '/opt/seatunnel' */
+  readonly seatunnelHome?: string;
+  /** ConfigMaps mounted into the application, by entry name. @default - none */
+  readonly configMaps?: Readonly<Record<string, ConfigMapEntryProps>>;
+  /** Secrets mounted into the application, by entry name. @default - none */
+  readonly secrets?: Readonly<Record<string, SecretEntryProps>>;
+  /** An existing Secret mounted whole, read-only, at /etc/seatunnel-secret on the master. @default - none */
+  readonly secretRef?: string;
+  /** Environment variables of the master (they resolve `${VAR}` in the job config). @default - none */
+  readonly env?: Readonly<Record<string, EnvValueProps>>;
+  /** Whole Secrets / ConfigMaps as environment variables of the master, by entry name. @default - none */
+  readonly envFrom?: Readonly<Record<string, EnvFromProps>>;
+  /**
+   * The job config text (HOCON), sent verbatim: `${VAR}` placeholders stay unresolved until the
+   * master resolves them from its environment. Mutually exclusive with `jobConfigFile`.
+   * @default - none
+   */
+  readonly jobConfig?: string;
+  /**
+   * Absolute path of a job file mounted from one of `configMaps`/`secrets` on the master; the job
+   * config is then not carried inline.
+   * @default - none
+   */
+  readonly jobConfigFile?: string;
+  /** Labels on every object of the application. @default - none */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Annotations on every object of the application. @default - none */
+  readonly annotations?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly masterLabels?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly workerLabels?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly masterAnnotations?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly workerAnnotations?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly masterNodeSelector?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly workerNodeSelector?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly masterTolerations?: readonly TolerationProps[];
+  /** @default - none */
+  readonly workerTolerations?: readonly TolerationProps[];
+  /**
+   * Existing PVC mounted read-write at /opt/seatunnel/checkpoints on the master only; never owned or deleted.
+   * @default - none
+   */
+  readonly checkpointPvc?: string;
+  /** Seconds a finished application stays visible (the Job's ttlSecondsAfterFinished). @default 86400 */
+  readonly finishedJobRetentionSeconds?: number;
+  /** Submitter-local kubeconfig; never sent to the cluster. @default - KUBECONFIG, then in-cluster */
+  readonly kubeconfig?: string;
+  /** The engine's runtime files. @default - all generated */
+  readonly runtimeFiles?: RuntimeFilesProps;
+  /** Generate the master's Role and RoleBinding. @default true */
+  readonly rbacCreate?: boolean;
+  /** Generate NetworkPolicies that confine Hazelcast and REST traffic to the application. @default true */
+  readonly networkPolicyEnabled?: boolean;
+  /**
+   * How the runtime reaches the master container: `init-container` copies it from `runtimeImage`
+   * into a shared volume so the stock SeaTunnel image is used unchanged; `embedded` expects it at
+   * /opt/seatunnel-app inside `image`.
+   * @default 'init-container'
+   */
+  readonly runtimeMode?: 'init-container' | 'embedded';
+  /** Image with Node.js and the runtime bundle. @default 'seatunnel-app-runtime:<package version>' */
+  readonly runtimeImage?: string;
+  /** @default 'IfNotPresent' */
+  readonly runtimeImagePullPolicy?: ImagePullPolicy;
+}

@@ -1,0 +1,70 @@
+// Names shared by the plan (which sets them), the runtime (which reads them) and the CLI
+// (which queries by them). Changing one is a breaking change for running applications.
+
+export const LABELS = {
+  applicationId: 'seatunnel.apache.org/application-id',
+  role: 'seatunnel.apache.org/role',
+  name: 'app.kubernetes.io/name',
+  instance: 'app.kubernetes.io/instance',
+  component: 'app.kubernetes.io/component',
+  managedBy: 'app.kubernetes.io/managed-by',
+} as const;
+
+export const MANAGED_BY = 'seatunnel-app';
+
+/** Values of the role label: SeaTunnel's three, plus the kinds this tool adds. */
+export type RoleLabel = 'master' | 'worker' | 'configuration';
+
+/** Status annotations the runtime keeps on its Job; `status` reads them. */
+export const ANNOTATIONS = {
+  phase: 'seatunnel.apache.org/phase',
+  workersRegistered: 'seatunnel.apache.org/workers-registered',
+  workersDesired: 'seatunnel.apache.org/workers-desired',
+  zetaJobId: 'seatunnel.apache.org/job-id',
+  zetaJobStatus: 'seatunnel.apache.org/job-status',
+  reason: 'seatunnel.apache.org/failure-reason',
+  message: 'seatunnel.apache.org/message',
+  finishedAt: 'seatunnel.apache.org/finished-at',
+  /** On the Job: the worker template the runtime stamps workers from. */
+  workerTemplate: 'seatunnel.apache.org/worker-template',
+} as const;
+
+/** Environment variables the plan sets for the runtime and Zeta; users cannot override them. */
+export const ENV = {
+  seatunnelHome: 'SEATUNNEL_HOME',
+  masterHost: 'SEATUNNEL_APPLICATION_MASTER_HOST',
+  /** The job config text, verbatim, when it travels inline. */
+  jobConfig: 'SEATUNNEL_APPLICATION_JOB_CONFIG',
+  /** Path of a mounted job file, when kubernetes.job-config-file is set. */
+  jobConfigFile: 'SEATUNNEL_APPLICATION_JOB_CONFIG_FILE',
+  appId: 'SEATUNNEL_APPLICATION_ID',
+  podName: 'SEATUNNEL_POD_NAME',
+  podNamespace: 'SEATUNNEL_POD_NAMESPACE',
+  podUid: 'SEATUNNEL_POD_UID',
+  podIp: 'SEATUNNEL_POD_IP',
+  /** Directory of the generated engine files and runtime.json. */
+  engineConfigDir: 'SEATUNNEL_APP_ENGINE_CONFIG',
+  /** On workers: the master's Hazelcast address, stamped by the runtime. */
+  masterAddress: 'SEATUNNEL_APPLICATION_MASTER_ADDRESS',
+  /** Zeta's own override of the Hazelcast tcp-ip member list. */
+  memberList: 'ST_DOCKER_MEMBER_LIST',
+  javaOpts: 'JAVA_OPTS',
+  jvmOption: 'JvmOption',
+} as const;
+
+export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set(Object.values(ENV));
+
+/** Exit codes of the runtime (the master container), wired into the Job's podFailurePolicy. */
+export const EXIT_CODES = {
+  succeeded: 0,
+  /** The Zeta job ended FAILED (or any non-success terminal state): an application failure. */
+  jobFailed: 1,
+  /** The job was cancelled (SIGTERM or a Zeta CANCELED). */
+  canceled: 2,
+  /** Workers could not be created, scheduled or registered in time, a worker was lost, or the API failed. */
+  infrastructure: 3,
+  /** The Pod's settings are invalid (a bug or a hand-edited object). */
+  configuration: 4,
+  /** The Zeta master process could not start or died. */
+  engine: 5,
+} as const;

@@ -1,0 +1,137 @@
+// The resolved, validated description of one application: every default applied, every rule
+// checked. The plan is a pure function of this object.
+
+import type { ImagePullPolicy, PodRole } from './props';
+
+export interface Toleration {
+  readonly key?: string;
+  readonly operator: 'Equal' | 'Exists';
+  readonly value?: string;
+  readonly effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  readonly tolerationSeconds?: number;
+}
+
+export interface RoleSpec {
+  /** CPU request and limit in millicores. */
+  readonly cpuMillicores: number;
+  /** Memory request and limit in MiB. */
+  readonly memoryMiB: number;
+  /** JVM maximum heap in MiB: 75 % of the memory limit. */
+  readonly heapMiB: number;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly nodeSelector: Readonly<Record<string, string>>;
+  readonly tolerations: readonly Toleration[];
+}
+
+export interface MasterSpec extends RoleSpec {
+  readonly port: number;
+  readonly restPort: number;
+}
+
+export interface WorkerSpec extends RoleSpec {
+  readonly count: number;
+  readonly slots: number;
+  readonly port: number;
+}
+
+/** A mounted file: one key of a ConfigMap or Secret at a full path, on the chosen roles. */
+export interface FileMount {
+  readonly key: string;
+  readonly path: string;
+}
+
+export interface MountedObject {
+  /** The entry name chosen by the user (`kubernetes.configmap.<entry>`). */
+  readonly entry: string;
+  /** Name of the Kubernetes object. */
+  readonly name: string;
+  /** True when the application creates and owns the object (`data`); false for `ref`. */
+  readonly owned: boolean;
+  /** Content of an owned object; undefined for a reference. */
+  readonly data?: Readonly<Record<string, string>>;
+  readonly mounts: readonly FileMount[];
+  readonly roles: readonly PodRole[];
+}
+
+export type EnvVarSpec =
+  | { readonly name: string; readonly value: string }
+  | { readonly name: string; readonly secret: string; readonly key: string; readonly optional: boolean }
+  | { readonly name: string; readonly configmap: string; readonly key: string; readonly optional: boolean };
+
+export interface EnvFromSpec {
+  readonly entry: string;
+  readonly kind: 'secret' | 'configmap';
+  readonly name: string;
+  readonly prefix?: string;
+  readonly optional: boolean;
+}
+
+export type JobConfigSpec =
+  /** Carried verbatim in the master's environment. */
+  | { readonly kind: 'inline'; readonly text: string }
+  /** Read by the runtime from a file mounted from a ConfigMap or Secret. */
+  | { readonly kind: 'file'; readonly path: string };
+
+export type RuntimeFileSpec =
+  | { readonly mode: 'generated' }
+  | { readonly mode: 'supplied'; readonly content: string; readonly origin: string }
+  | { readonly mode: 'disabled' };
+
+export interface RuntimeFilesSpec {
+  readonly engine: RuntimeFileSpec;
+  readonly hazelcast: RuntimeFileSpec;
+  readonly jvmOptions: RuntimeFileSpec;
+  readonly log4j2: RuntimeFileSpec;
+}
+
+export interface ApplicationSpec {
+  /** Job name, value of the application-id label, argument of status/cancel. */
+  readonly appId: string;
+  /** application.name: the Zeta job name. */
+  readonly name: string;
+  readonly namespace: string;
+  /** Positive 63-bit Zeta job ID as a decimal string (exact). */
+  readonly jobId: string;
+  readonly restoreJobId?: string;
+  readonly image: string;
+  readonly imagePullPolicy: ImagePullPolicy;
+  readonly imagePullSecrets: readonly string[];
+  readonly serviceAccount: string;
+  readonly seatunnelHome: string;
+  readonly master: MasterSpec;
+  readonly worker: WorkerSpec;
+  readonly startupTimeoutMillis: number;
+  readonly finishedJobRetentionSeconds: number;
+  readonly checkpointPvc?: string;
+  readonly configMaps: readonly MountedObject[];
+  readonly secrets: readonly MountedObject[];
+  readonly secretRef?: string;
+  readonly env: readonly EnvVarSpec[];
+  readonly envFrom: readonly EnvFromSpec[];
+  readonly jobConfig: JobConfigSpec;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly runtimeFiles: RuntimeFilesSpec;
+  readonly rbacCreate: boolean;
+  readonly networkPolicyEnabled: boolean;
+  readonly runtime: {
+    readonly mode: 'init-container' | 'embedded';
+    readonly image: string;
+    readonly imagePullPolicy: ImagePullPolicy;
+  };
+  /** Submitter-local; never rendered into any object. */
+  readonly kubeconfig?: string;
+}
+
+/** Fixed paths and names shared by the plan, the runtime and the docs. */
+export const PATHS = {
+  checkpoints: '/opt/seatunnel/checkpoints',
+  secretRef: '/etc/seatunnel-secret',
+  /** The generated engine files and the runtime's settings (ConfigMap `<appId>-engine`). */
+  engineConfig: '/etc/seatunnel-app/engine',
+  /** Writable copy of the engine config that the runtime completes with the Pod IP. */
+  workDir: '/var/run/seatunnel-app',
+  /** Where the init container puts Node.js and the runtime bundle. */
+  runtimeDir: '/opt/seatunnel-app',
+} as const;

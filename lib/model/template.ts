@@ -1,0 +1,102 @@
+// Team templates: a platform team defines defaults once; each team derives applications (or
+// narrower templates) that override only what they need.
+//
+// Merge semantics (parent = template, child = what is derived from it):
+//   - single values (image, namespace, counts, flags, …): the child's value wins;
+//   - string maps (labels, annotations, node selectors): merged key by key, the child wins per key;
+//   - lists (imagePullSecrets, tolerations): the child's items are added after the parent's,
+//     duplicates dropped;
+//   - entry maps (configMaps, secrets, env, envFrom) and runtimeFiles: merged by entry name; an
+//     entry the child names replaces the parent's entry of that name whole (entries are units);
+//   - locked props: a child that sets a locked prop to a different value is rejected.
+
+import { IssueCollector, describeValue } from './issues';
+import type { SeaTunnelApplicationProps } from './props';
+
+type Props = SeaTunnelApplicationProps;
+type PropName = keyof Props;
+
+const STRING_MAPS: readonly PropName[] = [
+  'labels', 'annotations', 'masterLabels', 'workerLabels', 'masterAnnotations', 'workerAnnotations',
+  'masterNodeSelector', 'workerNodeSelector',
+];
+const LISTS: readonly PropName[] = ['imagePullSecrets', 'masterTolerations', 'workerTolerations'];
+const ENTRY_MAPS: readonly PropName[] = ['configMaps', 'secrets', 'env', 'envFrom', 'runtimeFiles'];
+
+/** Defaults a template may carry: anything but the per-job identity. */
+export type TemplateDefaults = Partial<Omit<Props, 'applicationId' | 'jobId' | 'restoreJobId' | 'jobConfig'>>;
+
+export interface TeamTemplateOptions {
+  /** A name used in error messages, e.g. "platform". @default 'team template' */
+  readonly name?: string;
+  /** Props that derived templates and applications may not change. @default - none */
+  readonly locked?: readonly PropName[];
+}
+
+const sameJson = (a: unknown, b: unknown) =>
+  JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) ===
+  JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+
+/** Merges `child` over `parent` with the semantics described at the top of this file. */
+export function mergeProps<T extends Partial<Props>>(parent: Partial<Props>, child: T): T & Partial<Props> {
+  const out: Record<string, unknown> = { ...parent };
+  for (const [k, v] of Object.entries(child) as Array<[PropName, unknown]>) {
+    if (v === undefined) continue;
+    const p = parent[k] as unknown;
+    if (p !== undefined && STRING_MAPS.includes(k)) {
+      out[k] = { ...(p as object), ...(v as object) };
+    } else if (p !== undefined && LISTS.includes(k)) {
+      const merged = [...(p as unknown[])];
+      for (const item of v as unknown[]) if (!merged.some((m) => sameJson(m, item))) merged.push(item);
+      out[k] = merged;
+    } else if (p !== undefined && ENTRY_MAPS.includes(k)) {
+      out[k] = { ...(p as object), ...(v as object) };
+    } else {
+      out[k] = v;
+    }
+  }
+  return out as T & Partial<Props>;
+}
+
+export class TeamTemplate {
+  readonly defaults: TemplateDefaults;
+  readonly name: string;
+  readonly locked: readonly PropName[];
+
+  constructor(defaults: TemplateDefaults, options: TeamTemplateOptions = {}) {
+    this.defaults = defaults;
+    this.name = options.name ?? 'team template';
+    this.locked = options.locked ?? [];
+  }
+
+  /** A narrower template (e.g. one team's) that keeps this template's locks and adds its own. */
+  extend(defaults: TemplateDefaults, options: TeamTemplateOptions = {}): TeamTemplate {
+    this.checkLocks(defaults);
+    return new TeamTemplate(mergeProps(this.defaults, defaults), {
+      name: options.name ?? this.name,
+      locked: [...new Set([...this.locked, ...(options.locked ?? [])])],
+    });
+  }
+
+  /** The props of one application derived from this template. */
+  application(props: Partial<Props>): Props {
+    this.checkLocks(props);
+    return mergeProps(this.defaults, props) as Props;
+  }
+
+  private checkLocks(child: Partial<Props>): void {
+    const issues = new IssueCollector();
+    for (const k of this.locked) {
+      const v = child[k];
+      if (v === undefined) continue;
+      const merged = mergeProps(this.defaults, { [k]: v } as Partial<Props>)[k];
+      if (!sameJson(merged, this.defaults[k as keyof TemplateDefaults])) {
+        issues.add({
+          key: k, value: v, source: 'props',
+          rule: `is locked by ${this.name} (value ${describeValue(this.defaults[k as keyof TemplateDefaults])}); ask the platform team to change it`,
+        });
+      }
+    }
+    issues.throwIfAny(`Not allowed by ${this.name}`);
+  }
+}

@@ -1,0 +1,101 @@
+// buildPlan: ApplicationSpec → ApplicationPlan, a fold of feature steps over an empty draft.
+// Pure: no I/O, no clock, no randomness; the same spec always yields the same objects.
+
+import { ConfigurationError } from '../model/issues';
+import type { ApplicationSpec } from '../model/spec';
+import { renderEngineFiles } from '../engine/files';
+import { basicStep } from './steps/basic';
+import { checkpointStep } from './steps/checkpoint';
+import { engineConfigStep } from './steps/engine-config';
+import { environmentStep } from './steps/environment';
+import { jobConfigStep } from './steps/job-config';
+import { mountedFilesStep } from './steps/mounted-files';
+import { networkPolicyStep } from './steps/network-policy';
+import { rbacStep } from './steps/rbac';
+import { runtimeStep } from './steps/runtime';
+import { schedulingStep } from './steps/scheduling';
+import { serviceStep } from './steps/service';
+import type { ApplicationPlan, FeatureStep, KubeObject, PlanDraft, PlanOptions } from './types';
+
+/** The steps in order. Each adds one feature; see its file for why it does what it does. */
+export const FEATURE_STEPS: readonly FeatureStep[] = [
+  basicStep,
+  engineConfigStep,
+  runtimeStep,
+  jobConfigStep,
+  mountedFilesStep,
+  environmentStep,
+  schedulingStep,
+  checkpointStep,
+  serviceStep,
+  rbacStep,
+  networkPolicyStep,
+];
+
+/** A draft with no objects yet; the basic step fills in the Job and the worker template. */
+export function emptyDraft(spec: ApplicationSpec, options: PlanOptions = {}): PlanDraft {
+  return {
+    spec,
+    options: { suspend: options.suspend ?? true },
+    job: undefined as unknown as PlanDraft['job'],
+    workerTemplate: undefined as unknown as PlanDraft['workerTemplate'],
+    configMaps: [],
+    secrets: [],
+    roles: [],
+    roleBindings: [],
+    networkPolicies: [],
+  };
+}
+
+export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): ApplicationPlan {
+  // A supplied runtime file that contradicts application mode is a configuration error too.
+  const conflicts = renderEngineFiles(spec).issues;
+  if (conflicts.length) throw new ConfigurationError(conflicts);
+  const d = FEATURE_STEPS.reduce((draft, step) => step.apply(draft), emptyDraft(spec, options));
+  if (!d.service) throw new Error('plan: the service step did not run');
+  return {
+    spec,
+    job: d.job,
+    service: d.service,
+    configMaps: d.configMaps,
+    secrets: d.secrets,
+    workerTemplate: d.workerTemplate,
+    roles: d.roles,
+    roleBindings: d.roleBindings,
+    networkPolicies: d.networkPolicies,
+  };
+}
+
+/**
+ * The dependents in the order they are created: RBAC first (the master needs it the moment it
+ * starts), then configuration, the Service and the worker template.
+ */
+export function dependents(plan: ApplicationPlan): KubeObject[] {
+  return [
+    ...plan.roles,
+    ...plan.roleBindings,
+    ...plan.networkPolicies,
+    ...plan.configMaps,
+    ...plan.secrets,
+    plan.service,
+    plan.workerTemplate,
+  ];
+}
+
+/** Every object, dependents before the Job, in an order that works for `kubectl apply -f`. */
+export function allObjects(plan: ApplicationPlan): KubeObject[] {
+  return [...dependents(plan), plan.job];
+}
+
+/** Owner reference to the application's Job, as every owned dependent carries it. */
+export function jobOwnerReference(jobName: string, uid: string) {
+  return { apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid, controller: false, blockOwnerDeletion: false };
+}
+
+/** A copy of `obj` owned by the Job with `uid` (garbage-collected with it). */
+export function withJobOwner<T extends KubeObject>(obj: T, jobName: string, uid: string): T {
+  return {
+    ...obj,
+    metadata: { ...obj.metadata, ownerReferences: [...(obj.metadata.ownerReferences ?? []), jobOwnerReference(jobName, uid)] },
+  };
+}

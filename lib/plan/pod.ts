@@ -1,0 +1,95 @@
+// Small accessors and editors for the two Pod specs inside a draft. Steps use them so that
+// adding a volume, a mount or a variable never drops what an earlier step put there.
+
+import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from 'kubernetes-types/core/v1';
+import { LABELS, MANAGED_BY, type RoleLabel } from '../model/reserved';
+import type { ApplicationSpec } from '../model/spec';
+import type { PlanDraft } from './types';
+
+export const CONTAINER_NAME = 'seatunnel';
+
+export function masterPod(d: PlanDraft): PodSpec {
+  const spec = d.job.spec?.template.spec;
+  if (!spec) throw new Error('plan: the Job has no Pod spec yet (the basic step must run first)');
+  return spec;
+}
+
+export function workerPod(d: PlanDraft): PodSpec {
+  const spec = d.workerTemplate.template?.spec;
+  if (!spec) throw new Error('plan: the worker template has no Pod spec yet (the basic step must run first)');
+  return spec;
+}
+
+export function mainContainer(pod: PodSpec): Container {
+  const c = pod.containers.find((x) => x.name === CONTAINER_NAME);
+  if (!c) throw new Error(`plan: the Pod has no "${CONTAINER_NAME}" container`);
+  return c;
+}
+
+export const masterContainer = (d: PlanDraft): Container => mainContainer(masterPod(d));
+export const workerContainer = (d: PlanDraft): Container => mainContainer(workerPod(d));
+
+export function podFor(d: PlanDraft, role: 'master' | 'worker'): PodSpec {
+  return role === 'master' ? masterPod(d) : workerPod(d);
+}
+
+export function addVolume(pod: PodSpec, volume: Volume): void {
+  const volumes = (pod.volumes ??= []);
+  if (volumes.some((v) => v.name === volume.name)) throw new Error(`plan: duplicate volume "${volume.name}"`);
+  volumes.push(volume);
+}
+
+export function addMount(container: Container, mount: VolumeMount): void {
+  const mounts = (container.volumeMounts ??= []);
+  if (mounts.some((m) => m.mountPath === mount.mountPath)) throw new Error(`plan: two mounts at "${mount.mountPath}"`);
+  mounts.push(mount);
+}
+
+export function addEnv(container: Container, ...vars: EnvVar[]): void {
+  const env = (container.env ??= []);
+  for (const v of vars) {
+    if (env.some((e) => e.name === v.name)) throw new Error(`plan: environment variable "${v.name}" set twice`);
+    env.push(v);
+  }
+}
+
+/** The labels every object of the application carries; `role` is SeaTunnel's role label. */
+export function applicationLabels(spec: ApplicationSpec, role: RoleLabel, component: string): Record<string, string> {
+  return {
+    ...spec.labels,
+    [LABELS.applicationId]: spec.appId,
+    [LABELS.role]: role,
+    [LABELS.name]: 'seatunnel',
+    [LABELS.instance]: spec.appId,
+    [LABELS.component]: component,
+    [LABELS.managedBy]: MANAGED_BY,
+  };
+}
+
+/** Metadata of a namespaced object of the application. */
+export function objectMeta(spec: ApplicationSpec, name: string, role: RoleLabel, component: string) {
+  return {
+    name,
+    namespace: spec.namespace,
+    labels: applicationLabels(spec, role, component),
+    ...(Object.keys(spec.annotations).length ? { annotations: { ...spec.annotations } } : {}),
+  };
+}
+
+/** Selector of the application's Pods of one role (never the Job controller's own labels). */
+export function roleSelector(spec: ApplicationSpec, role: 'master' | 'worker'): Record<string, string> {
+  return { [LABELS.applicationId]: spec.appId, [LABELS.role]: role };
+}
+
+/** Names of the generated objects, derived from the application ID. */
+export const names = {
+  job: (spec: ApplicationSpec) => spec.appId,
+  service: (spec: ApplicationSpec) => spec.appId,
+  engineConfig: (spec: ApplicationSpec) => `${spec.appId}-engine`,
+  workerTemplate: (spec: ApplicationSpec) => `${spec.appId}-worker`,
+  role: (spec: ApplicationSpec) => `${spec.appId}-runtime`,
+  masterPolicy: (spec: ApplicationSpec) => `${spec.appId}-master`,
+  workerPolicy: (spec: ApplicationSpec) => `${spec.appId}-worker`,
+  /** The n-th worker Pod (n starts at 1), as SeaTunnel names them. */
+  worker: (appId: string, n: number) => `${appId}-worker-${n}`,
+};

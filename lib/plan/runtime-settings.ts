@@ -1,0 +1,85 @@
+// runtime.json: what the runtime in the master Pod needs to know that is not a secret. It lives
+// in the engine ConfigMap, so `kubectl get configmap <appId>-engine -o yaml` shows it.
+
+import { zetaCommand } from '../engine/command';
+import { ENV } from '../model/reserved';
+import { PATHS, type ApplicationSpec } from '../model/spec';
+import { names } from './pod';
+
+export const RUNTIME_SETTINGS_VERSION = 1;
+
+export interface DependentRef {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+}
+
+export interface RuntimeSettings {
+  readonly version: number;
+  readonly appId: string;
+  readonly namespace: string;
+  readonly jobName: string;
+  /** Zeta job ID (exact decimal string). */
+  readonly jobId: string;
+  readonly restoreJobId?: string;
+  readonly workerCount: number;
+  readonly workerSlots: number;
+  readonly startupTimeoutMillis: number;
+  readonly workerTemplate: string;
+  readonly master: {
+    readonly port: number;
+    readonly restPort: number;
+    /** The master's Zeta command; `configDir` is the runtime's completed copy of the engine files. */
+    readonly command: readonly string[];
+  };
+  readonly jobConfig: { readonly kind: 'inline'; readonly env: string } | { readonly kind: 'file'; readonly path: string };
+  /** Objects the runtime adopts (adds the Job as owner) when they were applied without one. */
+  readonly dependents: readonly DependentRef[];
+  readonly checkpointDir?: string;
+}
+
+export function dependentRefs(spec: ApplicationSpec): DependentRef[] {
+  const refs: DependentRef[] = [
+    { apiVersion: 'v1', kind: 'Service', name: names.service(spec) },
+    { apiVersion: 'v1', kind: 'ConfigMap', name: names.engineConfig(spec) },
+    { apiVersion: 'v1', kind: 'PodTemplate', name: names.workerTemplate(spec) },
+    ...spec.configMaps.filter((c) => c.owned).map((c) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: c.name })),
+    ...spec.secrets.filter((s) => s.owned).map((s) => ({ apiVersion: 'v1', kind: 'Secret', name: s.name })),
+  ];
+  if (spec.rbacCreate) {
+    refs.push(
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', name: names.role(spec) },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', name: names.role(spec) },
+    );
+  }
+  if (spec.networkPolicyEnabled) {
+    refs.push(
+      { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: names.masterPolicy(spec) },
+      { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: names.workerPolicy(spec) },
+    );
+  }
+  return refs;
+}
+
+export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
+  return {
+    version: RUNTIME_SETTINGS_VERSION,
+    appId: spec.appId,
+    namespace: spec.namespace,
+    jobName: spec.name,
+    jobId: spec.jobId,
+    ...(spec.restoreJobId ? { restoreJobId: spec.restoreJobId } : {}),
+    workerCount: spec.worker.count,
+    workerSlots: spec.worker.slots,
+    startupTimeoutMillis: spec.startupTimeoutMillis,
+    workerTemplate: names.workerTemplate(spec),
+    master: {
+      port: spec.master.port,
+      restPort: spec.master.restPort,
+      command: zetaCommand(spec, 'master', { configDir: `${PATHS.workDir}/engine`, logDir: `${PATHS.workDir}/logs` }),
+    },
+    jobConfig: spec.jobConfig.kind === 'inline' ? { kind: 'inline', env: ENV.jobConfig } : { kind: 'file', path: spec.jobConfig.path },
+    dependents: dependentRefs(spec),
+    ...(spec.checkpointPvc ? { checkpointDir: PATHS.checkpoints } : {}),
+  };
+}

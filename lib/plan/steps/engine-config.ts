@@ -1,0 +1,41 @@
+// The engine files of this application (`<appId>-engine` ConfigMap), mounted read-only on the
+// master and the workers, the runtime's settings (runtime.json), and the workers' Zeta command.
+
+import { zetaCommand } from '../../engine/command';
+import { ENGINE_FILES, renderEngineFiles } from '../../engine/files';
+import { ENV } from '../../model/reserved';
+import { PATHS } from '../../model/spec';
+import { addEnv, addMount, addVolume, masterContainer, masterPod, names, objectMeta, workerContainer, workerPod } from '../pod';
+import { runtimeSettings } from '../runtime-settings';
+import type { FeatureStep, PlanDraft } from '../types';
+
+export const ENGINE_VOLUME = 'seatunnel-engine-config';
+export const WORKER_LOG_VOLUME = 'seatunnel-logs';
+
+export const engineConfigStep: FeatureStep = {
+  name: 'engine-config',
+  apply(d: PlanDraft): PlanDraft {
+    const spec = d.spec;
+    const { files } = renderEngineFiles(spec);
+    d.configMaps.push({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: objectMeta(spec, names.engineConfig(spec), 'configuration', 'engine-config'),
+      data: { ...files, [ENGINE_FILES.runtime]: `${JSON.stringify(runtimeSettings(spec), null, 2)}\n` },
+    });
+    for (const pod of [masterPod(d), workerPod(d)]) {
+      addVolume(pod, { name: ENGINE_VOLUME, configMap: { name: names.engineConfig(spec) } });
+    }
+    for (const c of [masterContainer(d), workerContainer(d)]) {
+      addMount(c, { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true });
+      addEnv(c, { name: ENV.seatunnelHome, value: spec.seatunnelHome }, { name: ENV.engineConfigDir, value: PATHS.engineConfig });
+    }
+    // Workers run Zeta directly; the runtime stamps the master's address into their environment.
+    const worker = workerContainer(d);
+    addVolume(workerPod(d), { name: WORKER_LOG_VOLUME, emptyDir: {} });
+    addMount(worker, { name: WORKER_LOG_VOLUME, mountPath: `${PATHS.workDir}/logs` });
+    worker.command = zetaCommand(spec, 'worker', { configDir: PATHS.engineConfig, logDir: `${PATHS.workDir}/logs` });
+    addEnv(worker, { name: ENV.masterAddress, value: '' });
+    return d;
+  },
+};

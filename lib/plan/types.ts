@@ -1,0 +1,67 @@
+import type { Job } from 'kubernetes-types/batch/v1';
+import type { ConfigMap, Container, PodSpec, PodTemplate, Secret, Service } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
+import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
+import type { ApplicationSpec } from '../model/spec';
+
+export type { Job, ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, NetworkPolicy, Role, RoleBinding, ObjectMeta };
+
+/** Any object of the plan: plain JSON with apiVersion, kind and a named metadata. */
+export type KubeObject = (Job | Service | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy) & {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta & { name: string; namespace: string };
+};
+
+export interface PlanOptions {
+  /**
+   * Create the Job suspended. The CLI and Pulumi do (and unsuspend once the dependents exist);
+   * `kubectl apply` of synthesized YAML does not (the Job comes last in the file instead).
+   * @default true
+   */
+  readonly suspend?: boolean;
+}
+
+/** Everything one application consists of, as plain typed JSON. */
+export interface ApplicationPlan {
+  readonly spec: ApplicationSpec;
+  /** The Job whose single Pod hosts the master and the runtime. */
+  readonly job: Job & KubeObject;
+  readonly service: Service & KubeObject;
+  /** ConfigMaps the application owns: the engine files and every `configmap.<entry>.data`. */
+  readonly configMaps: ReadonlyArray<ConfigMap & KubeObject>;
+  /** Secrets the application owns (`secret.<entry>.data`). */
+  readonly secrets: ReadonlyArray<Secret & KubeObject>;
+  /** The worker Pod spec as data: the runtime only stamps name, labels, owner and master address. */
+  readonly workerTemplate: PodTemplate & KubeObject;
+  readonly roles: ReadonlyArray<Role & KubeObject>;
+  readonly roleBindings: ReadonlyArray<RoleBinding & KubeObject>;
+  readonly networkPolicies: ReadonlyArray<NetworkPolicy & KubeObject>;
+}
+
+/**
+ * What the feature steps fold over: the Job (with the master Pod template inside it), the
+ * worker Pod template, and the objects added so far.
+ */
+export interface PlanDraft {
+  readonly spec: ApplicationSpec;
+  readonly options: Required<PlanOptions>;
+  job: Job & KubeObject;
+  workerTemplate: PodTemplate & KubeObject;
+  service?: Service & KubeObject;
+  configMaps: Array<ConfigMap & KubeObject>;
+  secrets: Array<Secret & KubeObject>;
+  roles: Array<Role & KubeObject>;
+  roleBindings: Array<RoleBinding & KubeObject>;
+  networkPolicies: Array<NetworkPolicy & KubeObject>;
+}
+
+/**
+ * One feature step: takes the draft and returns it with its feature added. A step edits what it
+ * is given and keeps every existing field (Spark's KubernetesFeatureConfigStep contract).
+ */
+export interface FeatureStep {
+  readonly name: string;
+  apply(draft: PlanDraft): PlanDraft;
+}

@@ -1,0 +1,90 @@
+import { parse } from 'yaml';
+import { ENGINE_FILES } from '../../../lib/engine/files';
+import { PATHS } from '../../../lib/model/spec';
+import { plan, problems } from '../../support/fixtures';
+import { env, main, mountAt, workerPod, masterPod } from './helpers';
+
+const engineCm = (p: ReturnType<typeof plan>) => p.configMaps.find((c) => c.metadata.name === `${p.spec.appId}-engine`)!;
+const yaml = (p: ReturnType<typeof plan>, file: string) => parse(engineCm(p).data![file]);
+
+describe('engine config step', () => {
+  const p = plan({ workerSlots: 3, workerCount: 4 });
+
+  test('cluster name unique to the application, fixed ports, phone-home off', () => {
+    for (const f of [ENGINE_FILES.masterHazelcast, ENGINE_FILES.workerHazelcast]) {
+      const hz = yaml(p, f).hazelcast;
+      expect(hz['cluster-name']).toBe(`seatunnel-application-${p.spec.appId}`);
+      expect(hz.network.port['auto-increment']).toBe(false);
+      expect(hz.network.join.multicast.enabled).toBe(false);
+      expect(hz.properties['hazelcast.phone.home.enabled']).toBe(false);
+    }
+    expect(yaml(p, ENGINE_FILES.masterHazelcast).hazelcast.network.port.port).toBe(5801);
+    expect(yaml(p, ENGINE_FILES.workerHazelcast).hazelcast.network.port.port).toBe(5802);
+  });
+
+  test('backup-count 0; fixed slots on workers; REST v2 on the master only', () => {
+    const master = yaml(p, ENGINE_FILES.masterEngine).seatunnel.engine;
+    const worker = yaml(p, ENGINE_FILES.workerEngine).seatunnel.engine;
+    expect(master['backup-count']).toBe(0);
+    expect(worker['backup-count']).toBe(0);
+    expect(worker['slot-service']).toEqual({ 'dynamic-slot': false, 'slot-num': 3 });
+    expect(master.http).toEqual({ 'enable-http': true, port: 8080, 'enable-dynamic-port': false });
+    expect(worker.http['enable-http']).toBe(false);
+  });
+
+  test('heap at 75 % of the memory limit in the JVM options and the worker command', () => {
+    const q = plan({ workerMemoryMb: 2048, masterMemoryMb: 4096 });
+    expect(engineCm(q).data![ENGINE_FILES.workerJvm]).toContain('-Xmx1536m');
+    expect(engineCm(q).data![ENGINE_FILES.masterJvm]).toContain('-Xmx3072m');
+    expect(main(workerPod(q)).command).toContain('-Xmx1536m');
+  });
+
+  test('console logging', () => {
+    expect(engineCm(p).data![ENGINE_FILES.log4j2]).toMatch(/appender\.console\.type = Console/);
+  });
+
+  test('mounted read-only on master and workers; the worker runs Zeta as a worker', () => {
+    for (const pod of [masterPod(p), workerPod(p)]) expect(mountAt(main(pod), PATHS.engineConfig)).toMatchObject({ readOnly: true });
+    const cmd = main(workerPod(p)).command!;
+    expect(cmd.slice(-3)).toEqual(['org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer', '-r', 'worker']);
+    expect(cmd).toContain(`-Dhazelcast.config=${PATHS.engineConfig}/${ENGINE_FILES.workerHazelcast}`);
+    expect(env(main(workerPod(p)), 'SEATUNNEL_APPLICATION_MASTER_ADDRESS')).toEqual({ name: 'SEATUNNEL_APPLICATION_MASTER_ADDRESS', value: '' });
+  });
+
+  test('runtime.json carries the runtime settings and no secret', () => {
+    const settings = JSON.parse(engineCm(p).data![ENGINE_FILES.runtime]);
+    expect(settings).toMatchObject({ appId: p.spec.appId, jobId: p.spec.jobId, workerCount: 4, workerSlots: 3, workerTemplate: `${p.spec.appId}-worker`, jobConfig: { kind: 'inline', env: 'SEATUNNEL_APPLICATION_JOB_CONFIG' } });
+    expect(settings.master.command.slice(-2)).toEqual(['-r', 'master']);
+    expect(JSON.stringify(settings)).not.toContain('FakeSource');
+  });
+
+  test('a supplied engine file is merged under the enforced keys', () => {
+    const q = plan({ runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 5000\n    history-job-expire-minutes: 10\n' } } });
+    const master = yaml(q, ENGINE_FILES.masterEngine).seatunnel.engine;
+    expect(master.checkpoint.interval).toBe(5000);
+    expect(master.checkpoint.storage.type).toBe('hdfs');
+    expect(master['history-job-expire-minutes']).toBe(10);
+    expect(master['backup-count']).toBe(0);
+  });
+
+  test('a supplied file that contradicts application mode is rejected, naming the key', () => {
+    expect(problems(() => plan({ runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    backup-count: 1\n' } } }))).toEqual([
+      'kubernetes.runtime-files.engine: application mode sets seatunnel.engine.backup-count to 0 (one master without HA keeps no partition backups); remove it from the file',
+    ]);
+    expect(problems(() => plan({ runtimeFiles: { hazelcast: { content: 'hazelcast:\n  cluster-name: shared\n' } } }))[0]).toMatch(/hazelcast\.cluster-name to "seatunnel-application-/);
+  });
+
+  test('disabled files are not generated and not passed to the JVM', () => {
+    const q = plan({ runtimeFiles: { log4j2: { enabled: false }, jvmOptions: { enabled: false } } });
+    expect(engineCm(q).data![ENGINE_FILES.log4j2]).toBeUndefined();
+    expect(engineCm(q).data![ENGINE_FILES.workerJvm]).toBeUndefined();
+    const cmd = main(workerPod(q)).command!;
+    expect(cmd.some((a) => a.startsWith('-Dlog4j2.configurationFile'))).toBe(false);
+    expect(cmd.some((a) => a.startsWith('-Xmx'))).toBe(false);
+  });
+
+  test('a checkpoint PVC becomes the default checkpoint namespace', () => {
+    const q = plan({ checkpointPvc: 'ckpt' });
+    expect(yaml(q, ENGINE_FILES.masterEngine).seatunnel.engine.checkpoint.storage['plugin-config'].namespace).toBe('/opt/seatunnel/checkpoints/');
+  });
+});
