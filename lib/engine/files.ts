@@ -158,9 +158,10 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
       properties: { ...HAZELCAST_PROPERTIES },
     },
   };
-  const memberList = role === 'master'
-    ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`]
-    : [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`];
+  // The master lists itself (the runtime fills in its Pod IP). A worker's list stays empty in the
+  // file: the runtime stamps the master's address into the worker Pod as ST_DOCKER_MEMBER_LIST,
+  // which Zeta uses in place of the tcp-ip member list.
+  const memberList = role === 'master' ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`] : [];
   const enforced: Enforced[] = [
     { path: ['hazelcast', 'cluster-name'], value: clusterName(spec.appId), why: 'keeps applications apart' },
     { path: ['hazelcast', 'network', 'port', 'port'], value: port, why: role === 'master' ? 'application.master.port' : 'application.worker.port' },

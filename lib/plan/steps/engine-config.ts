@@ -35,7 +35,8 @@ export const engineConfigStep: FeatureStep = {
     addVolume(workerPod(d), { name: WORKER_LOG_VOLUME, emptyDir: {} });
     addMount(worker, { name: WORKER_LOG_VOLUME, mountPath: `${PATHS.workDir}/logs` });
     worker.command = zetaCommand(spec, 'worker', { configDir: PATHS.engineConfig, logDir: `${PATHS.workDir}/logs` });
-    addEnv(worker, { name: ENV.masterAddress, value: '' });
+    // Stamped by the runtime with the master's Pod IP and port when it creates each worker.
+    addEnv(worker, { name: ENV.masterAddress, value: '' }, { name: ENV.memberList, value: '' });
     return d;
   },
 };
