@@ -1,0 +1,35 @@
+/** Where something is in a HOCON source: 1-based line and column (column counts UTF-16 code units). */
+export interface Position {
+  readonly filename: string | undefined;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * Any problem reading or resolving HOCON: syntax errors, unsupported includes, unresolvable or
+ * cyclic substitutions, type clashes in concatenations.
+ *
+ * `message` is `file:line:column: reason` (just `line:column: reason` when the source has no
+ * file name); the parts are also available separately.
+ */
+export class HoconError extends Error {
+  /** File the problem is in, as given to `parseHocon` (or returned by `readInclude`). */
+  readonly filename: string | undefined;
+  readonly line: number;
+  readonly column: number;
+  /** The message without the location prefix. */
+  readonly reason: string;
+
+  constructor(pos: Position, reason: string) {
+    super(`${formatPosition(pos)}: ${reason}`);
+    this.name = 'HoconError';
+    this.filename = pos.filename;
+    this.line = pos.line;
+    this.column = pos.column;
+    this.reason = reason;
+  }
+}
+
+export function formatPosition(pos: Position): string {
+  return pos.filename === undefined ? `${pos.line}:${pos.column}` : `${pos.filename}:${pos.line}:${pos.column}`;
+}

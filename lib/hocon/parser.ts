@@ -1,0 +1,408 @@
+import { ArrNode, LitNode, Node, NumberLiteral, ObjNode, SubstNode, WsPart, mergeNodes, mergeObjects, nest } from './ast';
+import { HoconError, Position } from './errors';
+import { PathPiece, formatHoconPath, pathFromPieces } from './path';
+import { Token, describeToken, tokenize } from './tokenizer';
+
+/** The text of an included file and the name to report (and to resolve its own includes against). */
+export interface IncludedSource {
+  readonly text: string;
+  readonly filename: string;
+}
+
+/**
+ * Finds the file named by an include statement. `name` is as written in the include;
+ * `from` is the filename of the including source (undefined if it has none), so relative names
+ * can be resolved against its directory. Return undefined if there is no such file.
+ */
+export type IncludeReader = (name: string, from: string | undefined) => IncludedSource | undefined;
+
+export interface ParseSettings {
+  readonly readInclude?: IncludeReader;
+}
+
+/** Parses a whole source into its root object. `basePath` is the include point (for included files). */
+export function parseRoot(
+  text: string,
+  filename: string | undefined,
+  settings: ParseSettings,
+  basePath: readonly string[] = [],
+  includeStack: readonly string[] = [],
+): ObjNode {
+  return new Parser(tokenize(text, filename), settings, basePath, includeStack).parseDocument();
+}
+
+/**
+ * Parses a path expression such as `kubernetes.namespace` or `a."b.c".d` into its segments.
+ * @throws HoconError if it is not a valid path.
+ */
+export function parseHoconPath(path: string, filename = '<path>'): string[] {
+  const tokens = tokenize(path, filename);
+  const pieces: PathPiece[] = [];
+  for (const t of tokens) {
+    if (t.kind === 'eof') break;
+    const piece = keyPiece(t);
+    if (!piece) throw new HoconError(t.pos, `invalid path ${JSON.stringify(path)}: unexpected ${describeToken(t)}`);
+    pieces.push(piece);
+  }
+  return pathFromPieces(pieces, tokens[0].pos, 'path');
+}
+
+function keyPiece(t: Token): PathPiece | undefined {
+  switch (t.kind) {
+    case 'quoted':
+      return { text: t.value, quoted: true, whitespace: false };
+    case 'unquoted':
+    case 'number':
+      return { text: t.text, quoted: false, whitespace: false };
+    case 'ws':
+      return { text: t.text, quoted: false, whitespace: true };
+    default:
+      return undefined;
+  }
+}
+
+/** An include statement's argument, as `include "x"`, `include file("x")`, `include required(...)`. */
+const INCLUDE_SHAPE = /^(?:(required)\((?:(file|url|classpath)\("\)|")\)|(?:(file|url|classpath)\("\)|"))$/;
+const LOOKS_LIKE_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+const MAX_INCLUDE_DEPTH = 50;
+
+class Parser {
+  private k = 0;
+
+  constructor(
+    private readonly tokens: Token[],
+    private readonly settings: ParseSettings,
+    private readonly basePath: readonly string[],
+    private readonly includeStack: readonly string[],
+  ) {}
+
+  parseDocument(): ObjNode {
+    this.skipBlank();
+    const first = this.peek();
+    if (first.kind === 'punct' && first.value === '[') {
+      throw new HoconError(first.pos, `expected an object at the root of the document, found '['`);
+    }
+    if (first.kind === 'punct' && first.value === '{') {
+      this.k++;
+      const root = this.parseFields(this.basePath, first);
+      this.skipBlank();
+      const after = this.peek();
+      if (after.kind !== 'eof') {
+        throw new HoconError(after.pos, `expected end of input after the root object, found ${describeToken(after)}`);
+      }
+      return root;
+    }
+    // No root braces: the document is the body of an object that ends at end of input.
+    return this.parseFields(this.basePath, undefined);
+  }
+
+  private peek(): Token {
+    return this.tokens[this.k];
+  }
+
+  private next(): Token {
+    return this.tokens[this.k++];
+  }
+
+  private skipWs(): void {
+    while (this.peek().kind === 'ws') this.k++;
+  }
+
+  private skipBlank(): void {
+    while (this.peek().kind === 'ws' || this.peek().kind === 'newline') this.k++;
+  }
+
+  private isPunct(t: Token, value: string): boolean {
+    return t.kind === 'punct' && t.value === value;
+  }
+
+  /**
+   * Fields up to the closing '}' (or end of input when `open` is undefined: a root without
+   * braces). `objPath` is this object's absolute path, or null inside arrays (where `+=` has no
+   * field to refer to).
+   */
+  private parseFields(objPath: readonly string[] | null, open: Token | undefined): ObjNode {
+    const fields = new Map<string, Node>();
+    const pos = open?.pos ?? this.peek().pos;
+    const add = (key: string, value: Node) => {
+      const existing = fields.get(key);
+      fields.set(key, existing === undefined ? value : mergeNodes(existing, value));
+    };
+    for (;;) {
+      this.skipBlank();
+      const t = this.peek();
+      if (t.kind === 'eof') {
+        if (open) throw new HoconError(t.pos, `expected '}' to close the object opened at ${open.pos.line}:${open.pos.column}, found end of input`);
+        break;
+      }
+      if (this.isPunct(t, '}')) {
+        if (!open) throw new HoconError(t.pos, `unbalanced '}': the document has no opening '{'`);
+        this.k++;
+        break;
+      }
+      if (t.kind === 'unquoted' && t.text === 'include') {
+        const included = this.parseInclude(objPath);
+        for (const [key, value] of included.fields) add(key, value);
+      } else {
+        const [segments, value] = this.parseField(objPath);
+        add(segments[0], nest(segments, value, t.pos));
+      }
+      this.skipWs();
+      const sep = this.peek();
+      if (this.isPunct(sep, ',')) {
+        this.k++;
+        this.skipBlank();
+        if (this.isPunct(this.peek(), ',')) throw new HoconError(this.peek().pos, `expected a field or '}', found a second ','`);
+      } else if (!(sep.kind === 'newline' || sep.kind === 'eof' || this.isPunct(sep, '}'))) {
+        const reserved = sep.kind === 'punct' && (sep.value === ':' || sep.value === '=') ? sep.value : undefined;
+        const hint = reserved ? ` (unquoted text cannot contain '${reserved}'; quote the value)` : '';
+        throw new HoconError(sep.pos, `expected ',', '}' or a new line after a field, found ${describeToken(sep)}${hint}`);
+      }
+    }
+    return { t: 'obj', fields, pos };
+  }
+
+  private parseField(objPath: readonly string[] | null): [string[], Node] {
+    const start = this.peek();
+    const pieces: PathPiece[] = [];
+    for (let piece = keyPiece(start); piece; piece = keyPiece(this.peek())) {
+      pieces.push(piece);
+      this.k++;
+    }
+    if (pieces.every((p) => p.whitespace)) {
+      const found = this.peek();
+      if (found.kind === 'subst') throw new HoconError(found.pos, `substitutions are not allowed in keys (found ${found.text})`);
+      throw new HoconError(start.pos, `expected a key or '}', found ${describeToken(start)}`);
+    }
+    const segments = pathFromPieces(pieces, start.pos, 'key');
+    this.skipWs();
+    const lineEnd = this.peek();
+    this.skipBlank(); // a newline may separate the key from its separator
+    const sep = this.peek();
+    const formatted = formatHoconPath(segments);
+    const keyText = formatted.includes('"') ? formatted : `"${formatted}"`;
+    if (sep.kind === 'subst') throw new HoconError(sep.pos, `substitutions are not allowed in keys (found ${sep.text})`);
+    if (!(sep.kind === 'punct' && ['=', ':', '+=', '{'].includes(sep.value))) {
+      const found = lineEnd.kind === 'newline' ? lineEnd : sep; // point at the key's line, not the next one
+      throw new HoconError(found.pos, `expected '=' ':' or '{' after key ${keyText}, found ${describeToken(found)}`);
+    }
+    if (!this.isPunct(sep, '{')) {
+      this.k++;
+      this.skipBlank();
+    }
+    const fieldPath = objPath && [...objPath, ...segments];
+    const value = this.parseValue(fieldPath);
+    if (!value) {
+      const found = this.peek();
+      throw new HoconError(found.pos, `expected a value for key ${keyText}, found ${describeToken(found)}`);
+    }
+    if (this.isPunct(sep, '+=')) return [segments, this.appendTo(fieldPath, value, sep)];
+    return [segments, value];
+  }
+
+  /** `a += v` means `a = ${?a} [v]`. */
+  private appendTo(fieldPath: readonly string[] | null, value: Node, sep: Token): Node {
+    if (!fieldPath) throw new HoconError(sep.pos, `'+=' cannot be used inside an array (there is no field to append to)`);
+    const self: SubstNode = {
+      t: 'subst',
+      path: fieldPath,
+      prefixLength: this.basePath.length,
+      optional: true,
+      text: `\${?${formatHoconPath(fieldPath.slice(this.basePath.length))}}`,
+      mustBeObject: false,
+      pos: sep.pos,
+    };
+    return { t: 'concat', parts: [self, { t: 'arr', items: [value], pos: value.pos }], pos: sep.pos };
+  }
+
+  /**
+   * A value is one or more simple values, substitutions, arrays or objects on one line
+   * (value concatenation). Returns undefined if there is no value at all.
+   */
+  private parseValue(objPath: readonly string[] | null): Node | undefined {
+    const parts: (Node | WsPart)[] = [];
+    const first = this.peek();
+    let pendingWs = '';
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'ws') {
+        // Whitespace counts only between values: leading and trailing whitespace is dropped.
+        if (parts.length > 0) pendingWs += t.text;
+        this.k++;
+        continue;
+      }
+      const part = this.parsePart(t, objPath);
+      if (!part) break;
+      if (pendingWs) parts.push({ t: 'ws', text: pendingWs });
+      pendingWs = '';
+      parts.push(part);
+    }
+    if (parts.length === 0) return undefined;
+    if (parts.length === 1) return first.kind === 'unquoted' ? keyword(parts[0] as LitNode) : (parts[0] as Node);
+    return concatenate(parts);
+  }
+
+  /** One value of a concatenation, or undefined (nothing consumed) if `t` cannot start one. */
+  private parsePart(t: Token, objPath: readonly string[] | null): Node | undefined {
+    switch (t.kind) {
+      case 'quoted':
+        this.k++;
+        return lit(t.value, t.value, t.pos);
+      case 'number':
+        this.k++;
+        return lit(NumberLiteral.parse(t.text), t.text, t.pos);
+      case 'unquoted':
+        this.k++;
+        return lit(t.text, t.text, t.pos);
+      case 'subst':
+        this.k++;
+        return {
+          t: 'subst',
+          path: [...this.basePath, ...t.path],
+          prefixLength: this.basePath.length,
+          optional: t.optional,
+          text: t.text,
+          mustBeObject: false,
+          pos: t.pos,
+        };
+      case 'punct':
+        if (t.value === '{') {
+          this.k++;
+          return this.parseFields(objPath, t);
+        }
+        if (t.value === '[') {
+          this.k++;
+          return this.parseArray(t);
+        }
+        return undefined;
+      default:
+        return undefined;
+    }
+  }
+
+  private parseArray(open: Token): ArrNode {
+    const items: Node[] = [];
+    for (;;) {
+      this.skipBlank();
+      const t = this.peek();
+      if (this.isPunct(t, ']')) {
+        this.k++;
+        break;
+      }
+      if (t.kind === 'eof') {
+        throw new HoconError(t.pos, `expected ']' to close the array opened at ${open.pos.line}:${open.pos.column}, found end of input`);
+      }
+      const item = this.parseValue(null);
+      if (!item) throw new HoconError(t.pos, `expected a value or ']' in array, found ${describeToken(t)}`);
+      items.push(item);
+      this.skipWs();
+      const sep = this.peek();
+      if (this.isPunct(sep, ',')) {
+        this.k++;
+        this.skipBlank();
+        if (this.isPunct(this.peek(), ',')) throw new HoconError(this.peek().pos, `expected a value or ']' in array, found a second ','`);
+      } else if (!(sep.kind === 'newline' || this.isPunct(sep, ']') || sep.kind === 'eof')) {
+        throw new HoconError(sep.pos, `expected ',', ']' or a new line after an array element, found ${describeToken(sep)}`);
+      }
+    }
+    return { t: 'arr', items, pos: open.pos };
+  }
+
+  private parseInclude(objPath: readonly string[] | null): ObjNode {
+    const keyword = this.next();
+    this.skipBlank();
+    // `file("x")` tokenizes as unquoted `file(`, quoted `x`, unquoted `)`; reassemble the shape
+    // with '"' standing for the quoted name (it can never occur in unquoted text).
+    let shape = '';
+    let name: string | undefined;
+    let quotedCount = 0;
+    while (['ws', 'quoted', 'unquoted'].includes(this.peek().kind)) {
+      const t = this.next();
+      if (t.kind === 'quoted') {
+        name = t.value;
+        quotedCount++;
+        shape += '"';
+      } else if (t.kind === 'unquoted') shape += t.text;
+    }
+    const m = quotedCount === 1 ? INCLUDE_SHAPE.exec(shape) : null;
+    if (!m || name === undefined) {
+      const found = shape === '' ? describeToken(this.peek()) : `'${shape.replaceAll('"', '"..."')}'`;
+      throw new HoconError(
+        keyword.pos,
+        `expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found ${found}`,
+      );
+    }
+    const required = m[1] !== undefined;
+    const kind = m[2] ?? m[3] ?? 'plain';
+    if (kind === 'url' || kind === 'classpath' || (kind === 'plain' && LOOKS_LIKE_URL.test(name))) {
+      throw new HoconError(keyword.pos, `include ${kind === 'plain' ? 'of a URL' : `${kind}(...)`} is not supported; only files can be included`);
+    }
+    const from = keyword.pos.filename;
+    const { readInclude } = this.settings;
+    if (!readInclude) {
+      throw new HoconError(keyword.pos, `cannot include ${JSON.stringify(name)}: includes are not enabled (no readInclude was given)`);
+    }
+    const source = readInclude(name, from);
+    if (!source) {
+      if (required) throw new HoconError(keyword.pos, `required include ${JSON.stringify(name)} not found`);
+      return { t: 'obj', fields: new Map(), pos: keyword.pos };
+    }
+    const stack = this.includeStack.length > 0 || from === undefined ? this.includeStack : [from];
+    if (stack.includes(source.filename) || stack.length >= MAX_INCLUDE_DEPTH) {
+      throw new HoconError(keyword.pos, `include cycle: ${[...stack, source.filename].join(' -> ')}`);
+    }
+    // Substitutions in the included file are relative to where it is included ("fixed up").
+    return parseRoot(source.text, source.filename, this.settings, objPath ?? [], [...stack, source.filename]);
+  }
+}
+
+function lit(value: LitNode['value'], text: string, pos: Position): LitNode {
+  return { t: 'lit', value, text, pos };
+}
+
+/** An unquoted true/false/null is a keyword only when it is the whole value (`true foo` is a string). */
+function keyword(node: LitNode): LitNode {
+  if (node.text === 'true') return lit(true, node.text, node.pos);
+  if (node.text === 'false') return lit(false, node.text, node.pos);
+  if (node.text === 'null') return lit(null, node.text, node.pos);
+  return node;
+}
+
+/**
+ * Value concatenation, decided as far as possible while parsing: strings join (keeping inner
+ * whitespace), arrays append, objects merge. Substitutions keep the concatenation open until
+ * resolution; object concatenations then become a merge of their parts, so a lookup into
+ * `${base} { x = 1 }` can see `x` without resolving the whole value.
+ */
+function concatenate(parts: (Node | WsPart)[]): Node {
+  const values = parts.filter((p): p is Node => p.t !== 'ws');
+  const pos = values[0].pos;
+  const hasSubst = values.some((v) => v.t === 'subst');
+  const container = values.find((v) => v.t === 'obj' || v.t === 'arr');
+  if (container) {
+    for (const v of values) {
+      if (v.t !== container.t && v.t !== 'subst') {
+        throw new HoconError(v.pos, `cannot concatenate ${kindName(container)} with ${kindName(v)}`);
+      }
+    }
+  }
+  if (container?.t === 'obj') {
+    if (!hasSubst) return (values as ObjNode[]).reduce(mergeObjects);
+    const layers = values.map((v) => (v.t === 'subst' ? { ...v, mustBeObject: true } : v));
+    return layers.slice(1).reduce(mergeNodes, layers[0]);
+  }
+  if (container?.t === 'arr' && !hasSubst) {
+    return { t: 'arr', items: (values as ArrNode[]).flatMap((a) => a.items), pos };
+  }
+  if (!hasSubst) {
+    const text = parts.map((p) => (p.t === 'ws' ? p.text : (p as LitNode).text)).join('');
+    return lit(text, text, pos);
+  }
+  return { t: 'concat', parts, pos };
+}
+
+function kindName(node: Node): string {
+  if (node.t === 'obj') return 'an object';
+  if (node.t === 'arr') return 'an array';
+  return node.t === 'lit' ? `a simple value ('${node.text}')` : 'a substitution';
+}

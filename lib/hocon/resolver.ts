@@ -1,0 +1,369 @@
+import { ArrNode, ConcatNode, Node, NumberLiteral, ObjNode, ProjNode, SubstNode, isFinal, layersOf, mergeNodes } from './ast';
+import { HoconError, formatPosition } from './errors';
+import { formatHoconPath } from './path';
+import { Placeholder, RMap, RValue, describeValue } from './values';
+
+export interface ResolveOptions {
+  /**
+   * Fallback for substitutions whose path is not set in the configuration (a path set to `null`
+   * does not fall back). The substitution's path joined with '.' is the variable name, so `${HOME}`
+   * reads `HOME`. Nothing is read from `process.env` unless you pass it here.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Leave required substitutions that cannot be resolved as their source text (`${DB_HOST}`),
+   * also inside string concatenations (`"jdbc:"${DB_HOST}":5432"` → `jdbc:${DB_HOST}:5432`),
+   * instead of throwing. They are listed in `ResolveReport.unresolved`. An unresolved one that
+   * must be an object or array (`${base} { x = 1 }`, `${list} [1]`) is still an error.
+   */
+  readonly allowUnresolved?: boolean;
+}
+
+/** A substitution that found no value in the configuration or the environment. */
+export interface UnresolvedSubstitution {
+  /** The path looked up, e.g. `DB_HOST` or `a."b.c"`. */
+  readonly path: string;
+  /** `${?...}`: its field or array element was left out instead. */
+  readonly optional: boolean;
+  /** As written, e.g. `${?DB_HOST}`. */
+  readonly text: string;
+  readonly filename: string | undefined;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** An optional substitution found nothing: the field, element or concatenation part disappears. */
+const UNDEF = Symbol('undefined');
+/** A `proj` whose source is not an object: it hides older definitions and has no child. */
+const HIDE = Symbol('hidden');
+type Out = RValue | typeof UNDEF;
+
+/**
+ * The layers of some fields are "cut" while one of their own layers is being resolved: a
+ * substitution in `path = ${path}":x"` must see only the definitions before it (the spec's
+ * self-reference rule). A context is the set of cuts in force; it is part of memo keys.
+ */
+class Ctx {
+  static readonly EMPTY = new Ctx(new Map(), '');
+
+  private constructor(
+    private readonly cuts: ReadonlyMap<Node, number>,
+    readonly key: string,
+  ) {}
+
+  limit(slot: Node): number | undefined {
+    return this.cuts.get(slot);
+  }
+
+  with(slot: Node, keep: number, id: (n: Node) => number): Ctx {
+    const current = this.cuts.get(slot);
+    if (current !== undefined && current <= keep) return this;
+    const cuts = new Map(this.cuts).set(slot, keep);
+    const key = [...cuts].map(([n, k]) => `${id(n)}:${k}`).sort().join(',');
+    return new Ctx(cuts, key);
+  }
+}
+
+/**
+ * Thrown when resolution re-enters a substitution or concatenation that is still being resolved;
+ * the innermost substitution catches it and treats its path as missing (spec: an optional
+ * substitution in a cycle is undefined). `chain` is the substitutions involved, for the message.
+ */
+class Cycle {
+  constructor(readonly chain: readonly SubstNode[]) {}
+}
+
+type Missing = 'absent' | 'self' | Cycle;
+type Lookup = { found: true; value: RValue } | { found: false; why: Missing };
+
+/**
+ * Resolves substitutions lazily: a lookup walks the tree field by field and resolves only what
+ * lies on its path, so objects can refer to their own fields (`bar { foo = 1, baz = ${bar.foo} }`).
+ * Substitutions and concatenations are memoized per occurrence, as the spec requires, so every
+ * reference to a path sees the same value even where the spec leaves the order open.
+ */
+export class Resolver {
+  readonly unresolved = new Map<SubstNode, UnresolvedSubstitution>();
+  readonly envUsed = new Set<string>();
+  private readonly ids = new WeakMap<Node, number>();
+  private nextId = 1;
+  private readonly fieldMemo = new Map<string, Out>();
+  private readonly layerMemo = new Map<Node, Out>();
+  private readonly childMemo = new Map<string, Node | null>();
+  private readonly active: Node[] = [];
+  private readonly id = (n: Node): number => {
+    let id = this.ids.get(n);
+    if (id === undefined) this.ids.set(n, (id = this.nextId++));
+    return id;
+  };
+
+  constructor(
+    private readonly root: ObjNode,
+    private readonly options: ResolveOptions,
+  ) {}
+
+  resolveRoot(): RMap {
+    return this.field(this.root, Ctx.EMPTY) as RMap;
+  }
+
+  private layers(slot: Node, ctx: Ctx): readonly Node[] {
+    const all = layersOf(slot);
+    const keep = ctx.limit(slot);
+    return keep === undefined ? all : all.slice(0, keep);
+  }
+
+  /** The value of a field: its definitions folded newest first, stopping at one that hides the rest. */
+  private field(slot: Node, ctx: Ctx): Out {
+    const layers = this.layers(slot, ctx);
+    const memoKey = `${this.id(slot)}|${layers.length}|${ctx.key}`;
+    const memo = this.fieldMemo.get(memoKey);
+    if (memo !== undefined) return memo;
+    const objects: (ObjNode | RMap)[] = []; // newest first
+    let result: Out = UNDEF;
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const layer = layers[i];
+      if (layer.t === 'obj') {
+        objects.push(layer);
+        continue;
+      }
+      // A plain value under an object is hidden by it and never evaluated (no errors from it).
+      if (objects.length > 0 && isFinal(layer)) break;
+      let v: Out | typeof HIDE;
+      if (layer.t === 'lit') v = layer.value;
+      else if (layer.t === 'arr') v = this.array(layer, ctx);
+      else if (layer.t === 'proj') v = this.proj(layer, ctx);
+      else v = this.value(layer, this.lookingBack(ctx, slot, i));
+      if (v === UNDEF) continue; // ${?x} found nothing: the older definitions stay
+      if (v === HIDE) break;
+      if (v instanceof Map) {
+        objects.push(v);
+        continue;
+      }
+      if (objects.length === 0) result = v;
+      break;
+    }
+    if (objects.length > 0) result = this.object(slot, objects, ctx);
+    this.fieldMemo.set(memoKey, result);
+    return result;
+  }
+
+  private object(slot: Node, objects: readonly (ObjNode | RMap)[], ctx: Ctx): RMap {
+    const keys = new Set<string>();
+    for (let j = objects.length - 1; j >= 0; j--) {
+      const o = objects[j];
+      for (const key of o instanceof Map ? o.keys() : o.fields.keys()) keys.add(key);
+    }
+    const out: RMap = new Map();
+    for (const key of keys) {
+      const child = this.child(slot, key, ctx);
+      const v = child ? this.field(child, ctx) : UNDEF;
+      if (v !== UNDEF) out.set(key, v);
+    }
+    return out;
+  }
+
+  /**
+   * The definitions of `slot.key`, gathered from the layers of `slot` without resolving the
+   * object layers. Unresolved layers contribute a `proj` (resolved on demand). The result is
+   * memoized so that the same field always has the same node identity, which cuts rely on.
+   */
+  private child(slot: Node, key: string, ctx: Ctx): Node | undefined {
+    const layers = this.layers(slot, ctx);
+    const memoKey = `${this.id(slot)}|${layers.length}|${key}`;
+    const memo = this.childMemo.get(memoKey);
+    if (memo !== undefined) return memo ?? undefined;
+    const found: Node[] = []; // newest first
+    for (let i = layers.length - 1; i >= 0; i--) {
+      const layer = layers[i];
+      if (layer.t === 'obj') {
+        const f = layer.fields.get(key);
+        if (f === undefined) continue;
+        found.push(f);
+        if (isFinal(f)) break;
+      } else if (isFinal(layer)) break;
+      else found.push({ t: 'proj', source: layer, slot, index: i, key, pos: layer.pos } satisfies ProjNode);
+    }
+    const result = found.length === 0 ? undefined : found.reduceRight((older, newer) => mergeNodes(older, newer));
+    this.childMemo.set(memoKey, result ?? null);
+    return result;
+  }
+
+  /**
+   * The context for resolving definition `i` of `slot`: among several definitions, a substitution
+   * or concatenation sees only the ones before it (`path = ${path}":x"`). A lone definition
+   * needs no cut: if it refers to itself, that is a cycle (detected as such).
+   */
+  private lookingBack(ctx: Ctx, slot: Node, i: number): Ctx {
+    return layersOf(slot).length > 1 ? ctx.with(slot, i, this.id) : ctx;
+  }
+
+  private proj(p: ProjNode, ctx: Ctx): Out | typeof HIDE {
+    const src = p.source.t === 'proj' ? this.proj(p.source, ctx) : this.value(p.source, this.lookingBack(ctx, p.slot, p.index));
+    if (src === UNDEF || src === HIDE) return src;
+    if (!(src instanceof Map)) return HIDE;
+    return src.has(p.key) ? (src.get(p.key) as RValue) : UNDEF;
+  }
+
+  /** Any node as an array element or concatenation part (no self-reference rule applies there). */
+  private value(node: Node, ctx: Ctx): Out {
+    switch (node.t) {
+      case 'lit':
+        return node.value;
+      case 'arr':
+        return this.array(node, ctx);
+      case 'obj':
+      case 'merge':
+        return this.field(node, ctx);
+      case 'proj': {
+        const v = this.proj(node, ctx);
+        return v === HIDE ? UNDEF : v;
+      }
+      case 'subst':
+      case 'concat': {
+        const memo = this.layerMemo.get(node);
+        if (memo !== undefined) return memo;
+        const at = this.active.indexOf(node);
+        if (at >= 0) throw new Cycle(this.active.slice(at).filter((n): n is SubstNode => n.t === 'subst'));
+        this.active.push(node);
+        try {
+          const v = node.t === 'subst' ? this.subst(node, ctx) : this.concat(node, ctx);
+          this.layerMemo.set(node, v);
+          return v;
+        } finally {
+          this.active.pop();
+        }
+      }
+    }
+  }
+
+  private array(node: ArrNode, ctx: Ctx): RValue[] {
+    const out: RValue[] = [];
+    for (const item of node.items) {
+      const v = this.value(item, ctx);
+      if (v !== UNDEF) out.push(v);
+    }
+    return out;
+  }
+
+  private subst(s: SubstNode, ctx: Ctx): Out {
+    let r: Lookup;
+    try {
+      r = this.lookup(s.path, ctx);
+      // In an included file, ${x} means "x next to me" first, then "x at the root".
+      if (!r.found && s.prefixLength > 0) {
+        const again = this.lookup(s.path.slice(s.prefixLength), ctx);
+        if (again.found || r.why === 'absent') r = again;
+      }
+    } catch (e) {
+      if (!(e instanceof Cycle)) throw e;
+      r = { found: false, why: e };
+    }
+    const out = r.found ? r.value : this.fromEnv(s, r.why);
+    if (s.mustBeObject && out !== UNDEF && !(out instanceof Map)) {
+      throw new HoconError(s.pos, `${s.text} is concatenated with an object, so it must be an object, but it is ${describeValue(out)}`);
+    }
+    return out;
+  }
+
+  private lookup(path: readonly string[], ctx: Ctx): Lookup {
+    let node: Node = this.root;
+    let cut = false; // the path is (partly) hidden because it is being defined right now
+    for (const key of path) {
+      cut ||= this.isCut(node, ctx);
+      const child = this.child(node, key, ctx);
+      if (!child) return { found: false, why: cut ? 'self' : 'absent' };
+      node = child;
+    }
+    cut ||= this.isCut(node, ctx);
+    const v = this.field(node, ctx);
+    return v === UNDEF ? { found: false, why: cut ? 'self' : 'absent' } : { found: true, value: v };
+  }
+
+  private isCut(node: Node, ctx: Ctx): boolean {
+    const keep = ctx.limit(node);
+    return keep !== undefined && keep < layersOf(node).length;
+  }
+
+  private fromEnv(s: SubstNode, why: Missing): Out {
+    const name = s.path.slice(s.prefixLength).join('.');
+    const { env } = this.options;
+    const value = env && Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
+    if (value !== undefined) {
+      this.envUsed.add(name);
+      return value;
+    }
+    if (s.optional) return this.missing(s);
+    if (why instanceof Cycle) {
+      const chain = [...why.chain, why.chain[0] ?? s].map((x) => `${x.text} at ${formatPosition(x.pos)}`).join(' -> ');
+      throw new HoconError(s.pos, `cycle in substitutions: ${chain}`);
+    }
+    if (this.options.allowUnresolved && !s.mustBeObject) {
+      this.missing(s);
+      return new Placeholder(s.text);
+    }
+    const reason =
+      s.mustBeObject && this.options.allowUnresolved
+        ? 'it is concatenated with an object, so it cannot be left unresolved'
+        : why === 'self'
+          ? 'it refers to the field being defined, which has no earlier value to fall back on'
+          : `no value at ${JSON.stringify(name)} in the configuration`;
+    throw new HoconError(s.pos, `could not resolve substitution ${s.text}: ${reason}, and no environment variable ${JSON.stringify(name)} is set`);
+  }
+
+  private missing(s: SubstNode): typeof UNDEF {
+    this.unresolved.set(s, {
+      path: formatHoconPath(s.path.slice(s.prefixLength)),
+      optional: s.optional,
+      text: s.text,
+      filename: s.pos.filename,
+      line: s.pos.line,
+      column: s.pos.column,
+    });
+    return UNDEF;
+  }
+
+  private concat(node: ConcatNode, ctx: Ctx): Out {
+    type Item = { value: RValue; text?: string; from?: string; pos: Node['pos'] };
+    const items: (Item | { ws: string })[] = [];
+    for (const part of node.parts) {
+      if (part.t === 'ws') items.push({ ws: part.text });
+      else if (part.t === 'lit') items.push({ value: part.value, text: part.text, pos: part.pos });
+      else {
+        const v = this.value(part, ctx);
+        if (v !== UNDEF) items.push({ value: v, from: part.t === 'subst' ? part.text : undefined, pos: part.pos });
+      }
+    }
+    const values = items.filter((i): i is Item => 'value' in i);
+    if (values.length === 0) return UNDEF; // only optional substitutions, all missing
+    const first = values.find((v) => Array.isArray(v.value) || v.value instanceof Map);
+    if (first) {
+      // Array or object concatenation: whitespace between the parts does not count.
+      const isArray = Array.isArray(first.value);
+      const what = (v: Item) => describeValue(v.value) + (v.from && !(v.value instanceof Placeholder) ? ` (from ${v.from})` : '');
+      for (const v of values) {
+        if (isArray ? !Array.isArray(v.value) : !(v.value instanceof Map)) {
+          throw new HoconError(v.pos, `cannot concatenate ${what(first)} with ${what(v)}`);
+        }
+      }
+      if (isArray) return values.flatMap((v) => v.value as RValue[]);
+      return values.map((v) => v.value as RMap).reduce(mergeMaps);
+    }
+    return items.map((i) => ('ws' in i ? i.ws : (i.text ?? asText(i.value)))).join('');
+  }
+}
+
+/** A substituted simple value inside a string: numbers as written, null as nothing. */
+function asText(v: RValue): string {
+  if (v === null) return '';
+  if (v instanceof NumberLiteral || v instanceof Placeholder) return v.text;
+  return String(v);
+}
+
+function mergeMaps(older: RMap, newer: RMap): RMap {
+  const out = new Map(older);
+  for (const [key, value] of newer) {
+    const existing = out.get(key);
+    out.set(key, existing instanceof Map && value instanceof Map ? mergeMaps(existing, value) : value);
+  }
+  return out;
+}
