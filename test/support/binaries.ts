@@ -1,0 +1,89 @@
+// Finds the control-plane binaries built by tools/testbin/build.sh (cached outside the
+// repository) and, when asked, builds the missing ones first with visible progress.
+import { execFile, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface TestBinaries {
+  etcd: string;
+  kubeApiserver: string;
+  kubeControllerManager: string;
+  kubeScheduler: string;
+  kwok: string;
+  /** Directory with kwok's default stage YAMLs (copied from its module at build time). */
+  kwokStages: string;
+}
+
+/** The repository root: the nearest ancestor of this file holding tools/testbin/build.sh. */
+export function repoRoot(from = __dirname): string {
+  let dir = from;
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'tools', 'testbin', 'build.sh'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`cannot find tools/testbin/build.sh above ${from}`);
+    dir = parent;
+  }
+}
+
+const COMPONENTS = ['etcd', 'kubernetes', 'kwok'] as const;
+type Component = (typeof COMPONENTS)[number];
+
+async function paths(buildScript: string): Promise<{ found: Partial<Record<Component, string>>; missing: Component[] }> {
+  let stdout: string;
+  try {
+    ({ stdout } = await run('bash', [buildScript, '--paths']));
+  } catch (e) {
+    const err = e as Error & { stderr?: string };
+    throw new Error(`${buildScript} --paths failed: ${err.stderr || err.message}`);
+  }
+  const found: Partial<Record<Component, string>> = {};
+  const missing: Component[] = [];
+  for (const line of stdout.split('\n')) {
+    const m = /^(etcd|kubernetes|kwok)=(\S+)( \(missing\))?$/.exec(line.trim());
+    if (!m) continue;
+    if (m[3]) missing.push(m[1] as Component);
+    else found[m[1] as Component] = m[2];
+  }
+  return { found, missing };
+}
+
+/**
+ * Locates the binaries. With `build: true` (the default) missing components are built first by
+ * tools/testbin/build.sh, whose progress goes to this process's stderr; otherwise a missing
+ * component is an error that says how to build it.
+ */
+export async function resolveBinaries(opts: { build?: boolean; log?: (line: string) => void } = {}): Promise<TestBinaries> {
+  const buildScript = path.join(repoRoot(), 'tools', 'testbin', 'build.sh');
+  let { found, missing } = await paths(buildScript);
+  if (missing.length > 0) {
+    if (opts.build === false) {
+      throw new Error(`test binaries missing: ${missing.join(', ')}; build them with: bash ${buildScript} ${missing.join(' ')}`);
+    }
+    (opts.log ?? ((l) => process.stderr.write(`${l}\n`)))(
+      `building missing test binaries (${missing.join(', ')}) with ${buildScript}; a cold build takes minutes`,
+    );
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn('bash', [buildScript, ...missing], { stdio: ['ignore', 2, 2] });
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`${buildScript} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`);
+    ({ found, missing } = await paths(buildScript));
+    if (missing.length > 0) throw new Error(`still missing after the build: ${missing.join(', ')}`);
+  }
+  const bins: TestBinaries = {
+    etcd: path.join(found.etcd!, 'bin', 'etcd'),
+    kubeApiserver: path.join(found.kubernetes!, 'bin', 'kube-apiserver'),
+    kubeControllerManager: path.join(found.kubernetes!, 'bin', 'kube-controller-manager'),
+    kubeScheduler: path.join(found.kubernetes!, 'bin', 'kube-scheduler'),
+    kwok: path.join(found.kwok!, 'bin', 'kwok'),
+    kwokStages: path.join(found.kwok!, 'stages'),
+  };
+  for (const [name, file] of Object.entries(bins)) {
+    if (!fs.existsSync(file)) throw new Error(`test binary ${name} not found at ${file} (cache damaged? remove its directory and rebuild)`);
+  }
+  return bins;
+}
