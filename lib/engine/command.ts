@@ -9,18 +9,31 @@ import { ENGINE_FILES, jvmOptions } from './files';
 
 export const ZETA_MAIN_CLASS = 'org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer';
 
-/** Module flags SeaTunnel's own start script passes on Java 11 and later. */
+/**
+ * Module flags for Java 11 and later (those SeaTunnel's start script and Hazelcast ask for). They
+ * travel in JDK_JAVA_OPTIONS, which Java 9+ reads and Java 8 ignores: on the command line a Java 8
+ * image (SeaTunnel 2.3.x images use one) would refuse to start.
+ */
 export const JAVA_MODULE_FLAGS = [
+  '--add-modules=java.se',
+  '--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED',
   '--add-opens=java.base/java.lang=ALL-UNNAMED',
   '--add-opens=java.base/java.net=ALL-UNNAMED',
   '--add-opens=java.base/java.nio=ALL-UNNAMED',
   '--add-opens=java.base/java.util=ALL-UNNAMED',
-  '--add-opens=java.base/java.util.concurrent=ALL-UNNAMED',
-  '--add-opens=java.base/java.lang.reflect=ALL-UNNAMED',
   '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
-  '--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED',
-  '--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED',
+  '--add-opens=java.management/sun.management=ALL-UNNAMED',
+  '--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED',
 ];
+
+/** Environment of every Zeta process. */
+export function zetaEnvironment(): Record<string, string> {
+  return {
+    JDK_JAVA_OPTIONS: JAVA_MODULE_FLAGS.join(' '),
+    // Hazelcast's phone-home, also off in the member files; the variable covers a disabled hazelcast file.
+    HZ_PHONE_HOME_ENABLED: 'false',
+  };
+}
 
 export interface ZetaCommandPaths {
   /** Directory holding the engine files for this start (the master's completed copy, or the mounted ConfigMap). */
@@ -49,5 +62,5 @@ export function zetaCommand(spec: ApplicationSpec, role: 'master' | 'worker', pa
   if (spec.runtimeFiles.engine.mode !== 'disabled') props.push(`-Dseatunnel.config=${paths.configDir}/${engine}`);
   if (spec.runtimeFiles.hazelcast.mode !== 'disabled') props.push(`-Dhazelcast.config=${paths.configDir}/${hazelcast}`);
   if (spec.runtimeFiles.log4j2.mode !== 'disabled') props.push(`-Dlog4j2.configurationFile=${paths.configDir}/${ENGINE_FILES.log4j2}`);
-  return ['java', ...jvm, ...JAVA_MODULE_FLAGS, ...props, '-cp', zetaClasspath(home), ZETA_MAIN_CLASS, '-r', role];
+  return ['java', ...jvm, ...props, '-cp', zetaClasspath(home), ZETA_MAIN_CLASS, '-r', role];
 }

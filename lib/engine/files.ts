@@ -147,7 +147,11 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
     hazelcast: {
       'cluster-name': clusterName(spec.appId),
       network: {
-        'rest-api': { enabled: false },
+        // REST v1 (SeaTunnel 2.3.x) lives on the master's member port; the runtime uses it when the
+        // engine has no REST v2. Workers serve none.
+        'rest-api': role === 'master'
+          ? { enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } }
+          : { enabled: false },
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },

@@ -50,6 +50,9 @@ export const ENV = {
   memberList: 'ST_DOCKER_MEMBER_LIST',
   javaOpts: 'JAVA_OPTS',
   jvmOption: 'JvmOption',
+  /** Java 9+ reads it (module flags); Java 8 ignores it. */
+  jdkJavaOptions: 'JDK_JAVA_OPTIONS',
+  phoneHome: 'HZ_PHONE_HOME_ENABLED',
 } as const;
 
 export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set(Object.values(ENV));

@@ -1,7 +1,7 @@
 // runtime.json: what the runtime in the master Pod needs to know that is not a secret. It lives
 // in the engine ConfigMap, so `kubectl get configmap <appId>-engine -o yaml` shows it.
 
-import { zetaCommand } from '../engine/command';
+import { zetaCommand, zetaEnvironment } from '../engine/command';
 import { ENV } from '../model/reserved';
 import { PATHS, type ApplicationSpec } from '../model/spec';
 import { names } from './pod';
@@ -29,8 +29,16 @@ export interface RuntimeSettings {
   readonly master: {
     readonly port: number;
     readonly restPort: number;
+    /**
+     * Path prefix of Zeta's REST API on `restPort`: '' (the default) for REST API v2 (Zeta 2.3.9+),
+     * '/hazelcast/rest/maps' for the Hazelcast-based REST of Zeta 2.3.8 and earlier, which is
+     * served on the member port (then `restPort` is the master port).
+     */
+    readonly restPath?: string;
     /** The master's Zeta command; `configDir` is the runtime's completed copy of the engine files. */
     readonly command: readonly string[];
+    /** Extra environment of the master's Zeta process (JVM module flags, phone-home off). */
+    readonly env: Readonly<Record<string, string>>;
   };
   readonly jobConfig: { readonly kind: 'inline'; readonly env: string } | { readonly kind: 'file'; readonly path: string };
   /** Objects the runtime adopts (adds the Job as owner) when they were applied without one. */
@@ -77,6 +85,7 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
       port: spec.master.port,
       restPort: spec.master.restPort,
       command: zetaCommand(spec, 'master', { configDir: `${PATHS.workDir}/engine`, logDir: `${PATHS.workDir}/logs` }),
+      env: zetaEnvironment(),
     },
     jobConfig: spec.jobConfig.kind === 'inline' ? { kind: 'inline', env: ENV.jobConfig } : { kind: 'file', path: spec.jobConfig.path },
     dependents: dependentRefs(spec),

@@ -1,7 +1,7 @@
 // The engine files of this application (`<appId>-engine` ConfigMap), mounted read-only on the
 // master and the workers, the runtime's settings (runtime.json), and the workers' Zeta command.
 
-import { zetaCommand } from '../../engine/command';
+import { zetaCommand, zetaEnvironment } from '../../engine/command';
 import { ENGINE_FILES, renderEngineFiles } from '../../engine/files';
 import { ENV } from '../../model/reserved';
 import { PATHS } from '../../model/spec';
@@ -37,6 +37,7 @@ export const engineConfigStep: FeatureStep = {
     worker.command = zetaCommand(spec, 'worker', { configDir: PATHS.engineConfig, logDir: `${PATHS.workDir}/logs` });
     // Stamped by the runtime with the master's Pod IP and port when it creates each worker.
     addEnv(worker, { name: ENV.masterAddress, value: '' }, { name: ENV.memberList, value: '' });
+    addEnv(worker, ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value })));
     return d;
   },
 };

@@ -88,3 +88,30 @@ describe('engine config step', () => {
     expect(yaml(q, ENGINE_FILES.masterEngine).seatunnel.engine.checkpoint.storage['plugin-config'].namespace).toBe('/opt/seatunnel/checkpoints/');
   });
 });
+
+describe('Zeta process environment', () => {
+  const p = plan();
+
+  test('module flags travel in JDK_JAVA_OPTIONS (Java 8 images ignore it), never on the command line', () => {
+    const w = main(workerPod(p));
+    expect(env(w, 'JDK_JAVA_OPTIONS')!.value).toContain('--add-opens=java.base/java.lang=ALL-UNNAMED');
+    expect(w.command!.some((a) => a.startsWith('--add-'))).toBe(false);
+    const settings = JSON.parse(engineCm(p).data![ENGINE_FILES.runtime]);
+    expect(settings.master.env.JDK_JAVA_OPTIONS).toContain('--add-opens');
+    expect(settings.master.command.some((a: string) => a.startsWith('--add-'))).toBe(false);
+  });
+
+  test('phone-home is off for both roles', () => {
+    expect(env(main(workerPod(p)), 'HZ_PHONE_HOME_ENABLED')!.value).toBe('false');
+    expect(JSON.parse(engineCm(p).data![ENGINE_FILES.runtime]).master.env.HZ_PHONE_HOME_ENABLED).toBe('false');
+  });
+
+  test('REST v1 (SeaTunnel 2.3.x) on the master member port only; REST v2 section for newer engines', () => {
+    expect(yaml(p, ENGINE_FILES.masterHazelcast).hazelcast.network['rest-api']).toEqual({ enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } });
+    expect(yaml(p, ENGINE_FILES.workerHazelcast).hazelcast.network['rest-api']).toEqual({ enabled: false });
+  });
+
+  test('the user cannot shadow them', () => {
+    expect(problems(() => plan({ env: { JDK_JAVA_OPTIONS: '-Dx' } }))).toEqual(['env.JDK_JAVA_OPTIONS: the variable is set by this tool for the runtime; choose another name']);
+  });
+});
