@@ -1,0 +1,358 @@
+// A local stand-in for the kubelet: it runs the containers of Pods that the scheduler bound to a
+// kwok node as local processes — from each Pod's own command, environment and volumes — and
+// reflects their lifecycle into the Pod's status, as a kubelet would. kwok leaves these Pods
+// alone (lifecycle annotation "manual"), so the master runs our real runtime and the workers
+// run real Zeta processes, while everything else about the Pods is real Kubernetes.
+//
+// What a container sees, emulated:
+//   - volumes: ConfigMap/Secret (whole or by item, and subPath mounts), emptyDir, PVC (a local
+//     directory per claim), materialised under a per-Pod root; every mountPath in the command,
+//     the args and the environment is rewritten to its local directory;
+//   - images: a map from image name to local directories standing in for paths inside the image;
+//   - environment: literals, downward API (metadata.name/namespace/uid, status.podIP), Secret and
+//     ConfigMap keys, envFrom, $(VAR) expansion in command and args;
+//   - API access: a kubeconfig with a TokenRequest token for the Pod's ServiceAccount (KUBECONFIG);
+//   - network: each Pod gets its own loopback address (127.0.0.N) as its Pod IP, and JVMs are told
+//     to bind to it, so several "Pods" can use the same ports and nothing listens beyond loopback.
+// Pods are started once scheduled; a process exit becomes phase Succeeded/Failed with the exit
+// code; a deleted Pod's processes get SIGTERM, then SIGKILL after the grace period.
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { KubeHttp } from './kube-http';
+import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface LocalKubeletOptions {
+  /** Admin client of the API server. */
+  readonly admin: KubeHttp;
+  /** For the kubeconfig handed to Pods that mount a token. */
+  readonly server: string;
+  readonly caData: string;
+  readonly namespace: string;
+  /** Where Pod roots and logs go. */
+  readonly dir: string;
+  /** Image name → { path inside the image → local directory }. */
+  readonly images: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Claim name → local directory standing in for the volume. */
+  readonly persistentVolumes?: Readonly<Record<string, string>>;
+  /** Loopback addresses to hand out as Pod IPs. @default 127.0.0.2 … 127.0.0.250 */
+  readonly podIps?: readonly string[];
+  /** Extra environment for every container (e.g. the engine's REST host seam). */
+  readonly extraEnv?: (pod: Json, podIp: string) => Record<string, string>;
+  /** Sync period. @default 150 ms */
+  readonly periodMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+interface RunningPod {
+  uid: string;
+  name: string;
+  ip: string;
+  root: string;
+  proc?: ChildProcess;
+  exited?: { code: number | null; signal: NodeJS.Signals | null };
+  terminating?: boolean;
+  logFile: string;
+}
+
+const lifecycleOf = (pod: Json) => pod.metadata?.annotations?.[KWOK_LIFECYCLE_ANNOTATION];
+
+export class LocalKubelet {
+  private readonly pods = new Map<string, RunningPod>();
+  private readonly freeIps: string[];
+  private timer?: NodeJS.Timeout;
+  private syncing = false;
+  private stopped = false;
+  /** Errors met while starting Pods (shown by tests on failure). */
+  readonly errors: string[] = [];
+
+  constructor(private readonly opts: LocalKubeletOptions) {
+    this.freeIps = [...(opts.podIps ?? Array.from({ length: 249 }, (_, i) => `127.0.0.${i + 2}`))];
+    fs.mkdirSync(opts.dir, { recursive: true });
+  }
+
+  start(): this {
+    const tick = async () => {
+      if (this.stopped) return;
+      if (!this.syncing) {
+        this.syncing = true;
+        try {
+          await this.sync();
+        } catch (e) {
+          this.note(`sync failed: ${(e as Error).message}`);
+        } finally {
+          this.syncing = false;
+        }
+      }
+      if (!this.stopped) this.timer = setTimeout(tick, this.opts.periodMs ?? 150);
+    };
+    void tick();
+    return this;
+  }
+
+  /** Stops every process (SIGTERM, then SIGKILL) and the sync loop. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.all([...this.pods.values()].map((p) => this.kill(p, 5)));
+  }
+
+  /** The container log of a Pod started by this kubelet. */
+  logOf(podName: string): string {
+    const p = [...this.pods.values()].find((x) => x.name === podName);
+    return p && fs.existsSync(p.logFile) ? fs.readFileSync(p.logFile, 'utf8') : '';
+  }
+
+  /** Names of the Pods whose processes are alive. */
+  running(): string[] {
+    return [...this.pods.values()].filter((p) => p.proc && !p.exited).map((p) => p.name);
+  }
+
+  /** Sends a signal to a Pod's process (e.g. SIGKILL to simulate a crash). */
+  signal(podName: string, signal: NodeJS.Signals): boolean {
+    const p = [...this.pods.values()].find((x) => x.name === podName);
+    if (!p?.proc?.pid || p.exited) return false;
+    process.kill(-p.proc.pid, signal);
+    return true;
+  }
+
+  private note(line: string): void {
+    this.errors.push(line);
+    this.opts.log?.(`[local-kubelet] ${line}`);
+  }
+
+  private async sync(): Promise<void> {
+    const ns = encodeURIComponent(this.opts.namespace);
+    const list = await this.opts.admin.call<{ items: Json[] }>('GET', `/api/v1/namespaces/${ns}/pods`);
+    const seen = new Set<string>();
+    for (const pod of list.items) {
+      if (lifecycleOf(pod) !== 'manual' || !pod.spec?.nodeName) continue;
+      const uid = pod.metadata.uid as string;
+      seen.add(uid);
+      const known = this.pods.get(uid);
+      if (!known) {
+        if (!pod.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes(pod.status?.phase)) await this.startPod(pod);
+        continue;
+      }
+      if (pod.metadata.deletionTimestamp && !known.terminating) {
+        known.terminating = true;
+        void this.kill(known, pod.spec.terminationGracePeriodSeconds ?? 30).then(() => this.finalizeDelete(pod));
+      }
+    }
+    // Gone from the API (deleted with grace 0, or by kwok): stop what still runs.
+    for (const p of this.pods.values()) {
+      if (!seen.has(p.uid) && !p.terminating) {
+        p.terminating = true;
+        void this.kill(p, 30);
+      }
+    }
+  }
+
+  private async finalizeDelete(pod: Json): Promise<void> {
+    const path = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}`;
+    await this.opts.admin.request('DELETE', path, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+  }
+
+  private kill(p: RunningPod, graceSeconds: number): Promise<void> {
+    const proc = p.proc;
+    if (!proc?.pid || p.exited) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(hard);
+        resolve();
+      };
+      proc.once('exit', done);
+      try {
+        process.kill(-proc.pid!, 'SIGTERM');
+      } catch {
+        done();
+        return;
+      }
+      const hard = setTimeout(() => {
+        try {
+          process.kill(-proc.pid!, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }, Math.max(1, graceSeconds) * 1000);
+    });
+  }
+
+  private async startPod(pod: Json): Promise<void> {
+    const uid = pod.metadata.uid as string;
+    const ip = this.freeIps.shift();
+    if (!ip) throw new Error('no loopback address left for a Pod');
+    const root = path.join(this.opts.dir, `${pod.metadata.name}-${uid.slice(0, 8)}`);
+    const p: RunningPod = { uid, name: pod.metadata.name, ip, root, logFile: path.join(root, 'container.log') };
+    this.pods.set(uid, p);
+    fs.mkdirSync(root, { recursive: true });
+    try {
+      const volumes = await this.materializeVolumes(pod, root);
+      const token = await this.serviceAccountKubeconfig(pod, root);
+      for (const init of pod.spec.initContainers ?? []) {
+        const run = await this.prepare(pod, init, volumes, ip, token);
+        const r = spawnSync(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, encoding: 'utf8' });
+        fs.appendFileSync(p.logFile, `[init ${init.name}] ${r.stdout ?? ''}${r.stderr ?? ''}`);
+        if (r.status !== 0) throw new Error(`init container ${init.name} exited ${r.status}: ${r.stderr || r.error?.message}`);
+      }
+      const main = pod.spec.containers[0];
+      const run = await this.prepare(pod, main, volumes, ip, token);
+      const out = fs.openSync(p.logFile, 'a');
+      const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', out, out], detached: true });
+      fs.closeSync(out);
+      p.proc = proc;
+      proc.on('error', (e) => this.note(`${p.name}: ${e.message}`));
+      proc.on('exit', (code, signal) => {
+        p.exited = { code, signal };
+        if (!p.terminating) void this.reportExit(pod, main.name, code, signal).catch((e) => this.note(`${p.name}: status: ${(e as Error).message}`));
+      });
+      await this.reportRunning(pod, main.name, ip);
+    } catch (e) {
+      this.note(`${p.name}: ${(e as Error).message}`);
+      await this.reportExit(pod, pod.spec.containers[0].name, 128, null, (e as Error).message).catch(() => undefined);
+    }
+  }
+
+  private async reportRunning(pod: Json, container: string, ip: string): Promise<void> {
+    const now = new Date().toISOString();
+    const conditions = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
+    await this.patchStatus(pod, {
+      phase: 'Running', podIP: ip, podIPs: [{ ip }], hostIP: '127.0.0.1', startTime: now, conditions,
+      containerStatuses: [{ name: container, ready: true, restartCount: 0, image: pod.spec.containers[0].image, imageID: '', started: true, state: { running: { startedAt: now } } }],
+    });
+  }
+
+  private async reportExit(pod: Json, container: string, code: number | null, signal: NodeJS.Signals | null, message?: string): Promise<void> {
+    const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
+    const now = new Date().toISOString();
+    await this.patchStatus(pod, {
+      phase: exitCode === 0 ? 'Succeeded' : 'Failed',
+      conditions: ['Ready', 'ContainersReady'].map((type) => ({ type, status: 'False', reason: 'PodCompleted', lastTransitionTime: now })),
+      containerStatuses: [{
+        name: container, ready: false, restartCount: 0, image: pod.spec.containers[0].image, imageID: '', started: false,
+        state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', finishedAt: now, ...(message ? { message } : {}) } },
+      }],
+    });
+  }
+
+  private async patchStatus(pod: Json, status: Json): Promise<void> {
+    await this.opts.admin.call('PATCH', `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}/status`,
+      { status }, { contentType: 'application/merge-patch+json', accept: [404] });
+  }
+
+  /** Volume name → local path (a directory, or the volume's files). */
+  private async materializeVolumes(pod: Json, root: string): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const ns = encodeURIComponent(pod.metadata.namespace);
+    for (const v of pod.spec.volumes ?? []) {
+      const dir = path.join(root, 'volumes', v.name);
+      fs.mkdirSync(dir, { recursive: true });
+      if (v.configMap || v.secret) {
+        const isSecret = Boolean(v.secret);
+        const name = isSecret ? v.secret.secretName : v.configMap.name;
+        const obj = await this.opts.admin.call<Json>('GET', `/api/v1/namespaces/${ns}/${isSecret ? 'secrets' : 'configmaps'}/${encodeURIComponent(name)}`);
+        const data: Record<string, string> = isSecret
+          ? Object.fromEntries(Object.entries((obj.data ?? {}) as Record<string, string>).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')]))
+          : (obj.data ?? {});
+        const items: Array<{ key: string; path: string }> = (isSecret ? v.secret.items : v.configMap.items) ?? Object.keys(data).map((k) => ({ key: k, path: k }));
+        for (const it of items) {
+          if (!(it.key in data)) throw new Error(`volume ${v.name}: key ${it.key} not in ${name}`);
+          fs.mkdirSync(path.dirname(path.join(dir, it.path)), { recursive: true });
+          fs.writeFileSync(path.join(dir, it.path), data[it.key]);
+        }
+      } else if (v.persistentVolumeClaim) {
+        const local = this.opts.persistentVolumes?.[v.persistentVolumeClaim.claimName];
+        if (!local) throw new Error(`volume ${v.name}: no local directory for claim ${v.persistentVolumeClaim.claimName}`);
+        fs.mkdirSync(local, { recursive: true });
+        out.set(v.name, local);
+        continue;
+      }
+      out.set(v.name, dir);
+    }
+    return out;
+  }
+
+  private async serviceAccountKubeconfig(pod: Json, root: string): Promise<string | undefined> {
+    if (pod.spec.automountServiceAccountToken === false) return undefined;
+    const sa = pod.spec.serviceAccountName ?? 'default';
+    const ns = pod.metadata.namespace;
+    const res = await this.opts.admin.call<Json>('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(sa)}/token`, {
+      apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
+      spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } },
+    });
+    const file = path.join(root, 'serviceaccount.kubeconfig');
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    fs.writeFileSync(file, JSON.stringify({
+      apiVersion: 'v1', kind: 'Config',
+      clusters: [{ name: 'local', cluster: { server: this.opts.server, 'certificate-authority-data': b64(this.opts.caData) } }],
+      users: [{ name: sa, user: { token: res.status.token } }],
+      contexts: [{ name: sa, context: { cluster: 'local', user: sa, namespace: ns } }],
+      'current-context': sa,
+    }));
+    return file;
+  }
+
+  /** The argv, environment and working directory of one container, with paths mapped to local ones. */
+  private async prepare(pod: Json, c: Json, volumes: Map<string, string>, ip: string, kubeconfig?: string) {
+    const root = path.join(this.opts.dir, `${pod.metadata.name}-${pod.metadata.uid.slice(0, 8)}`);
+    // Mounts: mountPath → local path (subPath mounts point at the file inside the volume).
+    const mounts: Array<[string, string]> = [];
+    for (const m of c.volumeMounts ?? []) {
+      const base = volumes.get(m.name);
+      if (!base) throw new Error(`container ${c.name}: mount of unknown volume ${m.name}`);
+      mounts.push([m.mountPath, m.subPath ? path.join(base, m.subPath) : base]);
+    }
+    for (const [inImage, local] of Object.entries(this.opts.images[c.image] ?? {})) mounts.push([inImage, local]);
+    mounts.sort((a, b) => b[0].length - a[0].length);
+    const mapPath = (value: string) => value.replace(/(^|[=:,\s])(\/[^:=,\s]*)/g, (all, lead: string, p: string) => {
+      for (const [from, to] of mounts) {
+        if (p === from || p.startsWith(`${from}/`)) return lead + to + p.slice(from.length);
+      }
+      return all;
+    });
+
+    const env: Record<string, string> = {};
+    const ns = encodeURIComponent(pod.metadata.namespace);
+    const read = async (kind: 'configmaps' | 'secrets', name: string) =>
+      this.opts.admin.request<Json>('GET', `/api/v1/namespaces/${ns}/${kind}/${encodeURIComponent(name)}`).then((r) => (r.status === 200 ? r.body : undefined));
+    const decode = (obj: Json | undefined, secret: boolean): Record<string, string> =>
+      !obj ? {} : secret ? Object.fromEntries(Object.entries((obj.data ?? {}) as Record<string, string>).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')])) : obj.data ?? {};
+    for (const from of c.envFrom ?? []) {
+      const secret = Boolean(from.secretRef);
+      const data = decode(await read(secret ? 'secrets' : 'configmaps', (from.secretRef ?? from.configMapRef).name), secret);
+      for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
+    }
+    const expand = (s: string) => s.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (all, n: string) => (n in env ? env[n] : all));
+    for (const e of c.env ?? []) {
+      if (e.value !== undefined) env[e.name] = expand(e.value);
+      else if (e.valueFrom?.fieldRef) {
+        const f = e.valueFrom.fieldRef.fieldPath as string;
+        env[e.name] = f === 'status.podIP' ? ip : f === 'metadata.name' ? pod.metadata.name : f === 'metadata.namespace' ? pod.metadata.namespace : f === 'metadata.uid' ? pod.metadata.uid : '';
+      } else if (e.valueFrom?.secretKeyRef || e.valueFrom?.configMapKeyRef) {
+        const secret = Boolean(e.valueFrom.secretKeyRef);
+        const ref = e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef;
+        const data = decode(await read(secret ? 'secrets' : 'configmaps', ref.name), secret);
+        if (ref.key in data) env[e.name] = data[ref.key];
+        else if (!ref.optional) throw new Error(`container ${c.name}: ${e.name} needs key ${ref.key} of ${ref.name}`);
+      }
+    }
+    for (const k of Object.keys(env)) env[k] = mapPath(env[k]);
+    const argv = [...(c.command ?? []), ...(c.args ?? [])].map((a: string) => mapPath(expand(a)));
+    if (argv.length === 0) throw new Error(`container ${c.name}: no command (image entrypoints are not emulated)`);
+    const full: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: root,
+      ...(process.env.JAVA_HOME ? { JAVA_HOME: process.env.JAVA_HOME } : {}),
+      ...env,
+      // Bind JVMs to this Pod's loopback address only.
+      JAVA_TOOL_OPTIONS: `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
+      ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}),
+      ...(this.opts.extraEnv?.(pod, ip) ?? {}),
+    };
+    const cwd = c.workingDir ? mapPath(c.workingDir) : root;
+    return { argv, env: full, cwd: fs.existsSync(cwd) ? cwd : root };
+  }
+}
