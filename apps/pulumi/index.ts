@@ -16,7 +16,9 @@ import { TEAM_TEMPLATES } from './templates';
 function application(): SeaTunnelApplication {
   try {
     const spec = applicationFromStackConfig(readStackJobConfig(new pulumi.Config(CONFIG_NAMESPACE)), {
-      baseDir: process.cwd(),
+      // Relative paths in the stack config are relative to the project (where Pulumi.yaml is);
+      // the program itself runs in the directory of its entry point.
+      baseDir: pulumi.runtime.getRootDirectory() || process.cwd(),
       templates: TEAM_TEMPLATES,
     });
     return new SeaTunnelApplication(spec.name, { spec });

@@ -46,12 +46,16 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     const { app, urns, registered } = await deploy('full', full);
     const plan = app.plan;
     const deps = dependents(plan);
-    expect(registered.map((r) => `${r.type} ${r.name}`)).toEqual([
-      'seatunnel:kubernetes:Application full',
-      `kubernetes:batch/v1:Job Job-${plan.job.metadata.name}`,
-      ...deps.map((o) => `kubernetes:${o.apiVersion.includes('/') ? o.apiVersion : `core/${o.apiVersion}`}:${o.kind} ${o.kind}-${o.metadata.name}`),
-      `kubernetes:batch/v1:JobPatch JobPatch-${plan.job.metadata.name}`,
-    ]);
+    const typeOf = (o: KubeObject) => `kubernetes:${o.apiVersion.includes('/') ? o.apiVersion : `core/${o.apiVersion}`}:${o.kind}`;
+    const seen = registered.map((r) => `${r.type} ${r.name}`);
+    // The SDK registers a resource only once its inputs (the Job's uid) and its dependsOn are
+    // resolved: the Job comes right after the component, the JobPatch after every dependent.
+    expect(seen[0]).toBe('seatunnel:kubernetes:Application full');
+    expect(seen[1]).toBe(`kubernetes:batch/v1:Job Job-${plan.job.metadata.name}`);
+    expect(seen[seen.length - 1]).toBe(`kubernetes:batch/v1:JobPatch JobPatch-${plan.job.metadata.name}`);
+    expect(seen.slice(2, -1).sort()).toEqual(deps.map((o) => `${typeOf(o)} ${o.kind}-${o.metadata.name}`).sort());
+    // `dependents` lists them in the plan's creation order.
+    expect(urns.slice(2, -1)).toEqual(deps.map((o) => expect.stringMatching(new RegExp(`::${o.kind}-${o.metadata.name}$`))));
     expect(deps.map((o) => o.kind)).toEqual([
       'Role', 'RoleBinding', 'NetworkPolicy', 'NetworkPolicy', 'ConfigMap', 'ConfigMap', 'Secret', 'Service', 'PodTemplate',
     ]);
@@ -62,7 +66,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     expect(registered[0].custom).toBe(false);
   });
 
-  test('the Job: the plan\'s Job, suspended, with skipAwait, no owner', async () => {
+  test('the Job: the plan\'s Job, suspended, not awaited, deleted in the background, no owner', async () => {
     const { app, registered } = await deploy('job', props({ name: 'job-check' }));
     const job = registered.find((r) => r.type === 'kubernetes:batch/v1:Job')!.inputs as Record<string, any>;
     expect(job.apiVersion).toBe('batch/v1');
@@ -70,7 +74,11 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     expect(job.metadata.name).toBe(app.spec.appId);
     expect(job.metadata.namespace).toBe('default');
     expect(job.metadata.ownerReferences).toBeUndefined();
-    expect(job.metadata.annotations).toEqual({ ...app.plan.job.metadata.annotations, 'pulumi.com/skipAwait': 'true' });
+    expect(job.metadata.annotations).toEqual({
+      ...app.plan.job.metadata.annotations,
+      'pulumi.com/skipAwait': 'true',
+      'pulumi.com/deletionPropagationPolicy': 'background',
+    });
     expect(job.spec.suspend).toBe(true);
     const { suspend: _s, ...rest } = job.spec;
     const { suspend: _p, ...planned } = JSON.parse(JSON.stringify(app.plan.job.spec));
@@ -149,15 +157,38 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     for (const r of custom) expect((r.inputs.metadata as { name: string }).name).toMatch(new RegExp(`^${app.spec.appId}`));
   });
 
-  test('an explicit provider reaches every child', async () => {
-    const before = m.registered.length;
+  test('a provider reaches every child: given in the args, or to the component as usual', async () => {
     const provider = new k8s.Provider('cluster-b', { kubeconfig: 'unused' });
     await m.value(provider.urn);
-    const { registered } = await deploy('provider', { ...props({ name: 'provider' }), provider });
-    expect(m.registered.length).toBeGreaterThan(before);
-    for (const r of registered.filter((x) => x.custom)) {
-      expect(r.provider).toMatch(/::cluster-b::/);
+    const viaArgs = await deploy('provider', { ...props({ name: 'provider' }), provider });
+    const viaOpts = await deploy('providers', props({ name: 'providers' }), { providers: [provider] });
+    for (const { registered } of [viaArgs, viaOpts]) {
+      const custom = registered.filter((x) => x.custom);
+      expect(custom).toHaveLength(9); // Job, Role, RoleBinding, 2 NetworkPolicies, ConfigMap, Service, PodTemplate, JobPatch
+      for (const r of custom) expect(r.provider).toMatch(/::cluster-b::/);
     }
+  });
+
+  test('the component hands each child the options of lib/pulumi/options (seen in-process by a transformation)', async () => {
+    const seen = new Map<string, { type: string; opts: import('@pulumi/pulumi').CustomResourceOptions }>();
+    const record = (a: { type: string; name: string; opts: import('@pulumi/pulumi').CustomResourceOptions }) => {
+      seen.set(a.name, { type: a.type, opts: a.opts });
+      return undefined;
+    };
+    const { app } = await deploy('options', { ...full, name: 'options' }, { transformations: [record] });
+    const jobName = app.plan.job.metadata.name;
+    const job = seen.get(`Job-${jobName}`)!;
+    expect(job.opts).toMatchObject({ parent: app, ignoreChanges: ['spec.suspend'], deleteBeforeReplace: true });
+    for (const o of dependents(app.plan)) {
+      const d = seen.get(`${o.kind}-${o.metadata.name}`)!;
+      expect(d.opts.parent).toBe(app);
+      expect(d.opts.dependsOn).toEqual([app.job]);
+      expect(d.opts.replaceWith).toEqual([app.job]);
+    }
+    const start = seen.get(`JobPatch-${jobName}`)!;
+    expect(start.type).toBe('kubernetes:batch/v1:JobPatch');
+    expect(start.opts.dependsOn).toEqual([app.job, ...app.dependents]);
+    expect(start.opts.replaceWith).toEqual([app.job]);
   });
 
   test('fails before registering anything (not even the component) when the application is invalid', () => {

@@ -1,0 +1,4 @@
+export * from './application';
+export * from './options';
+export * from './stack-config';
+export * from './automation';
