@@ -1,0 +1,75 @@
+// The engine port: everything the lifecycle needs from Zeta — its master process and its REST
+// API. The Zeta implementation is ./zeta.ts (process.ts + zeta-rest.ts); unit tests use a fake.
+
+export interface Overview {
+  /** Registered workers (`workers` in 2.3.8, `works` in REST v2). */
+  readonly workers: number;
+  /** Slots of all registered workers (fixed slots). */
+  readonly totalSlot: number;
+}
+
+export interface JobInfo {
+  readonly jobId: string;
+  /** Undefined when the engine does not know the job (2.3.8 answers `{"jobId":"<id>"}`). */
+  readonly status?: string;
+  readonly errorMsg?: string;
+}
+
+export interface SubmitRequest {
+  /** The application's Zeta job id (exact decimal string). */
+  readonly jobId: string;
+  readonly jobName: string;
+  /** The job config as JSON. */
+  readonly configJson: string;
+  /** Restore from the latest checkpoint of this earlier job (restore-job-id). */
+  readonly restoreFromJobId?: string;
+}
+
+export interface SubmitResult {
+  /** The id the engine runs the job under (2.3.x restores under the old job's id). */
+  readonly jobId: string;
+  readonly restored: boolean;
+}
+
+export interface EngineExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** Why the process could not be started, if it could not. */
+  readonly error?: string;
+}
+
+/** The engine answered and refused (bad job config, unknown plugin, …): not worth retrying. */
+export class EngineRejected extends Error {
+  constructor(
+    message: string,
+    readonly httpStatus: number,
+  ) {
+    super(message);
+    this.name = 'EngineRejected';
+  }
+}
+
+/** No answer, or a transient server error: the call may be retried. */
+export class EngineUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineUnavailable';
+  }
+}
+
+export interface EnginePort {
+  /** Starts the master process; its output goes to the container log. */
+  start(): void;
+  /** Resolves when the master process has ended (or could not start). */
+  readonly exited: Promise<EngineExit>;
+  /** Resolves once the REST API answers; rejects with EngineUnavailable if `signal` aborts first. */
+  waitReady(signal: AbortSignal): Promise<void>;
+  /** Throws CheckpointNotFound unless `jobId` has a checkpoint to restore from. */
+  checkRestorable(jobId: string): void;
+  overview(): Promise<Overview>;
+  submit(request: SubmitRequest): Promise<SubmitResult>;
+  jobInfo(jobId: string): Promise<JobInfo>;
+  stopJob(jobId: string): Promise<void>;
+  /** Stops the master process (SIGTERM, then SIGKILL after `graceMs`). */
+  shutdown(graceMs: number): Promise<EngineExit | undefined>;
+}

@@ -1,0 +1,95 @@
+// The EnginePort for SeaTunnel Zeta: the master process (process.ts) and its REST API (zeta-rest.ts).
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ENGINE_FILES } from '../../../lib/engine/files';
+import type { Clock } from '../clock';
+import type { Logger } from '../log';
+import type { Settings } from '../settings';
+import { requireCheckpoint } from './checkpoints';
+import { EngineProcess } from './process';
+import { EngineUnavailable, type EngineExit, type EnginePort, type JobInfo, type Overview, type SubmitRequest, type SubmitResult } from './port';
+import { ZetaRest } from './zeta-rest';
+
+/** Variables the engine does not need and should not see. */
+const HIDDEN_FROM_ENGINE = ['SEATUNNEL_APPLICATION_JOB_CONFIG', 'KUBECONFIG'];
+
+export class ZetaEngine implements EnginePort {
+  private readonly process: EngineProcess;
+  private readonly candidates: ZetaRest[];
+  private rest: ZetaRest;
+
+  constructor(
+    private readonly settings: Settings,
+    env: NodeJS.ProcessEnv,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    // runtime.json master.env: the engine's own settings (JVM module flags, phone-home off).
+    const engineEnv: NodeJS.ProcessEnv = { ...env, HZ_PHONE_HOME_ENABLED: 'false', ...(settings.app.master.env ?? {}) };
+    for (const k of HIDDEN_FROM_ENGINE) delete engineEnv[k];
+    this.process = new EngineProcess({ argv: settings.app.master.command, env: engineEnv, log });
+    this.candidates = settings.engineRest.candidates.map((c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }));
+    this.rest = this.candidates[0];
+  }
+
+  get exited(): Promise<EngineExit> {
+    return this.process.exited;
+  }
+
+  start(): void {
+    this.process.start();
+  }
+
+  /** Waits until one of the REST endpoints answers /overview, in order of preference, and keeps that one. */
+  async waitReady(signal: AbortSignal): Promise<void> {
+    const last = new Map<string, string>();
+    while (!signal.aborted) {
+      for (const rest of this.candidates) {
+        try {
+          await rest.overview();
+          this.rest = rest;
+          this.log.info('engine REST API answers', { url: rest.base });
+          return;
+        } catch (e) {
+          last.set(rest.base, (e as Error).message);
+        }
+      }
+      await this.clock.sleep(250, signal);
+    }
+    const tried = [...last].map(([url, why]) => `${url} (${why})`).join(', ');
+    throw new EngineUnavailable(`the engine's REST API did not answer: ${tried || this.candidates.map((c) => c.base).join(', ')}`);
+  }
+
+  checkRestorable(jobId: string): void {
+    const own = path.join(this.settings.engineWorkDir, ENGINE_FILES.masterEngine);
+    const file = fs.existsSync(own) ? own : path.join(process.env.SEATUNNEL_HOME ?? '/opt/seatunnel', 'config', 'seatunnel.yaml');
+    const files = requireCheckpoint(fs.readFileSync(file, 'utf8'), jobId);
+    this.log.info('checkpoint found for the restore', { restoreJobId: jobId, files: files.length, latest: files[files.length - 1] });
+  }
+
+  overview(): Promise<Overview> {
+    return this.rest.overview();
+  }
+
+  async submit(req: SubmitRequest): Promise<SubmitResult> {
+    // Zeta 2.3 restores a job from its own checkpoints only under the same id
+    // (isStartWithSavePoint=true); a restore into a new id does not exist there.
+    const restoring = req.restoreFromJobId !== undefined;
+    const jobId = req.restoreFromJobId ?? req.jobId;
+    const id = await this.rest.submit(jobId, req.jobName, req.configJson, restoring);
+    return { jobId: id, restored: restoring };
+  }
+
+  jobInfo(jobId: string): Promise<JobInfo> {
+    return this.rest.jobInfo(jobId);
+  }
+
+  stopJob(jobId: string): Promise<void> {
+    return this.rest.stopJob(jobId);
+  }
+
+  shutdown(graceMs: number): Promise<EngineExit | undefined> {
+    return this.process.stop(graceMs);
+  }
+}

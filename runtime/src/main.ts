@@ -1,0 +1,119 @@
+// The runtime's entry point (the master container's command: `node runtime.cjs`). Composition
+// root: reads the settings, connects to the API server and the engine, runs the lifecycle, and
+// exits with the code contract of EXIT_CODES (0 only for SUCCEEDED).
+
+import * as fs from 'node:fs';
+import { ANNOTATIONS, ENV, EXIT_CODES } from '../../lib/model/reserved';
+import { systemClock } from './clock';
+import { writeEngineFiles } from './engine/config-files';
+import { ZetaEngine } from './engine/zeta';
+import { connectKube, type KubeConnection } from './kube/client-node-adapter';
+import { runApplication } from './lifecycle';
+import { createLogger, type Logger } from './log';
+import { outcomeOfError, type Outcome } from './outcome';
+import { Reporter } from './report/reporter';
+import { loadSettings, RUNTIME_ENV, type Settings } from './settings';
+
+/** SIGTERM grace of the master Pod is 120 s; the runtime is done well before. */
+const HARD_STOP_MS = 110_000;
+
+const io = { readFile: (f: string) => fs.readFileSync(f, 'utf8') };
+
+function peakRssMiB(): number {
+  return Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+/** When the settings themselves are bad there is no lifecycle; still tell the Job if possible. */
+async function reportEarly(result: Outcome, log: Logger): Promise<void> {
+  const ns = process.env[ENV.podNamespace];
+  const appId = process.env[ENV.appId];
+  if (!ns || !appId) return;
+  let conn: KubeConnection | undefined;
+  try {
+    conn = await connectKube(ns);
+    const reporter = new Reporter(conn.port, { name: appId }, { podName: process.env[ENV.podName] ?? '' }, systemClock, log);
+    const uid = await conn.port.getJob(appId).then((j) => j.metadata?.uid, () => undefined);
+    if (uid) reporter.setJobUid(uid);
+    reporter.annotate({ phase: 'Failed', reason: result.reason, message: result.message.slice(0, 4096), finishedAt: new Date().toISOString() });
+    reporter.event('Warning', 'Failed', `${result.reason}: ${result.message}`);
+    await reporter.flush(5000);
+  } catch (e) {
+    log.warn('could not record the failure on the Job', { error: (e as Error).message, annotation: ANNOTATIONS.phase });
+  } finally {
+    conn?.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const log = createLogger(undefined, process.env[RUNTIME_ENV.logLevel] === 'debug');
+  const started = performance.now();
+  const terminate = new AbortController();
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) return log.warn(`${sig} again; already stopping`);
+    log.warn(`${sig} received`);
+    terminate.abort();
+    setTimeout(() => {
+      log.error('cleanup did not finish within the grace period; exiting now', { afterMs: HARD_STOP_MS });
+      process.exit(EXIT_CODES.canceled);
+    }, HARD_STOP_MS).unref();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  let settings: Settings;
+  try {
+    settings = loadSettings(process.env, io);
+  } catch (e) {
+    const result = outcomeOfError(e);
+    log.error(result.message, { reason: result.reason, exitCode: result.exitCode });
+    await reportEarly(result, log);
+    return result.exitCode;
+  }
+  let conn: KubeConnection;
+  try {
+    conn = await connectKube(settings.pod.namespace);
+  } catch (e) {
+    const result = outcomeOfError(e);
+    log.error(result.message, { reason: result.reason, exitCode: result.exitCode });
+    return result.exitCode;
+  }
+  log.info('settings loaded', { startupMs: Math.round(performance.now() - started), apiServer: conn.server, engineRest: settings.engineRest.candidates.map((c) => `${settings.engineRest.host}:${c.port}${c.path}`).join(' or ') });
+  const engine = new ZetaEngine(settings, process.env, systemClock, log);
+  const result = await runApplication({
+    settings,
+    env: process.env,
+    io,
+    kube: conn.port,
+    engine,
+    clock: systemClock,
+    log,
+    terminate: terminate.signal,
+    writeEngineFiles: () => {
+      const files = writeEngineFiles(settings.engineConfigDir, settings.engineWorkDir, settings.pod.masterHost);
+      log.info('engine files written', { dir: settings.engineWorkDir, files: files.join(',') });
+    },
+  });
+  conn.close();
+  const mem = process.memoryUsage();
+  const mib = (n: number) => Math.round(n / 1024 / 1024);
+  log.info('exit', {
+    code: result.exitCode, state: result.state, reason: result.reason, uptimeMs: Math.round(performance.now() - started),
+    peakRssMiB: peakRssMiB(), rssMiB: mib(mem.rss), heapUsedMiB: mib(mem.heapUsed), heapTotalMiB: mib(mem.heapTotal), externalMiB: mib(mem.external),
+  });
+  return result.exitCode;
+}
+
+process.on('uncaughtException', (e) => {
+  process.stderr.write(`${new Date().toISOString()} ERROR runtime: internal error: ${e.stack ?? e.message}\n`);
+  process.exit(EXIT_CODES.infrastructure);
+});
+
+main().then(
+  (code) => process.stderr.write('', () => process.exit(code)),
+  (e: unknown) => {
+    process.stderr.write(`${new Date().toISOString()} ERROR runtime: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(EXIT_CODES.infrastructure);
+  },
+);

@@ -1,0 +1,170 @@
+// Tells the story on the Job (ARCHITECTURE rule 10): Events (`kubectl describe job`) and the
+// status annotations that `seatunnel-app status` reads. Writes go through one ordered queue and
+// never block or fail the lifecycle; annotation patches waiting in the queue are merged. `flush`
+// waits for everything queued — the terminal state is recorded before the runtime exits.
+
+import type { Event } from 'kubernetes-types/core/v1';
+import { ANNOTATIONS } from '../../../lib/model/reserved';
+import type { Clock } from '../clock';
+import { isStatus, isTransient, type KubePort } from '../kube/port';
+import type { Logger } from '../log';
+import { backoffMs, errorMessage } from '../util';
+
+export type AnnotationKey = keyof typeof ANNOTATIONS;
+export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
+
+/** Values of the phase annotation, in lifecycle order. */
+export const PHASES = [
+  'Starting',
+  'CreatingWorkers',
+  'WaitingForWorkers',
+  'Submitting',
+  'Running',
+  'Stopping',
+  'CleaningUp',
+  'Succeeded',
+  'Failed',
+  'Canceled',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Reasons of the Events the runtime records. */
+export type EventReason =
+  | 'WorkersCreating'
+  | 'AllWorkersRegistered'
+  | 'JobSubmitted'
+  | 'WorkerLost'
+  | 'WorkerFailed'
+  | 'AdoptionFailed'
+  | 'Stopping'
+  | 'CleanupFailed'
+  | 'Succeeded'
+  | 'Failed'
+  | 'Canceled';
+
+const COMPONENT = 'seatunnel-app-runtime';
+const MAX_MESSAGE = 1024;
+/** How long one write is retried (an API server restart takes a few seconds). */
+const RETRY_BUDGET_MS = 20_000;
+/** … and once the terminal state is being flushed. */
+const URGENT_RETRY_BUDGET_MS = 2_000;
+
+export interface JobRef {
+  readonly name: string;
+  readonly uid?: string;
+}
+
+type Item = { kind: 'event'; type: 'Normal' | 'Warning'; reason: EventReason; message: string; at: Date } | { kind: 'patch'; patch: StatusPatch };
+
+export function truncate(message: string, max = MAX_MESSAGE): string {
+  return message.length <= max ? message : `${message.slice(0, max - 1)}…`;
+}
+
+export class Reporter {
+  private readonly queue: Item[] = [];
+  private running: Promise<void> | undefined;
+  private job: JobRef;
+  private seq = 0;
+  private urgent = false;
+  /** Writes given up so far. */
+  private dropped = 0;
+
+  constructor(
+    private readonly kube: KubePort,
+    job: JobRef,
+    private readonly source: { readonly podName: string },
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    this.job = job;
+  }
+
+  /** The Job's uid, once known (Events carry it so `kubectl describe job` finds them). */
+  setJobUid(uid: string): void {
+    this.job = { ...this.job, uid };
+  }
+
+  event(type: 'Normal' | 'Warning', reason: EventReason, message: string): void {
+    this.log.info(`event ${reason}`, { type, message });
+    this.queue.push({ kind: 'event', type, reason, message: truncate(message), at: this.clock.wallTime() });
+    this.pump();
+  }
+
+  annotate(patch: StatusPatch): void {
+    const last = this.queue[this.queue.length - 1];
+    if (last?.kind === 'patch') Object.assign(last.patch, patch);
+    else this.queue.push({ kind: 'patch', patch: { ...patch } });
+    this.pump();
+  }
+
+  /** Waits until everything queued so far is written (or `timeoutMs` passed); true if it all was, none given up. */
+  async flush(timeoutMs: number): Promise<boolean> {
+    this.urgent = true;
+    const droppedBefore = this.dropped;
+    const done = (async () => {
+      while (this.running) await this.running;
+      return this.queue.length === 0 && this.dropped === droppedBefore;
+    })();
+    const timeout = this.clock.sleep(timeoutMs).then(() => false);
+    return Promise.race([done, timeout]);
+  }
+
+  private pump(): void {
+    if (this.running) return;
+    this.running = (async () => {
+      while (this.queue.length > 0) {
+        const item = this.queue.shift()!;
+        await this.write(item);
+      }
+    })().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async write(item: Item): Promise<void> {
+    const started = this.clock.now();
+    // Once the terminal state is being flushed, an item that keeps failing must not use up the
+    // flush budget of the items behind it (the terminal patch and Event come last).
+    const deadline = () => started + (this.urgent ? URGENT_RETRY_BUDGET_MS : RETRY_BUDGET_MS);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (item.kind === 'patch') {
+          const annotations: Record<string, string | null> = {};
+          for (const [k, v] of Object.entries(item.patch)) annotations[ANNOTATIONS[k as AnnotationKey]] = v ?? null;
+          await this.kube.patchJobAnnotations(this.job.name, annotations);
+        } else {
+          await this.kube.createEvent(this.eventObject(item));
+        }
+        return;
+      } catch (e) {
+        // 403 is retried as well: right after an API server restart RBAC answers 403 for a moment.
+        const last = this.clock.now() >= deadline() || !(isTransient(e) || isStatus(e, 403));
+        this.log.warn(`recording ${item.kind === 'patch' ? 'status annotations' : `event ${item.reason}`} on the Job failed${last ? '' : '; retrying'}`, { error: errorMessage(e) });
+        if (last) {
+          this.dropped++;
+          return;
+        }
+        await this.clock.sleep(backoffMs(attempt, 250, 2000));
+      }
+    }
+  }
+
+  private eventObject(item: Extract<Item, { kind: 'event' }>): Event {
+    const at = item.at.toISOString();
+    return {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${this.job.name}.${item.at.getTime().toString(16)}${(this.seq++).toString(16).padStart(4, '0')}`, namespace: this.kube.namespace },
+      involvedObject: { apiVersion: 'batch/v1', kind: 'Job', name: this.job.name, namespace: this.kube.namespace, ...(this.job.uid ? { uid: this.job.uid } : {}) },
+      reason: item.reason,
+      message: item.message,
+      type: item.type,
+      source: { component: COMPONENT },
+      firstTimestamp: at,
+      lastTimestamp: at,
+      count: 1,
+      reportingComponent: COMPONENT,
+      reportingInstance: this.source.podName,
+    };
+  }
+}

@@ -1,0 +1,234 @@
+// The runtime's settings: the Pod's identity from the downward API, runtime.json from the engine
+// ConfigMap, and the job config. Everything is checked before anything is started or created;
+// every problem is reported at once (exit code `configuration`).
+
+import * as path from 'node:path';
+import { ENGINE_FILES } from '../../lib/engine/files';
+import { parseHocon, HoconError, type IncludeReader } from '../../lib/hocon';
+import { fileIncludeReader } from '../../lib/hocon/file-include';
+import { ENV } from '../../lib/model/reserved';
+import { PATHS } from '../../lib/model/spec';
+import { RUNTIME_SETTINGS_VERSION, type DependentRef, type RuntimeSettings } from '../../lib/plan/runtime-settings';
+import { RuntimeFailure } from './outcome';
+
+/** Environment variables that only the runtime reads (test seams and tuning; none is needed in a Pod). */
+export const RUNTIME_ENV = {
+  /** Where the completed engine files go (default PATHS.workDir). A test seam: in the Pod it is an emptyDir. */
+  workDir: 'SEATUNNEL_APP_WORK_DIR',
+  /** Host of Zeta's REST API (default 127.0.0.1: the master runs in the same Pod). */
+  engineRestHost: 'SEATUNNEL_APP_ENGINE_REST_HOST',
+  /** `debug` for more log lines. */
+  logLevel: 'SEATUNNEL_APP_LOG_LEVEL',
+} as const;
+
+export interface PodIdentity {
+  readonly name: string;
+  readonly namespace: string;
+  readonly uid: string;
+  readonly ip: string;
+  /** The address the master advertises (the Pod IP); replaces the placeholder in the engine files. */
+  readonly masterHost: string;
+}
+
+export interface Settings {
+  readonly app: RuntimeSettings;
+  readonly pod: PodIdentity;
+  readonly engineConfigDir: string;
+  readonly workDir: string;
+  /** Directory of the completed engine files: `${workDir}/engine`. */
+  readonly engineWorkDir: string;
+  /**
+   * Where Zeta's REST API may be, in order of preference. With `restPath` in runtime.json exactly
+   * that one; otherwise REST v2 on `restPort` (2.3.9+) and the Hazelcast REST ("v1") on the master
+   * port (2.3.8 and earlier; the generated hazelcast-master.yaml enables it) — the first that
+   * answers is used (engine/zeta.ts).
+   */
+  readonly engineRest: { readonly host: string; readonly candidates: ReadonlyArray<{ readonly port: number; readonly path: string }> };
+  readonly debug: boolean;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface SettingsIo {
+  readFile(file: string): string;
+}
+
+const MAX_JOB_ID = (1n << 63n) - 1n;
+
+/** Zeta 2.3.8's REST API: Hazelcast REST on the member port. */
+export const HAZELCAST_REST_PATH = '/hazelcast/rest/maps';
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Checks runtime.json field by field; returns the problems found (empty = valid). */
+export function runtimeSettingsProblems(raw: unknown): string[] {
+  const p: string[] = [];
+  if (!isObj(raw)) return ['runtime.json: expected a JSON object'];
+  const str = (key: string, v: unknown, required = true) => {
+    if (v === undefined && !required) return;
+    if (typeof v !== 'string' || v === '') p.push(`runtime.json ${key}: expected a non-empty string, got ${JSON.stringify(v)}`);
+  };
+  const int = (key: string, v: unknown, min: number, max: number) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) p.push(`runtime.json ${key}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  };
+  const jobId = (key: string, v: unknown, required: boolean) => {
+    if (v === undefined && !required) return;
+    if (typeof v !== 'string' || !/^[1-9][0-9]{0,18}$/.test(v) || BigInt(v) > MAX_JOB_ID) {
+      p.push(`runtime.json ${key}: expected a positive 63-bit integer as a decimal string, got ${JSON.stringify(v)}`);
+    }
+  };
+  if (raw.version !== RUNTIME_SETTINGS_VERSION) p.push(`runtime.json version: this runtime reads version ${RUNTIME_SETTINGS_VERSION}, got ${JSON.stringify(raw.version)} (runtime image and generator differ)`);
+  str('appId', raw.appId);
+  str('namespace', raw.namespace);
+  str('jobName', raw.jobName);
+  jobId('jobId', raw.jobId, true);
+  jobId('restoreJobId', raw.restoreJobId, false);
+  int('workerCount', raw.workerCount, 1, 1000);
+  int('workerSlots', raw.workerSlots, 1, 1024);
+  int('startupTimeoutMillis', raw.startupTimeoutMillis, 1, 24 * 3600 * 1000);
+  str('workerTemplate', raw.workerTemplate);
+  str('checkpointDir', raw.checkpointDir, false);
+  if (!isObj(raw.master)) p.push('runtime.json master: expected an object');
+  else {
+    int('master.port', raw.master.port, 1, 65535);
+    int('master.restPort', raw.master.restPort, 1, 65535);
+    if (raw.master.restPath !== undefined && (typeof raw.master.restPath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*$/.test(raw.master.restPath))) {
+      p.push(`runtime.json master.restPath: expected '' or a path like /hazelcast/rest/maps, got ${JSON.stringify(raw.master.restPath)}`);
+    }
+    const menv = raw.master.env;
+    if (menv !== undefined && (!isObj(menv) || !Object.values(menv).every((v) => typeof v === 'string'))) {
+      p.push('runtime.json master.env: expected an object of strings (extra environment of the Zeta master)');
+    }
+    const cmd = raw.master.command;
+    if (!Array.isArray(cmd) || cmd.length === 0 || !cmd.every((a) => typeof a === 'string') || cmd[0] === '') {
+      p.push('runtime.json master.command: expected a non-empty array of strings (the Zeta master argv)');
+    }
+  }
+  const jc = raw.jobConfig;
+  if (!isObj(jc) || (jc.kind !== 'inline' && jc.kind !== 'file')) p.push('runtime.json jobConfig: expected {kind: "inline", env} or {kind: "file", path}');
+  else if (jc.kind === 'inline') str('jobConfig.env', jc.env);
+  else if (typeof jc.path !== 'string' || !path.isAbsolute(jc.path)) p.push(`runtime.json jobConfig.path: expected an absolute path, got ${JSON.stringify(jc.path)}`);
+  if (!Array.isArray(raw.dependents)) p.push('runtime.json dependents: expected an array');
+  else {
+    raw.dependents.forEach((d: unknown, i) => {
+      if (!isObj(d) || typeof d.apiVersion !== 'string' || typeof d.kind !== 'string' || typeof d.name !== 'string' || !d.name) {
+        p.push(`runtime.json dependents[${i}]: expected {apiVersion, kind, name}`);
+      }
+    });
+  }
+  return p;
+}
+
+/**
+ * Reads the environment and runtime.json. Throws a RuntimeFailure(InvalidSettings) listing every
+ * problem found.
+ */
+export function loadSettings(env: Env, io: SettingsIo): Settings {
+  const problems: string[] = [];
+  const need = (name: string): string => {
+    const v = env[name];
+    if (v === undefined || v === '') problems.push(`environment variable ${name} is not set (the plan sets it on the master container)`);
+    return v ?? '';
+  };
+  const pod: PodIdentity = {
+    name: need(ENV.podName),
+    namespace: need(ENV.podNamespace),
+    uid: need(ENV.podUid),
+    ip: need(ENV.podIp),
+    masterHost: need(ENV.masterHost),
+  };
+  const appIdEnv = need(ENV.appId);
+  const engineConfigDir = need(ENV.engineConfigDir);
+  let app: RuntimeSettings | undefined;
+  if (engineConfigDir) {
+    const file = path.join(engineConfigDir, ENGINE_FILES.runtime);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(io.readFile(file));
+    } catch (e) {
+      problems.push(`cannot read ${file}: ${(e as Error).message}`);
+    }
+    if (raw !== undefined) {
+      const found = runtimeSettingsProblems(raw);
+      problems.push(...found);
+      if (found.length === 0) app = raw as RuntimeSettings;
+    }
+  }
+  if (app) {
+    if (appIdEnv && app.appId !== appIdEnv) problems.push(`runtime.json appId ${JSON.stringify(app.appId)} differs from ${ENV.appId}=${JSON.stringify(appIdEnv)}`);
+    if (pod.namespace && app.namespace !== pod.namespace) problems.push(`runtime.json namespace ${JSON.stringify(app.namespace)} differs from the Pod's namespace ${JSON.stringify(pod.namespace)}`);
+  }
+  if (problems.length > 0 || !app) {
+    throw new RuntimeFailure('InvalidSettings', `invalid runtime settings:\n  - ${problems.join('\n  - ')}`);
+  }
+  const workDir = env[RUNTIME_ENV.workDir] || PATHS.workDir;
+  return {
+    app,
+    pod,
+    engineConfigDir,
+    workDir,
+    engineWorkDir: path.join(workDir, 'engine'),
+    engineRest: {
+      host: env[RUNTIME_ENV.engineRestHost] || '127.0.0.1',
+      candidates:
+        app.master.restPath !== undefined
+          ? [{ port: app.master.restPort, path: app.master.restPath }]
+          : [{ port: app.master.restPort, path: '' }, { port: app.master.port, path: HAZELCAST_REST_PATH }],
+    },
+    debug: env[RUNTIME_ENV.logLevel] === 'debug',
+  };
+}
+
+export function dependentKey(d: DependentRef): string {
+  return `${d.kind}/${d.name}`;
+}
+
+export interface ResolvedJobConfig {
+  /** The job config as JSON, numbers exact, keys in source order: the body of /submit-job. */
+  readonly json: string;
+  /** Environment variables that supplied a value (names only; values are never logged). */
+  readonly envUsed: readonly string[];
+}
+
+/**
+ * Reads the job config (inline from the environment, or from the mounted file), resolves its
+ * `${VAR}` placeholders from the master's environment and returns it as JSON. A required
+ * placeholder without a value is a configuration failure naming every such variable.
+ */
+export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo): ResolvedJobConfig {
+  let text: string;
+  let filename: string;
+  let readInclude: IncludeReader | undefined;
+  if (app.jobConfig.kind === 'inline') {
+    const v = env[app.jobConfig.env];
+    if (v === undefined || v.trim() === '') {
+      throw new RuntimeFailure('InvalidJobConfig', `the job config is empty: environment variable ${app.jobConfig.env} is not set`);
+    }
+    text = v;
+    filename = `$${app.jobConfig.env}`;
+  } else {
+    filename = app.jobConfig.path;
+    try {
+      text = io.readFile(filename);
+    } catch (e) {
+      throw new RuntimeFailure('InvalidJobConfig', `cannot read the job config file ${filename}: ${(e as Error).message}`);
+    }
+    readInclude = fileIncludeReader({ baseDir: path.dirname(filename) });
+  }
+  try {
+    const report = parseHocon(text, { filename, readInclude }).resolveWithReport({ env, allowUnresolved: true });
+    const missing = report.unresolved.filter((u) => !u.optional);
+    if (missing.length > 0) {
+      const list = missing.map((u) => `${u.text} (${u.filename ?? filename}:${u.line}:${u.column})`).join(', ');
+      const vars = [...new Set(missing.map((u) => u.path))].join(', ');
+      throw new RuntimeFailure('InvalidJobConfig', `the job config has placeholders without a value: ${list}; set ${vars} in the master's environment (kubernetes.env.*)`);
+    }
+    return { json: report.toJson(), envUsed: report.envUsed };
+  } catch (e) {
+    if (e instanceof RuntimeFailure) throw e;
+    if (e instanceof HoconError) throw new RuntimeFailure('InvalidJobConfig', `the job config is not valid HOCON: ${e.message}`);
+    throw e;
+  }
+}

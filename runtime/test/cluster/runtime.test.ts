@@ -1,0 +1,306 @@
+// The runtime against a real control plane: the bundle runs as a local process with the master
+// Pod's environment and the application ServiceAccount's token (RBAC is the plan's Role), and an
+// engine stand-in that registers a worker once its Pod is Running. See ../support/application.ts.
+import type { Pod } from 'kubernetes-types/core/v1';
+import { ANNOTATIONS, EXIT_CODES } from '../../../lib/model/reserved';
+import { adminHttp, clusterInfo, recordWatch, restartApiServer, useTestNamespace, withComponentLogs, type RecordedWatch } from '../../../test/support/cluster';
+import {
+  deleteApplication,
+  deployApplication,
+  expectNoWorkersLeft,
+  jobAnnotations,
+  jobEvents,
+  startRuntime,
+  waitForExit,
+  waitForStandIn,
+  workerPods,
+  workerSelector,
+  type Deployed,
+  type RuntimeRun,
+} from '../support/application';
+import { TcpProxy } from '../support/tcp-proxy';
+
+const ns = useTestNamespace('runtime');
+let current: { app: Deployed; run?: RuntimeRun } | undefined;
+
+/** Every scenario ends with: no worker Pod of the application remains. */
+afterEach(async () => {
+  if (!current) return;
+  const { app, run } = current;
+  current = undefined;
+  if (run && run.child.exitCode === null) run.child.kill('SIGKILL');
+  try {
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  } finally {
+    await deleteApplication(app);
+  }
+}, 60_000);
+
+async function deploy(name: string, opts: Parameters<typeof deployApplication>[2] = {}): Promise<Deployed> {
+  const app = await deployApplication(ns.name, name, opts);
+  current = { app };
+  return app;
+}
+
+async function start(app: Deployed, opts: Parameters<typeof startRuntime>[1] = {}): Promise<RuntimeRun> {
+  const run = await startRuntime(app, opts);
+  current = { app, run };
+  return run;
+}
+
+/** Exit code of the run; on a mismatch the runtime's output is in the failure message. */
+async function expectExit(run: RuntimeRun, code: number): Promise<void> {
+  const got = await waitForExit(run);
+  if (got !== code) throw new Error(`expected exit code ${code}, got ${got}; runtime output:\n${run.output()}`);
+}
+
+test(
+  'happy path, N = 3: all workers registered before the one submit; success; workers deleted; exit 0; the story on the Job',
+  withComponentLogs(async () => {
+    const app = await deploy('happy', { props: { workerCount: 3 } });
+    const pods: RecordedWatch<Pod> = await recordWatch<Pod>(`/api/v1/namespaces/${app.namespace}/pods`, { labelSelector: workerSelector(app.appId) });
+    try {
+      const run = await start(app);
+      await expectExit(run, EXIT_CODES.succeeded);
+      const log = run.standInLog();
+      const podIp = app.masterPod.status!.podIP!;
+
+      // the engine files were completed with the master Pod's IP before the engine started
+      const started = log.find((e) => e.call === 'started')!;
+      expect(started.masterHost).toBe(`${podIp}:5801`);
+      expect(started.env).toEqual({ HZ_PHONE_HOME_ENABLED: 'false', jobConfigVisible: false });
+
+      // exactly one submission, after all three workers registered; nothing registered → no submit
+      const submits = log.filter((e) => e.call === 'submit');
+      expect(submits).toHaveLength(1);
+      expect(submits[0].registered).toBe(3);
+      expect(submits[0].query).toEqual({ jobId: app.spec.jobId, jobName: app.spec.name });
+      // ${ROWS} resolved from the master Pod's environment (kubernetes.env.ROWS)
+      expect(submits[0].config).toEqual({
+        env: { job: { mode: 'BATCH' }, parallelism: 1 },
+        source: { FakeSource: { result_table_name: 'fake', row: { num: '16' }, schema: { fields: { name: 'string' } } } },
+        sink: { Console: { source_table_name: 'fake' } },
+      });
+      expect(log.some((e) => e.call === 'stop')).toBe(false);
+
+      // the workers as created: stamped from the template, owned by the master Pod
+      const added = pods.events.filter((e) => e.type === 'ADDED').map((e) => e.object);
+      expect(added.map((p) => p.metadata!.name).sort()).toEqual([1, 2, 3].map((n) => `${app.appId}-worker-${n}`));
+      for (const p of added) {
+        expect(p.metadata!.ownerReferences).toEqual([
+          { apiVersion: 'v1', kind: 'Pod', name: app.masterPod.metadata!.name, uid: app.masterPod.metadata!.uid, controller: false, blockOwnerDeletion: false },
+        ]);
+        const env = Object.fromEntries(p.spec!.containers[0].env!.map((e) => [e.name, e.value]));
+        expect(env.ST_DOCKER_MEMBER_LIST).toBe(`${podIp}:5801`);
+        expect(env.SEATUNNEL_APPLICATION_MASTER_ADDRESS).toBe(`${podIp}:5801`);
+        expect(p.spec!.containers[0].command).toEqual(app.plan.workerTemplate.template!.spec!.containers[0].command);
+        expect(p.spec!.automountServiceAccountToken).toBe(false);
+      }
+      expect(pods.events.filter((e) => e.type === 'DELETED')).toHaveLength(3);
+
+      // the story on the Job
+      expect(await jobAnnotations(app)).toEqual({
+        [ANNOTATIONS.phase]: 'Succeeded',
+        [ANNOTATIONS.workersDesired]: '3',
+        [ANNOTATIONS.workersRegistered]: '3',
+        [ANNOTATIONS.zetaJobId]: app.spec.jobId,
+        [ANNOTATIONS.zetaJobStatus]: 'FINISHED',
+        [ANNOTATIONS.message]: `Zeta job ${app.spec.jobId} ended FINISHED`,
+        [ANNOTATIONS.finishedAt]: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
+
+      // applied without owner references (kubectl apply): the runtime made the Job their owner
+      for (const obj of [app.plan.service, app.plan.workerTemplate, app.plan.configMaps[0], app.plan.roles[0]]) {
+        const path = obj.kind === 'Role' ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${app.namespace}/roles/${obj.metadata.name}` : `/api/v1/namespaces/${app.namespace}/${obj.kind.toLowerCase()}s/${obj.metadata.name}`;
+        const got = await adminHttp().call<{ metadata: { ownerReferences?: Array<{ uid: string; kind: string }> } }>('GET', path);
+        expect(got.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: app.appId, uid: app.jobUid, controller: false, blockOwnerDeletion: false }]);
+      }
+      await expectNoWorkersLeft(app.namespace, app.appId);
+    } finally {
+      pods.stop();
+    }
+  }),
+);
+
+test(
+  'a worker Pod deleted mid-run: detected, the job stopped, workers removed, exit 3 with WorkerLost naming it',
+  withComponentLogs(async () => {
+    const app = await deploy('lost', { owned: true });
+    const run = await start(app, { standIn: { STANDIN_JOB: 'hang' } });
+    await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+    const victim = `${app.appId}-worker-2`;
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${victim}`);
+    await expectExit(run, EXIT_CODES.infrastructure);
+    expect(run.standInLog().filter((e) => e.call === 'stop').map((e) => e.jobId)).toEqual([app.spec.jobId]);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.phase]).toBe('Failed');
+    expect(ann[ANNOTATIONS.reason]).toBe('WorkerLost');
+    expect(ann[ANNOTATIONS.message]).toMatch(new RegExp(`^worker ${victim} (was deleted|is being deleted)`));
+    expect(ann[ANNOTATIONS.zetaJobStatus]).toBe('CANCELED');
+    const reasons = (await jobEvents(app)).map((e) => e.reason);
+    expect(reasons).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'WorkerLost', 'Stopping', 'Failed']);
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'a worker that can never be scheduled fails the application at once with Unschedulable (the startup timeout is 10 minutes)',
+  withComponentLogs(async () => {
+    const app = await deploy('unsched', { owned: true, props: { workerNodeSelector: { pool: 'does-not-exist' }, startupTimeoutMillis: 600_000 } });
+    const run = await start(app);
+    await expectExit(run, EXIT_CODES.infrastructure);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.reason]).toBe('Unschedulable');
+    expect(ann[ANNOTATIONS.message]).toMatch(/cannot be scheduled: 0\/\d+ nodes are available: .*node affinity\/selector/);
+    expect(run.standInLog().some((e) => e.call === 'submit')).toBe(false);
+    expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['WorkersCreating', 'WorkerFailed', 'Failed']);
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'startup timeout: workers Running but never registered → StartupTimeout with the counts, nothing submitted',
+  withComponentLogs(async () => {
+    const app = await deploy('timeout', { owned: true, props: { startupTimeoutMillis: 5000 } });
+    const run = await start(app, { standIn: { STANDIN_REGISTER: 'never' } });
+    await expectExit(run, EXIT_CODES.infrastructure);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.reason]).toBe('StartupTimeout');
+    expect(ann[ANNOTATIONS.message]).toMatch(/^Timed out starting 2 application workers after 5 s: 2\/2 created, \d running, 0\/2 registered with Zeta/);
+    expect(ann[ANNOTATIONS.workersRegistered]).toBe('0');
+    expect(run.standInLog().some((e) => e.call === 'submit')).toBe(false);
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'SIGTERM while the job runs: the job is stopped, workers removed, Canceled, exit 2',
+  withComponentLogs(async () => {
+    const app = await deploy('sigterm', { owned: true });
+    const run = await start(app, { standIn: { STANDIN_JOB: 'hang' } });
+    await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+    run.child.kill('SIGTERM');
+    await expectExit(run, EXIT_CODES.canceled);
+    expect(run.standInLog().filter((e) => e.call === 'stop').map((e) => e.jobId)).toEqual([app.spec.jobId]);
+    expect(run.standInLog().some((e) => e.call === 'sigterm')).toBe(true); // the engine was stopped last
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.phase]).toBe('Canceled');
+    expect(ann[ANNOTATIONS.reason]).toBe('Terminated');
+    expect(ann[ANNOTATIONS.zetaJobStatus]).toBe('CANCELED');
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'the watch connection is cut mid-run and a worker is deleted while it is down: the deletion is not missed',
+  withComponentLogs(async () => {
+    const server = new URL(clusterInfo().server);
+    const proxy = await TcpProxy.start(server.hostname, Number(server.port));
+    try {
+      const app = await deploy('cut', { owned: true });
+      // The stand-in watches the API directly; told not to fail the job on a lost worker, it leaves
+      // the detection to the runtime alone.
+      const run = await start(app, { apiServer: proxy.url, standIn: { STANDIN_JOB: 'hang', STANDIN_FAIL_ON_LOSS: 'false' }, extraEnv: { SEATUNNEL_APP_LOG_LEVEL: 'debug' } });
+      await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+      const before = proxy.accepted;
+      proxy.block();
+      const victim = `${app.appId}-worker-1`;
+      await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${victim}`);
+      await expectNoWorkersLeftNamed(app, victim);
+      // the runtime noticed the broken watch and kept retrying while the proxy refused
+      await waitForOutput(run, /(watching worker Pods failed; retrying[^]*){3}/);
+      proxy.unblock();
+      await expectExit(run, EXIT_CODES.infrastructure);
+      expect(proxy.accepted).toBeGreaterThan(before);
+      // The deletion arrived through the watch resumed from the last resourceVersion: the only
+      // list before the loss was detected is the initial one (the periodic re-list is 30 s away).
+      const beforeLoss = run.output().split(/event WorkerLost/)[0];
+      expect(beforeLoss.match(/listed worker Pods/g)).toHaveLength(1);
+      const ann = await jobAnnotations(app);
+      expect(ann[ANNOTATIONS.reason]).toBe('WorkerLost');
+      expect(ann[ANNOTATIONS.message]).toMatch(new RegExp(`^worker ${victim} (was deleted|is being deleted)`));
+      await expectNoWorkersLeft(app.namespace, app.appId);
+    } finally {
+      await proxy.close();
+    }
+  }),
+);
+
+test(
+  'the API server restarts mid-run: the runtime re-lists after 410 Gone, keeps watching, and still detects a lost worker',
+  withComponentLogs(async () => {
+    const app = await deploy('restart', { owned: true });
+    const run = await start(app, { standIn: { STANDIN_JOB: 'hang', STANDIN_FAIL_ON_LOSS: 'false' } });
+    await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+    await restartApiServer();
+    // the old resourceVersion is expired after the restart: the runtime must re-list, not give up
+    await waitForOutput(run, /watch resourceVersion expired \(410 Gone\); re-listing worker Pods/);
+    expect(run.child.exitCode).toBeNull();
+    const victim = `${app.appId}-worker-2`;
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${victim}`);
+    await expectExit(run, EXIT_CODES.infrastructure);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.reason]).toBe('WorkerLost');
+    expect(ann[ANNOTATIONS.message]).toMatch(new RegExp(`^worker ${victim} (was deleted|is being deleted)`));
+    expect(run.standInLog().filter((e) => e.call === 'stop')).toHaveLength(1);
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'invalid settings: exit 4 before anything starts, every problem named, the failure recorded on the Job',
+  withComponentLogs(async () => {
+    const app = await deploy('badsettings', { owned: true });
+    const run = await start(app, { editSettings: (s) => ({ ...s, workerCount: 0, jobId: 'x' }) });
+    await expectExit(run, EXIT_CODES.configuration);
+    expect(run.output()).toMatch(/runtime.json workerCount: expected a whole number from 1 to 1000, got 0/);
+    expect(run.output()).toMatch(/runtime.json jobId: expected a positive 63-bit integer/);
+    expect(run.standInLog()).toEqual([]); // the engine was never started
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.phase]).toBe('Failed');
+    expect(ann[ANNOTATIONS.reason]).toBe('InvalidSettings');
+    expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['Failed']);
+    expect(await workerPods(app.namespace, app.appId)).toEqual([]);
+  }),
+);
+
+describe('with a ResourceQuota', () => {
+  const quotaNs = useTestNamespace('runtime-quota');
+
+  test(
+    'a worker refused by quota fails the application at once with the API message',
+    withComponentLogs(async () => {
+      await adminHttp().call('POST', `/api/v1/namespaces/${quotaNs.name}/resourcequotas`, {
+        apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '2' } },
+      });
+      const app = await deployApplication(quotaNs.name, 'quota', { owned: true, props: { workerCount: 3, startupTimeoutMillis: 600_000 } });
+      current = { app };
+      const run = await startRuntime(app);
+      current = { app, run };
+      await expectExit(run, EXIT_CODES.infrastructure);
+      const ann = await jobAnnotations(app);
+      expect(ann[ANNOTATIONS.reason]).toBe('WorkerCreateRefused');
+      expect(ann[ANNOTATIONS.message]).toMatch(/exceeded quota: pods/);
+      expect(run.standInLog().some((e) => e.call === 'submit')).toBe(false);
+      await expectNoWorkersLeft(app.namespace, app.appId);
+    }),
+  );
+});
+
+async function waitForOutput(run: RuntimeRun, re: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!re.test(run.output())) {
+    if (run.child.exitCode !== null) throw new Error(`the runtime exited (${run.child.exitCode}) before its output matched ${re}:\n${run.output()}`);
+    if (Date.now() > deadline) throw new Error(`the runtime's output did not match ${re} within ${timeoutMs} ms:\n${run.output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function expectNoWorkersLeftNamed(app: Deployed, name: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (!(await workerPods(app.namespace, app.appId)).some((p) => p.metadata!.name === name)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} was not deleted`);
+}

@@ -1,0 +1,140 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { parse } from 'yaml';
+import { renderEngineFiles, MASTER_HOST_PLACEHOLDER } from '../../../lib/engine/files';
+import { spec } from '../../../test/support/fixtures';
+import { checkpointLocation, requireCheckpoint } from '../../src/engine/checkpoints';
+import { completeEngineFile, writeEngineFiles } from '../../src/engine/config-files';
+import { EngineRejected, EngineUnavailable } from '../../src/engine/port';
+import { ZetaRest } from '../../src/engine/zeta-rest';
+import { RuntimeFailure } from '../../src/outcome';
+
+describe('engine files', () => {
+  const files = renderEngineFiles(spec({ applicationId: 'app-1' })).files;
+
+  test('the placeholder is replaced by the Pod IP (IPv6 in brackets); nothing else changes', () => {
+    const master = files['hazelcast-master.yaml'];
+    expect(master).toContain(MASTER_HOST_PLACEHOLDER);
+    const v4 = completeEngineFile(master, '10.244.0.5');
+    expect(v4).not.toContain(MASTER_HOST_PLACEHOLDER);
+    expect(v4).toContain('public-address: 10.244.0.5:5801');
+    expect(v4).toContain('- 10.244.0.5:5801');
+    // IPv6: valid YAML with the bracketed address (a plain `[` would open a YAML sequence)
+    const v6 = parse(completeEngineFile(master, 'fd00::5', 'hazelcast-master.yaml'));
+    expect(v6.hazelcast.network['public-address']).toBe('[fd00::5]:5801');
+    expect(v6.hazelcast.network.join['tcp-ip']['member-list']).toEqual(['[fd00::5]:5801']);
+    expect(completeEngineFile(master, '10.0.0.1').split('10.0.0.1').join(MASTER_HOST_PLACEHOLDER)).toBe(master);
+  });
+
+  test('every file of a mounted ConfigMap directory is copied (kubelet ..data links skipped)', () => {
+    const src = fs.mkdtempSync(path.join(os.tmpdir(), 'st-cm-'));
+    const data = path.join(src, '..2026_01_01');
+    fs.mkdirSync(data);
+    for (const [name, content] of Object.entries(files)) {
+      fs.writeFileSync(path.join(data, name), content);
+      fs.symlinkSync(path.join('..2026_01_01', name), path.join(src, name));
+    }
+    fs.symlinkSync('..2026_01_01', path.join(src, '..data'));
+    const dst = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'st-work-')), 'engine');
+    const written = writeEngineFiles(src, dst, '10.1.2.3');
+    expect(written).toEqual(Object.keys(files).sort());
+    expect(fs.readdirSync(dst).sort()).toEqual(Object.keys(files).sort());
+    expect(fs.readFileSync(path.join(dst, 'hazelcast-master.yaml'), 'utf8')).toContain('10.1.2.3:5801');
+    expect(fs.readFileSync(path.join(dst, 'seatunnel-worker.yaml'), 'utf8')).toBe(files['seatunnel-worker.yaml']);
+    expect(() => writeEngineFiles('/nonexistent', dst, 'x')).toThrow(RuntimeFailure);
+  });
+});
+
+describe('restore checkpoints', () => {
+  const pvcEngine = renderEngineFiles(spec({ checkpointPvc: 'ckpt' })).files['seatunnel-master.yaml'];
+
+  test('the generated engine file with a PVC keeps checkpoints locally under /opt/seatunnel/checkpoints/', () => {
+    expect(checkpointLocation(pvcEngine)).toEqual({ kind: 'local', namespace: '/opt/seatunnel/checkpoints/' });
+  });
+
+  test('files found → ok; none → CheckpointNotFound, never a fresh start', () => {
+    const readdir = (dir: string) => {
+      if (dir === '/opt/seatunnel/checkpoints/4711') return ['1795944094278-806-1-1.ser', '1795944094278-806-1-1.ser.crc', '1795944094279-806-1-2.ser'];
+      throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
+    };
+    expect(requireCheckpoint(pvcEngine, '4711', readdir)).toEqual(['/opt/seatunnel/checkpoints/4711/1795944094278-806-1-1.ser', '/opt/seatunnel/checkpoints/4711/1795944094279-806-1-2.ser']);
+    let err: RuntimeFailure | undefined;
+    try {
+      requireCheckpoint(pvcEngine, '4712', readdir);
+    } catch (e) {
+      err = e as RuntimeFailure;
+    }
+    expect(err?.reason).toBe('CheckpointNotFound');
+    expect(err?.message).toMatch(/no checkpoint found under \/opt\/seatunnel\/checkpoints\/4712\//);
+  });
+
+  test('remote storage cannot be inspected: the restore is refused rather than risk a fresh start', () => {
+    const s3 = 'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: s3\n          fs.s3a.endpoint: x\n          namespace: /ckpt/\n';
+    expect(checkpointLocation(s3).kind).toBe('remote');
+    expect(() => requireCheckpoint(s3, '1')).toThrow(/cannot inspect/);
+  });
+});
+
+describe('Zeta REST client', () => {
+  let server: http.Server;
+  let port: number;
+  const seen: Array<{ method: string; url: string; body: string }> = [];
+  let reply: (url: string) => [number, string] = () => [200, '{}'];
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, body });
+        const [status, text] = reply(req.url!);
+        res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const client = () => new ZetaRest({ host: '127.0.0.1', port, path: '/hazelcast/rest/maps' });
+
+  test('overview: 2.3.8 strings and the `workers` field; REST v2 `works`', async () => {
+    reply = () => [200, '{"projectVersion":"2.3.8","totalSlot":"6","unassignedSlot":"6","workers":"3"}'];
+    expect(await client().overview()).toEqual({ workers: 3, totalSlot: 6 });
+    reply = () => [200, '{"totalSlot":4,"works":2}'];
+    expect(await client().overview()).toEqual({ workers: 2, totalSlot: 4 });
+    expect(seen[seen.length - 1].url).toBe('/hazelcast/rest/maps/overview');
+  });
+
+  test('submit sends the job id, name and restore flag as query, the config as the body', async () => {
+    reply = () => [200, '{"jobId":"9223372036854775807","jobName":"orders"}'];
+    expect(await client().submit('9223372036854775807', 'orders', '{"env":{}}', true)).toBe('9223372036854775807');
+    expect(seen[seen.length - 1]).toEqual({ method: 'POST', url: '/hazelcast/rest/maps/submit-job?jobId=9223372036854775807&jobName=orders&isStartWithSavePoint=true', body: '{"env":{}}' });
+  });
+
+  test('stop-job keeps the 63-bit id exact', async () => {
+    reply = () => [200, '{"jobId":"9223372036854775807"}'];
+    await client().stopJob('9223372036854775807');
+    expect(seen[seen.length - 1].body).toBe('{"jobId":9223372036854775807,"isStopWithSavePoint":false}');
+  });
+
+  test('job-info: status and error; an unknown job has no status', async () => {
+    reply = () => [200, '{"jobId":"5","jobStatus":"FAILED","errorMsg":"boom\\n\\tat x"}'];
+    expect(await client().jobInfo('5')).toEqual({ jobId: '5', status: 'FAILED', errorMsg: 'boom\n\tat x' });
+    reply = () => [200, '{"jobId":"4711"}'];
+    expect(await client().jobInfo('4711')).toEqual({ jobId: '4711' });
+  });
+
+  test('a refusal is final; member churn, 5xx without a message and no answer are transient', async () => {
+    reply = () => [500, '{"status":"fail","message":"ErrorCode:[API-06], ErrorDescription:[Factory initialize failed]\\n\\tat x"}'];
+    await expect(client().submit('1', 'n', '{}', false)).rejects.toBeInstanceOf(EngineRejected);
+    reply = () => [400, '{"status":"fail","message":"Invalid JSON format in request body."}'];
+    await expect(client().submit('1', 'n', '{}', false)).rejects.toBeInstanceOf(EngineRejected);
+    reply = () => [500, '{"status":"fail","message":"com.hazelcast.core.MemberLeftException: Member [127.0.0.1]:5802 has left cluster!"}'];
+    await expect(client().jobInfo('1')).rejects.toBeInstanceOf(EngineUnavailable);
+    reply = () => [503, ''];
+    await expect(client().overview()).rejects.toBeInstanceOf(EngineUnavailable);
+    await expect(new ZetaRest({ host: '127.0.0.1', port: 9, path: '' }).overview()).rejects.toBeInstanceOf(EngineUnavailable);
+  });
+});

@@ -1,0 +1,441 @@
+// Fakes of the runtime's ports for unit tests: a virtual clock, an in-memory API server (Pods with
+// resourceVersions and watches), and an engine whose registered workers are the Running Pods.
+// They are for fast tests of the runtime's decisions only; the cluster tier proves the same
+// behaviour against a real API server.
+
+import type { Clock } from '../../src/clock';
+import type { EngineExit, EnginePort, JobInfo, Overview, SubmitRequest, SubmitResult } from '../../src/engine/port';
+import { EngineRejected } from '../../src/engine/port';
+import { RuntimeFailure } from '../../src/outcome';
+import {
+  KubeApiError,
+  type Event,
+  type Job,
+  type KubePort,
+  type ObjectMeta,
+  type ObjectRef,
+  type OwnerReference,
+  type Pod,
+  type PodList,
+  type PodTemplate,
+  type WatchHandle,
+  type WatchHandlers,
+} from '../../src/kube/port';
+
+// ---- clock -------------------------------------------------------------------------------
+
+interface Timer {
+  at: number;
+  seq: number;
+  fire: () => void;
+}
+
+/** Virtual time: sleeps only end when the test advances the clock (run() does it when idle). */
+export class FakeClock implements Clock {
+  private t = 0;
+  private seq = 0;
+  private timers: Timer[] = [];
+  readonly epoch = Date.parse('2026-01-01T00:00:00Z');
+
+  now(): number {
+    return this.t;
+  }
+
+  wallTime(): Date {
+    return new Date(this.epoch + this.t);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const onAbort = () => {
+        this.timers = this.timers.filter((x) => x !== timer);
+        resolve();
+      };
+      const timer: Timer = {
+        at: this.t + Math.max(0, ms),
+        seq: this.seq++,
+        fire: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      this.timers.push(timer);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  get pendingTimers(): number {
+    return this.timers.length;
+  }
+
+  /** Moves time to the next timer and fires every timer due then; false if there is none. */
+  advanceToNext(): boolean {
+    if (this.timers.length === 0) return false;
+    this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+    const at = this.timers[0].at;
+    this.t = Math.max(this.t, at);
+    const due = this.timers.filter((x) => x.at <= this.t);
+    this.timers = this.timers.filter((x) => x.at > this.t);
+    for (const x of due) x.fire();
+    return true;
+  }
+
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.timers[0];
+      if (!next || next.at > end) break;
+      this.advanceToNext();
+    }
+    this.t = end;
+  }
+}
+
+/** Lets every pending promise callback and immediate run. */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise<void>((r) => setImmediate(r));
+}
+
+/**
+ * Drives `p` to completion on virtual time: whenever nothing else can happen, advances the clock
+ * to the next timer. `onTick` may change the world between steps (return true to stop calling it).
+ */
+export async function runOn<T>(clock: FakeClock, p: Promise<T>, opts: { maxMs?: number; onStep?: () => void } = {}): Promise<T> {
+  let done = false;
+  let value: T | undefined;
+  let error: unknown;
+  let failed = false;
+  p.then(
+    (v) => {
+      done = true;
+      value = v;
+    },
+    (e) => {
+      done = true;
+      failed = true;
+      error = e;
+    },
+  );
+  const maxMs = opts.maxMs ?? 24 * 3600 * 1000;
+  for (;;) {
+    await settle();
+    if (done) break;
+    opts.onStep?.();
+    await settle();
+    if (done) break;
+    if (clock.now() > maxMs) throw new Error(`still running after ${maxMs} ms of virtual time`);
+    if (!clock.advanceToNext()) throw new Error('deadlock: the promise is pending and no timer is set');
+  }
+  if (failed) throw error;
+  return value as T;
+}
+
+// ---- Kubernetes ---------------------------------------------------------------------------
+
+type Handler = (pod: Pod) => void;
+/** A Pod whose top-level fields a test may assign. */
+export type MutablePod = { -readonly [K in keyof Pod]: Pod[K] };
+
+export interface CallRecord {
+  readonly op: string;
+  readonly name?: string;
+  readonly at: number;
+}
+
+/** An in-memory namespace: Pods with resourceVersions and watches, one Job, one PodTemplate. */
+export class FakeKube implements KubePort {
+  readonly namespace = 'ns';
+  private rv = 100;
+  private uidSeq = 0;
+  readonly pods = new Map<string, Pod>();
+  /** resourceVersions older than this are expired for watches (410). */
+  expiredBefore = 0;
+  private readonly watchers = new Set<{ selector: string; h: WatchHandlers; from: number }>();
+  private readonly history: Array<{ rv: number; type: 'ADDED' | 'MODIFIED' | 'DELETED'; pod: Pod }> = [];
+  readonly calls: CallRecord[] = [];
+  readonly annotations: Record<string, string | null> = {};
+  readonly annotationPatches: Array<Record<string, string | null>> = [];
+  readonly events: Event[] = [];
+  readonly owners = new Map<string, OwnerReference[]>();
+  job: Job = { metadata: { name: 'app-1', uid: 'job-uid' } };
+  masterPod: Pod = { metadata: { name: 'app-1-abcde', uid: 'master-uid' } };
+  template: PodTemplate | undefined;
+  /** Called after a Pod is created (e.g. to make it Running). */
+  onCreate: Handler | undefined;
+  /** Next errors to throw, per operation. */
+  readonly failNext = new Map<string, KubeApiError[]>();
+  inFlightCreates = 0;
+  maxInFlightCreates = 0;
+  createDelayMs = 0;
+  constructor(private readonly clock: FakeClock) {}
+
+  private maybeFail(op: string): void {
+    const q = this.failNext.get(op);
+    const e = q?.shift();
+    if (e) throw e;
+  }
+
+  private record(op: string, name?: string): void {
+    this.calls.push({ op, name, at: this.clock.now() });
+  }
+
+  private bump(type: 'ADDED' | 'MODIFIED' | 'DELETED', pod: Pod): Pod {
+    const rv = ++this.rv;
+    const copy: Pod = structuredClone({ ...pod, metadata: { ...pod.metadata, resourceVersion: String(rv) } });
+    this.history.push({ rv, type, pod: copy });
+    for (const w of this.watchers) if (matches(copy, w.selector)) queueMicrotask(() => w.h.event(type, structuredClone(copy)));
+    return copy;
+  }
+
+  /** Changes a Pod as a controller or kubelet would (MODIFIED event). */
+  update(name: string, fn: (pod: MutablePod) => void): void {
+    const pod = this.pods.get(name);
+    if (!pod) throw new Error(`no Pod ${name}`);
+    const next: MutablePod = structuredClone(pod);
+    fn(next);
+    this.pods.set(name, this.bump('MODIFIED', next));
+  }
+
+  /** Deletes a Pod behind the runtime's back. */
+  remove(name: string): void {
+    const pod = this.pods.get(name);
+    if (!pod) return;
+    this.pods.delete(name);
+    this.bump('DELETED', pod);
+  }
+
+  /** Breaks every open watch (as a cut connection would). */
+  breakWatches(error = new KubeApiError(0, 'ECONNRESET', 'watch: connection reset')): void {
+    for (const w of [...this.watchers]) {
+      this.watchers.delete(w);
+      queueMicrotask(() => w.h.closed(error));
+    }
+  }
+
+  get currentRv(): number {
+    return this.rv;
+  }
+
+  get openWatches(): number {
+    return this.watchers.size;
+  }
+
+  async getJob(name: string): Promise<Job> {
+    this.record('getJob', name);
+    this.maybeFail('getJob');
+    return structuredClone(this.job);
+  }
+
+  async getPod(name: string): Promise<Pod> {
+    this.record('getPod', name);
+    this.maybeFail('getPod');
+    if (name === this.masterPod.metadata?.name) return structuredClone(this.masterPod);
+    const p = this.pods.get(name);
+    if (!p) throw new KubeApiError(404, 'NotFound', `pods "${name}" not found`);
+    return structuredClone(p);
+  }
+
+  async getPodTemplate(name: string): Promise<PodTemplate> {
+    this.record('getPodTemplate', name);
+    this.maybeFail('getPodTemplate');
+    if (!this.template) throw new KubeApiError(404, 'NotFound', `podtemplates "${name}" not found`);
+    return structuredClone(this.template);
+  }
+
+  async createPod(pod: Pod): Promise<Pod> {
+    const name = pod.metadata!.name!;
+    this.record('createPod', name);
+    this.inFlightCreates++;
+    this.maxInFlightCreates = Math.max(this.maxInFlightCreates, this.inFlightCreates);
+    try {
+      if (this.createDelayMs) await this.clock.sleep(this.createDelayMs);
+      this.maybeFail('createPod');
+      if (this.pods.has(name)) throw new KubeApiError(409, 'AlreadyExists', `pods "${name}" already exists`);
+      const stored = this.bump('ADDED', { ...pod, metadata: { ...pod.metadata, uid: `uid-${++this.uidSeq}` }, status: { phase: 'Pending' } });
+      this.pods.set(name, stored);
+      queueMicrotask(() => this.onCreate?.(stored));
+      return structuredClone(stored);
+    } finally {
+      this.inFlightCreates--;
+    }
+  }
+
+  /** Puts a Pod in place directly (e.g. one left by an earlier master). */
+  seed(pod: Pod): void {
+    const name = pod.metadata!.name!;
+    this.pods.set(name, this.bump('ADDED', { ...pod, metadata: { ...pod.metadata, uid: pod.metadata?.uid ?? `uid-${++this.uidSeq}` } }));
+  }
+
+  async deletePod(name: string, opts: { uid?: string } = {}): Promise<'deleted' | 'gone'> {
+    this.record('deletePod', name);
+    this.maybeFail('deletePod');
+    const p = this.pods.get(name);
+    if (!p) return 'gone';
+    if (opts.uid && p.metadata?.uid !== opts.uid) throw new KubeApiError(409, 'Conflict', 'precondition failed: uid');
+    this.remove(name);
+    return 'deleted';
+  }
+
+  async listPods(selector: string): Promise<PodList> {
+    this.record('listPods');
+    this.maybeFail('listPods');
+    return { items: [...this.pods.values()].filter((p) => matches(p, selector)).map((p) => structuredClone(p)), resourceVersion: String(this.rv) };
+  }
+
+  watchPods(selector: string, resourceVersion: string, h: WatchHandlers): WatchHandle {
+    this.record('watchPods');
+    const from = Number(resourceVersion);
+    const w = { selector, h, from };
+    const failure = this.failNext.get('watchPods')?.shift();
+    if (failure) {
+      queueMicrotask(() => h.closed(failure));
+      return { stop: () => undefined };
+    }
+    if (from < this.expiredBefore) {
+      queueMicrotask(() => h.event('ERROR', { kind: 'Status', code: 410, reason: 'Expired', message: `too old resource version: ${from}` }));
+      return { stop: () => undefined };
+    }
+    this.watchers.add(w);
+    for (const e of this.history) if (e.rv > from && matches(e.pod, selector)) queueMicrotask(() => h.event(e.type, structuredClone(e.pod)));
+    return { stop: () => this.watchers.delete(w) };
+  }
+
+  async deletePods(selector: string): Promise<void> {
+    this.record('deletePods');
+    this.maybeFail('deletePods');
+    for (const p of [...this.pods.values()]) if (matches(p, selector)) this.remove(p.metadata!.name!);
+  }
+
+  async patchJobAnnotations(_name: string, annotations: Readonly<Record<string, string | null>>): Promise<void> {
+    this.record('patchJobAnnotations');
+    this.maybeFail('patchJobAnnotations');
+    this.annotationPatches.push({ ...annotations });
+    for (const [k, v] of Object.entries(annotations)) {
+      if (v === null) delete this.annotations[k];
+      else this.annotations[k] = v;
+    }
+  }
+
+  async createEvent(event: Event): Promise<void> {
+    this.record('createEvent', event.reason);
+    this.maybeFail('createEvent');
+    this.events.push(event);
+  }
+
+  async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
+    this.record('getMetadata', `${ref.kind}/${ref.name}`);
+    return { name: ref.name, resourceVersion: '7', ownerReferences: this.owners.get(`${ref.kind}/${ref.name}`) };
+  }
+
+  async setOwnerReferences(ref: ObjectRef, ownerReferences: OwnerReference[]): Promise<void> {
+    this.record('setOwnerReferences', `${ref.kind}/${ref.name}`);
+    this.owners.set(`${ref.kind}/${ref.name}`, ownerReferences);
+  }
+
+  ops(op: string): CallRecord[] {
+    return this.calls.filter((c) => c.op === op);
+  }
+
+  podsOf(selector: string): Pod[] {
+    return [...this.pods.values()].filter((p) => matches(p, selector));
+  }
+}
+
+/** `a=b,c=d` equality selectors only. */
+export function matches(pod: Pod, selector: string): boolean {
+  const labels = pod.metadata?.labels ?? {};
+  return selector.split(',').filter(Boolean).every((term) => {
+    const [k, v] = term.split('=');
+    return labels[k] === v;
+  });
+}
+
+export function running(pod: MutablePod): void {
+  pod.status = { ...pod.status, phase: 'Running', conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }] };
+}
+
+// ---- engine -------------------------------------------------------------------------------
+
+export type JobScript = (elapsedPolls: number) => string;
+
+/** An engine whose registered workers are the Running Pods of the fake API server. */
+export class FakeEngine implements EnginePort {
+  started = false;
+  readyAfterPolls = 0;
+  readonly submits: Array<SubmitRequest & { registeredAtSubmit: number; at: number }> = [];
+  readonly stops: string[] = [];
+  status: string | undefined;
+  errorMsg: string | undefined;
+  /** What the job does: status after `jobInfo` is polled n times. */
+  script: JobScript = (n) => (n >= 3 ? 'FINISHED' : 'RUNNING');
+  submitError: Error | undefined;
+  register: (pods: Pod[]) => number = (pods) => pods.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp).length;
+  restorable = true;
+  private polls = 0;
+  private exit!: (e: EngineExit) => void;
+  readonly exited: Promise<EngineExit>;
+  shutdownCalls = 0;
+
+  constructor(
+    private readonly kube: FakeKube,
+    private readonly clock: FakeClock,
+    private readonly slots: number,
+  ) {
+    this.exited = new Promise((r) => (this.exit = r));
+  }
+
+  start(): void {
+    this.started = true;
+  }
+
+  crash(code = 1): void {
+    this.exit({ code, signal: null });
+  }
+
+  async waitReady(): Promise<void> {
+    for (let i = 0; i < this.readyAfterPolls; i++) await this.clock.sleep(250);
+  }
+
+  checkRestorable(jobId: string): void {
+    if (!this.restorable) {
+      throw new RuntimeFailure('CheckpointNotFound', `no checkpoint for ${jobId}`);
+    }
+  }
+
+  registered(): number {
+    return this.register(this.kube.podsOf('seatunnel.apache.org/role=worker'));
+  }
+
+  async overview(): Promise<Overview> {
+    const n = this.registered();
+    return { workers: n, totalSlot: n * this.slots };
+  }
+
+  async submit(req: SubmitRequest): Promise<SubmitResult> {
+    this.submits.push({ ...req, registeredAtSubmit: this.registered(), at: this.clock.now() });
+    if (this.submitError) throw this.submitError;
+    this.status = 'RUNNING';
+    return { jobId: req.restoreFromJobId ?? req.jobId, restored: req.restoreFromJobId !== undefined };
+  }
+
+  async jobInfo(jobId: string): Promise<JobInfo> {
+    if (this.status === undefined) return { jobId };
+    if (this.status === 'RUNNING') this.status = this.script(++this.polls);
+    return { jobId, status: this.status, ...(this.errorMsg ? { errorMsg: this.errorMsg } : {}) };
+  }
+
+  async stopJob(jobId: string): Promise<void> {
+    this.stops.push(jobId);
+    if (this.status === 'RUNNING') this.status = 'CANCELED';
+  }
+
+  async shutdown(): Promise<EngineExit | undefined> {
+    this.shutdownCalls++;
+    this.exit({ code: 143, signal: null });
+    return { code: 143, signal: null };
+  }
+}
+
+export { EngineRejected, KubeApiError };

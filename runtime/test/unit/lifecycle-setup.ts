@@ -1,0 +1,45 @@
+// The lifecycle with fakes of both ports on virtual time, for the lifecycle and RBAC unit tests.
+import type { PodTemplate } from 'kubernetes-types/core/v1';
+import type { SeaTunnelApplicationProps } from '../../../lib/model/props';
+import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import { plan } from '../../../test/support/fixtures';
+import { runApplication, type Tuning } from '../../src/lifecycle';
+import { memoryLogger } from '../../src/log';
+import type { Outcome } from '../../src/outcome';
+import type { Settings } from '../../src/settings';
+import { FakeClock, FakeEngine, FakeKube, runOn, running } from './fakes';
+
+export const SEL = 'seatunnel.apache.org/application-id=app-1,seatunnel.apache.org/role=worker';
+
+export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Partial<Tuning> = {}) {
+  const p = plan({ applicationId: 'app-1', workerCount: 3, workerSlots: 2, startupTimeoutMillis: 60_000, jobId: '9223372036854775807', ...props });
+  const app = runtimeSettings(p.spec);
+  const clock = new FakeClock();
+  const kube = new FakeKube(clock);
+  kube.template = p.workerTemplate as PodTemplate;
+  kube.masterPod = { metadata: { name: 'app-1-m', uid: 'master-uid' } };
+  kube.onCreate = (pod) => kube.update(pod.metadata!.name!, running);
+  const engine = new FakeEngine(kube, clock, app.workerSlots);
+  const log = memoryLogger();
+  const terminate = new AbortController();
+  const settings: Settings = {
+    app,
+    pod: { name: 'app-1-m', namespace: 'ns', uid: 'master-uid', ip: '10.0.0.9', masterHost: '10.0.0.9' },
+    engineConfigDir: '/etc/engine',
+    workDir: '/work',
+    engineWorkDir: '/work/engine',
+    engineRest: { host: '127.0.0.1', candidates: [{ port: 8080, path: '' }] },
+    debug: true,
+  };
+  const env: Record<string, string> = { SEATUNNEL_APPLICATION_JOB_CONFIG: (p.spec.jobConfig as { text: string }).text, ROWS: '12345678901234567' };
+  let engineFilesWritten = 0;
+  const deps = {
+    settings, env, io: { readFile: () => { throw new Error('no files'); } }, kube, engine, clock, log,
+    terminate: terminate.signal,
+    writeEngineFiles: () => void engineFilesWritten++,
+    tuning,
+  };
+  const run = (onStep?: () => void): Promise<Outcome> => runOn(clock, runApplication(deps), { onStep });
+  return { p, app, clock, kube, engine, log, terminate, env, run, get engineFilesWritten() { return engineFilesWritten; } };
+}
+

@@ -1,0 +1,268 @@
+// The lifecycle state machine on virtual time, with fakes of the Kubernetes and engine ports.
+import { ANNOTATIONS } from '../../../lib/model/reserved';
+import { PHASES } from '../../src/report/reporter';
+import { EngineRejected, KubeApiError, running } from './fakes';
+import { SEL, setup } from './lifecycle-setup';
+
+type S = ReturnType<typeof setup>;
+
+function eventReasons(s: S): string[] {
+  return s.kube.events.map((e) => e.reason!);
+}
+
+function expectCleanedUp(s: S): void {
+  expect(s.kube.podsOf(SEL)).toEqual([]);
+  expect(s.kube.ops('deletePods')).toHaveLength(1);
+  expect(s.engine.shutdownCalls).toBe(1);
+}
+
+/** Runs `fn` once, the first time `cond` holds. */
+function once(cond: () => boolean, fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done && cond()) {
+      done = true;
+      fn();
+    }
+  };
+}
+
+const JOB = `env { job.mode = "BATCH", big = 9007199254740993 }
+source { FakeSource { plugin_output = "fake", row.num = \${ROWS} } }
+sink { Console { plugin_input = "fake" } }
+`;
+
+test('happy path: workers created, all registered, then exactly one submit; success; workers removed; exit 0', async () => {
+  const s = setup({ jobConfig: JOB });
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0, zetaStatus: 'FINISHED' });
+  expect(s.engineFilesWritten).toBe(1);
+  expect(s.kube.ops('createPod').map((c) => c.name).sort()).toEqual(['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3']);
+  // exactly one job, submitted after all three registered, with the exact 63-bit id and the resolved config
+  expect(s.engine.submits).toHaveLength(1);
+  const sub = s.engine.submits[0];
+  expect(sub.registeredAtSubmit).toBe(3);
+  expect(sub.jobId).toBe('9223372036854775807');
+  expect(sub.jobName).toBe(s.p.spec.name);
+  // ${ROWS} from the master's environment; numbers beyond 2^53 stay exact
+  expect(sub.configJson).toBe('{"env":{"job":{"mode":"BATCH"},"big":9007199254740993},"source":{"FakeSource":{"plugin_output":"fake","row":{"num":"12345678901234567"}}},"sink":{"Console":{"plugin_input":"fake"}}}');
+  expect(s.engine.stops).toEqual([]);
+  expectCleanedUp(s);
+  expect(eventReasons(s)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
+  expect(s.kube.events.every((e) => e.involvedObject.uid === 'job-uid' && e.involvedObject.kind === 'Job')).toBe(true);
+  expect(s.kube.annotations).toEqual({
+    [ANNOTATIONS.phase]: 'Succeeded',
+    [ANNOTATIONS.workersDesired]: '3',
+    [ANNOTATIONS.workersRegistered]: '3',
+    [ANNOTATIONS.zetaJobId]: '9223372036854775807',
+    [ANNOTATIONS.zetaJobStatus]: 'FINISHED',
+    [ANNOTATIONS.message]: 'Zeta job 9223372036854775807 ended FINISHED',
+    [ANNOTATIONS.finishedAt]: expect.stringMatching(/^2026-01-01T/),
+  });
+  // the phases in lifecycle order (patches waiting in the queue are merged, so some may be skipped)
+  const phases = s.kube.annotationPatches.map((a) => a[ANNOTATIONS.phase]).filter((x): x is string => !!x);
+  const order = phases.map((x) => PHASES.indexOf(x as (typeof PHASES)[number]));
+  expect(order).toEqual([...order].sort((a, b) => a - b));
+  expect(phases).toEqual(expect.arrayContaining(['Starting', 'CreatingWorkers', 'Running', 'CleaningUp', 'Succeeded']));
+});
+
+test('dependents applied without an owner are adopted by the Job; owned ones are left alone', async () => {
+  const s = setup();
+  s.kube.owners.set('Service/app-1', [{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid' }]);
+  s.kube.owners.set('ConfigMap/app-1-engine', [{ apiVersion: 'v1', kind: 'Other', name: 'x', uid: 'other' }]);
+  await s.run();
+  const adopted = s.kube.ops('setOwnerReferences').map((c) => c.name).sort();
+  expect(adopted).toEqual(s.app.dependents.map((d) => `${d.kind}/${d.name}`).filter((k) => k !== 'Service/app-1' && k !== 'ConfigMap/app-1-engine').sort());
+  expect(s.kube.owners.get('PodTemplate/app-1-worker')).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid', controller: false, blockOwnerDeletion: false }]);
+});
+
+test('a worker deleted mid-run: detected, the job stopped (it was acknowledged), cleanup, WorkerLost, exit 3', async () => {
+  const s = setup();
+  s.engine.script = () => 'RUNNING';
+  const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.remove('app-1-worker-2')));
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'WorkerLost', exitCode: 3, message: 'worker app-1-worker-2 was deleted', zetaStatus: 'CANCELED' });
+  expect(s.engine.stops).toEqual(['9223372036854775807']);
+  expectCleanedUp(s);
+  expect(eventReasons(s)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'WorkerLost', 'Stopping', 'Failed']);
+  expect(s.kube.annotations[ANNOTATIONS.reason]).toBe('WorkerLost');
+  expect(s.kube.annotations[ANNOTATIONS.phase]).toBe('Failed');
+});
+
+test('a worker that fails (OOMKilled) mid-run is lost with the container reason', async () => {
+  const s = setup();
+  s.engine.script = () => 'RUNNING';
+  const out = await s.run(
+    once(() => s.engine.submits.length === 1, () =>
+      s.kube.update('app-1-worker-1', (p) => {
+        p.status = { phase: 'Failed', containerStatuses: [{ name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] };
+      }),
+    ),
+  );
+  expect(out.reason).toBe('WorkerLost');
+  expect(out.message).toBe('worker app-1-worker-1 failed: container seatunnel terminated with exit code 137 (OOMKilled)');
+});
+
+test('a worker that can never schedule fails fast with Unschedulable, long before the startup timeout; nothing is submitted', async () => {
+  const s = setup({ startupTimeoutMillis: 600_000 });
+  s.kube.onCreate = (pod) =>
+    s.kube.update(pod.metadata!.name!, (p) => {
+      if (p.metadata!.name!.endsWith('-3')) p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 node(s) didn\'t match Pod\'s node affinity/selector.' }] };
+      else running(p);
+    });
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'Unschedulable', exitCode: 3 });
+  expect(out.message).toMatch(/^worker app-1-worker-3 cannot be scheduled: 0\/3 nodes are available/);
+  expect(s.clock.now()).toBeLessThan(10_000);
+  expect(s.engine.submits).toEqual([]);
+  expect(s.engine.stops).toEqual([]);
+  expectCleanedUp(s);
+  expect(eventReasons(s)).toEqual(['WorkersCreating', 'WorkerFailed', 'Failed']);
+});
+
+test('an image that cannot be pulled fails fast with its reason', async () => {
+  const s = setup();
+  s.kube.onCreate = (pod) =>
+    s.kube.update(pod.metadata!.name!, (p) => {
+      p.status = { phase: 'Pending', containerStatuses: [{ name: 'seatunnel', image: 'nope', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "nope"' } } }] };
+    });
+  const out = await s.run();
+  expect(out).toMatchObject({ reason: 'ImagePullBackOff', exitCode: 3 });
+});
+
+test('startup timeout: one deadline for creation and registration, with the reason in the message', async () => {
+  const s = setup({ startupTimeoutMillis: 20_000 });
+  s.engine.register = (pods) => Math.min(1, pods.length);
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'StartupTimeout', exitCode: 3 });
+  expect(out.message).toMatch(/^Timed out starting 3 application workers after 20 s: 3\/3 created, 3 running, 1\/3 registered with Zeta \(totalSlot 2 of 6\)/);
+  expect(s.clock.now()).toBeGreaterThanOrEqual(20_000);
+  expect(s.engine.submits).toEqual([]);
+  expectCleanedUp(s);
+  expect(s.kube.annotations[ANNOTATIONS.workersRegistered]).toBe('1');
+});
+
+test('SIGTERM while the job runs: the job is stopped, workers removed, CANCELED, exit 2', async () => {
+  const s = setup();
+  s.engine.script = () => 'RUNNING';
+  const out = await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+  expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'CANCELED' });
+  expect(s.engine.stops).toEqual(['9223372036854775807']);
+  expectCleanedUp(s);
+  expect(s.kube.annotations[ANNOTATIONS.phase]).toBe('Canceled');
+  expect(eventReasons(s).slice(-2)).toEqual(['Stopping', 'Canceled']);
+});
+
+test('SIGTERM before submission: nothing to stop, workers removed, exit 2', async () => {
+  const s = setup();
+  s.engine.register = () => 0;
+  const out = await s.run(once(() => s.clock.now() > 1000, () => s.terminate.abort()));
+  expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2 });
+  expect(s.engine.submits).toEqual([]);
+  expect(s.engine.stops).toEqual([]);
+  expectCleanedUp(s);
+});
+
+test('SIGTERM while a submission is in flight: once acknowledged, the job is stopped (a late submission cannot escape)', async () => {
+  const s = setup();
+  s.engine.script = () => 'RUNNING';
+  const submit = s.engine.submit.bind(s.engine);
+  s.engine.submit = async (req) => {
+    s.terminate.abort();
+    await s.clock.sleep(3000);
+    return submit(req);
+  };
+  const out = await s.run();
+  expect(out.reason).toBe('Terminated');
+  expect(s.engine.stops).toEqual(['9223372036854775807']);
+});
+
+test.each([
+  ['FAILED', 'JobFailed', 1, 'FAILED'],
+  ['UNKNOWABLE', 'JobFailed', 1, 'FAILED'],
+  ['CANCELED', 'JobCanceled', 2, 'CANCELED'],
+  ['SAVEPOINT_DONE', 'JobFinished', 0, 'SUCCEEDED'],
+])('Zeta %s → %s, exit %d', async (status, reason, code, state) => {
+  const s = setup();
+  s.engine.script = (n) => (n >= 2 ? status : 'RUNNING');
+  s.engine.errorMsg = status === 'FAILED' ? 'java.lang.RuntimeException: ErrorCode:[ASSERT-01]\n\tat x.y(Z.java:1)' : undefined;
+  const out = await s.run();
+  expect(out).toMatchObject({ reason, exitCode: code, state, zetaStatus: status });
+  if (status === 'FAILED') expect(out.message).toBe('Zeta job 9223372036854775807 ended FAILED: java.lang.RuntimeException: ErrorCode:[ASSERT-01]');
+  expect(s.engine.stops).toEqual([]);
+  expectCleanedUp(s);
+});
+
+test('a job Zeta refuses at submit is an application failure (exit 1), not retried', async () => {
+  const s = setup();
+  s.engine.submitError = new EngineRejected("POST /submit-job: HTTP 500: ErrorCode:[API-06], ErrorDescription:[Factory initialize failed] - Unable to create a source for identifier 'FakeSource'.", 500);
+  const out = await s.run();
+  expect(out).toMatchObject({ reason: 'JobRejected', exitCode: 1 });
+  expect(out.message).toMatch(/^Zeta refused the job: .*API-06/);
+  expect(s.engine.submits).toHaveLength(1);
+  expectCleanedUp(s);
+});
+
+test('a cleanup failure turns SUCCEEDED into FAILED (CleanupFailed, exit 3); every step is still attempted', async () => {
+  const s = setup();
+  const del = s.kube.deletePod.bind(s.kube);
+  s.kube.deletePod = async (name, opts) => {
+    if (name === 'app-1-worker-1') throw new KubeApiError(403, 'Forbidden', 'pods "app-1-worker-1" is forbidden');
+    return del(name, opts);
+  };
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'CleanupFailed', exitCode: 3, zetaStatus: 'FINISHED' });
+  expect(out.message).toMatch(/deleting worker app-1-worker-1: .*forbidden/);
+  expect(s.kube.ops('deletePod').map((c) => c.name)).toEqual(['app-1-worker-2', 'app-1-worker-3']);
+  expect(s.kube.ops('deletePods')).toHaveLength(1);
+  expect(s.kube.podsOf(SEL)).toEqual([]); // the deletecollection safety net removed the one left
+  expect(eventReasons(s)).toContain('CleanupFailed');
+});
+
+test('an unresolvable ${VAR} in the job config is a configuration failure (exit 4) before anything starts', async () => {
+  const s = setup();
+  delete s.env.ROWS;
+  const out = await s.run();
+  expect(out).toMatchObject({ reason: 'InvalidJobConfig', exitCode: 4 });
+  expect(out.message).toMatch(/\$\{ROWS\}.*set ROWS/);
+  expect(s.engine.started).toBe(false);
+  expect(s.kube.ops('createPod')).toEqual([]);
+  expect(s.kube.annotations[ANNOTATIONS.phase]).toBe('Failed');
+});
+
+test('the engine dying mid-run ends the application (EngineExited, exit 5) with cleanup', async () => {
+  const s = setup();
+  s.engine.script = () => 'RUNNING';
+  const out = await s.run(once(() => s.engine.submits.length === 1, () => s.engine.crash(137)));
+  expect(out).toMatchObject({ reason: 'EngineExited', exitCode: 5 });
+  expect(out.message).toMatch(/exited with code 137/);
+  expect(s.kube.podsOf(SEL)).toEqual([]);
+});
+
+test('restore: a missing checkpoint fails before the engine starts (exit 4); with one, the engine is asked to restore', async () => {
+  const missing = setup({ restoreJobId: '4711' });
+  missing.engine.restorable = false;
+  const out = await missing.run();
+  expect(out).toMatchObject({ reason: 'CheckpointNotFound', exitCode: 4 });
+  expect(missing.engine.started).toBe(false);
+
+  const ok = setup({ restoreJobId: '4711' });
+  await ok.run();
+  expect(ok.engine.submits[0].restoreFromJobId).toBe('4711');
+  expect(ok.kube.annotations[ANNOTATIONS.zetaJobId]).toBe('4711');
+  expect(ok.kube.events.find((e) => e.reason === 'JobSubmitted')!.message).toMatch(/restored from the latest checkpoint of job 4711/);
+});
+
+test('transient API errors while reading the Job are retried', async () => {
+  const s = setup();
+  s.kube.failNext.set('getJob', [new KubeApiError(503, 'ServiceUnavailable', 'x'), new KubeApiError(0, 'ECONNREFUSED', 'y')]);
+  const out = await s.run();
+  expect(out.exitCode).toBe(0);
+  expect(s.kube.ops('getJob')).toHaveLength(3);
+});
+
+test('a missing worker template is a configuration failure', async () => {
+  const s = setup();
+  s.kube.template = undefined;
+  const out = await s.run();
+  expect(out).toMatchObject({ reason: 'InvalidWorkerTemplate', exitCode: 4 });
+});

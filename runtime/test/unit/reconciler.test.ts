@@ -1,0 +1,197 @@
+import type { Pod, PodTemplate } from 'kubernetes-types/core/v1';
+import { memoryLogger } from '../../src/log';
+import { assess, WorkerReconciler, type WorkerFailure, type WorkerRecord } from '../../src/workers/reconciler';
+import type { PodSnapshot } from '../../src/workers/snapshot';
+import { PodSnapshotStore } from '../../src/workers/snapshot';
+import { stampWorker, workerSelector } from '../../src/workers/stamp';
+import { plan } from '../../../test/support/fixtures';
+import { FakeClock, FakeKube, KubeApiError, runOn, running, settle } from './fakes';
+
+const MASTER = 'master-uid';
+const own = { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'm', uid: MASTER }] };
+const rec = (n: number, phase: WorkerRecord['phase'], extra: Partial<WorkerRecord> = {}): WorkerRecord => ({ index: n, name: `w-${n}`, phase, seen: false, attempts: 1, ...extra });
+const snap = (pods: Pod[], extra: Partial<PodSnapshot> = {}): PodSnapshot => ({
+  pods: new Map(pods.map((p) => [p.metadata!.name!, p])),
+  deleted: new Map(),
+  listsStarted: 1,
+  syncedList: 1,
+  resourceVersion: '1',
+  ...extra,
+});
+const pod = (n: number, status: Pod['status'] = { phase: 'Running' }, meta: Pod['metadata'] = own): Pod => ({ metadata: { name: `w-${n}`, ...meta }, status });
+
+describe('assess (pure decisions)', () => {
+  test('counts running workers and says why the others wait', () => {
+    const a = assess([rec(1, 'created'), rec(2, 'created'), rec(3, 'creating'), rec(4, 'new')], snap([pod(1), pod(2, { phase: 'Pending' })]), MASTER);
+    expect(a.failure).toBeUndefined();
+    expect(a.running).toBe(1);
+    expect(a.created).toBe(2);
+    expect(Object.fromEntries(a.waiting)).toEqual({ 'w-2': 'Pending', 'w-3': 'Creating', 'w-4': 'NotCreated' });
+    expect(a.newlySeen).toEqual(['w-1', 'w-2']);
+  });
+
+  test('a worker that was seen and is gone is lost', () => {
+    const a = assess([rec(1, 'created', { seen: true })], snap([]), MASTER);
+    expect(a.failure).toEqual({ reason: 'WorkerLost', worker: 'w-1', message: 'worker w-1 was deleted' });
+  });
+
+  test('a deletion recorded by the store (tombstone) is a loss even if the reconciler never saw the Pod; its last state is quoted', () => {
+    const tomb = pod(1, { phase: 'Failed', containerStatuses: [{ name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] });
+    const a = assess([rec(1, 'created')], { ...snap([]), deleted: new Map([['w-1', tomb]]) }, MASTER);
+    expect(a.failure?.message).toBe('worker w-1 was deleted (it had failed: container seatunnel terminated with exit code 137 (OOMKilled))');
+  });
+
+  test('created but not observed yet is only a loss once a list started after the create came back without it', () => {
+    expect(assess([rec(1, 'created', { ackedAtList: 1 })], snap([], { syncedList: 1 }), MASTER).failure).toBeUndefined();
+    expect(assess([rec(1, 'created', { ackedAtList: 1 })], snap([], { syncedList: 2, listsStarted: 2 }), MASTER).failure?.reason).toBe('WorkerLost');
+  });
+
+  test('reason-aware: Unschedulable and image pull errors fail with their reason', () => {
+    const unsched = pod(2, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available' }] });
+    const a = assess([rec(1, 'created'), rec(2, 'created')], snap([pod(1), unsched]), MASTER);
+    expect(a.failure).toEqual({ reason: 'Unschedulable', worker: 'w-2', message: 'worker w-2 cannot be scheduled: 0/3 nodes are available' });
+  });
+
+  test('Failed and terminating workers are lost; Succeeded is not a failure', () => {
+    expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Failed' })]), MASTER).failure?.reason).toBe('WorkerLost');
+    expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Running' }, { ...own, deletionTimestamp: 'x' })]), MASTER).failure?.message).toMatch(/is being deleted/);
+    expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Succeeded' })]), MASTER).failure).toBeUndefined();
+  });
+
+  test('released workers (the runtime deleted them) are never failures', () => {
+    expect(assess([rec(1, 'released', { seen: true })], snap([]), MASTER).failure).toBeUndefined();
+    expect(assess([rec(1, 'released')], snap([pod(1, { phase: 'Failed' })]), MASTER).failure).toBeUndefined();
+  });
+
+  test("a Pod with the worker's name that is not ours is not taken for ours", () => {
+    const foreign = pod(1, { phase: 'Failed' }, { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'old', uid: 'old-master' }] });
+    const a = assess([rec(1, 'creating')], snap([foreign]), MASTER);
+    expect(a.failure).toBeUndefined();
+    expect(a.newlySeen).toEqual([]);
+  });
+
+  test('the first failure in worker order wins', () => {
+    const a = assess([rec(1, 'created', { seen: true }), rec(2, 'created')], snap([pod(2, { phase: 'Failed' })]), MASTER);
+    expect(a.failure?.worker).toBe('w-1');
+  });
+});
+
+describe('WorkerReconciler (with a fake API server)', () => {
+  const p = plan({ applicationId: 'app-1', workerCount: 1 });
+  const template = p.workerTemplate as PodTemplate;
+
+  function setup(count: number, concurrency = 4) {
+    const clock = new FakeClock();
+    const kube = new FakeKube(clock);
+    const log = memoryLogger();
+    const store = new PodSnapshotStore(kube, workerSelector('app-1'), { clock, log });
+    const failures: WorkerFailure[] = [];
+    const r = new WorkerReconciler({
+      kube, store, clock, log, appId: 'app-1', count, masterUid: MASTER, concurrency,
+      stamp: (n) => stampWorker({ appId: 'app-1', namespace: 'ns', template, master: { name: 'm', uid: MASTER }, masterHost: '10.0.0.1', masterPort: 5801 }, n),
+      onFailure: (f) => failures.push(f),
+    });
+    return { clock, kube, log, store, r, failures };
+  }
+
+  async function createAll(s: ReturnType<typeof setup>): Promise<void> {
+    await runOn(s.clock, s.store.start());
+    s.r.start();
+    await runOn(s.clock, (async () => {
+      while (!s.r.allCreated && s.failures.length === 0) await s.clock.sleep(10);
+    })());
+  }
+
+  test('creates every worker once, with at most `concurrency` creates in flight', async () => {
+    const s = setup(10, 3);
+    s.kube.createDelayMs = 50;
+    await createAll(s);
+    expect(s.kube.ops('createPod').map((c) => c.name).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `app-1-worker-${i + 1}`).sort());
+    expect(s.kube.maxInFlightCreates).toBe(3);
+    expect(s.failures).toEqual([]);
+    await s.store.stop();
+  });
+
+  test('a worker deleted behind its back is reported lost (once)', async () => {
+    const s = setup(2);
+    s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, running);
+    await createAll(s);
+    await settle();
+    s.kube.remove('app-1-worker-2');
+    await settle();
+    expect(s.failures).toEqual([{ reason: 'WorkerLost', worker: 'app-1-worker-2', message: 'worker app-1-worker-2 was deleted' }]);
+    s.kube.remove('app-1-worker-1');
+    await settle();
+    expect(s.failures).toHaveLength(1);
+    await s.store.stop();
+  });
+
+  test('409 with a Pod of this master (an ambiguous earlier create) adopts it', async () => {
+    const s = setup(1);
+    s.kube.seed({ metadata: { name: 'app-1-worker-1', labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' }, ...own } });
+    await createAll(s);
+    expect(s.r.records[0].phase).toBe('created');
+    expect(s.kube.ops('deletePod')).toEqual([]);
+    expect(s.log.lines.some((l) => l.includes('adopted existing worker'))).toBe(true);
+  });
+
+  test('409 with a worker left by an earlier master Pod deletes it (uid precondition) and creates ours', async () => {
+    const s = setup(1);
+    s.kube.seed({
+      metadata: { name: 'app-1-worker-1', uid: 'stale-uid', labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' }, ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'old', uid: 'old-master' }] },
+    });
+    await createAll(s);
+    expect(s.kube.ops('deletePod').map((c) => c.name)).toEqual(['app-1-worker-1']);
+    expect(s.kube.ops('createPod')).toHaveLength(2);
+    expect(s.kube.pods.get('app-1-worker-1')!.metadata!.ownerReferences![0].uid).toBe(MASTER);
+    expect(s.failures).toEqual([]);
+  });
+
+  test('409 with a foreign Pod of the same name is refused', async () => {
+    const s = setup(1);
+    s.kube.seed({ metadata: { name: 'app-1-worker-1', labels: { app: 'someone-else' } } });
+    await createAll(s);
+    expect(s.failures[0]).toMatchObject({ reason: 'WorkerCreateRefused', worker: 'app-1-worker-1' });
+    expect(s.kube.ops('deletePod')).toEqual([]);
+  });
+
+  test('a quota refusal (403) fails at once with the API message and stops further creates', async () => {
+    const s = setup(6, 1);
+    s.kube.failNext.set('createPod', [new KubeApiError(403, 'Forbidden', 'pods "app-1-worker-1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2')]);
+    await createAll(s);
+    expect(s.failures).toEqual([{ reason: 'WorkerCreateRefused', worker: 'app-1-worker-1', message: expect.stringContaining('exceeded quota: q') }]);
+    expect(s.kube.ops('createPod')).toHaveLength(1);
+  });
+
+  test('an admission rejection (422) fails at once', async () => {
+    const s = setup(1);
+    s.kube.failNext.set('createPod', [new KubeApiError(422, 'Invalid', 'Pod "x" is invalid: spec.containers[0].image: Required value')]);
+    await createAll(s);
+    expect(s.failures[0].reason).toBe('WorkerCreateRefused');
+  });
+
+  test('no answer / 5xx is retried', async () => {
+    const s = setup(1);
+    s.kube.failNext.set('createPod', [new KubeApiError(0, 'ECONNRESET', 'socket hang up'), new KubeApiError(503, 'ServiceUnavailable', 'try later')]);
+    await createAll(s);
+    expect(s.kube.ops('createPod')).toHaveLength(3);
+    expect(s.r.records[0]).toMatchObject({ phase: 'created', attempts: 3 });
+    expect(s.failures).toEqual([]);
+  });
+
+  test('release() stops creating and returns the workers whose create was attempted', async () => {
+    const s = setup(5, 1);
+    s.kube.createDelayMs = 100;
+    await runOn(s.clock, s.store.start());
+    s.r.start();
+    await settle();
+    const released = runOn(s.clock, s.r.release());
+    const names = await released;
+    expect(names).toEqual(['app-1-worker-1']);
+    expect(s.kube.ops('createPod')).toHaveLength(1);
+    expect(s.r.records.every((x) => x.phase === 'released')).toBe(true);
+    s.kube.remove('app-1-worker-1');
+    await settle();
+    expect(s.failures).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import { ANNOTATIONS } from '../../../lib/model/reserved';
+import { memoryLogger } from '../../src/log';
+import { Reporter } from '../../src/report/reporter';
+import { FakeClock, FakeKube, KubeApiError, runOn } from './fakes';
+
+function setup() {
+  const clock = new FakeClock();
+  const kube = new FakeKube(clock);
+  const reporter = new Reporter(kube, { name: 'app-1' }, { podName: 'app-1-m' }, clock, memoryLogger());
+  return { clock, kube, reporter };
+}
+
+test('Events carry the Job (with its uid once known) and keep their order; queued annotation patches are merged', async () => {
+  const { clock, kube, reporter } = setup();
+  reporter.setJobUid('job-uid');
+  reporter.annotate({ phase: 'Starting', workersDesired: '3' });
+  reporter.event('Normal', 'WorkersCreating', 'creating 3');
+  reporter.annotate({ phase: 'CreatingWorkers' });
+  reporter.annotate({ workersRegistered: '1' });
+  reporter.event('Warning', 'WorkerLost', 'x'.repeat(2000));
+  expect(await runOn(clock, reporter.flush(10_000))).toBe(true);
+  expect(kube.calls.map((c) => c.op)).toEqual(['patchJobAnnotations', 'createEvent', 'patchJobAnnotations', 'createEvent']);
+  expect(kube.annotationPatches[1]).toEqual({ [ANNOTATIONS.phase]: 'CreatingWorkers', [ANNOTATIONS.workersRegistered]: '1' });
+  const [first, second] = kube.events;
+  expect(first.involvedObject).toEqual({ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', namespace: 'ns', uid: 'job-uid' });
+  expect(first).toMatchObject({ reason: 'WorkersCreating', type: 'Normal', source: { component: 'seatunnel-app-runtime' }, count: 1 });
+  expect(second.message!.length).toBe(1024);
+  expect(first.metadata!.name! < second.metadata!.name!).toBe(true);
+});
+
+test('null removes an annotation', async () => {
+  const { clock, kube, reporter } = setup();
+  reporter.annotate({ reason: 'WorkerLost' });
+  reporter.annotate({ reason: null });
+  await runOn(clock, reporter.flush(1000));
+  expect(kube.annotations[ANNOTATIONS.reason]).toBeUndefined();
+});
+
+test('transient errors and 403 (RBAC catching up after an API server restart) are retried; other errors drop the write', async () => {
+  const { clock, kube, reporter } = setup();
+  kube.failNext.set('createEvent', [new KubeApiError(0, 'ECONNREFUSED', 'down'), new KubeApiError(403, 'Forbidden', 'not yet'), new KubeApiError(422, 'Invalid', 'bad')]);
+  reporter.event('Normal', 'JobSubmitted', 'a');
+  reporter.event('Normal', 'JobSubmitted', 'b');
+  expect(await runOn(clock, reporter.flush(60_000))).toBe(false); // 'a' was given up
+  expect(kube.events.map((e) => e.message)).toEqual(['b']);
+  expect(kube.ops('createEvent')).toHaveLength(4);
+});
+
+test('flush gives up after its budget when the API does not answer', async () => {
+  const { clock, kube, reporter } = setup();
+  kube.failNext.set('patchJobAnnotations', Array.from({ length: 1000 }, () => new KubeApiError(503, 'ServiceUnavailable', 'down')));
+  reporter.annotate({ phase: 'Failed' });
+  expect(await runOn(clock, reporter.flush(5000))).toBe(false);
+});

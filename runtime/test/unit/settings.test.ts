@@ -1,0 +1,108 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import { plan } from '../../../test/support/fixtures';
+import { RuntimeFailure } from '../../src/outcome';
+import { loadSettings, resolveJobConfig, runtimeSettingsProblems } from '../../src/settings';
+
+const p = plan({ applicationId: 'app-1', namespace: 'jobs', jobId: '9223372036854775807' });
+const json = JSON.stringify(runtimeSettings(p.spec));
+const io = (files: Record<string, string>) => ({
+  readFile: (f: string) => {
+    if (f in files) return files[f];
+    throw Object.assign(new Error(`ENOENT: no such file, open '${f}'`), { code: 'ENOENT' });
+  },
+});
+const env = {
+  SEATUNNEL_POD_NAME: 'app-1-xyz', SEATUNNEL_POD_NAMESPACE: 'jobs', SEATUNNEL_POD_UID: 'u-1', SEATUNNEL_POD_IP: '10.244.0.5',
+  SEATUNNEL_APPLICATION_MASTER_HOST: '10.244.0.5', SEATUNNEL_APPLICATION_ID: 'app-1', SEATUNNEL_APP_ENGINE_CONFIG: '/etc/seatunnel-app/engine',
+};
+
+function failure(fn: () => unknown): RuntimeFailure {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof RuntimeFailure) return e;
+    throw e;
+  }
+  throw new Error('expected a RuntimeFailure');
+}
+
+test('reads the downward-API identity and the runtime.json the plan generates', () => {
+  const s = loadSettings(env, io({ '/etc/seatunnel-app/engine/runtime.json': json }));
+  expect(s.pod).toEqual({ name: 'app-1-xyz', namespace: 'jobs', uid: 'u-1', ip: '10.244.0.5', masterHost: '10.244.0.5' });
+  expect(s.app.jobId).toBe('9223372036854775807');
+  expect(s.workDir).toBe('/var/run/seatunnel-app');
+  expect(s.engineWorkDir).toBe('/var/run/seatunnel-app/engine');
+  // REST v2 on the rest port first, then Zeta 2.3.8's Hazelcast REST on the master port
+  expect(s.engineRest).toEqual({ host: '127.0.0.1', candidates: [{ port: 8080, path: '' }, { port: 5801, path: '/hazelcast/rest/maps' }] });
+  expect(s.app.master.command).toContain(`-Dhazelcast.config=/var/run/seatunnel-app/engine/hazelcast-master.yaml`);
+});
+
+test('an explicit restPath in runtime.json selects exactly that endpoint', () => {
+  const withPath = JSON.stringify({ ...JSON.parse(json), master: { ...JSON.parse(json).master, restPort: 5801, restPath: '/hazelcast/rest/maps' } });
+  const s = loadSettings(env, io({ '/etc/seatunnel-app/engine/runtime.json': withPath }));
+  expect(s.engineRest.candidates).toEqual([{ port: 5801, path: '/hazelcast/rest/maps' }]);
+});
+
+test('test seams: work dir and engine REST host', () => {
+  const s = loadSettings({ ...env, SEATUNNEL_APP_WORK_DIR: '/tmp/w', SEATUNNEL_APP_ENGINE_REST_HOST: '::1' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }));
+  expect(s.engineWorkDir).toBe('/tmp/w/engine');
+  expect(s.engineRest.host).toBe('::1');
+});
+
+test('every missing variable is reported at once (configuration failure)', () => {
+  const f = failure(() => loadSettings({}, io({})));
+  expect(f.reason).toBe('InvalidSettings');
+  for (const v of ['SEATUNNEL_POD_NAME', 'SEATUNNEL_POD_NAMESPACE', 'SEATUNNEL_POD_UID', 'SEATUNNEL_POD_IP', 'SEATUNNEL_APPLICATION_MASTER_HOST', 'SEATUNNEL_APPLICATION_ID', 'SEATUNNEL_APP_ENGINE_CONFIG']) {
+    expect(f.message).toContain(v);
+  }
+});
+
+test('an unreadable runtime.json, or one for another application or namespace, is refused', () => {
+  expect(failure(() => loadSettings(env, io({}))).message).toMatch(/cannot read \/etc\/seatunnel-app\/engine\/runtime.json: ENOENT/);
+  expect(failure(() => loadSettings({ ...env, SEATUNNEL_APPLICATION_ID: 'other' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(/appId "app-1" differs/);
+  expect(failure(() => loadSettings({ ...env, SEATUNNEL_POD_NAMESPACE: 'x' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(/namespace "jobs" differs/);
+});
+
+test('runtime.json fields are checked one by one', () => {
+  const good = JSON.parse(json);
+  expect(runtimeSettingsProblems(good)).toEqual([]);
+  const bad = { ...good, version: 2, jobId: '9223372036854775808', workerCount: 0, master: { ...good.master, command: [], restPath: 'x y' }, jobConfig: { kind: 'file', path: 'rel' }, dependents: [{}] };
+  const problems = runtimeSettingsProblems(bad);
+  expect(problems).toHaveLength(7);
+  expect(problems.join('\n')).toMatch(/version.*got 2/);
+  expect(problems.join('\n')).toMatch(/jobId: expected a positive 63-bit integer/);
+  expect(runtimeSettingsProblems('x')).toEqual(['runtime.json: expected a JSON object']);
+});
+
+describe('job config', () => {
+  const app = runtimeSettings(p.spec);
+  test('inline: ${VAR} from the environment, output as exact JSON in source order', () => {
+    const r = resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'env { id = 9223372036854775807, b = 1.50 }\nsink { X { pw = ${DB_PW}, opt = ${?NOPE} } }', DB_PW: 's3cr=t' }, io({}));
+    expect(r.json).toBe('{"env":{"id":9223372036854775807,"b":1.50},"sink":{"X":{"pw":"s3cr=t"}}}');
+    expect(r.envUsed).toEqual(['DB_PW']);
+  });
+
+  test('every required placeholder without a value is named', () => {
+    const f = failure(() => resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'a = ${X}\nb = "u-"${Y}' }, io({})));
+    expect(f.reason).toBe('InvalidJobConfig');
+    expect(f.message).toMatch(/\$\{X\} \(\$SEATUNNEL_APPLICATION_JOB_CONFIG:1:5\), \$\{Y\} .*set X, Y in the master's environment/);
+  });
+
+  test('empty inline config and invalid HOCON are configuration failures', () => {
+    expect(failure(() => resolveJobConfig(app, {}, io({}))).message).toMatch(/SEATUNNEL_APPLICATION_JOB_CONFIG is not set/);
+    expect(failure(() => resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'a = {' }, io({}))).message).toMatch(/not valid HOCON/);
+  });
+
+  test('file: read from the mounted path, includes relative to it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'st-job-'));
+    fs.writeFileSync(path.join(dir, 'common.conf'), 'env { parallelism = 2 }\n');
+    fs.writeFileSync(path.join(dir, 'job.conf'), 'include "common.conf"\nenv { job.mode = BATCH }\n');
+    const fileApp = { ...app, jobConfig: { kind: 'file' as const, path: path.join(dir, 'job.conf') } };
+    expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe('{"env":{"parallelism":2,"job":{"mode":"BATCH"}}}');
+    expect(failure(() => resolveJobConfig({ ...fileApp, jobConfig: { kind: 'file', path: '/nope/job.conf' } }, {}, io({}))).message).toMatch(/cannot read the job config file \/nope\/job.conf/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,71 @@
+// The Zeta EnginePort: which REST endpoint it uses, and the environment of the master process.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import { plan } from '../../../test/support/fixtures';
+import { systemClock } from '../../src/clock';
+import { ZetaEngine } from '../../src/engine/zeta';
+import { memoryLogger } from '../../src/log';
+import { HAZELCAST_REST_PATH, type Settings } from '../../src/settings';
+
+function settingsFor(app: ReturnType<typeof runtimeSettings>, candidates: Settings['engineRest']['candidates']): Settings {
+  return {
+    app,
+    pod: { name: 'm', namespace: 'default', uid: 'u', ip: '127.0.0.1', masterHost: '127.0.0.1' },
+    engineConfigDir: '/nope',
+    workDir: '/nope',
+    engineWorkDir: '/nope/engine',
+    engineRest: { host: '127.0.0.1', candidates },
+    debug: false,
+  };
+}
+
+test('without REST v2 (Zeta 2.3.8) the Hazelcast REST on the master port is found and used', async () => {
+  const paths: string[] = [];
+  const server = http.createServer((req, res) => {
+    paths.push(req.url!);
+    if (req.url === `${HAZELCAST_REST_PATH}/overview`) res.writeHead(200).end('{"workers":"2","totalSlot":"4"}');
+    else res.writeHead(400).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const memberPort = (server.address() as AddressInfo).port;
+  const closed = http.createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const noV2Port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  try {
+    const app = runtimeSettings(plan().spec);
+    const engine = new ZetaEngine(settingsFor(app, [{ port: noV2Port, path: '' }, { port: memberPort, path: HAZELCAST_REST_PATH }]), {}, systemClock, memoryLogger());
+    await engine.waitReady(AbortSignal.timeout(5000));
+    expect(await engine.overview()).toEqual({ workers: 2, totalSlot: 4 });
+    expect(paths.every((p) => p === `${HAZELCAST_REST_PATH}/overview`)).toBe(true);
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
+
+test('the master process gets runtime.json master.env, phone-home off, and neither the job config nor the kubeconfig', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'st-engine-'));
+  const out = path.join(dir, 'env.json');
+  const base = runtimeSettings(plan().spec);
+  const app = {
+    ...base,
+    master: { ...base.master, command: [process.execPath, '-e', 'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env)); setInterval(() => {}, 1000)', out] },
+  };
+  const engine = new ZetaEngine(settingsFor(app, [{ port: 1, path: '' }]), { PATH: process.env.PATH, SEATUNNEL_APPLICATION_JOB_CONFIG: 'secret job', KUBECONFIG: '/k', KEEP: 'me' }, systemClock, memoryLogger());
+  engine.start();
+  for (let i = 0; i < 100 && !fs.existsSync(out); i++) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 100));
+  const env = JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, string>;
+  const exit = await engine.shutdown(5000);
+  expect(env.JDK_JAVA_OPTIONS).toBe(base.master.env.JDK_JAVA_OPTIONS);
+  expect(env.HZ_PHONE_HOME_ENABLED).toBe('false');
+  expect(env.KEEP).toBe('me');
+  expect(env.SEATUNNEL_APPLICATION_JOB_CONFIG).toBeUndefined();
+  expect(env.KUBECONFIG).toBeUndefined();
+  expect(exit).toEqual({ code: null, signal: 'SIGTERM' });
+  fs.rmSync(dir, { recursive: true, force: true });
+});
