@@ -44,6 +44,8 @@ export const ENV = {
   podIp: 'SEATUNNEL_POD_IP',
   /** Directory of the generated engine files and runtime.json. */
   engineConfigDir: 'SEATUNNEL_APP_ENGINE_CONFIG',
+  /** Writable directory of the runtime (completed engine files, engine logs). */
+  workDir: 'SEATUNNEL_APP_WORK_DIR',
   /** On workers: the master's Hazelcast address, stamped by the runtime. */
   masterAddress: 'SEATUNNEL_APPLICATION_MASTER_ADDRESS',
   /** Zeta's own override of the Hazelcast tcp-ip member list. */

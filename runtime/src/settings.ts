@@ -4,7 +4,7 @@
 
 import * as path from 'node:path';
 import { ENGINE_FILES } from '../../lib/engine/files';
-import { parseHocon, HoconError, type IncludeReader } from '../../lib/hocon';
+import { parseHocon, HoconError, type HoconDocument, type IncludeReader } from '../../lib/hocon';
 import { fileIncludeReader } from '../../lib/hocon/file-include';
 import { ENV } from '../../lib/model/reserved';
 import { PATHS } from '../../lib/model/spec';
@@ -185,6 +185,25 @@ export function dependentKey(d: DependentRef): string {
   return `${d.kind}/${d.name}`;
 }
 
+/**
+ * Application mode never retries inside the engine: losing a worker fails the application, and a
+ * new application restores from a checkpoint. Zeta's default `job.retry.times` (3) would instead
+ * keep a failed batch job RUNNING (seen with 2.3.8), so the runtime sets it to 0 unless the job
+ * config sets it itself.
+ */
+export function withoutEngineRetries(doc: HoconDocument, env: Env): HoconDocument {
+  let tree: Record<string, unknown>;
+  try {
+    tree = doc.resolve({ env, allowUnresolved: true });
+  } catch {
+    return doc;
+  }
+  const e = tree.env as Record<string, unknown> | undefined;
+  const nested = (e?.job as Record<string, unknown> | undefined)?.retry as Record<string, unknown> | undefined;
+  const set = e !== undefined && ('job.retry.times' in e || (nested !== undefined && 'times' in nested));
+  return set ? doc : doc.withOverride('env.job.retry.times', 0);
+}
+
 export interface ResolvedJobConfig {
   /** The job config as JSON, numbers exact, keys in source order: the body of /submit-job. */
   readonly json: string;
@@ -218,7 +237,8 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
     readInclude = fileIncludeReader({ baseDir: path.dirname(filename) });
   }
   try {
-    const report = parseHocon(text, { filename, readInclude }).resolveWithReport({ env, allowUnresolved: true });
+    const doc = parseHocon(text, { filename, readInclude });
+    const report = withoutEngineRetries(doc, env).resolveWithReport({ env, allowUnresolved: true });
     const missing = report.unresolved.filter((u) => !u.optional);
     if (missing.length > 0) {
       const list = missing.map((u) => `${u.text} (${u.filename ?? filename}:${u.line}:${u.column})`).join(', ');

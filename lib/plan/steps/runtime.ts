@@ -33,6 +33,7 @@ export const runtimeStep: FeatureStep = {
     );
     addVolume(pod, { name: WORK_VOLUME, emptyDir: {} });
     addMount(c, { name: WORK_VOLUME, mountPath: PATHS.workDir });
+    addEnv(c, { name: ENV.workDir, value: PATHS.workDir });
     if (spec.runtime.mode === 'init-container') {
       addVolume(pod, { name: RUNTIME_VOLUME, emptyDir: {} });
       addMount(c, { name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir, readOnly: true });

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ENGINE_FILES } from '../../../lib/engine/files';
+import { PATHS } from '../../../lib/model/spec';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { Settings } from '../settings';
@@ -10,6 +11,15 @@ import { requireCheckpoint } from './checkpoints';
 import { EngineProcess } from './process';
 import { EngineUnavailable, type EngineExit, type EnginePort, type JobInfo, type Overview, type SubmitRequest, type SubmitResult } from './port';
 import { ZetaRest } from './zeta-rest';
+
+/**
+ * The plan writes the master's command for the work directory at PATHS.workDir; when the Pod's
+ * SEATUNNEL_APP_WORK_DIR says otherwise (a different mount), the command follows it.
+ */
+export function relocate(argv: readonly string[], workDir: string): string[] {
+  if (workDir === PATHS.workDir) return [...argv];
+  return argv.map((a) => a.split(PATHS.workDir + '/').join(workDir.replace(/\/$/, '') + '/'));
+}
 
 /** Variables the engine does not need and should not see. */
 const HIDDEN_FROM_ENGINE = ['SEATUNNEL_APPLICATION_JOB_CONFIG', 'KUBECONFIG'];
@@ -28,7 +38,7 @@ export class ZetaEngine implements EnginePort {
     // runtime.json master.env: the engine's own settings (JVM module flags, phone-home off).
     const engineEnv: NodeJS.ProcessEnv = { ...env, HZ_PHONE_HOME_ENABLED: 'false', ...(settings.app.master.env ?? {}) };
     for (const k of HIDDEN_FROM_ENGINE) delete engineEnv[k];
-    this.process = new EngineProcess({ argv: settings.app.master.command, env: engineEnv, log });
+    this.process = new EngineProcess({ argv: relocate(settings.app.master.command, settings.workDir), env: engineEnv, log });
     this.candidates = settings.engineRest.candidates.map((c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }));
     this.rest = this.candidates[0];
   }

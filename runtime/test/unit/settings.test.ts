@@ -81,7 +81,7 @@ describe('job config', () => {
   const app = runtimeSettings(p.spec);
   test('inline: ${VAR} from the environment, output as exact JSON in source order', () => {
     const r = resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'env { id = 9223372036854775807, b = 1.50 }\nsink { X { pw = ${DB_PW}, opt = ${?NOPE} } }', DB_PW: 's3cr=t' }, io({}));
-    expect(r.json).toBe('{"env":{"id":9223372036854775807,"b":1.50},"sink":{"X":{"pw":"s3cr=t"}}}');
+    expect(r.json).toBe('{"env":{"id":9223372036854775807,"b":1.50,"job":{"retry":{"times":0}}},"sink":{"X":{"pw":"s3cr=t"}}}');
     expect(r.envUsed).toEqual(['DB_PW']);
   });
 
@@ -101,8 +101,23 @@ describe('job config', () => {
     fs.writeFileSync(path.join(dir, 'common.conf'), 'env { parallelism = 2 }\n');
     fs.writeFileSync(path.join(dir, 'job.conf'), 'include "common.conf"\nenv { job.mode = BATCH }\n');
     const fileApp = { ...app, jobConfig: { kind: 'file' as const, path: path.join(dir, 'job.conf') } };
-    expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe('{"env":{"parallelism":2,"job":{"mode":"BATCH"}}}');
+    expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe('{"env":{"parallelism":2,"job":{"mode":"BATCH","retry":{"times":0}}}}');
     expect(failure(() => resolveJobConfig({ ...fileApp, jobConfig: { kind: 'file', path: '/nope/job.conf' } }, {}, io({}))).message).toMatch(/cannot read the job config file \/nope\/job.conf/);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('engine retries are off unless the job sets them', () => {
+  const { parseHocon } = require('../../../lib/hocon') as typeof import('../../../lib/hocon');
+  const { withoutEngineRetries } = require('../../src/settings') as typeof import('../../src/settings');
+  const json = (text: string) => JSON.parse(withoutEngineRetries(parseHocon(text), {}).resolveWithReport({}).toJson());
+
+  test('added when absent', () => {
+    expect(json('env { job.mode = BATCH }\nsource {}\nsink {}').env.job).toEqual({ mode: 'BATCH', retry: { times: 0 } });
+  });
+
+  test('kept when the job sets it, in either form', () => {
+    expect(json('env { job.retry.times = 2 }').env.job.retry.times).toBe(2);
+    expect(json('env { "job.retry.times" = 2 }').env['job.retry.times']).toBe(2);
   });
 });
