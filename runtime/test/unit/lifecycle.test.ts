@@ -45,7 +45,7 @@ test('happy path: workers created, all registered, then exactly one submit; succ
   expect(sub.jobId).toBe('9223372036854775807');
   expect(sub.jobName).toBe(s.p.spec.name);
   // ${ROWS} from the master's environment; numbers beyond 2^53 stay exact
-  expect(sub.configJson).toBe('{"env":{"job":{"mode":"BATCH"},"big":9007199254740993},"source":{"FakeSource":{"plugin_output":"fake","row":{"num":"12345678901234567"}}},"sink":{"Console":{"plugin_input":"fake"}}}');
+  expect(sub.configJson).toBe('{"env":{"job":{"mode":"BATCH","retry":{"times":0}},"big":9007199254740993},"source":{"FakeSource":{"plugin_output":"fake","row":{"num":"12345678901234567"}}},"sink":{"Console":{"plugin_input":"fake"}}}');
   expect(s.engine.stops).toEqual([]);
   expectCleanedUp(s);
   expect(eventReasons(s)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
