@@ -9,17 +9,30 @@ Usage:
   seatunnel-app preflight [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
   seatunnel-app synth     [-a deploy.conf] [-c job.conf] [-Dkey=value ...] [-o DIR]
   seatunnel-app docs      [--write | --check]
+Every command also takes --output json and -h.
 
 Commands:
-  submit     Validate, check referenced objects, create the suspended Job, its dependents (owned by
-             the Job), then start it. Prints "Application ID:" and "Job ID:"; returns at once
-             unless --wait. Any failure removes exactly what this attempt created.
-  status     The application's status from Kubernetes alone: CREATED, DEPLOYING, RUNNING, SUCCEEDED,
-             FAILED, CANCELED or UNKNOWN, with the reason when one is known.
-  cancel     Delete the application (its Job and everything it owns). Referenced ConfigMaps, Secrets,
-             the ServiceAccount and the checkpoint PVC are never touched. Safe to repeat.
-  preflight  Server-side dry run of the Job, its dependents and the N worker Pods; quota, limit range
-             and permission checks for the whole footprint. Creates nothing.
+  submit     Validate everything, check that referenced ConfigMaps, Secrets, the ServiceAccount,
+             the checkpoint PVC and image pull secrets exist, create the Job suspended, create
+             its dependents (owned by the Job) in parallel, then start it. Prints
+             "Application ID:" and "Job ID:" and returns at once (unless --wait). If any step
+             fails or gets no clear answer, everything this submission created is deleted again
+             (never an object that existed before) and the error says what was rolled back.
+  status     The status from Kubernetes alone: CREATED (suspended), DEPLOYING, RUNNING,
+             SUCCEEDED, FAILED, CANCELED or UNKNOWN (no such Job: never submitted, cancelled, or
+             expired), with the reason when one is known: Unschedulable with the scheduler's
+             message, ErrImagePull, CreateContainerConfigError, a quota refusal, OOMKilled, the
+             runtime's failure reason, Zeta's error. Also the phase and registered/desired workers.
+             CANCELED: the master exited with the runtime's cancel code (2), or the Job is being
+             deleted before it finished.
+  cancel     Delete the application: the Job (foreground), then anything still labelled with the
+             application ID and made by this tool (Pods, Service, ConfigMaps, Secrets, worker
+             template, Role, RoleBinding, NetworkPolicies). Referenced ConfigMaps and Secrets, the
+             ServiceAccount and the checkpoint PVC are never touched. Safe to repeat.
+  preflight  Everything that would stop the application, in one report, creating nothing:
+             server-side dry run of the Job, its dependents, the master Pod and the N worker Pods;
+             ResourceQuota headroom for master + N workers; LimitRange compatibility; your
+             permissions (SelfSubjectAccessReview); missing referenced objects and keys.
   synth      Write the application's manifests (one YAML file, dependents before the Job) for
              kubectl apply or GitOps. Without -a and -c, synthesizes the bundled example.
   docs       Print (or --write / --check) the option reference docs/options.md.
@@ -27,12 +40,15 @@ Commands:
 Options:
   -t, --target kubernetes        Accepted for compatibility; kubernetes is the only target.
   -a, --application-config FILE  Deployment file (HOCON, application.* and kubernetes.* keys).
+                                 status and cancel read only kubernetes.namespace and kubeconfig.
   -c, --config FILE              Job file, sent verbatim (\${VAR} is resolved inside the master Pod).
   -Dkey=value                    Override a deployment option (not for secrets: visible in ps).
       --job-id N                 Native Zeta job ID (default: generated).
       --restore-job-id M         Start from the latest checkpoint of Zeta job M.
       --id APP_ID                The application (status, cancel).
-      --wait                     Follow the application until it ends (submit, status).
+      --wait                     Follow the application until it ends (submit, status). On a
+                                 terminal one live line (status, phase, workers, elapsed time);
+                                 otherwise a line on stderr each time the state changes.
       --wait-timeout MS          Give up waiting after MS milliseconds (0 = never, the default).
       --wait-interval MS         Poll interval while waiting (default 500).
       --dry-run                  submit: run the preflight instead of creating anything.
@@ -41,12 +57,15 @@ Options:
   -h, --help                     This help.
 
 Exit codes:
-  0   success; with --wait: SUCCEEDED or CANCELED
-  1   with --wait: FAILED; otherwise the command failed (e.g. an API error after rollback)
+  0   success; plain status whenever the query worked; with --wait: SUCCEEDED or CANCELED
+  1   with --wait: FAILED; otherwise the command failed (an API error; a submit that was rolled back)
   2   with --wait: UNKNOWN (the application does not exist, or its record expired)
-  3   --wait-timeout expired (the last status is printed)
-  4   preflight found problems
+  3   --wait-timeout expired (the last status is printed; the application keeps running)
+  4   preflight (or submit --dry-run) found problems
   64  bad usage or invalid configuration (nothing was sent, nothing was written)
 
-Options reference: docs/options.md. Kubeconfig: kubernetes.kubeconfig, then KUBECONFIG, then in-cluster.
+Connection: kubernetes.kubeconfig (relative to the deployment file), then KUBECONFIG, then the
+in-cluster ServiceAccount, then ~/.kube/config. The kubeconfig never leaves this machine.
+Requests time out after 10 s (SEATUNNEL_APP_REQUEST_TIMEOUT_MS changes that).
+Options reference: docs/options.md.
 `;

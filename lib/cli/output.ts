@@ -8,23 +8,52 @@ export interface Output {
   line(text: string): void;
   warn(text: string): void;
   error(text: string): void;
+  /**
+   * Progress while waiting (stderr). When `interactive`, each call redraws one line in place and
+   * `done` ends it; otherwise each call is a plain line. Optional: outputs without it show none.
+   */
+  progress?(text: string, done?: boolean): void;
+  /** True when progress can be redrawn in place (stderr is a terminal). */
+  readonly interactive?: boolean;
 }
 
 export function consoleOutput(json: boolean, stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): Output {
+  const interactive = (stderr as NodeJS.WriteStream).isTTY === true && process.env.TERM !== 'dumb';
+  let open = false;
+  const endLine = () => {
+    if (open) stderr.write('\n');
+    open = false;
+  };
   return {
     json,
+    interactive,
     result(data, lines) {
+      endLine();
       if (json) stdout.write(`${JSON.stringify(data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
       else for (const l of lines) stdout.write(`${l}\n`);
     },
     line(text) {
+      endLine();
       if (!json) stdout.write(`${text}\n`);
     },
     warn(text) {
+      endLine();
       stderr.write(`warning: ${text}\n`);
     },
     error(text) {
+      endLine();
       stderr.write(`${text}\n`);
+    },
+    progress(text, done) {
+      if (!interactive) {
+        if (text) stderr.write(`${text}\n`);
+        return;
+      }
+      const columns = (stderr as NodeJS.WriteStream).columns || 100;
+      const fitted = text.length >= columns ? `${text.slice(0, Math.max(0, columns - 2))}…` : text;
+      stderr.write(`\r\x1b[2K${fitted}`);
+      open = true;
+      if (done) endLine();
     },
   };
 }

@@ -33,6 +33,8 @@ export interface Tuning {
   readonly jobPollMs: number;
   /** How long a stopped job may take to reach a terminal status. */
   readonly stopWaitMs: number;
+  /** How long a stop with savepoint (streaming job, SIGTERM) may take before a plain stop. */
+  readonly savepointWaitMs: number;
   /** How long the engine's REST API may fail before the application fails (EngineUnreachable). */
   readonly engineUnreachableMs: number;
   /** Periodic re-list of the worker Pods. */
@@ -52,6 +54,7 @@ export const DEFAULT_TUNING: Tuning = {
   barrierPollMs: 200,
   jobPollMs: 500,
   stopWaitMs: 10_000,
+  savepointWaitMs: 45_000,
   engineUnreachableMs: 30_000,
   resyncMs: 30_000,
   apiFailureBudgetMs: 60_000,
@@ -102,6 +105,8 @@ class Application {
   private submitting: Promise<SubmitResult | undefined> | undefined;
   private acked: SubmitResult | undefined;
   private zetaStatus: string | undefined;
+  /** A streaming job (env.job.mode STREAMING): stopped with a savepoint when the application is terminated. */
+  private streaming = false;
   private registered = 0;
   private engineStarted = false;
   private engineStopping = false;
@@ -206,7 +211,8 @@ class Application {
 
     // Everything the Pod's settings decide is checked before anything starts.
     const job: ResolvedJobConfig = resolveJobConfig(app, this.d.env, this.d.io);
-    log.info('job config resolved', { bytes: job.json.length, variables: job.envUsed.join(',') || 'none' });
+    this.streaming = isStreaming(job.json);
+    log.info('job config resolved', { bytes: job.json.length, variables: job.envUsed.join(',') || 'none', streaming: this.streaming });
     this.d.writeEngineFiles();
     if (app.restoreJobId) this.d.engine.checkRestorable(app.restoreJobId);
     this.throwIfInterrupted();
@@ -493,9 +499,14 @@ class Application {
     }
   }
 
-  /** Stops the job if its submission was acknowledged (waiting briefly for one in flight). */
-  private async stopJob(): Promise<void> {
-    const { engine, clock, log } = this.d;
+  /**
+   * Stops the job if its submission was acknowledged (waiting briefly for one in flight). A
+   * streaming job stopped because the application was terminated (cancel, SIGTERM) is stopped with
+   * a savepoint first, so its checkpoints stay for a restore; if that does not finish in time, a
+   * plain stop follows.
+   */
+  private async stopJob(reason?: string): Promise<void> {
+    const { clock, log } = this.d;
     if (!this.acked && this.submitting) {
       const late = await Promise.race([this.submitting.catch(() => undefined), clock.sleep(this.t.stopWaitMs).then(() => undefined)]);
       if (late) {
@@ -506,12 +517,26 @@ class Application {
     if (!this.acked || (this.zetaStatus && ZETA_TERMINAL.has(this.zetaStatus))) return;
     const jobId = this.acked.jobId;
     this.setPhase('Stopping');
-    this.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId}`);
-    const deadline = clock.now() + this.t.stopWaitMs;
+    if (reason === 'Terminated' && this.streaming) {
+      this.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId} with a savepoint (its checkpoints stay for a restore)`);
+      if (await this.requestStop(jobId, true, this.t.savepointWaitMs)) return;
+      log.warn('the stop with savepoint did not end the job in time; stopping it without', { jobId });
+    } else {
+      this.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId}`);
+    }
+    if (!(await this.requestStop(jobId, false, this.t.stopWaitMs))) {
+      log.warn('the Zeta job did not reach a terminal status in time', { jobId, status: this.zetaStatus, waitedMs: this.t.stopWaitMs });
+    }
+  }
+
+  /** Sends one stop request and waits up to `waitMs` for a terminal status; true when it got one. */
+  private async requestStop(jobId: string, savepoint: boolean, waitMs: number): Promise<boolean> {
+    const { engine, clock, log } = this.d;
+    const deadline = clock.now() + waitMs;
     try {
-      await engine.stopJob(jobId);
+      await engine.stopJob(jobId, savepoint);
     } catch (e) {
-      log.warn('stop-job failed', { jobId, error: errorMessage(e) });
+      log.warn('stop-job failed', { jobId, savepoint, error: errorMessage(e) });
     }
     while (clock.now() < deadline) {
       try {
@@ -519,8 +544,8 @@ class Application {
         if (info.status) {
           this.zetaStatus = info.status;
           if (ZETA_TERMINAL.has(info.status)) {
-            log.info('Zeta job stopped', { jobId, status: info.status });
-            return;
+            log.info('Zeta job stopped', { jobId, status: info.status, savepoint });
+            return true;
           }
         }
       } catch {
@@ -528,7 +553,7 @@ class Application {
       }
       await clock.sleep(Math.min(250, Math.max(1, deadline - clock.now())));
     }
-    log.warn('the Zeta job did not reach a terminal status in time', { jobId, status: this.zetaStatus, waitedMs: this.t.stopWaitMs });
+    return false;
   }
 
   // ---- the end -----------------------------------------------------------------------------
@@ -585,7 +610,7 @@ class Application {
     let final = result;
     log.info('ending', { state: result.state, reason: result.reason });
     try {
-      await this.stopJob();
+      await this.stopJob(result.reason);
     } catch (e) {
       log.warn('stopping the job failed', { error: errorMessage(e) });
     }
@@ -626,3 +651,14 @@ class Application {
   }
 }
 
+/** Whether the job config (JSON) runs in streaming mode: `env { job.mode = STREAMING }`, nested or quoted. */
+export function isStreaming(configJson: string): boolean {
+  try {
+    const env = (JSON.parse(configJson) as { env?: Record<string, unknown> }).env ?? {};
+    const nested = (env.job as { mode?: unknown } | undefined)?.mode;
+    const mode = env['job.mode'] ?? nested;
+    return typeof mode === 'string' && mode.toUpperCase() === 'STREAMING';
+  } catch {
+    return false;
+  }
+}

@@ -1,7 +1,47 @@
+// `seatunnel-app preflight` (and `submit --dry-run`): every problem that would stop the
+// application, found before anything is created, one line each; exit 4 when there is any.
+
+import { buildPlan } from '../../plan/build-plan';
+import type { ApplicationPlan } from '../../plan/types';
+import type { Kube } from '../../submit/kube-api';
+import { runPreflight, type PreflightReport } from '../../submit/preflight';
 import type { ParsedArgs } from '../args';
-import { CliError } from '../exit-codes';
+import { connectKube } from '../connect';
+import { CLI_EXIT } from '../exit-codes';
+import { loadFromArgs } from '../load';
 import type { Output } from '../output';
 
-export async function preflightCommand(_args: ParsedArgs, _out: Output): Promise<number> {
-  throw new CliError('preflight is not available yet', 1);
+export function preflightLines(r: PreflightReport): string[] {
+  const fp = r.footprint;
+  const res = (a: Record<string, string>) => ['cpu', 'memory'].filter((k) => a[k] !== undefined).map((k) => `${k} ${a[k]}`).join(', ');
+  const lines = [
+    `Application ID: ${r.applicationId}`,
+    `Namespace: ${r.namespace}`,
+    `Footprint: ${fp.pods} Pods (master + ${fp.workers} worker${fp.workers === 1 ? '' : 's'}); requests ${res(fp.requests)}; limits ${res(fp.limits)}`,
+    `Checked: server-side dry run of ${r.checked.dryRunObjects} objects and ${r.checked.dryRunPods} Pods; ${r.checked.resourceQuotas} ResourceQuota(s); ${r.checked.limitRanges} LimitRange(s); ${r.checked.permissions} permissions; ${r.checked.references} referenced object(s)`,
+  ];
+  for (const n of r.notes) lines.push(`Note: ${n}`);
+  if (r.ok) lines.push('Preflight passed: nothing found that would stop this application');
+  else {
+    lines.push(`Preflight found ${r.problems.length} problem${r.problems.length === 1 ? '' : 's'}:`);
+    for (const p of r.problems) lines.push(`  - [${p.check}] ${p.message}`);
+  }
+  return lines;
+}
+
+export async function reportPreflight(kube: Kube, plan: ApplicationPlan, out: Output): Promise<number> {
+  const report = await runPreflight(kube, plan);
+  out.result({ ...report }, preflightLines(report));
+  return report.ok ? CLI_EXIT.ok : CLI_EXIT.preflightFailed;
+}
+
+export async function preflightCommand(args: ParsedArgs, out: Output): Promise<number> {
+  const { spec, deploymentFile } = loadFromArgs(args, 'random');
+  const plan = buildPlan(spec, { suspend: true });
+  const kube = await connectKube(spec.kubeconfig, deploymentFile);
+  try {
+    return await reportPreflight(kube, plan, out);
+  } finally {
+    kube.api.close();
+  }
 }

@@ -1,7 +1,43 @@
-import type { ParsedArgs } from '../args';
-import { CliError } from '../exit-codes';
-import type { Output } from '../output';
+// `seatunnel-app status --id APP_ID [--wait]`: the status from Kubernetes alone (see
+// lib/submit/status.ts for the mapping). Plain status exits 0 whenever the query succeeded, even
+// for FAILED or UNKNOWN; with --wait the final status decides (SeaTunnel 3.1.0).
 
-export async function statusCommand(_args: ParsedArgs, _out: Output): Promise<number> {
-  throw new CliError('status is not available yet', 1);
+import type { Kube } from '../../submit/kube-api';
+import { readStatus, statusLines, type StatusReport } from '../../submit/status';
+import type { ParsedArgs } from '../args';
+import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
+import { CLI_EXIT } from '../exit-codes';
+import type { Output } from '../output';
+import { elapsed, waitExitCode, waitForApplication } from '../wait';
+
+/** Follows the application and prints the final status; returns the exit code. */
+export async function waitAndReport(
+  kube: Kube, args: ParsedArgs, out: Output, namespace: string, applicationId: string, extra: { data: Record<string, unknown>; lines: string[] },
+): Promise<number> {
+  const w = await waitForApplication(kube, namespace, applicationId, out, { intervalMs: args.waitIntervalMs, timeoutMs: args.waitTimeoutMs });
+  const lines = [...extra.lines, ...statusLines(w.report)];
+  if (w.timedOut) out.error(`error: --wait-timeout ${args.waitTimeoutMs} ms expired after ${elapsed(w.elapsedMs)}; the last status is ${w.report.status} (the application keeps running; closing the CLI never cancels it)`);
+  out.result({ ...extra.data, ...statusData(w.report), waited: true, timedOut: w.timedOut, elapsedMs: Math.round(w.elapsedMs) }, lines);
+  return w.timedOut ? CLI_EXIT.waitTimeout : waitExitCode(w.report.status);
+}
+
+export function statusData(r: StatusReport): Record<string, unknown> {
+  return { ...r };
+}
+
+export async function statusCommand(args: ParsedArgs, out: Output): Promise<number> {
+  const applicationId = applicationIdFrom(args);
+  const conn = connectionFromArgs(args);
+  const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
+  try {
+    if (args.wait) {
+      out.line(`Application ID: ${applicationId}`);
+      return await waitAndReport(kube, args, out, conn.namespace, applicationId, { data: {}, lines: [] });
+    }
+    const report = await readStatus(kube, conn.namespace, applicationId);
+    out.result(statusData(report), [`Application ID: ${applicationId}`, ...statusLines(report)]);
+    return CLI_EXIT.ok;
+  } finally {
+    kube.api.close();
+  }
 }

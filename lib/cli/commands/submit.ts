@@ -1,7 +1,61 @@
-import type { ParsedArgs } from '../args';
-import { CliError } from '../exit-codes';
-import type { Output } from '../output';
+// `seatunnel-app submit`: validate, check referenced objects, create the suspended Job, its
+// dependents (owned by the Job, in parallel), start it; print `Application ID:` and `Job ID:`.
+// Returns at once unless --wait. --dry-run runs the preflight instead and creates nothing.
 
-export async function submitCommand(_args: ParsedArgs, _out: Output): Promise<number> {
-  throw new CliError('submit is not available yet', 1);
+import { buildPlan } from '../../plan/build-plan';
+import { describeRef } from '../../submit/kube-api';
+import { submitApplication, SubmitError } from '../../submit/submit';
+import type { ParsedArgs } from '../args';
+import { connectKube } from '../connect';
+import { CLI_EXIT } from '../exit-codes';
+import { loadFromArgs } from '../load';
+import type { Output } from '../output';
+import { reportPreflight } from './preflight';
+import { waitAndReport } from './status';
+
+export async function submitCommand(args: ParsedArgs, out: Output): Promise<number> {
+  const { spec, deploymentFile } = loadFromArgs(args, 'random');
+  const plan = buildPlan(spec, { suspend: true });
+  const kube = await connectKube(spec.kubeconfig, deploymentFile);
+  try {
+    if (args.dryRun) return await reportPreflight(kube, plan, out);
+    let result;
+    try {
+      result = await submitApplication(kube, plan);
+    } catch (e) {
+      if (!(e instanceof SubmitError)) throw e;
+      if (out.json) {
+        out.result({
+          error: 'submit-failed',
+          applicationId: spec.appId,
+          namespace: spec.namespace,
+          step: e.step,
+          message: e.message,
+          causes: e.causes.map((c) => c.message),
+          rolledBack: e.rollback.deleted.map(describeRef),
+          untouched: e.rollback.untouched.map((u) => ({ object: describeRef(u.ref), why: u.why })),
+          rollbackErrors: e.rollback.errors.map((r) => r.message),
+        }, []);
+      }
+      out.error(`error: ${e.message}`);
+      return CLI_EXIT.failed;
+    }
+    const data = {
+      applicationId: spec.appId,
+      jobId: spec.jobId,
+      namespace: spec.namespace,
+      job: { name: result.job.ref.name, uid: result.job.uid },
+      objects: [result.job, ...result.dependents].map((c) => describeRef(c.ref)),
+    };
+    const lines = [`Application ID: ${spec.appId}`, `Job ID: ${spec.jobId}`];
+    if (!args.wait) {
+      out.result(data, lines);
+      return CLI_EXIT.ok;
+    }
+    // The IDs are printed at once, so an interrupted wait still tells what was submitted.
+    for (const l of lines) out.line(l);
+    return await waitAndReport(kube, args, out, spec.namespace, spec.appId, { data, lines: [] });
+  } finally {
+    kube.api.close();
+  }
 }

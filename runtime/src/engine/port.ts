@@ -69,7 +69,11 @@ export interface EnginePort {
   overview(): Promise<Overview>;
   submit(request: SubmitRequest): Promise<SubmitResult>;
   jobInfo(jobId: string): Promise<JobInfo>;
-  stopJob(jobId: string): Promise<void>;
+  /**
+   * Stops the job; with `savepoint` it first takes a savepoint (status SAVEPOINT_DONE), which also
+   * keeps its checkpoints for a later restore (a plain stop deletes them in Zeta 2.3).
+   */
+  stopJob(jobId: string, savepoint?: boolean): Promise<void>;
   /** Stops the master process (SIGTERM, then SIGKILL after `graceMs`). */
   shutdown(graceMs: number): Promise<EngineExit | undefined>;
 }

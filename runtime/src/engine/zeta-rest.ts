@@ -20,9 +20,9 @@ function num(v: unknown): number {
 }
 
 /** A JSON object body with exact 63-bit ids: the digits are written as they are. */
-function stopBody(jobId: string): string {
+function stopBody(jobId: string, savepoint: boolean): string {
   if (!/^[0-9]+$/.test(jobId)) throw new Error(`not a job id: ${jobId}`);
-  return `{"jobId":${jobId},"isStopWithSavePoint":false}`;
+  return `{"jobId":${jobId},"isStopWithSavePoint":${savepoint}}`;
 }
 
 interface HttpAnswer {
@@ -122,7 +122,7 @@ export class ZetaRest {
     };
   }
 
-  async stopJob(jobId: string): Promise<void> {
-    await this.call('POST', '/stop-job', stopBody(jobId));
+  async stopJob(jobId: string, savepoint = false): Promise<void> {
+    await this.call('POST', '/stop-job', stopBody(jobId, savepoint));
   }
 }

@@ -95,8 +95,8 @@ export class ZetaEngine implements EnginePort {
     return this.rest.jobInfo(jobId);
   }
 
-  stopJob(jobId: string): Promise<void> {
-    return this.rest.stopJob(jobId);
+  stopJob(jobId: string, savepoint = false): Promise<void> {
+    return this.rest.stopJob(jobId, savepoint);
   }
 
   shutdown(graceMs: number): Promise<EngineExit | undefined> {

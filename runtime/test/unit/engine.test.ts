@@ -117,6 +117,8 @@ describe('Zeta REST client', () => {
     reply = () => [200, '{"jobId":"9223372036854775807"}'];
     await client().stopJob('9223372036854775807');
     expect(seen[seen.length - 1].body).toBe('{"jobId":9223372036854775807,"isStopWithSavePoint":false}');
+    await client().stopJob('42', true);
+    expect(seen[seen.length - 1].body).toBe('{"jobId":42,"isStopWithSavePoint":true}');
   });
 
   test('job-info: status and error; an unknown job has no status', async () => {

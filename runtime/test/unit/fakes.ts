@@ -426,9 +426,12 @@ export class FakeEngine implements EnginePort {
     return { jobId, status: this.status, ...(this.errorMsg ? { errorMsg: this.errorMsg } : {}) };
   }
 
-  async stopJob(jobId: string): Promise<void> {
+  readonly savepointStops: boolean[] = [];
+
+  async stopJob(jobId: string, savepoint = false): Promise<void> {
     this.stops.push(jobId);
-    if (this.status === 'RUNNING') this.status = 'CANCELED';
+    this.savepointStops.push(savepoint);
+    if (this.status === 'RUNNING') this.status = savepoint ? 'SAVEPOINT_DONE' : 'CANCELED';
   }
 
   async shutdown(): Promise<EngineExit | undefined> {

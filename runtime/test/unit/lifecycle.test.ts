@@ -266,3 +266,48 @@ test('a missing worker template is a configuration failure', async () => {
   const out = await s.run();
   expect(out).toMatchObject({ reason: 'InvalidWorkerTemplate', exitCode: 4 });
 });
+
+describe('terminating a streaming job keeps its checkpoints (stop with savepoint)', () => {
+  const STREAM = 'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "fake" } }\nsink { Console { plugin_input = "fake" } }\n';
+
+  test('SIGTERM: one stop with savepoint, SAVEPOINT_DONE, CANCELED with exit 2', async () => {
+    const s = setup({ jobConfig: STREAM });
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'SAVEPOINT_DONE' });
+    expect(s.engine.savepointStops).toEqual([true]);
+    expectCleanedUp(s);
+  });
+
+  test('a savepoint that does not finish in time is followed by a plain stop', async () => {
+    const s = setup({ jobConfig: STREAM }, { savepointWaitMs: 2_000 });
+    s.engine.script = () => 'RUNNING';
+    const stop = s.engine.stopJob.bind(s.engine);
+    s.engine.stopJob = async (id: string, savepoint = false) => {
+      if (savepoint) {
+        s.engine.stops.push(id);
+        s.engine.savepointStops.push(true);
+        return;
+      }
+      return stop(id, false);
+    };
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+    expect(s.engine.savepointStops).toEqual([true, false]);
+    expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2, zetaStatus: 'CANCELED' });
+  });
+
+  test('a batch job is stopped without a savepoint', async () => {
+    const s = setup({ jobConfig: JOB });
+    s.engine.script = () => 'RUNNING';
+    await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+    expect(s.engine.savepointStops).toEqual([false]);
+  });
+
+  test('a worker loss is not a termination: plain stop', async () => {
+    const s = setup({ jobConfig: STREAM });
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.remove('app-1-worker-1')));
+    expect(out.reason).toBe('WorkerLost');
+    expect(s.engine.savepointStops.every((x) => !x)).toBe(true);
+  });
+});

@@ -1,0 +1,170 @@
+// bench/submit: wall time of `submit` against the local control plane (a real kube-apiserver,
+// controller manager, scheduler and kwok, from test/support), compared in the same run with
+//   (a) the floor: the round trips submit cannot avoid, each measured as a single request on the
+//       same warm connection — create the Job, create one dependent (the dependents go in
+//       parallel: the slowest single one), patch the Job — summed;
+//   (b) `kubectl apply -f` of the same application's synthesized YAML (a process per run), against
+//       `seatunnel-app submit` as a process per run (node start, config load, submit).
+// Targets: in-process submit ≤ 2× the floor; the CLI process faster than kubectl.
+//
+//   npm run bench:submit          (SEATUNNEL_TEST_CLUSTER=<cluster.json> reuses a running control plane)
+
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { synthYaml } from '../lib/cli/commands/synth';
+import { resolveApplication } from '../lib/model/resolve';
+import type { ApplicationSpec } from '../lib/model/spec';
+import { buildPlan, dependents, withJobOwner } from '../lib/plan/build-plan';
+import { cancelApplication } from '../lib/submit/cancel';
+import { connect } from '../lib/submit/client-node-api';
+import { Kube, refOf, type AnyObject } from '../lib/submit/kube-api';
+import { submitApplication } from '../lib/submit/submit';
+import { ControlPlane, type ClusterInfo } from '../test/support/control-plane';
+import { median, percentile, table } from './harness';
+
+const run = promisify(execFile);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const NAMESPACE = 'bench-submit';
+const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
+const ROOT = path.resolve(__dirname, '..', '..');
+
+let seq = 0;
+function newSpec(ids: 'random' | 'derived' = 'random'): ApplicationSpec {
+  seq++;
+  return resolveApplication(
+    { name: `bench-${seq}`, runId: String(Date.now()), namespace: NAMESPACE, image: 'apache/seatunnel:2.3.12', jobConfig: JOB, workerCount: 3 },
+    { ids },
+  );
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const v = await fn();
+  return [performance.now() - t0, v];
+}
+
+async function main(): Promise<void> {
+  let cp: ControlPlane | undefined;
+  let info: ClusterInfo;
+  if (process.env.SEATUNNEL_TEST_CLUSTER && fs.existsSync(process.env.SEATUNNEL_TEST_CLUSTER)) {
+    info = JSON.parse(fs.readFileSync(process.env.SEATUNNEL_TEST_CLUSTER, 'utf8')) as ClusterInfo;
+  } else {
+    cp = await ControlPlane.start({ nodes: 1 });
+    info = cp.info;
+  }
+  const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
+  try {
+    await kube.call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } }).catch(() => undefined);
+    for (let i = 0; i < 50; i++) {
+      if (await kube.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: NAMESPACE, name: 'default' })) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const deploy = path.join(work, 'deploy.conf');
+    fs.writeFileSync(deploy, `application { name = bench-cli, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`);
+    const jobFile = path.join(work, 'job.conf');
+    fs.writeFileSync(jobFile, JOB);
+    const cli = path.join(ROOT, 'bin', 'seatunnel-app.js');
+
+    const floorJob: number[] = [];
+    const floorDep: number[] = [];
+    const floorPatch: number[] = [];
+    const floor: number[] = [];
+    const submit: number[] = [];
+    const steps: Record<string, number[]> = { references: [], 'create-job': [], 'create-dependents': [], start: [] };
+    const cliRuns: number[] = [];
+    const kubectl: number[] = [];
+    const cleanup: string[] = [];
+
+    for (let i = -1; i < RUNS; i++) {
+      const warm = i < 0;
+      // (a) the floor, one request at a time
+      {
+        const plan = buildPlan(newSpec(), { suspend: true });
+        const [tJob, job] = await timed(() => kube.create<AnyObject>(plan.job, NAMESPACE));
+        const deps = dependents(plan).map((d) => withJobOwner(d, plan.job.metadata.name, job.metadata!.uid!));
+        let slowest = 0;
+        for (const d of deps) {
+          const [t] = await timed(() => kube.create(d, NAMESPACE));
+          slowest = Math.max(slowest, t);
+        }
+        const [tPatch] = await timed(() => kube.jsonPatch(refOf(plan.job), [{ op: 'replace', path: '/spec/suspend', value: false }]));
+        if (!warm) {
+          floorJob.push(tJob);
+          floorDep.push(slowest);
+          floorPatch.push(tPatch);
+          floor.push(tJob + slowest + tPatch);
+        }
+        cleanup.push(plan.spec.appId);
+      }
+      // submit, in process (warm client)
+      {
+        const plan = buildPlan(newSpec(), { suspend: true });
+        const started: Record<string, number> = {};
+        const took: Record<string, number> = {};
+        const [t] = await timed(() => submitApplication(kube, plan, {
+          onStep: (step, phase) => {
+            if (phase === 'start') started[step] = performance.now();
+            else took[step] = performance.now() - started[step];
+          },
+        }));
+        if (!warm) {
+          submit.push(t);
+          for (const [k, v] of Object.entries(took)) steps[k].push(v);
+        }
+        cleanup.push(plan.spec.appId);
+      }
+      // seatunnel-app submit as a process
+      {
+        const [t, out] = await timed(() => run(process.execPath, [cli, 'submit', '-a', deploy, '-c', jobFile]));
+        if (!warm) cliRuns.push(t);
+        const id = /Application ID: (\S+)/.exec(out.stdout)?.[1];
+        if (id) cleanup.push(id);
+      }
+      // kubectl apply -f of the synthesized YAML (a new application each time)
+      {
+        const spec = newSpec('derived');
+        const file = path.join(work, `${spec.appId}.yaml`);
+        fs.writeFileSync(file, synthYaml(spec));
+        const [t] = await timed(() => run('kubectl', ['--kubeconfig', info.kubeconfig, 'apply', '-f', file]));
+        if (!warm) kubectl.push(t);
+        cleanup.push(spec.appId);
+      }
+      // Clean up outside the timings, so the next round starts from the same state.
+      await Promise.all(cleanup.splice(0).map((id) => cancelApplication(kube, NAMESPACE, id)));
+      await new Promise((r) => setTimeout(r, 300));
+    }
+
+    const row = (name: string, xs: number[], ref?: number, target?: string) => {
+      const m = median(xs);
+      return [name, m, percentile(xs, 90), ref ? `${(m / ref).toFixed(2)}x` : '', target ?? ''];
+    };
+    const f = median(floor);
+    const k = median(kubectl);
+    console.log(`submit against a local control plane (Kubernetes ${info.kubernetesVersion}); ${RUNS} runs each after a warm-up; ms`);
+    console.log(table(['', 'median', 'p90', 'ratio', 'target'], [
+      row('floor: create Job', floorJob),
+      row('floor: slowest single dependent create', floorDep),
+      row('floor: patch (unsuspend)', floorPatch),
+      row('floor (sum of the three)', floor, f, '1x'),
+      row('submit, in process', submit, f, median(submit) <= 2 * f ? '≤ 2x floor: yes' : '≤ 2x floor: NO'),
+      ...Object.entries(steps).map(([k, xs]) => row(`  of which: ${k}`, xs)),
+      row('kubectl apply -f (process)', kubectl, k, '1x'),
+      row('seatunnel-app submit (process)', cliRuns, k, median(cliRuns) < k ? '< kubectl: yes' : '< kubectl: NO'),
+    ]));
+    console.log(`submit in process / floor = ${(median(submit) / f).toFixed(2)}; seatunnel-app submit / kubectl apply = ${(median(cliRuns) / k).toFixed(2)}`);
+  } finally {
+    kube.api.close();
+    fs.rmSync(work, { recursive: true, force: true });
+    await cp?.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

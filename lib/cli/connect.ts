@@ -1,0 +1,81 @@
+// Reaching the cluster from the command line: the kubeconfig (kubernetes.kubeconfig, relative to
+// the deployment file; then KUBECONFIG; then in-cluster; then ~/.kube/config), and for status and
+// cancel the connection settings alone (namespace, kubeconfig) — they need no image and no job file.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { readDeploymentOptions } from '../model/deployment';
+import { ConfigurationError, type ValidationIssue } from '../model/issues';
+import { dns1123LabelProblem } from '../model/k8s-syntax';
+import { applicationIdProblem } from '../model/resolve';
+import { connect, ConnectionError } from '../submit/client-node-api';
+import { Kube } from '../submit/kube-api';
+import type { ParsedArgs } from './args';
+import { CLI_EXIT, CliError } from './exit-codes';
+import { readInputFile } from './io';
+
+/** Test hook and escape hatch: a per-request deadline other than SeaTunnel's 10 s. */
+export const REQUEST_TIMEOUT_ENV = 'SEATUNNEL_APP_REQUEST_TIMEOUT_MS';
+
+/** kubernetes.kubeconfig as a path on this machine: `~/` expanded, relative to the deployment file. */
+export function resolveKubeconfigPath(p: string | undefined, deploymentFile: string | undefined): string | undefined {
+  if (!p) return undefined;
+  if (p === '~' || p.startsWith('~/')) return resolve(homedir(), p.slice(2));
+  if (isAbsolute(p)) return p;
+  return resolve(deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd(), p);
+}
+
+export async function connectKube(kubeconfig: string | undefined, deploymentFile: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Kube> {
+  const timeoutText = env[REQUEST_TIMEOUT_ENV];
+  let timeoutMs: number | undefined;
+  if (timeoutText !== undefined && timeoutText !== '') {
+    if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100) throw new CliError(`${REQUEST_TIMEOUT_ENV}: got "${timeoutText}"; must be a whole number of milliseconds, at least 100`);
+    timeoutMs = Number(timeoutText);
+  }
+  try {
+    const api = await connect({ kubeconfig: resolveKubeconfigPath(kubeconfig, deploymentFile), env, timeoutMs });
+    return new Kube(api);
+  } catch (e) {
+    if (e instanceof ConnectionError) throw new CliError(e.message, CLI_EXIT.usage);
+    throw e;
+  }
+}
+
+/** `--id`, checked before any API call. */
+export function applicationIdFrom(args: ParsedArgs): string {
+  const id = args.id ?? '';
+  const problem = applicationIdProblem(id);
+  if (problem) throw new CliError(`--id: got "${id}"; ${problem} (use the "Application ID:" that submit printed)`);
+  return id;
+}
+
+export interface ConnectionSettings {
+  readonly namespace: string;
+  readonly kubeconfig?: string;
+  readonly deploymentFile?: string;
+}
+
+/** Namespace and kubeconfig from `-a` and `-D` (status, cancel): the rest of the file is not needed. */
+export function connectionFromArgs(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
+  const deploymentFile = args.deploymentFile;
+  const deploymentText = deploymentFile !== undefined ? readInputFile(deploymentFile, '-a') : undefined;
+  const baseDir = deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd();
+  const read = readDeploymentOptions({
+    deploymentText,
+    deploymentFile,
+    overrides: args.overrides,
+    env,
+    readInclude: (name, from) => {
+      const base = from && from !== deploymentFile ? dirname(from) : baseDir;
+      const path = isAbsolute(name) ? name : resolve(base, name);
+      return existsSync(path) ? { text: readFileSync(path, 'utf8'), filename: path } : undefined;
+    },
+  });
+  const issues: ValidationIssue[] = [...read.issues];
+  const namespace = read.props.namespace ?? 'default';
+  const nsProblem = dns1123LabelProblem(namespace);
+  if (nsProblem) issues.push({ key: 'kubernetes.namespace', value: namespace, rule: nsProblem, source: read.sources.get('namespace') });
+  if (issues.length) throw new ConfigurationError(issues);
+  return { namespace, kubeconfig: read.props.kubeconfig, deploymentFile };
+}

@@ -1,0 +1,96 @@
+// --wait: poll the status every --wait-interval until a terminal status (SUCCEEDED, FAILED,
+// CANCELED) or UNKNOWN, or until --wait-timeout. On a terminal one line is redrawn in place
+// (status, phase, registered/desired workers, elapsed); otherwise a plain line is printed each
+// time the state changes. Transient API errors (timeouts, 5xx, 429) are retried for up to a
+// minute, so an API server restart does not end the wait; any other error does.
+
+import { KubeApiError, describeError, type Kube } from '../submit/kube-api';
+import { readStatus, TERMINAL_STATUSES, type ApplicationStatus, type StatusReport } from '../submit/status';
+import { CLI_EXIT } from './exit-codes';
+import type { Output } from './output';
+
+export const TRANSIENT_ERROR_BUDGET_MS = 60_000;
+
+export interface WaitOutcome {
+  readonly report: StatusReport;
+  readonly timedOut: boolean;
+  readonly elapsedMs: number;
+}
+
+export interface WaitOptions {
+  readonly intervalMs: number;
+  /** 0 = forever. */
+  readonly timeoutMs: number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Reads the status (default: readStatus over `kube`). */
+  readonly read?: () => Promise<StatusReport>;
+}
+
+/** SeaTunnel 3.1.0: SUCCEEDED and CANCELED 0, FAILED 1, UNKNOWN 2. */
+export function waitExitCode(status: ApplicationStatus): number {
+  if (status === 'SUCCEEDED' || status === 'CANCELED') return CLI_EXIT.ok;
+  if (status === 'FAILED') return CLI_EXIT.failed;
+  return CLI_EXIT.unknown;
+}
+
+export function elapsed(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** One progress line: "RUNNING · phase WaitingForWorkers · workers 2/3 · 00:42". */
+export function progressText(r: StatusReport, ms: number): string {
+  const parts = [r.reason ? `${r.status} (${r.reason})` : r.status];
+  if (r.phase) parts.push(`phase ${r.phase}`);
+  if (r.workers) parts.push(`workers ${r.workers.registered ?? r.workers.running}/${r.workers.desired ?? r.workers.pods}`);
+  parts.push(elapsed(ms));
+  return parts.join(' · ');
+}
+
+const stateKey = (r: StatusReport) => JSON.stringify([r.status, r.reason, r.phase, r.workers?.registered, r.workers?.desired, r.workers?.running]);
+
+export async function waitForApplication(kube: Kube, namespace: string, applicationId: string, out: Output, opts: WaitOptions): Promise<WaitOutcome> {
+  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const read = opts.read ?? (() => readStatus(kube, namespace, applicationId));
+  const start = now();
+  let last: StatusReport | undefined;
+  let lastKey = '';
+  let failingSince: number | undefined;
+  for (;;) {
+    try {
+      const report = await read();
+      failingSince = undefined;
+      const key = stateKey(report);
+      const t = now() - start;
+      if (out.interactive) out.progress?.(progressText(report, t));
+      else if (key !== lastKey) {
+        out.progress?.(`[${elapsed(t)}] ${report.status}${report.reason ? ` (${report.reason})` : ''}${report.phase ? ` phase ${report.phase}` : ''}${report.workers ? `, workers ${report.workers.registered ?? report.workers.running}/${report.workers.desired ?? report.workers.pods}` : ''}${report.message && report.status !== 'RUNNING' ? ` — ${report.message}` : ''}`);
+      }
+      last = report;
+      lastKey = key;
+      if (TERMINAL_STATUSES.has(report.status) || report.status === 'UNKNOWN') {
+        if (out.interactive) out.progress?.(progressText(report, t), true);
+        return { report, timedOut: false, elapsedMs: t };
+      }
+    } catch (e) {
+      const transient = e instanceof KubeApiError && e.transient;
+      if (!transient) throw e;
+      if (failingSince === undefined) {
+        failingSince = now();
+        out.warn(`status query failed, retrying for up to ${TRANSIENT_ERROR_BUDGET_MS / 1000} s: ${describeError(e)}`);
+      } else if (now() - failingSince > TRANSIENT_ERROR_BUDGET_MS) throw e;
+    }
+    const t = now() - start;
+    if (opts.timeoutMs > 0 && t >= opts.timeoutMs) {
+      if (out.interactive && last) out.progress?.(progressText(last, t), true);
+      const report = last ?? (await read());
+      return { report, timedOut: true, elapsedMs: t };
+    }
+    await sleep(opts.timeoutMs > 0 ? Math.min(opts.intervalMs, Math.max(1, opts.timeoutMs - t)) : opts.intervalMs);
+  }
+}

@@ -1,0 +1,14 @@
+// The CLI's Kubernetes side: the port and its client-node adapter, submit with compensation,
+// status, cancel and preflight. Nothing here is loaded by synth or docs.
+export * from './kube-api';
+export * from './http-kube-api';
+export * from './kubeconfig';
+export * from './client-node-api';
+export * from './references';
+export * from './submit';
+export * from './stamp';
+export * from './footprint';
+export * from './permissions';
+export * from './preflight';
+export * from './status';
+export * from './cancel';

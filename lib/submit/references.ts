@@ -1,0 +1,115 @@
+// Objects the application references but never creates, changes or deletes: ConfigMaps and
+// Secrets (`ref` entries, secret-ref, env and env-from sources, image pull secrets), the
+// ServiceAccount and the checkpoint PVC. Submit and preflight check that each exists — and that
+// every key the Pods read from it is there — before anything is created, and report every
+// problem at once: a missing object otherwise surfaces only as a Pod stuck in
+// CreateContainerConfigError or ContainerCreating.
+
+import type { ApplicationSpec } from '../model/spec';
+import { describeError, isStatus, Kube, type AnyObject, type ObjectRef } from './kube-api';
+
+export interface Reference {
+  readonly ref: ObjectRef;
+  /** The option that names it, e.g. kubernetes.env.DB_PASSWORD. */
+  readonly option: string;
+  /** Keys the Pods read from it (ConfigMap/Secret). */
+  readonly keys: readonly string[];
+  /** `optional = true` sources may be missing. */
+  readonly optional: boolean;
+}
+
+export interface ReferenceProblem {
+  readonly ref: ObjectRef;
+  readonly option: string;
+  readonly message: string;
+}
+
+/** Every object the application references, in option order. */
+export function referencedObjects(spec: ApplicationSpec): Reference[] {
+  const ns = spec.namespace;
+  const ownedConfigMaps = new Set(spec.configMaps.filter((c) => c.owned).map((c) => c.name));
+  const ownedSecrets = new Set(spec.secrets.filter((s) => s.owned).map((s) => s.name));
+  const cm = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name });
+  const secret = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'Secret', namespace: ns, name });
+  const refs: Reference[] = [
+    { ref: { apiVersion: 'v1', kind: 'ServiceAccount', namespace: ns, name: spec.serviceAccount }, option: 'kubernetes.service-account', keys: [], optional: false },
+  ];
+  for (const c of spec.configMaps) {
+    if (!c.owned) refs.push({ ref: cm(c.name), option: `kubernetes.configmap.${c.entry}`, keys: c.mounts.map((m) => m.key), optional: false });
+  }
+  for (const s of spec.secrets) {
+    if (!s.owned) refs.push({ ref: secret(s.name), option: `kubernetes.secret.${s.entry}`, keys: s.mounts.map((m) => m.key), optional: false });
+  }
+  if (spec.secretRef) refs.push({ ref: secret(spec.secretRef), option: 'kubernetes.secret-ref', keys: [], optional: false });
+  for (const e of spec.env) {
+    if ('secret' in e && !ownedSecrets.has(e.secret)) refs.push({ ref: secret(e.secret), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
+    if ('configmap' in e && !ownedConfigMaps.has(e.configmap)) refs.push({ ref: cm(e.configmap), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
+  }
+  for (const e of spec.envFrom) {
+    const owned = e.kind === 'secret' ? ownedSecrets.has(e.name) : ownedConfigMaps.has(e.name);
+    if (!owned) refs.push({ ref: e.kind === 'secret' ? secret(e.name) : cm(e.name), option: `kubernetes.env-from.${e.entry}`, keys: [], optional: e.optional });
+  }
+  for (const name of spec.imagePullSecrets) refs.push({ ref: secret(name), option: 'kubernetes.image-pull-secrets', keys: [], optional: false });
+  if (spec.checkpointPvc) {
+    refs.push({ ref: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns, name: spec.checkpointPvc }, option: 'kubernetes.checkpoint-pvc', keys: [], optional: false });
+  }
+  return refs;
+}
+
+const keyOf = (r: ObjectRef) => `${r.kind}/${r.name}`;
+
+function keysIn(obj: AnyObject): Set<string> {
+  const data = (obj.data ?? {}) as Record<string, unknown>;
+  const binary = (obj.binaryData ?? {}) as Record<string, unknown>;
+  return new Set([...Object.keys(data), ...Object.keys(binary)]);
+}
+
+/**
+ * Reads each referenced object once (in parallel) and returns every problem: missing objects,
+ * missing keys, objects the caller may not read, a Lost PVC. Throws only for errors that say
+ * nothing about the object (the API server failing), so the caller does not proceed blind.
+ */
+export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promise<ReferenceProblem[]> {
+  const refs = referencedObjects(spec);
+  const unique = new Map<string, ObjectRef>();
+  for (const r of refs) unique.set(keyOf(r.ref), r.ref);
+  const fetched = new Map<string, { obj?: AnyObject; error?: unknown }>();
+  await Promise.all(
+    [...unique].map(async ([k, ref]) => {
+      try {
+        // Secrets and ConfigMaps are read whole to check their keys (values are never printed);
+        // the ServiceAccount and the PVC only as metadata.
+        const withKeys = ref.kind === 'ConfigMap' || ref.kind === 'Secret';
+        fetched.set(k, { obj: await kube.find(ref, { metadataOnly: !withKeys && ref.kind !== 'PersistentVolumeClaim' }) });
+      } catch (error) {
+        fetched.set(k, { error });
+      }
+    }),
+  );
+  const fatal = [...fetched.values()].find((f) => f.error !== undefined && !isStatus(f.error, 403));
+  if (fatal) throw fatal.error;
+  const problems: ReferenceProblem[] = [];
+  for (const r of refs) {
+    const f = fetched.get(keyOf(r.ref))!;
+    const what = `${r.ref.kind} ${r.ref.name}`;
+    if (f.error !== undefined) {
+      problems.push({ ref: r.ref, option: r.option, message: `${r.option}: cannot check ${what} in namespace ${r.ref.namespace}: ${describeError(f.error)}` });
+      continue;
+    }
+    if (!f.obj) {
+      if (!r.optional) problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} not found in namespace ${r.ref.namespace}` });
+      continue;
+    }
+    if (r.keys.length) {
+      const present = keysIn(f.obj);
+      const missing = r.keys.filter((key) => !present.has(key));
+      if (missing.length && !r.optional) {
+        problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} has no key ${missing.map((m) => `"${m}"`).join(', ')} (keys: ${[...present].sort().join(', ') || 'none'})` });
+      }
+    }
+    if (r.ref.kind === 'PersistentVolumeClaim' && (f.obj.status as { phase?: string } | undefined)?.phase === 'Lost') {
+      problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} is Lost (its volume is gone)` });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,290 @@
+// status: the application's state derived from Kubernetes alone — the Job (conditions, suspend,
+// deletion, the runtime's status annotations), the application's Pods (by the application-id
+// label) and, when the master Pod does not exist, the Job's Warning events. Never from the
+// master (no connection to it, no Zeta job ID needed). `deriveStatus` is the pure mapping.
+//
+//   Observation (first match wins)                                       Status
+//   no Job (HTTP 404)                                                     UNKNOWN (never CANCELED: there is no tombstone)
+//   Job condition Complete (or SuccessCriteriaMet) = True                 SUCCEEDED
+//   Job condition Failed (or FailureTarget) = True, cancelled (*)         CANCELED
+//   Job condition Failed (or FailureTarget) = True                        FAILED, with the reason
+//   master Pod Succeeded / Failed before the Job records it               SUCCEEDED / CANCELED (*) / FAILED
+//   Job being deleted (deletionTimestamp) and not finished                CANCELED (cancel requested)
+//   spec.suspend = true                                                   CREATED (submit has not started it)
+//   master Pod Running                                                    RUNNING (phase and workers from the annotations)
+//   otherwise (no master Pod yet, Pending)                                DEPLOYING, with the reason when one is known
+//
+//   (*) cancelled = the master container exited with the runtime's code 2 (EXIT_CODES.canceled,
+//   also read from the Job's PodFailurePolicy condition message once the Pod is gone), or the
+//   runtime's phase annotation says canceled, or its Zeta job status annotation is CANCELED.
+
+import type { Job } from 'kubernetes-types/batch/v1';
+import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
+import { ANNOTATIONS, EXIT_CODES, LABELS } from '../model/reserved';
+import { CONTAINER_NAME } from '../plan/pod';
+import { Kube, type ObjectRef } from './kube-api';
+
+export const STATUSES = ['CREATED', 'DEPLOYING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN'] as const;
+export type ApplicationStatus = (typeof STATUSES)[number];
+
+export const TERMINAL_STATUSES: ReadonlySet<ApplicationStatus> = new Set(['SUCCEEDED', 'FAILED', 'CANCELED']);
+
+export interface StatusObservation {
+  readonly applicationId: string;
+  readonly namespace: string;
+  /** undefined: the Job does not exist (HTTP 404). */
+  readonly job?: Job;
+  /** Pods with the application-id label. */
+  readonly pods: readonly Pod[];
+  /** The Job's events (read only when the master Pod does not exist). */
+  readonly events?: readonly Event[];
+}
+
+export interface WorkerSummary {
+  /** From the runtime's annotations. */
+  readonly desired?: number;
+  readonly registered?: number;
+  /** Worker Pods that exist, and how many of them run. */
+  readonly pods: number;
+  readonly running: number;
+  /** Why some workers do not run, e.g. "2 Unschedulable: 0/3 nodes are available: …". */
+  readonly problems: readonly string[];
+}
+
+export interface StatusReport {
+  readonly applicationId: string;
+  readonly namespace: string;
+  readonly status: ApplicationStatus;
+  /** Short reason: Unschedulable, ErrImagePull, OOMKilled, the runtime's failure reason, … */
+  readonly reason?: string;
+  /** A sentence with the detail (scheduler message, condition message, Zeta error). */
+  readonly message?: string;
+  /** The runtime's phase annotation. */
+  readonly phase?: string;
+  readonly workers?: WorkerSummary;
+  readonly zetaJobId?: string;
+  readonly zetaJobStatus?: string;
+  readonly finishedAt?: string;
+  readonly masterPod?: string;
+}
+
+/** Waiting reasons that mean "this will not start by itself soon". */
+const STUCK = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'CrashLoopBackOff', 'PreCreateHookError', 'PostStartHookError']);
+
+/** What the runtime's exit codes mean (EXIT_CODES). */
+export const EXIT_CODE_MEANING: Record<number, string> = {
+  [EXIT_CODES.jobFailed]: 'the Zeta job failed',
+  [EXIT_CODES.canceled]: 'the job was cancelled',
+  [EXIT_CODES.infrastructure]: 'infrastructure failure: workers could not be created, scheduled or registered in time, a worker was lost, or the API failed',
+  [EXIT_CODES.configuration]: "the Pod's settings are invalid",
+  [EXIT_CODES.engine]: 'the Zeta master could not start or died',
+};
+
+const condition = (job: Job, type: string) => job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+
+function role(p: Pod): string | undefined {
+  return p.metadata?.labels?.[LABELS.role];
+}
+
+/** The current master Pod: not being deleted first, then the newest. */
+function masterPodOf(pods: readonly Pod[]): Pod | undefined {
+  return [...pods.filter((p) => role(p) === 'master')].sort((a, b) => {
+    const da = a.metadata?.deletionTimestamp ? 1 : 0;
+    const db = b.metadata?.deletionTimestamp ? 1 : 0;
+    if (da !== db) return da - db;
+    return String(b.metadata?.creationTimestamp ?? '').localeCompare(String(a.metadata?.creationTimestamp ?? ''));
+  })[0];
+}
+
+function mainStatus(pod: Pod | undefined): ContainerStatus | undefined {
+  return pod?.status?.containerStatuses?.find((c) => c.name === CONTAINER_NAME) ?? pod?.status?.containerStatuses?.[0];
+}
+
+function terminated(pod: Pod | undefined) {
+  const s = mainStatus(pod);
+  return s?.state?.terminated ?? s?.lastState?.terminated;
+}
+
+const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) : undefined);
+
+/** Why a Pod that is not running does not run; undefined when nothing specific is known. */
+export function podProblem(pod: Pod): { reason: string; message?: string } | undefined {
+  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') return { reason: 'Unschedulable', message: scheduled.message };
+  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+  for (const s of statuses) {
+    const w = s.state?.waiting;
+    if (w?.reason && STUCK.has(w.reason)) return { reason: w.reason, message: `container "${s.name}": ${w.message ?? w.reason}` };
+  }
+  for (const s of pod.status?.initContainerStatuses ?? []) {
+    const t = s.state?.terminated;
+    if (t && t.exitCode !== 0) return { reason: `Init:${t.reason ?? 'Error'}`, message: `init container "${s.name}" exited with code ${t.exitCode}${t.message ? `: ${t.message}` : ''}` };
+  }
+  return undefined;
+}
+
+function workerSummary(job: Job, pods: readonly Pod[]): WorkerSummary | undefined {
+  const ann = job.metadata?.annotations ?? {};
+  const workers = pods.filter((p) => role(p) === 'worker');
+  const desired = int(ann[ANNOTATIONS.workersDesired]);
+  const registered = int(ann[ANNOTATIONS.workersRegistered]);
+  if (desired === undefined && registered === undefined && workers.length === 0) return undefined;
+  const byReason = new Map<string, { n: number; message?: string }>();
+  for (const w of workers) {
+    if (w.status?.phase === 'Running') continue;
+    const p = podProblem(w);
+    if (!p) continue;
+    const e = byReason.get(p.reason) ?? { n: 0, message: p.message };
+    e.n++;
+    byReason.set(p.reason, e);
+  }
+  return {
+    ...(desired !== undefined ? { desired } : {}),
+    ...(registered !== undefined ? { registered } : {}),
+    pods: workers.length,
+    running: workers.filter((w) => w.status?.phase === 'Running').length,
+    problems: [...byReason].map(([reason, e]) => `${e.n} ${reason}${e.message ? `: ${e.message}` : ''}`),
+  };
+}
+
+/** The runtime's exit code as recorded on the master container or, once the Pod is gone, in the Job's condition. */
+function exitCode(job: Job, master: Pod | undefined): number | undefined {
+  const t = terminated(master);
+  if (t) return t.exitCode;
+  const c = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
+  const m = c?.reason === 'PodFailurePolicy' ? /exit code (\d+)/.exec(c.message ?? '') : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+function isCanceled(job: Job, master: Pod | undefined): boolean {
+  const ann = job.metadata?.annotations ?? {};
+  return exitCode(job, master) === EXIT_CODES.canceled
+    || /^cancel/i.test(ann[ANNOTATIONS.phase] ?? '')
+    || (ann[ANNOTATIONS.zetaJobStatus] ?? '').toUpperCase() === 'CANCELED';
+}
+
+/** The most specific failure reason known: the runtime's, the container's, the Pod's, the Job's. */
+function failure(job: Job, master: Pod | undefined): { reason?: string; message?: string } {
+  const ann = job.metadata?.annotations ?? {};
+  const details: string[] = [];
+  const runtimeReason = ann[ANNOTATIONS.reason];
+  if (ann[ANNOTATIONS.message]) details.push(ann[ANNOTATIONS.message]);
+  const t = terminated(master);
+  let containerReason: string | undefined;
+  if (t) {
+    if (t.reason === 'OOMKilled') {
+      const limit = master?.spec?.containers.find((c) => c.name === CONTAINER_NAME)?.resources?.limits?.memory;
+      containerReason = 'OOMKilled';
+      details.push(`the master container was killed for exceeding its memory limit${limit ? ` (${limit})` : ''}`);
+    } else if (t.exitCode !== 0) {
+      const meaning = EXIT_CODE_MEANING[t.exitCode];
+      containerReason = meaning ? `exit code ${t.exitCode}: ${meaning}` : `exit code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}`;
+      if (t.message) details.push(t.message);
+    }
+  }
+  if (master?.status?.reason) {
+    containerReason ??= master.status.reason;
+    if (master.status.message) details.push(master.status.message);
+  }
+  const c = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
+  if (c?.message) details.push(`${c.reason ?? 'Failed'}: ${c.message}`);
+  else if (c?.reason) details.push(c.reason);
+  const code = exitCode(job, master);
+  if (!containerReason && code !== undefined && code !== 0 && EXIT_CODE_MEANING[code]) containerReason = `exit code ${code}: ${EXIT_CODE_MEANING[code]}`;
+  const reason = runtimeReason ?? containerReason ?? c?.reason;
+  if (runtimeReason && containerReason) details.unshift(containerReason);
+  const unique = details.filter((d, i) => d !== reason && details.indexOf(d) === i);
+  return { ...(reason ? { reason } : {}), ...(unique.length ? { message: unique.join('; ') } : {}) };
+}
+
+/** The pure mapping from what Kubernetes shows to the application's status. */
+export function deriveStatus(obs: StatusObservation): StatusReport {
+  const base = { applicationId: obs.applicationId, namespace: obs.namespace };
+  const job = obs.job;
+  if (!job) {
+    const left = obs.pods.length;
+    return {
+      ...base,
+      status: 'UNKNOWN',
+      reason: 'NotFound',
+      message: `no Job ${obs.applicationId} in namespace ${obs.namespace}: never submitted there, cancelled, or removed after its retention period (kubernetes.finished-job-retention-seconds)`
+        + (left ? `; ${left} Pod(s) with its label remain (seatunnel-app cancel --id ${obs.applicationId} removes them)` : ''),
+    };
+  }
+  const ann = job.metadata?.annotations ?? {};
+  const master = masterPodOf(obs.pods);
+  const common = {
+    ...base,
+    ...(ann[ANNOTATIONS.phase] ? { phase: ann[ANNOTATIONS.phase] } : {}),
+    ...(ann[ANNOTATIONS.zetaJobId] ? { zetaJobId: ann[ANNOTATIONS.zetaJobId] } : {}),
+    ...(ann[ANNOTATIONS.zetaJobStatus] ? { zetaJobStatus: ann[ANNOTATIONS.zetaJobStatus] } : {}),
+    ...(ann[ANNOTATIONS.finishedAt] ? { finishedAt: ann[ANNOTATIONS.finishedAt] } : {}),
+    ...(master?.metadata?.name ? { masterPod: master.metadata.name } : {}),
+  };
+  const workers = workerSummary(job, obs.pods);
+  const withWorkers = workers ? { workers } : {};
+
+  const succeeded = condition(job, 'Complete') ?? condition(job, 'SuccessCriteriaMet');
+  const failed = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
+  if (succeeded) return { ...common, ...withWorkers, status: 'SUCCEEDED' };
+  if (failed || master?.status?.phase === 'Failed') {
+    const f = failure(job, master);
+    return { ...common, ...withWorkers, status: isCanceled(job, master) ? 'CANCELED' : 'FAILED', ...f };
+  }
+  if (master?.status?.phase === 'Succeeded') return { ...common, ...withWorkers, status: 'SUCCEEDED' };
+  if (job.metadata?.deletionTimestamp) {
+    return { ...common, ...withWorkers, status: 'CANCELED', reason: 'Deleting', message: `the Job is being deleted (since ${job.metadata.deletionTimestamp}); its Pods are stopping` };
+  }
+  if (job.spec?.suspend) {
+    return { ...common, status: 'CREATED', reason: 'Suspended', message: 'the Job is suspended: submit has not started it (yet)' };
+  }
+  if (master?.status?.phase === 'Running') {
+    const problems = workers?.problems.length ? `workers not running: ${workers.problems.join('; ')}` : undefined;
+    return { ...common, ...withWorkers, status: 'RUNNING', ...(problems ? { message: problems } : {}) };
+  }
+  // DEPLOYING: say why, when Kubernetes knows.
+  if (master) {
+    const p = podProblem(master);
+    if (p) return { ...common, status: 'DEPLOYING', reason: p.reason, ...(p.message ? { message: `master Pod ${master.metadata?.name}: ${p.message}` } : {}) };
+    return { ...common, status: 'DEPLOYING', message: `master Pod ${master.metadata?.name} is ${master.status?.phase ?? 'Pending'}` };
+  }
+  const warning = [...(obs.events ?? [])]
+    .filter((e) => e.type === 'Warning')
+    .sort((a, b) => String(b.lastTimestamp ?? b.eventTime ?? '').localeCompare(String(a.lastTimestamp ?? a.eventTime ?? '')))[0];
+  if (warning) return { ...common, status: 'DEPLOYING', reason: warning.reason ?? 'Warning', message: warning.message };
+  return { ...common, status: 'DEPLOYING', message: 'waiting for the Job controller to create the master Pod' };
+}
+
+/** Reads the Job, the application's Pods and, when needed, the Job's events; then derives the status. */
+export async function readStatus(kube: Kube, namespace: string, applicationId: string): Promise<StatusReport> {
+  const ref: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
+  const [job, pods] = await Promise.all([
+    kube.find<Job>(ref),
+    kube.list<Pod>('v1', 'Pod', namespace, { labelSelector: `${LABELS.applicationId}=${applicationId}` }).then((l) => l.items),
+  ]);
+  let events: Event[] | undefined;
+  const needEvents = job && !job.spec?.suspend && !pods.some((p) => role(p) === 'master')
+    && !job.status?.conditions?.some((c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type));
+  if (needEvents) {
+    // Best effort: the reason the master Pod was not created (e.g. a quota refusal) is an Event on the Job.
+    events = await kube
+      .list<Event>('v1', 'Event', namespace, { fieldSelector: `involvedObject.kind=Job,involvedObject.name=${applicationId}` })
+      .then((l) => l.items.filter((e) => !job.metadata?.uid || !e.involvedObject?.uid || e.involvedObject.uid === job.metadata.uid))
+      .catch(() => undefined);
+  }
+  return deriveStatus({ applicationId, namespace, job, pods, events });
+}
+
+/** The lines `status` prints after `Application ID:`. */
+export function statusLines(r: StatusReport): string[] {
+  const lines = [`Status: ${r.status}`];
+  if (r.reason) lines.push(`Reason: ${r.reason}`);
+  if (r.message) lines.push(`Message: ${r.message}`);
+  const w = r.workers;
+  if (r.phase || w) {
+    const workers = w ? `workers ${w.registered ?? '?'}/${w.desired ?? '?'} registered${w.pods ? `, ${w.running}/${w.pods} worker Pods running` : ''}` : '';
+    lines.push(`Phase: ${[r.phase, workers].filter(Boolean).join('; ')}`);
+  }
+  if (r.zetaJobId) lines.push(`Job ID: ${r.zetaJobId}${r.zetaJobStatus ? ` (Zeta status ${r.zetaJobStatus})` : ''}`);
+  return lines;
+}
