@@ -21,6 +21,7 @@ const OPTIONS = {
   'wait-timeout': { type: 'string' },
   'wait-interval': { type: 'string' },
   'dry-run': { type: 'boolean' },
+  savepoint: { type: 'boolean' },
   'output-dir': { type: 'string', short: 'o' },
   output: { type: 'string' },
   write: { type: 'boolean' },
@@ -34,7 +35,7 @@ const COMMON: Flag[] = ['target', 'application-config', 'D', 'output', 'help'];
 const ALLOWED: Record<Command, Flag[]> = {
   submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
   status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval'],
-  cancel: [...COMMON, 'id'],
+  cancel: [...COMMON, 'id', 'savepoint', 'wait-timeout'],
   preflight: [...COMMON, 'config', 'job-id', 'restore-job-id'],
   synth: [...COMMON, 'config', 'job-id', 'restore-job-id', 'output-dir'],
   docs: ['write', 'check', 'help', 'output'],
@@ -56,6 +57,8 @@ export interface ParsedArgs {
   readonly waitTimeoutMs: number;
   readonly waitIntervalMs: number;
   readonly dryRun: boolean;
+  /** cancel: stop with a savepoint first (keeps a streaming job's checkpoints). */
+  readonly savepoint: boolean;
   readonly outputDir?: string;
   readonly json: boolean;
   readonly write: boolean;
@@ -112,7 +115,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   if ((command === 'status' || command === 'cancel') && v.id === undefined && !v.help) {
     throw new CliError(`${command} needs --id <application ID> (printed by submit as "Application ID:")`);
   }
-  if (!v.wait && (v['wait-timeout'] !== undefined || v['wait-interval'] !== undefined)) {
+  if (command === 'cancel' && v['wait-timeout'] !== undefined && !v.savepoint) {
+    throw new CliError('cancel: --wait-timeout only applies with --savepoint (how long to wait for the graceful stop)');
+  }
+  if (command !== 'cancel' && !v.wait && (v['wait-timeout'] !== undefined || v['wait-interval'] !== undefined)) {
     throw new CliError(`${command}: --wait-timeout and --wait-interval only apply with --wait`);
   }
   return {
@@ -127,6 +133,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     waitTimeoutMs: millis('wait-timeout', v['wait-timeout'] as string | undefined, 0, 0),
     waitIntervalMs: millis('wait-interval', v['wait-interval'] as string | undefined, 500, 50),
     dryRun: v['dry-run'] === true,
+    savepoint: v.savepoint === true,
     outputDir: v['output-dir'] as string | undefined,
     json: output === 'json',
     write: v.write === true,
@@ -136,5 +143,5 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
 }
 
 function defaults(): Omit<ParsedArgs, 'command'> {
-  return { overrides: [], wait: false, waitTimeoutMs: 0, waitIntervalMs: 500, dryRun: false, json: false, write: false, check: false, help: false };
+  return { overrides: [], wait: false, waitTimeoutMs: 0, waitIntervalMs: 500, dryRun: false, savepoint: false, json: false, write: false, check: false, help: false };
 }

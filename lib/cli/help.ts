@@ -5,7 +5,7 @@ Usage:
   seatunnel-app submit    [-t kubernetes] [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
                           [--job-id N] [--restore-job-id M] [--wait [--wait-timeout MS] [--wait-interval MS]] [--dry-run]
   seatunnel-app status    --id APP_ID [-a deploy.conf] [--wait [--wait-timeout MS] [--wait-interval MS]]
-  seatunnel-app cancel    --id APP_ID [-a deploy.conf]
+  seatunnel-app cancel    --id APP_ID [-a deploy.conf] [--savepoint [--wait-timeout MS]]
   seatunnel-app preflight [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
   seatunnel-app synth     [-a deploy.conf] [-c job.conf] [-Dkey=value ...] [-o DIR]
   seatunnel-app docs      [--write | --check]
@@ -29,6 +29,9 @@ Commands:
              application ID and made by this tool (Pods, Service, ConfigMaps, Secrets, worker
              template, Role, RoleBinding, NetworkPolicies). Referenced ConfigMaps and Secrets, the
              ServiceAccount and the checkpoint PVC are never touched. Safe to repeat.
+             --savepoint (ours): first ask the runtime to stop the job with a savepoint, so a
+             streaming job keeps its checkpoints for submit --restore-job-id (waits up to
+             --wait-timeout, default 90000 ms), then delete as above.
   preflight  Everything that would stop the application, in one report, creating nothing:
              server-side dry run of the Job, its dependents, the master Pod and the N worker Pods;
              ResourceQuota headroom for master + N workers; LimitRange compatibility; your

@@ -51,6 +51,10 @@ export function progressText(r: StatusReport, ms: number): string {
   return parts.join(' · ');
 }
 
+/** Phases the runtime writes last (see runtime/src/report/reporter.ts). */
+const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Canceled']);
+const SETTLE_READS = 3;
+
 const stateKey = (r: StatusReport) => JSON.stringify([r.status, r.reason, r.phase, r.workers?.registered, r.workers?.desired, r.workers?.running]);
 
 export async function waitForApplication(kube: Kube, namespace: string, applicationId: string, out: Output, opts: WaitOptions): Promise<WaitOutcome> {
@@ -61,6 +65,7 @@ export async function waitForApplication(kube: Kube, namespace: string, applicat
   let last: StatusReport | undefined;
   let lastKey = '';
   let failingSince: number | undefined;
+  let settleReads = 0;
   for (;;) {
     try {
       const report = await read();
@@ -74,6 +79,13 @@ export async function waitForApplication(kube: Kube, namespace: string, applicat
       last = report;
       lastKey = key;
       if (TERMINAL_STATUSES.has(report.status) || report.status === 'UNKNOWN') {
+        // The runtime records its terminal phase and reason before it exits, but a read can still
+        // see the Pod's end before that write: look again briefly for the runtime's own account.
+        if (report.status !== 'UNKNOWN' && report.phase && !FINAL_PHASES.has(report.phase) && settleReads < SETTLE_READS) {
+          settleReads++;
+          await sleep(Math.max(200, Math.min(opts.intervalMs, 1000)));
+          continue;
+        }
         if (out.interactive) out.progress?.(progressText(report, t), true);
         return { report, timedOut: false, elapsedMs: t };
       }

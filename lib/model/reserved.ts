@@ -25,6 +25,11 @@ export const ANNOTATIONS = {
   reason: 'seatunnel.apache.org/failure-reason',
   message: 'seatunnel.apache.org/message',
   finishedAt: 'seatunnel.apache.org/finished-at',
+  /**
+   * Set by `cancel --savepoint`: the runtime stops the job with a savepoint (streaming jobs keep
+   * their checkpoints for a restore), removes the workers and exits; then the Job is deleted.
+   */
+  cancelRequested: 'seatunnel.apache.org/cancel-requested',
   /** On the Job: the worker template the runtime stamps workers from. */
   workerTemplate: 'seatunnel.apache.org/worker-template',
 } as const;

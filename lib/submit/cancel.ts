@@ -10,7 +10,7 @@
 // ServiceAccounts and PVCs are not even listed). Idempotent: a second cancel finds nothing and
 // succeeds.
 
-import { LABELS, MANAGED_BY } from '../model/reserved';
+import { ANNOTATIONS, LABELS, MANAGED_BY } from '../model/reserved';
 import { describeError, describeRef, isStatus, Kube, withRetry, type AnyObject, type ObjectRef } from './kube-api';
 
 /** Kinds of the application's own objects (never ServiceAccounts or PVCs). */
@@ -44,6 +44,56 @@ export interface CancelReport {
   readonly deleted: readonly ObjectRef[];
   /** Problems removing leftovers; the Job's deletion itself was accepted. */
   readonly errors: readonly string[];
+}
+
+export interface GracefulStop {
+  /** How long to wait for the runtime to stop the job and remove the workers. */
+  readonly timeoutMs: number;
+  readonly pollMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** What the graceful part of `cancel --savepoint` achieved. */
+export interface GracefulStopReport {
+  /** The runtime ended the application before the Job was deleted. */
+  readonly stopped: boolean;
+  /** The phase the runtime recorded last. */
+  readonly phase?: string;
+  readonly zetaStatus?: string;
+}
+
+/**
+ * `cancel --savepoint`: asks the runtime (through an annotation on the Job) to stop the job with
+ * a savepoint, which keeps a streaming job's checkpoints for a later restore, and to remove the
+ * workers; waits for the master to finish, up to `timeoutMs`. The caller then deletes the Job as a
+ * plain cancel does. A Job that is missing or already finished needs no stop.
+ */
+export async function requestGracefulStop(kube: Kube, namespace: string, applicationId: string, opts: GracefulStop): Promise<GracefulStopReport> {
+  const jobRef: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const read = () => withRetry(() => kube.find<AnyObject>(jobRef));
+  const finished = (job: AnyObject | undefined) => {
+    const conditions = ((job?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+    const phase = job?.metadata?.annotations?.[ANNOTATIONS.phase];
+    return !job || conditions.some((c) => ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet'].includes(c.type) && c.status === 'True') ||
+      ['Succeeded', 'Failed', 'Canceled'].includes(phase ?? '');
+  };
+  const job = await read();
+  if (!job) return { stopped: false };
+  if (job.metadata?.labels?.[LABELS.applicationId] !== applicationId) {
+    throw new NotAnApplicationError(`Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was changed`);
+  }
+  if (finished(job)) return { stopped: true, phase: job.metadata?.annotations?.[ANNOTATIONS.phase] };
+  await withRetry(() => kube.mergePatch(jobRef, { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'savepoint' } } }));
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const now = await read();
+    if (finished(now)) {
+      return { stopped: true, phase: now?.metadata?.annotations?.[ANNOTATIONS.phase], zetaStatus: now?.metadata?.annotations?.[ANNOTATIONS.zetaJobStatus] };
+    }
+    if (Date.now() >= deadline) return { stopped: false, phase: now?.metadata?.annotations?.[ANNOTATIONS.phase] };
+    await sleep(opts.pollMs ?? 500);
+  }
 }
 
 export async function cancelApplication(kube: Kube, namespace: string, applicationId: string): Promise<CancelReport> {

@@ -254,6 +254,10 @@ export class Kube {
   jsonPatch<T = AnyObject>(ref: ObjectRef, ops: ReadonlyArray<Record<string, unknown>>): Promise<T> {
     return this.call<T>({ method: 'PATCH', path: objectPath(ref), body: ops, contentType: 'application/json-patch+json' });
   }
+
+  mergePatch<T = AnyObject>(ref: ObjectRef, patch: Record<string, unknown>): Promise<T> {
+    return this.call<T>({ method: 'PATCH', path: objectPath(ref), body: patch, contentType: 'application/merge-patch+json' });
+  }
 }
 
 function statusText(status: number): string {

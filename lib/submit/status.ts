@@ -15,8 +15,9 @@
 //   otherwise (no master Pod yet, Pending)                                DEPLOYING, with the reason when one is known
 //
 //   (*) cancelled = the master container exited with the runtime's code 2 (EXIT_CODES.canceled,
-//   also read from the Job's PodFailurePolicy condition message once the Pod is gone), or the
-//   runtime's phase annotation says canceled, or its Zeta job status annotation is CANCELED.
+//   also read from the Job's PodFailurePolicy condition message once the Pod is gone); without an
+//   exit code, the runtime's terminal phase annotation says Canceled; without either, its Zeta job
+//   status annotation is CANCELED.
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
@@ -158,9 +159,13 @@ function exitCode(job: Job, master: Pod | undefined): number | undefined {
 
 function isCanceled(job: Job, master: Pod | undefined): boolean {
   const ann = job.metadata?.annotations ?? {};
-  return exitCode(job, master) === EXIT_CODES.canceled
-    || /^cancel/i.test(ann[ANNOTATIONS.phase] ?? '')
-    || (ann[ANNOTATIONS.zetaJobStatus] ?? '').toUpperCase() === 'CANCELED';
+  // The runtime's own account first: its exit code, then its terminal phase. The Zeta status alone
+  // is weaker evidence — the runtime stops (cancels) the Zeta job when a worker is lost too.
+  const code = exitCode(job, master);
+  if (code !== undefined) return code === EXIT_CODES.canceled;
+  const phase = ann[ANNOTATIONS.phase] ?? '';
+  if (/^(succeeded|failed|canceled)$/i.test(phase)) return /^cancel/i.test(phase);
+  return (ann[ANNOTATIONS.zetaJobStatus] ?? '').toUpperCase() === 'CANCELED';
 }
 
 /** The most specific failure reason known: the runtime's, the container's, the Pod's, the Job's. */

@@ -10,6 +10,7 @@
 //
 // The first failure wins (`interrupt`); cleanup always runs and every step of it is attempted.
 
+import { ANNOTATIONS } from '../../lib/model/reserved';
 import { jobOwnerReference } from '../../lib/plan/build-plan';
 import type { Clock } from './clock';
 import { describeExit } from './engine/process';
@@ -39,6 +40,8 @@ export interface Tuning {
   readonly engineUnreachableMs: number;
   /** Periodic re-list of the worker Pods. */
   readonly resyncMs: number;
+  /** How often the runtime reads its own Job (cancel requests, deletion). */
+  readonly jobWatchMs: number;
   /** How long the API may fail before the application fails (ApiUnavailable). */
   readonly apiFailureBudgetMs: number;
   /** Budget of the worker deletion part of cleanup. */
@@ -57,6 +60,7 @@ export const DEFAULT_TUNING: Tuning = {
   savepointWaitMs: 45_000,
   engineUnreachableMs: 30_000,
   resyncMs: 30_000,
+  jobWatchMs: 2_000,
   apiFailureBudgetMs: 60_000,
   cleanupBudgetMs: 45_000,
   recordBudgetMs: 10_000,
@@ -107,6 +111,10 @@ class Application {
   private zetaStatus: string | undefined;
   /** A streaming job (env.job.mode STREAMING): stopped with a savepoint when the application is terminated. */
   private streaming = false;
+  /** `cancel --savepoint` asked for a stop with savepoint. */
+  private savepointRequested = false;
+  /** The Job (or this Pod) is being deleted: workers go away too, so no savepoint can be taken. */
+  private applicationDeleted = false;
   private registered = 0;
   private engineStarted = false;
   private engineStopping = false;
@@ -220,6 +228,7 @@ class Application {
     this.startEngine();
     const [, kctx] = await this.guard(Promise.all([this.waitForEngine(), this.readKubernetes()]));
 
+    this.watchOwnJob();
     await this.startWorkers(kctx);
     await this.barrier();
 
@@ -354,12 +363,73 @@ class Application {
       concurrency: this.t.createConcurrency,
       stamp: (n) => stampWorker(stampInput, n),
       onFailure: (f) => {
-        if (this.interrupt.isSet) return;
-        this.reporter.event('Warning', f.reason === 'WorkerLost' ? 'WorkerLost' : 'WorkerFailed', `${f.reason}: ${f.message}`);
-        this.interruptWith(new RuntimeFailure(f.reason, f.message, f.worker));
+        if (this.interrupt.isSet || this.ending.signal.aborted) return;
+        // Deleting the application (cancel) deletes the workers too, often before this Pod gets
+        // its SIGTERM: that is a cancel, not a lost worker.
+        void this.applicationBeingDeleted().then((deleted) => {
+          if (this.interrupt.isSet) return;
+          if (deleted) {
+            this.interruptWith(new RuntimeFailure('Terminated', `the application is being deleted (e.g. by \`cancel\`); ${f.message}`));
+            return;
+          }
+          this.reporter.event('Warning', f.reason === 'WorkerLost' ? 'WorkerLost' : 'WorkerFailed', `${f.reason}: ${f.message}`);
+          this.interruptWith(new RuntimeFailure(f.reason, f.message, f.worker));
+        });
       },
     });
     this.reconciler.start();
+  }
+
+  /** Whether the Job or this Pod is being deleted (or already gone). Unknown counts as no. */
+  private async applicationBeingDeleted(): Promise<boolean> {
+    const { kube, settings } = this.d;
+    const deleting = async (read: () => Promise<{ metadata?: { deletionTimestamp?: unknown } }>): Promise<boolean> => {
+      try {
+        return Boolean((await read()).metadata?.deletionTimestamp);
+      } catch (e) {
+        return isStatus(e, 404);
+      }
+    };
+    const [job, pod] = await Promise.all([deleting(() => kube.getJob(this.app.appId)), deleting(() => kube.getPod(settings.pod.name))]);
+    if (job || pod) this.applicationDeleted = true;
+    return job || pod;
+  }
+
+  /**
+   * Reads the own Job every few seconds: `cancel --savepoint` sets the cancel-requested
+   * annotation; a deletion (plain `cancel`) ends the application as canceled. Stops with the
+   * lifecycle.
+   */
+  private watchOwnJob(): void {
+    const { kube, clock, log } = this.d;
+    const loop = async () => {
+      while (!this.ending.signal.aborted && !this.interrupt.isSet) {
+        try {
+          await clock.sleep(this.t.jobWatchMs, this.ending.signal);
+        } catch {
+          return;
+        }
+        if (this.interrupt.isSet || this.ending.signal.aborted) return;
+        try {
+          const job = await kube.getJob(this.app.appId);
+          const requested = job.metadata?.annotations?.[ANNOTATIONS.cancelRequested];
+          if (job.metadata?.deletionTimestamp) {
+            this.applicationDeleted = true;
+            this.interruptWith(new RuntimeFailure('Terminated', 'the application is being deleted (e.g. by `cancel`)'));
+          } else if (requested) {
+            this.savepointRequested = requested === 'savepoint';
+            log.info('cancel requested on the Job', { mode: requested });
+            this.interruptWith(new RuntimeFailure('Terminated', `cancel requested${this.savepointRequested ? ' with a savepoint' : ''}`));
+          }
+        } catch (e) {
+          if (isStatus(e, 404)) {
+            this.applicationDeleted = true;
+            this.interruptWith(new RuntimeFailure('Terminated', 'the application\'s Job was deleted (e.g. by `cancel`)'));
+          } else log.debug('reading the own Job failed', { error: errorMessage(e) });
+        }
+      }
+    };
+    void loop();
   }
 
   private describeWaiting(a: Assessment | undefined): string {
@@ -517,7 +587,9 @@ class Application {
     if (!this.acked || (this.zetaStatus && ZETA_TERMINAL.has(this.zetaStatus))) return;
     const jobId = this.acked.jobId;
     this.setPhase('Stopping');
-    if (reason === 'Terminated' && this.streaming) {
+    // A savepoint needs the workers: not when the application itself is being deleted (they go too).
+    if (reason === 'Terminated' && !this.savepointRequested && !this.applicationDeleted) await this.applicationBeingDeleted();
+    if (reason === 'Terminated' && this.streaming && (this.savepointRequested || !this.applicationDeleted)) {
       this.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId} with a savepoint (its checkpoints stay for a restore)`);
       if (await this.requestStop(jobId, true, this.t.savepointWaitMs)) return;
       log.warn('the stop with savepoint did not end the job in time; stopping it without', { jobId });

@@ -4,7 +4,7 @@
 
 import * as path from 'node:path';
 import { ENGINE_FILES } from '../../lib/engine/files';
-import { parseHocon, HoconError, type HoconDocument, type IncludeReader } from '../../lib/hocon';
+import { parseHocon, HoconError, stringifyJson, type HoconDocument, type HoconObject, type HoconValue, type IncludeReader } from '../../lib/hocon';
 import { fileIncludeReader } from '../../lib/hocon/file-include';
 import { ENV } from '../../lib/model/reserved';
 import { PATHS } from '../../lib/model/spec';
@@ -204,6 +204,44 @@ export function withoutEngineRetries(doc: HoconDocument, env: Env): HoconDocumen
   return set ? doc : doc.withOverride('env.job.retry.times', 0);
 }
 
+/**
+ * The body Zeta's REST API takes: `source`, `transform` and `sink` as lists of plugin configs with
+ * `plugin_name`. Job files usually write them as blocks (`source { FakeSource { … } }`), which
+ * SeaTunnel's own client turns into that list; so does this. Lists are kept as written.
+ */
+export function restJobBody(job: HoconObject): HoconObject {
+  const out: HoconObject = { ...job };
+  // SeaTunnel reads `env` options by their dotted names (`job.mode`, `job.retry.times`,
+  // `checkpoint.interval`); HOCON nests dotted keys, so they are flattened back (seen with 2.3.8:
+  // a nested `job.retry.times` was ignored). Plugin options are read through nested lookups and stay.
+  if (job.env !== undefined && typeof job.env === 'object' && job.env !== null && !Array.isArray(job.env)) {
+    out.env = flattenKeys(job.env);
+  }
+  for (const section of ['source', 'transform', 'sink']) {
+    const v = job[section];
+    if (v === undefined || Array.isArray(v)) continue;
+    if (typeof v !== 'object' || v === null) {
+      throw new RuntimeFailure('InvalidJobConfig', `the job config's ${section} must be a block of plugins or a list, not ${JSON.stringify(v)}`);
+    }
+    out[section] = Object.entries(v).map(([name, cfg]): HoconValue => {
+      if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg)) {
+        throw new RuntimeFailure('InvalidJobConfig', `the job config's ${section}.${name} must be a block of options`);
+      }
+      return { plugin_name: name, ...cfg };
+    });
+  }
+  return out;
+}
+
+function flattenKeys(obj: HoconObject, prefix = '', into: HoconObject = {}): HoconObject {
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) flattenKeys(v, key, into);
+    else into[key] = v;
+  }
+  return into;
+}
+
 export interface ResolvedJobConfig {
   /** The job config as JSON, numbers exact, keys in source order: the body of /submit-job. */
   readonly json: string;
@@ -245,7 +283,7 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
       const vars = [...new Set(missing.map((u) => u.path))].join(', ');
       throw new RuntimeFailure('InvalidJobConfig', `the job config has placeholders without a value: ${list}; set ${vars} in the master's environment (kubernetes.env.*)`);
     }
-    return { json: report.toJson(), envUsed: report.envUsed };
+    return { json: stringifyJson(restJobBody(report.value)), envUsed: report.envUsed };
   } catch (e) {
     if (e instanceof RuntimeFailure) throw e;
     if (e instanceof HoconError) throw new RuntimeFailure('InvalidJobConfig', `the job config is not valid HOCON: ${e.message}`);

@@ -5,14 +5,17 @@
 //
 //   metadata.annotations["seatunnel-app.test/kwok-lifecycle"] = "manual"       kwok neither starts nor completes the Pod
 //   metadata.annotations["seatunnel-app.test/kwok-lifecycle"] = "no-complete"  kwok makes it Running but never Succeeded
+//   metadata.annotations["seatunnel-app.test/kwok-lifecycle"] = "local"        kwok leaves the Pod entirely to the local
+//                                                                               kubelet (test/support/local-kubelet.ts),
+//                                                                               graceful deletion included
 //
-// Deleting such a Pod still works (the pod-delete stage applies to every Pod).
+// Deleting a "manual" or "no-complete" Pod still works (the pod-delete stage applies to them).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 
 export const KWOK_LIFECYCLE_ANNOTATION = 'seatunnel-app.test/kwok-lifecycle';
-export type KwokLifecycle = 'manual' | 'no-complete';
+export type KwokLifecycle = 'manual' | 'no-complete' | 'local';
 
 /** The annotation that lets kwok manage the fake nodes we create. */
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
@@ -32,8 +35,11 @@ interface Stage {
 }
 
 const OPT_OUT: Record<string, string[]> = {
-  'pod-ready': ['manual'],
-  'pod-complete': ['manual', 'no-complete'],
+  'pod-ready': ['manual', 'local'],
+  'pod-complete': ['manual', 'no-complete', 'local'],
+  // A local Pod's deletion is finished by the local kubelet once its processes have exited, as a
+  // kubelet does: until then the Pod exists, so its bound ServiceAccount token stays valid.
+  'pod-delete': ['local'],
 };
 
 /** Writes one multi-document stage file for kwok's `-c` and returns its path. */

@@ -1,7 +1,7 @@
 // A local stand-in for the kubelet: it runs the containers of Pods that the scheduler bound to a
 // kwok node as local processes — from each Pod's own command, environment and volumes — and
 // reflects their lifecycle into the Pod's status, as a kubelet would. kwok leaves these Pods
-// alone (lifecycle annotation "manual"), so the master runs our real runtime and the workers
+// alone (lifecycle annotation "local"), so the master runs our real runtime and the workers
 // run real Zeta processes, while everything else about the Pods is real Kubernetes.
 //
 // What a container sees, emulated:
@@ -106,6 +106,11 @@ export class LocalKubelet {
     return p && fs.existsSync(p.logFile) ? fs.readFileSync(p.logFile, 'utf8') : '';
   }
 
+  /** Names of every Pod this kubelet started. */
+  podNames(): string[] {
+    return [...this.pods.values()].map((p) => p.name);
+  }
+
   /** Names of the Pods whose processes are alive. */
   running(): string[] {
     return [...this.pods.values()].filter((p) => p.proc && !p.exited).map((p) => p.name);
@@ -129,7 +134,7 @@ export class LocalKubelet {
     const list = await this.opts.admin.call<{ items: Json[] }>('GET', `/api/v1/namespaces/${ns}/pods`);
     const seen = new Set<string>();
     for (const pod of list.items) {
-      if (lifecycleOf(pod) !== 'manual' || !pod.spec?.nodeName) continue;
+      if (lifecycleOf(pod) !== 'local' || !pod.spec?.nodeName) continue;
       const uid = pod.metadata.uid as string;
       seen.add(uid);
       const known = this.pods.get(uid);

@@ -1,18 +1,28 @@
 // `seatunnel-app cancel --id APP_ID`: delete the application (the Job in the foreground, then
 // labelled leftovers). Idempotent; referenced objects and the checkpoint PVC are never touched.
+// With --savepoint (ours), the runtime is first asked to stop the job with a savepoint, so a
+// streaming job's checkpoints stay for `submit --restore-job-id`; the deletion follows.
 
-import { cancelApplication } from '../../submit/cancel';
+import { cancelApplication, requestGracefulStop } from '../../submit/cancel';
 import { describeRef } from '../../submit/kube-api';
 import type { ParsedArgs } from '../args';
 import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import type { Output } from '../output';
 
+/** How long `cancel --savepoint` waits for the runtime, unless --wait-timeout says otherwise. */
+export const DEFAULT_SAVEPOINT_TIMEOUT_MS = 90_000;
+
 export async function cancelCommand(args: ParsedArgs, out: Output): Promise<number> {
   const applicationId = applicationIdFrom(args);
   const conn = connectionFromArgs(args);
   const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
   try {
+    if (args.savepoint) {
+      const timeoutMs = args.waitTimeoutMs > 0 ? args.waitTimeoutMs : DEFAULT_SAVEPOINT_TIMEOUT_MS;
+      const g = await requestGracefulStop(kube, conn.namespace, applicationId, { timeoutMs });
+      if (!g.stopped) out.warn(`the application did not stop with a savepoint within ${timeoutMs} ms (last phase ${g.phase ?? 'unknown'}); deleting it anyway`);
+    }
     const r = await cancelApplication(kube, conn.namespace, applicationId);
     const lines = [`Application ID: ${applicationId}`, 'Cancellation requested'];
     for (const e of r.errors) out.warn(`leftover not removed (run cancel again): ${e}`);

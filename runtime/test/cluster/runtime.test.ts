@@ -77,9 +77,9 @@ test(
       expect(submits[0].query).toEqual({ jobId: app.spec.jobId, jobName: app.spec.name });
       // ${ROWS} resolved from the master Pod's environment (kubernetes.env.ROWS)
       expect(submits[0].config).toEqual({
-        env: { job: { mode: 'BATCH' }, parallelism: 1 },
-        source: { FakeSource: { result_table_name: 'fake', row: { num: '16' }, schema: { fields: { name: 'string' } } } },
-        sink: { Console: { source_table_name: 'fake' } },
+        env: { 'job.mode': 'BATCH', 'job.retry.times': 0, parallelism: 1 },
+        source: [{ plugin_name: 'FakeSource', result_table_name: 'fake', row: { num: '16' }, schema: { fields: { name: 'string' } } }],
+        sink: [{ plugin_name: 'Console', source_table_name: 'fake' }],
       });
       expect(log.some((e) => e.call === 'stop')).toBe(false);
 

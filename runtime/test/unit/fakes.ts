@@ -222,10 +222,16 @@ export class FakeKube implements KubePort {
     return this.watchers.size;
   }
 
+  /** Set to make the Job look like it is being deleted. */
+  jobDeletionTimestamp: string | undefined;
+
   async getJob(name: string): Promise<Job> {
     this.record('getJob', name);
     this.maybeFail('getJob');
-    return structuredClone(this.job);
+    const job = structuredClone(this.job);
+    const annotations = Object.fromEntries(Object.entries(this.annotations).filter((e): e is [string, string] => e[1] !== null));
+    job.metadata = { ...job.metadata, annotations: { ...job.metadata?.annotations, ...annotations }, ...(this.jobDeletionTimestamp ? { deletionTimestamp: this.jobDeletionTimestamp } : {}) };
+    return job;
   }
 
   async getPod(name: string): Promise<Pod> {

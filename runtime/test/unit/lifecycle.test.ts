@@ -45,7 +45,7 @@ test('happy path: workers created, all registered, then exactly one submit; succ
   expect(sub.jobId).toBe('9223372036854775807');
   expect(sub.jobName).toBe(s.p.spec.name);
   // ${ROWS} from the master's environment; numbers beyond 2^53 stay exact
-  expect(sub.configJson).toBe('{"env":{"job":{"mode":"BATCH","retry":{"times":0}},"big":9007199254740993},"source":{"FakeSource":{"plugin_output":"fake","row":{"num":"12345678901234567"}}},"sink":{"Console":{"plugin_input":"fake"}}}');
+  expect(sub.configJson).toBe('{"env":{"job.mode":"BATCH","job.retry.times":0,"big":9007199254740993},"source":[{"plugin_name":"FakeSource","plugin_output":"fake","row":{"num":"12345678901234567"}}],"sink":[{"plugin_name":"Console","plugin_input":"fake"}]}');
   expect(s.engine.stops).toEqual([]);
   expectCleanedUp(s);
   expect(eventReasons(s)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
@@ -253,7 +253,7 @@ test('restore: a missing checkpoint fails before the engine starts (exit 4); wit
 });
 
 test('transient API errors while reading the Job are retried', async () => {
-  const s = setup();
+  const s = setup({}, { jobWatchMs: 1e9 });
   s.kube.failNext.set('getJob', [new KubeApiError(503, 'ServiceUnavailable', 'x'), new KubeApiError(0, 'ECONNREFUSED', 'y')]);
   const out = await s.run();
   expect(out.exitCode).toBe(0);
@@ -309,5 +309,44 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
     const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.remove('app-1-worker-1')));
     expect(out.reason).toBe('WorkerLost');
     expect(s.engine.savepointStops.every((x) => !x)).toBe(true);
+  });
+});
+
+describe('cancel: a deleted application is canceled, not failed', () => {
+  test('a worker deleted because the Job is being deleted: Terminated (CANCELED, exit 2), not WorkerLost', async () => {
+    const s = setup();
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => {
+      s.kube.jobDeletionTimestamp = new Date().toISOString();
+      s.kube.remove('app-1-worker-2');
+    }));
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+    expect(eventReasons(s)).not.toContain('WorkerLost');
+    expectCleanedUp(s);
+  });
+
+  test('the Job noticed as being deleted ends the application as canceled', async () => {
+    const s = setup({}, { jobWatchMs: 500 });
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => { s.kube.jobDeletionTimestamp = new Date().toISOString(); }));
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+  });
+
+  test('cancel --savepoint (annotation): a streaming job is stopped with a savepoint', async () => {
+    const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' }, { jobWatchMs: 500 });
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => { s.kube.annotations[ANNOTATIONS.cancelRequested] = 'savepoint'; }));
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'SAVEPOINT_DONE' });
+    expect(s.engine.savepointStops).toEqual([true]);
+  });
+
+  test('a streaming job whose application is being deleted is stopped without a savepoint (its workers are going away)', async () => {
+    const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' });
+    s.engine.script = () => 'RUNNING';
+    await s.run(once(() => s.engine.submits.length === 1, () => {
+      s.kube.jobDeletionTimestamp = new Date().toISOString();
+      s.terminate.abort();
+    }));
+    expect(s.engine.savepointStops).toEqual([false]);
   });
 });

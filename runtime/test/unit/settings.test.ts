@@ -81,7 +81,7 @@ describe('job config', () => {
   const app = runtimeSettings(p.spec);
   test('inline: ${VAR} from the environment, output as exact JSON in source order', () => {
     const r = resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'env { id = 9223372036854775807, b = 1.50 }\nsink { X { pw = ${DB_PW}, opt = ${?NOPE} } }', DB_PW: 's3cr=t' }, io({}));
-    expect(r.json).toBe('{"env":{"id":9223372036854775807,"b":1.50,"job":{"retry":{"times":0}}},"sink":{"X":{"pw":"s3cr=t"}}}');
+    expect(r.json).toBe('{"env":{"id":9223372036854775807,"b":1.5,"job.retry.times":0},"sink":[{"plugin_name":"X","pw":"s3cr=t"}]}');
     expect(r.envUsed).toEqual(['DB_PW']);
   });
 
@@ -101,7 +101,7 @@ describe('job config', () => {
     fs.writeFileSync(path.join(dir, 'common.conf'), 'env { parallelism = 2 }\n');
     fs.writeFileSync(path.join(dir, 'job.conf'), 'include "common.conf"\nenv { job.mode = BATCH }\n');
     const fileApp = { ...app, jobConfig: { kind: 'file' as const, path: path.join(dir, 'job.conf') } };
-    expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe('{"env":{"parallelism":2,"job":{"mode":"BATCH","retry":{"times":0}}}}');
+    expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe('{"env":{"parallelism":2,"job.mode":"BATCH","job.retry.times":0}}');
     expect(failure(() => resolveJobConfig({ ...fileApp, jobConfig: { kind: 'file', path: '/nope/job.conf' } }, {}, io({}))).message).toMatch(/cannot read the job config file \/nope\/job.conf/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -119,5 +119,22 @@ describe('engine retries are off unless the job sets them', () => {
   test('kept when the job sets it, in either form', () => {
     expect(json('env { job.retry.times = 2 }').env.job.retry.times).toBe(2);
     expect(json('env { "job.retry.times" = 2 }').env['job.retry.times']).toBe(2);
+  });
+});
+
+describe('the REST body: plugin blocks become plugin lists', () => {
+  const { restJobBody } = require('../../src/settings') as typeof import('../../src/settings');
+
+  test('blocks → lists with plugin_name first; lists kept', () => {
+    expect(restJobBody({ env: {}, source: { FakeSource: { a: 1 } }, transform: [{ plugin_name: 'Sql', q: 'x' }], sink: { Console: {}, Assert: { r: 2 } } })).toEqual({
+      env: {},
+      source: [{ plugin_name: 'FakeSource', a: 1 }],
+      transform: [{ plugin_name: 'Sql', q: 'x' }],
+      sink: [{ plugin_name: 'Console' }, { plugin_name: 'Assert', r: 2 }],
+    });
+  });
+
+  test('a plugin that is not a block is a configuration failure', () => {
+    expect(() => restJobBody({ source: { FakeSource: 3 } })).toThrow(/source\.FakeSource must be a block of options/);
   });
 });

@@ -41,3 +41,15 @@ describe('seatunnel-application.sh compatible flags', () => {
     expect(parseCommandLine(['synth']).command).toBe('synth');
   });
 });
+
+describe('cancel --savepoint', () => {
+  test('accepted with an optional --wait-timeout', () => {
+    expect(parseCommandLine(['cancel', '--id', 'x', '--savepoint', '--wait-timeout', '30000'])).toMatchObject({ savepoint: true, waitTimeoutMs: 30000 });
+    expect(parseCommandLine(['cancel', '--id', 'x'])).toMatchObject({ savepoint: false });
+  });
+
+  test('--wait-timeout without --savepoint is rejected; --savepoint only for cancel', () => {
+    expect(() => parseCommandLine(['cancel', '--id', 'x', '--wait-timeout', '5'])).toThrow(/only applies with --savepoint/);
+    expect(() => parseCommandLine(['status', '--id', 'x', '--savepoint'])).toThrow(/status does not accept --savepoint/);
+  });
+});

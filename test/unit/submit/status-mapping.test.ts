@@ -144,3 +144,9 @@ describe('deriveStatus', () => {
     expect(deriveStatus(obs({ job: job(), pods: [old, current] }))).toMatchObject({ status: 'RUNNING', masterPod: 'new' });
   });
 });
+
+test('a worker loss stops the Zeta job (CANCELED in Zeta), yet the application FAILED: the runtime decides', () => {
+  const failedPhase = { [ANNOTATIONS.phase]: 'Failed', [ANNOTATIONS.zetaJobStatus]: 'CANCELED', [ANNOTATIONS.reason]: 'WorkerLost' };
+  expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }], annotations: failedPhase }) })).status).toBe('FAILED');
+  expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy' }], annotations: failedPhase }), pods: [pod('master', 'm', terminatedWith(3))] })).status).toBe('FAILED');
+});

@@ -1,0 +1,175 @@
+// End to end with Kubernetes and Zeta both real: the CLI submits the application to the local
+// control plane; the Job controller makes the master Pod; the local kubelet runs its init
+// container and the runtime bundle; the runtime starts a real Zeta master and creates worker
+// Pods through the API server with the application ServiceAccount's token; the local kubelet runs
+// each worker Pod's own command (a real Zeta worker) and reflects process exits into Pod status.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ANNOTATIONS } from '../../lib/model/reserved';
+import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
+import { startLocalStack, type LocalStack } from '../support/local-application';
+import { deploymentFiles, labelled, run, type RunResult } from '../cluster/cli-support';
+
+jest.setTimeout(6 * 60_000);
+
+const SERVICE_ACCOUNT = 'seatunnel-runtime';
+const ROWS = 64;
+
+const BATCH_JOB = `env { job.mode = "BATCH", parallelism = 2 }
+source { FakeSource { result_table_name = "fake", row.num = \${ROWS}, schema { fields { name = "string", age = "int" } } } }
+sink {
+  Assert { source_table_name = "fake", rules { row_rules = [ { rule_type = MIN_ROW, rule_value = ${ROWS} }, { rule_type = MAX_ROW, rule_value = ${ROWS} } ] } }
+}
+`;
+const STREAMING_JOB = `env { job.mode = "STREAMING", parallelism = 1, checkpoint.interval = 2000 }
+source { FakeSource { result_table_name = "fake", row.num = 5, split.num = 1, split.read-interval = 500, schema { fields { name = "string" } } } }
+sink { Console { source_table_name = "fake" } }
+`;
+// A source option of the wrong type: Zeta refuses the job when it is submitted.
+const BAD_JOB = `env { job.mode = "BATCH" }
+source { FakeSource { result_table_name = "fake", row.num = "many", schema { fields { name = "string" } } } }
+sink { Console { source_table_name = "fake" } }
+`;
+
+describe('SeaTunnel applications on a real control plane with real Zeta processes', () => {
+  const ns = useTestNamespace('e2e');
+  let stack: LocalStack;
+  let checkpoints: string;
+
+  beforeAll(async () => {
+    const info = clusterInfo();
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: SERVICE_ACCOUNT } });
+    stack = startLocalStack({ admin: adminHttp(), server: info.server, caData: info.caData, namespace: ns.name });
+    checkpoints = path.join(stack.dir, 'checkpoints');
+    process.stderr.write(`[e2e] local Pods in ${stack.dir}\n`);
+    fs.mkdirSync(checkpoints, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  /** Writes the files of one application and returns the CLI arguments for them. */
+  function application(name: string, job: string, extra = ''): string[] {
+    const files = deploymentFiles(ns.name, [
+      stack.deploymentLines,
+      `application { name = ${name}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640, startup-timeout-millis = 240000 }`,
+      `kubernetes { image = "apache/seatunnel:2.3.8", service-account = ${SERVICE_ACCOUNT}, env.ROWS = "${ROWS}" }`,
+      // Checkpoints go to a local directory standing in for the checkpoint PVC.
+      `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 2000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`,
+      extra,
+    ].join('\n'), { name });
+    fs.writeFileSync(files.job, job);
+    return files.args;
+  }
+
+  async function submit(args: string[], ...flags: string[]): Promise<{ appId: string; jobId: string }> {
+    const r = await run(['submit', ...args, ...flags]);
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    return { appId: r.value('Application ID')!, jobId: r.value('Job ID')! };
+  }
+
+  async function waitStatus(appId: string, timeoutMs = 240_000): Promise<RunResult> {
+    return run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId, '--wait', '--wait-timeout', String(timeoutMs), '--wait-interval', '500']);
+  }
+
+  async function job(appId: string): Promise<{ metadata: { annotations?: Record<string, string> }; status?: { conditions?: Array<{ type: string; status: string }> } }> {
+    return adminHttp().call('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+  }
+
+  async function annotation(appId: string, key: string): Promise<string | undefined> {
+    return (await job(appId)).metadata.annotations?.[key];
+  }
+
+  /** After every application: no worker Pod in the API and no process of the application left. */
+  async function expectNothingLeft(appId: string): Promise<void> {
+    await waitFor(async () => {
+      const pods = [...(await labelled(ns.name, appId)).values()].filter((o) => o.kind === 'Pod' && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker');
+      return pods.length === 0 && stack.kubelet.running().filter((n) => n.startsWith(appId)).length === 0;
+    }, { description: `no worker Pod and no process of ${appId} left`, timeoutMs: 90_000 });
+  }
+
+  function masterLog(appId: string): string {
+    const name = stack.kubelet.podNames().find((n) => n.startsWith(appId) && !n.includes('-worker-'));
+    return name ? stack.kubelet.logOf(name) : '';
+  }
+
+  test('a batch FakeSource → Assert job: every row arrives, SUCCEEDED, workers removed, the Job Complete', async () => {
+    const { appId, jobId } = await submit(application('e2e-batch', BATCH_JOB));
+    const status = await waitStatus(appId);
+    expect(status.value('Status')).toBe('SUCCEEDED');
+    expect(status.code).toBe(0);
+    // The master Pod ended first; the Job controller then records Complete.
+    await waitFor(async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'), { description: 'the Job Complete', timeoutMs: 60_000 });
+    const j = await job(appId);
+    expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
+    expect(j.metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
+    expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobId]).toBe(jobId);
+    // The Assert sink fails the job unless exactly ROWS rows reached each of its two instances (parallelism 2).
+    expect(masterLog(appId)).toMatch(/JobFinished|Zeta job .* ended FINISHED/);
+    await expectNothingLeft(appId);
+  });
+
+  test('a job Zeta refuses: FAILED with Zeta\'s error message in status, exit code 1', async () => {
+    const { appId } = await submit(application('e2e-bad', BAD_JOB));
+    const status = await waitStatus(appId);
+    expect(status.value('Status')).toBe('FAILED');
+    expect(status.code).toBe(1);
+    expect(status.out.join('\n')).toMatch(/JobRejected|refused/);
+    expect(status.out.join('\n')).toMatch(/ErrorCode|Zeta/);
+    await expectNothingLeft(appId);
+  });
+
+  test('a worker process killed mid-job: the application fails fast with WorkerLost and cleans up', async () => {
+    const { appId } = await submit(application('e2e-loss', STREAMING_JOB));
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the streaming job runs', timeoutMs: 240_000 });
+    expect(stack.kubelet.signal(`${appId}-worker-1`, 'SIGKILL')).toBe(true);
+    const status = await waitStatus(appId, 120_000);
+    expect(status.value('Status')).toBe('FAILED');
+    expect(status.out.join('\n')).toMatch(/WorkerLost/);
+    await expectNothingLeft(appId);
+  });
+
+  test('streaming: cancel stops the engine and removes everything; the application is CANCELED, not failed', async () => {
+    const { appId } = await submit(application('e2e-cancel', STREAMING_JOB));
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the streaming job runs', timeoutMs: 240_000 });
+    const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', appId]);
+    expect(cancel.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
+    await expectNothingLeft(appId);
+    // The runtime saw its application being deleted: a cancel, not a lost worker.
+    expect(masterLog(appId)).toMatch(/reason=Terminated/);
+    expect(masterLog(appId)).not.toMatch(/reason=WorkerLost/);
+    expect((await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status')).toBe('UNKNOWN');
+  });
+
+  test('streaming: cancel --savepoint keeps the checkpoint; a new application restores from it; a wrong id fails loudly', async () => {
+    const first = await submit(application('e2e-stream', STREAMING_JOB));
+    await waitFor(async () => (await annotation(first.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the streaming job runs', timeoutMs: 240_000 });
+    const dir = path.join(checkpoints, first.jobId);
+    await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), { description: `a checkpoint in ${dir}`, timeoutMs: 60_000 });
+
+    const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId, '--savepoint']);
+    expect(cancel.err).toEqual([]);
+    expect(cancel.out).toEqual([`Application ID: ${first.appId}`, 'Cancellation requested']);
+    await expectNothingLeft(first.appId);
+    expect(masterLog(first.appId)).toMatch(/zetaStatus=SAVEPOINT_DONE/);
+    expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
+    expect((await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId])).value('Status')).toBe('UNKNOWN');
+
+    const restored = await submit(application('e2e-restore', STREAMING_JOB), '--restore-job-id', first.jobId);
+    await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the restored job runs', timeoutMs: 240_000 });
+    // Zeta 2.3 restores under the old job id, from its latest checkpoint.
+    expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(first.jobId);
+    await waitFor(() => /start with savePoint|restored from the latest checkpoint/i.test(masterLog(restored.appId)), { description: 'the master log shows the restore', timeoutMs: 60_000 });
+    await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', restored.appId]);
+    await expectNothingLeft(restored.appId);
+
+    const wrong = await submit(application('e2e-wrong', STREAMING_JOB), '--restore-job-id', '12345');
+    const status = await waitStatus(wrong.appId, 120_000);
+    expect(status.value('Status')).toBe('FAILED');
+    expect(status.out.join('\n')).toMatch(/CheckpointNotFound|no checkpoint/i);
+    await expectNothingLeft(wrong.appId);
+  });
+});

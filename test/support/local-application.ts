@@ -1,0 +1,106 @@
+// Kubernetes and Zeta both real, on one machine: the local control plane, the local kubelet
+// (test/support/local-kubelet.ts) running the application's Pods as local processes, the runtime
+// bundle as the master's container, and the SeaTunnel engine home from tools/seatunnel. Used by
+// the engine tier and by `npm run example`.
+
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DEFAULT_RUNTIME_IMAGE } from '../../lib/model/resolve';
+import { RUNTIME_IMAGE_DIR } from '../../lib/plan/steps/runtime';
+import type { KubeHttp } from './kube-http';
+import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
+import { LocalKubelet } from './local-kubelet';
+
+const REPO = path.resolve(__dirname, '..', '..');
+/** The runtime bundle of this checkout: built by `npm run build` (npm ci) and kept fresh here. */
+const BUNDLE = path.join(REPO, 'runtime', 'dist', 'runtime.cjs');
+
+/** The SeaTunnel home assembled by tools/seatunnel/install.sh (installed first if missing). */
+export function seatunnelHome(): string {
+  const out = execFileSync('bash', [path.join(REPO, 'tools', 'seatunnel', 'install.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const home = out.trim().split('\n').pop() ?? '';
+  if (!fs.existsSync(path.join(home, '.complete'))) throw new Error(`tools/seatunnel/install.sh did not produce a home (${home})`);
+  return home;
+}
+
+/** Builds the runtime bundle when it is missing or older than its sources. */
+export function runtimeBundle(): string {
+  const newest = (dir: string): number => fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+    const f = path.join(dir, e.name);
+    return Math.max(m, e.isDirectory() ? newest(f) : /\.(ts|mjs)$/.test(e.name) ? fs.statSync(f).mtimeMs : 0);
+  }, 0);
+  const sources = Math.max(newest(path.join(REPO, 'runtime', 'src')), newest(path.join(REPO, 'lib')));
+  if (!fs.existsSync(BUNDLE) || fs.statSync(BUNDLE).mtimeMs < sources) {
+    execFileSync(process.execPath, [path.join(REPO, 'runtime', 'build.mjs')], { cwd: path.join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return BUNDLE;
+}
+
+/**
+ * A directory standing in for the runtime image's filesystem at /seatunnel-app: the Node.js
+ * binary and the runtime bundle, as runtime/Dockerfile lays them out.
+ */
+export function runtimeImageDir(dir: string): string {
+  const root = path.join(dir, 'runtime-image');
+  fs.mkdirSync(path.join(root, 'bin'), { recursive: true });
+  const node = path.join(root, 'bin', 'node');
+  if (!fs.existsSync(node)) fs.symlinkSync(process.execPath, node);
+  fs.copyFileSync(runtimeBundle(), path.join(root, 'runtime.cjs'));
+  return root;
+}
+
+export interface LocalStackOptions {
+  readonly admin: KubeHttp;
+  readonly server: string;
+  readonly caData: string;
+  readonly namespace: string;
+  /** Where Pod roots and logs go. @default a new temporary directory */
+  readonly dir?: string;
+  /** Checkpoint PVC claim name → local directory. */
+  readonly persistentVolumes?: Readonly<Record<string, string>>;
+  readonly log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  readonly kubelet: LocalKubelet;
+  readonly dir: string;
+  readonly seatunnelHome: string;
+  /** Deployment-file lines that make an application run on this stack (HOCON). */
+  readonly deploymentLines: string;
+  stop(): Promise<void>;
+}
+
+/** Annotations that hand a Pod to the local kubelet instead of kwok. */
+export const LOCAL_POD_ANNOTATIONS = { [KWOK_LIFECYCLE_ANNOTATION]: 'local' };
+
+export function startLocalStack(opts: LocalStackOptions): LocalStack {
+  const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-local-'));
+  const home = seatunnelHome();
+  const kubelet = new LocalKubelet({
+    admin: opts.admin,
+    server: opts.server,
+    caData: opts.caData,
+    namespace: opts.namespace,
+    dir: path.join(dir, 'pods'),
+    images: { [DEFAULT_RUNTIME_IMAGE]: { [RUNTIME_IMAGE_DIR]: runtimeImageDir(dir) } },
+    persistentVolumes: opts.persistentVolumes,
+    // The runtime reaches the engine's REST API at its own Pod address (the JVM binds only there).
+    extraEnv: (_pod, ip) => ({ SEATUNNEL_APP_ENGINE_REST_HOST: ip }),
+    log: opts.log,
+  }).start();
+  const annotations = Object.entries(LOCAL_POD_ANNOTATIONS).map(([k, v]) => `"${k}" = ${v}`).join(', ');
+  const deploymentLines = [
+    `kubernetes.seatunnel-home = "${home}"`,
+    `kubernetes.master.annotations { ${annotations} }`,
+    `kubernetes.worker.annotations { ${annotations} }`,
+  ].join('\n');
+  return {
+    kubelet,
+    dir,
+    seatunnelHome: home,
+    deploymentLines,
+    stop: () => kubelet.stop(),
+  };
+}
