@@ -7,13 +7,14 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { packageRoot } from '../../lib/cli/io';
 import { DEFAULT_RUNTIME_IMAGE } from '../../lib/model/resolve';
 import { RUNTIME_IMAGE_DIR } from '../../lib/plan/steps/runtime';
 import type { KubeHttp } from './kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 import { LocalKubelet } from './local-kubelet';
 
-const REPO = path.resolve(__dirname, '..', '..');
+const REPO = packageRoot();
 /** The runtime bundle of this checkout: built by `npm run build` (npm ci) and kept fresh here. */
 const BUNDLE = path.join(REPO, 'runtime', 'dist', 'runtime.cjs');
 

@@ -1,0 +1,70 @@
+// `npm run example`: runs the bundled example end to end on this machine, with nothing faked
+// that matters — a real Kubernetes control plane (built from Go modules on first use), the
+// seatunnel-app CLI submitting apps/examples/deploy.conf + job.conf, the runtime in the master
+// Pod, and a real SeaTunnel Zeta master and workers (from Maven Central) run as local processes
+// by a local stand-in for the kubelet. Prints the CLI's output and the application's story, and
+// exits with the CLI's `--wait` exit code (0 = SUCCEEDED).
+//
+//   npm run example               the bundled example
+//   npm run example -- --keep     keep the control plane's and the Pods' files for a look afterwards
+
+import * as path from 'node:path';
+import { packageRoot } from '../../lib/cli/io';
+import { main } from '../../lib/cli/main';
+import { consoleOutput } from '../../lib/cli/output';
+import { ControlPlane } from '../../test/support/control-plane';
+import { startLocalStack } from '../../test/support/local-application';
+import { KWOK_LIFECYCLE_ANNOTATION } from '../../test/support/kwok-stages';
+
+const examples = path.join(packageRoot(), 'apps', 'examples');
+
+async function run(): Promise<number> {
+  const keep = process.argv.includes('--keep');
+  const say = (l: string) => process.stderr.write(`[example] ${l}\n`);
+  say('starting a local Kubernetes control plane (the first run builds it from Go modules: a few minutes)');
+  const cp = await ControlPlane.start({ keepDir: keep });
+  let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
+  try {
+    const namespace = 'seatunnel';
+    const admin = cp.admin;
+    await admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, { accept: [409] });
+    await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } }, { accept: [409] });
+    say('assembling the SeaTunnel engine (Maven Central, cached) and the runtime bundle');
+    stack = startLocalStack({ admin, server: cp.info.server, caData: cp.info.caData, namespace });
+    const local = `${KWOK_LIFECYCLE_ANNOTATION}:local`;
+    process.env.KUBECONFIG = cp.info.kubeconfig;
+    const argv = [
+      'submit', '-a', path.join(examples, 'deploy.conf'), '-c', path.join(examples, 'job.conf'),
+      // Only what running on this machine needs: where the engine lives, and that the local kubelet runs the Pods.
+      `-Dkubernetes.seatunnel-home=${stack.seatunnelHome}`,
+      `-Dkubernetes.master.annotations=${local}`,
+      `-Dkubernetes.worker.annotations=${local}`,
+      '--wait', '--wait-timeout', '600000',
+    ];
+    say(`seatunnel-app ${argv.join(' ')}`);
+    const code = await main(argv, consoleOutput(false));
+    const jobs = await admin.call<{ items: Array<{ metadata: { name: string } }> }>('GET', `/apis/batch/v1/namespaces/${namespace}/jobs`);
+    for (const j of jobs.items) {
+      const events = await admin.call<{ items: Array<{ reason: string; message: string; type: string }> }>(
+        'GET', `/api/v1/namespaces/${namespace}/events?fieldSelector=${encodeURIComponent(`involvedObject.kind=Job,involvedObject.name=${j.metadata.name}`)}`,
+      );
+      process.stdout.write(`\nEvents of Job ${j.metadata.name} (kubectl describe job shows the same):\n`);
+      for (const e of events.items) process.stdout.write(`  ${e.type.padEnd(7)} ${e.reason.padEnd(22)} ${e.message}\n`);
+    }
+    if (keep) say(`Pod files and logs kept in ${stack.dir}; control plane files in ${cp.info.dir}`);
+    return code;
+  } finally {
+    await stack?.stop();
+    await cp.stop();
+  }
+}
+
+run().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`[example] failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);
