@@ -1,8 +1,8 @@
 // The whole life of an application in the master Pod (docs/seatunnel-application-mode.md §8):
 //
 //   settings → job config → engine files (+ restore check) → start the Zeta master
-//   → [wait for its REST API ‖ read own Job, Pod and the worker template, adopt dependents]
-//   → create N workers (bounded parallel) and watch them → registration barrier (one deadline
+//   → [wait for its REST API ‖ read own Job, Pod and the worker template, adopt dependents,
+//      create N workers (bounded parallel) and watch them] → registration barrier (one deadline
 //   covering creation and registration; reason-aware fail fast) → submit exactly one job
 //   → follow it, racing the first worker loss, SIGTERM and an engine exit
 //   → stop the job if its submission was acknowledged → delete every worker, then a label-selected
@@ -226,10 +226,15 @@ class Application {
     this.throwIfInterrupted();
 
     this.startEngine();
-    const [, kctx] = await this.guard(Promise.all([this.waitForEngine(), this.readKubernetes()]));
-
+    // The workers' JVMs start while the master's does: a worker keeps trying to join the master's
+    // address (known from the start: this Pod's IP), so nothing waits for the master to be ready
+    // before the workers are created — the registration barrier below waits for both.
+    const engineReady = this.waitForEngine();
+    engineReady.catch(() => undefined);
+    const kctx = await this.guard(this.readKubernetes());
     this.watchOwnJob();
     await this.startWorkers(kctx);
+    await this.guard(engineReady);
     await this.barrier();
 
     const submitted = await this.submit(job);
