@@ -9,14 +9,17 @@ import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/model/reserved';
 import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
 import { startLocalStack, type LocalStack } from '../support/local-application';
-import { deploymentFiles, labelled, run, type RunResult } from '../cluster/cli-support';
+import { collection, deploymentFiles, KINDS, labelled, run, type RunResult } from '../cluster/cli-support';
+import { parseAllDocuments } from 'yaml';
 
 jest.setTimeout(6 * 60_000);
 
 const SERVICE_ACCOUNT = 'seatunnel-runtime';
 const ROWS = 64;
 
-const BATCH_JOB = `env { job.mode = "BATCH", parallelism = 2 }
+// Parallelism 1: one Assert instance sees every row, so MIN_ROW = MAX_ROW = ROWS proves each arrived
+// (with parallelism 2 the split of rows between the two sink instances is not fixed).
+const BATCH_JOB = `env { job.mode = "BATCH", parallelism = 1 }
 source { FakeSource { result_table_name = "fake", row.num = \${ROWS}, schema { fields { name = "string", age = "int" } } } }
 sink {
   Assert { source_table_name = "fake", rules { row_rules = [ { rule_type = MIN_ROW, rule_value = ${ROWS} }, { rule_type = MAX_ROW, rule_value = ${ROWS} } ] } }
@@ -86,7 +89,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
   /** After every application: no worker Pod in the API and no process of the application left. */
   async function expectNothingLeft(appId: string): Promise<void> {
     await waitFor(async () => {
-      const pods = [...(await labelled(ns.name, appId)).values()].filter((o) => o.kind === 'Pod' && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker');
+      const pods = [...(await labelled(ns.name, appId))].filter(([key, o]) => key.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker');
       return pods.length === 0 && stack.kubelet.running().filter((n) => n.startsWith(appId)).length === 0;
     }, { description: `no worker Pod and no process of ${appId} left`, timeoutMs: 90_000 });
   }
@@ -107,7 +110,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
     expect(j.metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
     expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobId]).toBe(jobId);
-    // The Assert sink fails the job unless exactly ROWS rows reached each of its two instances (parallelism 2).
+    // The Assert sink fails the job unless exactly ROWS rows reached it.
     expect(masterLog(appId)).toMatch(/JobFinished|Zeta job .* ended FINISHED/);
     await expectNothingLeft(appId);
   });
@@ -141,7 +144,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     // The runtime saw its application being deleted: a cancel, not a lost worker.
     expect(masterLog(appId)).toMatch(/reason=Terminated/);
     expect(masterLog(appId)).not.toMatch(/reason=WorkerLost/);
-    expect((await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status')).toBe('UNKNOWN');
+    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status') === 'UNKNOWN', { description: 'status UNKNOWN after cancel', timeoutMs: 60_000 });
   });
 
   test('streaming: cancel --savepoint keeps the checkpoint; a new application restores from it; a wrong id fails loudly', async () => {
@@ -156,7 +159,8 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     await expectNothingLeft(first.appId);
     expect(masterLog(first.appId)).toMatch(/zetaStatus=SAVEPOINT_DONE/);
     expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
-    expect((await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId])).value('Status')).toBe('UNKNOWN');
+    // CANCELED while the Job's foreground deletion finishes, then UNKNOWN (no tombstone).
+    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId])).value('Status') === 'UNKNOWN', { description: 'status UNKNOWN after cancel', timeoutMs: 60_000 });
 
     const restored = await submit(application('e2e-restore', STREAMING_JOB), '--restore-job-id', first.jobId);
     await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the restored job runs', timeoutMs: 240_000 });
@@ -171,5 +175,30 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(status.value('Status')).toBe('FAILED');
     expect(status.out.join('\n')).toMatch(/CheckpointNotFound|no checkpoint/i);
     await expectNothingLeft(wrong.appId);
+  });
+
+  test('plain kubectl-style apply of synthesized YAML runs the application; the runtime adopts its dependents; cancel cleans up', async () => {
+    const args = application('e2e-yaml', BATCH_JOB);
+    const outDir = path.join(stack.dir, 'synth');
+    const synth = await run(['synth', ...args, '-o', outDir]);
+    expect(synth.code).toBe(0);
+    const appId = synth.value('Application ID')!;
+    const docs = parseAllDocuments(fs.readFileSync(path.join(outDir, `${appId}.k8s.yaml`), 'utf8')).map((d) => d.toJS() as { apiVersion: string; kind: string; metadata: { name: string; ownerReferences?: unknown[] } });
+    expect(docs.every((d) => !d.metadata.ownerReferences)).toBe(true);
+    // What `kubectl apply -f` does here: create each object in file order (dependents, then the Job).
+    for (const d of docs) {
+      const kind = KINDS.find((k) => k.apiVersion === d.apiVersion && k.kind === d.kind)!;
+      await adminHttp().call('POST', collection(d.apiVersion, kind.resource, ns.name), d);
+    }
+    const status = await waitStatus(appId);
+    expect(status.value('Status')).toBe('SUCCEEDED');
+    const jobUid = (await adminHttp().call<{ metadata: { uid: string } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).metadata.uid;
+    // Adopted by the runtime at start: every dependent is now owned by the Job (GC removes it with the Job).
+    const owned = [...(await labelled(ns.name, appId))].filter(([key]) => !key.startsWith('Job/') && !key.startsWith('Pod/')).map(([, o]) => o);
+    expect(owned.length).toBe(docs.length - 1);
+    for (const o of owned) expect(o.metadata.ownerReferences?.map((r) => r.uid)).toEqual([jobUid]);
+    const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', appId]);
+    expect(cancel.code).toBe(0);
+    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, { description: `nothing of ${appId} left`, timeoutMs: 60_000 });
   });
 });
