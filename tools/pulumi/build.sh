@@ -29,16 +29,11 @@ ROOT="$CACHE_ROOT/pulumi"
 COMPONENTS="$ROOT/components"
 WORK="$ROOT/build"
 GO_VERSION="$(go env GOVERSION)"
-export CGO_ENABLED=0
-# Two parallel compile jobs by default (2-core machines); a caller's own -p wins.
-[[ " ${GOFLAGS:-} " == *" -p="* ]] || export GOFLAGS="${GOFLAGS:-} -p=2"
+# shellcheck source=../lib/go-build.sh
+source "$HERE/../lib/go-build.sh"
+go_build_init pulumi
 
-CURRENT_STEP="start"
-log() { printf '[pulumi %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-step() { CURRENT_STEP="$*"; log "$*"; }
-trap 'rc=$?; log "FAILED during step: ${CURRENT_STEP} (exit ${rc})"; exit $rc' ERR
 
-sha() { sha256sum | cut -c1-12; }
 
 # Build flags. Upstream builds the CLI with -trimpath, tags osusergo,grpcnotrace and the version
 # stamped into sdk/v3's version package; the language host gets the same, the provider its own stamp.
@@ -113,15 +108,6 @@ prepare_module() {
   echo "$mod"
 }
 
-# Runs a command, keeping its output in a log that is shown if it fails.
-run_logged() {
-  local logfile="$1"; shift
-  if ! "$@" >"$logfile" 2>&1; then
-    tail -n 60 "$logfile" >&2
-    log "full log: $logfile"
-    return 1
-  fi
-}
 
 build_cli() {
   local out; out="$(dir_cli)"

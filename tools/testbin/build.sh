@@ -23,20 +23,13 @@ if ! command -v go >/dev/null 2>&1; then
   exit 3
 fi
 GO_VERSION="$(go env GOVERSION)"
-export CGO_ENABLED=0
-# Keep flags from `go env -w GOFLAGS=...` (an exported GOFLAGS replaces them) and build two
-# packages at a time (2-core CI machine; more only adds memory pressure at link time).
-GOFLAGS="$(go env GOFLAGS) -p=2"
-export GOFLAGS
+# shellcheck source=../lib/go-build.sh
+source "$HERE/../lib/go-build.sh"
+go_build_init testbin
 # Free space needed for a cold build: module cache ~1.4 GB + build cache ~3.5 GB + output ~0.35 GB.
 MIN_FREE_MB="${SEATUNNEL_APP_TESTBIN_MIN_FREE_MB:-6000}"
 
-CURRENT_STEP="start"
-log() { printf '[testbin %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-step() { CURRENT_STEP="$*"; log "$*"; }
-trap 'rc=$?; log "FAILED during step: ${CURRENT_STEP} (exit ${rc})"; exit $rc' ERR
 
-sha() { sha256sum | cut -c1-12; }
 
 # The cache key: anything that changes the produced binary changes the directory name.
 key_for() {
@@ -80,15 +73,6 @@ prepare_module() {
   echo "$mod"
 }
 
-# Runs a command, keeping its output in a log that is shown if it fails.
-run_logged() {
-  local logfile="$1"; shift
-  if ! "$@" >"$logfile" 2>&1; then
-    tail -n 60 "$logfile" >&2
-    log "full log: $logfile"
-    return 1
-  fi
-}
 
 build_kubernetes() {
   local out; out="$(dir_kubernetes)"
