@@ -4,3 +4,4 @@ export * from './pod';
 export * from './runtime-settings';
 export { runtimeRules } from './steps/rbac';
 export { submitterRules } from './submitter-rbac';
+export * from './stamp';

@@ -5,8 +5,7 @@
 // these, so quota, LimitRange, Pod Security and admission webhooks judge the real footprint.
 
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ENV, LABELS } from '../model/reserved';
-import { names } from '../plan/pod';
+import { stampWorkerPod } from '../plan/stamp';
 import type { ApplicationPlan, Job, KubeObject, PodTemplate } from '../plan/types';
 
 export type StampedPod = Pod & { apiVersion: 'v1'; kind: 'Pod'; metadata: NonNullable<Pod['metadata']> & { namespace: string } };
@@ -21,33 +20,16 @@ export interface StampOptions {
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /**
- * The n-th worker Pod (n starts at 1) stamped from the worker template, as the runtime
- * (runtime/src/workers/stamp.ts) does: name, namespace, the template's labels with the
- * application-id and role=worker labels enforced, its annotations and spec; at run time also the
- * owner reference and the master's address in every container's stamped variables.
+ * The n-th worker Pod (n starts at 1) stamped from the worker template exactly as the runtime
+ * stamps it (lib/plan/stamp.ts): at run time also the owner reference and the master's address.
  */
 export function stampWorker(template: PodTemplate & KubeObject, appId: string, n: number, opts: StampOptions = {}): StampedPod {
   if (!template.template?.spec) throw new Error(`PodTemplate ${template.metadata.name} has no Pod spec`);
-  const meta = template.template.metadata ?? {};
-  const spec = clone(template.template.spec);
-  if (opts.masterAddress !== undefined) {
-    const stamped: readonly string[] = [ENV.masterAddress, ENV.memberList];
-    for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
-      for (const e of c.env ?? []) if (stamped.includes(e.name)) e.value = opts.masterAddress;
-    }
-  }
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: names.worker(appId, n),
-      namespace: template.metadata.namespace,
-      labels: { ...(meta.labels ?? {}), [LABELS.applicationId]: appId, [LABELS.role]: 'worker' },
-      ...(meta.annotations && Object.keys(meta.annotations).length ? { annotations: { ...meta.annotations } } : {}),
-      ...(opts.owner ? { ownerReferences: [{ ...opts.owner }] } : {}),
-    },
-    spec,
-  };
+  return stampWorkerPod(template, {
+    appId, n, namespace: template.metadata.namespace,
+    ...(opts.masterAddress !== undefined ? { masterAddress: opts.masterAddress } : {}),
+    ...(opts.owner ? { owner: opts.owner } : {}),
+  }) as StampedPod;
 }
 
 /** Workers 1..N of the application. */
