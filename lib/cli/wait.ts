@@ -4,6 +4,7 @@
 // time the state changes. Transient API errors (timeouts, 5xx, 429) are retried for up to a
 // minute, so an API server restart does not end the wait; any other error does.
 
+import { FINAL_PHASES } from '../model/reserved';
 import { KubeApiError, describeError, type Kube } from '../submit/kube-api';
 import { readStatus, TERMINAL_STATUSES, type ApplicationStatus, type StatusReport } from '../submit/status';
 import { CLI_EXIT } from './exit-codes';
@@ -51,8 +52,6 @@ export function progressText(r: StatusReport, ms: number): string {
   return parts.join(' · ');
 }
 
-/** Phases the runtime writes last (see runtime/src/report/reporter.ts). */
-const FINAL_PHASES = new Set(['Succeeded', 'Failed', 'Canceled']);
 const SETTLE_READS = 3;
 
 const stateKey = (r: StatusReport) => JSON.stringify([r.status, r.reason, r.phase, r.workers?.registered, r.workers?.desired, r.workers?.running]);

@@ -34,6 +34,22 @@ export const ANNOTATIONS = {
   workerTemplate: 'seatunnel.apache.org/worker-template',
 } as const;
 
+/** Values of the phase annotation, in lifecycle order; the last three are final. */
+export const PHASES = [
+  'Starting',
+  'CreatingWorkers',
+  'WaitingForWorkers',
+  'Submitting',
+  'Running',
+  'Stopping',
+  'CleaningUp',
+  'Succeeded',
+  'Failed',
+  'Canceled',
+] as const;
+export type Phase = (typeof PHASES)[number];
+export const FINAL_PHASES: ReadonlySet<string> = new Set<Phase>(['Succeeded', 'Failed', 'Canceled']);
+
 /** Environment variables the plan sets for the runtime and Zeta; users cannot override them. */
 export const ENV = {
   seatunnelHome: 'SEATUNNEL_HOME',

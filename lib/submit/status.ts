@@ -21,7 +21,7 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES, LABELS } from '../model/reserved';
+import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS } from '../model/reserved';
 import { CONTAINER_NAME } from '../plan/pod';
 import { Kube, type ObjectRef } from './kube-api';
 
@@ -164,7 +164,7 @@ function isCanceled(job: Job, master: Pod | undefined): boolean {
   const code = exitCode(job, master);
   if (code !== undefined) return code === EXIT_CODES.canceled;
   const phase = ann[ANNOTATIONS.phase] ?? '';
-  if (/^(succeeded|failed|canceled)$/i.test(phase)) return /^cancel/i.test(phase);
+  if (FINAL_PHASES.has(phase)) return phase === 'Canceled';
   return (ann[ANNOTATIONS.zetaJobStatus] ?? '').toUpperCase() === 'CANCELED';
 }
 

@@ -14,19 +14,7 @@ export type AnnotationKey = keyof typeof ANNOTATIONS;
 export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
 
 /** Values of the phase annotation, in lifecycle order. */
-export const PHASES = [
-  'Starting',
-  'CreatingWorkers',
-  'WaitingForWorkers',
-  'Submitting',
-  'Running',
-  'Stopping',
-  'CleaningUp',
-  'Succeeded',
-  'Failed',
-  'Canceled',
-] as const;
-export type Phase = (typeof PHASES)[number];
+export { PHASES, type Phase } from '../../../lib/model/reserved';
 
 /** Reasons of the Events the runtime records. */
 export type EventReason =
