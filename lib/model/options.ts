@@ -113,7 +113,7 @@ export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>
   },
   masterRestPort: {
     key: 'application.master.rest-port', type: 'int', default: '8080', origin: 'ours', coerce: asInteger,
-    description: "Port of Zeta's REST API v2 on the master (SeaTunnel 2.4 / 3.x). Only the runtime in the same Pod calls it; the NetworkPolicy admits no other Pod. SeaTunnel 2.3.x has no REST v2: the runtime then uses REST v1 on the master's Hazelcast port, which only the application's own Pods can reach.",
+    description: "Port of Zeta's REST API v2 on the master (SeaTunnel 2.3.9 and later). Only the runtime in the same Pod calls it; the NetworkPolicy admits no other Pod. SeaTunnel 2.3.8 and earlier have no REST v2: the runtime then uses REST v1 on the master's Hazelcast port, which only the application's own Pods can reach.",
   },
   startupTimeoutMillis: {
     key: 'application.startup-timeout-millis', type: 'long', default: '120000', origin: 'published', coerce: asInteger,
