@@ -33,3 +33,24 @@ run_logged() {
     return 1
   fi
 }
+
+# Publishes a component built into "$out.tmp": records its size and build time, marks it
+# complete and renames it into place (a reader never sees a half-built directory).
+finish_component() {
+  local out="$1" t0="$2"
+  du -sb "$out.tmp" | cut -f1 > "$out.tmp/.size-bytes"
+  echo "$((SECONDS - t0))" > "$out.tmp/.build-seconds"
+  touch "$out.tmp/.complete"
+  rm -rf "$out"; mv "$out.tmp" "$out"
+  log "built $(basename "$out") in $((SECONDS - t0)) s, $(du -sh "$out" | cut -f1)"
+}
+
+# Holds an exclusive lock on a file for the rest of the script (fd 9): a second concurrent run
+# waits, then finds the components already built.
+hold_lock() {
+  exec 9>"$1"
+  if ! flock -n 9; then
+    log "another build holds $1; waiting for it"
+    flock 9
+  fi
+}

@@ -127,7 +127,7 @@ build_cli() {
   local v; v="$(PULUMI_SKIP_UPDATE_CHECK=true "$out.tmp/bin/pulumi" version)"
   [[ "$v" == "$PULUMI_VERSION" ]] || { log "pulumi version printed '$v', expected $PULUMI_VERSION"; false; }
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish "$out" "$t0"
+  finish_component "$out" "$t0"
 }
 
 build_language_nodejs() {
@@ -148,7 +148,7 @@ build_language_nodejs() {
   local v; v="$("$out.tmp/bin/pulumi-language-nodejs" -version)"
   [[ "$v" == "$PULUMI_VERSION" ]] || { log "pulumi-language-nodejs -version printed '$v'"; false; }
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish "$out" "$t0"
+  finish_component "$out" "$t0"
 }
 
 build_kubernetes() {
@@ -187,16 +187,7 @@ build_kubernetes() {
   LC_ALL=C grep -qaF "$PULUMI_KUBERNETES_VERSION" "$out.tmp/bin/pulumi-resource-kubernetes" \
     || { log "the binary has no version stamp $PULUMI_KUBERNETES_VERSION"; false; }
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish "$out" "$t0"
-}
-
-finish() {
-  local out="$1" t0="$2"
-  du -sb "$out.tmp" | cut -f1 > "$out.tmp/.size-bytes"
-  echo "$((SECONDS - t0))" > "$out.tmp/.build-seconds"
-  touch "$out.tmp/.complete"
-  rm -rf "$out"; mv "$out.tmp" "$out"
-  log "built $(basename "$out") in $((SECONDS - t0)) s, $(du -sh "$out" | cut -f1)"
+  finish_component "$out" "$t0"
 }
 
 # Hard-links the three components into one directory (no extra disk).
@@ -223,11 +214,7 @@ main() {
   [[ ${#components[@]} -gt 0 ]] || components=(cli language-nodejs kubernetes)
   command -v go >/dev/null || { CURRENT_STEP="toolchain"; log "go is not on PATH"; exit 1; }
   mkdir -p "$COMPONENTS" "$WORK"
-  exec 9>"$ROOT/.lock"
-  if ! flock -n 9; then
-    log "another build holds $ROOT/.lock; waiting for it"
-    flock 9
-  fi
+  hold_lock "$ROOT/.lock"
   local c
   for c in "${components[@]}"; do
     case "$c" in

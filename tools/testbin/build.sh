@@ -111,7 +111,7 @@ build_kubernetes() {
     [[ "$v" == "Kubernetes $K8S_VERSION" ]] || { log "$b --version printed '$v'"; false; }
   done
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish "$out" "$t0"
+  finish_component "$out" "$t0"
 }
 
 build_etcd() {
@@ -128,7 +128,7 @@ build_etcd() {
   step "etcd: verify the version"
   "$out.tmp/bin/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION#v}" || { log "unexpected etcd --version"; false; }
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish "$out" "$t0"
+  finish_component "$out" "$t0"
 }
 
 build_kwok() {
@@ -154,16 +154,7 @@ build_kwok() {
   done
   chmod -R u+w "$out.tmp/stages"
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish "$out" "$t0"
-}
-
-finish() {
-  local out="$1" t0="$2"
-  du -sb "$out.tmp" | cut -f1 > "$out.tmp/.size-bytes"
-  echo "$((SECONDS - t0))" > "$out.tmp/.build-seconds"
-  touch "$out.tmp/.complete"
-  rm -rf "$out"; mv "$out.tmp" "$out"
-  log "built $(basename "$out") in $((SECONDS - t0)) s, $(du -sh "$out" | cut -f1)"
+  finish_component "$out" "$t0"
 }
 
 # Fails early, naming the directories, when a build is needed and the disk is nearly full (a Go
@@ -189,11 +180,7 @@ main() {
   local components=("$@")
   [[ ${#components[@]} -gt 0 ]] || components=(etcd kubernetes kwok)
   mkdir -p "$TESTBIN" "$WORK"
-  exec 9>"$TESTBIN/.lock"
-  if ! flock -n 9; then
-    log "another build holds $TESTBIN/.lock; waiting for it"
-    flock 9
-  fi
+  hold_lock "$TESTBIN/.lock"
   local c
   for c in "${components[@]}"; do
     case "$c" in
