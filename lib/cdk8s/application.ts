@@ -16,7 +16,7 @@ import { LABELS } from '../model/reserved';
 import { resolveApplication } from '../model/resolve';
 import type { ApplicationSpec } from '../model/spec';
 import type { TeamTemplate } from '../model/template';
-import { allObjects, buildPlan, dependents } from '../plan/build-plan';
+import { buildPlan, dependents } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
 
 export interface SeaTunnelApplicationConstructProps extends SeaTunnelApplicationProps {
@@ -129,4 +129,3 @@ export function addTeamApplications(
   });
 }
 
-export { allObjects };

@@ -77,7 +77,7 @@ export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>
   },
   restoreJobId: {
     key: 'application.restore-job-id', type: 'long', default: '(fresh start)', origin: 'published', coerce: asLong,
-    description: 'Historical Zeta job ID whose latest checkpoint initialises this new job; must differ from the job ID. A missing checkpoint fails the application. `--restore-job-id` wins over this key.',
+    description: 'Historical Zeta job ID whose latest checkpoint initialises this new job; must differ from the job ID. A missing checkpoint fails the application (the runtime checks a checkpoint volume before submitting). SeaTunnel 2.3 restores only under the old ID, so there the job keeps running as that ID (recorded in the job-id annotation). `--restore-job-id` wins over this key.',
   },
   workerCount: {
     key: 'application.worker-count', type: 'int', default: '1', origin: 'published', coerce: asInteger,

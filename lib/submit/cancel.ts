@@ -31,6 +31,13 @@ export class NotAnApplicationError extends Error {
   }
 }
 
+/** A mistyped --id must not touch an unrelated Job that happens to have that name. */
+function requireApplicationJob(job: AnyObject, namespace: string, applicationId: string, action: 'changed' | 'deleted'): void {
+  if (job.metadata?.labels?.[LABELS.applicationId] !== applicationId) {
+    throw new NotAnApplicationError(`Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was ${action}`);
+  }
+}
+
 export function applicationSelector(applicationId: string): string {
   return `${LABELS.applicationId}=${applicationId},${LABELS.managedBy}=${MANAGED_BY}`;
 }
@@ -80,9 +87,7 @@ export async function requestGracefulStop(kube: Kube, namespace: string, applica
   };
   const job = await read();
   if (!job) return { stopped: false };
-  if (job.metadata?.labels?.[LABELS.applicationId] !== applicationId) {
-    throw new NotAnApplicationError(`Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was changed`);
-  }
+  requireApplicationJob(job, namespace, applicationId, 'changed');
   if (finished(job)) return { stopped: true, phase: job.metadata?.annotations?.[ANNOTATIONS.phase] };
   await withRetry(() => kube.mergePatch(jobRef, { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'savepoint' } } }));
   const deadline = Date.now() + opts.timeoutMs;
@@ -101,10 +106,7 @@ export async function cancelApplication(kube: Kube, namespace: string, applicati
   const job = await withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true }));
   let jobFound = false;
   if (job) {
-    // A mistyped --id must not delete an unrelated Job that happens to have that name.
-    if (job.metadata?.labels?.[LABELS.applicationId] !== applicationId) {
-      throw new NotAnApplicationError(`Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was deleted`);
-    }
+    requireApplicationJob(job, namespace, applicationId, 'deleted');
     try {
       // The uid precondition: exactly the Job just read, never one re-created under the same name since.
       await withRetry(() => kube.delete(jobRef, { uid: job.metadata?.uid, propagationPolicy: 'Foreground' }));

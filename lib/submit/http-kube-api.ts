@@ -167,14 +167,7 @@ export class HttpKubeApi implements KubeApi {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          /* not JSON */
-        }
-        resolve({ status, body: body as T });
+        resolve({ status, body: responseBody(chunks) as T });
       });
       stream.on('error', (e: NodeJS.ErrnoException) => fail(new KubeTransportError(`${req.method} ${req.path}: ${e.message} (${this.server})`, true, e.code)));
       stream.on('close', () => {
@@ -212,14 +205,7 @@ export class HttpKubeApi implements KubeApi {
             if (settled) return;
             settled = true;
             clearTimeout(timer);
-            const text = Buffer.concat(chunks).toString('utf8');
-            let body: unknown = text;
-            try {
-              body = text ? JSON.parse(text) : undefined;
-            } catch {
-              /* not JSON */
-            }
-            resolve({ status: res.statusCode ?? 0, body: body as T });
+            resolve({ status: res.statusCode ?? 0, body: responseBody(chunks) as T });
           });
           res.on('error', (e) => fail(new KubeTransportError(`${req.method} ${req.path}: response broken: ${e.message}`, true, (e as NodeJS.ErrnoException).code)));
           res.on('aborted', () => fail(new KubeTransportError(`${req.method} ${req.path}: response aborted`, true, 'ECONNRESET')));
@@ -252,3 +238,14 @@ export class HttpKubeApi implements KubeApi {
 
 /** The server does not speak HTTP/2; nothing was sent. */
 class NoHttp2 extends Error {}
+
+/** A response body: parsed JSON, or the text as is when it is not JSON (e.g. "ok"), or undefined when empty. */
+function responseBody(chunks: readonly Buffer[]): unknown {
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -13,8 +13,6 @@ import { RuntimeFailure } from './outcome';
 
 /** Environment variables that only the runtime reads (test seams and tuning; none is needed in a Pod). */
 export const RUNTIME_ENV = {
-  /** Where the completed engine files go (default PATHS.workDir). A test seam: in the Pod it is an emptyDir. */
-  workDir: 'SEATUNNEL_APP_WORK_DIR',
   /** Host of Zeta's REST API (default 127.0.0.1: the master runs in the same Pod). */
   engineRestHost: 'SEATUNNEL_APP_ENGINE_REST_HOST',
   /** `debug` for more log lines. */
@@ -163,7 +161,8 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
   if (problems.length > 0 || !app) {
     throw new RuntimeFailure('InvalidSettings', `invalid runtime settings:\n  - ${problems.join('\n  - ')}`);
   }
-  const workDir = env[RUNTIME_ENV.workDir] || PATHS.workDir;
+  // The plan sets it to PATHS.workDir (an emptyDir); a different mount moves the completed engine files.
+  const workDir = env[ENV.workDir] || PATHS.workDir;
   return {
     app,
     pod,

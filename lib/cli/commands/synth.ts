@@ -4,7 +4,7 @@
 import { App } from 'cdk8s';
 import { join } from 'node:path';
 import { SeaTunnelApplicationChart } from '../../cdk8s/application';
-import { buildPlan } from '../../plan/build-plan';
+import { allObjects, buildPlan } from '../../plan/build-plan';
 import type { ApplicationSpec } from '../../model/spec';
 import type { ParsedArgs } from '../args';
 import { writeFilesAtomically } from '../io';
@@ -28,7 +28,7 @@ export async function synthCommand(args: ParsedArgs, out: Output): Promise<numbe
     out.warn(`${file} contains the Secret data of ${plan.secrets.map((s) => s.metadata.name).join(', ')} in plain text; keep it out of version control or use secret-ref instead`);
   }
   out.result(
-    { applicationId: spec.appId, jobId: spec.jobId, namespace: spec.namespace, file, objects: 1 + plan.configMaps.length + plan.secrets.length + plan.roles.length + plan.roleBindings.length + plan.networkPolicies.length + 2, deploymentFile: deploymentFile ?? null, jobFile: jobFile ?? null },
+    { applicationId: spec.appId, jobId: spec.jobId, namespace: spec.namespace, file, objects: allObjects(plan).length, deploymentFile: deploymentFile ?? null, jobFile: jobFile ?? null },
     [`Application ID: ${spec.appId}`, `Job ID: ${spec.jobId}`, `Wrote ${join(file)}`],
   );
   return 0;
