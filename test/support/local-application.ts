@@ -10,13 +10,12 @@ import * as path from 'node:path';
 import { packageRoot } from '../../lib/cli/io';
 import { DEFAULT_RUNTIME_IMAGE } from '../../lib/model/resolve';
 import { RUNTIME_IMAGE_DIR } from '../../lib/plan/steps/runtime';
+import { ensureBundle } from '../../runtime/test/support/application';
 import type { KubeHttp } from './kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 import { LocalKubelet } from './local-kubelet';
 
 const REPO = packageRoot();
-/** The runtime bundle of this checkout: built by `npm run build` (npm ci) and kept fresh here. */
-const BUNDLE = path.join(REPO, 'runtime', 'dist', 'runtime.cjs');
 
 /** The SeaTunnel home assembled by tools/seatunnel/install.sh (installed first if missing). */
 export function seatunnelHome(): string {
@@ -24,19 +23,6 @@ export function seatunnelHome(): string {
   const home = out.trim().split('\n').pop() ?? '';
   if (!fs.existsSync(path.join(home, '.complete'))) throw new Error(`tools/seatunnel/install.sh did not produce a home (${home})`);
   return home;
-}
-
-/** Builds the runtime bundle when it is missing or older than its sources. */
-export function runtimeBundle(): string {
-  const newest = (dir: string): number => fs.readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-    const f = path.join(dir, e.name);
-    return Math.max(m, e.isDirectory() ? newest(f) : /\.(ts|mjs)$/.test(e.name) ? fs.statSync(f).mtimeMs : 0);
-  }, 0);
-  const sources = Math.max(newest(path.join(REPO, 'runtime', 'src')), newest(path.join(REPO, 'lib')));
-  if (!fs.existsSync(BUNDLE) || fs.statSync(BUNDLE).mtimeMs < sources) {
-    execFileSync(process.execPath, [path.join(REPO, 'runtime', 'build.mjs')], { cwd: path.join(REPO, 'runtime'), stdio: ['ignore', 'ignore', 'inherit'] });
-  }
-  return BUNDLE;
 }
 
 /**
@@ -48,7 +34,7 @@ export function runtimeImageDir(dir: string): string {
   fs.mkdirSync(path.join(root, 'bin'), { recursive: true });
   const node = path.join(root, 'bin', 'node');
   if (!fs.existsSync(node)) fs.symlinkSync(process.execPath, node);
-  fs.copyFileSync(runtimeBundle(), path.join(root, 'runtime.cjs'));
+  fs.copyFileSync(ensureBundle(), path.join(root, 'runtime.cjs'));
   return root;
 }
 
