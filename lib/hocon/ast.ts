@@ -103,9 +103,14 @@ export function isFinal(node: Node): boolean {
 
 /** The node for "`older`, then redefined as `newer`" (duplicate keys, includes, overrides). */
 export function mergeNodes(older: Node, newer: Node): Node {
+  return mergeAll([older, newer]);
+}
+
+/** `mergeNodes` over successive definitions, oldest first, in one pass. */
+export function mergeAll(definitions: readonly Node[]): Node {
   const layers: Node[] = [];
-  for (const layer of [...layersOf(older), ...layersOf(newer)]) pushLayer(layers, layer);
-  return layers.length === 1 ? layers[0] : { t: 'merge', layers, pos: newer.pos };
+  for (const node of definitions) for (const layer of layersOf(node)) pushLayer(layers, layer);
+  return layers.length === 1 ? layers[0] : { t: 'merge', layers, pos: definitions[definitions.length - 1].pos };
 }
 
 function pushLayer(layers: Node[], layer: Node): void {

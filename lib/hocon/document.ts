@@ -1,6 +1,7 @@
 import { Node, NumberLiteral, ObjNode, mergeObjects, nest } from './ast';
-import { Position } from './errors';
+import { HoconError, Position } from './errors';
 import { renderResolved } from './json';
+import { HoconLimits, limitsWith } from './limits';
 import { IncludeReader, parseHoconPath, parseRoot } from './parser';
 import { ResolveOptions, Resolver, UnresolvedSubstitution } from './resolver';
 import { HoconObject, HoconValue, toPlain } from './values';
@@ -14,6 +15,8 @@ export interface ParseOptions {
    * for one that reads the file system.
    */
   readonly readInclude?: IncludeReader;
+  /** Tighter or looser bounds than `DEFAULT_LIMITS` (they also apply when resolving the document). */
+  readonly limits?: Partial<HoconLimits>;
 }
 
 /** The result of resolving a document, with what could not be resolved. */
@@ -37,16 +40,20 @@ export interface ResolveReport {
 /**
  * Parses HOCON text. Substitutions are not resolved yet: apply overrides with `withOverride`,
  * then call `resolve`.
- * @throws HoconError on syntax errors and on failed includes.
+ * @throws HoconError on syntax errors, on failed includes and when a limit is exceeded.
  */
 export function parseHocon(text: string, options: ParseOptions = {}): HoconDocument {
-  return new HoconDocument(parseRoot(text, options.filename, { readInclude: options.readInclude }));
+  const limits = limitsWith(options.limits);
+  return new HoconDocument(parseRoot(text, options.filename, { readInclude: options.readInclude, limits, spent: { chars: 0 } }), limits);
 }
 
 /** A parsed, not yet resolved HOCON document. Immutable: `withOverride` returns a new document. */
 export class HoconDocument {
   /** @internal Use `parseHocon`. */
-  constructor(private readonly root: ObjNode) {}
+  constructor(
+    private readonly root: ObjNode,
+    private readonly limits: HoconLimits,
+  ) {}
 
   /**
    * Returns a document in which `path` (a HOCON path: `a.b`, `a."b.c".d`) is set to `value`, as
@@ -58,8 +65,9 @@ export class HoconDocument {
   withOverride(path: string, value: HoconValue): HoconDocument {
     const pos: Position = { filename: `<override ${path}>`, line: 1, column: 1 };
     const segments = parseHoconPath(path, '<override>');
+    if (segments.length > this.limits.maxDepth) throw new HoconError(pos, `the path has more than ${this.limits.maxDepth} segments`);
     const patch: ObjNode = { t: 'obj', fields: new Map([[segments[0], nest(segments, toNode(value, pos), pos)]]), pos };
-    return new HoconDocument(mergeObjects(this.root, patch));
+    return new HoconDocument(mergeObjects(this.root, patch), this.limits);
   }
 
   /** `withOverride` for each entry, in order. */
@@ -73,7 +81,8 @@ export class HoconDocument {
   /**
    * Resolves all substitutions and returns the configuration as plain data.
    * @throws HoconError naming the substitution and its position if a required one cannot be
-   * resolved (unless `allowUnresolved`), on cycles, and on type clashes in concatenations.
+   * resolved (unless `allowUnresolved`), on cycles, on type clashes in concatenations, and when
+   * resolving exceeds a limit (`HoconLimits`: depth, steps, resolved size).
    */
   resolve(options: ResolveOptions = {}): HoconObject {
     return this.resolveWithReport(options).value;
@@ -81,7 +90,7 @@ export class HoconDocument {
 
   /** Like `resolve`, also reporting unresolved substitutions and offering exact JSON output. */
   resolveWithReport(options: ResolveOptions = {}): ResolveReport {
-    const resolver = new Resolver(this.root, options);
+    const resolver = new Resolver(this.root, options, { ...this.limits, ...options.limits });
     const resolved = resolver.resolveRoot();
     return {
       value: toPlain(resolved) as HoconObject,

@@ -3,14 +3,21 @@ export interface Position {
   readonly filename: string | undefined;
   readonly line: number;
   readonly column: number;
+  /**
+   * The source here is an included file. Its text may be a secret (a token file, a credentials
+   * snippet), so messages describe what is there by kind and position, never by content.
+   */
+  readonly included?: boolean;
 }
 
 /**
- * Any problem reading or resolving HOCON: syntax errors, unsupported includes, unresolvable or
- * cyclic substitutions, type clashes in concatenations.
+ * Any problem reading or resolving HOCON: syntax errors, unsupported or unreadable includes,
+ * unresolvable or cyclic substitutions, type clashes in concatenations, exceeded limits.
  *
  * `message` is `file:line:column: reason` (just `line:column: reason` when the source has no
- * file name); the parts are also available separately.
+ * file name); the parts are also available separately. Messages never contain a resolved value
+ * (it may have come from the environment or an include) nor text of an included file: they name
+ * kinds, keys of the document itself, substitutions as written, and positions.
  */
 export class HoconError extends Error {
   /** File the problem is in, as given to `parseHocon` (or returned by `readInclude`). */

@@ -18,4 +18,7 @@ export { formatHoconPath } from './path';
 export { HoconError } from './errors';
 export type { Position } from './errors';
 export { stringifyJson } from './json';
+export { parseJson } from './json-parse';
+export { DEFAULT_LIMITS } from './limits';
+export type { HoconLimits } from './limits';
 export type { HoconValue, HoconObject, HoconArray } from './values';

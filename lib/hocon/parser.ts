@@ -1,5 +1,6 @@
 import { ArrNode, LitNode, Node, NumberLiteral, ObjNode, SubstNode, WsPart, mergeNodes, mergeObjects, nest } from './ast';
 import { HoconError, Position } from './errors';
+import { HoconLimits, formatSize } from './limits';
 import { PathPiece, formatHoconPath, pathFromPieces } from './path';
 import { Token, describeToken, tokenize } from './tokenizer';
 
@@ -18,17 +19,36 @@ export type IncludeReader = (name: string, from: string | undefined) => Included
 
 export interface ParseSettings {
   readonly readInclude?: IncludeReader;
+  readonly limits: HoconLimits;
+  /** Characters parsed so far, the document's and its includes' (shared by all their parsers). */
+  readonly spent: { chars: number };
 }
 
-/** Parses a whole source into its root object. `basePath` is the include point (for included files). */
+/**
+ * Parses a whole source into its root object. `basePath` is the include point (for included
+ * files), `includeStack` the files including this one, `at` the include statement (or undefined
+ * for the document itself).
+ */
 export function parseRoot(
   text: string,
   filename: string | undefined,
   settings: ParseSettings,
   basePath: readonly string[] = [],
   includeStack: readonly string[] = [],
+  at?: Position,
 ): ObjNode {
-  return new Parser(tokenize(text, filename), settings, basePath, includeStack).parseDocument();
+  const { limits, spent } = settings;
+  const where = at ?? { filename, line: 1, column: 1 };
+  const what = at ? `the included file ${filename}` : 'the document';
+  if (text.length > limits.maxSourceChars) {
+    throw new HoconError(where, `${what} is larger than ${formatSize(limits.maxSourceChars)} characters`);
+  }
+  spent.chars += text.length;
+  if (spent.chars > limits.maxTotalSourceChars) {
+    throw new HoconError(where, `the document and its includes are larger than ${formatSize(limits.maxTotalSourceChars)} characters together`);
+  }
+  const tokens = tokenize(text, filename, includeStack.length > 0);
+  return new Parser(tokens, settings, basePath, includeStack).parseDocument();
 }
 
 /**
@@ -68,13 +88,26 @@ const MAX_INCLUDE_DEPTH = 50;
 
 class Parser {
   private k = 0;
+  /** Objects and arrays (and dotted-key segments) around the value being parsed; see `deeper`. */
+  private depth: number;
 
   constructor(
     private readonly tokens: Token[],
     private readonly settings: ParseSettings,
     private readonly basePath: readonly string[],
     private readonly includeStack: readonly string[],
-  ) {}
+  ) {
+    this.depth = basePath.length;
+  }
+
+  /** Bounds the nesting, so that a deep document is an error and not a stack overflow. */
+  private deeper(levels: number, pos: Position): void {
+    this.depth += levels;
+    const max = this.settings.limits.maxDepth;
+    if (this.depth > max) {
+      throw new HoconError(pos, `nested deeper than ${max} levels (objects, arrays and the segments of dotted keys each count)`);
+    }
+  }
 
   parseDocument(): ObjNode {
     this.skipBlank();
@@ -112,6 +145,18 @@ class Parser {
     while (this.peek().kind === 'ws' || this.peek().kind === 'newline') this.k++;
   }
 
+  /**
+   * Skips whitespace after a field or array element. A comma may follow on a later line and is
+   * then the separator (JSON allows `[1\n, 2]`; so does the reference implementation).
+   */
+  private skipToSeparator(): void {
+    this.skipWs();
+    if (this.peek().kind !== 'newline') return;
+    const atNewline = this.k;
+    this.skipBlank();
+    if (!this.isPunct(this.peek(), ',')) this.k = atNewline;
+  }
+
   private isPunct(t: Token, value: string): boolean {
     return t.kind === 'punct' && t.value === value;
   }
@@ -147,7 +192,7 @@ class Parser {
         const [segments, value] = this.parseField(objPath);
         add(segments[0], nest(segments, value, t.pos));
       }
-      this.skipWs();
+      this.skipToSeparator();
       const sep = this.peek();
       if (this.isPunct(sep, ',')) {
         this.k++;
@@ -180,21 +225,23 @@ class Parser {
     this.skipBlank(); // a newline may separate the key from its separator
     const sep = this.peek();
     const formatted = formatHoconPath(segments);
-    const keyText = formatted.includes('"') ? formatted : `"${formatted}"`;
+    const keyText = start.pos.included ? 'a key' : `key ${formatted.includes('"') ? formatted : `"${formatted}"`}`;
     if (sep.kind === 'subst') throw new HoconError(sep.pos, `substitutions are not allowed in keys (found ${sep.text})`);
     if (!(sep.kind === 'punct' && ['=', ':', '+=', '{'].includes(sep.value))) {
       const found = lineEnd.kind === 'newline' ? lineEnd : sep; // point at the key's line, not the next one
-      throw new HoconError(found.pos, `expected '=' ':' or '{' after key ${keyText}, found ${describeToken(found)}`);
+      throw new HoconError(found.pos, `expected '=' ':' or '{' after ${keyText}, found ${describeToken(found)}`);
     }
     if (!this.isPunct(sep, '{')) {
       this.k++;
       this.skipBlank();
     }
     const fieldPath = objPath && [...objPath, ...segments];
+    this.deeper(segments.length - 1, start.pos);
     const value = this.parseValue(fieldPath);
+    this.depth -= segments.length - 1;
     if (!value) {
       const found = this.peek();
-      throw new HoconError(found.pos, `expected a value for key ${keyText}, found ${describeToken(found)}`);
+      throw new HoconError(found.pos, `expected a value for ${keyText}, found ${describeToken(found)}`);
     }
     if (this.isPunct(sep, '+=')) return [segments, this.appendTo(fieldPath, value, sep)];
     return [segments, value];
@@ -266,13 +313,12 @@ class Parser {
           pos: t.pos,
         };
       case 'punct':
-        if (t.value === '{') {
+        if (t.value === '{' || t.value === '[') {
           this.k++;
-          return this.parseFields(objPath, t);
-        }
-        if (t.value === '[') {
-          this.k++;
-          return this.parseArray(t);
+          this.deeper(1, t.pos);
+          const node = t.value === '{' ? this.parseFields(objPath, t) : this.parseArray(t);
+          this.depth--;
+          return node;
         }
         return undefined;
       default:
@@ -295,7 +341,7 @@ class Parser {
       const item = this.parseValue(null);
       if (!item) throw new HoconError(t.pos, `expected a value or ']' in array, found ${describeToken(t)}`);
       items.push(item);
-      this.skipWs();
+      this.skipToSeparator();
       const sep = this.peek();
       if (this.isPunct(sep, ',')) {
         this.k++;
@@ -326,7 +372,7 @@ class Parser {
     }
     const m = quotedCount === 1 ? INCLUDE_SHAPE.exec(shape) : null;
     if (!m || name === undefined) {
-      const found = shape === '' ? describeToken(this.peek()) : `'${shape.replaceAll('"', '"..."')}'`;
+      const found = shape === '' ? describeToken(this.peek()) : keyword.pos.included ? 'something else' : `'${shape.replaceAll('"', '"..."')}'`;
       throw new HoconError(
         keyword.pos,
         `expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found ${found}`,
@@ -342,7 +388,14 @@ class Parser {
     if (!readInclude) {
       throw new HoconError(keyword.pos, `cannot include ${JSON.stringify(name)}: includes are not enabled (no readInclude was given)`);
     }
-    const source = readInclude(name, from);
+    let source: IncludedSource | undefined;
+    try {
+      source = readInclude(name, from);
+    } catch (e) {
+      // A directory, a device, a file too large or unreadable: a configuration error at the include.
+      if (e instanceof HoconError) throw e;
+      throw new HoconError(keyword.pos, `cannot include ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`);
+    }
     if (!source) {
       if (required) throw new HoconError(keyword.pos, `required include ${JSON.stringify(name)} not found`);
       return { t: 'obj', fields: new Map(), pos: keyword.pos };
@@ -352,7 +405,7 @@ class Parser {
       throw new HoconError(keyword.pos, `include cycle: ${[...stack, source.filename].join(' -> ')}`);
     }
     // Substitutions in the included file are relative to where it is included ("fixed up").
-    return parseRoot(source.text, source.filename, this.settings, objPath ?? [], [...stack, source.filename]);
+    return parseRoot(source.text, source.filename, this.settings, objPath ?? [], [...stack, source.filename], keyword.pos);
   }
 }
 
@@ -404,5 +457,6 @@ function concatenate(parts: (Node | WsPart)[]): Node {
 function kindName(node: Node): string {
   if (node.t === 'obj') return 'an object';
   if (node.t === 'arr') return 'an array';
-  return node.t === 'lit' ? `a simple value ('${node.text}')` : 'a substitution';
+  if (node.t !== 'lit') return 'a substitution';
+  return node.pos.included ? 'a simple value' : `a simple value ('${node.text}')`;
 }

@@ -49,7 +49,7 @@ export function pathFromPieces(pieces: readonly PathPiece[], pos: Position, what
 function emptySegment(pos: Position, what: string, raw: () => string): HoconError {
   return new HoconError(
     pos,
-    `invalid ${what} '${raw()}': a path cannot start or end with '.' or contain '..' (write an empty key as "")`,
+    `invalid ${what}${pos.included ? '' : ` '${raw()}'`}: a path cannot start or end with '.' or contain '..' (write an empty key as "")`,
   );
 }
 

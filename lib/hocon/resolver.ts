@@ -1,5 +1,6 @@
-import { ArrNode, ConcatNode, Node, NumberLiteral, ObjNode, ProjNode, SubstNode, isFinal, layersOf, mergeNodes } from './ast';
-import { HoconError, formatPosition } from './errors';
+import { ArrNode, ConcatNode, Node, NumberLiteral, ObjNode, ProjNode, SubstNode, isFinal, layersOf, mergeAll } from './ast';
+import { HoconError, Position, formatPosition } from './errors';
+import { DEFAULT_LIMITS, HoconLimits } from './limits';
 import { formatHoconPath } from './path';
 import { Placeholder, RMap, RValue, describeValue } from './values';
 
@@ -17,6 +18,8 @@ export interface ResolveOptions {
    * must be an object or array (`${base} { x = 1 }`, `${list} [1]`) is still an error.
    */
   readonly allowUnresolved?: boolean;
+  /** Bounds for this resolution (over the document's; see `HoconLimits`). */
+  readonly limits?: Partial<HoconLimits>;
 }
 
 /** A substitution that found no value in the configuration or the environment. */
@@ -50,6 +53,10 @@ class Ctx {
     private readonly cuts: ReadonlyMap<Node, number>,
     readonly key: string,
   ) {}
+
+  get size(): number {
+    return this.cuts.size;
+  }
 
   limit(slot: Node): number | undefined {
     return this.cuts.get(slot);
@@ -96,14 +103,69 @@ export class Resolver {
     if (id === undefined) this.ids.set(n, (id = this.nextId++));
     return id;
   };
+  /** Recursion depth of `field`/`value`, bounded so that a deep chain is an error, not a stack overflow. */
+  private depth = 0;
+  private steps = 0;
+  /** The size of every array and object built (see `HoconLimits.maxResolvedSize`); shared ones count per use. */
+  private readonly sizes = new WeakMap<object, number>();
 
   constructor(
     private readonly root: ObjNode,
     private readonly options: ResolveOptions,
+    private readonly limits: HoconLimits = { ...DEFAULT_LIMITS, ...options.limits },
   ) {}
 
   resolveRoot(): RMap {
     return this.field(this.root, Ctx.EMPTY) as RMap;
+  }
+
+  private enter(pos: Position): void {
+    if (++this.depth > this.limits.maxResolveDepth) {
+      throw new HoconError(
+        pos,
+        `resolving goes deeper than ${this.limits.maxResolveDepth} levels: substitutions refer to substitutions (or a field refers to its earlier definitions) too many times in a row`,
+      );
+    }
+  }
+
+  /** Counts work; self-references and repeated substitutions can otherwise make it grow without bound. */
+  private spend(n: number, pos: Position): void {
+    this.steps += n;
+    if (this.steps > this.limits.maxSteps) {
+      throw new HoconError(
+        pos,
+        `resolving takes more than ${this.limits.maxSteps} steps: substitutions, concatenations or self-references expand the configuration too much`,
+      );
+    }
+  }
+
+  private sizeOf(v: RValue): number {
+    if (typeof v === 'string') return 1 + v.length;
+    if (v instanceof Placeholder) return 1 + v.text.length;
+    if (Array.isArray(v) || v instanceof Map) {
+      const known = this.sizes.get(v);
+      if (known !== undefined) return known;
+      let size = 1;
+      if (Array.isArray(v)) for (const item of v) size += this.sizeOf(item);
+      else for (const [key, item] of v) size += key.length + this.sizeOf(item);
+      this.sizes.set(v, size);
+      return size;
+    }
+    return 1;
+  }
+
+  /** Records the size of a container just built from measured parts and checks it. */
+  private measured<T extends RValue[] | RMap>(v: T, pos: Position): T {
+    this.spend(Array.isArray(v) ? v.length : v.size, pos);
+    if (this.sizeOf(v) > this.limits.maxResolvedSize) throw this.tooLarge(pos);
+    return v;
+  }
+
+  private tooLarge(pos: Position): HoconError {
+    return new HoconError(
+      pos,
+      `the resolved configuration would be larger than ${this.limits.maxResolvedSize} (values plus characters): substitutions or concatenations repeat too much`,
+    );
   }
 
   private layers(slot: Node, ctx: Ctx): readonly Node[] {
@@ -114,7 +176,17 @@ export class Resolver {
 
   /** The value of a field: its definitions folded newest first, stopping at one that hides the rest. */
   private field(slot: Node, ctx: Ctx): Out {
+    this.enter(slot.pos);
+    try {
+      return this.fieldOnce(slot, ctx);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private fieldOnce(slot: Node, ctx: Ctx): Out {
     const layers = this.layers(slot, ctx);
+    this.spend(1 + ctx.size, slot.pos);
     const memoKey = `${this.id(slot)}|${layers.length}|${ctx.key}`;
     const memo = this.fieldMemo.get(memoKey);
     if (memo !== undefined) return memo;
@@ -151,6 +223,7 @@ export class Resolver {
     const keys = new Set<string>();
     for (let j = objects.length - 1; j >= 0; j--) {
       const o = objects[j];
+      this.spend(o instanceof Map ? o.size : o.fields.size, slot.pos);
       for (const key of o instanceof Map ? o.keys() : o.fields.keys()) keys.add(key);
     }
     const out: RMap = new Map();
@@ -159,7 +232,7 @@ export class Resolver {
       const v = child ? this.field(child, ctx) : UNDEF;
       if (v !== UNDEF) out.set(key, v);
     }
-    return out;
+    return this.measured(out, slot.pos);
   }
 
   /**
@@ -169,6 +242,7 @@ export class Resolver {
    */
   private child(slot: Node, key: string, ctx: Ctx): Node | undefined {
     const layers = this.layers(slot, ctx);
+    this.spend(1 + layers.length, slot.pos);
     const memoKey = `${this.id(slot)}|${layers.length}|${key}`;
     const memo = this.childMemo.get(memoKey);
     if (memo !== undefined) return memo ?? undefined;
@@ -183,7 +257,8 @@ export class Resolver {
       } else if (isFinal(layer)) break;
       else found.push({ t: 'proj', source: layer, slot, index: i, key, pos: layer.pos } satisfies ProjNode);
     }
-    const result = found.length === 0 ? undefined : found.reduceRight((older, newer) => mergeNodes(older, newer));
+    this.spend(found.length, slot.pos);
+    const result = found.length === 0 ? undefined : mergeAll(found.reverse());
     this.childMemo.set(memoKey, result ?? null);
     return result;
   }
@@ -206,6 +281,16 @@ export class Resolver {
 
   /** Any node as an array element or concatenation part (no self-reference rule applies there). */
   private value(node: Node, ctx: Ctx): Out {
+    this.enter(node.pos);
+    try {
+      return this.valueOnce(node, ctx);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private valueOnce(node: Node, ctx: Ctx): Out {
+    this.spend(1, node.pos);
     switch (node.t) {
       case 'lit':
         return node.value;
@@ -242,7 +327,7 @@ export class Resolver {
       const v = this.value(item, ctx);
       if (v !== UNDEF) out.push(v);
     }
-    return out;
+    return this.measured(out, node.pos);
   }
 
   private subst(s: SubstNode, ctx: Ctx): Out {
@@ -345,10 +430,27 @@ export class Resolver {
           throw new HoconError(v.pos, `cannot concatenate ${what(first)} with ${what(v)}`);
         }
       }
-      if (isArray) return values.flatMap((v) => v.value as RValue[]);
-      return values.map((v) => v.value as RMap).reduce(mergeMaps);
+      if (isArray) {
+        this.spend(values.reduce((n, v) => n + (v.value as RValue[]).length, 0), node.pos);
+        return this.measured(values.flatMap((v) => v.value as RValue[]), node.pos);
+      }
+      return values.map((v) => v.value as RMap).reduce((older, newer) => this.mergeMaps(older, newer, node.pos));
     }
-    return items.map((i) => ('ws' in i ? i.ws : (i.text ?? asText(i.value)))).join('');
+    const texts = items.map((i) => ('ws' in i ? i.ws : (i.text ?? asText(i.value))));
+    const length = texts.reduce((n, t) => n + t.length, 0);
+    this.spend(length, node.pos);
+    if (1 + length > this.limits.maxResolvedSize) throw this.tooLarge(node.pos);
+    return texts.join('');
+  }
+
+  private mergeMaps(older: RMap, newer: RMap, pos: Position): RMap {
+    this.spend(older.size + newer.size, pos);
+    const out = new Map(older);
+    for (const [key, value] of newer) {
+      const existing = out.get(key);
+      out.set(key, existing instanceof Map && value instanceof Map ? this.mergeMaps(existing, value, pos) : value);
+    }
+    return this.measured(out, pos);
   }
 }
 
@@ -357,13 +459,4 @@ function asText(v: RValue): string {
   if (v === null) return '';
   if (v instanceof NumberLiteral || v instanceof Placeholder) return v.text;
   return String(v);
-}
-
-function mergeMaps(older: RMap, newer: RMap): RMap {
-  const out = new Map(older);
-  for (const [key, value] of newer) {
-    const existing = out.get(key);
-    out.set(key, existing instanceof Map && value instanceof Map ? mergeMaps(existing, value) : value);
-  }
-  return out;
 }

@@ -38,13 +38,21 @@ const NUMBER_CHAR = /[0-9eE+\-.]/;
 // is unquoted text, as in the reference implementation.
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
-/** Splits HOCON text into tokens. Comments are dropped; the newline ending them is kept. */
-export function tokenize(text: string, filename?: string): Token[] {
-  return new Lexer(text, filename).run();
+/**
+ * Splits HOCON text into tokens. Comments are dropped; the newline ending them is kept.
+ * `included`: the text is an included file, whose content messages must not quote.
+ */
+export function tokenize(text: string, filename?: string, included = false): Token[] {
+  return new Lexer(text, filename, included).run();
 }
 
-/** Describes a token for "found ..." in error messages. */
+/** Describes a token for "found ..." in error messages (by kind only in an included file). */
 export function describeToken(t: Token): string {
+  if (t.pos.included) {
+    if (t.kind === 'quoted') return 'a quoted string';
+    if (t.kind === 'unquoted') return 'unquoted text';
+    if (t.kind === 'number') return 'a number';
+  }
   switch (t.kind) {
     case 'punct':
       return `'${t.value}'`;
@@ -74,6 +82,7 @@ class Lexer {
   constructor(
     private readonly text: string,
     private readonly filename: string | undefined,
+    private readonly included: boolean,
   ) {}
 
   run(): Token[] {
@@ -115,7 +124,8 @@ class Lexer {
   }
 
   private pos(): Position {
-    return { filename: this.filename, line: this.line, column: this.i - this.lineStart + 1 };
+    const pos = { filename: this.filename, line: this.line, column: this.i - this.lineStart + 1 };
+    return this.included ? { ...pos, included: true } : pos;
   }
 
   private newLine(): void {
@@ -215,13 +225,13 @@ class Lexer {
       case 'u': {
         const hex = this.text.slice(this.i, this.i + 4);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-          throw new HoconError(pos, `invalid escape '\\u${hex}': expected 4 hex digits after \\u`);
+          throw new HoconError(pos, `invalid escape ${this.included ? '\\u' : `'\\u${hex}'`}: expected 4 hex digits after \\u`);
         }
         this.i += 4;
         return String.fromCharCode(parseInt(hex, 16));
       }
       default: {
-        const found = e === undefined ? 'end of input' : e === '\n' ? 'end of line' : `'\\${e}'`;
+        const found = e === undefined ? 'end of input' : e === '\n' ? 'end of line' : this.included ? 'an unknown escape' : `'\\${e}'`;
         throw new HoconError(pos, `invalid escape sequence ${found} in quoted string (valid: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`);
       }
     }

@@ -41,13 +41,16 @@ export function setOwn(obj: HoconObject, key: string, value: HoconValue): void {
   else obj[key] = value;
 }
 
-/** Names a value's type for error messages. */
+/**
+ * Names a value's type for error messages — never its content: a resolved value may have come
+ * from the environment (a Secret) or an included file.
+ */
 export function describeValue(v: RValue): string {
   if (v === null) return 'null';
   if (v instanceof Map) return 'an object';
   if (Array.isArray(v)) return 'an array';
-  if (v instanceof NumberLiteral) return `the number ${v.text}`;
+  if (v instanceof NumberLiteral) return 'a number';
   if (v instanceof Placeholder) return `the unresolved substitution ${v.text}`;
-  if (typeof v === 'boolean') return `the boolean ${v}`;
-  return `the string ${JSON.stringify(v.length > 30 ? `${v.slice(0, 30)}...` : v)}`;
+  if (typeof v === 'boolean') return 'a boolean';
+  return 'a string';
 }

@@ -38,7 +38,7 @@ describe('overrides', () => {
 
   it('reports a type clash caused by an override where the value is used', () => {
     expect(() => doc.withOverride('application.name', { first: 'a' }).resolve()).toThrow(
-      'deploy.conf:11:29: cannot concatenate an object (from ${application.name}) with the string "-"',
+      'deploy.conf:11:29: cannot concatenate an object (from ${application.name}) with a string',
     );
   });
 

@@ -176,11 +176,11 @@ describe('unresolvable substitutions', () => {
   });
 
   it.each([
-    ['string concatenated with an array', 'a = [1]\nb = x ${a}', 'cannot concatenate an array (from ${a}) with the string "x"'],
+    ['string concatenated with an array', 'a = [1]\nb = x ${a}', '2:5: cannot concatenate an array (from ${a}) with a string'],
     ['array concatenated with an object', 'a { x = 1 }\nb = [1] ${a}', 'cannot concatenate an array with an object (from ${a})'],
-    ['object concatenated with a string', 'a = s\nb = ${a} { x = 1 }', '${a} is concatenated with an object, so it must be an object, but it is the string "s"'],
-    ['+= on a non-array', 'a = 1\na += 2', 'cannot concatenate an array with the number 1 (from ${?a})'],
-    ['object in a string', 'a { x = 1 }\nb = "x: "${a}', 'cannot concatenate an object (from ${a}) with the string "x: "'],
+    ['object concatenated with a string', 'a = s\nb = ${a} { x = 1 }', '2:5: ${a} is concatenated with an object, so it must be an object, but it is a string'],
+    ['+= on a non-array', 'a = 1\na += 2', '2:3: cannot concatenate an array with a number (from ${?a})'],
+    ['object in a string', 'a { x = 1 }\nb = "x: "${a}', '2:5: cannot concatenate an object (from ${a}) with a string'],
   ])('type clash: %s', (_name, hocon, message) => {
     expect(resolveError(hocon).message).toContain(message);
   });
