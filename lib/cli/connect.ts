@@ -2,9 +2,9 @@
 // the deployment file; then KUBECONFIG; then in-cluster; then ~/.kube/config), and for status and
 // cancel the connection settings alone (namespace, kubeconfig) — they need no image and no job file.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileIncludeReader } from '../hocon/file-include';
 import { readDeploymentOptions } from '../model/deployment';
 import { ConfigurationError, type ValidationIssue } from '../model/issues';
 import { dns1123LabelProblem } from '../model/k8s-syntax';
@@ -66,11 +66,7 @@ export function connectionFromArgs(args: ParsedArgs, env: NodeJS.ProcessEnv = pr
     deploymentFile,
     overrides: args.overrides,
     env,
-    readInclude: (name, from) => {
-      const base = from && from !== deploymentFile ? dirname(from) : baseDir;
-      const path = isAbsolute(name) ? name : resolve(base, name);
-      return existsSync(path) ? { text: readFileSync(path, 'utf8'), filename: path } : undefined;
-    },
+    readInclude: fileIncludeReader({ baseDir }),
   });
   const issues: ValidationIssue[] = [...read.issues];
   const namespace = read.props.namespace ?? 'default';

@@ -1,18 +1,18 @@
 // The CLI's side effects on the local machine, in one place: reading input files and writing
 // output files atomically (all or nothing).
 
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { InputFileError, readTextFile } from '../hocon/file-include';
 import { CliError } from './exit-codes';
 
+/** Reads `-a`/`-c`: a regular file of bounded size (not a directory, a device or a pipe). */
 export function readInputFile(path: string, flag: string): string {
   try {
-    if (statSync(path).isDirectory()) throw new CliError(`${flag} ${path}: is a directory, expected a file`);
-    return readFileSync(path, 'utf8');
+    return readTextFile(path);
   } catch (e) {
-    if (e instanceof CliError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`${flag} ${path}: ${code === 'ENOENT' ? 'file not found' : (e as Error).message}`);
+    if (e instanceof InputFileError) throw new CliError(`${flag} ${e.message}`);
+    throw e;
   }
 }
 

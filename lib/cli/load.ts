@@ -1,8 +1,8 @@
 // From parsed flags to a validated application: reads the files named on the command line and
 // resolves everything, relative paths inside the deployment file being relative to that file.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileIncludeReader, readTextFile } from '../hocon/file-include';
 import { loadApplication } from '../model/load';
 import type { ApplicationSpec } from '../model/spec';
 import type { ParsedArgs } from './args';
@@ -37,13 +37,11 @@ export function loadFromArgs(args: ParsedArgs, ids: 'random' | 'derived', env: N
       restoreJobId: args.restoreJobId,
       jobConfig,
       env,
-      readInclude: (name, from) => {
-        const base = from && from !== deploymentFile ? dirname(from) : baseDir;
-        const path = isAbsolute(name) ? name : resolve(base, name);
-        return existsSync(path) ? { text: readFileSync(path, 'utf8'), filename: path } : undefined;
-      },
+      // Relative to the including file (the deployment file's directory first); regular files of
+      // bounded size only, so `include "/dev/zero"` or a directory is a configuration error.
+      readInclude: fileIncludeReader({ baseDir }),
     },
-    { ids, readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(baseDir, p), 'utf8') },
+    { ids, readFile: (p) => readTextFile(isAbsolute(p) ? p : resolve(baseDir, p)) },
   );
   return { spec, deploymentFile, jobFile };
 }

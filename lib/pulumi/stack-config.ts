@@ -15,6 +15,7 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileIncludeReader, readTextFile } from '../hocon/file-include';
 import { readDeploymentOptions, type DeploymentInput } from '../model/deployment';
 import { ConfigurationError, type ValidationIssue } from '../model/issues';
 import { loadApplication } from '../model/load';
@@ -124,7 +125,11 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
     const path = isAbsolute(p) ? p : resolve(baseDir, p);
     if (!existsSync(path)) return void fail(k, p, `file not found (looked at ${path})`);
     if (statSync(path).isDirectory()) return void fail(k, p, 'is a directory, expected a file');
-    return { path, text: readFileSync(path, 'utf8') };
+    try {
+      return { path, text: readTextFile(path) };
+    } catch (e) {
+      return void fail(k, p, (e as Error).message);
+    }
   };
   const deploymentFile = readText('deploymentFile');
   const jobFile = readText('jobFile');
@@ -139,11 +144,7 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
       overrides: Object.entries(config.overrides ?? {}).map(([k, v]) => [k, String(v)] as const),
       jobConfig,
       env,
-      readInclude: (name, from) => {
-        const base = from && from !== deploymentFile?.path ? dirname(from) : fileBase;
-        const path = isAbsolute(name) ? name : resolve(base, name);
-        return existsSync(path) ? { text: readFileSync(path, 'utf8'), filename: path } : undefined;
-      },
+      readInclude: fileIncludeReader({ baseDir: fileBase }),
     };
     // A template's locks hold for deployment files too: check them on what the file sets.
     if (template) template.application(readDeploymentOptions(input).props);

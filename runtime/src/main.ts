@@ -2,7 +2,7 @@
 // root: reads the settings, connects to the API server and the engine, runs the lifecycle, and
 // exits with the code contract of EXIT_CODES (0 only for SUCCEEDED).
 
-import * as fs from 'node:fs';
+import { readTextFile } from '../../lib/hocon/file-include';
 import { ANNOTATIONS, ENV, EXIT_CODES } from '../../lib/model/reserved';
 import { systemClock } from './clock';
 import { writeEngineFiles } from './engine/config-files';
@@ -17,7 +17,8 @@ import { loadSettings, RUNTIME_ENV, type Settings } from './settings';
 /** SIGTERM grace of the master Pod is 120 s; the runtime is done well before. */
 const HARD_STOP_MS = 110_000;
 
-const io = { readFile: (f: string) => fs.readFileSync(f, 'utf8') };
+// Regular files of bounded size only: a job config path on a device or a directory is a configuration error.
+const io = { readFile: (f: string) => readTextFile(f) };
 
 function peakRssMiB(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
