@@ -216,7 +216,7 @@ class Parser {
     }
     if (pieces.every((p) => p.whitespace)) {
       const found = this.peek();
-      if (found.kind === 'subst') throw new HoconError(found.pos, `substitutions are not allowed in keys (found ${found.text})`);
+      if (found.kind === 'subst') throw new HoconError(found.pos, `substitutions are not allowed in keys${found.pos.included ? '' : ` (found ${found.text})`}`);
       throw new HoconError(start.pos, `expected a key or '}', found ${describeToken(start)}`);
     }
     const segments = pathFromPieces(pieces, start.pos, 'key');
@@ -226,7 +226,7 @@ class Parser {
     const sep = this.peek();
     const formatted = formatHoconPath(segments);
     const keyText = start.pos.included ? 'a key' : `key ${formatted.includes('"') ? formatted : `"${formatted}"`}`;
-    if (sep.kind === 'subst') throw new HoconError(sep.pos, `substitutions are not allowed in keys (found ${sep.text})`);
+    if (sep.kind === 'subst') throw new HoconError(sep.pos, `substitutions are not allowed in keys${sep.pos.included ? '' : ` (found ${sep.text})`}`);
     if (!(sep.kind === 'punct' && ['=', ':', '+=', '{'].includes(sep.value))) {
       const found = lineEnd.kind === 'newline' ? lineEnd : sep; // point at the key's line, not the next one
       throw new HoconError(found.pos, `expected '=' ':' or '{' after ${keyText}, found ${describeToken(found)}`);
@@ -384,9 +384,10 @@ class Parser {
       throw new HoconError(keyword.pos, `include ${kind === 'plain' ? 'of a URL' : `${kind}(...)`} is not supported; only files can be included`);
     }
     const from = keyword.pos.filename;
+    const shown = keyword.pos.included ? 'a file' : JSON.stringify(name);
     const { readInclude } = this.settings;
     if (!readInclude) {
-      throw new HoconError(keyword.pos, `cannot include ${JSON.stringify(name)}: includes are not enabled (no readInclude was given)`);
+      throw new HoconError(keyword.pos, `cannot include ${shown}: includes are not enabled (no readInclude was given)`);
     }
     let source: IncludedSource | undefined;
     try {
@@ -394,10 +395,10 @@ class Parser {
     } catch (e) {
       // A directory, a device, a file too large or unreadable: a configuration error at the include.
       if (e instanceof HoconError) throw e;
-      throw new HoconError(keyword.pos, `cannot include ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new HoconError(keyword.pos, `cannot include ${shown}: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (!source) {
-      if (required) throw new HoconError(keyword.pos, `required include ${JSON.stringify(name)} not found`);
+      if (required) throw new HoconError(keyword.pos, `required include ${shown} not found`);
       return { t: 'obj', fields: new Map(), pos: keyword.pos };
     }
     const stack = this.includeStack.length > 0 || from === undefined ? this.includeStack : [from];

@@ -345,7 +345,7 @@ export class Resolver {
     }
     const out = r.found ? r.value : this.fromEnv(s, r.why);
     if (s.mustBeObject && out !== UNDEF && !(out instanceof Map)) {
-      throw new HoconError(s.pos, `${s.text} is concatenated with an object, so it must be an object, but it is ${describeValue(out)}`);
+      throw new HoconError(s.pos, `${shown(s)} is concatenated with an object, so it must be an object, but it is ${describeValue(out)}`);
     }
     return out;
   }
@@ -379,7 +379,7 @@ export class Resolver {
     }
     if (s.optional) return this.missing(s);
     if (why instanceof Cycle) {
-      const chain = [...why.chain, why.chain[0] ?? s].map((x) => `${x.text} at ${formatPosition(x.pos)}`).join(' -> ');
+      const chain = [...why.chain, why.chain[0] ?? s].map((x) => `${shown(x)} at ${formatPosition(x.pos)}`).join(' -> ');
       throw new HoconError(s.pos, `cycle in substitutions: ${chain}`);
     }
     if (this.options.allowUnresolved && !s.mustBeObject) {
@@ -391,8 +391,9 @@ export class Resolver {
         ? 'it is concatenated with an object, so it cannot be left unresolved'
         : why === 'self'
           ? 'it refers to the field being defined, which has no earlier value to fall back on'
-          : `no value at ${JSON.stringify(name)} in the configuration`;
-    throw new HoconError(s.pos, `could not resolve substitution ${s.text}: ${reason}, and no environment variable ${JSON.stringify(name)} is set`);
+          : `no value at ${s.pos.included ? 'its path' : JSON.stringify(name)} in the configuration`;
+    const variable = s.pos.included ? 'of its name' : JSON.stringify(name);
+    throw new HoconError(s.pos, `could not resolve substitution ${shown(s)}: ${reason}, and no environment variable ${variable} is set`);
   }
 
   private missing(s: SubstNode): typeof UNDEF {
@@ -415,7 +416,7 @@ export class Resolver {
       else if (part.t === 'lit') items.push({ value: part.value, text: part.text, pos: part.pos });
       else {
         const v = this.value(part, ctx);
-        if (v !== UNDEF) items.push({ value: v, from: part.t === 'subst' ? part.text : undefined, pos: part.pos });
+        if (v !== UNDEF) items.push({ value: v, from: part.t === 'subst' ? shown(part) : undefined, pos: part.pos });
       }
     }
     const values = items.filter((i): i is Item => 'value' in i);
@@ -452,6 +453,11 @@ export class Resolver {
     }
     return this.measured(out, pos);
   }
+}
+
+/** A substitution for messages: as written, or by kind in an included file (its text may be a secret). */
+function shown(s: SubstNode): string {
+  return s.pos.included ? 'a substitution' : s.text;
 }
 
 /** A substituted simple value inside a string: numbers as written, null as nothing. */

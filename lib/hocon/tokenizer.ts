@@ -52,6 +52,7 @@ export function describeToken(t: Token): string {
     if (t.kind === 'quoted') return 'a quoted string';
     if (t.kind === 'unquoted') return 'unquoted text';
     if (t.kind === 'number') return 'a number';
+    if (t.kind === 'subst') return 'a substitution';
   }
   switch (t.kind) {
     case 'punct':
