@@ -220,7 +220,9 @@ export function restJobBody(job: HoconObject): HoconObject {
     const v = job[section];
     if (v === undefined || Array.isArray(v)) continue;
     if (typeof v !== 'object' || v === null) {
-      throw new RuntimeFailure('InvalidJobConfig', `the job config's ${section} must be a block of plugins or a list, not ${JSON.stringify(v)}`);
+      // The kind only: the value may have come from a Secret through ${VAR}, and this message
+      // ends up in the Job's annotations and Events.
+      throw new RuntimeFailure('InvalidJobConfig', `the job config's ${section} must be a block of plugins or a list, not ${v === null ? 'null' : `a ${typeof v}`}`);
     }
     out[section] = Object.entries(v).map(([name, cfg]): HoconValue => {
       if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg)) {

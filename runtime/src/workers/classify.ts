@@ -1,8 +1,11 @@
 // What a worker Pod's state means for the application (pure). Reason-aware: a worker that can
 // never start — Unschedulable, an image that cannot be pulled, a container config that cannot be
 // built — fails the application at once with that reason instead of waiting out the startup
-// timeout (anchors §5 idea 7). A worker that was deleted, failed or is terminating without the
-// runtime asking is lost; one that Succeeded is not a failure (§8.1).
+// timeout (anchors §5 idea 7). A worker that was deleted, failed, is terminating or has ended in
+// any way without the runtime asking is lost, reported at once (§8.1: a terminal phase is reported
+// immediately). That includes `Succeeded`: a Zeta worker never ends by itself while the
+// application runs, and with restartPolicy Never it would not come back — waiting for it would
+// only wait out the startup timeout. Workers the runtime releases on purpose are never assessed.
 
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import type { Reason } from '../outcome';
@@ -13,7 +16,6 @@ export const FATAL_WAITING_REASONS: ReadonlySet<string> = new Set(['ErrImagePull
 export type WorkerState =
   | { readonly kind: 'pending'; readonly detail: string }
   | { readonly kind: 'running' }
-  | { readonly kind: 'succeeded' }
   | { readonly kind: 'fatal'; readonly reason: Reason; readonly message: string }
   | { readonly kind: 'lost'; readonly message: string };
 
@@ -35,7 +37,10 @@ export function classifyWorker(pod: Pod): WorkerState {
     const parts = [status.reason, status.message, ...terminationOf(status.containerStatuses)].filter((x): x is string => !!x);
     return { kind: 'lost', message: `failed${parts.length ? `: ${parts.join('; ')}` : ''}` };
   }
-  if (status.phase === 'Succeeded') return { kind: 'succeeded' };
+  if (status.phase === 'Succeeded') {
+    const parts = terminationOf(status.containerStatuses);
+    return { kind: 'lost', message: `ended (phase Succeeded) while the application still needs it${parts.length ? `: ${parts.join('; ')}` : ''}` };
+  }
   const scheduled = status.conditions?.find((c) => c.type === 'PodScheduled');
   if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') {
     return { kind: 'fatal', reason: 'Unschedulable', message: `cannot be scheduled: ${scheduled.message ?? 'no node fits'}` };

@@ -67,9 +67,6 @@ export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, mast
         case 'running':
           running++;
           break;
-        case 'succeeded':
-          waiting.set(r.name, 'Succeeded');
-          break;
         case 'pending':
           waiting.set(r.name, state.detail);
           break;

@@ -21,9 +21,17 @@ test('ContainerCreating and an unscheduled Pod without a verdict are pending', (
   expect(classifyWorker(pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] }))).toMatchObject({ kind: 'pending' });
 });
 
-test('Running is running; Succeeded is not a failure', () => {
+test('Running is running', () => {
   expect(classifyWorker(pod({ phase: 'Running' }))).toEqual({ kind: 'running' });
-  expect(classifyWorker(pod({ phase: 'Succeeded' }))).toEqual({ kind: 'succeeded' });
+});
+
+test('a worker that ended Succeeded is lost at once: it will not come back (restartPolicy Never)', () => {
+  const done = { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } };
+  expect(classifyWorker(pod({ phase: 'Succeeded' }))).toEqual({ kind: 'lost', message: 'ended (phase Succeeded) while the application still needs it' });
+  expect(classifyWorker(pod({ phase: 'Succeeded', containerStatuses: [done] }))).toEqual({
+    kind: 'lost',
+    message: 'ended (phase Succeeded) while the application still needs it: container seatunnel terminated with exit code 0 (Completed)',
+  });
 });
 
 test('Failed is lost, with the container termination (OOMKilled) and eviction reason', () => {

@@ -52,10 +52,12 @@ describe('assess (pure decisions)', () => {
     expect(a.failure).toEqual({ reason: 'Unschedulable', worker: 'w-2', message: 'worker w-2 cannot be scheduled: 0/3 nodes are available' });
   });
 
-  test('Failed and terminating workers are lost; Succeeded is not a failure', () => {
+  test('Failed, terminating and Succeeded workers are lost, reported at once', () => {
     expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Failed' })]), MASTER).failure?.reason).toBe('WorkerLost');
     expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Running' }, { ...own, deletionTimestamp: 'x' })]), MASTER).failure?.message).toMatch(/is being deleted/);
-    expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Succeeded' })]), MASTER).failure).toBeUndefined();
+    // Also while the others are still starting: the application must not wait out the startup timeout.
+    const a = assess([rec(1, 'created'), rec(2, 'creating')], snap([pod(1, { phase: 'Succeeded' })]), MASTER);
+    expect(a.failure).toEqual({ reason: 'WorkerLost', worker: 'w-1', message: 'worker w-1 ended (phase Succeeded) while the application still needs it' });
   });
 
   test('released workers (the runtime deleted them) are never failures', () => {
