@@ -57,7 +57,7 @@ export class ZetaEngine implements EnginePort {
     while (!signal.aborted) {
       for (const rest of this.candidates) {
         try {
-          await rest.overview();
+          await rest.overview(signal);
           this.rest = rest;
           this.log.info('engine REST API answers', { url: rest.base });
           return;
