@@ -70,7 +70,7 @@ const oneOf = <T extends string>(values: readonly T[]) => ({ type: 'enum' as con
 const MEMORY_MIB = { type: 'int', default: 1024, min: 256, max: 1024 * 1024, unit: 'MiB', coerce: asInteger } as const;
 /** CPU of a Pod role, in cores. The lower bound is "positive, with at most three decimals" (millicores). */
 const CPU_CORES = { type: 'number', default: 1, max: 256, unit: 'cores', coerce: asNumber } as const;
-/** Ports below 1024 need privileges the Pods do not have. */
+/** Ports below 1024 are privileged: a process that is not root cannot bind them. */
 const PORT = { type: 'int', min: 1024, max: 65535, coerce: asInteger } as const;
 
 const roleFiles = (what: string, defaultRoles: readonly string[]) =>
