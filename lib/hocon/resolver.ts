@@ -119,12 +119,19 @@ export class Resolver {
     return this.field(this.root, Ctx.EMPTY) as RMap;
   }
 
-  private enter(pos: Position): void {
-    if (++this.depth > this.limits.maxResolveDepth) {
+  /** Runs one level of the recursion (`field`/`value`), bounded by `maxResolveDepth`. */
+  private nested(pos: Position, fn: () => Out): Out {
+    if (this.depth >= this.limits.maxResolveDepth) {
       throw new HoconError(
         pos,
         `resolving goes deeper than ${this.limits.maxResolveDepth} levels: substitutions refer to substitutions (or a field refers to its earlier definitions) too many times in a row`,
       );
+    }
+    this.depth++;
+    try {
+      return fn();
+    } finally {
+      this.depth--;
     }
   }
 
@@ -176,12 +183,7 @@ export class Resolver {
 
   /** The value of a field: its definitions folded newest first, stopping at one that hides the rest. */
   private field(slot: Node, ctx: Ctx): Out {
-    this.enter(slot.pos);
-    try {
-      return this.fieldOnce(slot, ctx);
-    } finally {
-      this.depth--;
-    }
+    return this.nested(slot.pos, () => this.fieldOnce(slot, ctx));
   }
 
   private fieldOnce(slot: Node, ctx: Ctx): Out {
@@ -281,12 +283,7 @@ export class Resolver {
 
   /** Any node as an array element or concatenation part (no self-reference rule applies there). */
   private value(node: Node, ctx: Ctx): Out {
-    this.enter(node.pos);
-    try {
-      return this.valueOnce(node, ctx);
-    } finally {
-      this.depth--;
-    }
+    return this.nested(node.pos, () => this.valueOnce(node, ctx));
   }
 
   private valueOnce(node: Node, ctx: Ctx): Out {

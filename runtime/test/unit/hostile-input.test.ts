@@ -5,11 +5,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readTextFile } from '../../../lib/hocon/file-include';
-import { ANNOTATIONS } from '../../../lib/model/reserved';
-import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import { readTextFile } from 'seatunnel-app/internal/hocon/file-include';
+import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
-import { RuntimeFailure } from '../../src/outcome';
+import { failure } from './failure';
 import { resolveJobConfig } from '../../src/settings';
 import { running } from './fakes';
 import { setup } from './lifecycle-setup';
@@ -19,15 +19,6 @@ const TOKEN = 'ghp_T0kenFromAMountedSecret';
 const app = runtimeSettings(plan({ applicationId: 'app-1', namespace: 'jobs' }).spec);
 const inline = (text: string, env: Record<string, string> = {}) => () => resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: text, ...env }, { readFile: readTextFile });
 
-function failure(fn: () => unknown): RuntimeFailure {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof RuntimeFailure) return e;
-    throw e;
-  }
-  throw new Error('expected a RuntimeFailure');
-}
 
 describe('job config errors never carry a secret', () => {
   test.each([

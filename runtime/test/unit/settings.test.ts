@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
-import { RuntimeFailure } from '../../src/outcome';
+import { failure } from './failure';
 import { loadSettings, resolveJobConfig, runtimeSettingsProblems } from '../../src/settings';
 
 const p = plan({ applicationId: 'app-1', namespace: 'jobs', jobId: '9223372036854775807' });
@@ -19,15 +19,6 @@ const env = {
   SEATUNNEL_APPLICATION_MASTER_HOST: '10.244.0.5', SEATUNNEL_APPLICATION_ID: 'app-1', SEATUNNEL_APP_ENGINE_CONFIG: '/etc/seatunnel-app/engine',
 };
 
-function failure(fn: () => unknown): RuntimeFailure {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof RuntimeFailure) return e;
-    throw e;
-  }
-  throw new Error('expected a RuntimeFailure');
-}
 
 test('reads the downward-API identity and the runtime.json the plan generates', () => {
   const s = loadSettings(env, io({ '/etc/seatunnel-app/engine/runtime.json': json }));
