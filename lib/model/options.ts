@@ -149,8 +149,8 @@ export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>
     description: 'Existing image pull Secrets: a comma-separated string or a HOCON array; entries are trimmed and an empty entry is an error.',
   },
   serviceAccount: {
-    key: 'kubernetes.service-account', type: 'string', default: 'default', origin: 'published', coerce: asString,
-    description: 'Existing ServiceAccount of the master, the only Pod that mounts an API token. The generated Role is bound to it.',
+    key: 'kubernetes.service-account', type: 'string', default: '(generated: `<application-id>-runtime`)', origin: 'published', coerce: asString,
+    description: 'Existing ServiceAccount of the master, the only Pod that mounts an API token; the generated Role is bound to it. Unset: a ServiceAccount is generated for the application and owned by it. `default` is refused (the Role would go to every Pod that runs as `default`). Applications that share a named ServiceAccount share their Roles: name one per application.',
   },
   seatunnelHome: {
     key: 'kubernetes.seatunnel-home', type: 'string', default: '/opt/seatunnel', origin: 'published', coerce: asString,

@@ -196,7 +196,10 @@ export interface SeaTunnelApplicationProps {
   readonly imagePullPolicy?: ImagePullPolicy;
   /** Existing image pull Secrets. @default - none */
   readonly imagePullSecrets?: readonly string[];
-  /** Existing ServiceAccount of the master (the only Pod with an API token). @default 'default' */
+  /**
+   * Existing ServiceAccount of the master (the only Pod with an API token); never `default`.
+   * @default - `<applicationId>-runtime`, generated and owned by the application
+   */
   readonly serviceAccount?: string;
   /** SEATUNNEL_HOME inside the image. @default '/opt/seatunnel' */
   readonly seatunnelHome?: string;

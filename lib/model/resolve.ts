@@ -140,6 +140,19 @@ class Resolver {
     return v;
   }
 
+  /**
+   * The master's ServiceAccount: the one the user names, or `<appId>-runtime` generated for the
+   * application. Never `default`: the runtime Role would then go to every Pod of the namespace
+   * that runs as `default`.
+   */
+  private serviceAccount(appId: string): { serviceAccount: string; serviceAccountGenerated: boolean } {
+    const named = this.optionalName('serviceAccount');
+    if (named === 'default') {
+      this.fail('serviceAccount', named, 'must not be "default": the runtime Role would be granted to every Pod that runs as default; leave it unset (a ServiceAccount is generated for the application) or name a dedicated one');
+    }
+    return named ? { serviceAccount: named, serviceAccountGenerated: false } : { serviceAccount: `${appId}-runtime`, serviceAccountGenerated: true };
+  }
+
   private optionalName(prop: PropName): string | undefined {
     const v = this.props[prop] as unknown;
     if (v === undefined) return undefined;
@@ -566,7 +579,7 @@ class Resolver {
       image,
       imagePullPolicy: this.pullPolicy('imagePullPolicy'),
       imagePullSecrets: pullSecrets,
-      serviceAccount: this.str('serviceAccount', 'default', dns1123SubdomainProblem),
+      ...this.serviceAccount(appId),
       seatunnelHome,
       master: {
         cpuMillicores: this.cores('masterCpuCores'),

@@ -97,7 +97,10 @@ export interface ApplicationSpec {
   readonly image: string;
   readonly imagePullPolicy: ImagePullPolicy;
   readonly imagePullSecrets: readonly string[];
+  /** The master's ServiceAccount (workers run as it too, without a token). */
   readonly serviceAccount: string;
+  /** True when the plan creates `serviceAccount` (`kubernetes.service-account` unset). */
+  readonly serviceAccountGenerated: boolean;
   readonly seatunnelHome: string;
   readonly master: MasterSpec;
   readonly worker: WorkerSpec;

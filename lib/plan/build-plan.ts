@@ -60,6 +60,7 @@ export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): App
     configMaps: d.configMaps,
     secrets: d.secrets,
     workerTemplate: d.workerTemplate,
+    ...(d.serviceAccount ? { serviceAccount: d.serviceAccount } : {}),
     roles: d.roles,
     roleBindings: d.roleBindings,
     networkPolicies: d.networkPolicies,
@@ -67,11 +68,12 @@ export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): App
 }
 
 /**
- * The dependents in the order they are created: RBAC first (the master needs it the moment it
- * starts), then configuration, the Service and the worker template.
+ * The dependents in the order they are created: the ServiceAccount and RBAC first (the master
+ * needs them the moment it starts), then configuration, the Service and the worker template.
  */
 export function dependents(plan: ApplicationPlan): KubeObject[] {
   return [
+    ...(plan.serviceAccount ? [plan.serviceAccount] : []),
     ...plan.roles,
     ...plan.roleBindings,
     ...plan.networkPolicies,

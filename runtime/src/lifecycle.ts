@@ -635,11 +635,10 @@ class Application {
 
   // ---- the end -----------------------------------------------------------------------------
 
-  /** Deletes every worker, then all Pods with the worker selector; every step is attempted. */
+  /** Deletes every worker whose create was attempted; every deletion is attempted. */
   private async cleanup(): Promise<string[]> {
     const { kube, clock, log } = this.d;
     const problems: string[] = [];
-    const selector = workerSelector(this.app.appId);
     const deadline = clock.now() + this.t.cleanupBudgetMs;
     const names = new Set<string>();
     if (this.reconciler) {
@@ -649,7 +648,8 @@ class Application {
         for (const r of this.reconciler.records) names.add(r.name);
       } else for (const n of attempted) names.add(n);
     }
-    for (const name of this.store?.snapshot().pods.keys() ?? []) names.add(name);
+    // Every attempted name is deleted, which covers a create whose answer was lost. No delete by
+    // selector: the Role allows deleting the worker names only, so no other Pod is touched.
     const retry = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -675,8 +675,6 @@ class Application {
         if ((await kube.deletePod(name)) === 'deleted') deleted++;
       }),
     );
-    // The safety net: anything with the worker labels, e.g. from a create whose answer was lost.
-    await retry(`deleting Pods with ${selector}`, () => kube.deletePods(selector));
     log.info('workers deleted', { deleted, problems: problems.length });
     return problems;
   }

@@ -28,7 +28,6 @@ function toApiCall(c: CallRecord): ApiCall {
     case 'deletePod': return pods('delete', c.name);
     case 'listPods': return pods('list');
     case 'watchPods': return pods('watch');
-    case 'deletePods': return pods('deletecollection');
     case 'createEvent': return { group: '', resource: 'events', verb: 'create' };
     case 'getPodTemplate': return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
     case 'getMetadata':
