@@ -40,6 +40,8 @@ export interface WorkerRecord {
   readonly token: string;
   /** The uid of the Pod this runtime created (or adopted by its token). */
   uid?: string;
+  /** The name is taken by a Pod this runtime did not create: never deleted by it. */
+  refused?: boolean;
 }
 
 /** Annotation on each worker: its creation token (see WorkerRecord.token). */
@@ -262,11 +264,13 @@ export class WorkerReconciler {
     }
     if (isOurWorker(existing, r, this.opts.masterUid)) return { uid: existing.metadata?.uid };
     if (ownedBy(existing, this.opts.masterUid)) {
+      r.refused = true;
       this.refuse(r, 'WorkerCreateRefused', `a Pod named ${r.name} already exists that this runtime did not create (it names this master Pod as owner but lacks the creation token); it is left alone`);
       return 'refused';
     }
     const labels = existing.metadata?.labels ?? {};
     if (labels[LABELS.applicationId] !== this.opts.appId || labels[LABELS.role] !== 'worker') {
+      r.refused = true;
       this.refuse(r, 'WorkerCreateRefused', `a Pod named ${r.name} already exists and does not belong to this application`);
       return 'refused';
     }
@@ -297,14 +301,14 @@ export class WorkerReconciler {
   /**
    * Stops creating (in-flight calls finish or time out; their results are recorded) and marks
    * every worker released, so that deleting them is not a failure. Returns the names that may
-   * exist: every worker whose create was attempted.
+   * exist: every worker whose create was attempted, except names taken by a Pod it refused.
    */
   async release(): Promise<string[]> {
     this.stopped = true;
     this.stop$.abort();
     this.unsubscribe?.();
     await this.creating;
-    const attempted = this.records.filter((r) => r.phase !== 'new' || r.attempts > 0).map((r) => r.name);
+    const attempted = this.records.filter((r) => !r.refused && (r.phase !== 'new' || r.attempts > 0)).map((r) => r.name);
     for (const r of this.records) r.phase = 'released';
     return attempted;
   }

@@ -23,6 +23,7 @@ import { buildPlan, dependents, withJobOwner } from '../../../lib/plan/build-pla
 import type { RuntimeSettings } from '../../../lib/plan/runtime-settings';
 import type { ApplicationPlan, KubeObject } from '../../../lib/plan/types';
 import { adminHttp, clusterInfo, KWOK_LIFECYCLE_ANNOTATION, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '../../../test/support/cluster';
+import { kubeletExpand } from '../../../test/support/kubelet-expansion';
 import { freePorts } from '../../../test/support/ports';
 
 /** The repository root, found from here whether this file runs from source (Jest) or compiled (build/). */
@@ -79,6 +80,7 @@ export function standInScript(): string {
 
 const COLLECTION: Record<string, string> = {
   'v1/Service': 'api/v1/namespaces/{ns}/services',
+  'v1/ServiceAccount': 'api/v1/namespaces/{ns}/serviceaccounts',
   'v1/ConfigMap': 'api/v1/namespaces/{ns}/configmaps',
   'v1/Secret': 'api/v1/namespaces/{ns}/secrets',
   'v1/PodTemplate': 'api/v1/namespaces/{ns}/podtemplates',
@@ -177,7 +179,7 @@ function fieldValue(pod: Pod, fieldPath: string): string {
   }
 }
 
-/** The environment the kubelet would give the master container, from the Pod object. */
+/** The environment the kubelet would give the master container, from the Pod object (with its $(VAR) expansion). */
 export async function masterEnvironment(pod: Pod): Promise<Record<string, string>> {
   const admin = adminHttp();
   const ns = pod.metadata!.namespace!;
@@ -190,7 +192,7 @@ export async function masterEnvironment(pod: Pod): Promise<Record<string, string
     for (const [k, v] of Object.entries(obj.data ?? {})) env[`${from.prefix ?? ''}${k}`] = kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v;
   }
   for (const e of c.env ?? ([] as EnvVar[])) {
-    if (e.value !== undefined) env[e.name] = e.value;
+    if (e.value !== undefined) env[e.name] = kubeletExpand(e.value, env);
     else if (e.valueFrom?.fieldRef) env[e.name] = fieldValue(pod, e.valueFrom.fieldRef.fieldPath);
     else if (e.valueFrom?.secretKeyRef || e.valueFrom?.configMapKeyRef) {
       const ref = (e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef)!;

@@ -183,6 +183,7 @@ describe('WorkerReconciler (with a fake API server)', () => {
     expect(s.failures[0]).toMatchObject({ reason: 'WorkerCreateRefused', worker: 'app-1-worker-1' });
     expect(s.failures[0].message).toMatch(/this runtime did not create/);
     expect(s.r.records[0].phase).not.toBe('created');
+    expect(await s.r.release()).toEqual([]); // cleanup never deletes it either
     expect(s.kube.ops('deletePod')).toEqual([]);
   });
 
