@@ -94,8 +94,13 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
   const ns = spec.namespace;
   const job = { ...plan.job, spec: { ...plan.job.spec!, suspend: true } };
   const deps = dependents(plan);
-  const master = stampMasterPod(plan.job);
-  const workers = stampWorkers(plan);
+  // A generated ServiceAccount does not exist before submit, and the API server refuses a Pod whose
+  // ServiceAccount is missing: the Pods are dry-run as `default` instead (nothing else in admission
+  // depends on which ServiceAccount it is; the ServiceAccount's own dry run covers creating it).
+  const asExisting = <T extends StampedPod>(pod: T): T =>
+    spec.serviceAccountGenerated ? { ...pod, spec: { ...pod.spec, serviceAccountName: 'default' } } : pod;
+  const master = asExisting(stampMasterPod(plan.job));
+  const workers = stampWorkers(plan).map(asExisting);
   const required = requiredAccess(plan);
 
   const [objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access] = await Promise.all([
