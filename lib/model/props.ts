@@ -1,12 +1,20 @@
 // The typed input of one SeaTunnel application, for TypeScript users (cdk8s, Pulumi, team
 // templates). Deployment files (`application.*` / `kubernetes.*` HOCON keys) map onto exactly
 // these fields through the option registry in options.ts; both then go through
-// resolveApplication(), so every door shares one set of defaults and rules.
+// resolveApplication(), so every door shares one set of defaults and rules. The `@default` tags
+// below repeat the registry's defaults for editors and generated API docs; a unit test
+// (test/unit/model/props-defaults.test.ts) fails when one of them disagrees with the registry.
+
+import type {
+  IMAGE_PULL_POLICIES, POD_ROLES, RUNTIME_MODES, TOLERATION_EFFECTS, TOLERATION_OPERATORS,
+} from './allowed-values';
 
 /** The two Pod roles of an application. */
-export type PodRole = 'master' | 'worker';
+export type PodRole = (typeof POD_ROLES)[number];
 
-export type ImagePullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+export type ImagePullPolicy = (typeof IMAGE_PULL_POLICIES)[number];
+
+export type RuntimeMode = (typeof RUNTIME_MODES)[number];
 
 /** A ConfigMap mounted into the application, either an existing one or one the application creates and owns. */
 export interface ConfigMapEntryProps {
@@ -84,11 +92,11 @@ export interface TolerationProps {
   /** @default - matches every key (only with operator Exists) */
   readonly key?: string;
   /** @default 'Equal' */
-  readonly operator?: 'Equal' | 'Exists';
+  readonly operator?: (typeof TOLERATION_OPERATORS)[number];
   /** @default '' */
   readonly value?: string;
   /** @default - matches every effect */
-  readonly effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  readonly effect?: (typeof TOLERATION_EFFECTS)[number];
   /** @default - tolerate forever (only with effect NoExecute) */
   readonly tolerationSeconds?: number;
 }
@@ -198,7 +206,7 @@ export interface SeaTunnelApplicationProps {
   readonly imagePullSecrets?: readonly string[];
   /**
    * Existing ServiceAccount of the master (the only Pod with an API token); never `default`.
-   * @default - `<applicationId>-runtime`, generated and owned by the application
+   * @default - generated: `<application-id>-runtime`, owned by the application
    */
   readonly serviceAccount?: string;
   /** SEATUNNEL_HOME inside the image. @default '/opt/seatunnel' */
@@ -266,8 +274,8 @@ export interface SeaTunnelApplicationProps {
    * /opt/seatunnel-app inside `image`.
    * @default 'init-container'
    */
-  readonly runtimeMode?: 'init-container' | 'embedded';
-  /** Image with Node.js and the runtime bundle. @default 'seatunnel-app-runtime:<package version>' */
+  readonly runtimeMode?: RuntimeMode;
+  /** Image with Node.js and the runtime bundle. @default 'seatunnel-app-runtime:0.1.0' */
   readonly runtimeImage?: string;
   /** @default 'IfNotPresent' */
   readonly runtimeImagePullPolicy?: ImagePullPolicy;

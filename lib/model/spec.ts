@@ -1,13 +1,13 @@
 // The resolved, validated description of one application: every default applied, every rule
 // checked. The plan is a pure function of this object.
 
-import type { ImagePullPolicy, PodRole } from './props';
+import type { ImagePullPolicy, PodRole, RuntimeMode, TolerationProps } from './props';
 
 export interface Toleration {
   readonly key?: string;
-  readonly operator: 'Equal' | 'Exists';
+  readonly operator: NonNullable<TolerationProps['operator']>;
   readonly value?: string;
-  readonly effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  readonly effect?: TolerationProps['effect'];
   readonly tolerationSeconds?: number;
 }
 
@@ -119,7 +119,7 @@ export interface ApplicationSpec {
   readonly rbacCreate: boolean;
   readonly networkPolicyEnabled: boolean;
   readonly runtime: {
-    readonly mode: 'init-container' | 'embedded';
+    readonly mode: RuntimeMode;
     readonly image: string;
     readonly imagePullPolicy: ImagePullPolicy;
   };
