@@ -74,6 +74,7 @@ const UNSET: Readonly<Record<string, (value: unknown) => void>> = {
   'fresh start': (v) => expect(v).toBeUndefined(),
   'KUBECONFIG, then in-cluster': (v) => expect(v).toBeUndefined(),
   'all generated': (v) => expect(Object.values(v as object)).toEqual(Array(4).fill({ mode: 'generated' })),
+  'generated: `<application-id>-runtime`': (v) => expect(v).toBe(`${resolved.appId}-runtime`),
 };
 
 const MINIMAL: SeaTunnelApplicationProps = { image: 'apache/seatunnel:2.3.12', jobConfig: JOB_CONFIG };
