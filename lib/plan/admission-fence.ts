@@ -1,5 +1,5 @@
-// The platform's half of the admission fence: one ValidatingAdmissionPolicy and one binding,
-// both cluster-scoped, installed once by a platform team (Kubernetes 1.30+, where
+// The platform's half of the admission fence: two ValidatingAdmissionPolicies and their
+// bindings, all cluster-scoped, installed once by a platform team (Kubernetes 1.30+, where
 // admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy is GA).
 //
 // Why this shape (docs/security.md, "Admission fencing"):
@@ -26,7 +26,10 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { LABELS, MANAGED_BY } from '../model/reserved';
 import { STAMPED_ENV } from './stamp';
 
+/** The policy on Pod creations. */
 export const ADMISSION_FENCE_POLICY = 'seatunnel-app-worker-fence';
+/** The policy on updates of the worker templates (the fence's parameters). */
+export const ADMISSION_FENCE_TEMPLATE_POLICY = 'seatunnel-app-worker-fence-template';
 /** On a worker PodTemplate: the user (`system:serviceaccount:<ns>:<name>`) the fence holds to it. */
 export const FENCED_CREATOR_ANNOTATION = 'seatunnel.apache.org/fenced-creator';
 /** The labels by which the binding finds worker templates (reserved: users cannot set them). */
@@ -41,8 +44,8 @@ export type FenceObject = (ValidatingAdmissionPolicy | ValidatingAdmissionPolicy
 export interface AdmissionFenceOptions {
   /** Namespaces the fence applies to. @default - every namespace */
   readonly namespaceSelector?: LabelSelector;
-  /** Name of the binding. @default 'seatunnel-app-worker-fence' */
-  readonly bindingName?: string;
+  /** Prefix of the bindings' names (each is named after its policy). @default - none */
+  readonly bindingPrefix?: string;
 }
 
 const str = (s: string) => `'${s}'`;
@@ -51,99 +54,108 @@ const str = (s: string) => `'${s}'`;
 const coreRule = (operation: string, resource: string): NamedRuleWithOperations =>
   ({ apiGroups: [''], apiVersions: ['v1'], operations: [operation], resources: [resource] }) as NamedRuleWithOperations;
 
-/** One check: a CEL condition on fenced Pod creations, and what the refusal says. */
-const podCheck = (name: string, condition: string, message: string) => ({
-  expression: `!variables.fencedPodCreate || (${condition})`,
+/** One check of fenced Pod creations: a CEL condition, and what the refusal says. */
+const podCheck = (condition: string, message: string) => ({
+  expression: `!variables.fenced || (${condition})`,
   message: `${message} (admission fence ${ADMISSION_FENCE_POLICY}: Pods created by this ServiceAccount must match its application's worker template)`,
   reason: 'Forbidden' as const,
-  name,
 });
 
-const CHECKS = [
-  podCheck('labels',
-    "variables.template.metadata.?labels.orValue({}).all(k, object.metadata.?labels.orValue({})[?k] == variables.template.metadata.labels[?k])",
+const POD_CHECKS = [
+  podCheck(
+    'variables.template.metadata.?labels.orValue({}).all(k, object.metadata.?labels.orValue({})[?k] == variables.template.metadata.labels[?k])',
     "the Pod lacks the application's labels"),
-  podCheck('service-account',
+  podCheck(
     "object.spec.?serviceAccountName.orValue('default') == variables.template.spec.?serviceAccountName.orValue('default')",
     "the Pod runs as another ServiceAccount than the worker template's"),
-  podCheck('token',
+  podCheck(
     'object.spec.?automountServiceAccountToken.orValue(true) == false',
     'the Pod mounts an API token (automountServiceAccountToken must be false)'),
-  podCheck('host-namespaces',
+  podCheck(
     '!object.spec.?hostNetwork.orValue(false) && !object.spec.?hostPID.orValue(false) && !object.spec.?hostIPC.orValue(false)',
     'the Pod uses the host network, PID or IPC namespace'),
-  podCheck('host-path',
+  podCheck(
     'object.spec.?volumes.orValue([]).all(v, !has(v.hostPath))',
     'the Pod mounts a hostPath volume'),
-  podCheck('volumes',
+  podCheck(
     'object.spec.?volumes.orValue([]).all(v, variables.template.spec.?volumes.orValue([]).exists(t, t == v))',
-    "the Pod has a volume that is not in the worker template"),
-  podCheck('privilege',
-    "variables.containers.all(c, !c.?securityContext.?privileged.orValue(false) && c.?securityContext.?capabilities.?add.orValue([]).size() == 0)",
+    'the Pod has a volume that is not in the worker template'),
+  podCheck(
+    'variables.containers.all(c, !c.?securityContext.?privileged.orValue(false) && c.?securityContext.?capabilities.?add.orValue([]).size() == 0)',
     'a container is privileged or adds capabilities'),
-  podCheck('images',
-    "object.spec.containers.size() == variables.template.spec.containers.size() && object.spec.?initContainers.orValue([]).size() == variables.template.spec.?initContainers.orValue([]).size() && !has(object.spec.ephemeralContainers) && variables.containers.all(c, variables.templateContainers.exists(t, t.name == c.name && t.image == c.image))",
+  podCheck(
+    'object.spec.containers.size() == variables.template.spec.containers.size() && object.spec.?initContainers.orValue([]).size() == variables.template.spec.?initContainers.orValue([]).size() && !has(object.spec.ephemeralContainers) && variables.containers.all(c, variables.templateContainers.exists(t, t.name == c.name && t.image == c.image))',
     "the Pod's containers or images differ from the worker template's"),
-  podCheck('containers',
+  podCheck(
+    // Equal except the variables the runtime stamps with the master's address (plain values only).
     `variables.containers.all(c, variables.templateContainers.exists(t, t.name == c.name && t.?command.orValue([]) == c.?command.orValue([]) && t.?args.orValue([]) == c.?args.orValue([]) && t.?envFrom.orValue([]) == c.?envFrom.orValue([]) && t.?volumeMounts.orValue([]) == c.?volumeMounts.orValue([]) && t.?securityContext == c.?securityContext && t.?env.orValue([]).size() == c.?env.orValue([]).size() && c.?env.orValue([]).all(e, t.?env.orValue([]).exists(te, te == e || (te.name == e.name && te.name in [${STAMPED_ENV.map(str).join(', ')}] && !has(e.valueFrom))))))`,
     "a container's command, environment, mounts or security context differ from the worker template's"),
-  podCheck('pod-security-context',
+  podCheck(
     'object.spec.?securityContext == variables.template.spec.?securityContext && !has(object.spec.nodeName)',
     "the Pod's security context differs from the worker template's, or it names a node"),
-  {
-    name: 'template',
-    expression: '!variables.fencedTemplateUpdate || (object.template == oldObject.template && object.metadata.?labels == oldObject.metadata.?labels && object.metadata.?annotations == oldObject.metadata.?annotations)',
-    message: `a worker template's Pod spec, labels and annotations cannot be changed by the ServiceAccount it fences (admission fence ${ADMISSION_FENCE_POLICY})`,
-    reason: 'Forbidden' as const,
-  },
 ];
 
-/** The cluster-wide policy (install once). */
-export function admissionFencePolicy(): ValidatingAdmissionPolicy & FenceObject {
-  return {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: ADMISSION_FENCE_POLICY, labels: { [LABELS.managedBy]: MANAGED_BY } },
+const META = { labels: { [LABELS.managedBy]: MANAGED_BY } };
+/** Only ServiceAccounts are ever fenced; every other request skips the parameter lookup. */
+const SERVICE_ACCOUNTS_ONLY = [{ name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" }];
+/** The template names the requesting user as the one it fences. */
+const FENCED = { name: 'fenced', expression: `params.metadata.?annotations.orValue({})[?${str(FENCED_CREATOR_ANNOTATION)}] == optional.of(request.userInfo.username)` };
+
+/**
+ * The policies (install once). Two, so that each is type-checked against the one kind it
+ * admits: Pod creations, and updates of the worker templates themselves.
+ */
+export function admissionFencePolicies(): Array<ValidatingAdmissionPolicy & FenceObject> {
+  const policy = (name: string, rule: NamedRuleWithOperations, spec: Partial<NonNullable<ValidatingAdmissionPolicy['spec']>>) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1' as const,
+    kind: 'ValidatingAdmissionPolicy' as const,
+    metadata: { name, ...META },
     spec: {
       failurePolicy: 'Fail',
       paramKind: { apiVersion: 'v1', kind: 'PodTemplate' },
-      matchConstraints: {
-        resourceRules: [
-          coreRule('CREATE', 'pods'),
-          coreRule('UPDATE', 'podtemplates'),
-        ],
-      },
-      // Only ServiceAccounts are ever fenced; every other request skips the parameter lookup.
-      matchConditions: [{ name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" }],
+      matchConstraints: { resourceRules: [rule] },
+      matchConditions: SERVICE_ACCOUNTS_ONLY,
+      ...spec,
+    },
+  });
+  return [
+    policy(ADMISSION_FENCE_POLICY, coreRule('CREATE', 'pods'), {
       variables: [
-        { name: 'fenced', expression: `params.metadata.?annotations.orValue({})[?${str(FENCED_CREATOR_ANNOTATION)}] == optional.of(request.userInfo.username)` },
-        { name: 'fencedPodCreate', expression: "variables.fenced && request.resource.resource == 'pods'" },
-        { name: 'fencedTemplateUpdate', expression: "variables.fenced && request.resource.resource == 'podtemplates'" },
+        FENCED,
         { name: 'template', expression: 'params.template' },
-        { name: 'containers', expression: "variables.fencedPodCreate ? object.spec.containers + object.spec.?initContainers.orValue([]) : []" },
+        { name: 'containers', expression: 'object.spec.containers + object.spec.?initContainers.orValue([])' },
         { name: 'templateContainers', expression: 'params.template.spec.containers + params.template.spec.?initContainers.orValue([])' },
       ],
-      validations: CHECKS.map(({ expression, message, reason }) => ({ expression, message, reason })),
-    },
-  };
+      validations: POD_CHECKS,
+    }),
+    // The fenced user may patch its template's owner references (adoption after `kubectl apply`), nothing else.
+    policy(ADMISSION_FENCE_TEMPLATE_POLICY, coreRule('UPDATE', 'podtemplates'), {
+      variables: [FENCED],
+      validations: [{
+        expression: '!variables.fenced || (object.template == oldObject.template && object.metadata.?labels == oldObject.metadata.?labels && object.metadata.?annotations == oldObject.metadata.?annotations)',
+        message: `a worker template's Pod spec, labels and annotations cannot be changed by the ServiceAccount it fences (admission fence ${ADMISSION_FENCE_TEMPLATE_POLICY})`,
+        reason: 'Forbidden',
+      }],
+    }),
+  ];
 }
 
-/** The binding: every worker template in the request's namespace is a parameter. */
-export function admissionFenceBinding(opts: AdmissionFenceOptions = {}): ValidatingAdmissionPolicyBinding & FenceObject {
-  return {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: opts.bindingName ?? ADMISSION_FENCE_POLICY, labels: { [LABELS.managedBy]: MANAGED_BY } },
+/** The bindings: every worker template in the request's namespace is a parameter. */
+export function admissionFenceBindings(opts: AdmissionFenceOptions = {}): Array<ValidatingAdmissionPolicyBinding & FenceObject> {
+  return [ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY].map((policyName) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1' as const,
+    kind: 'ValidatingAdmissionPolicyBinding' as const,
+    metadata: { name: `${opts.bindingPrefix ?? ''}${policyName}`, ...META },
     spec: {
-      policyName: ADMISSION_FENCE_POLICY,
+      policyName,
       paramRef: { selector: { matchLabels: { ...WORKER_TEMPLATE_SELECTOR } }, parameterNotFoundAction: 'Allow' },
       validationActions: ['Deny'],
       ...(opts.namespaceSelector ? { matchResources: { namespaceSelector: opts.namespaceSelector } } : {}),
     },
-  };
+  }));
 }
 
-/** Both objects, policy first. */
+/** Everything a platform team installs, policies before their bindings. */
 export function admissionFence(opts: AdmissionFenceOptions = {}): FenceObject[] {
-  return [admissionFencePolicy(), admissionFenceBinding(opts)];
+  return [...admissionFencePolicies(), ...admissionFenceBindings(opts)];
 }

@@ -5,14 +5,16 @@
 // rights is not fenced.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { LABELS } from '../../lib/model/reserved';
-import { admissionFence, ADMISSION_FENCE_POLICY } from '../../lib/plan/admission-fence';
+import { admissionFence, ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY } from '../../lib/plan/admission-fence';
 import { stampWorkerPod } from '../../lib/plan/stamp';
 import type { ApplicationPlan } from '../../lib/plan/types';
 import { plan as buildTestPlan } from '../support/fixtures';
 import { adminHttp, mintServiceAccountToken, tokenHttp, useTestNamespace, waitFor, withComponentLogs, type KubeHttp } from '../support/cluster';
 
 const ns = useTestNamespace('fence');
-const BINDING = `${ADMISSION_FENCE_POLICY}-test`;
+const BINDING_PREFIX = 'test-';
+const POLICIES = [ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY];
+const VAP = '/apis/admissionregistration.k8s.io/v1';
 let p: ApplicationPlan;
 let master: KubeHttp;
 let other: KubeHttp;
@@ -49,14 +51,16 @@ beforeAll(async () => {
     await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns.name}/rolebindings`, { ...b, subjects });
   }
   await admin.call('POST', `/api/v1/namespaces/${ns.name}/podtemplates`, p.workerTemplate);
-  const [policy, binding] = admissionFence({
-    bindingName: BINDING,
+  const objects = admissionFence({
+    bindingPrefix: BINDING_PREFIX,
     // Only this file's namespace: the rest of the cluster tier is not fenced by this test.
     namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
   });
-  await admin.call('DELETE', `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/${ADMISSION_FENCE_POLICY}`, undefined, { accept: [404] });
-  await admin.call('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', policy);
-  await admin.call('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', binding);
+  for (const o of objects) {
+    const plural = o.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
+    await admin.call('DELETE', `${VAP}/${plural}/${o.metadata.name}`, undefined, { accept: [404] });
+    await admin.call('POST', `${VAP}/${plural}`, o);
+  }
   master = tokenHttp(await mintServiceAccountToken(ns.name, 'app-runtime'));
   other = tokenHttp(await mintServiceAccountToken(ns.name, 'other-runtime'));
   // RBAC and the policy are both read from informers: wait until a deviant Pod is refused by the fence.
@@ -67,18 +71,20 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const admin = adminHttp();
-  await admin.call('DELETE', `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/${BINDING}`, undefined, { accept: [404] });
-  await admin.call('DELETE', `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/${ADMISSION_FENCE_POLICY}`, undefined, { accept: [404] });
+  for (const name of POLICIES) {
+    await admin.call('DELETE', `${VAP}/validatingadmissionpolicybindings/${BINDING_PREFIX}${name}`, undefined, { accept: [404] });
+    await admin.call('DELETE', `${VAP}/validatingadmissionpolicies/${name}`, undefined, { accept: [404] });
+  }
 });
 
-test('the API server type-checks every expression of the policy without a warning', withComponentLogs(async () => {
+test.each(POLICIES)('the API server type-checks every expression of %s without a warning', async (name) => {
   const status = await waitFor(async () => {
     const vap = await adminHttp().call<{ metadata: { generation: number }; status?: { observedGeneration?: number; typeChecking?: { expressionWarnings?: unknown[] } } }>(
-      'GET', `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies/${ADMISSION_FENCE_POLICY}`);
+      'GET', `${VAP}/validatingadmissionpolicies/${name}`);
     return vap.status?.observedGeneration === vap.metadata.generation ? vap.status : undefined;
-  }, { description: 'the policy to be type-checked' });
+  }, { description: `policy ${name} to be type-checked` });
   expect(status.typeChecking?.expressionWarnings ?? []).toEqual([]);
-}));
+});
 
 test('the master\'s ServiceAccount creates its stamped workers', withComponentLogs(async () => {
   expect(await create(master, worker(1), false)).toMatchObject({ status: 201 });
@@ -110,13 +116,16 @@ test.each(DEVIATIONS)('the master\'s ServiceAccount cannot create a Pod with %s'
 });
 
 test('another ServiceAccount with the same Role is not fenced', withComponentLogs(async () => {
-  const r = await create(other, deviant((pod) => { pod.spec!.containers[0].image = 'busybox:1.36'; }));
+  const pod = stampWorkerPod(p.workerTemplate, { appId: p.spec.appId, namespace: ns.name, n: 3 });
+  pod.spec!.containers[0].image = 'busybox:1.36';
+  const r = await create(other, pod);
   expect(r).toMatchObject({ status: 201 });
 }));
 
 test('the master\'s ServiceAccount cannot loosen its template, but can still adopt it', withComponentLogs(async () => {
   const image = await master.request<{ message?: string }>('PATCH', templatePath(), { template: { spec: { containers: [{ name: 'seatunnel', image: 'busybox:1.36' }] } } }, { contentType: 'application/strategic-merge-patch+json' });
   expect(image.status).toBe(403);
+  expect(image.body?.message).toContain(`ValidatingAdmissionPolicy '${ADMISSION_FENCE_TEMPLATE_POLICY}'`);
   expect(image.body?.message).toMatch(/worker template's Pod spec, labels and annotations cannot be changed/);
   const unlabel = await master.request('PATCH', templatePath(), { metadata: { labels: { [LABELS.component]: null } } }, { contentType: 'application/merge-patch+json' });
   expect(unlabel.status).toBe(403);

@@ -1,4 +1,6 @@
-import { ADMISSION_FENCE_POLICY, admissionFence, FENCED_CREATOR_ANNOTATION, WORKER_TEMPLATE_SELECTOR } from '../../../lib/plan/admission-fence';
+import {
+  ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY, admissionFence, admissionFenceBindings, admissionFencePolicies, FENCED_CREATOR_ANNOTATION, WORKER_TEMPLATE_SELECTOR,
+} from '../../../lib/plan/admission-fence';
 import { stampWorkerPod } from '../../../lib/plan/stamp';
 import { plan } from '../../support/fixtures';
 
@@ -29,32 +31,41 @@ describe('admission fence step', () => {
   });
 });
 
-describe('the platform\'s policy and binding', () => {
-  const [policy, binding] = admissionFence();
+describe('the platform\'s policies and bindings', () => {
+  const [pods, templates] = admissionFencePolicies();
+  const bindings = admissionFenceBindings();
 
-  test('one policy, parameterised by worker PodTemplates of the request\'s namespace; no template = nothing to enforce', () => {
-    expect(policy.spec!.paramKind).toEqual({ apiVersion: 'v1', kind: 'PodTemplate' });
-    expect(binding.spec!.policyName).toBe(ADMISSION_FENCE_POLICY);
-    // No namespace: the parameters come from the namespace of the request.
-    expect(binding.spec!.paramRef).toEqual({ selector: { matchLabels: WORKER_TEMPLATE_SELECTOR }, parameterNotFoundAction: 'Allow' });
-    expect(binding.spec!.validationActions).toEqual(['Deny']);
-    expect(binding.spec!.matchResources).toBeUndefined();
-    expect(policy.spec!.failurePolicy).toBe('Fail');
+  test('two policies, parameterised by the worker PodTemplates of the request\'s namespace; no template = nothing to enforce', () => {
+    expect(admissionFence().map((o) => `${o.kind} ${o.metadata.name}`)).toEqual([
+      `ValidatingAdmissionPolicy ${ADMISSION_FENCE_POLICY}`,
+      `ValidatingAdmissionPolicy ${ADMISSION_FENCE_TEMPLATE_POLICY}`,
+      `ValidatingAdmissionPolicyBinding ${ADMISSION_FENCE_POLICY}`,
+      `ValidatingAdmissionPolicyBinding ${ADMISSION_FENCE_TEMPLATE_POLICY}`,
+    ]);
+    for (const policy of [pods, templates]) {
+      expect(policy.spec!.paramKind).toEqual({ apiVersion: 'v1', kind: 'PodTemplate' });
+      expect(policy.spec!.failurePolicy).toBe('Fail');
+      expect(policy.spec!.matchConditions).toEqual([{ name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" }]);
+      // Every validation applies only to the user the template fences.
+      for (const v of policy.spec!.validations!) expect(v.expression).toMatch(/^!variables\.fenced \|\| /);
+    }
+    for (const b of bindings) {
+      // No namespace: the parameters come from the namespace of the request.
+      expect(b.spec!.paramRef).toEqual({ selector: { matchLabels: WORKER_TEMPLATE_SELECTOR }, parameterNotFoundAction: 'Allow' });
+      expect(b.spec!.validationActions).toEqual(['Deny']);
+      expect(b.spec!.matchResources).toBeUndefined();
+    }
+    expect(bindings.map((b) => b.spec!.policyName)).toEqual([ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY]);
   });
 
-  test('checks Pod creations and worker template updates by ServiceAccounts only', () => {
-    expect(policy.spec!.matchConstraints!.resourceRules).toEqual([
-      { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] },
-      { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['podtemplates'] },
-    ]);
-    expect(policy.spec!.matchConditions).toEqual([{ name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" }]);
-    // Every validation applies only to the user the template fences.
-    for (const v of policy.spec!.validations!) expect(v.expression).toMatch(/^!variables\.fenced(PodCreate|TemplateUpdate) \|\| /);
+  test('Pod creations and worker template updates', () => {
+    expect(pods.spec!.matchConstraints!.resourceRules).toEqual([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }]);
+    expect(templates.spec!.matchConstraints!.resourceRules).toEqual([{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['podtemplates'] }]);
   });
 
   test('a platform team can limit it to some namespaces', () => {
-    const [, b] = admissionFence({ namespaceSelector: { matchLabels: { fenced: 'true' } }, bindingName: 'mine' });
-    expect(b.metadata.name).toBe('mine');
-    expect(b.spec!.matchResources).toEqual({ namespaceSelector: { matchLabels: { fenced: 'true' } } });
+    const b = admissionFenceBindings({ namespaceSelector: { matchLabels: { fenced: 'true' } }, bindingPrefix: 'team-' });
+    expect(b.map((x) => x.metadata.name)).toEqual([`team-${ADMISSION_FENCE_POLICY}`, `team-${ADMISSION_FENCE_TEMPLATE_POLICY}`]);
+    for (const x of b) expect(x.spec!.matchResources).toEqual({ namespaceSelector: { matchLabels: { fenced: 'true' } } });
   });
 });
