@@ -10,9 +10,8 @@
 // meanwhile (a worker lost, SIGTERM, the Job deleted, the engine gone, an unexpected error) into
 // decisions of the policy (./policy.ts). The first ending wins; the end (`finish`) always runs.
 
-import type { EngineExit } from './engine/port';
+import { EngineUnavailable, type EngineExit } from './engine/port';
 import { describeExit } from './engine/process';
-import { EngineUnavailable } from './engine/port';
 import { isStatus } from './kube/port';
 import { outcomeOfError, RuntimeFailure, type Outcome } from './outcome';
 import { afterCleanup, decide, terminalPhase, type Happening } from './policy';
