@@ -31,8 +31,9 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch'] },
     // Deleting is limited to the worker names (no deletecollection: a selector cannot be limited).
     { apiGroups: [''], resources: ['pods'], resourceNames: workerNames(spec), verbs: ['delete'] },
-    // Its own Job: the UID for owner references, and the status annotations `status` reads.
-    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'patch'] },
+    // Its own Job: the UID for owner references, the status annotations `status` reads, and a
+    // watch (by metadata.name) for `cancel`: its deletion and the cancel-requested annotation.
+    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'watch', 'patch'] },
     // The story on the Job: WorkersCreating, AllWorkersRegistered, JobSubmitted, WorkerLost, …
     { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   ];

@@ -2,7 +2,7 @@
 // API server over the scenarios that exercise every call) is allowed by the Role the plan
 // generates, and every verb the Role grants is used by some call. The cluster tier runs the
 // same calls with the real ServiceAccount token against the real Role.
-import { runtimeRules } from '../../../lib/plan/steps/rbac';
+import { runtimeRules } from 'seatunnel-app/internal/plan/steps/rbac';
 import { RESOURCES } from '../../src/kube/port';
 import type { CallRecord } from './fakes';
 import { setup } from './lifecycle-setup';
@@ -22,6 +22,8 @@ function toApiCall(c: CallRecord): ApiCall {
   const pods = (verb: string, name?: string): ApiCall => ({ group: '', resource: 'pods', verb, name });
   switch (c.op) {
     case 'getJob': return { group: 'batch', resource: 'jobs', verb: 'get', name: c.name };
+    // A watch with the field selector metadata.name=<name> is authorized against resourceNames.
+    case 'watchJob': return { group: 'batch', resource: 'jobs', verb: 'watch', name: c.name };
     case 'patchJobAnnotations': return { group: 'batch', resource: 'jobs', verb: 'patch', name: 'app-1' };
     case 'getPod': return pods('get', c.name);
     case 'createPod': return pods('create');

@@ -1,5 +1,5 @@
 import { DOLLAR_JOB_CONFIG, plan } from '../../support/fixtures';
-import { kubeletExpand } from '../../support/kubelet-expansion';
+import { kubeletExpand } from '../../../tools/local-stack/kubelet-expansion';
 import { env, main, masterPod, workerPod } from './helpers';
 
 describe('job config step', () => {
