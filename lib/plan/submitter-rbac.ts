@@ -18,8 +18,9 @@ export const SUBMITTER_ROLE_NAME = 'seatunnel-application-submitter';
 export function submitterRules(): PolicyRule[] {
   return [
     // submit: create suspended, read back after an ambiguous create, unsuspend; cancel: delete,
-    // and the cancel-requested annotation; status: read.
-    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'patch', 'delete'] },
+    // and the cancel-requested annotation; status: read. `watch` only because the runtime Role
+    // watches its own Job (escalation check).
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'watch', 'patch', 'delete'] },
     // The runtime Role's Pod rules (escalation check) and status (list); rollback and cancel delete by label.
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
     // Owned data objects: `patch` only because the runtime Role adopts them (escalation check);
