@@ -4,7 +4,6 @@
 // together as one ConfigurationError, before any file is written or any API call is made.
 
 import { IssueCollector, type ValidationIssue } from './issues';
-import { dns1123SubdomainProblem } from './k8s-syntax';
 import { resolveEnvFrom, resolveEnvVars } from './rules/env';
 import { checkHighAvailability } from './rules/high-availability';
 import { resolveIdentity } from './rules/identity';
@@ -13,8 +12,10 @@ import { resolveJobConfig } from './rules/job-config';
 import { resolveStringMap } from './rules/labels';
 import { resolveMounts } from './rules/mounts';
 import { resolveMaster, resolveWorker } from './rules/pod-roles';
+import { resolvePodSecurity } from './rules/pod-security';
 import { PropReader, type Props, type ResolveContext } from './rules/reader';
 import { resolveRuntimeFiles } from './rules/runtime-files';
+import { resolveServiceAccount } from './rules/service-account';
 import type { ApplicationSpec } from './spec';
 
 export { PACKAGE_VERSION, DEFAULT_RUNTIME_IMAGE } from './version';
@@ -51,7 +52,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
   return {
     ...identity,
     ...images,
-    serviceAccount: r.str('serviceAccount', dns1123SubdomainProblem),
+    ...resolveServiceAccount(r, identity.appId),
     master,
     worker,
     startupTimeoutMillis: r.int('startupTimeoutMillis'),
@@ -66,6 +67,8 @@ function resolveWith(r: PropReader): ApplicationSpec {
     runtimeFiles: resolveRuntimeFiles(r),
     rbacCreate: r.bool('rbacCreate'),
     networkPolicyEnabled: r.bool('networkPolicyEnabled'),
+    podSecurity: resolvePodSecurity(r),
+    admissionFence: r.bool('admissionFence'),
     ...(r.props.kubeconfig !== undefined ? { kubeconfig: r.str('kubeconfig') } : {}),
   };
 }

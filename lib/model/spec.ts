@@ -1,7 +1,7 @@
 // The resolved, validated description of one application: every default applied, every rule
 // checked. The plan is a pure function of this object.
 
-import type { ImagePullPolicy, PodRole, RuntimeMode, TolerationProps } from './props';
+import type { ImagePullPolicy, PodRole, PodSecurityLevel, RuntimeMode, TolerationProps } from './props';
 
 export interface Toleration {
   readonly key?: string;
@@ -97,7 +97,10 @@ export interface ApplicationSpec {
   readonly image: string;
   readonly imagePullPolicy: ImagePullPolicy;
   readonly imagePullSecrets: readonly string[];
+  /** The master's ServiceAccount (workers run as it too, without a token). */
   readonly serviceAccount: string;
+  /** True when the plan creates `serviceAccount` (`kubernetes.service-account` unset). */
+  readonly serviceAccountGenerated: boolean;
   readonly seatunnelHome: string;
   readonly master: MasterSpec;
   readonly worker: WorkerSpec;
@@ -115,6 +118,9 @@ export interface ApplicationSpec {
   readonly runtimeFiles: RuntimeFilesSpec;
   readonly rbacCreate: boolean;
   readonly networkPolicyEnabled: boolean;
+  /** The Pod Security Standards level the Pods are built for, and the user they run as (undefined: the image's). */
+  readonly podSecurity: { readonly level: PodSecurityLevel; readonly runAsUser?: number };
+  readonly admissionFence: boolean;
   readonly runtime: {
     readonly mode: RuntimeMode;
     readonly image: string;

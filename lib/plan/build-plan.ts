@@ -4,6 +4,7 @@
 import { ConfigurationError } from '../model/issues';
 import type { ApplicationSpec } from '../model/spec';
 import { renderEngineFiles } from '../engine/files';
+import { admissionFenceStep } from './steps/admission-fence';
 import { basicStep } from './steps/basic';
 import { checkpointStep } from './steps/checkpoint';
 import { engineConfigStep } from './steps/engine-config';
@@ -11,6 +12,7 @@ import { environmentStep } from './steps/environment';
 import { jobConfigStep } from './steps/job-config';
 import { mountedFilesStep } from './steps/mounted-files';
 import { networkPolicyStep } from './steps/network-policy';
+import { podSecurityStep } from './steps/pod-security';
 import { rbacStep } from './steps/rbac';
 import { runtimeStep } from './steps/runtime';
 import { schedulingStep } from './steps/scheduling';
@@ -30,6 +32,9 @@ export const FEATURE_STEPS: readonly FeatureStep[] = [
   serviceStep,
   rbacStep,
   networkPolicyStep,
+  // Last: they read what every other step put in the Pods.
+  podSecurityStep,
+  admissionFenceStep,
 ];
 
 /** A draft with no objects yet; the basic step fills in the Job and the worker template. */
@@ -60,6 +65,7 @@ export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): App
     configMaps: d.configMaps,
     secrets: d.secrets,
     workerTemplate: d.workerTemplate,
+    ...(d.serviceAccount ? { serviceAccount: d.serviceAccount } : {}),
     roles: d.roles,
     roleBindings: d.roleBindings,
     networkPolicies: d.networkPolicies,
@@ -67,11 +73,12 @@ export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): App
 }
 
 /**
- * The dependents in the order they are created: RBAC first (the master needs it the moment it
- * starts), then configuration, the Service and the worker template.
+ * The dependents in the order they are created: the ServiceAccount and RBAC first (the master
+ * needs them the moment it starts), then configuration, the Service and the worker template.
  */
 export function dependents(plan: ApplicationPlan): KubeObject[] {
   return [
+    ...(plan.serviceAccount ? [plan.serviceAccount] : []),
     ...plan.roles,
     ...plan.roleBindings,
     ...plan.networkPolicies,

@@ -53,6 +53,15 @@ export function addEnv(container: Container, ...vars: EnvVar[]): void {
   }
 }
 
+/**
+ * `s` as a kubelet literal: the kubelet expands `$(VAR)` and turns `$$` into `$` in env values,
+ * command and args (k8s.io/kubernetes third_party/forked/golang/expansion), so every `$` is
+ * doubled — its own escape — and the container receives exactly `s`.
+ */
+export function kubeletLiteral(s: string): string {
+  return s.replaceAll('$', () => '$$');
+}
+
 /** The labels every object of the application carries; `role` is SeaTunnel's role label. */
 export function applicationLabels(spec: ApplicationSpec, role: RoleLabel, component: string): Record<string, string> {
   return {

@@ -46,27 +46,18 @@ export interface RuntimeSettings {
   readonly checkpointDir?: string;
 }
 
+/**
+ * The data objects the runtime adopts on the `kubectl apply` path, and the worker template it
+ * reads. Never the Role, RoleBinding, NetworkPolicies, ServiceAccount or Service: adopting means
+ * patching, and the runtime must not be able to change its own fences (docs/runtime.md).
+ */
 export function dependentRefs(spec: ApplicationSpec): DependentRef[] {
-  const refs: DependentRef[] = [
-    { apiVersion: 'v1', kind: 'Service', name: names.service(spec) },
+  return [
     { apiVersion: 'v1', kind: 'ConfigMap', name: names.engineConfig(spec) },
     { apiVersion: 'v1', kind: 'PodTemplate', name: names.workerTemplate(spec) },
     ...spec.configMaps.filter((c) => c.owned).map((c) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: c.name })),
     ...spec.secrets.filter((s) => s.owned).map((s) => ({ apiVersion: 'v1', kind: 'Secret', name: s.name })),
   ];
-  if (spec.rbacCreate) {
-    refs.push(
-      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', name: names.role(spec) },
-      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', name: names.role(spec) },
-    );
-  }
-  if (spec.networkPolicyEnabled) {
-    refs.push(
-      { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: names.masterPolicy(spec) },
-      { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', name: names.workerPolicy(spec) },
-    );
-  }
-  return refs;
 }
 
 export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {

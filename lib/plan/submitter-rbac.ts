@@ -1,6 +1,14 @@
 // The Role a platform team grants to whoever submits applications with the CLI (or a CI
-// identity). It covers submit, status, cancel and preflight, and — because Kubernetes only lets
-// a subject grant permissions it holds itself — every permission of the runtime's Role.
+// identity). It covers submit (with its rollback), status, cancel and preflight — nothing else.
+//
+// What it amounts to, honestly: Kubernetes lets a subject create a Role only with permissions it
+// holds itself (RBAC's escalation check), so the submitter holds every permission of the runtime
+// Role it creates, including creating Pods. Whoever can create a Pod in a namespace can run it as
+// any ServiceAccount of that namespace and mount any Secret there; and reading referenced Secrets
+// (to check their keys) needs `get` on Secrets by any name. So the submitter Role is, in effect,
+// "run anything in this namespace": grant it in a namespace dedicated to SeaTunnel applications.
+// What it does not have: `list`/`watch` on Secrets (which would read every Secret at once),
+// `patch` on RBAC objects, NetworkPolicies or Services, `bind`/`escalate`, anything cluster-wide.
 
 import type { PolicyRule, Role } from 'kubernetes-types/rbac/v1';
 import { LABELS, MANAGED_BY } from '../model/reserved';
@@ -9,14 +17,25 @@ export const SUBMITTER_ROLE_NAME = 'seatunnel-application-submitter';
 
 export function submitterRules(): PolicyRule[] {
   return [
-    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'list', 'watch', 'patch', 'delete'] },
+    // submit: create suspended, read back after an ambiguous create, unsuspend; cancel: delete,
+    // and the cancel-requested annotation; status: read. `watch` only because the runtime Role
+    // watches its own Job (escalation check).
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'watch', 'patch', 'delete'] },
+    // The runtime Role's Pod rules (escalation check) and status (list); rollback and cancel delete by label.
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
-    { apiGroups: [''], resources: ['services', 'configmaps', 'secrets', 'podtemplates'], verbs: ['create', 'get', 'list', 'patch', 'delete'] },
-    { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'get', 'list', 'patch', 'delete'] },
-    { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get', 'list', 'patch', 'delete'] },
-    { apiGroups: [''], resources: ['events'], verbs: ['create', 'get', 'list', 'watch'] },
+    // Owned data objects: `patch` only because the runtime Role adopts them (escalation check);
+    // cancel removes leftovers by label with deletecollection, never by listing.
+    { apiGroups: [''], resources: ['configmaps', 'secrets', 'podtemplates'], verbs: ['create', 'get', 'patch', 'delete', 'deletecollection'] },
+    { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
+    // Services have no deletecollection: cancel reads the one named after the application.
+    { apiGroups: [''], resources: ['services'], verbs: ['create', 'get', 'delete'] },
+    { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
+    { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
+    // The runtime Role creates Events (escalation check); status lists the Job's Events.
+    { apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] },
     // Preflight: referenced objects must exist; quota and limit ranges must admit the whole footprint.
-    { apiGroups: [''], resources: ['serviceaccounts', 'persistentvolumeclaims', 'resourcequotas', 'limitranges'], verbs: ['get', 'list'] },
+    { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get'] },
+    { apiGroups: [''], resources: ['resourcequotas', 'limitranges'], verbs: ['list'] },
   ];
 }
 

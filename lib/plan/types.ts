@@ -1,14 +1,14 @@
 import type { Job } from 'kubernetes-types/batch/v1';
-import type { ConfigMap, Container, PodSpec, PodTemplate, Secret, Service } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ApplicationSpec } from '../model/spec';
 
-export type { Job, ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, NetworkPolicy, Role, RoleBinding, ObjectMeta };
+export type { Job, ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, ServiceAccount, NetworkPolicy, Role, RoleBinding, ObjectMeta };
 
 /** Any object of the plan: plain JSON with apiVersion, kind and a named metadata. */
-export type KubeObject = (Job | Service | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy) & {
+export type KubeObject = (Job | Service | ServiceAccount | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy) & {
   apiVersion: string;
   kind: string;
   metadata: ObjectMeta & { name: string; namespace: string };
@@ -35,6 +35,8 @@ export interface ApplicationPlan {
   readonly secrets: ReadonlyArray<Secret & KubeObject>;
   /** The worker Pod spec as data: the runtime only stamps name, labels, owner and master address. */
   readonly workerTemplate: PodTemplate & KubeObject;
+  /** The generated ServiceAccount of the application (absent when the user names one). */
+  readonly serviceAccount?: ServiceAccount & KubeObject;
   readonly roles: ReadonlyArray<Role & KubeObject>;
   readonly roleBindings: ReadonlyArray<RoleBinding & KubeObject>;
   readonly networkPolicies: ReadonlyArray<NetworkPolicy & KubeObject>;
@@ -52,6 +54,7 @@ export interface PlanDraft {
   service?: Service & KubeObject;
   configMaps: Array<ConfigMap & KubeObject>;
   secrets: Array<Secret & KubeObject>;
+  serviceAccount?: ServiceAccount & KubeObject;
   roles: Array<Role & KubeObject>;
   roleBindings: Array<RoleBinding & KubeObject>;
   networkPolicies: Array<NetworkPolicy & KubeObject>;

@@ -189,6 +189,8 @@ function dependentResource(o: KubeObject, ownerReferences: OwnerReferences, opts
   const name = childName(o);
   const metadata = { ...o.metadata, ownerReferences };
   switch (o.kind) {
+    case 'ServiceAccount':
+      return new k8s.core.v1.ServiceAccount(name, argsOf<k8s.core.v1.ServiceAccountArgs>(o, metadata), opts);
     case 'Role':
       return new k8s.rbac.v1.Role(name, argsOf<k8s.rbac.v1.RoleArgs>(o, metadata), opts);
     case 'RoleBinding':

@@ -1,21 +1,21 @@
 // cancel: delete the application. First the Job, with foreground propagation (its owned objects
 // and its master Pod go with it; the master's SIGTERM handling stops the Zeta job and removes the
-// workers), then every object this tool made for the application that still exists, found by
-// label — the Pods, and the Service, ConfigMaps, Secrets, PodTemplate, Role, RoleBinding and
-// NetworkPolicies — so objects applied without owner references (plain `kubectl apply` of
-// synthesized YAML, before the runtime adopted them) go too.
+// workers), then every object this tool made for the application that still exists, by label —
+// the Pods, ServiceAccount, ConfigMaps, Secrets, PodTemplate, Role, RoleBinding and NetworkPolicies,
+// with one deletecollection each, and the Service by name — so objects applied without owner
+// references (plain `kubectl apply` of synthesized YAML) go too. Deleting by label, never listing,
+// keeps `list secrets` (which would read every Secret of the namespace) out of the submitter Role.
 //
 // Only objects carrying both the application-id label and managed-by=seatunnel-app are touched:
-// referenced ConfigMaps/Secrets, the ServiceAccount and the checkpoint PVC never carry them (and
-// ServiceAccounts and PVCs are not even listed). Idempotent: a second cancel finds nothing and
-// succeeds.
+// referenced ConfigMaps/Secrets, a named ServiceAccount and the checkpoint PVC never carry them.
+// Idempotent: a second cancel finds nothing and succeeds.
 
 import { ANNOTATIONS, LABELS, MANAGED_BY } from '../model/reserved';
-import { describeError, describeRef, isStatus, Kube, withRetry, type AnyObject, type ObjectRef } from './kube-api';
+import { describeError, isStatus, Kube, withRetry, type AnyObject, type ObjectRef } from './kube-api';
 
-/** Kinds of the application's own objects (never ServiceAccounts or PVCs). */
+/** Kinds of the application's own objects removed by label (Services have no deletecollection). */
 export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = [
-  { apiVersion: 'v1', kind: 'Service' },
+  { apiVersion: 'v1', kind: 'ServiceAccount' },
   { apiVersion: 'v1', kind: 'ConfigMap' },
   { apiVersion: 'v1', kind: 'Secret' },
   { apiVersion: 'v1', kind: 'PodTemplate' },
@@ -122,27 +122,39 @@ export async function cancelApplication(kube: Kube, namespace: string, applicati
     errors.push(`delete Pods with ${selector}: ${describeError(e)}`);
   });
   const others = OWNED_KINDS.map(async ({ apiVersion, kind }) => {
-    let items: AnyObject[];
     try {
-      items = (await withRetry(() => kube.list(apiVersion, kind, namespace, { labelSelector: selector }))).items;
+      // The answer lists what was deleted (names only are used: it may hold Secret data).
+      const gone = await withRetry(() => kube.deleteCollection(apiVersion, kind, namespace, selector));
+      for (const o of (gone.items ?? []) as AnyObject[]) {
+        if (o.metadata?.name) deleted.push({ apiVersion, kind, namespace, name: o.metadata.name });
+      }
     } catch (e) {
-      errors.push(`list ${kind}s with ${selector}: ${describeError(e)}`);
-      return;
+      errors.push(`delete ${kind}s with ${selector}: ${describeError(e)}`);
     }
-    await Promise.all(
-      items
-        .filter((o) => o.metadata?.name && !o.metadata.deletionTimestamp)
-        .map(async (o) => {
-          const ref: ObjectRef = { apiVersion, kind, namespace, name: o.metadata!.name! };
-          try {
-            await withRetry(() => kube.delete(ref, { uid: o.metadata?.uid, propagationPolicy: 'Background' }));
-            deleted.push(ref);
-          } catch (e) {
-            if (!isStatus(e, 404) && !isStatus(e, 409)) errors.push(`delete ${describeRef(ref)}: ${describeError(e)}`);
-          }
-        }),
-    );
   });
-  await Promise.all([pods, ...others]);
+  const service = deleteOwnedService(kube, namespace, applicationId).then(
+    (ref) => {
+      if (ref) deleted.push(ref);
+    },
+    (e) => {
+      errors.push(`delete Service ${namespace}/${applicationId}: ${describeError(e)}`);
+    },
+  );
+  await Promise.all([pods, service, ...others]);
   return { applicationId, namespace, jobFound, deleted, errors };
+}
+
+/** The application's Service is named after it; deleted only if it carries the application's labels. */
+async function deleteOwnedService(kube: Kube, namespace: string, applicationId: string): Promise<ObjectRef | undefined> {
+  const ref: ObjectRef = { apiVersion: 'v1', kind: 'Service', namespace, name: applicationId };
+  const svc = await withRetry(() => kube.find<AnyObject>(ref, { metadataOnly: true }));
+  const labels = svc?.metadata?.labels ?? {};
+  if (!svc || svc.metadata?.deletionTimestamp || labels[LABELS.applicationId] !== applicationId || labels[LABELS.managedBy] !== MANAGED_BY) return undefined;
+  try {
+    await withRetry(() => kube.delete(ref, { uid: svc.metadata?.uid, propagationPolicy: 'Background' }));
+    return ref;
+  } catch (e) {
+    if (isStatus(e, 404) || isStatus(e, 409)) return undefined;
+    throw e;
+  }
 }

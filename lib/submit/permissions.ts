@@ -42,7 +42,9 @@ export function requiredAccess(plan: ApplicationPlan): RequiredAccess[] {
     need('create', apiVersion, kind, `submit: create the application's ${kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`}`);
     need('get', apiVersion, kind, 'submit: verify an unanswered create');
     need('delete', apiVersion, kind, 'submit: roll back; cancel');
-    need('list', apiVersion, kind, 'cancel: find leftovers by label');
+    // Services have no deletecollection: cancel reads and deletes the one named after the application.
+    if (kind === 'Service') need('get', apiVersion, kind, 'cancel: find the Service applied without an owner');
+    else need('deletecollection', apiVersion, kind, 'cancel: delete leftovers by label');
   }
   for (const r of referencedObjects(plan.spec)) need('get', r.ref.apiVersion, r.ref.kind, `submit: check that referenced objects exist (${r.option})`);
   need('deletecollection', 'v1', 'Pod', 'submit: roll back a started Job; cancel');

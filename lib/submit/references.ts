@@ -31,9 +31,9 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
   const ownedSecrets = new Set(spec.secrets.filter((s) => s.owned).map((s) => s.name));
   const cm = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name });
   const secret = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'Secret', namespace: ns, name });
-  const refs: Reference[] = [
-    { ref: { apiVersion: 'v1', kind: 'ServiceAccount', namespace: ns, name: spec.serviceAccount }, option: 'kubernetes.service-account', keys: [], optional: false },
-  ];
+  const refs: Reference[] = spec.serviceAccountGenerated
+    ? []
+    : [{ ref: { apiVersion: 'v1', kind: 'ServiceAccount', namespace: ns, name: spec.serviceAccount }, option: 'kubernetes.service-account', keys: [], optional: false }];
   for (const c of spec.configMaps) {
     if (!c.owned) refs.push({ ref: cm(c.name), option: `kubernetes.configmap.${c.entry}`, keys: c.mounts.map((m) => m.key), optional: false });
   }

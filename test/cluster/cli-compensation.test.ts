@@ -27,7 +27,7 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-/** Every dependent kind is present: Role, RoleBinding, 2 NetworkPolicies, 2 ConfigMaps, Secret, Service, PodTemplate. */
+/** Every dependent kind is present: ServiceAccount, Role, RoleBinding, 2 NetworkPolicies, 2 ConfigMaps, Secret, Service, PodTemplate. */
 function planFor(appId: string, extra: Partial<SeaTunnelApplicationProps> = {}): ApplicationPlan {
   return buildPlan(spec({
     applicationId: appId,
@@ -104,7 +104,7 @@ describe('step 1: referenced objects are checked before anything is created', ()
 
   test('the API failing during the check: error, nothing created', withComponentLogs(async () => {
     const appId = newId();
-    const err = await attempt(appId, [{ method: 'GET', path: named('serviceaccounts', 'default'), action: 'status-before', status: 503 }]);
+    const err = await attempt(appId, [{ method: 'GET', path: named('serviceaccounts', 'runner'), action: 'status-before', status: 503 }], { serviceAccount: 'runner' });
     expect(err.step).toBe('references');
     expect(err.message).toMatch(/checking referenced objects: HTTP 503/);
     expect(proxy.created()).toEqual([]);
@@ -160,7 +160,7 @@ describe('step 3: creating the dependents (in parallel)', () => {
       const err = await attempt(appId, [{ method: 'POST', path: collection(resource), action: 'status-after', status: 500 }]);
       expect(err.step).toBe('create-dependents');
       // The Job and all 9 dependents were created upstream, the failing one included.
-      expect(proxy.created()).toHaveLength(10);
+      expect(proxy.created()).toHaveLength(11);
       await expectRolledBack(appId, err);
     })(),
   );
@@ -206,7 +206,7 @@ describe('step 4: starting (unsuspending) the Job', () => {
     const appId = newId();
     const err = await attempt(appId, [{ method: 'PATCH', path: named('jobs', '[^/]+'), action, status: 500 }]);
     expect(err.step).toBe('start');
-    expect(proxy.created()).toHaveLength(10);
+    expect(proxy.created()).toHaveLength(11);
     if (action !== 'status-before') expect(err.message).toMatch(/the Job may have started; it is deleted with its Pods/);
     await expectRolledBack(appId, err);
   })());
@@ -241,7 +241,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
     const k = new Kube(await connect({ kubeconfig: id.kubeconfigPath }));
     await waitFor(async () => {
       try {
-        await k.list('batch/v1', 'Job', ns.name);
+        await k.find({ apiVersion: 'batch/v1', kind: 'Job', namespace: ns.name, name: 'probe' });
         return true;
       } catch {
         return undefined;
@@ -262,7 +262,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
       expect.stringMatching(/create NetworkPolicy .*-master: HTTP 403 Forbidden/),
       expect.stringMatching(/create NetworkPolicy .*-worker: HTTP 403 Forbidden/),
     ]);
-    expect(data.rolledBack).toHaveLength(1 + 5); // Job, Role, RoleBinding, ConfigMap, Service, PodTemplate
+    expect(data.rolledBack).toHaveLength(1 + 6); // Job, ServiceAccount, Role, RoleBinding, ConfigMap, Service, PodTemplate
     expect(data.rollbackErrors).toEqual([]);
     expect(r.err.join('\n')).toMatch(/submit failed: create NetworkPolicy/);
     await waitAllGone(ns.name, data.applicationId);
@@ -281,7 +281,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
     expect(r.code).toBe(1);
     const text = r.err.join('\n');
     expect(text).toMatch(/submit failed: start \(unsuspend\) Job .*: HTTP 403 Forbidden/);
-    expect(text).toMatch(/rolled back: deleted 6 object\(s\) this submission created: Job /);
+    expect(text).toMatch(/rolled back: deleted 7 object\(s\) this submission created: Job /); // Job, ServiceAccount, 2 NetworkPolicies, ConfigMap, Service, PodTemplate
     const appId = /Job [^/]+\/(cli-test-[0-9a-f]{12})/.exec(text)![1];
     await waitAllGone(ns.name, appId);
   }));

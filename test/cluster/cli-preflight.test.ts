@@ -96,7 +96,8 @@ kubernetes.env.DB_PASSWORD { secret = db, key = password }`);
       expect(r.err).toEqual([]);
       expect(r.code).toBe(0);
       expect(r.out).toContain('Preflight passed: nothing found that would stop this application');
-      expect(r.value('Checked')).toMatch(/^server-side dry run of 8 objects and 4 Pods; 1 ResourceQuota\(s\); 0 LimitRange\(s\); \d+ permissions; 2 referenced object\(s\)$/);
+      // 9 objects: the generated ServiceAccount among them (not created yet, the Pods still pass); 1 reference: the Secret.
+      expect(r.value('Checked')).toMatch(/^server-side dry run of 9 objects and 4 Pods; 1 ResourceQuota\(s\); 0 LimitRange\(s\); \d+ permissions; 1 referenced object\(s\)$/);
       expect((await labelled(ns.name, r.value('Application ID')!)).size).toBe(0);
     }
   }));

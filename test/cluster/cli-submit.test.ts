@@ -42,7 +42,7 @@ kubernetes {
     const attempt = job.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION];
     expect(attempt).toMatch(/^[0-9a-f]{16}$/);
     const dependents = [...objs].filter(([k]) => !k.startsWith('Job/') && !k.startsWith('Pod/'));
-    expect(dependents.map(([k]) => k.split('/')[0]).sort()).toEqual(['ConfigMap', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Secret', 'Service']);
+    expect(dependents.map(([k]) => k.split('/')[0]).sort()).toEqual(['ConfigMap', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Secret', 'Service', 'ServiceAccount']);
     for (const [key, o] of dependents) {
       expect({ key, owners: o.metadata.ownerReferences }).toEqual({
         key, owners: [{ apiVersion: 'batch/v1', kind: 'Job', name: appId, uid: job.metadata.uid, controller: false, blockOwnerDeletion: false }],

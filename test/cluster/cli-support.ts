@@ -100,6 +100,7 @@ export const KINDS: ReadonlyArray<{ apiVersion: string; kind: string; resource: 
   { apiVersion: 'batch/v1', kind: 'Job', resource: 'jobs' },
   { apiVersion: 'v1', kind: 'Pod', resource: 'pods' },
   { apiVersion: 'v1', kind: 'Service', resource: 'services' },
+  { apiVersion: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts' },
   { apiVersion: 'v1', kind: 'ConfigMap', resource: 'configmaps' },
   { apiVersion: 'v1', kind: 'Secret', resource: 'secrets' },
   { apiVersion: 'v1', kind: 'PodTemplate', resource: 'podtemplates' },

@@ -193,10 +193,15 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     const status = await waitStatus(appId);
     expect(status.value('Status')).toBe('SUCCEEDED');
     const jobUid = (await adminHttp().call<{ metadata: { uid: string } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).metadata.uid;
-    // Adopted by the runtime at start: every dependent is now owned by the Job (GC removes it with the Job).
-    const owned = [...(await labelled(ns.name, appId))].filter(([key]) => !key.startsWith('Job/') && !key.startsWith('Pod/')).map(([, o]) => o);
-    expect(owned.length).toBe(docs.length - 1);
-    for (const o of owned) expect(o.metadata.ownerReferences?.map((r) => r.uid)).toEqual([jobUid]);
+    // Adopted by the runtime at start: the data objects are now owned by the Job (GC removes them
+    // with it). Its fences (ServiceAccount, Role, RoleBinding, NetworkPolicies, Service) the runtime
+    // cannot patch: they stay unowned, and cancel removes them by label.
+    const dependents = [...(await labelled(ns.name, appId))].filter(([key]) => !key.startsWith('Job/') && !key.startsWith('Pod/'));
+    expect(dependents.length).toBe(docs.length - 1);
+    const adopted = new Set(['ConfigMap', 'Secret', 'PodTemplate']);
+    for (const [key, o] of dependents) {
+      expect({ key, owners: o.metadata.ownerReferences?.map((r) => r.uid) }).toEqual({ key, owners: adopted.has(key.split('/')[0]) ? [jobUid] : undefined });
+    }
     const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', appId]);
     expect(cancel.code).toBe(0);
     await waitFor(async () => (await labelled(ns.name, appId)).size === 0, { description: `nothing of ${appId} left`, timeoutMs: 60_000 });

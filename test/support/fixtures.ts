@@ -11,6 +11,15 @@ source { FakeSource { plugin_output = "fake", row.num = \${ROWS} } }
 sink { Console { plugin_input = "fake" } }
 `;
 
+/**
+ * A job config the kubelet would change if it were not escaped: `$$`, `$(VAR)` of a variable the
+ * master has, `$${X}`, a lone `$` before a non-ASCII character, and an unclosed `$(`.
+ */
+export const DOLLAR_JOB_CONFIG = `env { job.mode = "BATCH", a = "$$", b = "$(SEATUNNEL_POD_NAME)", c = "$\${X}", d = "€$é", e = "$(" }
+source { FakeSource { plugin_output = "fake", row.num = 3 } }
+sink { Console { plugin_input = "fake" } }
+`;
+
 export function props(extra: Partial<SeaTunnelApplicationProps> = {}): SeaTunnelApplicationProps {
   return { name: 'orders', image: 'apache/seatunnel:2.3.12', jobConfig: JOB_CONFIG, ...extra };
 }

@@ -10,7 +10,8 @@
 //     the args and the environment is rewritten to its local directory;
 //   - images: a map from image name to local directories standing in for paths inside the image;
 //   - environment: literals, downward API (metadata.name/namespace/uid, status.podIP), Secret and
-//     ConfigMap keys, envFrom, $(VAR) expansion in command and args;
+//     ConfigMap keys, envFrom, the kubelet's $(VAR) and $$ expansion in env values, command and
+//     args (kubelet-expansion.ts);
 //   - API access: a kubeconfig with a TokenRequest token for the Pod's ServiceAccount (KUBECONFIG);
 //   - network: each Pod gets its own loopback address (127.0.0.N) as its Pod IP, and JVMs are told
 //     to bind to it, so several "Pods" can use the same ports and nothing listens beyond loopback.
@@ -21,6 +22,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { KubeHttp } from '../../test/support/kube-http';
+import { kubeletExpand } from './kubelet-expansion';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -330,7 +332,8 @@ export class LocalKubelet {
       const data = decode(await read(secret ? 'secrets' : 'configmaps', (from.secretRef ?? from.configMapRef).name), secret);
       for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
     }
-    const expand = (s: string) => s.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (all, n: string) => (n in env ? env[n] : all));
+    // The kubelet's rules exactly ($$ → $, $(VAR) → its value so far): see kubelet-expansion.ts.
+    const expand = (s: string) => kubeletExpand(s, env);
     for (const e of c.env ?? []) {
       if (e.value !== undefined) env[e.name] = expand(e.value);
       else if (e.valueFrom?.fieldRef) {

@@ -1,8 +1,9 @@
 // The job config reaches the master verbatim: inline in its environment (unresolved ${VAR}
-// kept, resolved in the Pod), or as a mounted file chosen by kubernetes.job-config-file.
+// kept, resolved in the Pod), or as a mounted file chosen by kubernetes.job-config-file. Inline,
+// it is escaped for the kubelet, which would otherwise expand `$(VAR)` and `$$` in it.
 
 import { ENV } from '../../model/reserved';
-import { addEnv, masterContainer } from '../pod';
+import { addEnv, kubeletLiteral, masterContainer } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const jobConfigStep: FeatureStep = {
@@ -10,7 +11,7 @@ export const jobConfigStep: FeatureStep = {
   apply(d: PlanDraft): PlanDraft {
     const job = d.spec.jobConfig;
     addEnv(masterContainer(d), job.kind === 'inline'
-      ? { name: ENV.jobConfig, value: job.text }
+      ? { name: ENV.jobConfig, value: kubeletLiteral(job.text) }
       : { name: ENV.jobConfigFile, value: job.path });
     return d;
   },

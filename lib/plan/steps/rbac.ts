@@ -1,36 +1,47 @@
-// Least privilege, generated: the Role of the master's ServiceAccount allows exactly the calls
-// the runtime makes. Rights on named objects are limited by resourceNames; only the worker Pods
-// (whose names the runtime chooses at run time) and Events need collection-wide verbs.
+// Least privilege, generated: the application's own ServiceAccount (unless the user names one),
+// and a Role that allows exactly the calls the runtime makes. Rights on named objects are limited
+// by resourceNames, so a token of one application cannot change another application's objects.
+// Only what Kubernetes cannot limit by name is collection-wide: creating Pods (the name is not
+// part of a create's authorization), reading and watching Pods, and creating Events.
+//
+// The runtime's token lives in the container that runs the Zeta JVM and connector code, so the
+// Role holds no right over its own fences: nothing on Roles, RoleBindings, NetworkPolicies,
+// ServiceAccounts or the Service (see docs/runtime.md, "The kubectl apply path").
 
 import type { PolicyRule, Role, RoleBinding } from 'kubernetes-types/rbac/v1';
+import type { ServiceAccount } from 'kubernetes-types/core/v1';
 import type { ApplicationSpec } from '../../model/spec';
 import { names, objectMeta } from '../pod';
 import { dependentRefs } from '../runtime-settings';
 import type { FeatureStep, KubeObject, PlanDraft } from '../types';
 
-const GROUP: Record<string, string> = {
-  v1: '', 'batch/v1': 'batch', 'rbac.authorization.k8s.io/v1': 'rbac.authorization.k8s.io', 'networking.k8s.io/v1': 'networking.k8s.io',
-};
-const RESOURCE: Record<string, string> = {
-  Service: 'services', ConfigMap: 'configmaps', Secret: 'secrets', PodTemplate: 'podtemplates',
-  Role: 'roles', RoleBinding: 'rolebindings', NetworkPolicy: 'networkpolicies',
-};
+const GROUP: Record<string, string> = { v1: '' };
+const RESOURCE: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', PodTemplate: 'podtemplates' };
+
+/** The names of the application's worker Pods: the only Pods the runtime may delete. */
+export function workerNames(spec: ApplicationSpec): string[] {
+  return Array.from({ length: spec.worker.count }, (_, i) => names.worker(spec.appId, i + 1));
+}
 
 /** The runtime's rules: workers, its own Job's status annotations, Events, and adoption of its dependents. */
 export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
   const rules: PolicyRule[] = [
-    // Worker Pods: created from the template, watched, deleted one by one and by label as a safety net.
-    // `get` also reads the master's own Pod (owner of the workers).
-    { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
-    // Its own Job: the UID for owner references, and the status annotations `status` reads.
-    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'patch'] },
+    // Worker Pods are created from the template and watched; `get` also reads the master's own
+    // Pod, whose name the Job controller chooses.
+    { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch'] },
+    // Deleting is limited to the worker names (no deletecollection: a selector cannot be limited).
+    { apiGroups: [''], resources: ['pods'], resourceNames: workerNames(spec), verbs: ['delete'] },
+    // Its own Job: the UID for owner references, the status annotations `status` reads, and a
+    // watch (by metadata.name) for `cancel`: its deletion and the cancel-requested annotation.
+    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'watch', 'patch'] },
     // The story on the Job: WorkersCreating, AllWorkersRegistered, JobSubmitted, WorkerLost, …
     { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   ];
-  // Reading the worker template, and adopting dependents applied without an owner (kubectl apply).
+  // Reading the worker template, and adopting the data objects applied without an owner (kubectl apply).
   const byResource = new Map<string, { group: string; names: string[] }>();
   for (const ref of dependentRefs(spec)) {
     const resource = RESOURCE[ref.kind];
+    if (resource === undefined || GROUP[ref.apiVersion] === undefined) throw new Error(`plan: no adoption rule for ${ref.apiVersion} ${ref.kind}`);
     const entry = byResource.get(resource) ?? { group: GROUP[ref.apiVersion], names: [] };
     entry.names.push(ref.name);
     byResource.set(resource, entry);
@@ -45,6 +56,16 @@ export const rbacStep: FeatureStep = {
   name: 'rbac',
   apply(d: PlanDraft): PlanDraft {
     const spec = d.spec;
+    if (spec.serviceAccountGenerated) {
+      const account: ServiceAccount & KubeObject = {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: objectMeta(spec, spec.serviceAccount, 'configuration', 'service-account'),
+        // No token unless a Pod asks for one: the master does (its Pod spec says so), workers do not.
+        automountServiceAccountToken: false,
+      };
+      d.serviceAccount = account;
+    }
     if (!spec.rbacCreate) return d;
     const role: Role & KubeObject = {
       apiVersion: 'rbac.authorization.k8s.io/v1',

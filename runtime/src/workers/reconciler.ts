@@ -3,11 +3,17 @@
 // coalesced or replayed event cannot confuse it. Workers are created once each, in bounded
 // parallel; never replaced (fail fast, §8.1).
 //
-// Create outcomes: success → created; 409 → adopt the Pod if it is ours (owner = this master Pod,
-// e.g. after an ambiguous create), delete-and-recreate it if an earlier master Pod of the same
-// application left it, refuse otherwise; 403/422 (quota, admission, Pod Security) → fail at once
-// with the API's message; no answer / 5xx / 429 → retry with backoff.
+// Create outcomes: success → created (its uid recorded); 409 → adopt the Pod only if this runtime
+// created it (a create whose answer was lost: it carries the worker's creation token, a random
+// value that only this process knows and sends with its own create), delete-and-recreate it if an
+// earlier master Pod of the same application left it, refuse otherwise — a look-alike with the
+// right name and owner reference is never adopted; 403/422 (quota, admission, Pod Security) →
+// fail at once with the API's message; no answer / 5xx / 429 → retry with backoff.
+//
+// A Pod counts as a worker only if it is the one this runtime created: the uid recorded at create
+// time, or (before the answer arrived) the creation token.
 
+import { randomBytes } from 'node:crypto';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Clock } from '../clock';
 import { isStatus, isTransient, KubeApiError, type KubePort } from '../kube/port';
@@ -30,6 +36,22 @@ export interface WorkerRecord {
   /** Observed in the snapshot as ours at least once. */
   seen: boolean;
   attempts: number;
+  /** Random per worker and per runtime process; sent as an annotation with every create of it. */
+  readonly token: string;
+  /** The uid of the Pod this runtime created (or adopted by its token). */
+  uid?: string;
+  /** The name is taken by a Pod this runtime did not create: never deleted by it. */
+  refused?: boolean;
+}
+
+/** Annotation on each worker: its creation token (see WorkerRecord.token). */
+export const CREATION_TOKEN_ANNOTATION = 'seatunnel.apache.org/creation-token';
+
+/** Whether `pod` is the worker this runtime created for `r`: by uid once known, else by token. */
+export function isOurWorker(pod: Pod, r: Pick<WorkerRecord, 'token' | 'uid'>, masterUid: string): boolean {
+  if (!ownedBy(pod, masterUid)) return false;
+  if (r.uid !== undefined) return pod.metadata?.uid === r.uid;
+  return pod.metadata?.annotations?.[CREATION_TOKEN_ANNOTATION] === r.token;
 }
 
 export interface WorkerFailure {
@@ -60,7 +82,7 @@ export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, mast
     if (r.phase === 'released') continue;
     if (r.phase === 'created') created++;
     const pod = snap.pods.get(r.name);
-    if (pod && ownedBy(pod, masterUid)) {
+    if (pod && isOurWorker(pod, r, masterUid)) {
       if (!r.seen) newlySeen.push(r.name);
       const state = classifyWorker(pod);
       switch (state.kind) {
@@ -84,7 +106,7 @@ export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, mast
       continue;
     }
     const tomb = snap.deleted.get(r.name);
-    if (r.seen || (tomb && ownedBy(tomb, masterUid))) {
+    if (r.seen || (tomb && isOurWorker(tomb, r, masterUid))) {
       const last = tomb ? classifyWorker(tomb) : undefined;
       const detail = last && last.kind === 'lost' && !last.message.startsWith('is being deleted') ? ` (it had ${last.message})` : '';
       fail({ reason: 'WorkerLost', worker: r.name, message: `worker ${r.name} was deleted${detail}` });
@@ -130,6 +152,7 @@ export class WorkerReconciler {
       phase: 'new' as WorkerPhase,
       seen: false,
       attempts: 0,
+      token: randomBytes(16).toString('hex'),
     }));
   }
 
@@ -188,14 +211,16 @@ export class WorkerReconciler {
       r.phase = 'creating';
       r.attempts++;
       try {
-        await this.opts.kube.createPod(this.opts.stamp(r.index));
-        this.created(r, 'created');
+        const pod = this.opts.stamp(r.index);
+        const meta = pod.metadata ?? {};
+        const created = await this.opts.kube.createPod({ ...pod, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [CREATION_TOKEN_ANNOTATION]: r.token } } });
+        this.created(r, 'created', created.metadata?.uid);
         return;
       } catch (e) {
         if (this.stopped) return;
         if (isStatus(e, 409)) {
           const next = await this.resolveConflict(r);
-          if (next === 'adopted') return this.created(r, 'adopted');
+          if (typeof next === 'object') return this.created(r, 'adopted', next.uid);
           if (next === 'refused') return;
           continue;
         }
@@ -210,16 +235,21 @@ export class WorkerReconciler {
     }
   }
 
-  private created(r: WorkerRecord, how: 'created' | 'adopted'): void {
+  private created(r: WorkerRecord, how: 'created' | 'adopted', uid: string | undefined): void {
     if (this.stopped && r.phase === 'released') return;
     r.phase = 'created';
+    if (uid) r.uid = uid;
     r.ackedAtList = this.opts.store.snapshot().listsStarted;
     this.opts.log.info(how === 'created' ? 'created worker' : 'adopted existing worker', { worker: r.name, attempt: r.attempts });
     this.schedule();
   }
 
-  /** A Pod with the worker's name exists: ours (adopt), an earlier master's (replace) or foreign (refuse). */
-  private async resolveConflict(r: WorkerRecord): Promise<'adopted' | 'retry' | 'refused'> {
+  /**
+   * A Pod with the worker's name exists: ours (adopt: its token proves that this runtime's create
+   * made it), an earlier master's (replace), or anything else (refuse) — including a look-alike
+   * whose owner reference names this master Pod.
+   */
+  private async resolveConflict(r: WorkerRecord): Promise<{ uid: string | undefined } | 'retry' | 'refused'> {
     let existing: Pod;
     try {
       existing = await this.opts.kube.getPod(r.name);
@@ -229,9 +259,15 @@ export class WorkerReconciler {
       this.refuse(r, 'ApiError', `reading the existing Pod failed: ${errorMessage(e)}`);
       return 'refused';
     }
-    if (ownedBy(existing, this.opts.masterUid)) return 'adopted';
+    if (isOurWorker(existing, r, this.opts.masterUid)) return { uid: existing.metadata?.uid };
+    if (ownedBy(existing, this.opts.masterUid)) {
+      r.refused = true;
+      this.refuse(r, 'WorkerCreateRefused', `a Pod named ${r.name} already exists that this runtime did not create (it names this master Pod as owner but lacks the creation token); it is left alone`);
+      return 'refused';
+    }
     const labels = existing.metadata?.labels ?? {};
     if (labels[LABELS.applicationId] !== this.opts.appId || labels[LABELS.role] !== 'worker') {
+      r.refused = true;
       this.refuse(r, 'WorkerCreateRefused', `a Pod named ${r.name} already exists and does not belong to this application`);
       return 'refused';
     }
@@ -262,14 +298,14 @@ export class WorkerReconciler {
   /**
    * Stops creating (in-flight calls finish or time out; their results are recorded) and marks
    * every worker released, so that deleting them is not a failure. Returns the names that may
-   * exist: every worker whose create was attempted.
+   * exist: every worker whose create was attempted, except names taken by a Pod it refused.
    */
   async release(): Promise<string[]> {
     this.stopped = true;
     this.stop$.abort();
     this.unsubscribe?.();
     await this.creating;
-    const attempted = this.records.filter((r) => r.phase !== 'new' || r.attempts > 0).map((r) => r.name);
+    const attempted = this.records.filter((r) => !r.refused && (r.phase !== 'new' || r.attempts > 0)).map((r) => r.name);
     for (const r of this.records) r.phase = 'released';
     return attempted;
   }

@@ -18,6 +18,7 @@ import {
   type Deployed,
   type RuntimeRun,
 } from '../support/application';
+import { DOLLAR_JOB_CONFIG } from '../../../test/support/fixtures';
 import { TcpProxy } from '../support/tcp-proxy';
 
 const ns = useTestNamespace('runtime');
@@ -110,11 +111,17 @@ test(
       });
       expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
 
-      // applied without owner references (kubectl apply): the runtime made the Job their owner
-      for (const obj of [app.plan.service, app.plan.workerTemplate, app.plan.configMaps[0], app.plan.roles[0]]) {
-        const path = obj.kind === 'Role' ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${app.namespace}/roles/${obj.metadata.name}` : `/api/v1/namespaces/${app.namespace}/${obj.kind.toLowerCase()}s/${obj.metadata.name}`;
-        const got = await adminHttp().call<{ metadata: { ownerReferences?: Array<{ uid: string; kind: string }> } }>('GET', path);
+      // applied without owner references (kubectl apply): the runtime made the Job owner of the
+      // data objects; its fences (Role, RoleBinding, NetworkPolicies, Service) it cannot patch.
+      const pathOf = (obj: { kind: string; metadata: { name: string } }) =>
+        obj.kind === 'Role' ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${app.namespace}/roles/${obj.metadata.name}` : `/api/v1/namespaces/${app.namespace}/${obj.kind.toLowerCase()}s/${obj.metadata.name}`;
+      for (const obj of [app.plan.workerTemplate, app.plan.configMaps[0]]) {
+        const got = await adminHttp().call<{ metadata: { ownerReferences?: Array<{ uid: string; kind: string }> } }>('GET', pathOf(obj));
         expect(got.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: app.appId, uid: app.jobUid, controller: false, blockOwnerDeletion: false }]);
+      }
+      for (const obj of [app.plan.service, app.plan.roles[0]]) {
+        const got = await adminHttp().call<{ metadata: { ownerReferences?: unknown[] } }>('GET', pathOf(obj));
+        expect(got.metadata.ownerReferences).toBeUndefined();
       }
       await expectNoWorkersLeft(app.namespace, app.appId);
     } finally {
@@ -188,6 +195,25 @@ test(
     expect(ann[ANNOTATIONS.phase]).toBe('Canceled');
     expect(ann[ANNOTATIONS.reason]).toBe('Terminated');
     expect(ann[ANNOTATIONS.zetaJobStatus]).toBe('CANCELED');
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'cancel on the Job (the cancel-requested annotation) reaches the runtime through its watch on its own Job: stopped, workers removed, Canceled, exit 2',
+  withComponentLogs(async () => {
+    const app = await deploy('cancelann', { owned: true });
+    const run = await start(app, { standIn: { STANDIN_JOB: 'hang' } });
+    await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+    // As another client would: the runtime's Role allows watch on its own Job by name only.
+    await adminHttp().call('PATCH', `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`, { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'true' } } }, { contentType: 'application/merge-patch+json' });
+    await expectExit(run, EXIT_CODES.canceled);
+    expect(run.standInLog().filter((e) => e.call === 'stop').map((e) => e.jobId)).toEqual([app.spec.jobId]);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.phase]).toBe('Canceled');
+    expect(ann[ANNOTATIONS.reason]).toBe('Terminated');
+    expect(ann[ANNOTATIONS.message]).toBe('cancel requested');
+    expect(run.output()).not.toMatch(/forbidden/i);
     await expectNoWorkersLeft(app.namespace, app.appId);
   }),
 );
@@ -304,3 +330,47 @@ async function expectNoWorkersLeftNamed(app: Deployed, name: string): Promise<vo
   }
   throw new Error(`${name} was not deleted`);
 }
+
+test(
+  'the job config arrives exactly as given: $$, $(SEATUNNEL_POD_NAME) and $${X} survive the kubelet\'s expansion',
+  withComponentLogs(async () => {
+    const app = await deploy('dollars', { props: { jobConfig: DOLLAR_JOB_CONFIG, workerCount: 1, env: {} } });
+    const run = await start(app);
+    await expectExit(run, EXIT_CODES.succeeded);
+    const submit = run.standInLog().find((e) => e.call === 'submit')!;
+    // The text the runtime parsed is the -c text: every value as written, nothing expanded.
+    expect((submit.config as { env: Record<string, unknown> }).env).toMatchObject({
+      a: '$$', b: '$(SEATUNNEL_POD_NAME)', c: '$${X}', d: '€$é', e: '$(',
+    });
+  }),
+);
+
+test(
+  'a look-alike worker (right name, owner reference to the master, application labels) is not adopted; the runtime fails and leaves it alone',
+  withComponentLogs(async () => {
+    const app = await deploy('lookalike', { props: { workerCount: 1 } });
+    const name = `${app.appId}-worker-1`;
+    const master = app.masterPod.metadata!;
+    // Made by someone else with Pod create rights, before the runtime's create.
+    await adminHttp().call('POST', `/api/v1/namespaces/${app.namespace}/pods`, {
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: {
+        name,
+        labels: { ...app.plan.workerTemplate.template!.metadata!.labels },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: master.name, uid: master.uid, controller: false, blockOwnerDeletion: false }],
+      },
+      spec: { containers: [{ name: 'seatunnel', image: 'attacker:latest' }], automountServiceAccountToken: false },
+    });
+    const before = await adminHttp().call<Pod>('GET', `/api/v1/namespaces/${app.namespace}/pods/${name}`);
+    const run = await start(app);
+    await expectExit(run, EXIT_CODES.infrastructure);
+    expect(run.output()).toMatch(/WorkerCreateRefused/);
+    expect((await jobAnnotations(app))[ANNOTATIONS.message]).toMatch(/this runtime did not create/);
+    expect(run.standInLog().some((e) => e.call === 'submit')).toBe(false);
+    // Not deleted by the runtime's cleanup either: it is not the runtime's Pod.
+    const after = await adminHttp().call<Pod>('GET', `/api/v1/namespaces/${app.namespace}/pods/${name}`);
+    expect(after.metadata!.uid).toBe(before.metadata!.uid);
+    expect(after.metadata!.deletionTimestamp).toBeUndefined();
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${name}`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+  }),
+);

@@ -23,6 +23,7 @@ import { buildPlan, dependents, withJobOwner } from 'seatunnel-app/internal/plan
 import type { RuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import type { ApplicationPlan, KubeObject } from 'seatunnel-app/internal/plan/types';
 import { adminHttp, clusterInfo, KWOK_LIFECYCLE_ANNOTATION, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '../../../test/support/cluster';
+import { kubeletExpand } from '../../../tools/local-stack/kubelet-expansion';
 import { freePorts } from '../../../tools/local-stack/ports';
 import { ensureBundle, RUNTIME_DIR } from '../../../tools/local-stack/runtime-bundle';
 
@@ -50,6 +51,7 @@ export function standInScript(): string {
 
 const COLLECTION: Record<string, string> = {
   'v1/Service': 'api/v1/namespaces/{ns}/services',
+  'v1/ServiceAccount': 'api/v1/namespaces/{ns}/serviceaccounts',
   'v1/ConfigMap': 'api/v1/namespaces/{ns}/configmaps',
   'v1/Secret': 'api/v1/namespaces/{ns}/secrets',
   'v1/PodTemplate': 'api/v1/namespaces/{ns}/podtemplates',
@@ -148,7 +150,7 @@ function fieldValue(pod: Pod, fieldPath: string): string {
   }
 }
 
-/** The environment the kubelet would give the master container, from the Pod object. */
+/** The environment the kubelet would give the master container, from the Pod object (with its $(VAR) expansion). */
 export async function masterEnvironment(pod: Pod): Promise<Record<string, string>> {
   const admin = adminHttp();
   const ns = pod.metadata!.namespace!;
@@ -161,7 +163,7 @@ export async function masterEnvironment(pod: Pod): Promise<Record<string, string
     for (const [k, v] of Object.entries(obj.data ?? {})) env[`${from.prefix ?? ''}${k}`] = kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v;
   }
   for (const e of c.env ?? ([] as EnvVar[])) {
-    if (e.value !== undefined) env[e.name] = e.value;
+    if (e.value !== undefined) env[e.name] = kubeletExpand(e.value, env);
     else if (e.valueFrom?.fieldRef) env[e.name] = fieldValue(pod, e.valueFrom.fieldRef.fieldPath);
     else if (e.valueFrom?.secretKeyRef || e.valueFrom?.configMapKeyRef) {
       const ref = (e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef)!;

@@ -22,13 +22,14 @@ function toApiCall(c: CallRecord): ApiCall {
   const pods = (verb: string, name?: string): ApiCall => ({ group: '', resource: 'pods', verb, name });
   switch (c.op) {
     case 'getJob': return { group: 'batch', resource: 'jobs', verb: 'get', name: c.name };
+    // A watch with the field selector metadata.name=<name> is authorized against resourceNames.
+    case 'watchJob': return { group: 'batch', resource: 'jobs', verb: 'watch', name: c.name };
     case 'patchJobAnnotations': return { group: 'batch', resource: 'jobs', verb: 'patch', name: 'app-1' };
     case 'getPod': return pods('get', c.name);
     case 'createPod': return pods('create');
     case 'deletePod': return pods('delete', c.name);
     case 'listPods': return pods('list');
     case 'watchPods': return pods('watch');
-    case 'deletePods': return pods('deletecollection');
     case 'createEvent': return { group: '', resource: 'events', verb: 'create' };
     case 'getPodTemplate': return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
     case 'getMetadata':

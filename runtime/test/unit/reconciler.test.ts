@@ -1,6 +1,6 @@
 import type { Pod, PodTemplate } from 'kubernetes-types/core/v1';
 import { memoryLogger } from '../../src/log';
-import { assess, WorkerReconciler, type WorkerFailure, type WorkerRecord } from '../../src/workers/reconciler';
+import { assess, CREATION_TOKEN_ANNOTATION, WorkerReconciler, type WorkerFailure, type WorkerRecord } from '../../src/workers/reconciler';
 import type { PodSnapshot } from '../../src/workers/snapshot';
 import { PodSnapshotStore } from '../../src/workers/snapshot';
 import { stampWorker, workerSelector } from '../../src/workers/stamp';
@@ -8,8 +8,10 @@ import { plan } from '../../../test/support/fixtures';
 import { FakeClock, FakeKube, KubeApiError, runOn, running, settle } from './fakes';
 
 const MASTER = 'master-uid';
-const own = { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'm', uid: MASTER }] };
-const rec = (n: number, phase: WorkerRecord['phase'], extra: Partial<WorkerRecord> = {}): WorkerRecord => ({ index: n, name: `w-${n}`, phase, seen: false, attempts: 1, ...extra });
+const ownerRefs = [{ apiVersion: 'v1', kind: 'Pod', name: 'm', uid: MASTER }];
+/** A Pod this runtime created: owned by its master, with the worker's creation token. */
+const own = { ownerReferences: ownerRefs, annotations: { [CREATION_TOKEN_ANNOTATION]: 'token' } };
+const rec = (n: number, phase: WorkerRecord['phase'], extra: Partial<WorkerRecord> = {}): WorkerRecord => ({ index: n, name: `w-${n}`, phase, seen: false, attempts: 1, token: 'token', ...extra });
 const snap = (pods: Pod[], extra: Partial<PodSnapshot> = {}): PodSnapshot => ({
   pods: new Map(pods.map((p) => [p.metadata!.name!, p])),
   deleted: new Map(),
@@ -72,6 +74,22 @@ describe('assess (pure decisions)', () => {
     expect(a.newlySeen).toEqual([]);
   });
 
+  test('a look-alike (right name, owner reference to this master, no token) is not a worker', () => {
+    const lookAlike = pod(1, { phase: 'Running' }, { ownerReferences: ownerRefs });
+    const a = assess([rec(1, 'creating')], snap([lookAlike]), MASTER);
+    expect(a.running).toBe(0);
+    expect(a.newlySeen).toEqual([]);
+  });
+
+  test('once the uid is recorded only that Pod counts: a Pod re-created with the same name and token is not it', () => {
+    const mine = pod(1, { phase: 'Running' }, { ...own, uid: 'uid-1' });
+    const other = pod(1, { phase: 'Running' }, { ...own, uid: 'uid-2' });
+    expect(assess([rec(1, 'created', { uid: 'uid-1' })], snap([mine]), MASTER).running).toBe(1);
+    const a = assess([rec(1, 'created', { uid: 'uid-1', seen: true })], snap([other]), MASTER);
+    expect(a.running).toBe(0);
+    expect(a.failure).toEqual({ reason: 'WorkerLost', worker: 'w-1', message: 'worker w-1 was deleted' });
+  });
+
   test('the first failure in worker order wins', () => {
     const a = assess([rec(1, 'created', { seen: true }), rec(2, 'created')], snap([pod(2, { phase: 'Failed' })]), MASTER);
     expect(a.failure?.worker).toBe('w-1');
@@ -128,13 +146,47 @@ describe('WorkerReconciler (with a fake API server)', () => {
     await s.store.stop();
   });
 
-  test('409 with a Pod of this master (an ambiguous earlier create) adopts it', async () => {
+  test('each create carries the worker\'s random creation token; the uid it answers with is recorded', async () => {
+    const s = setup(2);
+    await createAll(s);
+    const [a, b] = s.r.records;
+    expect(a.token).toMatch(/^[0-9a-f]{32}$/);
+    expect(b.token).not.toBe(a.token);
+    expect(s.kube.pods.get('app-1-worker-1')!.metadata!.annotations![CREATION_TOKEN_ANNOTATION]).toBe(a.token);
+    expect(a.uid).toBe(s.kube.pods.get('app-1-worker-1')!.metadata!.uid);
+    await s.store.stop();
+  });
+
+  test('409 after a create whose answer was lost (the Pod carries this runtime\'s token) adopts it', async () => {
     const s = setup(1);
-    s.kube.seed({ metadata: { name: 'app-1-worker-1', labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' }, ...own } });
+    const create = s.kube.createPod.bind(s.kube);
+    let lost = false;
+    s.kube.createPod = async (p) => {
+      const made = await create(p);
+      if (!lost) {
+        lost = true;
+        throw new KubeApiError(0, 'NoResponse', `no answer creating ${made.metadata!.name}`);
+      }
+      return made;
+    };
     await createAll(s);
     expect(s.r.records[0].phase).toBe('created');
+    expect(s.r.records[0].uid).toBe(s.kube.pods.get('app-1-worker-1')!.metadata!.uid);
     expect(s.kube.ops('deletePod')).toEqual([]);
+    expect(s.failures).toEqual([]);
     expect(s.log.lines.some((l) => l.includes('adopted existing worker'))).toBe(true);
+    await s.store.stop();
+  });
+
+  test('409 with a look-alike (owner reference to this master Pod, application labels, no token) is refused and left alone', async () => {
+    const s = setup(1);
+    s.kube.seed({ metadata: { name: 'app-1-worker-1', labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' }, ownerReferences: ownerRefs, annotations: { [CREATION_TOKEN_ANNOTATION]: 'guessed' } } });
+    await createAll(s);
+    expect(s.failures[0]).toMatchObject({ reason: 'WorkerCreateRefused', worker: 'app-1-worker-1' });
+    expect(s.failures[0].message).toMatch(/this runtime did not create/);
+    expect(s.r.records[0].phase).not.toBe('created');
+    expect(await s.r.release()).toEqual([]); // cleanup never deletes it either
+    expect(s.kube.ops('deletePod')).toEqual([]);
   });
 
   test('409 with a worker left by an earlier master Pod deletes it (uid precondition) and creates ours', async () => {

@@ -9,7 +9,8 @@ describe('resolveApplication defaults', () => {
   test.each([
     ['namespace', s.namespace, 'default'],
     ['imagePullPolicy', s.imagePullPolicy, 'IfNotPresent'],
-    ['serviceAccount', s.serviceAccount, 'default'],
+    ['serviceAccount', s.serviceAccount, `${s.appId}-runtime`],
+    ['serviceAccountGenerated', s.serviceAccountGenerated, true],
     ['seatunnelHome', s.seatunnelHome, '/opt/seatunnel'],
     ['worker.count', s.worker.count, 1],
     ['worker.slots', s.worker.slots, 2],

@@ -1,3 +1,6 @@
+import { ConfigurationError } from '../../../lib/model/issues';
+import { allObjects } from '../../../lib/plan/build-plan';
+import { runtimeSettings } from '../../../lib/plan/runtime-settings';
 import { submitterRules } from '../../../lib/plan/submitter-rbac';
 import { plan } from '../../support/fixtures';
 
@@ -12,8 +15,10 @@ describe('rbac step', () => {
 
   test('exactly the runtime calls: workers, its own Job, events, adoption by resourceNames', () => {
     const rules = p.roles[0].rules!;
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] });
-    expect(rules).toContainEqual({ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['app-1'], verbs: ['get', 'patch'] });
+    expect(rules).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch'] });
+    expect(rules).toContainEqual({ apiGroups: [''], resources: ['pods'], resourceNames: ['app-1-worker-1'], verbs: ['delete'] });
+    expect(rules.flatMap((r) => r.verbs)).not.toContain('deletecollection');
+    expect(rules).toContainEqual({ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['app-1'], verbs: ['get', 'watch', 'patch'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['events'], verbs: ['create'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], resourceNames: ['app-1-db'], verbs: ['get', 'patch'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['podtemplates'], resourceNames: ['app-1-worker'], verbs: ['get', 'patch'] });
@@ -23,6 +28,23 @@ describe('rbac step', () => {
       expect(r.resources).not.toContain('*');
       if (!['pods', 'events'].includes(r.resources![0])) expect(r.resourceNames!.length).toBeGreaterThan(0);
     }
+  });
+
+  test('no right over its own fences: nothing on RBAC, NetworkPolicies, ServiceAccounts or the Service', () => {
+    const rules = p.roles[0].rules!;
+    expect(rules.flatMap((r) => r.apiGroups!)).not.toContain('rbac.authorization.k8s.io');
+    expect(rules.flatMap((r) => r.apiGroups!)).not.toContain('networking.k8s.io');
+    for (const resource of ['roles', 'rolebindings', 'networkpolicies', 'serviceaccounts', 'services']) {
+      expect(rules.flatMap((r) => r.resources!)).not.toContain(resource);
+    }
+    // Only patched objects are adopted: the dependents in runtime.json are the data objects.
+    expect(runtimeSettings(p.spec).dependents.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'PodTemplate', 'Secret']);
+  });
+
+  test('delete is limited to the worker names, one per worker', () => {
+    const q = plan({ applicationId: 'app-2', workerCount: 3 });
+    const del = q.roles[0].rules!.find((r) => r.verbs.includes('delete'))!;
+    expect(del).toEqual({ apiGroups: [''], resources: ['pods'], resourceNames: ['app-2-worker-1', 'app-2-worker-2', 'app-2-worker-3'], verbs: ['delete'] });
   });
 
   test('the submitter role holds every permission it grants (Kubernetes RBAC escalation rule)', () => {
@@ -35,9 +57,50 @@ describe('rbac step', () => {
     }
   });
 
+  test('the submitter Role: no list of Secrets, no patch of RBAC, policies or Services, nothing cluster-wide', () => {
+    const submitter = submitterRules();
+    const verbsOn = (resource: string) => submitter.filter((r) => r.resources!.includes(resource)).flatMap((r) => r.verbs);
+    expect(verbsOn('secrets')).not.toContain('list');
+    expect(verbsOn('secrets')).not.toContain('watch');
+    for (const resource of ['roles', 'rolebindings', 'networkpolicies', 'services', 'serviceaccounts']) expect(verbsOn(resource)).not.toContain('patch');
+    for (const r of submitter) {
+      expect(r.verbs).not.toEqual(expect.arrayContaining(['bind']));
+      expect(r.verbs).not.toEqual(expect.arrayContaining(['escalate']));
+      expect(r.verbs).not.toContain('*');
+    }
+  });
+
   test('rbac.create = false generates none', () => {
     const q = plan({ rbacCreate: false });
     expect(q.roles).toEqual([]);
     expect(q.roleBindings).toEqual([]);
+  });
+});
+
+describe('the application ServiceAccount', () => {
+  test('unset: one is generated per application, bound to the Role, without automounted tokens', () => {
+    const p = plan({ applicationId: 'app-3', serviceAccount: undefined });
+    expect(p.serviceAccount).toMatchObject({
+      apiVersion: 'v1', kind: 'ServiceAccount',
+      metadata: { name: 'app-3-runtime', namespace: 'default', labels: { 'seatunnel.apache.org/application-id': 'app-3' } },
+      automountServiceAccountToken: false,
+    });
+    expect(p.roleBindings[0].subjects).toEqual([{ kind: 'ServiceAccount', name: 'app-3-runtime', namespace: 'default' }]);
+    // Both Pods run as it; only the master mounts a token.
+    expect(p.job.spec!.template.spec).toMatchObject({ serviceAccountName: 'app-3-runtime', automountServiceAccountToken: true });
+    expect(p.workerTemplate.template!.spec).toMatchObject({ serviceAccountName: 'app-3-runtime', automountServiceAccountToken: false });
+    // Created first (before the Role that names it), and never by the user: `kubectl apply` gets it too.
+    expect(allObjects(p)[0]).toBe(p.serviceAccount);
+  });
+
+  test('a named ServiceAccount is used as is and not generated', () => {
+    const p = plan({ serviceAccount: 'runner' });
+    expect(p.serviceAccount).toBeUndefined();
+    expect(allObjects(p).map((o) => o.kind)).not.toContain('ServiceAccount');
+  });
+
+  test('"default" is refused: the Role would go to every Pod that runs as default', () => {
+    expect(() => plan({ serviceAccount: 'default' })).toThrow(ConfigurationError);
+    expect(() => plan({ serviceAccount: 'default' })).toThrow(/serviceAccount.*"default".*must not be "default"/s);
   });
 });

@@ -57,7 +57,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     // `dependents` lists them in the plan's creation order.
     expect(urns.slice(2, -1)).toEqual(deps.map((o) => expect.stringMatching(new RegExp(`::${o.kind}-${o.metadata.name}$`))));
     expect(deps.map((o) => o.kind)).toEqual([
-      'Role', 'RoleBinding', 'NetworkPolicy', 'NetworkPolicy', 'ConfigMap', 'ConfigMap', 'Secret', 'Service', 'PodTemplate',
+      'ServiceAccount', 'Role', 'RoleBinding', 'NetworkPolicy', 'NetworkPolicy', 'ConfigMap', 'ConfigMap', 'Secret', 'Service', 'PodTemplate',
     ]);
     // Children are parented to the component: its type is in their URNs.
     for (const urn of urns.slice(1)) expect(urn).toContain('seatunnel:kubernetes:Application$kubernetes:');
@@ -152,7 +152,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     const { app, registered } = await deploy('names', props({ name: 'names', rbacCreate: false, networkPolicyEnabled: false }));
     const custom = registered.filter((r) => r.custom);
     expect(custom.map((r) => r.type)).toEqual([
-      'kubernetes:batch/v1:Job', 'kubernetes:core/v1:ConfigMap', 'kubernetes:core/v1:Service', 'kubernetes:core/v1:PodTemplate', 'kubernetes:batch/v1:JobPatch',
+      'kubernetes:batch/v1:Job', 'kubernetes:core/v1:ConfigMap', 'kubernetes:core/v1:ServiceAccount', 'kubernetes:core/v1:Service', 'kubernetes:core/v1:PodTemplate', 'kubernetes:batch/v1:JobPatch',
     ]);
     for (const r of custom) expect((r.inputs.metadata as { name: string }).name).toMatch(new RegExp(`^${app.spec.appId}`));
   });
@@ -164,7 +164,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     const viaOpts = await deploy('providers', props({ name: 'providers' }), { providers: [provider] });
     for (const { registered } of [viaArgs, viaOpts]) {
       const custom = registered.filter((x) => x.custom);
-      expect(custom).toHaveLength(9); // Job, Role, RoleBinding, 2 NetworkPolicies, ConfigMap, Service, PodTemplate, JobPatch
+      expect(custom).toHaveLength(10); // Job, ServiceAccount, Role, RoleBinding, 2 NetworkPolicies, ConfigMap, Service, PodTemplate, JobPatch
       for (const r of custom) expect(r.provider).toMatch(/::cluster-b::/);
     }
   });

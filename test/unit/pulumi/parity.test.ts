@@ -124,7 +124,7 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
     const chart = new SeaTunnelApplicationChart(app, 'kitchen-sink', { application: props });
     const fromCdk8s = cdk8sObjects(app, 0);
     expect(fromCdk8s.map((o) => o.kind).sort()).toEqual(
-      ['ConfigMap', 'ConfigMap', 'Job', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Secret', 'Service'],
+      ['ConfigMap', 'ConfigMap', 'Job', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Secret', 'Service', 'ServiceAccount'],
     );
     const { objects: fromPulumi } = await pulumiObjects('kitchen-sink', chart.application.spec);
     expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));

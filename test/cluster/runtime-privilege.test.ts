@@ -1,0 +1,115 @@
+// Least privilege of the runtime, with real ServiceAccount tokens and the plan's real objects:
+// two applications in one namespace, each with its generated ServiceAccount. A token of one can do
+// what its runtime needs on its own objects, and gets 403 for the other's objects, for every
+// change to its own fences (Role, RoleBinding, NetworkPolicies, ServiceAccount, Service), and for
+// deleting Pods other than its workers. The namespace's `default` ServiceAccount gets nothing.
+import { resolveApplication } from '../../lib/model/resolve';
+import { buildPlan, dependents, withJobOwner } from '../../lib/plan/build-plan';
+import type { ApplicationPlan, KubeObject } from '../../lib/plan/types';
+import { adminHttp, serviceAccountIdentity, tokenHttp, useTestNamespace, waitFor, withComponentLogs, type KubeHttp } from '../support/cluster';
+
+const ns = useTestNamespace('privilege');
+
+const COLLECTIONS: Record<string, string> = {
+  Job: 'apis/batch/v1/namespaces/{ns}/jobs',
+  ServiceAccount: 'api/v1/namespaces/{ns}/serviceaccounts',
+  Service: 'api/v1/namespaces/{ns}/services',
+  ConfigMap: 'api/v1/namespaces/{ns}/configmaps',
+  Secret: 'api/v1/namespaces/{ns}/secrets',
+  PodTemplate: 'api/v1/namespaces/{ns}/podtemplates',
+  Pod: 'api/v1/namespaces/{ns}/pods',
+  Role: 'apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles',
+  RoleBinding: 'apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings',
+  NetworkPolicy: 'apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies',
+};
+const collection = (kind: string) => `/${COLLECTIONS[kind].replace('{ns}', ns.name)}`;
+const at = (kind: string, name: string) => `${collection(kind)}/${encodeURIComponent(name)}`;
+const MERGE = { contentType: 'application/merge-patch+json' };
+
+/** Creates an application's objects as the CLI does (suspended Job, owned dependents); no Pod runs. */
+async function deploy(name: string): Promise<ApplicationPlan> {
+  const admin = adminHttp();
+  const plan = buildPlan(resolveApplication({
+    name, namespace: ns.name, image: 'seatunnel-app-test:fake', workerCount: 2,
+    jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n',
+    secrets: { db: { data: { password: 'not-for-the-other' } } },
+  }), { suspend: true });
+  const job = await admin.call<{ metadata: { uid: string } }>('POST', collection('Job'), plan.job);
+  for (const o of dependents(plan)) await admin.call('POST', collection(o.kind), withJobOwner(o, plan.job.metadata.name, job.metadata.uid));
+  return plan;
+}
+
+async function statusOf(http: KubeHttp, method: string, path: string, body?: unknown, opts: Record<string, unknown> = {}): Promise<number> {
+  return (await http.request(method, path, body, opts)).status;
+}
+
+test(
+  'two applications, generated ServiceAccounts: each token reaches only its own objects and never its own fences',
+  withComponentLogs(async () => {
+    const [a, b] = [await deploy('alpha'), await deploy('beta')];
+    // Generated, named after the application, and the only subject of its Role.
+    expect(a.serviceAccount?.metadata.name).toBe(`${a.spec.appId}-runtime`);
+    expect(a.roleBindings[0].subjects).toEqual([{ kind: 'ServiceAccount', name: `${a.spec.appId}-runtime`, namespace: ns.name }]);
+    const token = (await serviceAccountIdentity(ns.name, a.spec.serviceAccount)).token;
+    const asA = tokenHttp(token);
+    const own = (kind: string, obj: KubeObject | undefined) => at(kind, obj!.metadata.name);
+    const jobA = at('Job', a.spec.appId);
+    const annotate = { metadata: { annotations: { 'seatunnel.apache.org/phase': 'Running' } } };
+
+    await waitFor(async () => (await statusOf(asA, 'GET', jobA)) === 200, { description: 'the RoleBinding to take effect' });
+    // What the runtime needs, on its own objects.
+    expect(await statusOf(asA, 'PATCH', jobA, annotate, MERGE)).toBe(200);
+    expect(await statusOf(asA, 'GET', own('PodTemplate', a.workerTemplate))).toBe(200);
+    expect(await statusOf(asA, 'GET', at('Secret', `${a.spec.appId}-db`))).toBe(200);
+    expect(await statusOf(asA, 'DELETE', at('Pod', `${a.spec.appId}-worker-1`))).toBe(404); // allowed; there is none
+
+    // Its own fences: no change to RBAC, NetworkPolicies, its ServiceAccount or its Service (403).
+    const addSubject = { subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: ns.name }] };
+    expect(await statusOf(asA, 'PATCH', own('RoleBinding', a.roleBindings[0]), addSubject, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'PATCH', own('Role', a.roles[0]), { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'GET', own('Role', a.roles[0]))).toBe(403);
+    expect(await statusOf(asA, 'DELETE', own('RoleBinding', a.roleBindings[0]))).toBe(403);
+    for (const policy of a.networkPolicies) {
+      expect(await statusOf(asA, 'PATCH', own('NetworkPolicy', policy), { spec: { ingress: [{}] } }, MERGE)).toBe(403);
+      expect(await statusOf(asA, 'DELETE', own('NetworkPolicy', policy))).toBe(403);
+    }
+    expect(await statusOf(asA, 'PATCH', own('Service', a.service), { spec: { type: 'NodePort' } }, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'PATCH', own('ServiceAccount', a.serviceAccount), { automountServiceAccountToken: true }, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'POST', collection('RoleBinding'), { ...b.roleBindings[0], metadata: { name: 'grab' } })).toBe(403);
+
+    // The other application's objects (403), and Pods beyond its own worker names.
+    expect(await statusOf(asA, 'GET', at('Job', b.spec.appId))).toBe(403);
+    expect(await statusOf(asA, 'PATCH', at('Job', b.spec.appId), annotate, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'GET', own('PodTemplate', b.workerTemplate))).toBe(403);
+    expect(await statusOf(asA, 'PATCH', own('PodTemplate', b.workerTemplate), { metadata: { labels: { x: 'y' } } }, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'GET', at('ConfigMap', `${b.spec.appId}-engine`))).toBe(403);
+    expect(await statusOf(asA, 'GET', at('Secret', `${b.spec.appId}-db`))).toBe(403);
+    expect(await statusOf(asA, 'DELETE', at('Pod', `${b.spec.appId}-worker-1`))).toBe(403);
+    expect(await statusOf(asA, 'DELETE', `${collection('Pod')}?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${b.spec.appId}`)}`)).toBe(403);
+    expect(await statusOf(asA, 'GET', collection('Secret'))).toBe(403);
+
+    // Not bound to `default`: a Pod running as default gets nothing of the Role.
+    const asDefault = tokenHttp((await serviceAccountIdentity(ns.name, 'default')).token);
+    expect(await statusOf(asDefault, 'GET', jobA)).toBe(403);
+    expect(await statusOf(asDefault, 'POST', collection('Pod'), { metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'i' }] } })).toBe(403);
+  }),
+);
+
+test(
+  'a named ServiceAccount shared by two applications holds both Roles (RBAC grants the union), which is why each application gets its own by default',
+  withComponentLogs(async () => {
+    // Documented, not hidden: this test pins the behaviour docs/runtime.md describes.
+    const admin = adminHttp();
+    await admin.call('POST', collection('ServiceAccount'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'shared' } });
+    const mk = (name: string) => buildPlan(resolveApplication({ name, namespace: ns.name, image: 'i:1', serviceAccount: 'shared', jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n' }));
+    const [a, b] = [mk('gamma'), mk('delta')];
+    for (const p of [a, b]) for (const o of [...p.roles, ...p.roleBindings]) await admin.call('POST', collection(o.kind), o);
+    for (const p of [a, b]) await admin.call('POST', collection('Job'), p.job);
+    const asShared = tokenHttp((await serviceAccountIdentity(ns.name, 'shared')).token);
+    await waitFor(async () => (await statusOf(asShared, 'GET', at('Job', a.spec.appId))) === 200 && (await statusOf(asShared, 'GET', at('Job', b.spec.appId))) === 200, {
+      description: 'both RoleBindings to take effect',
+    });
+    // Still no fence of either can be changed.
+    expect(await statusOf(asShared, 'PATCH', at('RoleBinding', b.roleBindings[0].metadata.name), { subjects: [] }, MERGE)).toBe(403);
+  }),
+);
