@@ -21,7 +21,7 @@ import type { ApplicationSpec } from '../lib/model/spec';
 import { buildPlan, dependents, withJobOwner } from '../lib/plan/build-plan';
 import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
-import { Kube, refOf, type AnyObject } from '../lib/submit/kube-api';
+import { Kube, refOf, type AnyObject } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
 import { ControlPlane, type ClusterInfo } from '../test/support/control-plane';
 import { median, percentile, table } from './harness';

@@ -10,7 +10,7 @@ import { ConfigurationError, type ValidationIssue } from '../model/issues';
 import { dns1123LabelProblem } from '../model/k8s-syntax';
 import { applicationIdProblem } from '../model/resolve';
 import { connect, ConnectionError } from '../submit/client-node-api';
-import { Kube } from '../submit/kube-api';
+import { Kube } from '../kube';
 import type { ParsedArgs } from './args';
 import { CLI_EXIT, CliError } from './exit-codes';
 import { readInputFile } from './io';

@@ -11,7 +11,7 @@
 // succeeds.
 
 import { ANNOTATIONS, LABELS, MANAGED_BY } from '../model/reserved';
-import { describeError, describeRef, isStatus, Kube, withRetry, type AnyObject, type ObjectRef } from './kube-api';
+import { describeError, describeRef, isStatus, Kube, withRetry, type AnyObject, type ObjectRef } from '../kube';
 
 /** Kinds of the application's own objects (never ServiceAccounts or PVCs). */
 export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = [

@@ -23,7 +23,7 @@ import { resolveJobConfig, type Env, type ResolvedJobConfig, type Settings, type
 import { backoffMs, errorMessage, Latch, mapLimit } from './util';
 import { WorkerReconciler, type Assessment } from './workers/reconciler';
 import { PodSnapshotStore } from './workers/snapshot';
-import { stampWorker, templateProblems, workerSelector, type MasterRef } from './workers/stamp';
+import { stampWorker, templateProblems, workerSelector, type MasterRef } from '../../lib/plan/stamp';
 
 export interface Tuning {
   /** Worker creates in flight at most. */

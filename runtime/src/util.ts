@@ -41,16 +41,7 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
-/** Exponential backoff with full jitter: attempt 0 → up to `base`, doubling up to `max`. */
-export function backoffMs(attempt: number, base = 200, max = 5000, random: () => number = Math.random): number {
-  const cap = Math.min(max, base * 2 ** Math.min(attempt, 20));
-  return Math.round(cap / 2 + (random() * cap) / 2);
-}
-
-/** `[host]:port` for IPv6 addresses, `host:port` otherwise. */
-export function hostPort(host: string, port: number): string {
-  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
+export { backoffMs } from '../../lib/kube/retry';
 
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

@@ -22,8 +22,9 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
     // Worker Pods: created from the template, watched, deleted one by one and by label as a safety net.
     // `get` also reads the master's own Pod (owner of the workers).
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
-    // Its own Job: the UID for owner references, and the status annotations `status` reads.
-    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'patch'] },
+    // Its own Job: the UID for owner references, the status annotations `status` reads, and a watch
+    // (by field selector metadata.name, which resourceNames allow) for cancel and deletion.
+    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'patch', 'watch'] },
     // The story on the Job: WorkersCreating, AllWorkersRegistered, JobSubmitted, WorkerLost, …
     { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   ];

@@ -17,7 +17,7 @@ import { LABELS } from '../../../lib/model/reserved';
 import { backoffMs, errorMessage, mapLimit } from '../util';
 import { classifyWorker } from './classify';
 import type { PodSnapshot, PodSnapshotStore } from './snapshot';
-import { ownedBy } from './stamp';
+import { ownedBy } from '../../../lib/plan/stamp';
 
 export type WorkerPhase = 'new' | 'creating' | 'created' | 'released';
 

@@ -308,6 +308,26 @@ export class FakeKube implements KubePort {
     return { stop: () => this.watchers.delete(w) };
   }
 
+  private readonly jobWatchers = new Set<WatchHandlers>();
+
+  watchJob(name: string, _resourceVersion: string, h: WatchHandlers): WatchHandle {
+    this.record('watchJob', name);
+    const failure = this.failNext.get('watchJob')?.shift();
+    if (failure) {
+      queueMicrotask(() => h.closed(failure));
+      return { stop: () => undefined };
+    }
+    this.jobWatchers.add(h);
+    return { stop: () => this.jobWatchers.delete(h) };
+  }
+
+  /** Sends the Job as it is now to every Job watch (as the API server does after a change). */
+  async emitJob(type: 'MODIFIED' | 'DELETED' = 'MODIFIED'): Promise<void> {
+    const job = await this.getJob(this.job.metadata!.name!);
+    this.calls.pop(); // the read above is the fake's, not the runtime's
+    for (const h of this.jobWatchers) queueMicrotask(() => h.event(type, structuredClone(job)));
+  }
+
   async deletePods(selector: string): Promise<void> {
     this.record('deletePods');
     this.maybeFail('deletePods');
