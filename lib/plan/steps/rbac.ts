@@ -3,18 +3,12 @@
 // (whose names the runtime chooses at run time) and Events need collection-wide verbs.
 
 import type { PolicyRule, Role, RoleBinding } from 'kubernetes-types/rbac/v1';
+import { RESOURCES } from '../../kube/resources';
 import type { ApplicationSpec } from '../../model/spec';
 import { names, objectMeta } from '../pod';
 import { dependentRefs } from '../runtime-settings';
 import type { FeatureStep, KubeObject, PlanDraft } from '../types';
 
-const GROUP: Record<string, string> = {
-  v1: '', 'batch/v1': 'batch', 'rbac.authorization.k8s.io/v1': 'rbac.authorization.k8s.io', 'networking.k8s.io/v1': 'networking.k8s.io',
-};
-const RESOURCE: Record<string, string> = {
-  Service: 'services', ConfigMap: 'configmaps', Secret: 'secrets', PodTemplate: 'podtemplates',
-  Role: 'roles', RoleBinding: 'rolebindings', NetworkPolicy: 'networkpolicies',
-};
 
 /** The runtime's rules: workers, its own Job's status annotations, Events, and adoption of its dependents. */
 export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
@@ -31,8 +25,8 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
   // Reading the worker template, and adopting dependents applied without an owner (kubectl apply).
   const byResource = new Map<string, { group: string; names: string[] }>();
   for (const ref of dependentRefs(spec)) {
-    const resource = RESOURCE[ref.kind];
-    const entry = byResource.get(resource) ?? { group: GROUP[ref.apiVersion], names: [] };
+    const { group, resource } = RESOURCES[ref.kind];
+    const entry = byResource.get(resource) ?? { group, names: [] };
     entry.names.push(ref.name);
     byResource.set(resource, entry);
   }
