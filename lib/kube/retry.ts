@@ -14,8 +14,8 @@ export function backoffMs(attempt: number, base = 200, max = 5000, random: () =>
 export interface RetryOptions {
   /** Most attempts in all (default 3). */
   readonly attempts?: number;
-  /** No new attempt starts after this many ms since the first (default: no budget). */
-  readonly budgetMs?: number;
+  /** No new attempt starts after this many ms since the first (default: no budget); a function is asked anew after each failure. */
+  readonly budgetMs?: number | (() => number);
   /** Backoff base and cap in ms (default 200, 2000). */
   readonly baseMs?: number;
   readonly maxMs?: number;
@@ -37,7 +37,8 @@ export async function withRetry<T>(fn: () => Promise<T>, opts: RetryOptions = {}
     try {
       return await fn();
     } catch (e) {
-      const outOfBudget = opts.budgetMs !== undefined && now() - started >= opts.budgetMs;
+      const budget = typeof opts.budgetMs === 'function' ? opts.budgetMs() : opts.budgetMs;
+      const outOfBudget = budget !== undefined && now() - started >= budget;
       if (!retryable(e) || attempt + 1 >= attempts || outOfBudget) throw e;
       const wait = backoffMs(attempt, opts.baseMs ?? 200, opts.maxMs ?? 2000);
       opts.onRetry?.(e, attempt, wait);
