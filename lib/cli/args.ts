@@ -1,6 +1,9 @@
 // Command-line parsing, compatible with seatunnel-application.sh: `-a`, `-c`, `-Dk=v`, `--id`,
 // `--job-id`, `--restore-job-id`, `--wait[-timeout|-interval]`, `-t kubernetes`, and both
 // `--opt value` and `--opt=value`. Flags a command does not take are rejected by name.
+// SeaTunnel's starter (JCommander) spells overrides `-ikey=value` and accepts `-t=kubernetes`; its
+// published pages spell them `-Dkey=value`. Both spellings are taken, in command-line order (the
+// last one for a key wins), and a short option's value may start with `=` as JCommander allows.
 
 import { parseArgs } from 'node:util';
 import { parseOverride } from '../model/deployment';
@@ -14,6 +17,7 @@ const OPTIONS = {
   'application-config': { type: 'string', short: 'a' },
   config: { type: 'string', short: 'c' },
   D: { type: 'string', short: 'D', multiple: true },
+  i: { type: 'string', short: 'i', multiple: true },
   id: { type: 'string' },
   'job-id': { type: 'string' },
   'restore-job-id': { type: 'string' },
@@ -31,7 +35,7 @@ const OPTIONS = {
 
 type Flag = keyof typeof OPTIONS;
 
-const COMMON: Flag[] = ['target', 'application-config', 'D', 'output', 'help'];
+const COMMON: Flag[] = ['target', 'application-config', 'D', 'i', 'output', 'help'];
 const ALLOWED: Record<Command, Flag[]> = {
   submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
   status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval'],
@@ -42,7 +46,11 @@ const ALLOWED: Record<Command, Flag[]> = {
   help: ['help'],
 };
 
-const spelling = (f: Flag) => (f === 'D' ? '-D' : `--${f}`);
+const spelling = (f: Flag) => (f === 'D' || f === 'i' ? `-${f}` : `--${f}`);
+
+/** `-t=kubernetes`, `-i=k=v`: JCommander keeps the `=` of a short option out of the value. */
+const shortValue = (raw: string, token: { rawName: string; inlineValue?: boolean }) =>
+  token.inlineValue && !token.rawName.startsWith('--') && raw.startsWith('=') ? raw.slice(1) : raw;
 
 export interface ParsedArgs {
   readonly command: Command;
@@ -84,7 +92,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv.slice(1), options: OPTIONS, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: argv.slice(1), options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
     throw new CliError(`${command}: ${(e as Error).message.replace(/^TypeError \[\w+\]: /, '')}`);
   }
@@ -99,15 +107,23 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     };
     throw new CliError(`${command} does not accept ${rejected.map(spelling).join(', ')}${rejected.map((r) => hints[r] ?? '').join('')}`);
   }
-  const target = v.target as string | undefined;
+  // Values of short options as JCommander reads them, and -D / -i in the order they were given.
+  const overrideArgs: string[] = [];
+  let target: string | undefined;
+  for (const t of parsed.tokens) {
+    if (t.kind !== 'option' || t.value === undefined) continue;
+    const value = shortValue(t.value, t);
+    if (t.name === 'target') target = value;
+    if (t.name === 'D' || t.name === 'i') overrideArgs.push(`${t.rawName}${value}`);
+  }
   if (target !== undefined && target.toLowerCase() !== 'kubernetes') {
     throw new CliError(target.toLowerCase() === 'standalone'
       ? '-t standalone: this tool runs applications on Kubernetes; for a standalone cluster use seatunnel.sh'
       : `-t ${target}: unsupported target; the only target is kubernetes`);
   }
-  const overrides = ((v.D as string[] | undefined) ?? []).map((raw) => {
-    const pair = parseOverride(raw);
-    if (!pair) throw new CliError(`-D${raw}: an override must look like -Dkey=value`);
+  const overrides = overrideArgs.map((raw) => {
+    const pair = parseOverride(raw.slice(2));
+    if (!pair) throw new CliError(`${raw}: an override must look like ${raw.slice(0, 2)}key=value`);
     return pair;
   });
   const output = v.output as string | undefined;

@@ -8,6 +8,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { readDeploymentOptions } from '../model/deployment';
 import { ConfigurationError, type ValidationIssue } from '../model/issues';
 import { dns1123LabelProblem } from '../model/k8s-syntax';
+import { defaultOf } from '../model/options';
 import { applicationIdProblem } from '../model/resolve';
 import { connect, ConnectionError } from '../submit/client-node-api';
 import { Kube } from '../kube';
@@ -73,7 +74,7 @@ export function connectionFromArgs(args: ParsedArgs, env: NodeJS.ProcessEnv = pr
     },
   });
   const issues: ValidationIssue[] = [...read.issues];
-  const namespace = read.props.namespace ?? 'default';
+  const namespace = read.props.namespace ?? defaultOf('namespace');
   const nsProblem = dns1123LabelProblem(namespace);
   if (nsProblem) issues.push({ key: 'kubernetes.namespace', value: namespace, rule: nsProblem, source: read.sources.get('namespace') });
   if (issues.length) throw new ConfigurationError(issues);

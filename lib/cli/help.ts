@@ -46,6 +46,8 @@ Options:
                                  status and cancel read only kubernetes.namespace and kubeconfig.
   -c, --config FILE              Job file, sent verbatim (\${VAR} is resolved inside the master Pod).
   -Dkey=value                    Override a deployment option (not for secrets: visible in ps).
+  -ikey=value, -i key=value      The same override as SeaTunnel's starter spells it; -D and -i apply in
+                                 command-line order (the last one for a key wins).
       --job-id N                 Native Zeta job ID (default: generated).
       --restore-job-id M         Start from the latest checkpoint of Zeta job M.
       --id APP_ID                The application (status, cancel).

@@ -1,7 +1,9 @@
 // Turns raw values from a deployment file or a `-D` override (HOCON values, where `-D` gives
 // strings) into the typed shape of SeaTunnelApplicationProps. Shape and type only: rules about
-// the values themselves live in validate.ts, so typed props get exactly the same checks.
+// the values themselves live in rules/ (applied by resolve.ts), so typed props get exactly the
+// same checks.
 
+import { isOneOf, POD_ROLES } from './allowed-values';
 import type { ValidationIssue, ValueSource } from './issues';
 
 export interface CoerceContext {
@@ -249,12 +251,11 @@ export const asFileMap: Coercer<Record<string, string>> = (raw, ctx) => {
   return out;
 };
 
-export const asRoles: Coercer<Array<'master' | 'worker'>> = (raw, ctx) => {
+export const asRoles: Coercer<Array<(typeof POD_ROLES)[number]>> = (raw, ctx) => {
   const list = asStringList(raw, ctx);
   if (!list) return undefined;
-  const bad = list.filter((r) => r !== 'master' && r !== 'worker');
-  if (bad.length) return fail(ctx, raw, 'roles must be "master" and/or "worker"');
-  return list as Array<'master' | 'worker'>;
+  if (!list.every((r) => isOneOf(POD_ROLES, r))) return fail(ctx, raw, 'roles must be "master" and/or "worker"');
+  return list;
 };
 
 /** An environment variable value: a literal string, or `{ secret, key }` / `{ configmap, key }` / `{ value }`. */

@@ -2,6 +2,7 @@ export * from './props';
 export * from './spec';
 export * from './issues';
 export * from './options';
+export * from './allowed-values';
 export * from './ids';
 export * from './reserved';
 export * from './resolve';

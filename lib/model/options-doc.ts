@@ -1,7 +1,7 @@
 // Renders docs/options.md from the option registry. A unit test fails when the committed file
 // differs, so the reference can never drift from the code.
 
-import { FILE_OPTIONS, OPTIONS, isOptionDef, type OptionOrigin } from './options';
+import { FILE_OPTIONS, OPTIONS, isOptionDef, type OptionDef, type OptionOrigin } from './options';
 
 const ORIGIN: Record<OptionOrigin, string> = {
   published: 'SeaTunnel (published)',
@@ -10,6 +10,23 @@ const ORIGIN: Record<OptionOrigin, string> = {
 };
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The default column: the registry's value, or what happens without one. */
+export function describeDefault(def: OptionDef): string {
+  if (def.default !== undefined) return String(def.default);
+  if (def.required) return '(required)';
+  return `(${def.unset ?? 'none'})`;
+}
+
+/** The allowed-values column: an enum's values or a number's bounds. */
+export function describeAllowed(def: OptionDef): string {
+  if (def.values) return def.values.map((v) => `\`${String(v)}\``).join(', ');
+  const unit = def.unit ? ` ${def.unit}` : '';
+  if (def.min !== undefined && def.max !== undefined) return `${def.min} to ${def.max}${unit}`;
+  if (def.min !== undefined) return `at least ${def.min}${unit}`;
+  if (def.max !== undefined) return `at most ${def.max}${unit}`;
+  return '';
+}
 
 export function renderOptionsReference(): string {
   const lines: string[] = [
@@ -27,9 +44,9 @@ export function renderOptionsReference(): string {
     '',
   ];
   for (const section of ['application', 'kubernetes'] as const) {
-    lines.push(`## \`${section}.*\``, '', '| Key | Prop | Type | Default | Defined by | Description |', '|---|---|---|---|---|---|');
+    lines.push(`## \`${section}.*\``, '', '| Key | Prop | Type | Default | Allowed | Defined by | Description |', '|---|---|---|---|---|---|---|');
     for (const [prop, def] of FILE_OPTIONS.filter(([, d]) => d.key.startsWith(`${section}.`))) {
-      lines.push(`| \`${def.key}\` | \`${prop}\` | ${def.type} | ${cell(def.default)} | ${ORIGIN[def.origin]} | ${cell(def.description)}${def.submitterOnly ? ' *(submitter only)*' : ''} |`);
+      lines.push(`| \`${def.key}\` | \`${prop}\` | ${def.type} | ${cell(describeDefault(def))} | ${cell(describeAllowed(def))} | ${ORIGIN[def.origin]} | ${cell(def.description)}${def.submitterOnly ? ' *(submitter only)*' : ''} |`);
     }
     lines.push('');
   }

@@ -1,13 +1,18 @@
 // The option registry: every deployment-file key (`application.*`, `kubernetes.*`), the typed
-// prop it maps to, how a raw value is converted, its default and its documentation. The
-// option reference (docs/options.md) is generated from this table, and the compiler checks that
-// it covers every field of SeaTunnelApplicationProps.
+// prop it maps to, how a raw value is converted, and its default, bounds, allowed values and
+// documentation. This is the one place an option's default and limits are written: the resolver
+// (lib/model/rules/) reads them from here, docs/options.md is generated from here, and unit tests
+// check that props.ts's `@default` tags and a resolved minimal configuration agree with it. The
+// compiler checks that the registry covers every field of SeaTunnelApplicationProps.
 
+import { IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES } from './allowed-values';
 import {
   asBoolean, asEntries, asEnum, asEnvValue, asFileMap, asInteger, asLong, asNumber, asRecord, asRoles,
   asString, asStringList, asStringMap, asTolerations, type Coercer,
 } from './coerce';
+import { APP_ID_PREFIX_MAX } from './ids';
 import type { SeaTunnelApplicationProps } from './props';
+import { DEFAULT_RUNTIME_IMAGE } from './version';
 
 /**
  * Where an option's definition comes from: `published` = SeaTunnel's published option table;
@@ -16,11 +21,29 @@ import type { SeaTunnelApplicationProps } from './props';
  */
 export type OptionOrigin = 'published' | 'pr-era' | 'ours';
 
-export interface OptionDef {
+export type OptionType = 'string' | 'int' | 'long' | 'number' | 'boolean' | 'enum' | 'list' | 'map' | 'object';
+
+export interface OptionDef<T = unknown> {
   /** The deployment-file key, e.g. `kubernetes.image-pull-policy`. `<entry>` marks a user-chosen name. */
   readonly key: string;
-  readonly type: string;
-  readonly default: string;
+  readonly type: OptionType;
+  /** The value the resolver uses when the option is not set. */
+  readonly default?: T;
+  /**
+   * What happens when the option is not set and there is no default value, e.g. `generated`:
+   * shown in the docs, and the start of props.ts's `@default - …` tag. Without it (and without
+   * `default`), an unset option means "none": an absent or empty value.
+   */
+  readonly unset?: string;
+  /** The option must be set. */
+  readonly required?: boolean;
+  /** Inclusive bounds of a numeric option. */
+  readonly min?: number;
+  readonly max?: number;
+  /** Unit of the bounds in messages and docs (`MiB`, `ms`). */
+  readonly unit?: string;
+  /** The only values accepted (an enum), in the order they are listed to users. */
+  readonly values?: readonly T[];
   readonly description: string;
   readonly origin: OptionOrigin;
   readonly coerce: Coercer<unknown>;
@@ -35,7 +58,22 @@ export interface PropsOnlyDef {
   readonly propsOnly: string;
 }
 
-const roleFiles = (what: string, defaultRoles: string) =>
+type Props = Required<SeaTunnelApplicationProps>;
+
+/** The registry's shape: one definition per prop, typed by the prop's own type. */
+export type OptionRegistry = { readonly [K in keyof Props]: OptionDef<Props[K]> | PropsOnlyDef };
+
+/** An enum option: its type, allowed values and coercer all come from one list. */
+const oneOf = <T extends string>(values: readonly T[]) => ({ type: 'enum' as const, values, coerce: asEnum(values) });
+
+/** Memory of a Pod role, in MiB. */
+const MEMORY_MIB = { type: 'int', default: 1024, min: 256, max: 1024 * 1024, unit: 'MiB', coerce: asInteger } as const;
+/** CPU of a Pod role, in cores. The lower bound is "positive, with at most three decimals" (millicores). */
+const CPU_CORES = { type: 'number', default: 1, max: 256, unit: 'cores', coerce: asNumber } as const;
+/** Ports below 1024 are privileged: a process that is not root cannot bind them. */
+const PORT = { type: 'int', min: 1024, max: 65535, coerce: asInteger } as const;
+
+const roleFiles = (what: string, defaultRoles: readonly string[]) =>
   asEntries(
     asRecord(
       {
@@ -45,7 +83,7 @@ const roleFiles = (what: string, defaultRoles: string) =>
         mounts: { prop: 'mounts', coerce: asFileMap },
         roles: { prop: 'roles', coerce: asRoles },
       },
-      `a ${what} entry (ref or data, optional name, mounts, roles; default roles ${defaultRoles})`,
+      `a ${what} entry (ref or data, optional name, mounts, roles; default roles [${defaultRoles.join(', ')}])`,
     ),
   );
 
@@ -58,78 +96,93 @@ const runtimeFile = asRecord(
   'a runtime file (enabled, content or file)',
 );
 
-const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
+/** Bounds that hold only with `haEnabled` (outside HA the plain bounds apply). */
+export const HA_LIMITS = {
+  /** Fewer masters cannot take over from a lost one. */
+  minMasters: 2,
+  /** With no backups, a lost master loses its partitions. */
+  minBackupCount: 1,
+} as const;
 
-export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>]: OptionDef | PropsOnlyDef } = {
+/** Which Pods mount a ConfigMap or Secret entry that does not name its `roles`. */
+export const DEFAULT_ROLES = {
+  /** Connector tasks run on workers, so their files are needed there too. */
+  configMaps: POD_ROLES,
+  /** Least exposure: add 'worker' for files connector tasks read, such as keystores. */
+  secrets: ['master'],
+} as const;
+
+export const OPTIONS: OptionRegistry = {
   // ---- application.* ----
   name: {
     key: 'application.name', type: 'string', default: 'seatunnel', origin: 'published', coerce: asString,
-    description: 'Readable prefix of the application ID (lower-cased, sanitised, at most 35 characters) and the Zeta job name.',
+    description: `Readable prefix of the application ID (lower-cased, sanitised, at most ${APP_ID_PREFIX_MAX} characters) and the Zeta job name.`,
   },
   applicationId: { propsOnly: 'The application ID; the CLI takes it from `--id` for status/cancel; constructs derive it unless given.' },
   runId: {
-    key: 'application.run-id', type: 'string', default: '(none)', origin: 'ours', coerce: asString,
+    key: 'application.run-id', type: 'string', origin: 'ours', coerce: asString,
     description: 'For declarative doors (synth, cdk8s, Pulumi): changing it derives a new application ID, i.e. starts a new run. `submit` always makes a new random ID.',
   },
   jobId: {
-    key: 'application.job-id', type: 'long', default: '(generated)', origin: 'published', coerce: asLong,
+    key: 'application.job-id', type: 'long', unset: 'generated', origin: 'published', coerce: asLong,
     description: 'Positive native Zeta job ID. Generated once on the submitting host when not set; the master never regenerates it. `--job-id` wins over this key.',
   },
   restoreJobId: {
-    key: 'application.restore-job-id', type: 'long', default: '(fresh start)', origin: 'published', coerce: asLong,
+    key: 'application.restore-job-id', type: 'long', unset: 'fresh start', origin: 'published', coerce: asLong,
     description: 'Historical Zeta job ID whose latest checkpoint initialises this new job; must differ from the job ID. A missing checkpoint fails the application (the runtime checks a checkpoint volume before submitting). SeaTunnel 2.3 restores only under the old ID, so there the job keeps running as that ID (recorded in the job-id annotation). `--restore-job-id` wins over this key.',
   },
   workerCount: {
-    key: 'application.worker-count', type: 'int', default: '1', origin: 'published', coerce: asInteger,
-    description: 'Fixed number of worker Pods (1 to 1000). Capacity = worker-count × worker.slots.',
+    key: 'application.worker-count', type: 'int', default: 1, min: 1, max: 1000, origin: 'published', coerce: asInteger,
+    description: 'Fixed number of worker Pods. Capacity = worker-count × worker.slots.',
   },
   workerSlots: {
-    key: 'application.worker.slots', type: 'int', default: '2', origin: 'published', coerce: asInteger,
-    description: 'Fixed task slots per worker (1 to 1024).',
+    key: 'application.worker.slots', type: 'int', default: 2, min: 1, max: 1024, origin: 'published', coerce: asInteger,
+    description: 'Fixed task slots per worker.',
   },
   workerCpuCores: {
-    key: 'application.worker.cpu-cores', type: 'number', default: '1', origin: 'published', coerce: asNumber,
+    key: 'application.worker.cpu-cores', ...CPU_CORES, origin: 'published',
     description: 'Worker CPU request and limit in cores. SeaTunnel takes whole cores; fractions with up to three decimals (e.g. 0.5) are our extension.',
   },
   workerMemoryMb: {
-    key: 'application.worker.memory-mb', type: 'int', default: '1024', origin: 'published', coerce: asInteger,
-    description: 'Worker memory request and limit in MiB (at least 256). The JVM heap is 75 % of it.',
+    key: 'application.worker.memory-mb', ...MEMORY_MIB, origin: 'published',
+    description: 'Worker memory request and limit in MiB. The JVM heap is 75 % of it.',
   },
   workerPort: {
-    key: 'application.worker.port', type: 'int', default: '5802', origin: 'ours', coerce: asInteger,
+    key: 'application.worker.port', ...PORT, default: 5802, origin: 'ours',
     description: 'Hazelcast member port of the workers; must differ from the master ports.',
   },
   masterCpuCores: {
-    key: 'application.master.cpu-cores', type: 'number', default: '1', origin: 'published', coerce: asNumber,
+    key: 'application.master.cpu-cores', ...CPU_CORES, origin: 'published',
     description: 'Master CPU request and limit in cores (fractions as for workers).',
   },
   masterMemoryMb: {
-    key: 'application.master.memory-mb', type: 'int', default: '1024', origin: 'published', coerce: asInteger,
-    description: 'Master memory request and limit in MiB (at least 256). The JVM heap is 75 % of it.',
+    key: 'application.master.memory-mb', ...MEMORY_MIB, origin: 'published',
+    description: 'Master memory request and limit in MiB. The JVM heap is 75 % of it.',
   },
   masterPort: {
-    key: 'application.master.port', type: 'int', default: '5801', origin: 'published', coerce: asInteger,
-    description: 'Hazelcast TCP port of the master; also the Service port and the probe port (1024 to 65535).',
+    key: 'application.master.port', ...PORT, default: 5801, origin: 'published',
+    description: 'Hazelcast TCP port of the master; also the Service port and the probe port.',
   },
   masterRestPort: {
-    key: 'application.master.rest-port', type: 'int', default: '8080', origin: 'ours', coerce: asInteger,
+    key: 'application.master.rest-port', ...PORT, default: 8080, origin: 'ours',
     description: "Port of Zeta's REST API v2 on the master (SeaTunnel 2.3.9 and later). Only the runtime in the same Pod calls it; the NetworkPolicy admits no other Pod. SeaTunnel 2.3.8 and earlier have no REST v2: the runtime then uses REST v1 on the master's Hazelcast port, which only the application's own Pods can reach.",
   },
   startupTimeoutMillis: {
-    key: 'application.startup-timeout-millis', type: 'long', default: '120000', origin: 'published', coerce: asInteger,
-    description: 'Applied separately to master startup (the startup probe budget) and to creating and registering all workers. Not a limit on job execution. At least 5000.',
+    key: 'application.startup-timeout-millis', type: 'long', default: 120_000, min: 5_000, max: 86_400_000, unit: 'ms',
+    origin: 'published', coerce: asInteger,
+    description: 'Applied separately to master startup (the startup probe budget) and to creating and registering all workers. Not a limit on job execution.',
   },
   haEnabled: {
-    key: 'application.ha.enabled', type: 'boolean', default: 'false', origin: 'ours', coerce: asBoolean,
-    description: 'High availability with several masters. Validated now (fewer than two masters or backup-count 0 is an error); HA manifests come in a later release, so enabling it is rejected with that reason.',
+    key: 'application.ha.enabled', type: 'boolean', default: false, origin: 'ours', coerce: asBoolean,
+    description: `High availability with several masters. Validated now (fewer than ${HA_LIMITS.minMasters} masters or a backup-count below ${HA_LIMITS.minBackupCount} is an error); HA manifests come in a later release, so enabling it is rejected with that reason.`,
   },
   haMasters: {
-    key: 'application.ha.masters', type: 'int', default: '2', origin: 'ours', coerce: asInteger,
-    description: 'Number of masters with HA; at least 2.',
+    key: 'application.ha.masters', type: 'int', default: 2, min: 1, max: 9, origin: 'ours', coerce: asInteger,
+    description: `Number of masters with HA; at least ${HA_LIMITS.minMasters}.`,
   },
   haBackupCount: {
-    key: 'application.ha.backup-count', type: 'int', default: '1', origin: 'ours', coerce: asInteger,
-    description: "Zeta's seatunnel.engine.backup-count with HA; at least 1 and less than the number of masters.",
+    key: 'application.ha.backup-count', type: 'int', default: 1, min: 0, max: 6, origin: 'ours', coerce: asInteger,
+    description: `Zeta's seatunnel.engine.backup-count with HA; at least ${HA_LIMITS.minBackupCount} and less than the number of masters.`,
   },
   // ---- kubernetes.* ----
   namespace: {
@@ -137,15 +190,15 @@ export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>
     description: 'Existing namespace that holds every object of the application (DNS-1123 label).',
   },
   image: {
-    key: 'kubernetes.image', type: 'string', default: '(required)', origin: 'published', coerce: asString,
+    key: 'kubernetes.image', type: 'string', required: true, origin: 'published', coerce: asString,
     description: 'Image with the SeaTunnel distribution and every connector, format and driver jar the job needs; nothing is downloaded at run time.',
   },
   imagePullPolicy: {
-    key: 'kubernetes.image-pull-policy', type: 'enum', default: 'IfNotPresent', origin: 'published', coerce: asEnum(PULL_POLICIES),
-    description: 'Exactly `Always`, `IfNotPresent` or `Never` (case-sensitive).',
+    key: 'kubernetes.image-pull-policy', ...oneOf(IMAGE_PULL_POLICIES), default: 'IfNotPresent', origin: 'published',
+    description: 'Pull policy of `kubernetes.image` (case-sensitive).',
   },
   imagePullSecrets: {
-    key: 'kubernetes.image-pull-secrets', type: 'list', default: '(none)', origin: 'published', coerce: asStringList,
+    key: 'kubernetes.image-pull-secrets', type: 'list', origin: 'published', coerce: asStringList,
     description: 'Existing image pull Secrets: a comma-separated string or a HOCON array; entries are trimmed and an empty entry is an error.',
   },
   serviceAccount: {
@@ -157,25 +210,25 @@ export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>
     description: 'SEATUNNEL_HOME inside the image: absolute, without ":".',
   },
   configMaps: {
-    key: 'kubernetes.configmap.<entry>', type: 'object', default: '(none)', origin: 'published', family: true,
-    coerce: roleFiles('ConfigMap', '[master, worker]'),
+    key: 'kubernetes.configmap.<entry>', type: 'object', origin: 'published', family: true,
+    coerce: roleFiles('ConfigMap', DEFAULT_ROLES.configMaps),
     description: '`ref` = mount an existing ConfigMap; `data` = create and own one (name `<application-id>-<entry>` unless `name` is set). `mounts` maps each mounted key to its full path (mounted alone with subPath, read-only); `roles` chooses master and/or worker (default both). The `mounts`/`roles` sub-keys are ours: SeaTunnel publishes only that every mounted key declares its full path.',
   },
   secrets: {
-    key: 'kubernetes.secret.<entry>', type: 'object', default: '(none)', origin: 'ours', family: true,
-    coerce: roleFiles('Secret', '[master]'),
+    key: 'kubernetes.secret.<entry>', type: 'object', origin: 'ours', family: true,
+    coerce: roleFiles('Secret', DEFAULT_ROLES.secrets),
     description: 'Like `kubernetes.configmap.<entry>` for Secrets: `data` creates an owned Secret (values never land in a ConfigMap or a log), `ref` mounts an existing one. Default roles: master only. SeaTunnel publishes that `kubernetes.secret.*` creates an owned Secret; the sub-keys are ours.',
   },
   secretRef: {
-    key: 'kubernetes.secret-ref', type: 'string', default: '(none)', origin: 'published', coerce: asString,
+    key: 'kubernetes.secret-ref', type: 'string', origin: 'published', coerce: asString,
     description: 'Existing Secret mounted whole and read-only at `/etc/seatunnel-secret` on the master (SeaTunnel publishes a path beginning `/etc/seatunnel-se`; the rest is ours).',
   },
   env: {
-    key: 'kubernetes.env.<NAME>', type: 'object', default: '(none)', origin: 'ours', family: true, coerce: asEntries(asEnvValue),
+    key: 'kubernetes.env.<NAME>', type: 'object', origin: 'ours', family: true, coerce: asEntries(asEnvValue),
     description: 'Environment variables of the master, which resolve `${VAR}` in the job config: a literal string, `{ secret = s, key = k }` or `{ configmap = c, key = k }` (optional `optional = true`). SeaTunnel publishes literal, Secret-key and ConfigMap-key sources; the syntax is ours.',
   },
   envFrom: {
-    key: 'kubernetes.env-from.<entry>', type: 'object', default: '(none)', origin: 'ours', family: true,
+    key: 'kubernetes.env-from.<entry>', type: 'object', origin: 'ours', family: true,
     coerce: asEntries(
       asRecord(
         {
@@ -191,64 +244,65 @@ export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>
   },
   jobConfig: { propsOnly: 'The job config text; the CLI reads it from `-c`.' },
   jobConfigFile: {
-    key: 'kubernetes.job-config-file', type: 'string', default: '(none)', origin: 'published', coerce: asString,
+    key: 'kubernetes.job-config-file', type: 'string', origin: 'published', coerce: asString,
     description: 'Absolute path of the job file inside the master, mounted from a `kubernetes.configmap.<entry>` or `kubernetes.secret.<entry>` mount. Makes `-c` unnecessary (and `-c` is then rejected, so nothing is silently ignored).',
   },
   labels: {
-    key: 'kubernetes.labels', type: 'map', default: '(none)', origin: 'ours', coerce: asStringMap,
+    key: 'kubernetes.labels', type: 'map', origin: 'ours', coerce: asStringMap,
     description: 'Labels on every object of the application (e.g. a cost centre from a team template).',
   },
   annotations: {
-    key: 'kubernetes.annotations', type: 'map', default: '(none)', origin: 'ours', coerce: asStringMap,
+    key: 'kubernetes.annotations', type: 'map', origin: 'ours', coerce: asStringMap,
     description: 'Annotations on every object of the application.',
   },
   masterLabels: {
-    key: 'kubernetes.master.labels', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    key: 'kubernetes.master.labels', type: 'map', origin: 'pr-era', coerce: asStringMap,
     description: 'Extra labels of the master Pod: `k:v,k:v` or a HOCON object. Keys under `seatunnel.apache.org/` and the `app.kubernetes.io/` keys this tool sets are reserved.',
   },
   workerLabels: {
-    key: 'kubernetes.worker.labels', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    key: 'kubernetes.worker.labels', type: 'map', origin: 'pr-era', coerce: asStringMap,
     description: 'Extra labels of the worker Pods (same rules as master labels).',
   },
   masterAnnotations: {
-    key: 'kubernetes.master.annotations', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    key: 'kubernetes.master.annotations', type: 'map', origin: 'pr-era', coerce: asStringMap,
     description: 'Annotations of the master Pod.',
   },
   workerAnnotations: {
-    key: 'kubernetes.worker.annotations', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    key: 'kubernetes.worker.annotations', type: 'map', origin: 'pr-era', coerce: asStringMap,
     description: 'Annotations of the worker Pods.',
   },
   masterNodeSelector: {
-    key: 'kubernetes.master.node-selector', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    key: 'kubernetes.master.node-selector', type: 'map', origin: 'pr-era', coerce: asStringMap,
     description: 'nodeSelector of the master Pod.',
   },
   workerNodeSelector: {
-    key: 'kubernetes.worker.node-selector', type: 'map', default: '(none)', origin: 'pr-era', coerce: asStringMap,
+    key: 'kubernetes.worker.node-selector', type: 'map', origin: 'pr-era', coerce: asStringMap,
     description: 'nodeSelector of the worker Pods.',
   },
   masterTolerations: {
-    key: 'kubernetes.master.tolerations', type: 'list', default: '(none)', origin: 'ours', coerce: asTolerations,
+    key: 'kubernetes.master.tolerations', type: 'list', origin: 'ours', coerce: asTolerations,
     description: 'Tolerations of the master Pod: a HOCON array of `{ key, operator, value, effect, toleration-seconds }`, or `key=value:Effect,key:Effect` (operator Exists when there is no "="). SeaTunnel publishes that tolerations are configurable; the names are ours.',
   },
   workerTolerations: {
-    key: 'kubernetes.worker.tolerations', type: 'list', default: '(none)', origin: 'ours', coerce: asTolerations,
+    key: 'kubernetes.worker.tolerations', type: 'list', origin: 'ours', coerce: asTolerations,
     description: 'Tolerations of the worker Pods (same syntax).',
   },
   checkpointPvc: {
-    key: 'kubernetes.checkpoint-pvc', type: 'string', default: '(none)', origin: 'pr-era', coerce: asString,
+    key: 'kubernetes.checkpoint-pvc', type: 'string', origin: 'pr-era', coerce: asString,
     description: 'Existing PVC mounted read-write at `/opt/seatunnel/checkpoints` on the master only; never owner-referenced, changed or deleted.',
   },
   finishedJobRetentionSeconds: {
-    key: 'kubernetes.finished-job-retention-seconds', type: 'int', default: '86400', origin: 'pr-era', coerce: asInteger,
-    description: "How long a finished application stays visible: the Job's `ttlSecondsAfterFinished` (at least 1).",
+    key: 'kubernetes.finished-job-retention-seconds', type: 'int', default: 86_400, min: 1, max: 2_147_483_647, unit: 's',
+    origin: 'pr-era', coerce: asInteger,
+    description: "How long a finished application stays visible: the Job's `ttlSecondsAfterFinished`.",
   },
   kubeconfig: {
-    key: 'kubernetes.kubeconfig', type: 'string', default: '(KUBECONFIG, then in-cluster)', origin: 'pr-era', coerce: asString,
+    key: 'kubernetes.kubeconfig', type: 'string', unset: 'KUBECONFIG, then in-cluster', origin: 'pr-era', coerce: asString,
     submitterOnly: true,
     description: 'Kubeconfig of the submitting host. Never sent to the cluster; keep it in the deployment file rather than in `-D`.',
   },
   runtimeFiles: {
-    key: 'kubernetes.runtime-files.<file>', type: 'object', default: '(all generated)', origin: 'ours', family: true,
+    key: 'kubernetes.runtime-files.<file>', type: 'object', unset: 'all generated', origin: 'ours', family: true,
     coerce: asRecord(
       {
         engine: { prop: 'engine', coerce: runtimeFile },
@@ -261,28 +315,54 @@ export const OPTIONS: { readonly [K in keyof Required<SeaTunnelApplicationProps>
     description: '`<file>` is `engine` (seatunnel.yaml), `hazelcast`, `jvm-options` or `log4j2`. Each is generated by default; `{ file = path }` or `{ content = "…" }` supplies one (YAML: merged under the keys application mode controls; JVM options: appended; Log4j2: replaces it); `{ enabled = false }` uses the image\'s own file. SeaTunnel publishes that each can be specified or disabled; the names are ours.',
   },
   rbacCreate: {
-    key: 'kubernetes.rbac.create', type: 'boolean', default: 'true', origin: 'ours', coerce: asBoolean,
+    key: 'kubernetes.rbac.create', type: 'boolean', default: true, origin: 'ours', coerce: asBoolean,
     description: "Generate the master's Role (exactly the calls the runtime makes) and its RoleBinding to the service account.",
   },
   networkPolicyEnabled: {
-    key: 'kubernetes.network-policy.enabled', type: 'boolean', default: 'true', origin: 'ours', coerce: asBoolean,
+    key: 'kubernetes.network-policy.enabled', type: 'boolean', default: true, origin: 'ours', coerce: asBoolean,
     description: "Generate NetworkPolicies: the master and workers accept Hazelcast only from the application's own Pods; the REST port is reachable by no other Pod.",
   },
+  podSecurity: {
+    key: 'kubernetes.pod-security', ...oneOf(POD_SECURITY_LEVELS), default: 'baseline', origin: 'ours',
+    description: "Pod Security Standards level the master and worker Pods are built to pass (`preflight` reports the namespace's enforced level). `baseline`: no privilege escalation, seccomp RuntimeDefault, no host access. `restricted` adds runAsNonRoot and drops all capabilities: it needs an image whose user is non-root, or `kubernetes.run-as-user`. The default is `baseline` because the stock apache/seatunnel image runs as root and writes under /opt/seatunnel.",
+  },
+  runAsUser: {
+    key: 'kubernetes.run-as-user', type: 'int', unset: "the image's user", min: 1, max: 2_147_483_647, origin: 'ours', coerce: asInteger,
+    description: 'Non-root user ID every container of the master and worker Pods runs as (Pod `securityContext.runAsUser`). The user must be able to read SEATUNNEL_HOME and write its logs directory.',
+  },
+  admissionFence: {
+    key: 'kubernetes.admission-fence', type: 'boolean', default: true, origin: 'ours', coerce: asBoolean,
+    description: "Name the master's ServiceAccount on the worker PodTemplate (annotation `seatunnel.apache.org/fenced-creator`), so that where a platform team installed the admission fence (ValidatingAdmissionPolicy `seatunnel-app-worker-fence`, Kubernetes 1.30+, see docs/security.md) that ServiceAccount can create only Pods that match the template. Without the platform's policy it has no effect.",
+  },
   runtimeMode: {
-    key: 'kubernetes.runtime.mode', type: 'enum', default: 'init-container', origin: 'ours', coerce: asEnum(['init-container', 'embedded'] as const),
+    key: 'kubernetes.runtime.mode', ...oneOf(RUNTIME_MODES), default: 'init-container', origin: 'ours',
     description: '`init-container` copies Node.js and the runtime from `kubernetes.runtime.image` into a shared volume, so the stock SeaTunnel image is used unchanged; `embedded` expects them at /opt/seatunnel-app inside `kubernetes.image`.',
   },
   runtimeImage: {
-    key: 'kubernetes.runtime.image', type: 'string', default: 'seatunnel-app-runtime:<version>', origin: 'ours', coerce: asString,
+    key: 'kubernetes.runtime.image', type: 'string', default: DEFAULT_RUNTIME_IMAGE, origin: 'ours', coerce: asString,
     description: 'Image with Node.js and the runtime bundle (built from runtime/Dockerfile).',
   },
   runtimeImagePullPolicy: {
-    key: 'kubernetes.runtime.image-pull-policy', type: 'enum', default: 'IfNotPresent', origin: 'ours', coerce: asEnum(PULL_POLICIES),
+    key: 'kubernetes.runtime.image-pull-policy', ...oneOf(IMAGE_PULL_POLICIES), default: 'IfNotPresent', origin: 'ours',
     description: 'Pull policy of the runtime image.',
   },
 };
 
 export const isOptionDef = (d: OptionDef | PropsOnlyDef): d is OptionDef => 'key' in d;
+
+/** The registry entry of a prop that has a deployment-file key. */
+export function fileOption<K extends keyof Props>(prop: K): OptionDef<Props[K]> {
+  const def = OPTIONS[prop] as OptionDef<Props[K]> | PropsOnlyDef;
+  if (!isOptionDef(def)) throw new Error(`${prop} is a props-only option: it has no deployment-file entry`);
+  return def;
+}
+
+/** An option's default value; a programming error when the registry gives it none. */
+export function defaultOf<K extends keyof Props>(prop: K): Props[K] {
+  const value = fileOption(prop).default;
+  if (value === undefined) throw new Error(`the option registry gives ${prop} no default value`);
+  return value;
+}
 
 /** Deployment-file options by prop name. */
 export const FILE_OPTIONS: ReadonlyArray<[keyof SeaTunnelApplicationProps, OptionDef]> = (

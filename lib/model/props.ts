@@ -1,12 +1,22 @@
 // The typed input of one SeaTunnel application, for TypeScript users (cdk8s, Pulumi, team
 // templates). Deployment files (`application.*` / `kubernetes.*` HOCON keys) map onto exactly
 // these fields through the option registry in options.ts; both then go through
-// resolveApplication(), so every door shares one set of defaults and rules.
+// resolveApplication(), so every door shares one set of defaults and rules. The `@default` tags
+// below repeat the registry's defaults for editors and generated API docs; a unit test
+// (test/unit/model/props-defaults.test.ts) fails when one of them disagrees with the registry.
+
+import type {
+  IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES, TOLERATION_EFFECTS, TOLERATION_OPERATORS,
+} from './allowed-values';
 
 /** The two Pod roles of an application. */
-export type PodRole = 'master' | 'worker';
+export type PodRole = (typeof POD_ROLES)[number];
 
-export type ImagePullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+export type ImagePullPolicy = (typeof IMAGE_PULL_POLICIES)[number];
+
+export type RuntimeMode = (typeof RUNTIME_MODES)[number];
+
+export type PodSecurityLevel = (typeof POD_SECURITY_LEVELS)[number];
 
 /** A ConfigMap mounted into the application, either an existing one or one the application creates and owns. */
 export interface ConfigMapEntryProps {
@@ -84,11 +94,11 @@ export interface TolerationProps {
   /** @default - matches every key (only with operator Exists) */
   readonly key?: string;
   /** @default 'Equal' */
-  readonly operator?: 'Equal' | 'Exists';
+  readonly operator?: (typeof TOLERATION_OPERATORS)[number];
   /** @default '' */
   readonly value?: string;
   /** @default - matches every effect */
-  readonly effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  readonly effect?: (typeof TOLERATION_EFFECTS)[number];
   /** @default - tolerate forever (only with effect NoExecute) */
   readonly tolerationSeconds?: number;
 }
@@ -258,13 +268,27 @@ export interface SeaTunnelApplicationProps {
   /** Generate NetworkPolicies that confine Hazelcast and REST traffic to the application. @default true */
   readonly networkPolicyEnabled?: boolean;
   /**
+   * Pod Security Standards level the master and worker Pods are built to pass. `restricted`
+   * needs an image that runs as a non-root user (or `runAsUser`); the stock SeaTunnel image runs as root.
+   * @default 'baseline'
+   */
+  readonly podSecurity?: PodSecurityLevel;
+  /** Non-root user ID of every container of the master and worker Pods. @default - the image's user */
+  readonly runAsUser?: number;
+  /**
+   * Name the master's ServiceAccount on the worker template, so that a platform's admission fence
+   * (ValidatingAdmissionPolicy `seatunnel-app-worker-fence`) lets it create only such workers.
+   * @default true
+   */
+  readonly admissionFence?: boolean;
+  /**
    * How the runtime reaches the master container: `init-container` copies it from `runtimeImage`
    * into a shared volume so the stock SeaTunnel image is used unchanged; `embedded` expects it at
    * /opt/seatunnel-app inside `image`.
    * @default 'init-container'
    */
-  readonly runtimeMode?: 'init-container' | 'embedded';
-  /** Image with Node.js and the runtime bundle. @default 'seatunnel-app-runtime:<package version>' */
+  readonly runtimeMode?: RuntimeMode;
+  /** Image with Node.js and the runtime bundle. @default 'seatunnel-app-runtime:0.1.0' */
   readonly runtimeImage?: string;
   /** @default 'IfNotPresent' */
   readonly runtimeImagePullPolicy?: ImagePullPolicy;

@@ -1,13 +1,13 @@
 // The resolved, validated description of one application: every default applied, every rule
 // checked. The plan is a pure function of this object.
 
-import type { ImagePullPolicy, PodRole } from './props';
+import type { ImagePullPolicy, PodRole, PodSecurityLevel, RuntimeMode, TolerationProps } from './props';
 
 export interface Toleration {
   readonly key?: string;
-  readonly operator: 'Equal' | 'Exists';
+  readonly operator: NonNullable<TolerationProps['operator']>;
   readonly value?: string;
-  readonly effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  readonly effect?: TolerationProps['effect'];
   readonly tolerationSeconds?: number;
 }
 
@@ -115,8 +115,11 @@ export interface ApplicationSpec {
   readonly runtimeFiles: RuntimeFilesSpec;
   readonly rbacCreate: boolean;
   readonly networkPolicyEnabled: boolean;
+  /** The Pod Security Standards level the Pods are built for, and the user they run as (undefined: the image's). */
+  readonly podSecurity: { readonly level: PodSecurityLevel; readonly runAsUser?: number };
+  readonly admissionFence: boolean;
   readonly runtime: {
-    readonly mode: 'init-container' | 'embedded';
+    readonly mode: RuntimeMode;
     readonly image: string;
     readonly imagePullPolicy: ImagePullPolicy;
   };

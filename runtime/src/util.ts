@@ -41,7 +41,7 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
-export { backoffMs } from '../../lib/kube/retry';
+export { backoffMs } from 'seatunnel-app/internal/kube/retry';
 
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

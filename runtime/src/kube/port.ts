@@ -58,4 +58,4 @@ export interface KubePort {
 }
 
 // One error type for every API call, the CLI's and the runtime's (lib/kube/errors.ts).
-export { KubeApiError, isStatus, isTransient } from '../../../lib/kube/errors';
+export { KubeApiError, isStatus, isTransient } from 'seatunnel-app/internal/kube/errors';

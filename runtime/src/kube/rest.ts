@@ -1,6 +1,6 @@
 // The KubePort over the shared client (lib/kube): one method per API call the Role allows.
 
-import { isStatus, type Kube, type WatchStream } from '../../../lib/kube';
+import { isStatus, type Kube, type WatchStream } from 'seatunnel-app/internal/kube/index';
 import type { Event, Job, KubePort, ObjectMeta, ObjectRef, OwnerReference, Pod, PodList, PodTemplate, WatchEventType, WatchHandle, WatchHandlers } from './port';
 
 const WATCH_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);

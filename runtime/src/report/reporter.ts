@@ -4,8 +4,8 @@
 // waits for everything queued — the terminal state is recorded before the runtime exits.
 
 import type { Event } from 'kubernetes-types/core/v1';
-import { withRetry } from '../../../lib/kube/retry';
-import { ANNOTATIONS } from '../../../lib/model/reserved';
+import { withRetry } from 'seatunnel-app/internal/kube/retry';
+import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import type { Clock } from '../clock';
 import { isStatus, isTransient, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
@@ -15,7 +15,7 @@ export type AnnotationKey = keyof typeof ANNOTATIONS;
 export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
 
 /** Values of the phase annotation, in lifecycle order. */
-export { PHASES, type Phase } from '../../../lib/model/reserved';
+export { PHASES, type Phase } from 'seatunnel-app/internal/model/reserved';
 
 /** Reasons of the Events the runtime records. */
 export type EventReason =

@@ -13,11 +13,11 @@ import type { Clock } from '../clock';
 import { isStatus, isTransient, KubeApiError, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
 import type { Reason } from '../outcome';
-import { LABELS } from '../../../lib/model/reserved';
+import { LABELS } from 'seatunnel-app/internal/model/reserved';
 import { backoffMs, errorMessage, mapLimit } from '../util';
 import { classifyWorker } from './classify';
 import type { PodSnapshot, PodSnapshotStore } from './snapshot';
-import { ownedBy } from '../../../lib/plan/stamp';
+import { ownedBy } from 'seatunnel-app/internal/plan/stamp';
 
 export type WorkerPhase = 'new' | 'creating' | 'created' | 'released';
 

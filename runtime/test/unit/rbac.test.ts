@@ -2,8 +2,8 @@
 // API server over the scenarios that exercise every call) is allowed by the Role the plan
 // generates, and every verb the Role grants is used by some call. The cluster tier runs the
 // same calls with the real ServiceAccount token against the real Role.
-import { runtimeRules } from '../../../lib/plan/steps/rbac';
-import { RESOURCES } from '../../../lib/kube/resources';
+import { runtimeRules } from 'seatunnel-app/internal/plan/steps/rbac';
+import { RESOURCES } from 'seatunnel-app/internal/kube/resources';
 import type { CallRecord } from './fakes';
 import { setup } from './lifecycle-setup';
 

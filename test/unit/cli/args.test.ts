@@ -42,6 +42,34 @@ describe('seatunnel-application.sh compatible flags', () => {
   });
 });
 
+describe('overrides as SeaTunnel\'s starter writes them (-i) and as its pages do (-D)', () => {
+  test('-ikey=value and -i key=value; values may contain "="', () => {
+    expect(parseCommandLine(['submit', '-iapplication.worker-count=3', '-i', 'kubernetes.labels=team=data']).overrides).toEqual([
+      ['application.worker-count', '3'], ['kubernetes.labels', 'team=data'],
+    ]);
+  });
+
+  test('-D and -i mix in command-line order, so the last one for a key wins', () => {
+    expect(parseCommandLine(['synth', '-Dapplication.worker-count=2', '-iapplication.worker-count=5', '-Dkubernetes.namespace=a']).overrides).toEqual([
+      ['application.worker-count', '2'], ['application.worker-count', '5'], ['kubernetes.namespace', 'a'],
+    ]);
+  });
+
+  test('a short option\'s value may start with "=" as JCommander allows', () => {
+    expect(parseCommandLine(['submit', '-i=a.b=c']).overrides).toEqual([['a.b', 'c']]);
+    expect(parseCommandLine(['submit', '-D=a.b=c']).overrides).toEqual([['a.b', 'c']]);
+  });
+
+  test.each([['-t=kubernetes'], ['--target=KUBERNETES'], ['-tKubernetes'], ['--target', 'kubernetes']])('target %s', (...flag) => {
+    expect(parseCommandLine(['submit', ...flag]).command).toBe('submit');
+  });
+
+  test('a malformed -i names its own spelling', () => {
+    expect(() => parseCommandLine(['submit', '-inovalue'])).toThrow(/-inovalue: an override must look like -ikey=value/);
+    expect(() => parseCommandLine(['submit', '-t=yarn'])).toThrow(/-t yarn: unsupported target/);
+  });
+});
+
 describe('cancel --savepoint', () => {
   test('accepted with an optional --wait-timeout', () => {
     expect(parseCommandLine(['cancel', '--id', 'x', '--savepoint', '--wait-timeout', '30000'])).toMatchObject({ savepoint: true, waitTimeoutMs: 30000 });

@@ -1,0 +1,24 @@
+// The closed sets of values some props accept. The prop types, the deployment-file coercers, the
+// resolver's checks and the option reference are all derived from these lists, so a value added
+// here is accepted (and documented) everywhere at once.
+
+export const IMAGE_PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
+
+/** How the runtime reaches the master container (see `runtimeMode`). */
+export const RUNTIME_MODES = ['init-container', 'embedded'] as const;
+
+/**
+ * Pod Security Standards levels the master and worker Pods are built to pass (`privileged` is
+ * not offered: the Pods never need it).
+ */
+export const POD_SECURITY_LEVELS = ['baseline', 'restricted'] as const;
+
+/** The two Pod roles of an application. */
+export const POD_ROLES = ['master', 'worker'] as const;
+
+export const TOLERATION_OPERATORS = ['Equal', 'Exists'] as const;
+export const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+
+/** True when `value` is one of `values` (narrows its type). */
+export const isOneOf = <T extends string>(values: readonly T[], value: unknown): value is T =>
+  typeof value === 'string' && (values as readonly string[]).includes(value);

@@ -1,0 +1,80 @@
+// The master's environment: single variables (literal or from a Secret/ConfigMap key) and whole
+// Secrets/ConfigMaps (`envFrom`). The job config's `${VAR}` placeholders resolve from it.
+
+import { configMapKeyProblem, dns1123SubdomainProblem, envVarNameProblem } from '../k8s-syntax';
+import type { EnvFromProps, EnvValueProps } from '../props';
+import { RESERVED_ENV_NAMES } from '../reserved';
+import type { EnvFromSpec, EnvVarSpec } from '../spec';
+import type { PropReader } from './reader';
+
+/** The value of an entry-keyed prop, or undefined (reported) when it is not an object. */
+function entries<T>(r: PropReader, prop: 'env' | 'envFrom', what: string): Array<[string, T]> {
+  const v = r.props[prop] as unknown;
+  if (v === undefined) return [];
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    r.fail(prop, v, `must be an object keyed by ${what}`);
+    return [];
+  }
+  return Object.entries(v as Record<string, T>);
+}
+
+export function resolveEnvVars(r: PropReader): EnvVarSpec[] {
+  const out: EnvVarSpec[] = [];
+  for (const [name, raw] of entries<EnvValueProps>(r, 'env', 'variable name')) {
+    const np = envVarNameProblem(name);
+    if (np) {
+      r.fail('env', name, np, name);
+      continue;
+    }
+    if (RESERVED_ENV_NAMES.has(name)) {
+      r.fail('env', name, 'the variable is set by this tool for the runtime; choose another name', name);
+      continue;
+    }
+    if (typeof raw === 'string') {
+      out.push({ name, value: raw });
+      continue;
+    }
+    const o = raw as Record<string, unknown>;
+    const forms = ['value', 'secret', 'configmap'].filter((f) => o[f] !== undefined);
+    if (forms.length !== 1) {
+      r.fail('env', raw, 'must be a string, or exactly one of { value }, { secret, key }, { configmap, key }', name);
+      continue;
+    }
+    if (forms[0] === 'value') {
+      out.push({ name, value: String(o.value) });
+      continue;
+    }
+    const source = String(o[forms[0]]);
+    const key = o.key;
+    let ok = r.check('env', source, dns1123SubdomainProblem(source), `${name}.${forms[0]}`);
+    if (typeof key !== 'string') {
+      r.fail('env', key, `a ${forms[0]} source needs key (the key to read)`, `${name}.key`);
+      ok = false;
+    } else ok = r.check('env', key, configMapKeyProblem(key), `${name}.key`) && ok;
+    if (!ok) continue;
+    const optional = o.optional === true;
+    out.push(forms[0] === 'secret'
+      ? { name, secret: source, key: key as string, optional }
+      : { name, configmap: source, key: key as string, optional });
+  }
+  return out;
+}
+
+export function resolveEnvFrom(r: PropReader): EnvFromSpec[] {
+  const out: EnvFromSpec[] = [];
+  for (const [entry, raw] of entries<EnvFromProps>(r, 'envFrom', 'entry name')) {
+    if ((raw.secret === undefined) === (raw.configmap === undefined)) {
+      r.fail('envFrom', raw, 'set exactly one of secret and configmap', entry);
+      continue;
+    }
+    const kind = raw.secret !== undefined ? 'secret' : 'configmap';
+    const name = (raw.secret ?? raw.configmap) as string;
+    if (!r.check('envFrom', name, dns1123SubdomainProblem(name), `${entry}.${kind}`)) continue;
+    if (raw.prefix !== undefined && raw.prefix !== '' && envVarNameProblem(raw.prefix)) {
+      r.fail('envFrom', raw.prefix, 'prefix must be a valid start of an environment variable name', `${entry}.prefix`);
+      continue;
+    }
+    out.push({ entry, kind, name, ...(raw.prefix ? { prefix: raw.prefix } : {}), optional: raw.optional === true });
+  }
+  return out;
+}

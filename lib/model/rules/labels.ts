@@ -1,0 +1,54 @@
+// Labels, annotations and node selectors: string maps under Kubernetes' key and value rules, with
+// the label keys this tool and the Job controller set kept out of users' hands.
+
+import { labelValueProblem, qualifiedNameProblem } from '../k8s-syntax';
+import type { PodRole } from '../props';
+import type { PropReader, PropName } from './reader';
+
+const RESERVED_LABEL_PREFIX = 'seatunnel.apache.org/';
+const RESERVED_LABELS = new Set([
+  'app.kubernetes.io/name', 'app.kubernetes.io/instance', 'app.kubernetes.io/component', 'app.kubernetes.io/managed-by',
+  'controller-uid', 'job-name', 'batch.kubernetes.io/controller-uid', 'batch.kubernetes.io/job-name',
+]);
+
+/** Kubernetes' limit on the total size of an object's annotations. */
+const MAX_ANNOTATION_BYTES = 256 * 1024;
+
+export type StringMapKind = 'label' | 'annotation' | 'selector';
+
+export function resolveStringMap(r: PropReader, prop: PropName, kind: StringMapKind, role?: PodRole): Record<string, string> {
+  const v = r.props[prop] as unknown;
+  if (v === undefined) return {};
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    r.fail(prop, v, 'must be an object of string keys and values');
+    return {};
+  }
+  const out: Record<string, string> = {};
+  let size = 0;
+  for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
+    if (typeof val !== 'string') {
+      r.fail(prop, val, 'values must be strings', k);
+      continue;
+    }
+    const keyProblem = qualifiedNameProblem(k);
+    if (keyProblem) {
+      r.fail(prop, k, keyProblem, k);
+      continue;
+    }
+    if (kind === 'label' && (k.startsWith(RESERVED_LABEL_PREFIX) || RESERVED_LABELS.has(k))) {
+      r.fail(prop, k, `the label key is reserved (set by this tool${role === 'master' || !role ? ' or by the Job controller' : ''}); choose another key`, k);
+      continue;
+    }
+    if (kind !== 'annotation') {
+      const vp = labelValueProblem(val);
+      if (vp) {
+        r.fail(prop, val, vp, k);
+        continue;
+      }
+    }
+    size += k.length + val.length;
+    out[k] = val;
+  }
+  if (kind === 'annotation' && size > MAX_ANNOTATION_BYTES) r.fail(prop, `${size} bytes`, 'annotations must total at most 256 KiB');
+  return out;
+}

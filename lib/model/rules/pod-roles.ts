@@ -1,0 +1,46 @@
+// The master and the workers: their resources, ports, worker count and slots, and the labels,
+// annotations and scheduling constraints of each role's Pods.
+
+import type { MasterSpec, WorkerSpec } from '../spec';
+import { resolveStringMap } from './labels';
+import type { PropReader } from './reader';
+import { resolveTolerations } from './tolerations';
+
+/** JVM heap: 75 % of the container memory limit, leaving the rest for off-heap and JVM overhead. */
+export function heapMiB(memoryMiB: number): number {
+  return Math.max(1, Math.floor((memoryMiB * 3) / 4));
+}
+
+export function resolveMaster(r: PropReader): MasterSpec {
+  const memoryMiB = r.int('masterMemoryMb');
+  const port = r.int('masterPort');
+  const restPort = r.int('masterRestPort');
+  if (port === restPort) r.fail('masterRestPort', restPort, 'must differ from the master port');
+  return {
+    cpuMillicores: r.millicores('masterCpuCores'),
+    memoryMiB,
+    heapMiB: heapMiB(memoryMiB),
+    labels: resolveStringMap(r, 'masterLabels', 'label', 'master'),
+    annotations: resolveStringMap(r, 'masterAnnotations', 'annotation'),
+    nodeSelector: resolveStringMap(r, 'masterNodeSelector', 'selector'),
+    tolerations: resolveTolerations(r, 'masterTolerations'),
+    port,
+    restPort,
+  };
+}
+
+export function resolveWorker(r: PropReader): WorkerSpec {
+  const memoryMiB = r.int('workerMemoryMb');
+  return {
+    count: r.int('workerCount'),
+    slots: r.int('workerSlots'),
+    cpuMillicores: r.millicores('workerCpuCores'),
+    memoryMiB,
+    heapMiB: heapMiB(memoryMiB),
+    labels: resolveStringMap(r, 'workerLabels', 'label', 'worker'),
+    annotations: resolveStringMap(r, 'workerAnnotations', 'annotation'),
+    nodeSelector: resolveStringMap(r, 'workerNodeSelector', 'selector'),
+    tolerations: resolveTolerations(r, 'workerTolerations'),
+    port: r.int('workerPort'),
+  };
+}

@@ -1,0 +1,144 @@
+// The resolver takes every default, bound and allowed value from the option registry. These tests
+// iterate the registry, so an option added there is covered without touching this file (and the
+// compiler asks for its place in the resolved spec below).
+
+import { isOptionDef, OPTIONS, type OptionDef } from '../../../lib/model/options';
+import type { SeaTunnelApplicationProps } from '../../../lib/model/props';
+import { resolveApplication } from '../../../lib/model/resolve';
+import type { ApplicationSpec } from '../../../lib/model/spec';
+import { JOB_CONFIG, problems } from '../../support/fixtures';
+
+type Props = Required<SeaTunnelApplicationProps>;
+type PropName = keyof Props;
+
+/** Options that only shape other values, or are validated but not part of the spec yet (HA). */
+const NOT_IN_SPEC = () => undefined;
+
+/** Where each prop's resolved value lands in the spec, in the prop's own unit. */
+const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = {
+  name: (s) => s.name,
+  applicationId: (s) => s.appId,
+  runId: NOT_IN_SPEC, // feeds the derived application ID
+  jobId: (s) => s.jobId,
+  restoreJobId: (s) => s.restoreJobId,
+  workerCount: (s) => s.worker.count,
+  workerSlots: (s) => s.worker.slots,
+  workerCpuCores: (s) => s.worker.cpuMillicores / 1000,
+  workerMemoryMb: (s) => s.worker.memoryMiB,
+  workerPort: (s) => s.worker.port,
+  masterCpuCores: (s) => s.master.cpuMillicores / 1000,
+  masterMemoryMb: (s) => s.master.memoryMiB,
+  masterPort: (s) => s.master.port,
+  masterRestPort: (s) => s.master.restPort,
+  startupTimeoutMillis: (s) => s.startupTimeoutMillis,
+  haEnabled: NOT_IN_SPEC,
+  haMasters: NOT_IN_SPEC,
+  haBackupCount: NOT_IN_SPEC,
+  namespace: (s) => s.namespace,
+  image: (s) => s.image,
+  imagePullPolicy: (s) => s.imagePullPolicy,
+  imagePullSecrets: (s) => s.imagePullSecrets,
+  serviceAccount: (s) => s.serviceAccount,
+  seatunnelHome: (s) => s.seatunnelHome,
+  configMaps: (s) => s.configMaps,
+  secrets: (s) => s.secrets,
+  secretRef: (s) => s.secretRef,
+  env: (s) => s.env,
+  envFrom: (s) => s.envFrom,
+  jobConfig: (s) => (s.jobConfig.kind === 'inline' ? s.jobConfig.text : undefined),
+  jobConfigFile: (s) => (s.jobConfig.kind === 'file' ? s.jobConfig.path : undefined),
+  labels: (s) => s.labels,
+  annotations: (s) => s.annotations,
+  masterLabels: (s) => s.master.labels,
+  workerLabels: (s) => s.worker.labels,
+  masterAnnotations: (s) => s.master.annotations,
+  workerAnnotations: (s) => s.worker.annotations,
+  masterNodeSelector: (s) => s.master.nodeSelector,
+  workerNodeSelector: (s) => s.worker.nodeSelector,
+  masterTolerations: (s) => s.master.tolerations,
+  workerTolerations: (s) => s.worker.tolerations,
+  checkpointPvc: (s) => s.checkpointPvc,
+  finishedJobRetentionSeconds: (s) => s.finishedJobRetentionSeconds,
+  kubeconfig: (s) => s.kubeconfig,
+  runtimeFiles: (s) => s.runtimeFiles,
+  rbacCreate: (s) => s.rbacCreate,
+  networkPolicyEnabled: (s) => s.networkPolicyEnabled,
+  podSecurity: (s) => s.podSecurity.level,
+  runAsUser: (s) => s.podSecurity.runAsUser,
+  admissionFence: (s) => s.admissionFence,
+  runtimeMode: (s) => s.runtime.mode,
+  runtimeImage: (s) => s.runtime.image,
+  runtimeImagePullPolicy: (s) => s.runtime.imagePullPolicy,
+};
+
+/** What an option without a default value resolves to, by the registry's `unset` text. */
+const UNSET: Readonly<Record<string, (value: unknown) => void>> = {
+  generated: (v) => expect(v).toMatch(/^[1-9]\d*$/),
+  'fresh start': (v) => expect(v).toBeUndefined(),
+  'KUBECONFIG, then in-cluster': (v) => expect(v).toBeUndefined(),
+  "the image's user": (v) => expect(v).toBeUndefined(),
+  'all generated': (v) => expect(Object.values(v as object)).toEqual(Array(4).fill({ mode: 'generated' })),
+};
+
+const MINIMAL: SeaTunnelApplicationProps = { image: 'apache/seatunnel:2.3.12', jobConfig: JOB_CONFIG };
+const resolved = resolveApplication(MINIMAL);
+const fileOptions = Object.entries(OPTIONS).filter(([, def]) => isOptionDef(def)) as Array<[PropName, OptionDef]>;
+
+describe("a minimal configuration resolves every option to the registry's default", () => {
+  test.each(fileOptions)('%s', (prop, def) => {
+    const value = RESOLVED[prop](resolved);
+    if (def.default !== undefined) {
+      if (RESOLVED[prop] !== NOT_IN_SPEC) expect(value).toEqual(def.default);
+      // Setting an option to its default changes nothing.
+      expect(resolveApplication({ ...MINIMAL, [prop]: def.default })).toEqual(resolved);
+    } else if (def.required) {
+      expect(value).toEqual(MINIMAL[prop]);
+    } else if (def.unset !== undefined) {
+      expect(Object.keys(UNSET)).toContain(def.unset);
+      UNSET[def.unset](value);
+    } else {
+      // "none": absent, or an empty list or map.
+      expect([undefined, '[]', '{}']).toContain(value === undefined ? undefined : JSON.stringify(value));
+    }
+  });
+
+  test('the HA defaults are a valid HA configuration (rejected only because HA is not released)', () => {
+    expect(problems(() => resolveApplication({ ...MINIMAL, haEnabled: true }))).toEqual([
+      'haEnabled: the HA configuration is valid, but HA manifests are not part of this release yet; run without application.ha.enabled',
+    ]);
+  });
+});
+
+const bounded = fileOptions.filter(([, def]) => def.min !== undefined || def.max !== undefined);
+const step = (def: OptionDef) => (def.type === 'number' ? 0.001 : 1);
+
+describe("the resolver enforces the registry's bounds", () => {
+  test.each(bounded)('%s', (prop, def) => {
+    const inSpec = RESOLVED[prop] !== NOT_IN_SPEC;
+    for (const edge of [def.min, def.max].filter((n): n is number => n !== undefined)) {
+      const spec = resolveApplication({ ...MINIMAL, [prop]: edge });
+      if (inSpec) expect(RESOLVED[prop](spec)).toEqual(edge);
+    }
+    const unit = def.unit ? ` ${def.unit}` : '';
+    if (def.min !== undefined) {
+      expect(problems(() => resolveApplication({ ...MINIMAL, [prop]: def.min! - step(def) }))).toEqual([
+        `${prop}: must be between ${def.min} and ${def.max}${unit}`,
+      ]);
+    }
+    if (def.max !== undefined) {
+      const found = problems(() => resolveApplication({ ...MINIMAL, [prop]: def.max! + step(def) }));
+      expect(found).toEqual([expect.stringMatching(new RegExp(`^${prop}: must be .*${def.max}${unit}$`))]);
+    }
+  });
+});
+
+const enums = fileOptions.filter(([, def]) => def.values !== undefined);
+
+describe("the resolver accepts exactly the registry's allowed values", () => {
+  test.each(enums)('%s', (prop, def) => {
+    for (const value of def.values!) expect(RESOLVED[prop](resolveApplication({ ...MINIMAL, [prop]: value }))).toBe(value);
+    expect(problems(() => resolveApplication({ ...MINIMAL, [prop]: 'no-such-value' }))).toEqual([
+      `${prop}: must be one of ${def.values!.join(', ')} (case-sensitive)`,
+    ]);
+  });
+});
