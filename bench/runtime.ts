@@ -30,9 +30,9 @@ import {
   type Deployed,
   type RuntimeRun,
 } from '../runtime/test/support/application';
-import { KubeHttp } from '../runtime/src/kube/http';
+import { Kube, KubeTransport } from '../lib/kube';
+import { stampWorker } from '../lib/plan/stamp';
 import { KubeRest } from '../runtime/src/kube/rest';
-import { stampWorker } from '../runtime/src/workers/stamp';
 import { median, percentile, table } from './harness';
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 20);
@@ -126,14 +126,9 @@ async function runtimeStartup(ns: string, n: number): Promise<StartupResult> {
 async function sequentialStartup(ns: string, n: number): Promise<{ created: number; running: number }> {
   const app = await deployApplication(ns, `seq${n}`, { owned: true, props: { workerCount: n, workerSlots: 1 } });
   const info = clusterInfo();
-  const http = new KubeHttp({
-    server: new URL(info.server),
-    ca: fs.readFileSync(info.caFile),
-    cert: fs.readFileSync(info.adminCertFile),
-    key: fs.readFileSync(info.adminKeyFile),
-    headers: async () => ({}),
-  });
-  const kube = new KubeRest(http, ns);
+  const tls = { ca: fs.readFileSync(info.caFile), cert: fs.readFileSync(info.adminCertFile), key: fs.readFileSync(info.adminKeyFile) };
+  const http = new KubeTransport(info.server, async () => ({ headers: {}, tls }));
+  const kube = new KubeRest(new Kube(http), ns);
   const times = await PodTimes.start(ns, workerSelector(app.appId));
   try {
     const template = await kube.getPodTemplate(`${app.appId}-worker`);

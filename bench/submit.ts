@@ -5,6 +5,9 @@
 //       parallel: the slowest single one), patch the Job — summed;
 //   (b) `kubectl apply -f` of the same application's synthesized YAML (a process per run), against
 //       `seatunnel-app submit` as a process per run (node start, config load, submit).
+//   (c) the transport: the same in-process submit over HTTP/2 and over HTTP/1.1 keep-alive, in
+//       each round, with a warm client (the runtime's case: one long-lived client) and with a new
+//       client per submit (the CLI's case: TLS handshakes included), so the choice is a number.
 // Targets: in-process submit ≤ 2× the floor; the CLI process faster than kubectl.
 //
 //   npm run bench:submit          (SEATUNNEL_TEST_CLUSTER=<cluster.json> reuses a running control plane)
@@ -21,7 +24,7 @@ import type { ApplicationSpec } from '../lib/model/spec';
 import { buildPlan, dependents, withJobOwner } from '../lib/plan/build-plan';
 import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
-import { Kube, refOf, type AnyObject } from '../lib/submit/kube-api';
+import { Kube, refOf, type AnyObject, type KubeTransport } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
 import { ControlPlane, type ClusterInfo } from '../tools/local-stack/control-plane';
 import { median, percentile, table } from './harness';
@@ -47,6 +50,9 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t0, v];
 }
 
+/** The protocol a client's transport negotiated. */
+const protocol = (k: Kube) => (k.api as KubeTransport).protocol;
+
 async function main(): Promise<void> {
   let cp: ControlPlane | undefined;
   let info: ClusterInfo;
@@ -57,6 +63,7 @@ async function main(): Promise<void> {
     info = cp.info;
   }
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
+  const kube1 = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: false }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
   try {
     await kube.call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } }).catch(() => undefined);
@@ -75,6 +82,8 @@ async function main(): Promise<void> {
     const floorPatch: number[] = [];
     const floor: number[] = [];
     const submit: number[] = [];
+    const submit1: number[] = [];
+    const cold: Record<'h2' | 'h1', number[]> = { h2: [], h1: [] };
     const steps: Record<string, number[]> = { references: [], 'create-job': [], 'create-dependents': [], start: [] };
     const cliRuns: number[] = [];
     const kubectl: number[] = [];
@@ -118,6 +127,27 @@ async function main(): Promise<void> {
         }
         cleanup.push(plan.spec.appId);
       }
+      // the same over HTTP/1.1 keep-alive (warm client)
+      {
+        const plan = buildPlan(newSpec(), { suspend: true });
+        const [t] = await timed(() => submitApplication(kube1, plan));
+        if (!warm) submit1.push(t);
+        cleanup.push(plan.spec.appId);
+      }
+      // a new client per submit (as the CLI), both protocols
+      for (const proto of ['h2', 'h1'] as const) {
+        const plan = buildPlan(newSpec(), { suspend: true });
+        const [t] = await timed(async () => {
+          const fresh = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: proto === 'h2' }));
+          try {
+            return await submitApplication(fresh, plan);
+          } finally {
+            fresh.api.close();
+          }
+        });
+        if (!warm) cold[proto].push(t);
+        cleanup.push(plan.spec.appId);
+      }
       // seatunnel-app submit as a process
       {
         const [t, out] = await timed(() => run(process.execPath, [cli, 'submit', '-a', deploy, '-c', jobFile]));
@@ -151,14 +181,19 @@ async function main(): Promise<void> {
       row('floor: slowest single dependent create', floorDep),
       row('floor: patch (unsuspend)', floorPatch),
       row('floor (sum of the three)', floor, f, '1x'),
-      row('submit, in process', submit, f, median(submit) <= 2 * f ? '≤ 2x floor: yes' : '≤ 2x floor: NO'),
+      row(`submit, in process (${protocol(kube)})`, submit, f, median(submit) <= 2 * f ? '≤ 2x floor: yes' : '≤ 2x floor: NO'),
       ...Object.entries(steps).map(([k, xs]) => row(`  of which: ${k}`, xs)),
+      row(`submit, in process (${protocol(kube1)} keep-alive)`, submit1, f),
+      row('submit, new client each (h2)', cold.h2, f),
+      row('submit, new client each (http/1.1)', cold.h1, f),
       row('kubectl apply -f (process)', kubectl, k, '1x'),
       row('seatunnel-app submit (process)', cliRuns, k, median(cliRuns) < k ? '< kubectl: yes' : '< kubectl: NO'),
     ]));
     console.log(`submit in process / floor = ${(median(submit) / f).toFixed(2)}; seatunnel-app submit / kubectl apply = ${(median(cliRuns) / k).toFixed(2)}`);
+    console.log(`HTTP/1.1 / HTTP/2 (> 1: HTTP/2 is faster): warm client ${(median(submit1) / median(submit)).toFixed(2)} (medians ${median(submit1).toFixed(1)} / ${median(submit).toFixed(1)} ms); new client each ${(median(cold.h1) / median(cold.h2)).toFixed(2)} (medians ${median(cold.h1).toFixed(1)} / ${median(cold.h2).toFixed(1)} ms)`);
   } finally {
     kube.api.close();
+    kube1.api.close();
     fs.rmSync(work, { recursive: true, force: true });
     await cp?.stop();
   }

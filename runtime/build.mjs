@@ -2,7 +2,7 @@
 //
 // @kubernetes/client-node is ESM-only and loaded through lib/kube/client-node.ts with a dynamic
 // import() of the whole package. Bundled as is, that pulls in all of it (15 MB; ~95 MB RSS just to
-// load). The runtime uses only KubeConfig (credentials and TLS); its own small HTTP client does the
+// load). The runtime uses only KubeConfig (credentials and TLS); the shared transport (lib/kube) does the
 // calls. So for that one import the bundle resolves the package to src/kube/client-node-subset.mjs,
 // which re-exports what the runtime uses, and esbuild drops the rest. The adapter checks at start
 // that every name it needs is there.

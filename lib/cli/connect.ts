@@ -11,7 +11,7 @@ import { dns1123LabelProblem } from '../model/k8s-syntax';
 import { defaultOf } from '../model/options';
 import { applicationIdProblem } from '../model/resolve';
 import { connect, ConnectionError } from '../submit/client-node-api';
-import { Kube } from '../submit/kube-api';
+import { Kube } from '../kube';
 import type { ParsedArgs } from './args';
 import { CLI_EXIT, CliError } from './exit-codes';
 import { readInputFile } from './io';

@@ -5,7 +5,7 @@
 // minute, so an API server restart does not end the wait; any other error does.
 
 import { FINAL_PHASES } from '../model/reserved';
-import { KubeApiError, describeError, type Kube } from '../submit/kube-api';
+import { KubeApiError, describeError, type Kube } from '../kube';
 import { readStatus, TERMINAL_STATUSES, type ApplicationStatus, type StatusReport } from '../submit/status';
 import { CLI_EXIT } from './exit-codes';
 import type { Output } from './output';

@@ -4,7 +4,7 @@
 // ServiceAccount, then ~/.kube/config (kubectl's default file). The path and its content stay on
 // this machine: nothing of it is ever put into an object sent to the cluster.
 //
-// Two credential sources feed one transport (http-kube-api.ts):
+// Two credential sources feed one transport (lib/kube/transport.ts):
 //   - static credentials (certificates, tokens, token files, basic auth) are read directly
 //     (kubeconfig.ts) — the common case, and no ~1 s import of @kubernetes/client-node;
 //   - everything else (exec and auth-provider plugins, proxy-url, impersonation, several
@@ -14,11 +14,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { clientNodeCredentials, KubeTransport } from '../kube';
 import { loadClientNode, type k8s } from '../kube/client-node';
-import { HttpKubeApi, type Credentials } from './http-kube-api';
 import { inClusterConnection, readKubeconfig, staticHeaders, type StaticConnection } from './kubeconfig';
 
-export { DEFAULT_REQUEST_TIMEOUT_MS } from './http-kube-api';
+export { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube';
 
 export interface ConnectOptions {
   /** `kubernetes.kubeconfig`, already resolved to an absolute path. */
@@ -31,6 +31,8 @@ export interface ConnectOptions {
   readonly timeoutMs?: number;
   /** Always use @kubernetes/client-node (tests of the adapter). */
   readonly forceClientNode?: boolean;
+  /** false: HTTP/1.1 only (bench/submit.ts compares it with HTTP/2). */
+  readonly http2?: boolean;
 }
 
 export type KubeconfigSource = 'kubernetes.kubeconfig' | 'KUBECONFIG' | 'in-cluster' | '~/.kube/config';
@@ -42,7 +44,7 @@ export class ConnectionError extends Error {
   }
 }
 
-export interface Connection extends HttpKubeApi {
+export interface Connection extends KubeTransport {
   readonly source: KubeconfigSource;
   readonly location: string;
   /** Which credential source serves the requests. */
@@ -81,36 +83,20 @@ export function locateKubeconfig(opts: ConnectOptions = {}): Found {
   );
 }
 
-function staticApi(c: StaticConnection, timeoutMs?: number): HttpKubeApi {
-  return new HttpKubeApi(c.server, async () => ({ headers: staticHeaders(c), tls: c.tls }), timeoutMs);
+type TransportOptions = Pick<ConnectOptions, 'timeoutMs' | 'http2'>;
+
+function staticApi(c: StaticConnection, opts: TransportOptions): KubeTransport {
+  return new KubeTransport(c.server, async () => ({ headers: staticHeaders(c), tls: c.tls }), opts);
 }
 
 /** The client-node adapter: client-node's KubeConfig authenticates every request. */
-export function clientNodeApi(kc: k8s.KubeConfig, timeoutMs?: number): HttpKubeApi {
+export function clientNodeApi(kc: k8s.KubeConfig, opts: TransportOptions = {}): KubeTransport {
   const cluster = kc.getCurrentCluster();
   if (!cluster) throw new ConnectionError('the kubeconfig has no current cluster');
-  return new HttpKubeApi(cluster.server, async (): Promise<Credentials> => {
-    const o: import('node:https').RequestOptions = { headers: {} };
-    await kc.applyToHTTPSOptions(o);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(o.headers ?? {})) if (typeof v === 'string') headers[k] = v;
-    if (o.auth && !headers.Authorization) headers.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
-    return {
-      headers,
-      tls: {
-        ...(o.ca ? { ca: o.ca as Buffer } : {}),
-        ...(o.cert ? { cert: o.cert as Buffer } : {}),
-        ...(o.key ? { key: o.key as Buffer } : {}),
-        ...(o.servername ? { servername: o.servername } : {}),
-        ...(o.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
-      },
-      // Through a proxy only client-node's own agent knows how to tunnel.
-      ...(cluster.proxyUrl && o.agent ? { agent: o.agent as import('node:http').Agent } : {}),
-    };
-  }, timeoutMs);
+  return new KubeTransport(cluster.server, clientNodeCredentials(kc, { proxyAgent: true }), opts);
 }
 
-async function viaClientNode(found: Found, timeoutMs?: number): Promise<HttpKubeApi> {
+async function viaClientNode(found: Found, opts: TransportOptions): Promise<KubeTransport> {
   const { KubeConfig } = await loadClientNode();
   const kc = new KubeConfig();
   try {
@@ -134,7 +120,7 @@ async function viaClientNode(found: Found, timeoutMs?: number): Promise<HttpKube
     const where = 'files' in found ? `${found.label}: got "${found.files.join(path.delimiter)}"; ` : '';
     throw new ConnectionError(`${where}not a usable kubeconfig: ${(e as Error).message}`);
   }
-  return clientNodeApi(kc, timeoutMs);
+  return clientNodeApi(kc, opts);
 }
 
 /** Locates the kubeconfig (documented order) and returns the port over it. */
@@ -146,7 +132,7 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
     via,
   });
   if (!opts.forceClientNode) {
-    if ('mountDir' in found) return Object.assign(staticApi(inClusterConnection(opts.env ?? process.env, found.mountDir), opts.timeoutMs), extra('static'));
+    if ('mountDir' in found) return Object.assign(staticApi(inClusterConnection(opts.env ?? process.env, found.mountDir), opts), extra('static'));
     if (found.files.length === 1) {
       let read;
       try {
@@ -154,8 +140,8 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
       } catch (e) {
         throw new ConnectionError(`${found.label}: got "${found.files[0]}"; ${(e as Error).message}`);
       }
-      if (read.kind === 'static') return Object.assign(staticApi(read.connection, opts.timeoutMs), extra('static'));
+      if (read.kind === 'static') return Object.assign(staticApi(read.connection, opts), extra('static'));
     }
   }
-  return Object.assign(await viaClientNode(found, opts.timeoutMs), extra('client-node'));
+  return Object.assign(await viaClientNode(found, opts), extra('client-node'));
 }

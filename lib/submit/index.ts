@@ -1,12 +1,10 @@
 // The CLI's Kubernetes side: the port and its client-node adapter, submit with compensation,
 // status, cancel and preflight. Nothing here is loaded by synth or docs.
-export * from './kube-api';
-export * from './http-kube-api';
+export * from '../kube';
 export * from './kubeconfig';
 export * from './client-node-api';
 export * from './references';
 export * from './submit';
-export * from './stamp';
 export * from './footprint';
 export * from './permissions';
 export * from './preflight';

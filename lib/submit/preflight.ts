@@ -15,11 +15,11 @@
 import { dependents } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
 import { applicationFootprint, checkLimitRanges, checkQuotas, formatQuantity, type Footprint, type LimitRangeLike, type ResourceQuotaLike } from './footprint';
-import { describeError, describeRef, groupOf, Kube, KubeApiError, refOf, resourceOf } from './kube-api';
+import { describeError, describeRef, groupOf, Kube, KubeApiError, refOf, resourceOf } from '../kube';
 import { checkAccess, qualified, requiredAccess, type AccessResult } from './permissions';
 import { describePodSecurity, isPodSecurityRefusal, podSecurityReport, readNamespaceLabels, type PodSecurityReport } from './pod-security';
 import { checkReferences, referencedObjects } from './references';
-import { stampMasterPod, stampWorkers, type StampedPod } from './stamp';
+import { stampMasterPod, stampWorkers, type StampedPod } from '../plan/stamp';
 import { FIELD_MANAGER } from './submit';
 
 export type PreflightCheck = 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';

@@ -20,7 +20,7 @@ import { dependents, withJobOwner } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
 import {
   describeError, describeRef, isStatus, Kube, KubeApiError, refOf, withRetry, type AnyObject, type ObjectRef,
-} from './kube-api';
+} from '../kube';
 import { checkReferences, type ReferenceProblem } from './references';
 
 /** Marker of one submit attempt on every object it creates (how ambiguous creates are verified). */
@@ -109,7 +109,7 @@ async function createOne(kube: Kube, obj: KubeObject, attemptId: string): Promis
     const uid = res.metadata?.uid;
     if (uid) return { ok: true, created: { ref, uid, verified: false } };
     // Not expected from an API server; treat as ambiguous below.
-    throw new KubeApiError('POST', ref.name, 500, 'NoUid', 'the API server answered without a uid');
+    throw new KubeApiError(500, 'NoUid', 'the API server answered without a uid', { method: 'POST', path: ref.name });
   } catch (e) {
     if (isStatus(e, 409)) {
       return { ok: false, error: new Error(`create ${describeRef(ref)}: it already exists and was not created by this submission: ${describeError(e)}`), untouched: { ref, why: 'it existed before this submission' } };

@@ -27,7 +27,7 @@ import { followJob, stopJob, submitJob } from './steps/zeta-job';
 import { errorMessage } from './util';
 import { WorkerReconciler } from './workers/reconciler';
 import { PodSnapshotStore } from './workers/snapshot';
-import { stampWorker, workerSelector } from './workers/stamp';
+import { stampWorker, workerSelector } from 'seatunnel-app/internal/plan/stamp';
 
 export { DEFAULT_TUNING, type LifecycleDeps, type Tuning };
 

@@ -1,5 +1,6 @@
 // Small concurrency helpers.
 
+import { withRetry } from 'seatunnel-app/internal/kube/retry';
 import type { Clock } from './clock';
 
 /** Holds the first value it is given; later ones are ignored. */
@@ -43,11 +44,7 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
-/** Exponential backoff with full jitter: attempt 0 → up to `base`, doubling up to `max`. */
-export function backoffMs(attempt: number, base = 200, max = 5000, random: () => number = Math.random): number {
-  const cap = Math.min(max, base * 2 ** Math.min(attempt, 20));
-  return Math.round(cap / 2 + (random() * cap) / 2);
-}
+export { backoffMs } from 'seatunnel-app/internal/kube/retry';
 
 export interface RetryOptions {
   readonly clock: Clock;
@@ -57,36 +54,26 @@ export interface RetryOptions {
   readonly backoff: readonly [number, number];
   /** The last failure is rethrown once this long has passed since the first attempt… */
   readonly budgetMs?: number;
-  /** … or after this many attempts. */
+  /** … or after this many attempts (default: unlimited within the budget). */
   readonly attempts?: number;
   /** Wakes a backoff early; the failure is then rethrown. */
   readonly signal?: AbortSignal;
   readonly onRetry?: (e: unknown, waitMs: number) => void;
 }
 
-/**
- * Calls `fn` until it resolves, waiting with backoff between attempts; rethrows the last failure
- * when it is not retryable or the budget is spent. Generic on purpose (a clock and a predicate):
- * the callers decide what a failure means.
- */
-export async function retry<T>(fn: (attempt: number) => Promise<T>, o: RetryOptions): Promise<T> {
-  const started = o.clock.now();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn(attempt);
-    } catch (e) {
-      const left = o.budgetMs === undefined ? Infinity : started + o.budgetMs - o.clock.now();
-      if (!o.retryable(e) || o.signal?.aborted || left <= 0 || (o.attempts !== undefined && attempt + 1 >= o.attempts)) throw e;
-      const wait = Math.min(backoffMs(attempt, o.backoff[0], o.backoff[1]), Math.max(1, left));
-      o.onRetry?.(e, wait);
-      await o.clock.sleep(wait, o.signal);
-    }
-  }
-}
-
-/** `[host]:port` for IPv6 addresses, `host:port` otherwise. */
-export function hostPort(host: string, port: number): string {
-  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+/** The shared retry helper (lib/kube/retry.ts) driven by the runtime's clock, so unit tests' fake time runs it. */
+export function retry<T>(fn: (attempt: number) => Promise<T>, o: RetryOptions): Promise<T> {
+  return withRetry(fn, {
+    attempts: o.attempts ?? Infinity,
+    budgetMs: o.budgetMs,
+    baseMs: o.backoff[0],
+    maxMs: o.backoff[1],
+    retryable: o.retryable,
+    signal: o.signal,
+    now: () => o.clock.now(),
+    sleep: (ms) => o.clock.sleep(ms, o.signal),
+    onRetry: o.onRetry && ((e, _attempt, wait) => o.onRetry!(e, wait)),
+  });
 }
 
 export function errorMessage(e: unknown): string {

@@ -6,7 +6,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import { LABELS } from '../../lib/model/reserved';
 import { admissionFence, ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY } from '../../lib/plan/admission-fence';
-import { stampWorkerPod } from '../../lib/plan/stamp';
+import { stampWorker } from '../../lib/plan/stamp';
 import type { ApplicationPlan } from '../../lib/plan/types';
 import { plan as buildTestPlan } from '../support/fixtures';
 import { adminHttp, mintServiceAccountToken, tokenHttp, useTestNamespace, waitFor, withComponentLogs, type KubeHttp } from '../support/cluster';
@@ -23,7 +23,7 @@ const podsPath = (dryRun: boolean) => `/api/v1/namespaces/${ns.name}/pods${dryRu
 const templatePath = () => `/api/v1/namespaces/${ns.name}/podtemplates/${p.workerTemplate.metadata.name}`;
 
 function worker(n = 1): Pod {
-  return stampWorkerPod(p.workerTemplate, { appId: p.spec.appId, namespace: ns.name, n, masterAddress: '10.0.0.1:5801' });
+  return stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: ns.name, masterHost: '10.0.0.1', masterPort: 5801 }, n);
 }
 
 /** Worker 1, changed by `edit`. */
@@ -116,7 +116,7 @@ test.each(DEVIATIONS)('the master\'s ServiceAccount cannot create a Pod with %s'
 });
 
 test('another ServiceAccount with the same Role is not fenced', withComponentLogs(async () => {
-  const pod = stampWorkerPod(p.workerTemplate, { appId: p.spec.appId, namespace: ns.name, n: 3 });
+  const pod = stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: ns.name }, 3);
   pod.spec!.containers[0].image = 'busybox:1.36';
   const r = await create(other, pod);
   expect(r).toMatchObject({ status: 201 });

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connect } from '../../lib/submit/client-node-api';
-import { Kube } from '../../lib/submit/kube-api';
+import { Kube } from '../../lib/kube';
 import { clusterInfo, serviceAccountIdentity, useTestNamespace, withComponentLogs } from '../support/cluster';
 import { deploymentFiles, labelled, run, tmpDir, waitAllGone } from './cli-support';
 

@@ -3,9 +3,8 @@
 // Pods passes or is refused as the chosen kubernetes.pod-security level says, and (b) preflight
 // reports the namespace's level and whether the Pods pass it.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { stampWorkerPod } from '../../lib/plan/stamp';
+import { stampMasterPod, stampWorker } from '../../lib/plan/stamp';
 import type { PodSecurityLevel } from '../../lib/model/props';
-import { stampMasterPod } from '../../lib/submit/stamp';
 import { plan as buildTestPlan } from '../support/fixtures';
 import { adminHttp, createTestNamespace, deleteNamespace, withComponentLogs } from '../support/cluster';
 import { deploymentFiles, run } from './cli-support';
@@ -24,7 +23,7 @@ afterAll(async () => {
 /** The master Pod and worker 1, as the application would create them, with `level`. */
 function pods(namespace: string, level: PodSecurityLevel, extra: { runAsUser?: number } = {}): Pod[] {
   const p = buildTestPlan({ namespace, podSecurity: level, applicationId: `psa-${level.slice(0, 4)}-0123456789ab`, ...extra });
-  return [stampMasterPod(p.job), stampWorkerPod(p.workerTemplate, { appId: p.spec.appId, namespace, n: 1, masterAddress: '10.0.0.1:5801' })];
+  return [stampMasterPod(p.job), stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace, masterHost: '10.0.0.1', masterPort: 5801 }, 1)];
 }
 
 async function dryRun(pod: Pod): Promise<{ status: number; message: string }> {

@@ -1,9 +1,8 @@
-// A minimal HTTPS client for the harness's own calls to the API server (readiness, nodes,
-// namespaces, tokens). The harness uses it instead of @kubernetes/client-node so that starting a
-// control plane needs no ESM loading (Jest's globalSetup, dev-cluster) and so errors show the raw
-// status and body.
+// The harness's own calls to the API server (readiness, nodes, namespaces, tokens) through the
+// project's transport (lib/kube/transport.ts), which needs no ESM loading (Jest's globalSetup,
+// dev-cluster). This keeps the harness's shape: raw status and body, errors with the raw text.
 import * as fs from 'node:fs';
-import * as https from 'node:https';
+import { KubeTransport, type Credentials, type HttpMethod } from '../../lib/kube/transport';
 
 export interface KubeHttpAuth {
   server: string; // https://127.0.0.1:<port>
@@ -30,13 +29,16 @@ export class KubeHttpError extends Error {
   }
 }
 
+const textOf = (body: unknown): string => (body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));
+
 export class KubeHttp {
-  private readonly agent: https.Agent;
+  private readonly transport: KubeTransport;
   readonly server: string;
 
-  constructor(private readonly auth: KubeHttpAuth) {
+  constructor(auth: KubeHttpAuth) {
     this.server = auth.server.replace(/\/$/, '');
-    this.agent = new https.Agent({ ca: auth.ca, cert: auth.cert, key: auth.key, keepAlive: false });
+    const creds: Credentials = { headers: auth.token ? { authorization: `Bearer ${auth.token}` } : {}, tls: { ca: auth.ca, cert: auth.cert, key: auth.key } };
+    this.transport = new KubeTransport(this.server, async () => creds, { timeoutMs: 30_000 });
   }
 
   static fromFiles(server: string, caFile: string, certFile?: string, keyFile?: string, token?: string): KubeHttp {
@@ -50,61 +52,20 @@ export class KubeHttp {
   }
 
   /** Raw request; never throws for HTTP status codes (only for connection errors and timeouts). */
-  request<T = unknown>(
-    method: string,
-    path: string,
-    body?: unknown,
-    opts: { contentType?: string; timeoutMs?: number } = {},
-  ): Promise<KubeResponse<T>> {
-    const url = new URL(this.server + path);
-    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (payload !== undefined) {
-      headers['Content-Type'] = opts.contentType ?? 'application/json';
-      headers['Content-Length'] = String(Buffer.byteLength(payload));
-    }
-    if (this.auth.token) headers.Authorization = `Bearer ${this.auth.token}`;
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        { method, hostname: url.hostname, port: url.port, path: url.pathname + url.search, headers, agent: this.agent },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              /* not JSON (e.g. /readyz prints "ok") */
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed as T, text });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`${method} ${path}: no response within ${opts.timeoutMs ?? 30_000} ms`)));
-      req.on('error', reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
+  async request<T = unknown>(method: string, path: string, body?: unknown, opts: { contentType?: string; timeoutMs?: number } = {}): Promise<KubeResponse<T>> {
+    const res = await this.transport.request<T>({ method: method as HttpMethod, path, body, ...opts });
+    return { status: res.status, body: res.body, text: textOf(res.body) };
   }
 
   /** Like request, but a status outside 2xx (and outside `accept`) throws KubeHttpError. */
-  async call<T = unknown>(
-    method: string,
-    path: string,
-    body?: unknown,
-    opts: { contentType?: string; timeoutMs?: number; accept?: number[] } = {},
-  ): Promise<T> {
-    const res = await this.request<T>(method, path, body, opts);
-    if ((res.status < 200 || res.status > 299) && !(opts.accept ?? []).includes(res.status)) {
-      throw new KubeHttpError(method, path, res.status, res.text);
-    }
+  async call<T = unknown>(method: string, path: string, body?: unknown, opts: { contentType?: string; timeoutMs?: number; accept?: number[] } = {}): Promise<T> {
+    const { accept, ...rest } = opts;
+    const res = await this.request<T>(method, path, body, rest);
+    if ((res.status < 200 || res.status > 299) && !(accept ?? []).includes(res.status)) throw new KubeHttpError(method, path, res.status, res.text);
     return res.body;
   }
 
   close(): void {
-    this.agent.destroy();
+    this.transport.close();
   }
 }

@@ -4,7 +4,7 @@
 // streaming job's checkpoints stay for `submit --restore-job-id`; the deletion follows.
 
 import { cancelApplication, requestGracefulStop } from '../../submit/cancel';
-import { describeRef } from '../../submit/kube-api';
+import { describeRef } from '../../kube';
 import type { ParsedArgs } from '../args';
 import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
 import { CLI_EXIT } from '../exit-codes';

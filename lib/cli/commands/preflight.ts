@@ -3,7 +3,7 @@
 
 import { buildPlan } from '../../plan/build-plan';
 import type { ApplicationPlan } from '../../plan/types';
-import type { Kube } from '../../submit/kube-api';
+import type { Kube } from '../../kube';
 import { runPreflight, type PreflightReport } from '../../submit/preflight';
 import type { ParsedArgs } from '../args';
 import { connectKube } from '../connect';

@@ -2,7 +2,7 @@
 // lib/submit/status.ts for the mapping). Plain status exits 0 whenever the query succeeded, even
 // for FAILED or UNKNOWN; with --wait the final status decides (SeaTunnel 3.1.0).
 
-import type { Kube } from '../../submit/kube-api';
+import type { Kube } from '../../kube';
 import { readStatus, statusLines, type StatusReport } from '../../submit/status';
 import type { ParsedArgs } from '../args';
 import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';

@@ -3,7 +3,7 @@
 // Returns at once unless --wait. --dry-run runs the preflight instead and creates nothing.
 
 import { buildPlan } from '../../plan/build-plan';
-import { describeRef } from '../../submit/kube-api';
+import { describeRef } from '../../kube';
 import { submitApplication, SubmitError } from '../../submit/submit';
 import type { ParsedArgs } from '../args';
 import { connectKube } from '../connect';

@@ -10,13 +10,12 @@
 
 import type { PolicyRule, Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ServiceAccount } from 'kubernetes-types/core/v1';
+import { RESOURCES } from '../../kube/resources';
 import type { ApplicationSpec } from '../../model/spec';
 import { names, objectMeta } from '../pod';
 import { dependentRefs } from '../runtime-settings';
 import type { FeatureStep, KubeObject, PlanDraft } from '../types';
 
-const GROUP: Record<string, string> = { v1: '' };
-const RESOURCE: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', PodTemplate: 'podtemplates' };
 
 /** The names of the application's worker Pods: the only Pods the runtime may delete. */
 export function workerNames(spec: ApplicationSpec): string[] {
@@ -40,9 +39,8 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
   // Reading the worker template, and adopting the data objects applied without an owner (kubectl apply).
   const byResource = new Map<string, { group: string; names: string[] }>();
   for (const ref of dependentRefs(spec)) {
-    const resource = RESOURCE[ref.kind];
-    if (resource === undefined || GROUP[ref.apiVersion] === undefined) throw new Error(`plan: no adoption rule for ${ref.apiVersion} ${ref.kind}`);
-    const entry = byResource.get(resource) ?? { group: GROUP[ref.apiVersion], names: [] };
+    const { group, resource } = RESOURCES[ref.kind];
+    const entry = byResource.get(resource) ?? { group, names: [] };
     entry.names.push(ref.name);
     byResource.set(resource, entry);
   }

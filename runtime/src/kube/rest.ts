@@ -1,26 +1,11 @@
-// The KubePort over plain JSON HTTP (./http.ts): one method per API call the Role allows.
+// The KubePort over the shared client (lib/kube): one method per API call the Role allows.
 
-import type { KubeHttp } from './http';
-import {
-  KubeApiError,
-  objectPath,
-  type Event,
-  type Job,
-  type KubePort,
-  type ObjectMeta,
-  type ObjectRef,
-  type OwnerReference,
-  type Pod,
-  type PodList,
-  type PodTemplate,
-  type WatchEventType,
-  type WatchHandle,
-  type WatchHandlers,
-} from './port';
+import { isStatus, type Kube, type WatchStream } from 'seatunnel-app/internal/kube/index';
+import type { Event, Job, KubePort, ObjectMeta, ObjectRef, OwnerReference, Pod, PodList, PodTemplate, WatchEventType, WatchHandle, WatchHandlers } from './port';
 
-const MERGE_PATCH = 'application/merge-patch+json';
-const PARTIAL_METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
-const WATCH_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+const WATCH_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+/** A deletecollection of many Pods takes longer than one call. */
+const DELETE_COLLECTION_TIMEOUT_MS = 30_000;
 
 export interface KubeRestOptions {
   /** Server-side watch timeout range in seconds; each watch picks a value in it (spreads reconnects). */
@@ -28,123 +13,85 @@ export interface KubeRestOptions {
 }
 
 export class KubeRest implements KubePort {
-  private readonly ns: string;
-
   constructor(
-    private readonly http: KubeHttp,
+    private readonly kube: Kube,
     readonly namespace: string,
     private readonly opts: KubeRestOptions = {},
-  ) {
-    this.ns = `/namespaces/${encodeURIComponent(namespace)}`;
-  }
+  ) {}
 
-  private pods(name?: string): string {
-    return `/api/v1${this.ns}/pods${name !== undefined ? `/${encodeURIComponent(name)}` : ''}`;
+  private ref(apiVersion: string, kind: string, name: string) {
+    return { apiVersion, kind, namespace: this.namespace, name };
   }
 
   getJob(name: string): Promise<Job> {
-    return this.http.request<Job>('GET', `/apis/batch/v1${this.ns}/jobs/${encodeURIComponent(name)}`);
+    return this.kube.get<Job>(this.ref('batch/v1', 'Job', name));
   }
 
   getPod(name: string): Promise<Pod> {
-    return this.http.request<Pod>('GET', this.pods(name));
+    return this.kube.get<Pod>(this.ref('v1', 'Pod', name));
   }
 
   getPodTemplate(name: string): Promise<PodTemplate> {
-    return this.http.request<PodTemplate>('GET', `/api/v1${this.ns}/podtemplates/${encodeURIComponent(name)}`);
+    return this.kube.get<PodTemplate>(this.ref('v1', 'PodTemplate', name));
   }
 
   createPod(pod: Pod): Promise<Pod> {
-    return this.http.request<Pod>('POST', this.pods(), { body: pod });
+    return this.kube.create<Pod>({ apiVersion: 'v1', kind: 'Pod', ...pod }, this.namespace);
   }
 
   async deletePod(name: string, opts: { uid?: string } = {}): Promise<'deleted' | 'gone'> {
-    const body = {
-      apiVersion: 'v1',
-      kind: 'DeleteOptions',
-      propagationPolicy: 'Background',
-      ...(opts.uid ? { preconditions: { uid: opts.uid } } : {}),
-    };
     try {
-      await this.http.request('DELETE', this.pods(name), { body });
+      await this.kube.delete(this.ref('v1', 'Pod', name), { propagationPolicy: 'Background', ...(opts.uid ? { uid: opts.uid } : {}) });
       return 'deleted';
     } catch (e) {
-      if (e instanceof KubeApiError && e.status === 404) return 'gone';
+      if (isStatus(e, 404)) return 'gone';
       throw e;
     }
   }
 
   async listPods(labelSelector: string): Promise<PodList> {
-    const list = await this.http.request<{ items?: Pod[]; metadata?: { resourceVersion?: string } }>(
-      'GET',
-      `${this.pods()}?labelSelector=${encodeURIComponent(labelSelector)}`,
-    );
+    const list = await this.kube.list<Pod>('v1', 'Pod', this.namespace, { labelSelector });
     return { items: list.items ?? [], resourceVersion: list.metadata?.resourceVersion ?? '' };
   }
 
   watchPods(labelSelector: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
-    return this.watch(this.pods(), { labelSelector }, resourceVersion, handlers);
+    return this.watch('v1', 'Pod', { labelSelector }, resourceVersion, handlers);
   }
 
   watchJob(name: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
-    return this.watch(`/apis/batch/v1${this.ns}/jobs`, { fieldSelector: `metadata.name=${name}` }, resourceVersion, handlers);
+    return this.watch('batch/v1', 'Job', { fieldSelector: `metadata.name=${name}` }, resourceVersion, handlers);
   }
 
-  private watch(collection: string, selector: Record<string, string>, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
+  private watch(apiVersion: string, kind: string, selector: { labelSelector?: string; fieldSelector?: string }, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
     const [lo, hi] = this.opts.watchTimeoutSeconds ?? [60, 120];
     const timeoutSeconds = Math.round(lo + Math.random() * (hi - lo));
-    const q = new URLSearchParams({
-      watch: '1',
-      ...selector,
-      resourceVersion,
-      allowWatchBookmarks: 'true',
-      timeoutSeconds: String(timeoutSeconds),
-    });
-    const stream = this.http.stream(
-      `${collection}?${q.toString()}`,
-      (line) => {
-        let ev: { type?: string; object?: unknown };
-        try {
-          ev = JSON.parse(line) as { type?: string; object?: unknown };
-        } catch {
-          return;
-        }
-        if (ev.type && WATCH_TYPES.has(ev.type)) handlers.event(ev.type as WatchEventType, ev.object);
+    const stream: WatchStream = this.kube.watch(apiVersion, kind, this.namespace, { ...selector, resourceVersion, timeoutSeconds }, {
+      event: (type, object) => {
+        if (WATCH_TYPES.has(type)) handlers.event(type as WatchEventType, object);
       },
-      (error) => handlers.closed(error),
-      (timeoutSeconds + 30) * 1000,
-    );
-    return { stop: () => stream.abort() };
+      closed: (error) => handlers.closed(error),
+    });
+    return { stop: () => stream.stop() };
   }
 
   async deletePods(labelSelector: string): Promise<void> {
-    await this.http.request('DELETE', `${this.pods()}?labelSelector=${encodeURIComponent(labelSelector)}`, {
-      body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' },
-      timeoutMs: 30_000,
-    });
+    await this.kube.deleteCollection('v1', 'Pod', this.namespace, labelSelector, { propagationPolicy: 'Background', timeoutMs: DELETE_COLLECTION_TIMEOUT_MS });
   }
 
   async patchJobAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void> {
-    await this.http.request('PATCH', `/apis/batch/v1${this.ns}/jobs/${encodeURIComponent(name)}`, {
-      body: { metadata: { annotations } },
-      contentType: MERGE_PATCH,
-    });
+    await this.kube.mergePatch(this.ref('batch/v1', 'Job', name), { metadata: { annotations } });
   }
 
   async createEvent(event: Event): Promise<void> {
-    await this.http.request('POST', `/api/v1${this.ns}/events`, { body: event });
+    await this.kube.create({ apiVersion: 'v1', kind: 'Event', ...event }, this.namespace);
   }
 
-  getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
-    return this.http
-      .request<{ metadata?: ObjectMeta }>('GET', objectPath(this.namespace, ref), { accept: PARTIAL_METADATA })
-      .then((o) => o.metadata ?? {});
+  async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
+    const o = await this.kube.get<{ metadata?: ObjectMeta }>({ ...ref, namespace: this.namespace }, { metadataOnly: true });
+    return o.metadata ?? {};
   }
 
   async setOwnerReferences(ref: ObjectRef, ownerReferences: OwnerReference[], resourceVersion: string): Promise<void> {
-    await this.http.request('PATCH', objectPath(this.namespace, ref), {
-      body: { metadata: { ownerReferences, resourceVersion } },
-      contentType: MERGE_PATCH,
-    });
+    await this.kube.mergePatch({ ...ref, namespace: this.namespace }, { metadata: { ownerReferences, resourceVersion } });
   }
 }

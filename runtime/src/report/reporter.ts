@@ -4,11 +4,12 @@
 // waits for everything queued — the terminal state is recorded before the runtime exits.
 
 import type { Event } from 'kubernetes-types/core/v1';
+import { withRetry } from 'seatunnel-app/internal/kube/retry';
 import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import type { Clock } from '../clock';
 import { isStatus, isTransient, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
-import { backoffMs, errorMessage } from '../util';
+import { errorMessage } from '../util';
 
 export type AnnotationKey = keyof typeof ANNOTATIONS;
 export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
@@ -110,30 +111,34 @@ export class Reporter {
   }
 
   private async write(item: Item): Promise<void> {
-    const started = this.clock.now();
-    // Once the terminal state is being flushed, an item that keeps failing must not use up the
-    // flush budget of the items behind it (the terminal patch and Event come last).
-    const deadline = () => started + (this.urgent ? URGENT_RETRY_BUDGET_MS : RETRY_BUDGET_MS);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if (item.kind === 'patch') {
-          const annotations: Record<string, string | null> = {};
-          for (const [k, v] of Object.entries(item.patch)) annotations[ANNOTATIONS[k as AnnotationKey]] = v ?? null;
-          await this.kube.patchJobAnnotations(this.job.name, annotations);
-        } else {
-          await this.kube.createEvent(this.eventObject(item));
-        }
-        return;
-      } catch (e) {
+    const what = `recording ${item.kind === 'patch' ? 'status annotations' : `event ${item.reason}`} on the Job failed`;
+    try {
+      await withRetry(() => this.send(item), {
+        attempts: Infinity,
+        // Once the terminal state is being flushed, an item that keeps failing must not use up the
+        // flush budget of the items behind it (the terminal patch and Event come last).
+        budgetMs: () => (this.urgent ? URGENT_RETRY_BUDGET_MS : RETRY_BUDGET_MS),
+        baseMs: 250,
+        maxMs: 2000,
         // 403 is retried as well: right after an API server restart RBAC answers 403 for a moment.
-        const last = this.clock.now() >= deadline() || !(isTransient(e) || isStatus(e, 403));
-        this.log.warn(`recording ${item.kind === 'patch' ? 'status annotations' : `event ${item.reason}`} on the Job failed${last ? '' : '; retrying'}`, { error: errorMessage(e) });
-        if (last) {
-          this.dropped++;
-          return;
-        }
-        await this.clock.sleep(backoffMs(attempt, 250, 2000));
-      }
+        retryable: (e) => isTransient(e) || isStatus(e, 403),
+        onRetry: (e) => this.log.warn(`${what}; retrying`, { error: errorMessage(e) }),
+        sleep: (ms) => this.clock.sleep(ms),
+        now: () => this.clock.now(),
+      });
+    } catch (e) {
+      this.log.warn(what, { error: errorMessage(e) });
+      this.dropped++;
+    }
+  }
+
+  private async send(item: Item): Promise<void> {
+    if (item.kind === 'patch') {
+      const annotations: Record<string, string | null> = {};
+      for (const [k, v] of Object.entries(item.patch)) annotations[ANNOTATIONS[k as AnnotationKey]] = v ?? null;
+      await this.kube.patchJobAnnotations(this.job.name, annotations);
+    } else {
+      await this.kube.createEvent(this.eventObject(item));
     }
   }
 

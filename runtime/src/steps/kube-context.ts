@@ -6,7 +6,7 @@ import { jobOwnerReference } from 'seatunnel-app/internal/plan/build-plan';
 import { isStatus, isTransient, type ObjectRef, type PodTemplate } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage, mapLimit, retry } from '../util';
-import { templateProblems, type MasterRef } from '../workers/stamp';
+import { templateProblems, type MasterRef } from 'seatunnel-app/internal/plan/stamp';
 import type { Step } from './context';
 
 export interface KubeContext {

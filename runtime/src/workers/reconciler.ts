@@ -23,7 +23,7 @@ import { LABELS } from 'seatunnel-app/internal/model/reserved';
 import { backoffMs, errorMessage, mapLimit } from '../util';
 import { classifyWorker } from './classify';
 import type { PodSnapshot, PodSnapshotStore } from './snapshot';
-import { ownedBy } from './stamp';
+import { ownedBy } from 'seatunnel-app/internal/plan/stamp';
 
 export type WorkerPhase = 'new' | 'creating' | 'created' | 'released';
 

@@ -3,7 +3,7 @@
 // generates, and every verb the Role grants is used by some call. The cluster tier runs the
 // same calls with the real ServiceAccount token against the real Role.
 import { runtimeRules } from 'seatunnel-app/internal/plan/steps/rbac';
-import { RESOURCES } from '../../src/kube/port';
+import { RESOURCES } from 'seatunnel-app/internal/kube/resources';
 import type { CallRecord } from './fakes';
 import { setup } from './lifecycle-setup';
 
@@ -14,9 +14,6 @@ interface ApiCall {
   readonly name?: string;
 }
 
-const KIND: Record<string, { group: string; resource: string }> = Object.fromEntries(
-  Object.entries(RESOURCES).map(([k, v]) => [k.split('/').pop()!, v]),
-);
 
 function toApiCall(c: CallRecord): ApiCall {
   const pods = (verb: string, name?: string): ApiCall => ({ group: '', resource: 'pods', verb, name });
@@ -30,12 +27,13 @@ function toApiCall(c: CallRecord): ApiCall {
     case 'deletePod': return pods('delete', c.name);
     case 'listPods': return pods('list');
     case 'watchPods': return pods('watch');
+    case 'deletePods': return pods('deletecollection');
     case 'createEvent': return { group: '', resource: 'events', verb: 'create' };
     case 'getPodTemplate': return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
     case 'getMetadata':
     case 'setOwnerReferences': {
       const [kind, name] = c.name!.split('/');
-      return { ...KIND[kind], verb: c.op === 'getMetadata' ? 'get' : 'patch', name };
+      return { ...RESOURCES[kind], verb: c.op === 'getMetadata' ? 'get' : 'patch', name };
     }
     default: throw new Error(`unmapped call ${c.op}`);
   }

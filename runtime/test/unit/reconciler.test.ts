@@ -3,7 +3,7 @@ import { memoryLogger } from '../../src/log';
 import { assess, CREATION_TOKEN_ANNOTATION, WorkerReconciler, type WorkerFailure, type WorkerRecord } from '../../src/workers/reconciler';
 import type { PodSnapshot } from '../../src/workers/snapshot';
 import { PodSnapshotStore } from '../../src/workers/snapshot';
-import { stampWorker, workerSelector } from '../../src/workers/stamp';
+import { stampWorker, workerSelector } from 'seatunnel-app/internal/plan/stamp';
 import { plan } from '../../../test/support/fixtures';
 import { FakeClock, FakeKube, KubeApiError, runOn, running, settle } from './fakes';
 

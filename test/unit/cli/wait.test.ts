@@ -1,7 +1,7 @@
 // --wait: polling, exit codes (SUCCEEDED/CANCELED 0, FAILED 1, UNKNOWN 2, timeout 3), progress
 // lines only on state changes when not a terminal, a redrawn line on a terminal, transient errors retried.
-import { KubeApiError } from '../../../lib/submit/kube-api';
-import type { Kube } from '../../../lib/submit/kube-api';
+import { KubeApiError } from '../../../lib/kube';
+import type { Kube } from '../../../lib/kube';
 import type { StatusReport } from '../../../lib/submit/status';
 import type { Output } from '../../../lib/cli/output';
 import { progressText, waitExitCode, waitForApplication } from '../../../lib/cli/wait';
@@ -55,12 +55,12 @@ describe('waitForApplication', () => {
   });
 
   test('transient API errors are retried with one warning; others end the wait', async () => {
-    const flaky = harness([new KubeApiError('GET', '/x', 503, 'ServiceUnavailable', 'restarting'), new KubeApiError('GET', '/x', 0, 'ECONNREFUSED', 'refused', true), report('CANCELED')]);
+    const flaky = harness([new KubeApiError(503, 'ServiceUnavailable', 'restarting'), new KubeApiError(0, 'ECONNREFUSED', 'refused', undefined, 'no'), report('CANCELED')]);
     expect((await waitForApplication({} as Kube, 'ns', 'a', flaky.out, { intervalMs: 100, timeoutMs: 0, ...flaky.opts })).report.status).toBe('CANCELED');
     expect(flaky.warnings).toEqual([expect.stringMatching(/status query failed, retrying for up to 60 s: HTTP 503/)]);
-    const denied = harness([new KubeApiError('GET', '/x', 403, 'Forbidden', 'no')]);
+    const denied = harness([new KubeApiError(403, 'Forbidden', 'no')]);
     await expect(waitForApplication({} as Kube, 'ns', 'a', denied.out, { intervalMs: 100, timeoutMs: 0, ...denied.opts })).rejects.toThrow(/HTTP 403/);
-    const down = harness([new KubeApiError('GET', '/x', 503, 'ServiceUnavailable', 'down')]);
+    const down = harness([new KubeApiError(503, 'ServiceUnavailable', 'down')]);
     await expect(waitForApplication({} as Kube, 'ns', 'a', down.out, { intervalMs: 10_000, timeoutMs: 0, ...down.opts })).rejects.toThrow(/HTTP 503/);
   });
 

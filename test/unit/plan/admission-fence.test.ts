@@ -1,7 +1,7 @@
 import {
   ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY, admissionFence, admissionFenceBindings, admissionFencePolicies, FENCED_CREATOR_ANNOTATION, WORKER_TEMPLATE_SELECTOR,
 } from '../../../lib/plan/admission-fence';
-import { stampWorkerPod } from '../../../lib/plan/stamp';
+import { stampWorker } from '../../../lib/plan/stamp';
 import { plan } from '../../support/fixtures';
 
 describe('admission fence step', () => {
@@ -17,7 +17,7 @@ describe('admission fence step', () => {
 
   test('the annotation stays on the template object: stamped workers do not carry it', () => {
     const p = plan({ applicationId: 'app-1' });
-    const pod = stampWorkerPod(p.workerTemplate, { appId: 'app-1', namespace: 'default', n: 1 });
+    const pod = stampWorker({ template: p.workerTemplate, appId: 'app-1', namespace: 'default' }, 1);
     expect(pod.metadata?.annotations?.[FENCED_CREATOR_ANNOTATION]).toBeUndefined();
   });
 

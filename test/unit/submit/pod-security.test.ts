@@ -1,9 +1,10 @@
-import { KubeApiError } from '../../../lib/submit/kube-api';
+import { KubeApiError } from '../../../lib/kube';
 import { describePodSecurity, podSecurityReport } from '../../../lib/submit/pod-security';
 
-const refusal = new KubeApiError('POST', '/api/v1/namespaces/ns/pods', 403, 'Forbidden',
-  'pods "a-worker-1" is forbidden: violates PodSecurity "restricted:v1.30": runAsNonRoot != true (pod or container "seatunnel" must set securityContext.runAsNonRoot=true)');
-const quota = new KubeApiError('POST', '/api/v1/namespaces/ns/pods', 403, 'Forbidden', 'exceeded quota: small');
+const request = { method: 'POST', path: '/api/v1/namespaces/ns/pods' };
+const refusal = new KubeApiError(403, 'Forbidden',
+  'pods "a-worker-1" is forbidden: violates PodSecurity "restricted:v1.30": runAsNonRoot != true (pod or container "seatunnel" must set securityContext.runAsNonRoot=true)', request);
+const quota = new KubeApiError(403, 'Forbidden', 'exceeded quota: small', request);
 
 describe('preflight: Pod Security report', () => {
   test('the level comes from the namespace label; other refusals are not Pod Security\'s', () => {

@@ -1,7 +1,9 @@
+// Stamping Pods from the plan (lib/plan/stamp.ts): the workers as the runtime creates them and as
+// preflight dry-runs them, and the master Pod as the Job controller makes it.
 import type { PodTemplate } from 'kubernetes-types/core/v1';
-import { RuntimeFailure } from '../../src/outcome';
-import { masterOwnerReference, stampWorker, templateProblems, workerSelector } from '../../src/workers/stamp';
-import { plan } from '../../../test/support/fixtures';
+import { ENV, LABELS } from '../../../lib/model/reserved';
+import { masterOwnerReference, stampMasterPod, stampWorker, stampWorkers, templateProblems, workerSelector } from '../../../lib/plan/stamp';
+import { plan } from '../../support/fixtures';
 
 const p = plan({ applicationId: 'orders-0123456789ab', workerCount: 3, workerLabels: { team: 'data' }, workerAnnotations: { 'example.com/a': 'b' } });
 const template = p.workerTemplate as PodTemplate;
@@ -65,11 +67,47 @@ test('a template whose containers do not carry the master address env is refused
   const t = structuredClone(template);
   t.template!.spec!.containers[0].env = [];
   expect(templateProblems(t)).toHaveLength(1);
-  expect(() => stampWorker({ ...input, template: t }, 1)).toThrow(RuntimeFailure);
-  try {
-    stampWorker({ ...input, template: t }, 1);
-  } catch (e) {
-    expect((e as RuntimeFailure).reason).toBe('InvalidWorkerTemplate');
-  }
+  expect(() => stampWorker({ ...input, template: t }, 1)).toThrow(/cannot be used: no container has SEATUNNEL_APPLICATION_MASTER_ADDRESS/);
   expect(templateProblems({ template: {} } as PodTemplate)).toEqual(['it has no Pod spec with containers']);
+});
+
+describe('worker stamping', () => {
+  const p = plan({ workerCount: 3, workerLabels: { pool: 'batch' }, workerAnnotations: { 'example.com/a': 'b' } });
+
+  test('N workers named <appId>-worker-<n>, n from 1, with the template labels and annotations, no owner for a dry run', () => {
+    const workers = stampWorkers(p);
+    expect(workers.map((w) => w.metadata.name)).toEqual([1, 2, 3].map((n) => `${p.spec.appId}-worker-${n}`));
+    for (const w of workers) {
+      expect(w).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
+      expect(w.metadata.namespace).toBe(p.spec.namespace);
+      expect(w.metadata.labels).toEqual(p.workerTemplate.template!.metadata!.labels);
+      expect(w.metadata.labels).toMatchObject({ [LABELS.applicationId]: p.spec.appId, [LABELS.role]: 'worker', pool: 'batch' });
+      expect(w.metadata.annotations).toEqual({ 'example.com/a': 'b' });
+      expect(w.metadata.ownerReferences).toBeUndefined();
+      expect(w.spec).toEqual(p.workerTemplate.template!.spec);
+    }
+  });
+
+  test('the spec is a copy: stamping never changes the template', () => {
+    const before = JSON.stringify(p.workerTemplate);
+    const w = stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: p.spec.namespace, masterHost: '10.0.0.1', masterPort: 5801 }, 1);
+    w.spec!.containers[0].image = 'changed';
+    expect(JSON.stringify(p.workerTemplate)).toBe(before);
+  });
+
+  test('at run time: owner reference and master address are stamped in', () => {
+    const w = stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: p.spec.namespace, master: { name: 'master', uid: 'u-1' }, masterHost: '10.244.0.7', masterPort: 5801 }, 2);
+    expect(w.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'master', uid: 'u-1', controller: false, blockOwnerDeletion: false }]);
+    const env = w.spec!.containers.find((c) => c.name === 'seatunnel')!.env!;
+    expect(env.find((e) => e.name === ENV.masterAddress)?.value).toBe('10.244.0.7:5801');
+    expect(env.find((e) => e.name === ENV.memberList)?.value).toBe('10.244.0.7:5801');
+  });
+
+  test('the master Pod as the Job controller creates it', () => {
+    const m = stampMasterPod(p.job);
+    expect(m.metadata.generateName).toBe(`${p.spec.appId}-`);
+    expect(m.metadata.labels).toMatchObject({ ...p.job.spec!.template.metadata!.labels, 'batch.kubernetes.io/job-name': p.spec.appId });
+    expect(m.spec).toEqual(p.job.spec!.template.spec);
+    expect(m.spec!.initContainers?.map((c) => c.name)).toEqual(['install-runtime']);
+  });
 });

@@ -1,0 +1,8 @@
+// The Kubernetes client layer shared by the CLI, the runtime and the test harness. Start at
+// README.md; the HTTP client itself is transport.ts.
+export * from './errors';
+export * from './resources';
+export * from './transport';
+export * from './client';
+export * from './retry';
+export { clientNodeCredentials, type ClientNodeCredentialOptions } from './credentials';
