@@ -26,7 +26,16 @@ function pods(namespace: string, level: PodSecurityLevel, extra: { runAsUser?: n
   return [stampMasterPod(p.job), stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace, masterHost: '10.0.0.1', masterPort: 5801 }, 1)];
 }
 
+/** The application's generated ServiceAccount, which submit creates before the Pods exist. */
+async function ensureServiceAccount(pod: Pod): Promise<void> {
+  const name = pod.spec?.serviceAccountName;
+  if (!name) return;
+  const res = await adminHttp().request('POST', `/api/v1/namespaces/${pod.metadata!.namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+  if (res.status !== 201 && res.status !== 409) throw new Error(`creating ServiceAccount ${name}: HTTP ${res.status} ${res.text}`);
+}
+
 async function dryRun(pod: Pod): Promise<{ status: number; message: string }> {
+  await ensureServiceAccount(pod);
   const res = await adminHttp().request<{ message?: string }>('POST', `/api/v1/namespaces/${pod.metadata!.namespace}/pods?dryRun=All`, pod);
   return { status: res.status, message: res.body?.message ?? res.text };
 }
