@@ -12,6 +12,8 @@ export interface LoadedInput {
   readonly spec: ApplicationSpec;
   readonly deploymentFile?: string;
   readonly jobFile?: string;
+  /** Valid but risky choices, to print as warnings (they never contain a value). */
+  readonly warnings: readonly string[];
 }
 
 /** The bundled example, used by `synth` without -a and -c. */
@@ -28,6 +30,7 @@ export function loadFromArgs(args: ParsedArgs, ids: 'random' | 'derived', env: N
   const deploymentText = deploymentFile !== undefined ? readInputFile(deploymentFile, '-a') : undefined;
   const jobConfig = jobFile !== undefined ? readInputFile(jobFile, '-c') : undefined;
   const baseDir = deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd();
+  const warnings: string[] = [];
   const spec = loadApplication(
     {
       deploymentText,
@@ -43,7 +46,7 @@ export function loadFromArgs(args: ParsedArgs, ids: 'random' | 'derived', env: N
         return existsSync(path) ? { text: readFileSync(path, 'utf8'), filename: path } : undefined;
       },
     },
-    { ids, readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(baseDir, p), 'utf8') },
+    { ids, readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(baseDir, p), 'utf8'), onWarning: (w) => warnings.push(w) },
   );
-  return { spec, deploymentFile, jobFile };
+  return { spec, deploymentFile, jobFile, warnings };
 }
