@@ -78,16 +78,20 @@ export function configMapKeyProblem(key: string): string | undefined {
   return undefined;
 }
 
-export function absolutePathProblem(path: string): string | undefined {
+/** `normalForm = false` leaves that rule to the caller (who reports it next to checks on the normal form). */
+export function absolutePathProblem(path: string, normalForm = true): string | undefined {
   if (!path.startsWith('/')) return 'must be an absolute path (start with "/")';
   if (path.includes(':')) return 'must not contain ":"';
   if (path.split('/').includes('..')) return 'must not contain ".." segments';
   if (path.length > 1 && path.endsWith('/')) return 'must not end with "/"';
   // "/opt/./x" and "/etc//x" name the same file as their normal form, so checks against
   // reserved paths compare normal forms; the written path must be that form too, to avoid doubt.
+  return normalForm ? normalFormProblem(path) : undefined;
+}
+
+export function normalFormProblem(path: string): string | undefined {
   const normal = posix.normalize(path);
-  if (normal !== path) return `must be written in normal form (no "." or empty segments): ${JSON.stringify(normal)}`;
-  return undefined;
+  return normal !== path ? `must be written in normal form (no "." or empty segments): ${JSON.stringify(normal)}` : undefined;
 }
 
 /** True when `a` and `b` are the same path or one lies inside the other (both in normal form). */

@@ -6,7 +6,7 @@
 import { posix } from 'node:path';
 import { isOneOf, POD_ROLES } from '../allowed-values';
 import { APP_ID_SUFFIX_HEX, isApplicationId } from '../ids';
-import { absolutePathProblem, configMapKeyProblem, dns1123LabelProblem, dns1123SubdomainProblem, MAX_OBJECT_DATA_BYTES, pathsOverlap } from '../k8s-syntax';
+import { absolutePathProblem, configMapKeyProblem, dns1123LabelProblem, dns1123SubdomainProblem, MAX_OBJECT_DATA_BYTES, normalFormProblem, pathsOverlap } from '../k8s-syntax';
 import { DEFAULT_ROLES } from '../options';
 import type { ConfigMapEntryProps, SecretEntryProps } from '../props';
 import { PATHS, type ApplicationSpec, type MountedObject } from '../spec';
@@ -75,7 +75,7 @@ function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: st
     const mounts = Object.entries(raw.mounts ?? {}).map(([key, path]) => ({ key, path }));
     for (const m of mounts) {
       r.check(prop, m.key, configMapKeyProblem(m.key), sub(`mounts."${m.key}"`));
-      r.check(prop, m.path, typeof m.path === 'string' ? absolutePathProblem(m.path) : 'must be a string', sub(`mounts."${m.key}"`));
+      r.check(prop, m.path, typeof m.path === 'string' ? absolutePathProblem(m.path, false) : 'must be a string', sub(`mounts."${m.key}"`));
       if (raw.data !== undefined && !(m.key in raw.data)) {
         r.fail(prop, m.key, `mounts a key that data does not define (keys: ${Object.keys(raw.data).join(', ') || 'none'})`, sub(`mounts."${m.key}"`));
       }
@@ -168,6 +168,7 @@ function checkMountConflicts(r: PropReader, objects: MountedObject[], seatunnelH
       for (const m of o.mounts) {
         const where = `${o.entry}.mounts."${m.key}"`;
         const path = posix.normalize(m.path);
+        if (role === o.roles[0]) r.check(prop, m.path, normalFormProblem(m.path), where);
         for (const res of reserved) {
           const atOrAbove = path === res.path || res.path.startsWith(path === '/' ? '/' : `${path}/`);
           const inside = !atOrAbove && pathsOverlap(path, res.path);
