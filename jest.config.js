@@ -1,6 +1,9 @@
 // Test tiers are Jest projects; tools/test.sh runs them in order and reports which ran.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
-const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'] };
+// The runtime imports the core by package name (seatunnel-app/internal/*, package.json "exports");
+// tests run it from source, as tsconfig.json's and runtime/tsconfig.json's "paths" do.
+const moduleNameMapper = { '^seatunnel-app/internal/(.*)$': '<rootDir>/lib/$1' };
+const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'], moduleNameMapper };
 // One real control plane per test run, shared by the projects that need it (test/support/global-setup.ts).
 const controlPlane = { globalSetup: '<rootDir>/test/support/global-setup.ts', globalTeardown: '<rootDir>/test/support/global-teardown.ts' };
 module.exports = {

@@ -16,8 +16,8 @@ import { MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files'
 import { main } from '../lib/cli/main';
 import type { Output } from '../lib/cli/output';
 import { resolveApplication } from '../lib/model/resolve';
-import { ControlPlane } from '../test/support/control-plane';
-import { startLocalStack, LOCAL_POD_ANNOTATIONS } from '../test/support/local-application';
+import { ControlPlane } from '../tools/local-stack/control-plane';
+import { startLocalStack, LOCAL_POD_ANNOTATIONS } from '../tools/local-stack/local-application';
 import { median, table, timeMsAsync } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

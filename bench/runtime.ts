@@ -16,13 +16,13 @@
 
 import * as fs from 'node:fs';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ControlPlane } from '../test/support/control-plane';
-import { CLUSTER_ENV } from '../test/support/global-setup';
+import { ControlPlane } from '../tools/local-stack/control-plane';
+import { CLUSTER_ENV } from '../tools/local-stack/control-server';
+import { ensureBundle } from '../tools/local-stack/runtime-bundle';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, recordWatch, type RecordedWatch } from '../test/support/cluster';
 import {
   deleteApplication,
   deployApplication,
-  ensureBundle,
   startRuntime,
   waitForExit,
   waitForStandIn,

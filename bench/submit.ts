@@ -1,5 +1,5 @@
 // bench/submit: wall time of `submit` against the local control plane (a real kube-apiserver,
-// controller manager, scheduler and kwok, from test/support), compared in the same run with
+// controller manager, scheduler and kwok, from tools/local-stack), compared in the same run with
 //   (a) the floor: the round trips submit cannot avoid, each measured as a single request on the
 //       same warm connection — create the Job, create one dependent (the dependents go in
 //       parallel: the slowest single one), patch the Job — summed;
@@ -23,7 +23,7 @@ import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
 import { Kube, refOf, type AnyObject } from '../lib/submit/kube-api';
 import { submitApplication } from '../lib/submit/submit';
-import { ControlPlane, type ClusterInfo } from '../test/support/control-plane';
+import { ControlPlane, type ClusterInfo } from '../tools/local-stack/control-plane';
 import { median, percentile, table } from './harness';
 
 const run = promisify(execFile);

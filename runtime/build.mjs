@@ -6,6 +6,10 @@
 // calls. So for that one import the bundle resolves the package to src/kube/client-node-subset.mjs,
 // which re-exports what the runtime uses, and esbuild drops the rest. The adapter checks at start
 // that every name it needs is there.
+//
+// The runtime imports the core by package name (seatunnel-app/internal/*); esbuild resolves that
+// to ../lib through the "paths" of runtime/tsconfig.json, the nearest tsconfig of every runtime
+// source. (Not passed as the `tsconfig` option: that would apply it to the dependencies too.)
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README: `npm test`). Runs every tier in order and ends with a
 # table of which tiers ran and how they ended. A tier whose prerequisites are missing builds
-# them first (with visible progress); nothing is skipped silently.
+# them first (with visible progress); nothing is skipped silently: the run exits non-zero unless
+# every requested tier ran and passed (a BLOCKED tier fails the run, and the summary says why).
 #
 #   TIERS="unit cluster" npm test     run a subset (the summary still lists the others as "not requested")
 set -uo pipefail
@@ -13,6 +14,13 @@ declare -A RESULT SECONDS_TAKEN
 failed=0
 
 requested() { local t; for t in "${REQUESTED[@]}"; do [[ "$t" == "$1" ]] && return 0; done; return 1; }
+known() { local t; for t in "${ALL_TIERS[@]}"; do [[ "$t" == "$1" ]] && return 0; done; return 1; }
+
+# A misspelt tier would otherwise run nothing and pass.
+for t in "${REQUESTED[@]}"; do
+  known "$t" || { printf 'TIERS names an unknown tier "%s" (tiers: %s)\n' "$t" "${ALL_TIERS[*]}" >&2; exit 2; }
+done
+[[ ${#REQUESTED[@]} -gt 0 ]] || { printf 'TIERS is set but names no tier (tiers: %s)\n' "${ALL_TIERS[*]}" >&2; exit 2; }
 banner() { printf '\n==== %s ====\n' "$*"; }
 
 # Prerequisite scripts exit 0 when ready, 3 when the component cannot be obtained on this
@@ -21,7 +29,7 @@ prereq() {
   local tier="$1"; shift
   "$@"
   local rc=$?
-  if [[ $rc -eq 3 ]]; then RESULT[$tier]="BLOCKED (see the prerequisite output above)"; return 1; fi
+  if [[ $rc -eq 3 ]]; then RESULT[$tier]="BLOCKED (prerequisite: $*; its output above says why)"; failed=1; return 1; fi
   if [[ $rc -ne 0 ]]; then RESULT[$tier]="FAILED (prerequisite: $*)"; failed=1; return 1; fi
   return 0
 }
@@ -70,5 +78,12 @@ for t in "${ALL_TIERS[@]}"; do run_tier "$t" "tier_$t"; done
 banner "tiers"
 for t in "${ALL_TIERS[@]}"; do
   printf '  %-8s %-60s %s\n' "$t" "${RESULT[$t]}" "${SECONDS_TAKEN[$t]:+${SECONDS_TAKEN[$t]} s}"
+done
+# Whatever the branches above recorded, a requested tier that did not pass fails the run.
+for t in "${REQUESTED[@]}"; do
+  if [[ "${RESULT[$t]}" != PASSED ]]; then
+    printf 'FAILED: tier %s was requested and did not pass: %s\n' "$t" "${RESULT[$t]}" >&2
+    failed=1
+  fi
 done
 exit $failed

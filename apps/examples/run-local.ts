@@ -12,9 +12,9 @@ import * as path from 'node:path';
 import { packageRoot } from '../../lib/cli/io';
 import { main } from '../../lib/cli/main';
 import { consoleOutput } from '../../lib/cli/output';
-import { ControlPlane } from '../../test/support/control-plane';
-import { startLocalStack } from '../../test/support/local-application';
-import { KWOK_LIFECYCLE_ANNOTATION } from '../../test/support/kwok-stages';
+import { ControlPlane } from '../../tools/local-stack/control-plane';
+import { startLocalStack } from '../../tools/local-stack/local-application';
+import { KWOK_LIFECYCLE_ANNOTATION } from '../../tools/local-stack/kwok-stages';
 
 const examples = path.join(packageRoot(), 'apps', 'examples');
 

@@ -14,13 +14,30 @@ type Handler = (args: ParsedArgs, out: Output) => Promise<number>;
  * cluster commands never load cdk8s (a `submit` process starts that much faster).
  */
 const HANDLERS: Record<string, () => Promise<Handler>> = {
-  synth: async () => (require('./commands/synth') as typeof import('./commands/synth')).synthCommand,
+  synth: async () => {
+    try {
+      return (require('./commands/synth') as typeof import('./commands/synth')).synthCommand;
+    } catch (e) {
+      throw missingPeer(e, SYNTH_PEERS, 'synth renders the manifests with the cdk8s construct') ?? e;
+    }
+  },
   docs: async () => (require('./commands/docs') as typeof import('./commands/docs')).docsCommand,
   submit: async () => (require('./commands/submit') as typeof import('./commands/submit')).submitCommand,
   status: async () => (require('./commands/status') as typeof import('./commands/status')).statusCommand,
   cancel: async () => (require('./commands/cancel') as typeof import('./commands/cancel')).cancelCommand,
   preflight: async () => (require('./commands/preflight') as typeof import('./commands/preflight')).preflightCommand,
 };
+
+/** cdk8s is an optional peer dependency (a Pulumi user does not install it); synth needs it. */
+const SYNTH_PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
+
+/** A CliError saying which peer dependencies to install, if `e` is the failure to load one of them. */
+function missingPeer(e: unknown, peers: readonly string[], why: string): CliError | undefined {
+  const err = e as { code?: string; message?: string };
+  const name = err?.code === 'MODULE_NOT_FOUND' ? /Cannot find module '([^']+)'/.exec(err.message ?? '')?.[1] : undefined;
+  if (!name || !peers.includes(name)) return undefined;
+  return new CliError(`${why}, and ${name} is not installed: npm install ${peers.join(' ')} (optional peer dependencies of seatunnel-app)`, CLI_EXIT.failed);
+}
 
 export async function main(argv: readonly string[], out?: Output): Promise<number> {
   let args: ParsedArgs;

@@ -10,8 +10,8 @@
 //
 // The first failure wins (`interrupt`); cleanup always runs and every step of it is attempted.
 
-import { ANNOTATIONS } from '../../lib/model/reserved';
-import { jobOwnerReference } from '../../lib/plan/build-plan';
+import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { jobOwnerReference } from 'seatunnel-app/internal/plan/build-plan';
 import type { Clock } from './clock';
 import { describeExit } from './engine/process';
 import { EngineRejected, EngineUnavailable, type EnginePort, type SubmitResult } from './engine/port';

@@ -3,7 +3,7 @@
 // exits with the code contract of EXIT_CODES (0 only for SUCCEEDED).
 
 import * as fs from 'node:fs';
-import { ANNOTATIONS, ENV, EXIT_CODES } from '../../lib/model/reserved';
+import { ANNOTATIONS, ENV, EXIT_CODES } from 'seatunnel-app/internal/model/reserved';
 import { systemClock } from './clock';
 import { writeEngineFiles } from './engine/config-files';
 import { ZetaEngine } from './engine/zeta';

@@ -3,12 +3,12 @@
 // every problem is reported at once (exit code `configuration`).
 
 import * as path from 'node:path';
-import { ENGINE_FILES } from '../../lib/engine/files';
-import { parseHocon, HoconError, stringifyJson, type HoconDocument, type HoconObject, type HoconValue, type IncludeReader } from '../../lib/hocon';
-import { fileIncludeReader } from '../../lib/hocon/file-include';
-import { ENV } from '../../lib/model/reserved';
-import { PATHS } from '../../lib/model/spec';
-import { RUNTIME_SETTINGS_VERSION, type DependentRef, type RuntimeSettings } from '../../lib/plan/runtime-settings';
+import { ENGINE_FILES } from 'seatunnel-app/internal/engine/files';
+import { parseHocon, HoconError, stringifyJson, type HoconDocument, type HoconObject, type HoconValue, type IncludeReader } from 'seatunnel-app/internal/hocon/index';
+import { fileIncludeReader } from 'seatunnel-app/internal/hocon/file-include';
+import { ENV } from 'seatunnel-app/internal/model/reserved';
+import { PATHS } from 'seatunnel-app/internal/model/spec';
+import { RUNTIME_SETTINGS_VERSION, type DependentRef, type RuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { RuntimeFailure } from './outcome';
 
 /** Environment variables that only the runtime reads (test seams and tuning; none is needed in a Pod). */

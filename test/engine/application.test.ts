@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/model/reserved';
 import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
-import { startLocalStack, type LocalStack } from '../support/local-application';
+import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
 import { collection, deploymentFiles, KINDS, labelled, run, type RunResult } from '../cluster/cli-support';
 import { parseAllDocuments } from 'yaml';
 

@@ -1,13 +1,11 @@
 // Jest globalSetup for the cluster, engine and pulumi projects: one control plane per test run.
 // It runs in Jest's main process; tests find the control plane through the JSON file named by
-// SEATUNNEL_TEST_CLUSTER (see cluster.ts). Each project calls this hook, so it starts the control
+// SEATUNNEL_TEST_CLUSTER (see cluster/access.ts). Each project calls this hook, so it starts the control
 // plane only once. If SEATUNNEL_TEST_CLUSTER already names a running control plane (e.g. one from
 // `npm run dev-cluster`, which prints the export line), that one is used and left running.
 import * as fs from 'node:fs';
-import { ControlPlane, type ClusterInfo } from './control-plane';
-import { startControlServer, type ControlServer } from './control-server';
-
-export const CLUSTER_ENV = 'SEATUNNEL_TEST_CLUSTER';
+import { ControlPlane, type ClusterInfo } from '../../tools/local-stack/control-plane';
+import { CLUSTER_ENV, startControlServer, type ControlServer } from '../../tools/local-stack/control-server';
 const STATE = Symbol.for('seatunnel-app.test.control-plane');
 
 interface State {

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, Scalar, visit } from 'yaml';
-import { MASTER_HOST_PLACEHOLDER } from '../../../lib/engine/files';
+import { MASTER_HOST_PLACEHOLDER } from 'seatunnel-app/internal/engine/files';
 import { RuntimeFailure } from '../outcome';
 
 /** The address as it goes before `:port` in Hazelcast files: IPv6 in brackets. */

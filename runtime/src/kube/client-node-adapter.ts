@@ -7,7 +7,7 @@
 // fields they do not know, which a verbatim worker template must not suffer).
 
 import type * as https from 'node:https';
-import { loadClientNode } from '../../../lib/kube/client-node';
+import { loadClientNode } from 'seatunnel-app/internal/kube/client-node';
 import { RuntimeFailure } from '../outcome';
 import { KubeHttp } from './http';
 import type { KubePort } from './port';

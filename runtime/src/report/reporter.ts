@@ -4,7 +4,7 @@
 // waits for everything queued — the terminal state is recorded before the runtime exits.
 
 import type { Event } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS } from '../../../lib/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import type { Clock } from '../clock';
 import { isStatus, isTransient, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
@@ -14,7 +14,7 @@ export type AnnotationKey = keyof typeof ANNOTATIONS;
 export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
 
 /** Values of the phase annotation, in lifecycle order. */
-export { PHASES, type Phase } from '../../../lib/model/reserved';
+export { PHASES, type Phase } from 'seatunnel-app/internal/model/reserved';
 
 /** Reasons of the Events the runtime records. */
 export type EventReason =

@@ -13,7 +13,7 @@ import type { Clock } from '../clock';
 import { isStatus, isTransient, KubeApiError, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
 import type { Reason } from '../outcome';
-import { LABELS } from '../../../lib/model/reserved';
+import { LABELS } from 'seatunnel-app/internal/model/reserved';
 import { backoffMs, errorMessage, mapLimit } from '../util';
 import { classifyWorker } from './classify';
 import type { PodSnapshot, PodSnapshotStore } from './snapshot';

@@ -5,8 +5,8 @@
 
 import type { Pod, PodTemplate } from 'kubernetes-types/core/v1';
 import type { OwnerReference } from 'kubernetes-types/meta/v1';
-import { LABELS } from '../../../lib/model/reserved';
-import { STAMPED_ENV as PLAN_STAMPED_ENV, stampWorkerPod } from '../../../lib/plan/stamp';
+import { LABELS } from 'seatunnel-app/internal/model/reserved';
+import { STAMPED_ENV as PLAN_STAMPED_ENV, stampWorkerPod } from 'seatunnel-app/internal/plan/stamp';
 import { RuntimeFailure } from '../outcome';
 import { hostPort } from '../util';
 

@@ -2,7 +2,7 @@
 // Pod's environment and the application ServiceAccount's token (RBAC is the plan's Role), and an
 // engine stand-in that registers a worker once its Pod is Running. See ../support/application.ts.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES } from '../../../lib/model/reserved';
+import { ANNOTATIONS, EXIT_CODES } from 'seatunnel-app/internal/model/reserved';
 import { adminHttp, clusterInfo, recordWatch, restartApiServer, useTestNamespace, withComponentLogs, type RecordedWatch } from '../../../test/support/cluster';
 import {
   deleteApplication,

@@ -9,58 +9,29 @@
 //     runtime.json starts the engine stand-in (./engine-stand-in.ts) instead of Zeta — the test seam.
 // Also used by bench/runtime.ts.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ConfigMap, EnvVar, Event, Pod } from 'kubernetes-types/core/v1';
-import type { SeaTunnelApplicationProps } from '../../../lib/model/props';
-import { ANNOTATIONS, LABELS } from '../../../lib/model/reserved';
-import { resolveApplication } from '../../../lib/model/resolve';
-import type { ApplicationSpec } from '../../../lib/model/spec';
-import { buildPlan, dependents, withJobOwner } from '../../../lib/plan/build-plan';
-import type { RuntimeSettings } from '../../../lib/plan/runtime-settings';
-import type { ApplicationPlan, KubeObject } from '../../../lib/plan/types';
+import type { SeaTunnelApplicationProps } from 'seatunnel-app/internal/model/props';
+import { ANNOTATIONS, LABELS } from 'seatunnel-app/internal/model/reserved';
+import { resolveApplication } from 'seatunnel-app/internal/model/resolve';
+import type { ApplicationSpec } from 'seatunnel-app/internal/model/spec';
+import { buildPlan, dependents, withJobOwner } from 'seatunnel-app/internal/plan/build-plan';
+import type { RuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
+import type { ApplicationPlan, KubeObject } from 'seatunnel-app/internal/plan/types';
 import { adminHttp, clusterInfo, KWOK_LIFECYCLE_ANNOTATION, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '../../../test/support/cluster';
-import { freePorts } from '../../../test/support/ports';
+import { freePorts } from '../../../tools/local-stack/ports';
+import { ensureBundle, RUNTIME_DIR } from '../../../tools/local-stack/runtime-bundle';
 
-/** The repository root, found from here whether this file runs from source (Jest) or compiled (build/). */
-function repoDir(): string {
-  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, 'runtime', 'build.mjs'))) return d;
-  }
-  throw new Error(`cannot find the repository root above ${__dirname}`);
-}
-
-export const REPO_DIR = repoDir();
-export const RUNTIME_DIR = path.join(REPO_DIR, 'runtime');
-export const BUNDLE = path.join(RUNTIME_DIR, 'dist', 'runtime.cjs');
 export const SERVICE_ACCOUNT = 'seatunnel-runner';
 
 export const TEST_JOB = `env { job.mode = "BATCH", parallelism = 1 }
 source { FakeSource { result_table_name = "fake", row.num = \${ROWS}, schema { fields { name = string } } } }
 sink { Console { source_table_name = "fake" } }
 `;
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (/\.(ts|mjs|cjs|js)$/.test(entry.name)) newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds runtime/dist/runtime.cjs (`npm run -w runtime bundle`) when it is missing or older than its sources. */
-export function ensureBundle(): string {
-  const sources = Math.max(newestMtime(path.join(RUNTIME_DIR, 'src')), newestMtime(path.join(REPO_DIR, 'lib')), fs.statSync(path.join(RUNTIME_DIR, 'build.mjs')).mtimeMs);
-  if (fs.existsSync(BUNDLE) && fs.statSync(BUNDLE).mtimeMs >= sources) return BUNDLE;
-  const r = spawnSync(process.execPath, [path.join(RUNTIME_DIR, 'build.mjs')], { cwd: RUNTIME_DIR, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
-  if (r.status !== 0) throw new Error(`bundling the runtime failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  return BUNDLE;
-}
 
 let standIn: string | undefined;
 

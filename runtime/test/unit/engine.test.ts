@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
-import { renderEngineFiles, MASTER_HOST_PLACEHOLDER } from '../../../lib/engine/files';
+import { renderEngineFiles, MASTER_HOST_PLACEHOLDER } from 'seatunnel-app/internal/engine/files';
 import { spec } from '../../../test/support/fixtures';
 import { checkpointLocation, requireCheckpoint } from '../../src/engine/checkpoints';
 import { completeEngineFile, writeEngineFiles } from '../../src/engine/config-files';

@@ -1,7 +1,7 @@
 // The lifecycle with fakes of both ports on virtual time, for the lifecycle and RBAC unit tests.
 import type { PodTemplate } from 'kubernetes-types/core/v1';
-import type { SeaTunnelApplicationProps } from '../../../lib/model/props';
-import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import type { SeaTunnelApplicationProps } from 'seatunnel-app/internal/model/props';
+import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
 import { runApplication, type Tuning } from '../../src/lifecycle';
 import { memoryLogger } from '../../src/log';

@@ -2,7 +2,7 @@
 // API server over the scenarios that exercise every call) is allowed by the Role the plan
 // generates, and every verb the Role grants is used by some call. The cluster tier runs the
 // same calls with the real ServiceAccount token against the real Role.
-import { runtimeRules } from '../../../lib/plan/steps/rbac';
+import { runtimeRules } from 'seatunnel-app/internal/plan/steps/rbac';
 import { RESOURCES } from '../../src/kube/port';
 import type { CallRecord } from './fakes';
 import { setup } from './lifecycle-setup';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
 import { RuntimeFailure } from '../../src/outcome';
 import { loadSettings, resolveJobConfig, runtimeSettingsProblems } from '../../src/settings';
@@ -108,7 +108,7 @@ describe('job config', () => {
 });
 
 describe('engine retries are off unless the job sets them', () => {
-  const { parseHocon } = require('../../../lib/hocon') as typeof import('../../../lib/hocon');
+  const { parseHocon } = require('seatunnel-app/internal/hocon/index') as typeof import('seatunnel-app/internal/hocon/index');
   const { withoutEngineRetries } = require('../../src/settings') as typeof import('../../src/settings');
   const json = (text: string) => JSON.parse(withoutEngineRetries(parseHocon(text), {}).resolveWithReport({}).toJson());
 

@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
 import { systemClock } from '../../src/clock';
 import { ZetaEngine } from '../../src/engine/zeta';

@@ -6,7 +6,7 @@
 //   metadata.annotations["seatunnel-app.test/kwok-lifecycle"] = "manual"       kwok neither starts nor completes the Pod
 //   metadata.annotations["seatunnel-app.test/kwok-lifecycle"] = "no-complete"  kwok makes it Running but never Succeeded
 //   metadata.annotations["seatunnel-app.test/kwok-lifecycle"] = "local"        kwok leaves the Pod entirely to the local
-//                                                                               kubelet (test/support/local-kubelet.ts),
+//                                                                               kubelet (local-kubelet.ts),
 //                                                                               graceful deletion included
 //
 // Deleting a "manual" or "no-complete" Pod still works (the pod-delete stage applies to them).

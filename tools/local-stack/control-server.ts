@@ -10,6 +10,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ControlPlane } from './control-plane';
 
+/** The environment variable naming a running control plane's info file (ControlPlane.writeInfo). */
+export const CLUSTER_ENV = 'SEATUNNEL_TEST_CLUSTER';
+
 export interface ControlEndpoint {
   url: string;
   token: string;

@@ -20,7 +20,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { KubeHttp } from './kube-http';
+import type { KubeHttp } from '../../test/support/kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -4,8 +4,7 @@
 //
 //   npm run dev-cluster [-- --nodes 3] [-- --keep]
 import { ControlPlane } from './control-plane';
-import { startControlServer } from './control-server';
-import { CLUSTER_ENV } from './global-setup';
+import { CLUSTER_ENV, startControlServer } from './control-server';
 
 function usage(): never {
   process.stderr.write('usage: dev-cluster [--nodes N] [--keep]\n  --nodes N  fake nodes to create (default 3)\n  --keep     keep the temporary directory (logs, etcd data) after stopping\n');

@@ -13,7 +13,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveBinaries, type TestBinaries } from './binaries';
-import { KubeHttp, KubeHttpError } from './kube-http';
+import { KubeHttp, KubeHttpError } from '../../test/support/kube-http';
 import { KWOK_NODE_ANNOTATION, KWOK_NODE_ANNOTATION_VALUE, writeKwokStages } from './kwok-stages';
 import type { ControlEndpoint } from './control-server';
 import { createPki, type Pki } from './pki';

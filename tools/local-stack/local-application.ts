@@ -1,5 +1,5 @@
 // Kubernetes and Zeta both real, on one machine: the local control plane, the local kubelet
-// (test/support/local-kubelet.ts) running the application's Pods as local processes, the runtime
+// (local-kubelet.ts) running the application's Pods as local processes, the runtime
 // bundle as the master's container, and the SeaTunnel engine home from tools/seatunnel. Used by
 // the engine tier and by `npm run example`.
 
@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { packageRoot } from '../../lib/cli/io';
 import { DEFAULT_RUNTIME_IMAGE } from '../../lib/model/resolve';
 import { RUNTIME_IMAGE_DIR } from '../../lib/plan/steps/runtime';
-import { ensureBundle } from '../../runtime/test/support/application';
-import type { KubeHttp } from './kube-http';
+import { ensureBundle } from './runtime-bundle';
+import type { KubeHttp } from '../../test/support/kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 import { LocalKubelet } from './local-kubelet';
 
