@@ -113,6 +113,10 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
     if (overridden.size > 0 || report.envUsed.length > 0) {
       origins = traceOrigins({ base, overrides: input.overrides ?? [], envUsed: report.envUsed });
     }
+    // An override of a Secret data key is found by its key even if tracing found nothing.
+    for (const key of overridden) {
+      if (SECRET_DATA_PATH.test(key) && !origins.has(key)) origins = new Map([...origins, [key, [{ kind: 'override', key }]]]);
+    }
   } catch (e) {
     if (e instanceof HoconError) {
       throw new ConfigurationError([{ key: file, rule: e.message }, ...jobFileHint(input)], 'Cannot read the deployment file');
