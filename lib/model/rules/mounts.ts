@@ -25,8 +25,6 @@ export const GENERATED_NAME_SUFFIXES = ['', '-engine', '-worker', '-runtime', '-
 
 export type Mounts = Pick<ApplicationSpec, 'configMaps' | 'secrets' | 'secretRef' | 'checkpointPvc'>;
 
-type Family = 'configMaps' | 'secrets';
-
 export function resolveMounts(r: PropReader, appId: string, seatunnelHome: string): Mounts {
   const generatedNames = new Set(GENERATED_NAME_SUFFIXES.map((s) => `${appId}${s}`));
   const configMaps = mountedObjects(r, 'configMaps', appId, generatedNames);
@@ -123,7 +121,7 @@ export function ownedNameProblem(name: string, appId: string): string | undefine
 }
 
 /** Two entries that create or reference one object would fight over it: a configuration problem, not a plan error. */
-function checkDuplicateNames(r: PropReader, prop: Family, objects: readonly MountedObject[]): void {
+function checkDuplicateNames(r: PropReader, prop: 'configMaps' | 'secrets', objects: readonly MountedObject[]): void {
   const seen = new Map<string, MountedObject>();
   for (const o of objects) {
     const other = seen.get(o.name);
@@ -168,8 +166,10 @@ function checkMountConflicts(r: PropReader, objects: MountedObject[], seatunnelH
       for (const m of o.mounts) {
         const where = `${o.entry}.mounts."${m.key}"`;
         const path = posix.normalize(m.path);
-        if (role === o.roles[0]) r.check(prop, m.path, normalFormProblem(m.path), where);
-        for (const res of reserved) {
+        // Path rules hold on every role alike: reported once, on the entry's first role.
+        const firstRole = role === o.roles[0];
+        if (firstRole) r.check(prop, m.path, normalFormProblem(m.path), where);
+        for (const res of firstRole ? reserved : []) {
           const atOrAbove = path === res.path || res.path.startsWith(path === '/' ? '/' : `${path}/`);
           const inside = !atOrAbove && pathsOverlap(path, res.path);
           if (atOrAbove) r.fail(prop, m.path, `would hide ${res.path} (${res.what}): a mount must not be at or above it`, where);
