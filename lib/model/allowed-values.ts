@@ -7,6 +7,12 @@ export const IMAGE_PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
 /** How the runtime reaches the master container (see `runtimeMode`). */
 export const RUNTIME_MODES = ['init-container', 'embedded'] as const;
 
+/**
+ * Pod Security Standards levels the master and worker Pods are built to pass (`privileged` is
+ * not offered: the Pods never need it).
+ */
+export const POD_SECURITY_LEVELS = ['baseline', 'restricted'] as const;
+
 /** The two Pod roles of an application. */
 export const POD_ROLES = ['master', 'worker'] as const;
 

@@ -5,7 +5,7 @@
 // check that props.ts's `@default` tags and a resolved minimal configuration agree with it. The
 // compiler checks that the registry covers every field of SeaTunnelApplicationProps.
 
-import { IMAGE_PULL_POLICIES, POD_ROLES, RUNTIME_MODES } from './allowed-values';
+import { IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES } from './allowed-values';
 import {
   asBoolean, asEntries, asEnum, asEnvValue, asFileMap, asInteger, asLong, asNumber, asRecord, asRoles,
   asString, asStringList, asStringMap, asTolerations, type Coercer,
@@ -321,6 +321,18 @@ export const OPTIONS: OptionRegistry = {
   networkPolicyEnabled: {
     key: 'kubernetes.network-policy.enabled', type: 'boolean', default: true, origin: 'ours', coerce: asBoolean,
     description: "Generate NetworkPolicies: the master and workers accept Hazelcast only from the application's own Pods; the REST port is reachable by no other Pod.",
+  },
+  podSecurity: {
+    key: 'kubernetes.pod-security', ...oneOf(POD_SECURITY_LEVELS), default: 'baseline', origin: 'ours',
+    description: "Pod Security Standards level the master and worker Pods are built to pass (`preflight` reports the namespace's enforced level). `baseline`: no privilege escalation, seccomp RuntimeDefault, no host access. `restricted` adds runAsNonRoot and drops all capabilities: it needs an image whose user is non-root, or `kubernetes.run-as-user`. The default is `baseline` because the stock apache/seatunnel image runs as root and writes under /opt/seatunnel.",
+  },
+  runAsUser: {
+    key: 'kubernetes.run-as-user', type: 'int', unset: "the image's user", min: 1, max: 2_147_483_647, origin: 'ours', coerce: asInteger,
+    description: 'Non-root user ID every container of the master and worker Pods runs as (Pod `securityContext.runAsUser`). The user must be able to read SEATUNNEL_HOME and write its logs directory.',
+  },
+  admissionFence: {
+    key: 'kubernetes.admission-fence', type: 'boolean', default: true, origin: 'ours', coerce: asBoolean,
+    description: "Name the master's ServiceAccount on the worker PodTemplate (annotation `seatunnel.apache.org/fenced-creator`), so that where a platform team installed the admission fence (ValidatingAdmissionPolicy `seatunnel-app-worker-fence`, Kubernetes 1.30+, see docs/security.md) that ServiceAccount can create only Pods that match the template. Without the platform's policy it has no effect.",
   },
   runtimeMode: {
     key: 'kubernetes.runtime.mode', ...oneOf(RUNTIME_MODES), default: 'init-container', origin: 'ours',

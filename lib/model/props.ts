@@ -6,7 +6,7 @@
 // (test/unit/model/props-defaults.test.ts) fails when one of them disagrees with the registry.
 
 import type {
-  IMAGE_PULL_POLICIES, POD_ROLES, RUNTIME_MODES, TOLERATION_EFFECTS, TOLERATION_OPERATORS,
+  IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES, TOLERATION_EFFECTS, TOLERATION_OPERATORS,
 } from './allowed-values';
 
 /** The two Pod roles of an application. */
@@ -15,6 +15,8 @@ export type PodRole = (typeof POD_ROLES)[number];
 export type ImagePullPolicy = (typeof IMAGE_PULL_POLICIES)[number];
 
 export type RuntimeMode = (typeof RUNTIME_MODES)[number];
+
+export type PodSecurityLevel = (typeof POD_SECURITY_LEVELS)[number];
 
 /** A ConfigMap mounted into the application, either an existing one or one the application creates and owns. */
 export interface ConfigMapEntryProps {
@@ -265,6 +267,20 @@ export interface SeaTunnelApplicationProps {
   readonly rbacCreate?: boolean;
   /** Generate NetworkPolicies that confine Hazelcast and REST traffic to the application. @default true */
   readonly networkPolicyEnabled?: boolean;
+  /**
+   * Pod Security Standards level the master and worker Pods are built to pass. `restricted`
+   * needs an image that runs as a non-root user (or `runAsUser`); the stock SeaTunnel image runs as root.
+   * @default 'baseline'
+   */
+  readonly podSecurity?: PodSecurityLevel;
+  /** Non-root user ID of every container of the master and worker Pods. @default - the image's user */
+  readonly runAsUser?: number;
+  /**
+   * Name the master's ServiceAccount on the worker template, so that a platform's admission fence
+   * (ValidatingAdmissionPolicy `seatunnel-app-worker-fence`) lets it create only such workers.
+   * @default true
+   */
+  readonly admissionFence?: boolean;
   /**
    * How the runtime reaches the master container: `init-container` copies it from `runtimeImage`
    * into a shared volume so the stock SeaTunnel image is used unchanged; `embedded` expects it at

@@ -13,6 +13,7 @@ import { resolveJobConfig } from './rules/job-config';
 import { resolveStringMap } from './rules/labels';
 import { resolveMounts } from './rules/mounts';
 import { resolveMaster, resolveWorker } from './rules/pod-roles';
+import { resolvePodSecurity } from './rules/pod-security';
 import { PropReader, type Props, type ResolveContext } from './rules/reader';
 import { resolveRuntimeFiles } from './rules/runtime-files';
 import type { ApplicationSpec } from './spec';
@@ -66,6 +67,8 @@ function resolveWith(r: PropReader): ApplicationSpec {
     runtimeFiles: resolveRuntimeFiles(r),
     rbacCreate: r.bool('rbacCreate'),
     networkPolicyEnabled: r.bool('networkPolicyEnabled'),
+    podSecurity: resolvePodSecurity(r),
+    admissionFence: r.bool('admissionFence'),
     ...(r.props.kubeconfig !== undefined ? { kubeconfig: r.str('kubeconfig') } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // The resolved, validated description of one application: every default applied, every rule
 // checked. The plan is a pure function of this object.
 
-import type { ImagePullPolicy, PodRole, RuntimeMode, TolerationProps } from './props';
+import type { ImagePullPolicy, PodRole, PodSecurityLevel, RuntimeMode, TolerationProps } from './props';
 
 export interface Toleration {
   readonly key?: string;
@@ -115,6 +115,9 @@ export interface ApplicationSpec {
   readonly runtimeFiles: RuntimeFilesSpec;
   readonly rbacCreate: boolean;
   readonly networkPolicyEnabled: boolean;
+  /** The Pod Security Standards level the Pods are built for, and the user they run as (undefined: the image's). */
+  readonly podSecurity: { readonly level: PodSecurityLevel; readonly runAsUser?: number };
+  readonly admissionFence: boolean;
   readonly runtime: {
     readonly mode: RuntimeMode;
     readonly image: string;

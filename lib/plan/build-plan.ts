@@ -4,6 +4,7 @@
 import { ConfigurationError } from '../model/issues';
 import type { ApplicationSpec } from '../model/spec';
 import { renderEngineFiles } from '../engine/files';
+import { admissionFenceStep } from './steps/admission-fence';
 import { basicStep } from './steps/basic';
 import { checkpointStep } from './steps/checkpoint';
 import { engineConfigStep } from './steps/engine-config';
@@ -11,6 +12,7 @@ import { environmentStep } from './steps/environment';
 import { jobConfigStep } from './steps/job-config';
 import { mountedFilesStep } from './steps/mounted-files';
 import { networkPolicyStep } from './steps/network-policy';
+import { podSecurityStep } from './steps/pod-security';
 import { rbacStep } from './steps/rbac';
 import { runtimeStep } from './steps/runtime';
 import { schedulingStep } from './steps/scheduling';
@@ -30,6 +32,9 @@ export const FEATURE_STEPS: readonly FeatureStep[] = [
   serviceStep,
   rbacStep,
   networkPolicyStep,
+  // Last: they read what every other step put in the Pods.
+  podSecurityStep,
+  admissionFenceStep,
 ];
 
 /** A draft with no objects yet; the basic step fills in the Job and the worker template. */

@@ -5,3 +5,4 @@ export * from './runtime-settings';
 export { runtimeRules } from './steps/rbac';
 export { submitterRules } from './submitter-rbac';
 export * from './stamp';
+export * from './admission-fence';

@@ -8,7 +8,8 @@
 //   - LimitRange compatibility (min, max, maxLimitRequestRatio, after defaulting);
 //   - the caller's permissions (SelfSubjectAccessReview for everything submit, its rollback,
 //     status and cancel need);
-//   - referenced ConfigMaps, Secrets, ServiceAccount and PVC (and the keys read from them).
+//   - referenced ConfigMaps, Secrets, ServiceAccount and PVC (and the keys read from them);
+//   - the namespace's enforced Pod Security level and whether the Pods pass it.
 // Creates nothing.
 
 import { dependents } from '../plan/build-plan';
@@ -16,11 +17,12 @@ import type { ApplicationPlan, KubeObject } from '../plan/types';
 import { applicationFootprint, checkLimitRanges, checkQuotas, formatQuantity, type Footprint, type LimitRangeLike, type ResourceQuotaLike } from './footprint';
 import { describeError, describeRef, groupOf, Kube, KubeApiError, refOf, resourceOf } from './kube-api';
 import { checkAccess, qualified, requiredAccess, type AccessResult } from './permissions';
+import { describePodSecurity, isPodSecurityRefusal, podSecurityReport, readNamespaceLabels, type PodSecurityReport } from './pod-security';
 import { checkReferences, referencedObjects } from './references';
 import { stampMasterPod, stampWorkers, type StampedPod } from './stamp';
 import { FIELD_MANAGER } from './submit';
 
-export type PreflightCheck = 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference';
+export type PreflightCheck = 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';
 
 export interface PreflightProblem {
   readonly check: PreflightCheck;
@@ -35,6 +37,7 @@ export interface PreflightReport {
   readonly ok: boolean;
   readonly problems: readonly PreflightProblem[];
   readonly notes: readonly string[];
+  readonly podSecurity: PodSecurityReport;
   readonly footprint: {
     readonly pods: number;
     readonly workers: number;
@@ -98,7 +101,7 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
   const workers = stampWorkers(plan);
   const required = requiredAccess(plan);
 
-  const [objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access] = await Promise.all([
+  const [objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access, namespaceLabels] = await Promise.all([
     Promise.all([job, ...deps].map((o) => dryRun(kube, o, describeRef(refOf(o))))),
     dryRun(kube, master, `master Pod (from Job ${plan.job.metadata.name})`),
     pool(workers, 16, (w) => dryRun(kube, w, `Pod ${w.metadata.name}`)),
@@ -106,6 +109,7 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
     kube.list<ResourceQuotaLike>('v1', 'ResourceQuota', ns).then((l) => l.items),
     kube.list<LimitRangeLike>('v1', 'LimitRange', ns).then((l) => l.items),
     checkAccess(kube, ns, required),
+    readNamespaceLabels(kube, ns),
   ]);
 
   const problems: PreflightProblem[] = [];
@@ -116,7 +120,14 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
   for (const a of denied) problems.push({ check: 'permission', object: `${a.verb} ${qualified(a)}`, message: permissionMessage(a, ns) });
   const deniedCreate = new Set(denied.filter((a) => a.verb === 'create').map((a) => qualified(a)));
 
+  // Pod Security refusals of the Pods are one problem, with the namespace's level, not one per Pod.
+  const podSecurity = podSecurityReport(namespaceLabels, spec.podSecurity.level, [masterRun, ...workerRuns].map((r) => r.error));
+  const podSecurityLine = describePodSecurity(podSecurity, ns, 'unreadable' in namespaceLabels ? namespaceLabels.unreadable : undefined);
+  if (podSecurity.podsPass) notes.push(podSecurityLine);
+  else problems.push({ check: 'pod-security', object: `Namespace ${ns}`, message: podSecurityLine });
+
   const dryRunProblem = (r: DryRunOutcome, label: string, message: string) => {
+    if (r.kind === 'Pod' && isPodSecurityRefusal(r.error)) return;
     const res = qualified({ group: groupOf(r.apiVersion), resource: resourceOf(r.kind) });
     // A refusal already explained by a missing create permission is not repeated.
     if (r.error?.status === 403 && deniedCreate.has(res) && /cannot create resource/.test(r.error.detail)) return;
@@ -170,6 +181,7 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
     ok: problems.length === 0,
     problems,
     notes,
+    podSecurity,
     footprint: summarize(fp),
     checked: {
       dryRunObjects: objectRuns.length,

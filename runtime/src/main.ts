@@ -44,8 +44,38 @@ async function reportEarly(result: Outcome, log: Logger): Promise<void> {
   }
 }
 
+/**
+ * An exception nothing caught (e.g. thrown in a client's socket callback) must not skip the end:
+ * while the lifecycle runs it ends the application (InternalError) through the same path as any
+ * failure — stop the job, remove the workers, record, exit 3. Outside it, or if the end itself
+ * does not finish in time, the process exits 3 at once.
+ */
+function catchUnexpected(log: Logger): AbortController {
+  const unexpected = new AbortController();
+  const onError = (e: unknown) => {
+    log.error('internal error', { error: String((e as Error)?.stack ?? e) });
+    if (!lifecycleRunning) return exitNow(EXIT_CODES.infrastructure);
+    if (unexpected.signal.aborted) return;
+    unexpected.abort(e);
+    setTimeout(() => {
+      log.error('cleanup after the internal error did not finish in time; exiting now', { afterMs: HARD_STOP_MS });
+      exitNow(EXIT_CODES.infrastructure);
+    }, HARD_STOP_MS).unref();
+  };
+  process.on('uncaughtException', onError);
+  process.on('unhandledRejection', onError);
+  return unexpected;
+}
+
+let lifecycleRunning = false;
+
+function exitNow(code: number): void {
+  process.stderr.write('', () => process.exit(code));
+}
+
 async function main(): Promise<number> {
   const log = createLogger(undefined, process.env[RUNTIME_ENV.logLevel] === 'debug');
+  const unexpected = catchUnexpected(log);
   const started = performance.now();
   const terminate = new AbortController();
   let signals = 0;
@@ -81,6 +111,7 @@ async function main(): Promise<number> {
   }
   log.info('settings loaded', { startupMs: Math.round(performance.now() - started), apiServer: conn.server, engineRest: settings.engineRest.candidates.map((c) => `${settings.engineRest.host}:${c.port}${c.path}`).join(' or ') });
   const engine = new ZetaEngine(settings, process.env, systemClock, log);
+  lifecycleRunning = true;
   const result = await runApplication({
     settings,
     env: process.env,
@@ -90,11 +121,13 @@ async function main(): Promise<number> {
     clock: systemClock,
     log,
     terminate: terminate.signal,
+    unexpected: unexpected.signal,
     writeEngineFiles: () => {
       const files = writeEngineFiles(settings.engineConfigDir, settings.engineWorkDir, settings.pod.masterHost);
       log.info('engine files written', { dir: settings.engineWorkDir, files: files.join(',') });
     },
   });
+  lifecycleRunning = false;
   conn.close();
   const mem = process.memoryUsage();
   const mib = (n: number) => Math.round(n / 1024 / 1024);
@@ -105,15 +138,7 @@ async function main(): Promise<number> {
   return result.exitCode;
 }
 
-process.on('uncaughtException', (e) => {
-  process.stderr.write(`${new Date().toISOString()} ERROR runtime: internal error: ${e.stack ?? e.message}\n`);
+main().then(exitNow, (e: unknown) => {
+  process.stderr.write(`${new Date().toISOString()} ERROR runtime: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
   process.exit(EXIT_CODES.infrastructure);
 });
-
-main().then(
-  (code) => process.stderr.write('', () => process.exit(code)),
-  (e: unknown) => {
-    process.stderr.write(`${new Date().toISOString()} ERROR runtime: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    process.exit(EXIT_CODES.infrastructure);
-  },
-);

@@ -22,8 +22,9 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
     // Worker Pods: created from the template, watched, deleted one by one and by label as a safety net.
     // `get` also reads the master's own Pod (owner of the workers).
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
-    // Its own Job: the UID for owner references, and the status annotations `status` reads.
-    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'patch'] },
+    // Its own Job: the UID for owner references, the status annotations `status` reads, and a
+    // watch (by metadata.name) for `cancel`: its deletion and the cancel-requested annotation.
+    { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'watch', 'patch'] },
     // The story on the Job: WorkersCreating, AllWorkersRegistered, JobSubmitted, WorkerLost, …
     { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   ];

@@ -43,6 +43,8 @@ export interface KubePort {
   deletePod(name: string, opts?: { uid?: string }): Promise<'deleted' | 'gone'>;
   listPods(labelSelector: string): Promise<PodList>;
   watchPods(labelSelector: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle;
+  /** Watches one Job (field selector metadata.name=<name>; the Role names it). */
+  watchJob(name: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle;
   /** deletecollection by label selector. */
   deletePods(labelSelector: string): Promise<void>;
   /** Merge patch of the Job's annotations; null removes one. */

@@ -83,17 +83,25 @@ export class KubeRest implements KubePort {
   }
 
   watchPods(labelSelector: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
+    return this.watch(this.pods(), { labelSelector }, resourceVersion, handlers);
+  }
+
+  watchJob(name: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
+    return this.watch(`/apis/batch/v1${this.ns}/jobs`, { fieldSelector: `metadata.name=${name}` }, resourceVersion, handlers);
+  }
+
+  private watch(collection: string, selector: Record<string, string>, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
     const [lo, hi] = this.opts.watchTimeoutSeconds ?? [60, 120];
     const timeoutSeconds = Math.round(lo + Math.random() * (hi - lo));
     const q = new URLSearchParams({
       watch: '1',
-      labelSelector,
+      ...selector,
       resourceVersion,
       allowWatchBookmarks: 'true',
       timeoutSeconds: String(timeoutSeconds),
     });
     const stream = this.http.stream(
-      `${this.pods()}?${q.toString()}`,
+      `${collection}?${q.toString()}`,
       (line) => {
         let ev: { type?: string; object?: unknown };
         try {

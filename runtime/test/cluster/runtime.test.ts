@@ -193,6 +193,25 @@ test(
 );
 
 test(
+  'cancel on the Job (the cancel-requested annotation) reaches the runtime through its watch on its own Job: stopped, workers removed, Canceled, exit 2',
+  withComponentLogs(async () => {
+    const app = await deploy('cancelann', { owned: true });
+    const run = await start(app, { standIn: { STANDIN_JOB: 'hang' } });
+    await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+    // As another client would: the runtime's Role allows watch on its own Job by name only.
+    await adminHttp().call('PATCH', `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`, { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'true' } } }, { contentType: 'application/merge-patch+json' });
+    await expectExit(run, EXIT_CODES.canceled);
+    expect(run.standInLog().filter((e) => e.call === 'stop').map((e) => e.jobId)).toEqual([app.spec.jobId]);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.phase]).toBe('Canceled');
+    expect(ann[ANNOTATIONS.reason]).toBe('Terminated');
+    expect(ann[ANNOTATIONS.message]).toBe('cancel requested');
+    expect(run.output()).not.toMatch(/forbidden/i);
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
   'the watch connection is cut mid-run and a worker is deleted while it is down: the deletion is not missed',
   withComponentLogs(async () => {
     const server = new URL(clusterInfo().server);

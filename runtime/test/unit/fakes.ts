@@ -222,16 +222,82 @@ export class FakeKube implements KubePort {
     return this.watchers.size;
   }
 
-  /** Set to make the Job look like it is being deleted. */
-  jobDeletionTimestamp: string | undefined;
+  private jobDeletionTimestamp: string | undefined;
+  private jobGone = false;
+  private jobRv = 0;
+  private readonly jobWatchers = new Set<WatchHandlers>();
+
+  /** The Job as the API server would return it now. */
+  private currentJob(): Job {
+    const job = structuredClone(this.job);
+    const annotations = Object.fromEntries(Object.entries(this.annotations).filter((e): e is [string, string] => e[1] !== null));
+    job.metadata = {
+      ...job.metadata,
+      resourceVersion: String(this.jobRv),
+      annotations: { ...job.metadata?.annotations, ...annotations },
+      ...(this.jobDeletionTimestamp ? { deletionTimestamp: this.jobDeletionTimestamp } : {}),
+    };
+    return job;
+  }
+
+  /** A change of the Job: a new resourceVersion, and an event to every watch of it. */
+  private jobChanged(type: 'MODIFIED' | 'DELETED' = 'MODIFIED'): void {
+    this.jobRv = ++this.rv;
+    const job = this.currentJob();
+    for (const h of this.jobWatchers) queueMicrotask(() => h.event(type, structuredClone(job)));
+  }
+
+  /** Makes the Job look like it is being deleted (`cancel`). */
+  markJobDeleting(): void {
+    this.jobDeletionTimestamp = new Date(this.clock.epoch).toISOString();
+    this.jobChanged();
+  }
+
+  /** Removes the Job altogether (a DELETED event; reads answer 404). */
+  deleteJob(): void {
+    this.jobGone = true;
+    this.jobChanged('DELETED');
+  }
+
+  /** Sets an annotation on the Job as another client would (`cancel --savepoint`). */
+  annotateJob(key: string, value: string): void {
+    this.annotations[key] = value;
+    this.jobChanged();
+  }
+
+  /** Breaks every open watch of the Job (as a cut connection would). */
+  breakJobWatches(error = new KubeApiError(0, 'ECONNRESET', 'watch: connection reset')): void {
+    for (const h of [...this.jobWatchers]) {
+      this.jobWatchers.delete(h);
+      queueMicrotask(() => h.closed(error));
+    }
+  }
+
+  get openJobWatches(): number {
+    return this.jobWatchers.size;
+  }
 
   async getJob(name: string): Promise<Job> {
     this.record('getJob', name);
     this.maybeFail('getJob');
-    const job = structuredClone(this.job);
-    const annotations = Object.fromEntries(Object.entries(this.annotations).filter((e): e is [string, string] => e[1] !== null));
-    job.metadata = { ...job.metadata, annotations: { ...job.metadata?.annotations, ...annotations }, ...(this.jobDeletionTimestamp ? { deletionTimestamp: this.jobDeletionTimestamp } : {}) };
-    return job;
+    if (this.jobGone) throw new KubeApiError(404, 'NotFound', `jobs.batch "${name}" not found`);
+    return this.currentJob();
+  }
+
+  /** Only changes after the watch started are delivered (the fake keeps no Job history). */
+  watchJob(name: string, resourceVersion: string, h: WatchHandlers): WatchHandle {
+    this.record('watchJob', name);
+    const failure = this.failNext.get('watchJob')?.shift();
+    if (failure) {
+      queueMicrotask(() => h.closed(failure));
+      return { stop: () => undefined };
+    }
+    if (Number(resourceVersion) < this.jobRv) {
+      queueMicrotask(() => h.event('ERROR', { kind: 'Status', code: 410, reason: 'Expired', message: `too old resource version: ${resourceVersion}` }));
+      return { stop: () => undefined };
+    }
+    this.jobWatchers.add(h);
+    return { stop: () => this.jobWatchers.delete(h) };
   }
 
   async getPod(name: string): Promise<Pod> {
@@ -322,6 +388,7 @@ export class FakeKube implements KubePort {
       if (v === null) delete this.annotations[k];
       else this.annotations[k] = v;
     }
+    this.jobChanged();
   }
 
   async createEvent(event: Event): Promise<void> {

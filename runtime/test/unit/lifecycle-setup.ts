@@ -22,6 +22,7 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
   const engine = new FakeEngine(kube, clock, app.workerSlots);
   const log = memoryLogger();
   const terminate = new AbortController();
+  const unexpected = new AbortController();
   const settings: Settings = {
     app,
     pod: { name: 'app-1-m', namespace: 'ns', uid: 'master-uid', ip: '10.0.0.9', masterHost: '10.0.0.9' },
@@ -36,10 +37,11 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
   const deps = {
     settings, env, io: { readFile: () => { throw new Error('no files'); } }, kube, engine, clock, log,
     terminate: terminate.signal,
+    unexpected: unexpected.signal,
     writeEngineFiles: () => void engineFilesWritten++,
     tuning,
   };
   const run = (onStep?: () => void): Promise<Outcome> => runOn(clock, runApplication(deps), { onStep });
-  return { p, app, clock, kube, engine, log, terminate, env, run, get engineFilesWritten() { return engineFilesWritten; } };
+  return { p, app, clock, kube, engine, log, terminate, unexpected, env, run, get engineFilesWritten() { return engineFilesWritten; } };
 }
 

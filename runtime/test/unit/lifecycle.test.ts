@@ -253,11 +253,13 @@ test('restore: a missing checkpoint fails before the engine starts (exit 4); wit
 });
 
 test('transient API errors while reading the Job are retried', async () => {
-  const s = setup({}, { jobWatchMs: 1e9 });
+  const s = setup();
   s.kube.failNext.set('getJob', [new KubeApiError(503, 'ServiceUnavailable', 'x'), new KubeApiError(0, 'ECONNREFUSED', 'y')]);
   const out = await s.run();
   expect(out.exitCode).toBe(0);
-  expect(s.kube.ops('getJob')).toHaveLength(3);
+  // two failed reads and the good one before the workers; the own-Job watch reads it once more
+  expect(s.kube.ops('getJob').length).toBeGreaterThanOrEqual(3);
+  expect(s.kube.ops('createPod')).toHaveLength(3);
 });
 
 test('a missing worker template is a configuration failure', async () => {
@@ -317,7 +319,7 @@ describe('cancel: a deleted application is canceled, not failed', () => {
     const s = setup();
     s.engine.script = () => 'RUNNING';
     const out = await s.run(once(() => s.engine.submits.length === 1, () => {
-      s.kube.jobDeletionTimestamp = new Date().toISOString();
+      s.kube.markJobDeleting();
       s.kube.remove('app-1-worker-2');
     }));
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
@@ -326,16 +328,16 @@ describe('cancel: a deleted application is canceled, not failed', () => {
   });
 
   test('the Job noticed as being deleted ends the application as canceled', async () => {
-    const s = setup({}, { jobWatchMs: 500 });
+    const s = setup({}, {});
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => { s.kube.jobDeletionTimestamp = new Date().toISOString(); }));
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => { s.kube.markJobDeleting(); }));
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
   });
 
   test('cancel --savepoint (annotation): a streaming job is stopped with a savepoint', async () => {
-    const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' }, { jobWatchMs: 500 });
+    const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' }, {});
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => { s.kube.annotations[ANNOTATIONS.cancelRequested] = 'savepoint'; }));
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.annotateJob(ANNOTATIONS.cancelRequested, 'savepoint')));
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'SAVEPOINT_DONE' });
     expect(s.engine.savepointStops).toEqual([true]);
   });
@@ -344,9 +346,88 @@ describe('cancel: a deleted application is canceled, not failed', () => {
     const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' });
     s.engine.script = () => 'RUNNING';
     await s.run(once(() => s.engine.submits.length === 1, () => {
-      s.kube.jobDeletionTimestamp = new Date().toISOString();
+      s.kube.markJobDeleting();
       s.terminate.abort();
     }));
     expect(s.engine.savepointStops).toEqual([false]);
+  });
+});
+
+describe('an unexpected exception still stops the job and removes the workers (InternalError, exit 3)', () => {
+  test('thrown by the engine client while the job runs', async () => {
+    const s = setup();
+    s.engine.script = () => 'RUNNING';
+    const jobInfo = s.engine.jobInfo.bind(s.engine);
+    let broken = false;
+    s.engine.jobInfo = async (id) => {
+      if (broken) {
+        broken = false; // only once: the stop that follows reads the status normally
+        throw new RangeError('Invalid string length');
+      }
+      return jobInfo(id);
+    };
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => (broken = true)));
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'InternalError', exitCode: 3 });
+    expect(out.message).toMatch(/RangeError: Invalid string length/);
+    expect(s.engine.stops).toEqual(['9223372036854775807']);
+    expectCleanedUp(s);
+    expect(s.kube.annotations[ANNOTATIONS.reason]).toBe('InternalError');
+  });
+
+  test('thrown where nothing catches it (the process reports it to the lifecycle)', async () => {
+    const s = setup();
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.unexpected.abort(new TypeError("Cannot read properties of undefined (reading 'status')"))));
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'InternalError', exitCode: 3 });
+    expect(out.message).toMatch(/^unexpected error: TypeError: Cannot read properties of undefined/);
+    expect(s.engine.stops).toEqual(['9223372036854775807']);
+    expectCleanedUp(s);
+  });
+
+  test('thrown by the engine client during the registration barrier: nothing submitted, workers removed', async () => {
+    const s = setup();
+    s.engine.overview = async () => {
+      throw new TypeError('boom');
+    };
+    const out = await s.run();
+    expect(out).toMatchObject({ reason: 'InternalError', exitCode: 3 });
+    expect(s.engine.submits).toEqual([]);
+    expectCleanedUp(s);
+  });
+});
+
+describe('the own Job is watched', () => {
+  test('a cancel made while the watch was broken is seen by the read that follows (re-get + re-watch)', async () => {
+    const s = setup();
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => {
+      s.kube.breakJobWatches();
+      s.kube.markJobDeleting();
+    }));
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+    expect(out.message).toBe('the application is being deleted (e.g. by `cancel`)');
+    expect(s.kube.ops('watchJob').length).toBeGreaterThanOrEqual(2);
+    expect(s.kube.openJobWatches).toBe(0);
+  });
+
+  test('a watch that expires (410 Gone) is replaced by a fresh read and a new watch', async () => {
+    const s = setup();
+    s.engine.script = () => 'RUNNING';
+    s.kube.failNext.set('watchJob', [new KubeApiError(410, 'Expired', 'too old resource version')]);
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.annotateJob(ANNOTATIONS.cancelRequested, 'true')));
+    expect(out).toMatchObject({ reason: 'Terminated', message: 'cancel requested' });
+    const watchOps = s.kube.calls.filter((c) => c.op === 'watchJob' || c.op === 'getJob').map((c) => c.op);
+    // read, watch (410), read again, watch
+    expect(watchOps.slice(watchOps.indexOf('watchJob'))).toEqual(expect.arrayContaining(['watchJob', 'getJob', 'watchJob']));
+    expect(s.kube.ops('watchJob').length).toBeGreaterThanOrEqual(2);
+  });
+
+  test('the Job deleted outright: Terminated', async () => {
+    const s = setup();
+    s.engine.script = () => 'RUNNING';
+    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.deleteJob()));
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+    expect(out.message).toBe("the application's Job was deleted (e.g. by `cancel`)");
+    expect(s.kube.podsOf(SEL)).toEqual([]);
   });
 });

@@ -22,6 +22,8 @@ function toApiCall(c: CallRecord): ApiCall {
   const pods = (verb: string, name?: string): ApiCall => ({ group: '', resource: 'pods', verb, name });
   switch (c.op) {
     case 'getJob': return { group: 'batch', resource: 'jobs', verb: 'get', name: c.name };
+    // A watch with the field selector metadata.name=<name> is authorized against resourceNames.
+    case 'watchJob': return { group: 'batch', resource: 'jobs', verb: 'watch', name: c.name };
     case 'patchJobAnnotations': return { group: 'batch', resource: 'jobs', verb: 'patch', name: 'app-1' };
     case 'getPod': return pods('get', c.name);
     case 'createPod': return pods('create');

@@ -63,6 +63,9 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   runtimeFiles: (s) => s.runtimeFiles,
   rbacCreate: (s) => s.rbacCreate,
   networkPolicyEnabled: (s) => s.networkPolicyEnabled,
+  podSecurity: (s) => s.podSecurity.level,
+  runAsUser: (s) => s.podSecurity.runAsUser,
+  admissionFence: (s) => s.admissionFence,
   runtimeMode: (s) => s.runtime.mode,
   runtimeImage: (s) => s.runtime.image,
   runtimeImagePullPolicy: (s) => s.runtime.imagePullPolicy,
@@ -73,6 +76,7 @@ const UNSET: Readonly<Record<string, (value: unknown) => void>> = {
   generated: (v) => expect(v).toMatch(/^[1-9]\d*$/),
   'fresh start': (v) => expect(v).toBeUndefined(),
   'KUBECONFIG, then in-cluster': (v) => expect(v).toBeUndefined(),
+  "the image's user": (v) => expect(v).toBeUndefined(),
   'all generated': (v) => expect(Object.values(v as object)).toEqual(Array(4).fill({ mode: 'generated' })),
 };
 

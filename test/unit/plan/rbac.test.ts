@@ -13,7 +13,7 @@ describe('rbac step', () => {
   test('exactly the runtime calls: workers, its own Job, events, adoption by resourceNames', () => {
     const rules = p.roles[0].rules!;
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] });
-    expect(rules).toContainEqual({ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['app-1'], verbs: ['get', 'patch'] });
+    expect(rules).toContainEqual({ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['app-1'], verbs: ['get', 'watch', 'patch'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['events'], verbs: ['create'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], resourceNames: ['app-1-db'], verbs: ['get', 'patch'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['podtemplates'], resourceNames: ['app-1-worker'], verbs: ['get', 'patch'] });

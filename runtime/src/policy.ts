@@ -1,0 +1,146 @@
+// What the runtime does when something happens — a worker dies, the Job is deleted, SIGTERM, Zeta
+// reports a status, the engine exits, an unexpected error — and how it stops the job at the end.
+// Pure: the lifecycle (./lifecycle.ts) gathers the facts, asks here, and carries the answer out.
+// runtime/test/unit/policy.test.ts has one row per rule.
+//
+// In short:
+//   * Nothing is retried as implicit HA: a worker that is lost or can never start ends the
+//     application (fail fast, never replaced) — unless the application itself is being deleted
+//     (`cancel` deletes the workers, often before this Pod's SIGTERM): then it is a cancel.
+//   * The first ending wins; once the application is ending every later happening is ignored.
+//   * A submitted job is stopped before the workers go; a streaming job that is *terminated*
+//     (SIGTERM, `cancel --savepoint`) is stopped with a savepoint so it can be restored, unless its
+//     workers are going away too (the application is being deleted).
+
+import type { EngineExit } from './engine/port';
+import { describeExit } from './engine/process';
+import { outcome, stateOf, ZETA_TERMINAL, zetaReason, type Outcome, type Reason } from './outcome';
+import type { EventReason, Phase } from './report/reporter';
+import type { WorkerFailure } from './workers/reconciler';
+
+/** Whether the Job or this Pod is being deleted; 'unknown' until asked. */
+export type Deletion = 'deleting' | 'not-deleting' | 'unknown';
+
+export interface Facts {
+  /** The application is already ending (the first ending won, or cleanup is running). */
+  readonly ending: boolean;
+  readonly deletion: Deletion;
+  /** env job.mode = STREAMING. */
+  readonly streaming: boolean;
+  /** `cancel --savepoint` set the cancel-requested annotation to `savepoint`. */
+  readonly savepointRequested: boolean;
+  /** Zeta acknowledged the submission: a job runs under a known id. */
+  readonly submitted: boolean;
+  /** Zeta's last known status of that job. */
+  readonly zetaStatus?: string;
+}
+
+export type Happening =
+  /** The reconciler found a worker lost (deleted, Failed, terminating) or unable to start. */
+  | { readonly type: 'WorkerFailed'; readonly failure: WorkerFailure }
+  | { readonly type: 'SIGTERM' }
+  /** The own Job as the watch sees it. */
+  | { readonly type: 'OwnJob'; readonly deleting: boolean; readonly cancelRequested?: string }
+  | { readonly type: 'OwnJobGone' }
+  /** The Zeta master process ended without the runtime stopping it. */
+  | { readonly type: 'EngineExited'; readonly exit: EngineExit }
+  /** The worker Pods could not be listed/watched within the API failure budget. */
+  | { readonly type: 'WorkersUnobservable'; readonly error: string }
+  /** An exception nobody expected (a bug, a crash in a client): still stop and clean up. */
+  | { readonly type: 'Unexpected'; readonly error: string }
+  /** A /job-info answer; `workerFailure` is the reconciler's verdict at that moment. */
+  | { readonly type: 'JobStatus'; readonly jobId: string; readonly status: string; readonly errorMsg?: string; readonly workerFailure?: WorkerFailure }
+  /** /job-info failed; `engineError` = an EngineUnavailable/EngineRejected, not something unexpected. */
+  | { readonly type: 'JobStatusUnreadable'; readonly error: string; readonly engineError: boolean; readonly failingForMs: number; readonly limitMs: number };
+
+export type Decision =
+  | { readonly do: 'continue' }
+  /** Learn whether the Job or this Pod is being deleted, then decide again with the answer. */
+  | { readonly do: 'ask-deletion' }
+  /** End the application; `warn` is the Warning Event to record first. */
+  | { readonly do: 'end'; readonly reason: Reason; readonly message: string; readonly worker?: string; readonly warn?: EventReason };
+
+const CONTINUE: Decision = { do: 'continue' };
+
+function end(reason: Reason, message: string, extra: { worker?: string; warn?: EventReason } = {}): Decision {
+  return { do: 'end', reason, message, ...extra };
+}
+
+export function firstLine(s: string | undefined): string {
+  return (s ?? '').split('\n')[0].trim();
+}
+
+/** What now, given the facts and what just happened. */
+export function decide(f: Facts, h: Happening): Decision {
+  if (f.ending) return CONTINUE;
+  switch (h.type) {
+    case 'WorkerFailed': {
+      // A cancel deletes the workers too: judge a lost worker only knowing whether that is it.
+      if (f.deletion === 'unknown') return { do: 'ask-deletion' };
+      if (f.deletion === 'deleting') return end('Terminated', `the application is being deleted (e.g. by \`cancel\`); ${h.failure.message}`);
+      const warn: EventReason = h.failure.reason === 'WorkerLost' ? 'WorkerLost' : 'WorkerFailed';
+      return end(h.failure.reason, h.failure.message, { worker: h.failure.worker, warn });
+    }
+    case 'SIGTERM':
+      return end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction');
+    case 'OwnJob':
+      if (h.deleting) return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
+      if (h.cancelRequested) return end('Terminated', `cancel requested${h.cancelRequested === 'savepoint' ? ' with a savepoint' : ''}`);
+      return CONTINUE;
+    case 'OwnJobGone':
+      return end('Terminated', "the application's Job was deleted (e.g. by `cancel`)");
+    case 'EngineExited':
+      return h.exit.error
+        ? end('EngineStartFailed', `the Zeta master ${describeExit(h.exit)}`)
+        : end('EngineExited', `the Zeta master process ${describeExit(h.exit)} before the application ended`);
+    case 'WorkersUnobservable':
+      return end('ApiUnavailable', `lost track of the worker Pods: ${h.error}`);
+    case 'Unexpected':
+      return end('InternalError', `unexpected error: ${h.error}`);
+    case 'JobStatus': {
+      if (!ZETA_TERMINAL.has(h.status)) return CONTINUE;
+      const reason = zetaReason(h.status);
+      if (reason === 'JobFinished') return end(reason, `Zeta job ${h.jobId} ended ${h.status}`);
+      if (reason === 'JobCanceled') return end(reason, `Zeta job ${h.jobId} was canceled in the engine`);
+      // A worker loss makes Zeta fail the job too: report the root cause, not the symptom.
+      const w = h.workerFailure;
+      if (w) return end(w.reason, `${w.message}; Zeta: ${firstLine(h.errorMsg)}`, { worker: w.worker });
+      return end('JobFailed', `Zeta job ${h.jobId} ended ${h.status}${h.errorMsg ? `: ${firstLine(h.errorMsg)}` : ''}`);
+    }
+    case 'JobStatusUnreadable':
+      if (!h.engineError) return end('InternalError', `unexpected error while reading the job status: ${h.error}`);
+      // 2.3.8 answers 500 (MemberLeftException) while a member leaves: tolerated for a while.
+      if (h.failingForMs > h.limitMs) return end('EngineUnreachable', `the engine's job status could not be read for ${Math.round(h.failingForMs / 1000)} s: ${h.error}`);
+      return CONTINUE;
+  }
+}
+
+export type StopDecision =
+  | { readonly do: 'nothing' }
+  | { readonly do: 'ask-deletion' }
+  /** stop-job; with `savepoint`, a plain stop follows if the savepoint does not end the job in time. */
+  | { readonly do: 'stop'; readonly savepoint: boolean };
+
+/** How to stop the job when the application ends with `reason`. */
+export function howToStop(f: Facts, reason: Reason): StopDecision {
+  if (!f.submitted || (f.zetaStatus !== undefined && ZETA_TERMINAL.has(f.zetaStatus))) return { do: 'nothing' };
+  if (reason !== 'Terminated' || !f.streaming) return { do: 'stop', savepoint: false };
+  if (f.savepointRequested) return { do: 'stop', savepoint: true };
+  // A savepoint needs the workers: not when the application itself is being deleted (they go too).
+  if (f.deletion === 'unknown') return { do: 'ask-deletion' };
+  return { do: 'stop', savepoint: f.deletion === 'not-deleting' };
+}
+
+/** The outcome once the workers are removed: a cleanup failure turns success into CleanupFailed. */
+export function afterCleanup(result: Outcome, problems: readonly string[]): Outcome {
+  if (problems.length === 0) return result;
+  const what = problems.join('; ');
+  if (result.state !== 'SUCCEEDED') return { ...result, message: `${result.message} (cleanup also failed: ${what})` };
+  return { ...outcome('CleanupFailed', `the job succeeded, but removing the workers failed: ${what}`), ...(result.zetaStatus ? { zetaStatus: result.zetaStatus } : {}) };
+}
+
+/** The phase annotation (and Event reason) of a final outcome. */
+export function terminalPhase(reason: Reason): Extract<Phase, 'Succeeded' | 'Failed' | 'Canceled'> {
+  const state = stateOf(reason);
+  return state === 'SUCCEEDED' ? 'Succeeded' : state === 'CANCELED' ? 'Canceled' : 'Failed';
+}

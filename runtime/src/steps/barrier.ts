@@ -1,0 +1,68 @@
+// The registration barrier: one deadline (startup-timeout-millis, from the start of creation)
+// covers creating all N workers and Zeta's /overview showing them all registered with all their
+// slots. A worker that can never start fails earlier, through the reconciler and the policy; this
+// step only waits, keeps the workers-registered annotation current, and times out with the counts
+// and the reasons the others are not running.
+
+import { EngineRejected, EngineUnavailable } from '../engine/port';
+import { RuntimeFailure } from '../outcome';
+import { errorMessage } from '../util';
+import type { Assessment, WorkerReconciler } from '../workers/reconciler';
+import type { Step } from './context';
+
+/** `2 Pending (app-worker-1, app-worker-2); 1 ImagePullBackOff (…)` — at most five names per reason. */
+export function describeWaiting(a: Assessment | undefined): string {
+  if (!a || a.waiting.size === 0) return '';
+  const byState = new Map<string, string[]>();
+  for (const [name, why] of a.waiting) byState.set(why, [...(byState.get(why) ?? []), name]);
+  return [...byState].map(([why, ns]) => `${ns.length} ${why} (${ns.slice(0, 5).join(', ')}${ns.length > 5 ? ', …' : ''})`).join('; ');
+}
+
+export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise<void> {
+  const { engine, clock, log } = s.d;
+  const app = s.d.settings.app;
+  const want = { workers: app.workerCount, slots: app.workerCount * app.workerSlots };
+  const started = clock.now();
+  const deadline = started + app.startupTimeoutMillis;
+  let last = { workers: 0, totalSlot: 0 };
+  let lastError = '';
+  for (;;) {
+    s.interruption.throwIfSet();
+    if (rec.allCreated) {
+      s.setPhase('WaitingForWorkers');
+      try {
+        last = await engine.overview();
+        lastError = '';
+        const registered = Math.min(last.workers, app.workerCount);
+        if (registered !== s.state.registered) {
+          s.state.registered = registered;
+          s.reporter.annotate({ workersRegistered: String(registered) });
+          log.info('workers registered with Zeta', { registered: last.workers, desired: app.workerCount, totalSlot: last.totalSlot });
+        }
+        if (last.workers >= want.workers && last.totalSlot >= want.slots) break;
+      } catch (e) {
+        // The engine not answering yet is expected; anything else is a bug and ends the application.
+        if (!(e instanceof EngineUnavailable || e instanceof EngineRejected)) throw e;
+        lastError = errorMessage(e);
+        log.debug('overview failed', { error: lastError });
+      }
+    }
+    s.interruption.throwIfSet();
+    if (clock.now() >= deadline) {
+      const a = rec.reconcile();
+      const created = rec.records.filter((r) => r.phase === 'created').length;
+      const waiting = describeWaiting(a);
+      throw new RuntimeFailure(
+        'StartupTimeout',
+        `Timed out starting ${app.workerCount} application workers after ${Math.round(app.startupTimeoutMillis / 1000)} s: ` +
+          `${created}/${app.workerCount} created, ${a.running} running, ${Math.min(last.workers, app.workerCount)}/${app.workerCount} registered with Zeta ` +
+          `(totalSlot ${last.totalSlot} of ${want.slots})${waiting ? `; not running: ${waiting}` : ''}${lastError ? `; last engine error: ${lastError}` : ''}`,
+      );
+    }
+    await s.interruption.pause(Math.min(s.t.barrierPollMs, Math.max(1, deadline - clock.now())));
+  }
+  s.state.registered = app.workerCount;
+  const secs = ((clock.now() - started) / 1000).toFixed(1);
+  s.reporter.annotate({ workersRegistered: String(app.workerCount) });
+  s.reporter.event('Normal', 'AllWorkersRegistered', `all ${app.workerCount} workers registered with Zeta (${last.totalSlot} slots) ${secs} s after creation started`);
+}

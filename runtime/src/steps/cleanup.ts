@@ -1,0 +1,51 @@
+// Removing the workers. Every step is attempted even if one fails, and the problems are returned
+// (the policy decides what they do to the outcome): stop creating (in-flight creates finish and
+// are recorded), delete every worker whose create was attempted or that the snapshot knows (404 =
+// done), then a deletecollection by the worker selector as a safety net (e.g. a create whose answer
+// was lost). One budget covers it all.
+
+import { isStatus, isTransient } from '../kube/port';
+import { errorMessage, mapLimit, retry } from '../util';
+import { workerSelector } from '../workers/stamp';
+import type { Step } from './context';
+
+/** How long cleanup waits for in-flight creates to finish before it deletes by name anyway. */
+const RELEASE_WAIT_MS = 25_000;
+
+export async function removeWorkers(s: Step): Promise<string[]> {
+  const { kube, clock, log } = s.d;
+  const { reconciler, store } = s.state;
+  const problems: string[] = [];
+  const selector = workerSelector(s.d.settings.app.appId);
+  const deadline = clock.now() + s.t.cleanupBudgetMs;
+  const names = new Set<string>();
+  if (reconciler) {
+    const attempted = await Promise.race([reconciler.release(), clock.sleep(Math.min(RELEASE_WAIT_MS, s.t.cleanupBudgetMs)).then(() => undefined)]);
+    if (!attempted) {
+      problems.push('worker creation did not stop in time');
+      for (const r of reconciler.records) names.add(r.name);
+    } else for (const n of attempted) names.add(n);
+  }
+  for (const name of store?.snapshot().pods.keys() ?? []) names.add(name);
+  const attempt = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
+    try {
+      // 403 is retried within the budget: an API server that just restarted refuses for a moment.
+      await retry(fn, { clock, retryable: (e) => isTransient(e) || isStatus(e, 403), budgetMs: deadline - clock.now(), backoff: [200, 2000] });
+    } catch (e) {
+      problems.push(`${what}: ${errorMessage(e)}`);
+    }
+  };
+  if (names.size > 0) {
+    s.setPhase('CleaningUp');
+    log.info('deleting workers', { count: names.size });
+  }
+  let deleted = 0;
+  await mapLimit([...names].sort(), s.t.createConcurrency, (name) =>
+    attempt(`deleting worker ${name}`, async () => {
+      if ((await kube.deletePod(name)) === 'deleted') deleted++;
+    }),
+  );
+  await attempt(`deleting Pods with ${selector}`, () => kube.deletePods(selector));
+  log.info('workers deleted', { deleted, problems: problems.length });
+  return problems;
+}

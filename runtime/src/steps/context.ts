@@ -1,0 +1,120 @@
+// What every step of the lifecycle shares: its dependencies (the two ports, clock, log), the
+// tuning, the one record of the application's state, the interruption and the reporter.
+
+import type { Clock } from '../clock';
+import type { EnginePort, SubmitResult } from '../engine/port';
+import type { KubePort } from '../kube/port';
+import type { Logger } from '../log';
+import type { Facts } from '../policy';
+import type { Phase, Reporter, StatusPatch } from '../report/reporter';
+import type { Env, Settings, SettingsIo } from '../settings';
+import type { WorkerReconciler } from '../workers/reconciler';
+import type { PodSnapshotStore } from '../workers/snapshot';
+import type { Interruption } from './interruption';
+
+export interface Tuning {
+  /** Worker creates in flight at most (also worker deletes in cleanup). */
+  readonly createConcurrency: number;
+  /** Poll interval of /overview during the registration barrier. */
+  readonly barrierPollMs: number;
+  /** Poll interval of /job-info while the job runs. */
+  readonly jobPollMs: number;
+  /** How long a stopped job may take to reach a terminal status. */
+  readonly stopWaitMs: number;
+  /** How long a stop with savepoint (streaming job, SIGTERM) may take before a plain stop. */
+  readonly savepointWaitMs: number;
+  /** How long the engine's REST API may fail before the application fails (EngineUnreachable). */
+  readonly engineUnreachableMs: number;
+  /** Periodic re-list of the worker Pods. */
+  readonly resyncMs: number;
+  /** How long the API may fail before the application fails (ApiUnavailable). */
+  readonly apiFailureBudgetMs: number;
+  /** Budget of the worker deletion part of cleanup. */
+  readonly cleanupBudgetMs: number;
+  /** Budget for writing the terminal state on the Job. */
+  readonly recordBudgetMs: number;
+  /** SIGTERM → SIGKILL grace of the engine process. */
+  readonly engineStopGraceMs: number;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  createConcurrency: 20,
+  barrierPollMs: 200,
+  jobPollMs: 500,
+  stopWaitMs: 10_000,
+  savepointWaitMs: 45_000,
+  engineUnreachableMs: 30_000,
+  resyncMs: 30_000,
+  apiFailureBudgetMs: 60_000,
+  cleanupBudgetMs: 45_000,
+  recordBudgetMs: 10_000,
+  engineStopGraceMs: 10_000,
+};
+
+export interface LifecycleDeps {
+  readonly settings: Settings;
+  readonly env: Env;
+  readonly io: SettingsIo;
+  readonly kube: KubePort;
+  readonly engine: EnginePort;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Aborts when the Pod is asked to stop (SIGTERM). */
+  readonly terminate: AbortSignal;
+  /** Aborts (with the error as its reason) on an exception nothing caught, e.g. in a client's callback. */
+  readonly unexpected?: AbortSignal;
+  /** Writes the completed engine files (settings.engineWorkDir). */
+  readonly writeEngineFiles: () => void;
+  readonly tuning?: Partial<Tuning>;
+}
+
+/** The one record of where the application stands. */
+export interface ApplicationState {
+  phase: Phase | undefined;
+  /** A streaming job (env job.mode STREAMING): stopped with a savepoint when terminated. */
+  streaming: boolean;
+  /** Workers registered with Zeta so far (for the annotation). */
+  registered: number;
+  /** The submission, while in flight or after (undefined result: it failed). */
+  submission: Promise<SubmitResult | undefined> | undefined;
+  /** The acknowledged submission. */
+  acked: SubmitResult | undefined;
+  zetaStatus: string | undefined;
+  /** `cancel --savepoint` asked for a stop with savepoint. */
+  savepointRequested: boolean;
+  /** The Job (or this Pod) is known to be deleted: workers go away too. */
+  applicationDeleted: boolean;
+  engine: 'not-started' | 'running' | 'stopping';
+  /** Cleanup has started: later happenings are ignored. */
+  ending: boolean;
+  store: PodSnapshotStore | undefined;
+  reconciler: WorkerReconciler | undefined;
+}
+
+export function initialState(): ApplicationState {
+  return {
+    phase: undefined, streaming: false, registered: 0, submission: undefined, acked: undefined, zetaStatus: undefined,
+    savepointRequested: false, applicationDeleted: false, engine: 'not-started', ending: false, store: undefined, reconciler: undefined,
+  };
+}
+
+/** The facts the policy decides on; `deletion` from a fresh answer when there is one. */
+export function factsOf(s: ApplicationState, interrupted: boolean, deletion?: boolean): Facts {
+  return {
+    ending: s.ending || interrupted,
+    deletion: deletion === undefined ? (s.applicationDeleted ? 'deleting' : 'unknown') : deletion ? 'deleting' : 'not-deleting',
+    streaming: s.streaming,
+    savepointRequested: s.savepointRequested,
+    submitted: s.acked !== undefined,
+    ...(s.zetaStatus !== undefined ? { zetaStatus: s.zetaStatus } : {}),
+  };
+}
+
+export interface Step {
+  readonly d: LifecycleDeps;
+  readonly t: Tuning;
+  readonly state: ApplicationState;
+  readonly interruption: Interruption;
+  readonly reporter: Reporter;
+  setPhase(phase: Phase, extra?: StatusPatch): void;
+}

@@ -1,0 +1,93 @@
+// What the runtime reads from the API server before it creates workers: its Job (uid, for owner
+// references and Events), its own Pod (owner of the workers), the worker PodTemplate — and it
+// adopts the dependents applied without an owner.
+
+import { jobOwnerReference } from 'seatunnel-app/internal/plan/build-plan';
+import { isStatus, isTransient, type ObjectRef, type PodTemplate } from '../kube/port';
+import { RuntimeFailure } from '../outcome';
+import { errorMessage, mapLimit, retry } from '../util';
+import { templateProblems, type MasterRef } from '../workers/stamp';
+import type { Step } from './context';
+
+export interface KubeContext {
+  readonly jobUid: string;
+  readonly master: MasterRef;
+  readonly template: PodTemplate;
+}
+
+/** A Kubernetes read, retried on transient errors within the API failure budget. */
+async function read<T>(s: Step, what: string, fn: () => Promise<T>, notFound?: () => RuntimeFailure): Promise<T> {
+  const budget = s.t.apiFailureBudgetMs;
+  try {
+    return await retry(
+      async () => {
+        s.interruption.throwIfSet();
+        return fn();
+      },
+      { clock: s.d.clock, retryable: isTransient, budgetMs: budget, backoff: [200, 3000], signal: s.interruption.signal, onRetry: (e) => s.d.log.warn(`${what} failed; retrying`, { error: errorMessage(e) }) },
+    );
+  } catch (e) {
+    s.interruption.throwIfSet();
+    if (e instanceof RuntimeFailure) throw e;
+    if (notFound && isStatus(e, 404)) throw notFound();
+    if (isStatus(e, 403)) throw new RuntimeFailure('ApiError', `${what}: forbidden — the runtime's Role does not allow it (${errorMessage(e)})`);
+    if (!isTransient(e)) throw new RuntimeFailure('ApiError', `${what}: ${errorMessage(e)}`);
+    throw new RuntimeFailure('ApiUnavailable', `${what}: the API server did not answer for ${Math.round(budget / 1000)} s (${errorMessage(e)})`);
+  }
+}
+
+export async function readKubernetes(s: Step): Promise<KubeContext> {
+  const { kube, settings, log } = s.d;
+  const app = settings.app;
+  const jobObj = await read(s, `reading Job ${app.appId}`, () => kube.getJob(app.appId));
+  const jobUid = jobObj.metadata?.uid;
+  if (!jobUid) throw new RuntimeFailure('ApiError', `Job ${app.appId} has no uid`);
+  s.reporter.setJobUid(jobUid);
+  const pod = await read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name));
+  const master: MasterRef = { name: settings.pod.name, uid: pod.metadata?.uid ?? settings.pod.uid };
+  if (settings.pod.uid && master.uid !== settings.pod.uid) log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', { api: master.uid, env: settings.pod.uid });
+  const template = await read(
+    s,
+    `reading the worker PodTemplate ${app.workerTemplate}`,
+    () => kube.getPodTemplate(app.workerTemplate),
+    () => new RuntimeFailure('InvalidWorkerTemplate', `the worker PodTemplate ${app.workerTemplate} does not exist (apply it with the other objects of the application)`),
+  );
+  const problems = templateProblems(template);
+  if (problems.length) throw new RuntimeFailure('InvalidWorkerTemplate', `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`);
+  await adoptDependents(s, jobUid);
+  return { jobUid, master, template };
+}
+
+/**
+ * `kubectl apply` of synthesized YAML creates the dependents before the Job exists, without
+ * owner references; the runtime adds the Job as their owner so that deleting the Job (cancel,
+ * TTL) removes them. Only the objects named in runtime.json, only when they have no owner. A
+ * failure is a Warning Event, not a failure of the application.
+ */
+async function adoptDependents(s: Step, jobUid: string): Promise<void> {
+  const { kube, clock, log } = s.d;
+  const app = s.d.settings.app;
+  const owner = jobOwnerReference(app.appId, jobUid);
+  const adopted: string[] = [];
+  await mapLimit(app.dependents, 8, async (dep: ObjectRef) => {
+    const id = `${dep.kind}/${dep.name}`;
+    const adopt = async (): Promise<void> => {
+      const meta = await kube.getMetadata(dep);
+      const owners = meta.ownerReferences ?? [];
+      if (owners.some((o) => o.uid === jobUid)) return;
+      if (owners.length > 0) return log.info('dependent has another owner; left alone', { object: id });
+      await kube.setOwnerReferences(dep, [owner], meta.resourceVersion ?? '');
+      adopted.push(id);
+    };
+    // 409: it changed between the read and the patch (resourceVersion precondition): read again.
+    const retryable = (e: unknown) => isStatus(e, 409) || isTransient(e);
+    try {
+      await retry(adopt, { clock, retryable, attempts: 3, backoff: [100, 1000], signal: s.interruption.signal });
+    } catch (e) {
+      if (isStatus(e, 404)) return log.warn('dependent not found; nothing to adopt', { object: id });
+      const why = retryable(e) ? ' (it kept changing or the API did not answer)' : `: ${errorMessage(e)}`;
+      s.reporter.event('Warning', 'AdoptionFailed', `could not add the Job as owner of ${id}${why}`);
+    }
+  });
+  if (adopted.length) log.info('adopted dependents applied without an owner', { objects: adopted.sort().join(',') });
+}

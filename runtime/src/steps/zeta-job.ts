@@ -1,0 +1,141 @@
+// The one Zeta job of the application: submit it exactly once, follow it to a terminal status,
+// and stop it when the application ends first.
+
+import { EngineRejected, EngineUnavailable, type SubmitResult } from '../engine/port';
+import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } from '../outcome';
+import { decide, firstLine, howToStop, type Happening } from '../policy';
+import type { ResolvedJobConfig } from '../settings';
+import { errorMessage, retry } from '../util';
+import { factsOf, type Step } from './context';
+
+/** Submits the job; after an ambiguous failure it asks whether the job arrived before submitting again. */
+export async function submitJob(s: Step, job: ResolvedJobConfig): Promise<SubmitResult> {
+  const app = s.d.settings.app;
+  s.setPhase('Submitting');
+  const p = submitOnce(s, job);
+  s.state.submission = p.catch(() => undefined);
+  const res = await s.interruption.guard(p);
+  s.state.acked = res;
+  s.state.zetaStatus = undefined;
+  const restored = res.restored ? `, restored from the latest checkpoint of job ${app.restoreJobId}` : '';
+  s.setPhase('Running', { zetaJobId: res.jobId });
+  s.reporter.event('Normal', 'JobSubmitted', `submitted Zeta job ${res.jobId} (${app.jobName})${restored}`);
+  return res;
+}
+
+async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult> {
+  const { engine, clock, log } = s.d;
+  const app = s.d.settings.app;
+  const expected = app.restoreJobId ?? app.jobId;
+  const attempt = async (): Promise<SubmitResult> => {
+    try {
+      return await engine.submit({ jobId: app.jobId, jobName: app.jobName, configJson: job.json, restoreFromJobId: app.restoreJobId });
+    } catch (e) {
+      if (e instanceof EngineRejected) throw new RuntimeFailure('JobRejected', `Zeta refused the job: ${firstLine(e.message)}`);
+      if (!(e instanceof EngineUnavailable)) throw e;
+      log.warn('submitting the job failed; checking whether it arrived', { error: errorMessage(e) });
+      const info = await engine.jobInfo(expected).catch(() => undefined);
+      if (info?.status) return { jobId: expected, restored: app.restoreJobId !== undefined };
+      throw e;
+    }
+  };
+  try {
+    return await retry(attempt, { clock, retryable: (e) => e instanceof EngineUnavailable && !s.interruption.isSet, budgetMs: s.t.engineUnreachableMs, backoff: [500, 3000] });
+  } catch (e) {
+    if (e instanceof EngineUnavailable) throw new RuntimeFailure('EngineUnreachable', `the job could not be submitted: ${errorMessage(e)}`);
+    throw e;
+  }
+}
+
+/** Follows the job to a terminal status, racing the first interruption (worker loss, SIGTERM, …). */
+export async function followJob(s: Step, jobId: string): Promise<Outcome> {
+  const { engine, clock, log } = s.d;
+  let failingSince: number | undefined;
+  for (;;) {
+    s.interruption.throwIfSet();
+    let happening: Happening;
+    try {
+      const info = await s.interruption.guard(engine.jobInfo(jobId));
+      failingSince = undefined;
+      if (info.status && info.status !== s.state.zetaStatus) {
+        s.state.zetaStatus = info.status;
+        log.info('Zeta job status', { jobId, status: info.status });
+        s.reporter.annotate({ zetaJobStatus: info.status });
+      }
+      if (!info.status) throw new EngineUnavailable(`the engine does not know job ${jobId}`);
+      const terminal = ZETA_TERMINAL.has(info.status);
+      const workerFailure = terminal ? s.state.reconciler?.reconcile().failure : undefined;
+      happening = { type: 'JobStatus', jobId, status: info.status, ...(info.errorMsg ? { errorMsg: info.errorMsg } : {}), ...(workerFailure ? { workerFailure } : {}) };
+    } catch (e) {
+      if (e instanceof RuntimeFailure) throw e;
+      const now = clock.now();
+      failingSince ??= now;
+      const engineError = e instanceof EngineUnavailable || e instanceof EngineRejected;
+      happening = { type: 'JobStatusUnreadable', error: engineError ? errorMessage(e) : String((e as Error)?.stack ?? e), engineError, failingForMs: now - failingSince, limitMs: s.t.engineUnreachableMs };
+      log.debug('reading the job status failed', { error: errorMessage(e) });
+    }
+    const d = decide(factsOf(s.state, false), happening);
+    if (d.do === 'end') {
+      if (d.reason === 'JobFinished' || d.reason === 'JobFailed' || d.reason === 'JobCanceled') return outcome(d.reason, d.message, s.state.zetaStatus);
+      throw new RuntimeFailure(d.reason, d.message, d.worker);
+    }
+    await s.interruption.pause(s.t.jobPollMs);
+  }
+}
+
+/**
+ * Stops the job as the policy says, if its submission was acknowledged — waiting briefly for one
+ * still in flight, so a late submission cannot escape.
+ */
+export async function stopJob(s: Step, reason: Reason, applicationBeingDeleted: () => Promise<boolean>): Promise<void> {
+  const { clock, log } = s.d;
+  const { state } = s;
+  if (!state.acked && state.submission) {
+    const late = await Promise.race([state.submission, clock.sleep(s.t.stopWaitMs).then(() => undefined)]);
+    if (late) {
+      state.acked = late;
+      log.info('the submission in flight was acknowledged; it will be stopped', { jobId: late.jobId });
+    }
+  }
+  let how = howToStop(factsOf(state, false), reason);
+  if (how.do === 'nothing' || !state.acked) return;
+  const jobId = state.acked.jobId;
+  s.setPhase('Stopping');
+  if (how.do === 'ask-deletion') {
+    const deleting = await applicationBeingDeleted();
+    how = howToStop(factsOf(state, false, deleting), reason);
+  }
+  if (how.do === 'stop' && how.savepoint) {
+    s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId} with a savepoint (its checkpoints stay for a restore)`);
+    if (await requestStop(s, jobId, true, s.t.savepointWaitMs)) return;
+    log.warn('the stop with savepoint did not end the job in time; stopping it without', { jobId });
+  } else {
+    s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId}`);
+  }
+  if (!(await requestStop(s, jobId, false, s.t.stopWaitMs))) {
+    log.warn('the Zeta job did not reach a terminal status in time', { jobId, status: state.zetaStatus, waitedMs: s.t.stopWaitMs });
+  }
+}
+
+/** Sends one stop request and waits up to `waitMs` for a terminal status; true when it got one. */
+async function requestStop(s: Step, jobId: string, savepoint: boolean, waitMs: number): Promise<boolean> {
+  const { engine, clock, log } = s.d;
+  const deadline = clock.now() + waitMs;
+  try {
+    await engine.stopJob(jobId, savepoint);
+  } catch (e) {
+    log.warn('stop-job failed', { jobId, savepoint, error: errorMessage(e) });
+  }
+  while (clock.now() < deadline) {
+    const info = await engine.jobInfo(jobId).catch(() => undefined);
+    if (info?.status) {
+      s.state.zetaStatus = info.status;
+      if (ZETA_TERMINAL.has(info.status)) {
+        log.info('Zeta job stopped', { jobId, status: info.status, savepoint });
+        return true;
+      }
+    }
+    await clock.sleep(Math.min(250, Math.max(1, deadline - clock.now())));
+  }
+  return false;
+}
