@@ -38,9 +38,18 @@ export async function connectKube(kubeconfig: string | undefined, deploymentFile
     const api = await connect({ kubeconfig: resolveKubeconfigPath(kubeconfig, deploymentFile), env, timeoutMs });
     return new Kube(api);
   } catch (e) {
-    if (e instanceof ConnectionError) throw new CliError(e.message, CLI_EXIT.usage);
+    if (e instanceof ConnectionError) throw new CliError(withoutExcerpt(e.message), CLI_EXIT.usage);
     throw e;
   }
+}
+
+/**
+ * A YAML parser's message about a kubeconfig goes on to quote the offending line, which may be a
+ * token or a key: only the first line (what is wrong, and where) is kept.
+ */
+export function withoutExcerpt(message: string): string {
+  const [first] = message.split(/\r?\n/, 1);
+  return first.replace(/:\s*$/, '');
 }
 
 /** `--id`, checked before any API call. */

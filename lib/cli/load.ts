@@ -12,6 +12,8 @@ export interface LoadedInput {
   readonly spec: ApplicationSpec;
   readonly deploymentFile?: string;
   readonly jobFile?: string;
+  /** Valid but risky choices, to print as warnings (they never contain a value). */
+  readonly warnings: readonly string[];
 }
 
 /** The bundled example, used by `synth` without -a and -c. */
@@ -28,6 +30,7 @@ export function loadFromArgs(args: ParsedArgs, ids: 'random' | 'derived', env: N
   const deploymentText = deploymentFile !== undefined ? readInputFile(deploymentFile, '-a') : undefined;
   const jobConfig = jobFile !== undefined ? readInputFile(jobFile, '-c') : undefined;
   const baseDir = deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd();
+  const warnings: string[] = [];
   const spec = loadApplication(
     {
       deploymentText,
@@ -41,7 +44,7 @@ export function loadFromArgs(args: ParsedArgs, ids: 'random' | 'derived', env: N
       // bounded size only, so `include "/dev/zero"` or a directory is a configuration error.
       readInclude: fileIncludeReader({ baseDir }),
     },
-    { ids, readFile: (p) => readTextFile(isAbsolute(p) ? p : resolve(baseDir, p)) },
+    { ids, readFile: (p) => readTextFile(isAbsolute(p) ? p : resolve(baseDir, p)), onWarning: (w) => warnings.push(w) },
   );
-  return { spec, deploymentFile, jobFile };
+  return { spec, deploymentFile, jobFile, warnings };
 }

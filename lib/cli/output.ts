@@ -1,6 +1,9 @@
 // What a command prints: human lines on stdout (SeaTunnel's `Application ID:` / `Job ID:` /
 // `Status:` lines), or one JSON document with `--output json` for scripts. Warnings and progress
-// go to stderr so stdout stays parseable.
+// go to stderr so stdout stays parseable. Every printer escapes control characters (printable.ts):
+// much of what is printed comes from the cluster.
+
+import { printable, printableJson } from './printable';
 
 export interface Output {
   readonly json: boolean;
@@ -29,22 +32,23 @@ export function consoleOutput(json: boolean, stdout: NodeJS.WritableStream = pro
     interactive,
     result(data, lines) {
       endLine();
-      if (json) stdout.write(`${JSON.stringify(data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
-      else for (const l of lines) stdout.write(`${l}\n`);
+      if (json) stdout.write(`${printableJson(JSON.stringify(data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2))}\n`);
+      else for (const l of lines) stdout.write(`${printable(l)}\n`);
     },
     line(text) {
       endLine();
-      if (!json) stdout.write(`${text}\n`);
+      if (!json) stdout.write(`${printable(text)}\n`);
     },
     warn(text) {
       endLine();
-      stderr.write(`warning: ${text}\n`);
+      stderr.write(`warning: ${printable(text, true)}\n`);
     },
     error(text) {
       endLine();
-      stderr.write(`${text}\n`);
+      stderr.write(`${printable(text, true)}\n`);
     },
-    progress(text, done) {
+    progress(raw, done) {
+      const text = printable(raw);
       if (!interactive) {
         if (text) stderr.write(`${text}\n`);
         return;

@@ -4,7 +4,7 @@
 // same checks.
 
 import { isOneOf, POD_ROLES } from './allowed-values';
-import type { ValidationIssue, ValueSource } from './issues';
+import { OutOfRangeNumber, type ValidationIssue, type ValueSource } from './issues';
 
 export interface CoerceContext {
   readonly key: string;
@@ -24,7 +24,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 export const asString: Coercer<string> = (raw, ctx) => {
   if (typeof raw === 'string') return raw;
-  if (typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean') return String(raw);
+  if (typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean' || raw instanceof OutOfRangeNumber) return String(raw);
   return fail(ctx, raw, 'must be a string');
 };
 
@@ -38,9 +38,15 @@ export const asInteger: Coercer<number> = (raw, ctx) => {
   return fail(ctx, raw, 'must be an integer');
 };
 
+const FINITE_RULE = `must be a finite number (at most ${Number.MAX_VALUE.toPrecision(2)} in magnitude)`;
+
 export const asNumber: Coercer<number> = (raw, ctx) => {
-  if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
-  if (typeof raw === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(raw)) return Number(raw.trim());
+  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : fail(ctx, raw, FINITE_RULE);
+  if (raw instanceof OutOfRangeNumber) return fail(ctx, raw, FINITE_RULE);
+  if (typeof raw === 'string' && /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(raw)) {
+    const n = Number(raw.trim());
+    return Number.isFinite(n) ? n : fail(ctx, raw, FINITE_RULE);
+  }
   return fail(ctx, raw, 'must be a number');
 };
 
@@ -101,7 +107,8 @@ export const asStringList: Coercer<string[]> = (raw, ctx) => {
 
 /**
  * A string map: a HOCON object, or SeaTunnel's `k:v,k:v` string (split on ",", each item at the
- * first ":", key and value trimmed and non-empty, duplicate keys rejected, blank means empty).
+ * first ":", key and value trimmed, the key non-empty, duplicate keys rejected, blank means
+ * empty). A value may be empty (`k:`): Kubernetes allows empty label and selector values.
  */
 export const asStringMap: Coercer<Record<string, string>> = (raw, ctx) => {
   if (isPlainObject(raw)) {
@@ -120,8 +127,8 @@ export const asStringMap: Coercer<Record<string, string>> = (raw, ctx) => {
       const colon = item.indexOf(':');
       const k = colon < 0 ? item.trim() : item.slice(0, colon).trim();
       const v = colon < 0 ? '' : item.slice(colon + 1).trim();
-      if (colon < 0 || k === '' || v === '') {
-        fail(ctx, raw, `every item must be "key:value" with a non-empty key and value (bad item ${JSON.stringify(item.trim())})`);
+      if (colon < 0 || k === '') {
+        fail(ctx, raw, `every item must be "key:value" with a non-empty key (bad item ${JSON.stringify(item.trim())})`);
         ok = false;
       } else if (k in out) {
         fail(ctx, raw, `duplicate key "${k}"`);

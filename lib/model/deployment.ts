@@ -5,8 +5,10 @@
 import { distance } from 'fastest-levenshtein';
 import { HoconError, parseHocon } from '../hocon';
 import type { CoerceContext } from './coerce';
-import { ConfigurationError, IssueCollector, type ValidationIssue, type ValueSource } from './issues';
+import { restoreOutOfRangeNumbers } from './exact-numbers';
+import { ConfigurationError, IssueCollector, redact, type ValidationIssue, type ValueSource } from './issues';
 import { FILE_OPTIONS, optionPath, type OptionDef } from './options';
+import { traceOrigins, type OriginMap } from './origins';
 import type { SeaTunnelApplicationProps } from './props';
 
 export interface DeploymentInput {
@@ -35,6 +37,8 @@ export interface DeploymentOptions {
   readonly issues: readonly ValidationIssue[];
   /** Props whose value was present but unusable (so "is required" is not reported twice). */
   readonly rejected: ReadonlySet<keyof SeaTunnelApplicationProps>;
+  /** Things that work but deserve the user's attention (they never contain a value). */
+  readonly warnings: readonly string[];
 }
 
 type Tree = Record<string, unknown>;
@@ -91,17 +95,28 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   const file = input.deploymentFile ?? 'deployment file';
   let tree: Tree = {};
   const overridden = new Set<string>();
+  let origins: OriginMap = new Map();
   try {
-    let doc = parseHocon(input.deploymentText ?? '', { filename: file, readInclude: input.readInclude });
+    const base = parseHocon(input.deploymentText ?? '', { filename: file, readInclude: input.readInclude });
+    let doc = base;
     for (const [key, value] of input.overrides ?? []) {
       if (key === '') {
-        issues.add({ key: '-D', value, rule: 'an override must look like -Dkey=value' });
+        issues.add({ key: '-D', value, rule: 'an override must look like -Dkey=value or -ikey=value' });
         continue;
       }
       doc = doc.withOverride(key, value);
       overridden.add(key);
     }
-    tree = doc.resolve({ env: input.env ?? {} }) as Tree;
+    const report = doc.resolveWithReport({ env: input.env ?? {} });
+    tree = report.value as Tree;
+    restoreOutOfRangeNumbers(tree, () => report.toJson());
+    if (overridden.size > 0 || report.envUsed.length > 0) {
+      origins = traceOrigins({ base, overrides: input.overrides ?? [], envUsed: report.envUsed });
+    }
+    // An override of a Secret data key is found by its key even if tracing found nothing.
+    for (const key of overridden) {
+      if (SECRET_DATA_PATH.test(key) && !origins.has(key)) origins = new Map([...origins, [key, [{ kind: 'override', key }]]]);
+    }
   } catch (e) {
     if (e instanceof HoconError) {
       throw new ConfigurationError([{ key: file, rule: e.message }, ...jobFileHint(input)], 'Cannot read the deployment file');
@@ -113,7 +128,7 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   const rejected = new Set<keyof SeaTunnelApplicationProps>();
   const sources = new Map<keyof SeaTunnelApplicationProps, ValueSource>();
   const sourceOf = (path: string): ValueSource =>
-    [...overridden].some((k) => k === path || k.startsWith(`${path}.`) || path.startsWith(`${k}.`)) ? '-D override' : 'deployment file';
+    [...overridden].some((k) => k === path || k.startsWith(`${path}.`) || path.startsWith(`${k}.`)) ? 'command-line override' : 'deployment file';
 
   const walk = (node: Tree, path: string) => {
     for (const [k, value] of Object.entries(node)) {
@@ -143,7 +158,7 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   const unknownKey = (p: string, value: unknown) => {
     const suggestion = suggestOption(p);
     issues.add({
-      key: p, value, source: sourceOf(p),
+      key: p, value: mayShowUnknown(p, value, suggestion) ? value : redact(value), source: sourceOf(p),
       rule: `unknown option${suggestion ? `; did you mean ${suggestion}?` : ''} (see docs/options.md)`,
     });
   };
@@ -176,5 +191,60 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   flag('restoreJobId', '--restore-job-id', input.restoreJobId);
   if (input.jobConfig !== undefined) props.jobConfig = input.jobConfig;
 
-  return { props: props as Partial<SeaTunnelApplicationProps>, sources, issues: issues.issues, rejected };
+  const warnings: string[] = [];
+  checkOrigins(origins, issues, warnings);
+  return { props: props as Partial<SeaTunnelApplicationProps>, sources, issues: issues.issues, rejected, warnings };
+}
+
+/**
+ * The value of an unknown option is shown when it is a scalar whose key does not look like it
+ * holds a secret: an object may be a misspelt `kubernetes.secret.<entry>` with its data.
+ */
+function mayShowUnknown(key: string, value: unknown, suggestion: string | undefined): boolean {
+  const scalar = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  const secretLike = /secret|passw|token|credential/i;
+  return scalar && !secretLike.test(key) && !(suggestion !== undefined && secretLike.test(suggestion));
+}
+
+/** Leaf paths whose text lands in plain-text objects (labels, annotations, ConfigMaps, env literals). */
+const PLAIN_TEXT_PATHS: ReadonlyArray<[RegExp, string]> = [
+  [/^kubernetes\.(?:master\.|worker\.)?labels(?:$|\.)/, 'labels'],
+  [/^kubernetes\.(?:master\.|worker\.)?annotations(?:$|\.)/, 'annotations'],
+  [/^kubernetes\.configmap\.[^.]+\.data(?:$|\.)/, 'ConfigMap data'],
+  [/^kubernetes\.env\.[^.]+(?:\.value)?$/, 'environment variable values'],
+];
+const SECRET_DATA_PATH = /^kubernetes\.secret\.[^.]+\.data(?:$|\.)/;
+
+/**
+ * Secret data must not come from the command line (visible in `ps` and shell history); host
+ * environment variables substituted into plain-text places are allowed but named in a warning,
+ * since a `${DB_PASSWORD}` there would be readable by anyone who can read the objects.
+ */
+function checkOrigins(origins: OriginMap, issues: IssueCollector, warnings: string[]): void {
+  const envTargets = new Map<string, Set<string>>();
+  for (const [path, from] of origins) {
+    if (SECRET_DATA_PATH.test(path)) {
+      const overrides = from.flatMap((o) => (o.kind === 'override' ? [o.key] : []));
+      if (overrides.length) {
+        issues.add({
+          key: path, source: 'command-line override',
+          rule: `Secret data must not come from a command-line override (${overrides.map((k) => `-D${k}`).join(', ')}): command lines are visible to other users of the host and kept in shell history; put it in the deployment file, or mount an existing Secret with ref or kubernetes.secret-ref`,
+        });
+      }
+      continue;
+    }
+    const place = PLAIN_TEXT_PATHS.find(([re]) => re.test(path));
+    if (!place) continue;
+    for (const o of from) {
+      if (o.kind !== 'env') continue;
+      const targets = envTargets.get(o.name) ?? new Set<string>();
+      targets.add(path);
+      envTargets.set(o.name, targets);
+    }
+  }
+  for (const [name, paths] of envTargets) {
+    warnings.push(
+      `the host environment variable ${name} is substituted into ${[...paths].join(', ')}, which ${paths.size === 1 ? 'is' : 'are'} stored in plain text in the generated objects; for a secret use kubernetes.secret.<entry> or an env value { secret = …, key = … }`,
+    );
+  }
 }

@@ -1,6 +1,14 @@
 // Kubernetes naming and value rules, as the API server enforces them, so that bad input is
 // rejected on the submitting host with the option's name instead of by the server later.
 
+import { posix } from 'node:path';
+
+/**
+ * Kubernetes' size limit of one ConfigMap or Secret: the API server adds up the bytes of the
+ * values (UTF-8 for ConfigMap data; decoded bytes for a Secret, which stringData's UTF-8 is).
+ */
+export const MAX_OBJECT_DATA_BYTES = 1024 * 1024;
+
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
@@ -65,15 +73,31 @@ export function configMapKeyProblem(key: string): string | undefined {
   if (key.length === 0 || key.length > 253) return 'keys must be 1 to 253 characters long';
   if (!CONFIG_MAP_KEY.test(key)) return 'keys may contain only letters, digits, "-", "_" and "."';
   if (key === '.' || key === '..') return 'keys must not be "." or ".."';
+  // The kubelet's atomic writer keeps its own entries (..data, ..<timestamp>) next to the keys.
+  if (key.startsWith('..')) return 'keys must not start with ".." (reserved by the kubelet for its own files in the volume)';
   return undefined;
 }
 
-export function absolutePathProblem(path: string): string | undefined {
+/** `normalForm = false` leaves that rule to the caller (who reports it next to checks on the normal form). */
+export function absolutePathProblem(path: string, normalForm = true): string | undefined {
   if (!path.startsWith('/')) return 'must be an absolute path (start with "/")';
   if (path.includes(':')) return 'must not contain ":"';
   if (path.split('/').includes('..')) return 'must not contain ".." segments';
   if (path.length > 1 && path.endsWith('/')) return 'must not end with "/"';
-  return undefined;
+  // "/opt/./x" and "/etc//x" name the same file as their normal form, so checks against
+  // reserved paths compare normal forms; the written path must be that form too, to avoid doubt.
+  return normalForm ? normalFormProblem(path) : undefined;
+}
+
+export function normalFormProblem(path: string): string | undefined {
+  const normal = posix.normalize(path);
+  return normal !== path ? `must be written in normal form (no "." or empty segments): ${JSON.stringify(normal)}` : undefined;
+}
+
+/** True when `a` and `b` are the same path or one lies inside the other (both in normal form). */
+export function pathsOverlap(a: string, b: string): boolean {
+  const inside = (x: string, dir: string) => x === dir || dir === '/' || x.startsWith(`${dir}/`);
+  return inside(a, b) || inside(b, a);
 }
 
 // Docker/OCI reference: [registry[:port]/]path[:tag][@digest]; lower-case path components.

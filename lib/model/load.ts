@@ -12,13 +12,16 @@ import { mergeProps } from './template';
 export interface LoadOptions extends Omit<ResolveContext, 'keyStyle' | 'sourceOf'> {
   /** Defaults under the deployment file (e.g. a team template's). */
   readonly defaults?: Partial<SeaTunnelApplicationProps>;
+  /** Receives warnings about a configuration that is valid but risky (never containing a value). */
+  readonly onWarning?: (message: string) => void;
 }
 
 export function loadApplication(input: DeploymentInput, options: LoadOptions = {}): ApplicationSpec {
+  const { onWarning, ...resolveOptions } = options;
   const read = readDeploymentOptions(input);
   const props = mergeProps(options.defaults ?? {}, read.props) as SeaTunnelApplicationProps;
   const ctx: ResolveContext = {
-    ...options,
+    ...resolveOptions,
     keyStyle: 'file',
     sourceOf: (prop) => read.sources.get(prop) ?? (options.defaults?.[prop] !== undefined ? 'team template' : undefined),
   };
@@ -32,5 +35,6 @@ export function loadApplication(input: DeploymentInput, options: LoadOptions = {
   );
   const all: ValidationIssue[] = [...read.issues, ...later];
   if (all.length > 0) throw new ConfigurationError(all);
+  for (const w of read.warnings) onWarning?.(w);
   return spec;
 }

@@ -149,7 +149,7 @@ export const OPTIONS: OptionRegistry = {
   },
   workerPort: {
     key: 'application.worker.port', ...PORT, default: 5802, origin: 'ours',
-    description: 'Hazelcast member port of the workers; must differ from the master ports.',
+    description: 'Hazelcast member port of the workers; must differ from the master port and REST port.',
   },
   masterCpuCores: {
     key: 'application.master.cpu-cores', ...CPU_CORES, origin: 'published',
@@ -212,7 +212,7 @@ export const OPTIONS: OptionRegistry = {
   configMaps: {
     key: 'kubernetes.configmap.<entry>', type: 'object', origin: 'published', family: true,
     coerce: roleFiles('ConfigMap', DEFAULT_ROLES.configMaps),
-    description: '`ref` = mount an existing ConfigMap; `data` = create and own one (name `<application-id>-<entry>` unless `name` is set). `mounts` maps each mounted key to its full path (mounted alone with subPath, read-only); `roles` chooses master and/or worker (default both). The `mounts`/`roles` sub-keys are ours: SeaTunnel publishes only that every mounted key declares its full path.',
+    description: '`ref` = mount an existing ConfigMap; `data` = create and own one (name `<application-id>-<entry>` unless `name` is set; a set `name` must start with the application\'s readable name and a `-`, as generated names do, and must not be another application\'s). Keys must not start with `..` (the kubelet\'s own files); mount paths are written in normal form and must not be at, above or inside a path the application uses (`/opt/seatunnel-app`, `/etc/seatunnel-app/engine`, `/var/run/seatunnel-app`, the checkpoint and secret-ref paths, the ServiceAccount token directory), nor at or above SEATUNNEL_HOME, nor overlap another mount on the same Pod. `mounts` maps each mounted key to its full path (mounted alone with subPath, read-only); `roles` chooses master and/or worker (default both). The `mounts`/`roles` sub-keys are ours: SeaTunnel publishes only that every mounted key declares its full path.',
   },
   secrets: {
     key: 'kubernetes.secret.<entry>', type: 'object', origin: 'ours', family: true,
@@ -225,7 +225,7 @@ export const OPTIONS: OptionRegistry = {
   },
   env: {
     key: 'kubernetes.env.<NAME>', type: 'object', origin: 'ours', family: true, coerce: asEntries(asEnvValue),
-    description: 'Environment variables of the master, which resolve `${VAR}` in the job config: a literal string, `{ secret = s, key = k }` or `{ configmap = c, key = k }` (optional `optional = true`). SeaTunnel publishes literal, Secret-key and ConfigMap-key sources; the syntax is ours.',
+    description: 'Environment variables of the master, which resolve `${VAR}` in the job config: a literal string, `{ secret = s, key = k }` or `{ configmap = c, key = k }` (optional `optional = true`). SeaTunnel publishes literal, Secret-key and ConfigMap-key sources; the syntax is ours. Reserved names (they steer the runtime, Node.js or the Kubernetes client, or this tool sets them): `KUBECONFIG`, `OPENSSL_CONF`, `OPENSSL_MODULES`, `OPENSSL_ENGINES`, `LD_PRELOAD`, `LD_AUDIT`, the variables this tool sets (`SEATUNNEL_HOME`, `JAVA_OPTS`, `JvmOption`, `JDK_JAVA_OPTIONS`, `ST_DOCKER_MEMBER_LIST`, `HZ_PHONE_HOME_ENABLED`) and every name starting with `SEATUNNEL_APP_`, `SEATUNNEL_APPLICATION_`, `SEATUNNEL_POD_`, `NODE_` or `KUBERNETES_SERVICE_`.',
   },
   envFrom: {
     key: 'kubernetes.env-from.<entry>', type: 'object', origin: 'ours', family: true,
@@ -240,7 +240,7 @@ export const OPTIONS: OptionRegistry = {
         'an env-from entry (secret or configmap, optional prefix, optional)',
       ),
     ),
-    description: 'A whole existing Secret or ConfigMap as environment variables of the master: `{ secret = s }` or `{ configmap = c }`, optional `prefix` and `optional`.',
+    description: 'A whole existing Secret or ConfigMap as environment variables of the master: `{ secret = s }` or `{ configmap = c }`, optional `prefix` and `optional`. A prefix that makes or could complete a reserved name (see `kubernetes.env.<NAME>`) is rejected; without a prefix the keys are only known when the Pod starts, so keep reserved names out of the object or set a prefix.',
   },
   jobConfig: { propsOnly: 'The job config text; the CLI reads it from `-c`.' },
   jobConfigFile: {
@@ -253,7 +253,7 @@ export const OPTIONS: OptionRegistry = {
   },
   annotations: {
     key: 'kubernetes.annotations', type: 'map', origin: 'ours', coerce: asStringMap,
-    description: 'Annotations on every object of the application.',
+    description: 'Annotations on every object of the application. Keys under `seatunnel.apache.org/` are reserved: the runtime and `status` act on them.',
   },
   masterLabels: {
     key: 'kubernetes.master.labels', type: 'map', origin: 'pr-era', coerce: asStringMap,
@@ -265,19 +265,19 @@ export const OPTIONS: OptionRegistry = {
   },
   masterAnnotations: {
     key: 'kubernetes.master.annotations', type: 'map', origin: 'pr-era', coerce: asStringMap,
-    description: 'Annotations of the master Pod.',
+    description: 'Annotations of the master Pod (keys under `seatunnel.apache.org/` are reserved).',
   },
   workerAnnotations: {
     key: 'kubernetes.worker.annotations', type: 'map', origin: 'pr-era', coerce: asStringMap,
-    description: 'Annotations of the worker Pods.',
+    description: 'Annotations of the worker Pods (keys under `seatunnel.apache.org/` are reserved).',
   },
   masterNodeSelector: {
     key: 'kubernetes.master.node-selector', type: 'map', origin: 'pr-era', coerce: asStringMap,
-    description: 'nodeSelector of the master Pod.',
+    description: 'nodeSelector of the master Pod; a value may be empty (`disktype:`), as Kubernetes allows.',
   },
   workerNodeSelector: {
     key: 'kubernetes.worker.node-selector', type: 'map', origin: 'pr-era', coerce: asStringMap,
-    description: 'nodeSelector of the worker Pods.',
+    description: 'nodeSelector of the worker Pods (values may be empty).',
   },
   masterTolerations: {
     key: 'kubernetes.master.tolerations', type: 'list', origin: 'ours', coerce: asTolerations,
@@ -312,7 +312,7 @@ export const OPTIONS: OptionRegistry = {
       },
       'runtime files: engine, hazelcast, jvm-options, log4j2',
     ),
-    description: '`<file>` is `engine` (seatunnel.yaml), `hazelcast`, `jvm-options` or `log4j2`. Each is generated by default; `{ file = path }` or `{ content = "…" }` supplies one (YAML: merged under the keys application mode controls; JVM options: appended; Log4j2: replaces it); `{ enabled = false }` uses the image\'s own file. SeaTunnel publishes that each can be specified or disabled; the names are ours.',
+    description: '`<file>` is `engine` (seatunnel.yaml), `hazelcast`, `jvm-options` or `log4j2`. Each is generated by default; `{ file = path }` or `{ content = "…" }` supplies one (YAML: merged under the keys application mode controls; JVM options: appended; Log4j2: replaces it); `{ enabled = false }` uses the image\'s own file. A Hazelcast file may not change member discovery (no auto-detection, multicast, kubernetes or cloud join, discovery strategies, advanced network) nor `network.rest-api`. Supplied files go into one ConfigMap (engine, hazelcast and jvm-options once per role), which must stay under the API server\'s 1 MiB. SeaTunnel publishes that each can be specified or disabled; the names are ours.',
   },
   rbacCreate: {
     key: 'kubernetes.rbac.create', type: 'boolean', default: true, origin: 'ours', coerce: asBoolean,

@@ -78,7 +78,58 @@ export const ENV = {
   phoneHome: 'HZ_PHONE_HOME_ENABLED',
 } as const;
 
-export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set(Object.values(ENV));
+/**
+ * Names of the master's environment that users may not set (in literals, Secret/ConfigMap keys or
+ * an env-from prefix), because they steer the runtime, Node.js or the Kubernetes client rather
+ * than the job. The master's container holds the API token and the resolved job config, so a
+ * variable such as SEATUNNEL_APP_ENGINE_REST_HOST would send the job config (secrets included)
+ * elsewhere, and NODE_OPTIONS could load code into the runtime.
+ */
+export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(ENV) as string[],
+  // The Kubernetes client's kubeconfig location (in-cluster config must win in the Pod).
+  'KUBECONFIG',
+  // OpenSSL configuration can load engines/providers into the runtime's TLS (to the API server).
+  'OPENSSL_CONF',
+  'OPENSSL_MODULES',
+  'OPENSSL_ENGINES',
+  // The dynamic loader injects libraries into every process of the container, the runtime included.
+  'LD_PRELOAD',
+  'LD_AUDIT',
+]);
+
+/** Prefixes of reserved environment variable names, and why each is reserved. */
+export const RESERVED_ENV_PREFIXES: ReadonlyArray<readonly [prefix: string, why: string]> = [
+  ['SEATUNNEL_APP_', "the runtime's own settings (e.g. SEATUNNEL_APP_ENGINE_REST_HOST, where it sends the job config)"],
+  ['SEATUNNEL_APPLICATION_', 'set by this tool for the runtime and the engine'],
+  ['SEATUNNEL_POD_', "set by this tool from the Pod's identity"],
+  ['NODE_', 'read by Node.js, which runs the runtime (NODE_OPTIONS, NODE_TLS_REJECT_UNAUTHORIZED, NODE_EXTRA_CA_CERTS, …)'],
+  ['KUBERNETES_SERVICE_', "the API server's address, set by the kubelet and read by the runtime's in-cluster client"],
+];
+
+/** Why `name` is reserved, or undefined when a user may set it. */
+export function reservedEnvProblem(name: string): string | undefined {
+  if ((Object.values(ENV) as string[]).includes(name)) return 'the variable is set by this tool for the runtime';
+  if (RESERVED_ENV_NAMES.has(name)) return 'the variable is reserved: it steers the runtime, Node.js or the Kubernetes client';
+  const hit = RESERVED_ENV_PREFIXES.find(([prefix]) => name.startsWith(prefix));
+  return hit ? `names starting with ${hit[0]} are reserved: ${hit[1]}` : undefined;
+}
+
+/**
+ * Why an env-from `prefix` could produce a reserved name, or undefined. A prefix that starts
+ * with a reserved prefix always does; one that is the start of a reserved name or prefix does
+ * when the Secret or ConfigMap has a matching key, which cannot be known before the Pod starts.
+ */
+export function reservedEnvPrefixProblem(prefix: string): string | undefined {
+  const own = reservedEnvProblem(prefix);
+  if (own) return `the prefix makes reserved names: ${own}`;
+  const reachable = [...RESERVED_ENV_NAMES, ...RESERVED_ENV_PREFIXES.map(([p]) => p)].filter((n) => n.startsWith(prefix));
+  if (reachable.length) return `a key of the object could complete the prefix to a reserved name (${reachable.slice(0, 3).join(', ')}${reachable.length > 3 ? ', …' : ''}); choose a prefix that does not begin a reserved name`;
+  return undefined;
+}
+
+/** Annotation and label keys under this prefix belong to this tool (the runtime acts on its annotations). */
+export const RESERVED_KEY_PREFIX = 'seatunnel.apache.org/';
 
 /** Exit codes of the runtime (the master container), wired into the Job's podFailurePolicy. */
 export const EXIT_CODES = {

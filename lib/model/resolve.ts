@@ -45,9 +45,9 @@ function resolveWith(r: PropReader): ApplicationSpec {
   const identity = resolveIdentity(r);
   const images = resolveImages(r);
   const master = resolveMaster(r);
-  const worker = resolveWorker(r);
+  const worker = resolveWorker(r, master);
   checkHighAvailability(r);
-  const mounts = resolveMounts(r, identity.appId);
+  const mounts = resolveMounts(r, identity.appId, images.seatunnelHome);
   const jobConfig = resolveJobConfig(r, [...mounts.configMaps, ...mounts.secrets]);
   return {
     ...identity,

@@ -8,9 +8,11 @@
 //     duplicates dropped;
 //   - entry maps (configMaps, secrets, env, envFrom) and runtimeFiles: merged by entry name; an
 //     entry the child names replaces the parent's entry of that name whole (entries are units);
-//   - locked props: a child that sets a locked prop to a different value is rejected.
+//   - locked props: a child that sets a locked prop to a different value is rejected, and so is
+//     a child that reaches the same thing through another prop (LOCK_COVERS).
 
-import { IssueCollector, describeValue } from './issues';
+import { IssueCollector, describeValue, isSecretKey, redact } from './issues';
+import { isOptionDef, OPTIONS } from './options';
 import type { SeaTunnelApplicationProps } from './props';
 
 type Props = SeaTunnelApplicationProps;
@@ -22,6 +24,23 @@ const STRING_MAPS: readonly PropName[] = [
 ];
 const LISTS: readonly PropName[] = ['imagePullSecrets', 'masterTolerations', 'workerTolerations'];
 const ENTRY_MAPS: readonly PropName[] = ['configMaps', 'secrets', 'env', 'envFrom', 'runtimeFiles'];
+
+/**
+ * Props that decide the same thing as a locked prop, so a lock covers them too:
+ *  - `image` chooses the code the Pods run; `runtimeImage` runs in the same Pods (init container);
+ *  - a key of `labels` / `annotations` is on every object; the per-role maps could override it
+ *    on the Pods, so they may not set a key the locked map has (to a different value).
+ */
+const LOCK_COVERS: Partial<Record<PropName, readonly PropName[]>> = {
+  image: ['runtimeImage'],
+  labels: ['masterLabels', 'workerLabels'],
+  annotations: ['masterAnnotations', 'workerAnnotations'],
+};
+
+const registryDefault = (prop: PropName): unknown => {
+  const def = OPTIONS[prop];
+  return isOptionDef(def) ? def.default : undefined;
+};
 
 /** Defaults a template may carry: anything but the per-job identity. */
 export type TemplateDefaults = Partial<Omit<Props, 'applicationId' | 'jobId' | 'restoreJobId' | 'jobConfig'>>;
@@ -86,15 +105,37 @@ export class TeamTemplate {
 
   private checkLocks(child: Partial<Props>): void {
     const issues = new IssueCollector();
+    const shown = (k: PropName, v: unknown) => (isSecretKey(k) ? redact(v) : v);
     for (const k of this.locked) {
+      const locked = this.defaults[k as keyof TemplateDefaults];
       const v = child[k];
-      if (v === undefined) continue;
-      const merged = mergeProps(this.defaults, { [k]: v } as Partial<Props>)[k];
-      if (!sameJson(merged, this.defaults[k as keyof TemplateDefaults])) {
-        issues.add({
-          key: k, value: v, source: 'props',
-          rule: `is locked by ${this.name} (value ${describeValue(this.defaults[k as keyof TemplateDefaults])}); ask the platform team to change it`,
-        });
+      if (v !== undefined) {
+        const merged = mergeProps(this.defaults, { [k]: v } as Partial<Props>)[k];
+        if (!sameJson(merged, locked)) {
+          issues.add({
+            key: k, value: v, source: 'props',
+            rule: `is locked by ${this.name} (value ${describeValue(shown(k, locked))}); ask the platform team to change it`,
+          });
+        }
+      }
+      for (const other of LOCK_COVERS[k] ?? []) {
+        const ov = child[other];
+        if (ov === undefined || this.locked.includes(other)) continue;
+        if (STRING_MAPS.includes(k)) {
+          const lockedMap = (locked ?? {}) as Record<string, string>;
+          const clash = Object.entries(ov as Record<string, string>).filter(([key, val]) => key in lockedMap && lockedMap[key] !== val);
+          for (const [key, val] of clash) {
+            issues.add({
+              key: `${other}.${key}`, value: val, source: 'props',
+              rule: `${k}.${key} is locked by ${this.name} (value ${describeValue(lockedMap[key])}); ${other} may not override it`,
+            });
+          }
+        } else if (!sameJson(ov, this.defaults[other as keyof TemplateDefaults] ?? registryDefault(other))) {
+          issues.add({
+            key: other, value: ov, source: 'props',
+            rule: `${k} is locked by ${this.name}, and ${other} would run other code in the same Pods; ask the platform team to change it`,
+          });
+        }
       }
     }
     issues.throwIfAny(`Not allowed by ${this.name}`);

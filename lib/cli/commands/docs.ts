@@ -25,7 +25,7 @@ export async function docsCommand(args: ParsedArgs, out: Output): Promise<number
     return CLI_EXIT.ok;
   }
   if (args.write) {
-    writeFilesAtomically(join(root, 'docs'), [{ name: 'options.md', content: text }]);
+    writeFilesAtomically(join(root, 'docs'), [{ name: 'options.md', content: text }], 'docs --write:');
     out.line(`Wrote ${OPTIONS_DOC}`);
     return CLI_EXIT.ok;
   }

@@ -36,7 +36,8 @@ export async function reportPreflight(kube: Kube, plan: ApplicationPlan, out: Ou
 }
 
 export async function preflightCommand(args: ParsedArgs, out: Output): Promise<number> {
-  const { spec, deploymentFile } = loadFromArgs(args, 'random');
+  const { spec, deploymentFile, warnings } = loadFromArgs(args, 'random');
+  for (const w of warnings) out.warn(w);
   const plan = buildPlan(spec, { suspend: true });
   const kube = await connectKube(spec.kubeconfig, deploymentFile);
   try {

@@ -14,7 +14,8 @@ import { reportPreflight } from './preflight';
 import { waitAndReport } from './status';
 
 export async function submitCommand(args: ParsedArgs, out: Output): Promise<number> {
-  const { spec, deploymentFile } = loadFromArgs(args, 'random');
+  const { spec, deploymentFile, warnings } = loadFromArgs(args, 'random');
+  for (const w of warnings) out.warn(w);
   const plan = buildPlan(spec, { suspend: true });
   const kube = await connectKube(spec.kubeconfig, deploymentFile);
   try {

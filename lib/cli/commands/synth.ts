@@ -19,7 +19,8 @@ export function synthYaml(spec: ApplicationSpec): string {
 }
 
 export async function synthCommand(args: ParsedArgs, out: Output): Promise<number> {
-  const { spec, deploymentFile, jobFile } = loadFromArgs(args, 'derived');
+  const { spec, deploymentFile, jobFile, warnings } = loadFromArgs(args, 'derived');
+  for (const w of warnings) out.warn(w);
   const plan = buildPlan(spec, { suspend: false });
   const yaml = synthYaml(spec);
   const dir = args.outputDir ?? 'dist';

@@ -3,7 +3,7 @@
 
 import { configMapKeyProblem, dns1123SubdomainProblem, envVarNameProblem } from '../k8s-syntax';
 import type { EnvFromProps, EnvValueProps } from '../props';
-import { RESERVED_ENV_NAMES } from '../reserved';
+import { reservedEnvPrefixProblem, reservedEnvProblem } from '../reserved';
 import type { EnvFromSpec, EnvVarSpec } from '../spec';
 import type { PropReader } from './reader';
 
@@ -26,8 +26,9 @@ export function resolveEnvVars(r: PropReader): EnvVarSpec[] {
       r.fail('env', name, np, name);
       continue;
     }
-    if (RESERVED_ENV_NAMES.has(name)) {
-      r.fail('env', name, 'the variable is set by this tool for the runtime; choose another name', name);
+    const reserved = reservedEnvProblem(name);
+    if (reserved) {
+      r.fail('env', name, `${reserved}; choose another name`, name);
       continue;
     }
     if (typeof raw === 'string') {
@@ -72,6 +73,13 @@ export function resolveEnvFrom(r: PropReader): EnvFromSpec[] {
     if (!r.check('envFrom', name, dns1123SubdomainProblem(name), `${entry}.${kind}`)) continue;
     if (raw.prefix !== undefined && raw.prefix !== '' && envVarNameProblem(raw.prefix)) {
       r.fail('envFrom', raw.prefix, 'prefix must be a valid start of an environment variable name', `${entry}.prefix`);
+      continue;
+    }
+    // Without a prefix the object's keys become names as they are; which keys it has is only known
+    // when the Pod starts, so that case is documented rather than checked.
+    const reservedPrefix = raw.prefix ? reservedEnvPrefixProblem(raw.prefix) : undefined;
+    if (reservedPrefix) {
+      r.fail('envFrom', raw.prefix, reservedPrefix, `${entry}.prefix`);
       continue;
     }
     out.push({ entry, kind, name, ...(raw.prefix ? { prefix: raw.prefix } : {}), optional: raw.optional === true });

@@ -3,9 +3,9 @@
 
 import { labelValueProblem, qualifiedNameProblem } from '../k8s-syntax';
 import type { PodRole } from '../props';
+import { RESERVED_KEY_PREFIX } from '../reserved';
 import type { PropReader, PropName } from './reader';
 
-const RESERVED_LABEL_PREFIX = 'seatunnel.apache.org/';
 const RESERVED_LABELS = new Set([
   'app.kubernetes.io/name', 'app.kubernetes.io/instance', 'app.kubernetes.io/component', 'app.kubernetes.io/managed-by',
   'controller-uid', 'job-name', 'batch.kubernetes.io/controller-uid', 'batch.kubernetes.io/job-name',
@@ -35,8 +35,14 @@ export function resolveStringMap(r: PropReader, prop: PropName, kind: StringMapK
       r.fail(prop, k, keyProblem, k);
       continue;
     }
-    if (kind === 'label' && (k.startsWith(RESERVED_LABEL_PREFIX) || RESERVED_LABELS.has(k))) {
+    if (kind === 'label' && (k.startsWith(RESERVED_KEY_PREFIX) || RESERVED_LABELS.has(k))) {
       r.fail(prop, k, `the label key is reserved (set by this tool${role === 'master' || !role ? ' or by the Job controller' : ''}); choose another key`, k);
+      continue;
+    }
+    // The runtime acts on its annotations (cancel-requested stops the job) and `status` reads
+    // them (phase, job-status): a user's value there would cancel the application or misreport it.
+    if (kind === 'annotation' && k.startsWith(RESERVED_KEY_PREFIX)) {
+      r.fail(prop, k, `annotation keys under ${RESERVED_KEY_PREFIX} are reserved: this tool and the runtime set and act on them; choose another key`, k);
       continue;
     }
     if (kind !== 'annotation') {

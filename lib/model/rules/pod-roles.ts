@@ -29,8 +29,13 @@ export function resolveMaster(r: PropReader): MasterSpec {
   };
 }
 
-export function resolveWorker(r: PropReader): WorkerSpec {
+export function resolveWorker(r: PropReader, master: Pick<MasterSpec, 'port' | 'restPort'>): WorkerSpec {
   const memoryMiB = r.int('workerMemoryMb');
+  const port = r.int('workerPort');
+  // Documented as distinct: the per-role NetworkPolicies and the master's Service and probes
+  // select by port, so one port for both roles would blur which role a connection is for.
+  if (port === master.port) r.fail('workerPort', port, `must differ from the master port (${r.key('masterPort')})`);
+  if (port === master.restPort) r.fail('workerPort', port, `must differ from the master REST port (${r.key('masterRestPort')})`);
   return {
     count: r.int('workerCount'),
     slots: r.int('workerSlots'),
@@ -41,6 +46,6 @@ export function resolveWorker(r: PropReader): WorkerSpec {
     annotations: resolveStringMap(r, 'workerAnnotations', 'annotation'),
     nodeSelector: resolveStringMap(r, 'workerNodeSelector', 'selector'),
     tolerations: resolveTolerations(r, 'workerTolerations'),
-    port: r.int('workerPort'),
+    port,
   };
 }

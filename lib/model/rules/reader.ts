@@ -62,6 +62,11 @@ export class PropReader {
     this.issues.add({ key: this.key(prop, sub), value, rule, source: this.ctx.sourceOf?.(prop) });
   }
 
+  /** A problem whose value must not be shown (it may be Secret data); the rule describes it instead. */
+  failWithoutValue(prop: PropName, rule: string, sub?: string): void {
+    this.issues.add({ key: this.key(prop, sub), rule, source: this.ctx.sourceOf?.(prop) });
+  }
+
   /** A problem that belongs to no single option (e.g. the job config given by `-c`). */
   failWithoutOption(key: string, rule: string, value?: unknown): void {
     this.issues.add(value === undefined ? { key, rule } : { key, value, rule });
@@ -93,6 +98,10 @@ export class PropReader {
     const fallback = defaultOf(prop) * 1000;
     const v = this.props[prop] as unknown;
     if (v === undefined) return fallback;
+    if (typeof v === 'number' && !Number.isFinite(v)) {
+      this.fail(prop, v, 'must be a finite number of cores');
+      return fallback;
+    }
     const milli = typeof v === 'number' ? cpuMillicores(v) : undefined;
     if (milli === undefined) {
       this.fail(prop, v, 'must be a positive number of cores with at most three decimals (e.g. 1, 2, 0.5)');

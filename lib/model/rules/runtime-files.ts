@@ -4,17 +4,38 @@
 import { parse as parseYaml } from 'yaml';
 import type { RuntimeFileProps } from '../props';
 import type { RuntimeFileSpec, RuntimeFilesSpec } from '../spec';
+import { MAX_OBJECT_DATA_BYTES } from '../k8s-syntax';
 import type { PropReader } from './reader';
 
 type RuntimeFileName = keyof RuntimeFilesSpec;
 
+/**
+ * How many times each supplied file lands in the `<appId>-engine` ConfigMap: engine, Hazelcast
+ * and JVM options once per role, Log4j2 once.
+ */
+const COPIES: Record<RuntimeFileName, number> = { engine: 2, hazelcast: 2, jvmOptions: 2, log4j2: 1 };
+/** Room kept in the engine ConfigMap for what the plan generates around the supplied files. */
+export const GENERATED_ENGINE_FILES_ALLOWANCE = 64 * 1024;
+
 export function resolveRuntimeFiles(r: PropReader): RuntimeFilesSpec {
-  return {
+  const files: RuntimeFilesSpec = {
     engine: runtimeFile(r, 'engine'),
     hazelcast: runtimeFile(r, 'hazelcast'),
     jvmOptions: runtimeFile(r, 'jvmOptions'),
     log4j2: runtimeFile(r, 'log4j2'),
   };
+  const supplied = (Object.keys(COPIES) as RuntimeFileName[]).reduce((sum, name) => {
+    const f = files[name];
+    return sum + (f.mode === 'supplied' ? Buffer.byteLength(f.content) * COPIES[name] : 0);
+  }, 0);
+  const limit = MAX_OBJECT_DATA_BYTES - GENERATED_ENGINE_FILES_ALLOWANCE;
+  if (supplied > limit) {
+    r.failWithoutValue(
+      'runtimeFiles',
+      `the supplied runtime files go into one ConfigMap (engine, hazelcast and jvm-options once per role, log4j2 once), whose data the API server limits to 1 MiB; they come to ${supplied} bytes there, more than the ${limit} bytes left beside the generated files`,
+    );
+  }
+  return files;
 }
 
 function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
@@ -49,9 +70,39 @@ function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
     try {
       const doc = parseYaml(content) as unknown;
       if (doc !== null && (typeof doc !== 'object' || Array.isArray(doc))) throw new Error('the top level must be a mapping');
+      if (name === 'hazelcast') checkMemberDiscovery(r, doc, origin);
     } catch (e) {
       r.fail('runtimeFiles', origin, `is not valid YAML: ${(e as Error).message.split('\n')[0]}`, sub);
     }
   }
   return { mode: 'supplied', content, origin };
+}
+
+type Yaml = Record<string, unknown>;
+const at = (doc: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>((node, p) => (typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Yaml)[p] : undefined), doc);
+
+/** Hazelcast's join mechanisms other than tcp-ip (the application's only one). */
+const OTHER_JOINS = ['auto-detection', 'multicast', 'kubernetes', 'aws', 'gcp', 'azure', 'eureka'] as const;
+
+/**
+ * The application's members find each other one way only: tcp-ip to the master's Pod IP, inside
+ * the application's NetworkPolicy. Another join mechanism would reach other applications' or
+ * other clusters' members; REST on the member port is the master's alone (the runtime uses it).
+ */
+function checkMemberDiscovery(r: PropReader, doc: unknown, origin: string): void {
+  const bad = (path: string, why: string) =>
+    r.fail('runtimeFiles', `${path} in ${origin}`, `${why}; remove it from the file (member discovery is fixed by application mode)`, 'hazelcast');
+  const network = at(doc, ['hazelcast', 'network']);
+  for (const join of OTHER_JOINS) {
+    const enabled = at(network, ['join', join, 'enabled']);
+    if (enabled !== undefined && enabled !== false) bad(`hazelcast.network.join.${join}.enabled: ${JSON.stringify(enabled)}`, 'members join only by tcp-ip to the master');
+  }
+  if (at(network, ['join', 'discovery-strategies']) !== undefined) bad('hazelcast.network.join.discovery-strategies', 'members join only by tcp-ip to the master');
+  const advanced = at(doc, ['hazelcast', 'advanced-network', 'enabled']);
+  if (advanced !== undefined && advanced !== false) bad(`hazelcast.advanced-network.enabled: ${JSON.stringify(advanced)}`, 'the advanced network has its own join and ports outside the NetworkPolicy');
+  const discovery = at(doc, ['hazelcast', 'properties', 'hazelcast.discovery.enabled']);
+  if (discovery !== undefined && discovery !== false && discovery !== 'false') bad(`hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`, 'members join only by tcp-ip to the master');
+  const rest = at(network, ['rest-api']);
+  if (rest !== undefined) bad('hazelcast.network.rest-api', "application mode enables REST on the master's member port only (for the runtime) and on no worker");
 }

@@ -152,7 +152,7 @@ describe('bad deployment input', () => {
       load('kubernetes.image = "a/b:1"', { overrides: [['kubernetes.image-pull-polcy', 'Always']] });
       throw new Error('not rejected');
     } catch (e) {
-      expect((e as Error).message).toContain('kubernetes.image-pull-polcy: got "Always" (from -D override); unknown option; did you mean kubernetes.image-pull-policy?');
+      expect((e as Error).message).toContain('kubernetes.image-pull-polcy: got "Always" (from command-line override); unknown option; did you mean kubernetes.image-pull-policy?');
     }
   });
 
@@ -209,7 +209,7 @@ application { worker-count = many, worker.memory-mb = [1] }`),
   test('-D keys are checked like file keys', () => {
     const r = readDeploymentOptions({ deploymentText: '', overrides: [['application.worker-count', 'x']] });
     expect(r.issues.map((i) => i.key)).toEqual(['application.worker-count']);
-    expect(r.issues[0].source).toBe('-D override');
+    expect(r.issues[0].source).toBe('command-line override');
   });
 
   test('bad --job-id flag', () => {

@@ -141,7 +141,7 @@ describe('validation rules, each rejected with the option, the value and the rul
     ['configmap empty roles', { configMaps: { a: { ref: 'x', roles: [] } } }, /roles must be a non-empty list/],
     ['owned name collides with generated', { applicationId: 'app-1', configMaps: { engine: { data: { k: 'v' } } } }, /the name is used by an object this tool generates/],
     ['two mounts at one path', { configMaps: { a: { ref: 'x', mounts: { k: '/etc/f' } }, b: { ref: 'y', mounts: { j: '/etc/f' } } } }, /is also the mount path of a\.mounts\."k" on the master/],
-    ['mount over a reserved path', { secrets: { s: { ref: 'x', mounts: { k: '/opt/seatunnel/checkpoints/k' } } } }, /\/opt\/seatunnel\/checkpoints is used by the application itself/],
+    ['mount over a reserved path', { secrets: { s: { ref: 'x', mounts: { k: '/opt/seatunnel/checkpoints/k' } } } }, /lies inside \/opt\/seatunnel\/checkpoints \(the checkpoint volume\), which the application itself uses/],
     ['env name', { env: { '1BAD': 'x' } }, /^env\.1BAD: environment variable names/],
     ['env reserved name', { env: { SEATUNNEL_APPLICATION_JOB_CONFIG: 'x' } }, /the variable is set by this tool/],
     ['env two sources', { env: { A: { secret: 's', configmap: 'c', key: 'k' } as never } }, /exactly one of \{ value \}, \{ secret, key \}, \{ configmap, key \}/],

@@ -2,7 +2,7 @@ import {
   ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY, admissionFence, admissionFenceBindings, admissionFencePolicies, FENCED_CREATOR_ANNOTATION, WORKER_TEMPLATE_SELECTOR,
 } from '../../../lib/plan/admission-fence';
 import { stampWorker } from '../../../lib/plan/stamp';
-import { plan } from '../../support/fixtures';
+import { plan, problems } from '../../support/fixtures';
 
 describe('admission fence step', () => {
   test('the worker template names the master\'s ServiceAccount user as its fenced creator', () => {
@@ -22,8 +22,9 @@ describe('admission fence step', () => {
   });
 
   test('a user annotation cannot name another creator', () => {
-    const p = plan({ namespace: 'jobs', serviceAccount: 'runner', annotations: { [FENCED_CREATOR_ANNOTATION]: 'system:serviceaccount:jobs:other' } });
-    expect(p.workerTemplate.metadata.annotations?.[FENCED_CREATOR_ANNOTATION]).toBe('system:serviceaccount:jobs:runner');
+    // The model reserves every seatunnel.apache.org/ annotation key (issue 11, item 11).
+    expect(problems(() => plan({ namespace: 'jobs', serviceAccount: 'runner', annotations: { [FENCED_CREATOR_ANNOTATION]: 'system:serviceaccount:jobs:other' } })))
+      .toEqual([expect.stringMatching(new RegExp(`^annotations\\.${FENCED_CREATOR_ANNOTATION.replace(/[./]/g, '\\$&')}: annotation keys under seatunnel\\.apache\\.org/ are reserved`))]);
   });
 
   test('can be turned off', () => {
