@@ -1,5 +1,6 @@
 // preflight (and submit --dry-run): everything that would stop the application, found before
-// anything starts and reported at once (anchors idea 1):
+// anything starts and reported at once — the launchers that create workers from inside a running
+// master only find these at run time, one by one:
 //   - server-side dry run (dryRun=All, fieldValidation=Strict) of the Job, every dependent, the
 //     master Pod the Job controller will create, and the N worker Pods stamped from the template
 //     (schema, admission, Pod Security, webhooks, per-object quota and LimitRange admission);
