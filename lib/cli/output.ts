@@ -2,6 +2,8 @@
 // `Status:` lines), or one JSON document with `--output json` for scripts. Warnings and progress
 // go to stderr so stdout stays parseable.
 
+import { bigintsAsText } from '../model/issues';
+
 export interface Output {
   readonly json: boolean;
   result(data: Record<string, unknown>, lines: readonly string[]): void;
@@ -29,7 +31,7 @@ export function consoleOutput(json: boolean, stdout: NodeJS.WritableStream = pro
     interactive,
     result(data, lines) {
       endLine();
-      if (json) stdout.write(`${JSON.stringify(data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
+      if (json) stdout.write(`${JSON.stringify(data, bigintsAsText, 2)}\n`);
       else for (const l of lines) stdout.write(`${l}\n`);
     },
     line(text) {

@@ -89,7 +89,7 @@ export function parseOverride(arg: string): readonly [string, string] | undefine
 export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions {
   const issues = new IssueCollector();
   const file = input.deploymentFile ?? 'deployment file';
-  let tree: Tree = {};
+  let tree: Tree;
   const overridden = new Set<string>();
   try {
     let doc = parseHocon(input.deploymentText ?? '', { filename: file, readInclude: input.readInclude });
@@ -101,7 +101,7 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
       doc = doc.withOverride(key, value);
       overridden.add(key);
     }
-    tree = doc.resolve({ env: input.env ?? {} }) as Tree;
+    tree = doc.resolve({ env: input.env ?? {} });
   } catch (e) {
     if (e instanceof HoconError) {
       throw new ConfigurationError([{ key: file, rule: e.message }, ...jobFileHint(input)], 'Cannot read the deployment file');
@@ -176,5 +176,5 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   flag('restoreJobId', '--restore-job-id', input.restoreJobId);
   if (input.jobConfig !== undefined) props.jobConfig = input.jobConfig;
 
-  return { props: props as Partial<SeaTunnelApplicationProps>, sources, issues: issues.issues, rejected };
+  return { props, sources, issues: issues.issues, rejected };
 }

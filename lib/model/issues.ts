@@ -9,15 +9,18 @@ export interface ValidationIssue {
   readonly source?: ValueSource;
 }
 
+/** A JSON.stringify replacer: bigints (job ids) as their digits, which JSON cannot hold as numbers. */
+export const bigintsAsText = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
+
 export function describeValue(value: unknown): string {
   if (value === undefined) return '(not set)';
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'bigint') return value.toString();
   try {
-    const text = JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const text = JSON.stringify(value, bigintsAsText);
     return text.length > 120 ? `${text.slice(0, 117)}...` : text;
   } catch {
-    return String(value);
+    return Object.prototype.toString.call(value);
   }
 }
 

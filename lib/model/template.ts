@@ -10,7 +10,7 @@
 //     entry the child names replaces the parent's entry of that name whole (entries are units);
 //   - locked props: a child that sets a locked prop to a different value is rejected.
 
-import { IssueCollector, describeValue } from './issues';
+import { IssueCollector, bigintsAsText, describeValue } from './issues';
 import type { SeaTunnelApplicationProps } from './props';
 
 type Props = SeaTunnelApplicationProps;
@@ -33,9 +33,7 @@ export interface TeamTemplateOptions {
   readonly locked?: readonly PropName[];
 }
 
-const sameJson = (a: unknown, b: unknown) =>
-  JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) ===
-  JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a, bigintsAsText) === JSON.stringify(b, bigintsAsText);
 
 /** Merges `child` over `parent` with the semantics described at the top of this file. */
 export function mergeProps<T extends Partial<Props>>(parent: Partial<Props>, child: T): T & Partial<Props> {
@@ -89,7 +87,7 @@ export class TeamTemplate {
     for (const k of this.locked) {
       const v = child[k];
       if (v === undefined) continue;
-      const merged = mergeProps(this.defaults, { [k]: v } as Partial<Props>)[k];
+      const merged = mergeProps(this.defaults, { [k]: v })[k];
       if (!sameJson(merged, this.defaults[k as keyof TemplateDefaults])) {
         issues.add({
           key: k, value: v, source: 'props',

@@ -150,7 +150,7 @@ export class WorkerReconciler {
     this.records = Array.from({ length: opts.count }, (_, i) => ({
       index: i + 1,
       name: `${opts.appId}-worker-${i + 1}`,
-      phase: 'new' as WorkerPhase,
+      phase: 'new',
       seen: false,
       attempts: 0,
       token: randomBytes(16).toString('hex'),
