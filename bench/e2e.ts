@@ -54,11 +54,11 @@ async function applicationRun(cp: ControlPlane, stack: ReturnType<typeof startLo
   fs.writeFileSync(job, JOB);
   const t0 = Date.now();
   let appId = '';
-  const out: Output = { ...quiet(), result: (d) => { appId = String(d.applicationId ?? appId); } };
+  const out: Output = { ...quiet(), result: (d) => { if (typeof d.applicationId === 'string') appId = d.applicationId; } };
   const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
   if (submitted !== 0) throw new Error(`submit exited ${submitted}`);
   const tSubmit = Date.now();
-  let complete = 0;
+  let complete: number;
   for (;;) {
     const j = await cp.admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>('GET', `/apis/batch/v1/namespaces/${namespace}/jobs/${appId}`);
     const c = j.status?.conditions ?? [];

@@ -54,9 +54,8 @@ class PodTimes {
   private constructor(private readonly watch: RecordedWatch<Pod>) {}
 
   static async start(namespace: string, selector: string): Promise<PodTimes> {
-    let times!: PodTimes;
     const watch = await recordWatch<Pod>(`/api/v1/namespaces/${namespace}/pods`, { labelSelector: selector });
-    times = new PodTimes(watch);
+    const times = new PodTimes(watch);
     // recordWatch appends each event to `events`; stamping the arrival time there needs no second watch.
     const origPush = watch.events.push.bind(watch.events);
     watch.events.push = (...items) => {

@@ -51,7 +51,18 @@ tier_unit() {
   if [[ -f runtime/tsconfig.json ]]; then
     npx tsc -p runtime/tsconfig.json --noEmit || { RESULT[unit]="FAILED (runtime typecheck)"; failed=1; return 1; }
   fi
-  npx jest --selectProjects unit --ci
+  # Lint and format findings fail the tier, but the tests still run, so one run shows everything.
+  local checks=()
+  banner "lint (eslint, eslint.config.mjs)"
+  npx eslint . || checks+=("lint: npm run lint")
+  banner "format (prettier --check, .prettierrc.json)"
+  npx prettier --check . || checks+=("format: npm run format")
+  banner "unit tests"
+  npx jest --selectProjects unit --ci || checks+=("jest")
+  if [[ ${#checks[@]} -gt 0 ]]; then
+    local IFS=';'
+    RESULT[unit]="FAILED (${checks[*]})"; failed=1; return 1
+  fi
 }
 
 tier_cluster() {

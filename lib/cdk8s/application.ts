@@ -42,7 +42,7 @@ export interface ResolvedApplicationProps {
 }
 
 const isResolved = (p: SeaTunnelApplicationConstructProps | ResolvedApplicationProps): p is ResolvedApplicationProps =>
-  'spec' in p && typeof (p as ResolvedApplicationProps).spec === 'object' && !('image' in p);
+  'spec' in p && typeof p.spec === 'object' && !('image' in p);
 
 /** Construct ids of the objects, a public contract (they name the ApiObjects in the tree). */
 const idOf = (o: KubeObject) => `${o.kind}-${o.metadata.name}`;

@@ -51,7 +51,7 @@ export function packageRoot(): string {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
       try {
-        if (JSON.parse(readFileSync(pkg, 'utf8')).name === 'seatunnel-app') return dir;
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: unknown }).name === 'seatunnel-app') return dir;
       } catch {
         /* keep looking */
       }

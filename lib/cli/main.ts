@@ -13,6 +13,7 @@ type Handler = (args: ParsedArgs, out: Output) => Promise<number>;
  * Every command is loaded when it runs: synth and docs never load a Kubernetes client, and the
  * cluster commands never load cdk8s (a `submit` process starts that much faster).
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- the lazy loads above, typed by their casts */
 const HANDLERS: Record<string, () => Promise<Handler>> = {
   synth: async () => {
     try {
@@ -27,6 +28,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   cancel: async () => (require('./commands/cancel') as typeof import('./commands/cancel')).cancelCommand,
   preflight: async () => (require('./commands/preflight') as typeof import('./commands/preflight')).preflightCommand,
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** cdk8s is an optional peer dependency (a Pulumi user does not install it); synth needs it. */
 const SYNTH_PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];

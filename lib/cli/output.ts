@@ -5,6 +5,8 @@
 
 import { printable, printableJson } from './printable';
 
+import { bigintsAsText } from '../model/issues';
+
 export interface Output {
   readonly json: boolean;
   result(data: Record<string, unknown>, lines: readonly string[]): void;
@@ -32,7 +34,7 @@ export function consoleOutput(json: boolean, stdout: NodeJS.WritableStream = pro
     interactive,
     result(data, lines) {
       endLine();
-      if (json) stdout.write(`${printableJson(JSON.stringify(data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2))}\n`);
+      if (json) stdout.write(`${printableJson(JSON.stringify(data, bigintsAsText, 2))}\n`);
       else for (const l of lines) stdout.write(`${printable(l)}\n`);
     },
     line(text) {

@@ -2,9 +2,12 @@
 // terminal through the CLI's printers; a control character in it could move the cursor, rewrite
 // earlier lines or change the terminal's state. Every human-readable line goes through here.
 
-// C0 controls except tab, DEL, and C1 controls (which UTF-8 terminals may act on too).
+// C0 controls except tab, DEL, and C1 controls (which UTF-8 terminals may act on too). Matching
+// control characters is the point of these patterns.
+/* eslint-disable no-control-regex */
 const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
 const CONTROLS_BUT_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/* eslint-enable no-control-regex */
 
 const escape = (c: string) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 

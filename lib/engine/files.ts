@@ -27,7 +27,7 @@ const isObj = (v: unknown): v is Yaml => typeof v === 'object' && v !== null && 
 
 function deepMerge(base: Yaml, over: Yaml): Yaml {
   const out: Yaml = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isObj(v) && isObj(out[k]) ? deepMerge(out[k] as Yaml, v) : v;
+  for (const [k, v] of Object.entries(over)) out[k] = isObj(v) && isObj(out[k]) ? deepMerge(out[k], v) : v;
   return out;
 }
 

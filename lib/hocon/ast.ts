@@ -1,4 +1,4 @@
-import { Position } from './errors';
+import type { Position } from './errors';
 
 /**
  * The unresolved tree the parser builds. Duplicate keys are merged while parsing where that

@@ -1,10 +1,10 @@
-import { Node, NumberLiteral, ObjNode, mergeObjects, nest } from './ast';
-import { HoconError, Position } from './errors';
+import { type Node, NumberLiteral, type ObjNode, mergeObjects, nest } from './ast';
+import { HoconError, type Position } from './errors';
 import { renderResolved } from './json';
-import { HoconLimits, limitsWith } from './limits';
-import { IncludeReader, parseHoconPath, parseRoot } from './parser';
-import { ResolveOptions, Resolver, UnresolvedSubstitution } from './resolver';
-import { HoconObject, HoconValue, toPlain } from './values';
+import { type HoconLimits, limitsWith } from './limits';
+import { type IncludeReader, parseHoconPath, parseRoot } from './parser';
+import { type ResolveOptions, Resolver, type UnresolvedSubstitution } from './resolver';
+import { type HoconObject, type HoconValue, toPlain } from './values';
 
 export interface ParseOptions {
   /** Name of the source, used in error messages and passed to `readInclude` as `from`. */
@@ -73,9 +73,7 @@ export class HoconDocument {
   /** `withOverride` for each entry, in order. */
   withOverrides(overrides: Readonly<Record<string, HoconValue>> | Iterable<readonly [string, HoconValue]>): HoconDocument {
     const entries = Symbol.iterator in overrides ? overrides : Object.entries(overrides);
-    let doc: HoconDocument = this;
-    for (const [path, value] of entries as Iterable<readonly [string, HoconValue]>) doc = doc.withOverride(path, value);
-    return doc;
+    return [...entries].reduce<HoconDocument>((doc, [path, value]) => doc.withOverride(path, value), this);
   }
 
   /**
@@ -116,7 +114,7 @@ function toNode(value: HoconValue, pos: Position): Node {
     case 'object': {
       if (value === null) return lit(null, 'null');
       if (Array.isArray(value)) return { t: 'arr', items: value.map((v) => toNode(v, pos)), pos };
-      const proto = Object.getPrototypeOf(value);
+      const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) throw new TypeError('override values must be plain objects, arrays or primitives');
       return { t: 'obj', fields: new Map(Object.entries(value).map(([k, v]) => [k, toNode(v, pos)])), pos };
     }

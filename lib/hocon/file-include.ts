@@ -1,8 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { HoconDocument, parseHocon } from './document';
+import { type HoconDocument, parseHocon } from './document';
 import { DEFAULT_LIMITS, formatSize } from './limits';
-import { IncludeReader } from './parser';
+import type { IncludeReader } from './parser';
 
 /** A file that cannot be used as input: not a regular file, too large, or unreadable. `code` is the errno code, if any. */
 export class InputFileError extends Error {

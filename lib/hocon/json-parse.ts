@@ -1,5 +1,5 @@
 import { parseHocon } from './document';
-import { HoconObject, HoconValue } from './values';
+import type { HoconValue } from './values';
 
 /**
  * Parses JSON as strictly as `JSON.parse`, except that integers outside the safe range become
@@ -14,5 +14,5 @@ export function parseJson(text: string): HoconValue {
   // Valid JSON is valid HOCON with the same meaning (keys are quoted, so never paths or includes),
   // except that a repeated key holding objects merges them where JSON.parse keeps the last.
   const wrapped = parseHocon(`{"v":${text}\n}`, { limits: { maxSourceChars: Infinity, maxTotalSourceChars: Infinity } });
-  return (wrapped.resolve() as HoconObject).v;
+  return wrapped.resolve().v;
 }

@@ -1,5 +1,5 @@
 import { NumberLiteral } from './ast';
-import { HoconValue, Placeholder, RValue } from './values';
+import { type HoconValue, Placeholder, type RValue } from './values';
 
 /**
  * Serializes a resolved value as JSON, like `JSON.stringify(value, null, indent)` except that

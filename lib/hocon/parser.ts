@@ -1,8 +1,8 @@
-import { ArrNode, LitNode, Node, NumberLiteral, ObjNode, SubstNode, WsPart, mergeNodes, mergeObjects, nest } from './ast';
-import { HoconError, Position } from './errors';
-import { HoconLimits, formatSize } from './limits';
-import { PathPiece, formatHoconPath, pathFromPieces } from './path';
-import { Token, describeToken, tokenize } from './tokenizer';
+import { type ArrNode, type LitNode, type Node, NumberLiteral, type ObjNode, type SubstNode, type WsPart, mergeNodes, mergeObjects, nest } from './ast';
+import { HoconError, type Position } from './errors';
+import { type HoconLimits, formatSize } from './limits';
+import { type PathPiece, formatHoconPath, pathFromPieces } from './path';
+import { type Token, describeToken, tokenize } from './tokenizer';
 
 /** The text of an included file and the name to report (and to resolve its own includes against). */
 export interface IncludedSource {

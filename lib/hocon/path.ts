@@ -1,4 +1,4 @@
-import { HoconError, Position } from './errors';
+import { HoconError, type Position } from './errors';
 
 /**
  * One lexical piece of a path expression (a key or the inside of `${...}`). Paths are split on

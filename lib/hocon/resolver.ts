@@ -1,8 +1,8 @@
-import { ArrNode, ConcatNode, Node, NumberLiteral, ObjNode, ProjNode, SubstNode, isFinal, layersOf, mergeAll } from './ast';
-import { HoconError, Position, formatPosition } from './errors';
-import { DEFAULT_LIMITS, HoconLimits } from './limits';
+import { type ArrNode, type ConcatNode, type Node, NumberLiteral, type ObjNode, type ProjNode, type SubstNode, isFinal, layersOf, mergeAll } from './ast';
+import { HoconError, type Position, formatPosition } from './errors';
+import { DEFAULT_LIMITS, type HoconLimits } from './limits';
 import { formatHoconPath } from './path';
-import { Placeholder, RMap, RValue, describeValue } from './values';
+import { Placeholder, type RMap, type RValue, describeValue } from './values';
 
 export interface ResolveOptions {
   /**
@@ -76,8 +76,10 @@ class Ctx {
  * the innermost substitution catches it and treats its path as missing (spec: an optional
  * substitution in a cycle is undefined). `chain` is the substitutions involved, for the message.
  */
-class Cycle {
-  constructor(readonly chain: readonly SubstNode[]) {}
+class Cycle extends Error {
+  constructor(readonly chain: readonly SubstNode[]) {
+    super('substitution cycle');
+  }
 }
 
 type Missing = 'absent' | 'self' | Cycle;
@@ -461,5 +463,7 @@ function shown(s: SubstNode): string {
 function asText(v: RValue): string {
   if (v === null) return '';
   if (v instanceof NumberLiteral || v instanceof Placeholder) return v.text;
-  return String(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return String(v);
+  // Arrays and objects took the concatenation branch above: a string concatenation never holds one.
+  throw new Error(`internal error: ${describeValue(v)} in a string concatenation`);
 }

@@ -1,5 +1,5 @@
-import { HoconError, Position } from './errors';
-import { PathPiece, pathFromPieces } from './path';
+import { HoconError, type Position } from './errors';
+import { type PathPiece, pathFromPieces } from './path';
 
 export type Punct = '{' | '}' | '[' | ']' | ',' | ':' | '=' | '+=';
 
@@ -27,6 +27,7 @@ const RESERVED = new Set('`^?!@*&\\');
 const PUNCT = new Set('{}[],:=');
 // HOCON whitespace: Unicode separators, ASCII whitespace, BOM and the file/group/record/unit
 // separators 0x1C-0x1F (which JavaScript's \s does not cover).
+// eslint-disable-next-line no-control-regex -- those separators are the point of this pattern
 const WHITESPACE = /[\s\x1C-\x1F]/;
 function isWhitespace(c: string): boolean {
   const code = c.charCodeAt(0);

@@ -28,8 +28,8 @@ export function clientNodeCredentials(kc: k8s.KubeConfig, opts: ClientNodeCreden
     const credentials: Credentials = {
       headers,
       tls: {
-        ...(o.ca ? { ca: o.ca as Buffer } : {}),
-        ...(o.cert ? { cert: o.cert as Buffer } : {}),
+        ...(o.ca ? { ca: o.ca } : {}),
+        ...(o.cert ? { cert: o.cert } : {}),
         ...(o.key ? { key: o.key as Buffer } : {}),
         ...(o.servername ? { servername: o.servername } : cluster?.tlsServerName ? { servername: cluster.tlsServerName } : {}),
         ...(o.rejectUnauthorized === false || cluster?.skipTLSVerify ? { rejectUnauthorized: false } : {}),

@@ -93,7 +93,7 @@ export function parseOverride(arg: string): readonly [string, string] | undefine
 export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions {
   const issues = new IssueCollector();
   const file = input.deploymentFile ?? 'deployment file';
-  let tree: Tree = {};
+  let tree: Tree;
   const overridden = new Set<string>();
   let origins: OriginMap = new Map();
   try {
@@ -108,7 +108,7 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
       overridden.add(key);
     }
     const report = doc.resolveWithReport({ env: input.env ?? {} });
-    tree = report.value as Tree;
+    tree = report.value;
     restoreOutOfRangeNumbers(tree, () => report.toJson());
     if (overridden.size > 0 || report.envUsed.length > 0) {
       origins = traceOrigins({ base, overrides: input.overrides ?? [], envUsed: report.envUsed });
@@ -193,7 +193,7 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
 
   const warnings: string[] = [];
   checkOrigins(origins, issues, warnings);
-  return { props: props as Partial<SeaTunnelApplicationProps>, sources, issues: issues.issues, rejected, warnings };
+  return { props, sources, issues: issues.issues, rejected, warnings };
 }
 
 /**

@@ -16,6 +16,8 @@ export interface ValidationIssue {
   readonly source?: ValueSource;
 }
 
+/** A JSON.stringify replacer: bigints (job ids) as their digits, which JSON cannot hold as numbers. */
+export const bigintsAsText = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? v.toString() : v);
 /**
  * Stands in for a value that must never be shown (Secret data, or anything that may hold it):
  * only its size is kept, in messages and in `--output json` alike.
@@ -36,7 +38,7 @@ export class Redacted {
 function sizeOf(value: unknown): number {
   if (typeof value === 'string') return Buffer.byteLength(value);
   try {
-    return Buffer.byteLength(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) ?? String(value));
+    return Buffer.byteLength(JSON.stringify(value, bigintsAsText) ?? String(value));
   } catch {
     return Buffer.byteLength(String(value));
   }
@@ -89,10 +91,10 @@ export function describeValue(value: unknown): string {
   // JSON would print NaN and ±Infinity as null.
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
-    const text = JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+    const text = JSON.stringify(value, bigintsAsText);
     return text.length > 120 ? `${text.slice(0, 117)}...` : text;
   } catch {
-    return String(value);
+    return Object.prototype.toString.call(value);
   }
 }
 

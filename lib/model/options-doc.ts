@@ -1,6 +1,7 @@
 // Renders docs/options.md from the option registry. A unit test fails when the committed file
 // differs, so the reference can never drift from the code.
 
+import { bigintsAsText } from './issues';
 import { FILE_OPTIONS, OPTIONS, isOptionDef, type OptionDef, type OptionOrigin } from './options';
 
 const ORIGIN: Record<OptionOrigin, string> = {
@@ -13,9 +14,9 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The default column: the registry's value, or what happens without one. */
 export function describeDefault(def: OptionDef): string {
-  if (def.default !== undefined) return String(def.default);
-  if (def.required) return '(required)';
-  return `(${def.unset ?? 'none'})`;
+  const d = def.default;
+  if (d === undefined) return def.required ? '(required)' : `(${def.unset ?? 'none'})`;
+  return typeof d === 'string' || typeof d === 'number' || typeof d === 'bigint' || typeof d === 'boolean' ? String(d) : JSON.stringify(d, bigintsAsText);
 }
 
 /** The allowed-values column: an enum's values or a number's bounds. */

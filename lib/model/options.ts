@@ -352,7 +352,7 @@ export const isOptionDef = (d: OptionDef | PropsOnlyDef): d is OptionDef => 'key
 
 /** The registry entry of a prop that has a deployment-file key. */
 export function fileOption<K extends keyof Props>(prop: K): OptionDef<Props[K]> {
-  const def = OPTIONS[prop] as OptionDef<Props[K]> | PropsOnlyDef;
+  const def = OPTIONS[prop];
   if (!isOptionDef(def)) throw new Error(`${prop} is a props-only option: it has no deployment-file entry`);
   return def;
 }

@@ -11,7 +11,7 @@
 //   - locked props: a child that sets a locked prop to a different value is rejected, and so is
 //     a child that reaches the same thing through another prop (LOCK_COVERS).
 
-import { IssueCollector, describeValue, isSecretKey, redact } from './issues';
+import { IssueCollector, bigintsAsText, describeValue, isSecretKey, redact } from './issues';
 import { isOptionDef, OPTIONS } from './options';
 import type { SeaTunnelApplicationProps } from './props';
 
@@ -52,9 +52,7 @@ export interface TeamTemplateOptions {
   readonly locked?: readonly PropName[];
 }
 
-const sameJson = (a: unknown, b: unknown) =>
-  JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) ===
-  JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a, bigintsAsText) === JSON.stringify(b, bigintsAsText);
 
 /** Merges `child` over `parent` with the semantics described at the top of this file. */
 export function mergeProps<T extends Partial<Props>>(parent: Partial<Props>, child: T): T & Partial<Props> {
@@ -110,7 +108,7 @@ export class TeamTemplate {
       const locked = this.defaults[k as keyof TemplateDefaults];
       const v = child[k];
       if (v !== undefined) {
-        const merged = mergeProps(this.defaults, { [k]: v } as Partial<Props>)[k];
+        const merged = mergeProps(this.defaults, { [k]: v })[k];
         if (!sameJson(merged, locked)) {
           issues.add({
             key: k, value: v, source: 'props',

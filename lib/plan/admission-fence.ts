@@ -4,7 +4,7 @@
 //
 // Why this shape (docs/security.md, "Admission fencing"):
 //   * The parameter of each evaluation is an application's worker PodTemplate — the spec the
-//     runtime stamps workers from (ARCHITECTURE rule 3) — so the fence needs no copy of it.
+//     runtime stamps workers from (docs/runtime.md, "Stamping a worker") — so the fence needs no copy of it.
 //   * The binding selects those templates by label in the namespace of the request
 //     (`paramRef.selector`, no `paramRef.namespace`): one binding serves every namespace and
 //     every application, and an application adds no cluster-scoped object that a namespaced

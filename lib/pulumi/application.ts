@@ -74,7 +74,7 @@ export interface ResolvedSeaTunnelApplicationArgs extends SeaTunnelApplicationPu
 }
 
 const isResolved = (a: SeaTunnelApplicationArgs | ResolvedSeaTunnelApplicationArgs): a is ResolvedSeaTunnelApplicationArgs =>
-  'spec' in a && typeof (a as ResolvedSeaTunnelApplicationArgs).spec === 'object' && !('image' in a);
+  'spec' in a && typeof a.spec === 'object' && !('image' in a);
 
 /**
  * Resolves and plans an application the way the component does (throws ConfigurationError with

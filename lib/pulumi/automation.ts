@@ -157,6 +157,7 @@ export function automationEnv(opts: AutomationOptions): Record<string, string> {
 
 function loadAutomation(): typeof automation {
   // Loaded on first use: programs and mock tests that only need the component never load it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, typed by the cast
   return require('@pulumi/pulumi/automation') as typeof automation;
 }
 
@@ -167,7 +168,7 @@ async function pulumiCommand(opts: AutomationOptions): Promise<automation.Pulumi
   try {
     return await PulumiCommand.get(opts.pulumiRoot ? { root: resolve(opts.pulumiRoot) } : {});
   } catch (e) {
-    throw new Error(`no usable Pulumi CLI at ${where} (build one with tools/pulumi/build.sh): ${(e as Error).message}`);
+    throw new Error(`no usable Pulumi CLI at ${where} (build one with tools/pulumi/build.sh): ${(e as Error).message}`, { cause: e });
   }
 }
 
@@ -175,6 +176,7 @@ async function pulumiCommand(opts: AutomationOptions): Promise<automation.Pulumi
 async function ensureKubernetesProvider(cmd: automation.PulumiCommand, env: Record<string, string>, opts: AutomationOptions): Promise<void> {
   const provider = opts.kubernetesProvider;
   if (!provider) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the optional peer's manifest, read only here
   const sdkVersion = (require('@pulumi/kubernetes/package.json') as { version: string }).version;
   if (provider.version !== sdkVersion) {
     throw new Error(`the Kubernetes provider ${provider.version} does not match @pulumi/kubernetes ${sdkVersion}, which the program asks for`);
@@ -276,7 +278,7 @@ async function eachStack(
 }
 
 const str = (outputs: automation.OutputMap, k: string, fallback: string) =>
-  typeof outputs[k]?.value === 'string' ? (outputs[k].value as string) : fallback;
+  typeof outputs[k]?.value === 'string' ? (outputs[k].value) : fallback;
 
 export interface UpJobsOptions extends AutomationOptions {
   /** Refresh each stack's state from the cluster first (`pulumi up --refresh`). @default false */

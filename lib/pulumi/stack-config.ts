@@ -63,7 +63,7 @@ export function readStackJobConfig(config: ConfigReader): StackJobConfig {
     const value = OBJECT_KEYS.has(key) ? config.getObject<unknown>(key) : config.get(key);
     if (value !== undefined) out[key] = value;
   }
-  return out as StackJobConfig;
+  return out;
 }
 
 export interface StackConfigContext {

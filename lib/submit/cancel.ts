@@ -11,7 +11,7 @@
 // Idempotent: a second cancel finds nothing and succeeds.
 
 import { ANNOTATIONS, LABELS, MANAGED_BY } from '../model/reserved';
-import { describeError, isStatus, Kube, withRetry, type AnyObject, type ObjectRef } from '../kube';
+import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../kube';
 
 /** Kinds of the application's own objects removed by label (Services have no deletecollection). */
 export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = [

@@ -77,8 +77,8 @@ const max = (a: Amounts, b: Amounts): Amounts => {
  * a missing request gets `defaultRequest`, else the (possibly defaulted) limit.
  */
 export function defaultedContainer(c: Container, init: boolean, limitRanges: readonly LimitRangeLike[] = []): ContainerResources {
-  const requests = amounts(c.resources?.requests as Record<string, string> | undefined);
-  const limits = amounts(c.resources?.limits as Record<string, string> | undefined);
+  const requests = amounts(c.resources?.requests);
+  const limits = amounts(c.resources?.limits);
   const defaulted: string[] = [];
   for (const lr of limitRanges) {
     for (const item of lr.spec?.limits ?? []) {
@@ -126,7 +126,7 @@ export function podResources(spec: PodSpec, limitRanges: readonly LimitRangeLike
       limSum = add(limSum, c.limits);
     }
   }
-  const overhead = amounts(spec.overhead as Record<string, string> | undefined);
+  const overhead = amounts(spec.overhead);
   return { containers: containers.map((x) => x.c), requests: add(max(reqSum, reqInit), overhead), limits: add(max(limSum, limInit), overhead) };
 }
 

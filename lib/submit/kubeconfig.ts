@@ -39,7 +39,7 @@ export function readKubeconfig(file: string, text: string = fs.readFileSync(file
   try {
     doc = (parse(text) ?? {}) as Entry;
   } catch (e) {
-    throw new Error(`not a YAML kubeconfig: ${(e as Error).message}`);
+    throw new Error(`not a YAML kubeconfig: ${(e as Error).message}`, { cause: e });
   }
   const dir = path.dirname(path.resolve(file));
   const list = (k: string) => (Array.isArray(doc[k]) ? (doc[k] as Array<Named<Entry>>) : []);
@@ -49,7 +49,7 @@ export function readKubeconfig(file: string, text: string = fs.readFileSync(file
   if (!context) throw new Error(`the kubeconfig's current-context "${current}" is not among its contexts`);
   const cluster = list('clusters').find((c) => c.name === str(context.cluster))?.cluster;
   if (!cluster) throw new Error(`context "${current}" names cluster "${String(context.cluster)}", which the kubeconfig does not define`);
-  const user = (list('users').find((u) => u.name === str(context.user))?.user ?? {}) as Entry;
+  const user = list('users').find((u) => u.name === str(context.user))?.user ?? {};
   const server = str(cluster.server);
   if (!server) throw new Error(`cluster "${String(context.cluster)}" has no server`);
 
@@ -67,7 +67,7 @@ export function readKubeconfig(file: string, text: string = fs.readFileSync(file
     try {
       return fs.readFileSync(abs(f));
     } catch (e) {
-      throw new Error(`${fileKey} ${abs(f)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message}`);
+      throw new Error(`${fileKey} ${abs(f)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message}`, { cause: e });
     }
   };
   const tls: TlsMaterial = {};

@@ -4,7 +4,7 @@
 
 import type { ApplicationPlan } from '../plan/types';
 import { dependents } from '../plan/build-plan';
-import { groupOf, Kube, resourceOf } from '../kube';
+import { groupOf, type Kube, resourceOf } from '../kube';
 import { referencedObjects } from './references';
 
 export interface RequiredAccess {

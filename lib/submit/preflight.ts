@@ -1,5 +1,6 @@
 // preflight (and submit --dry-run): everything that would stop the application, found before
-// anything starts and reported at once (anchors idea 1):
+// anything starts and reported at once — the launchers that create workers from inside a running
+// master only find these at run time, one by one:
 //   - server-side dry run (dryRun=All, fieldValidation=Strict) of the Job, every dependent, the
 //     master Pod the Job controller will create, and the N worker Pods stamped from the template
 //     (schema, admission, Pod Security, webhooks, per-object quota and LimitRange admission);
@@ -15,7 +16,7 @@
 import { dependents } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
 import { applicationFootprint, checkLimitRanges, checkQuotas, formatQuantity, type Footprint, type LimitRangeLike, type ResourceQuotaLike } from './footprint';
-import { describeError, describeRef, groupOf, Kube, KubeApiError, refOf, resourceOf } from '../kube';
+import { describeError, describeRef, groupOf, type Kube, KubeApiError, refOf, resourceOf } from '../kube';
 import { checkAccess, qualified, requiredAccess, type AccessResult } from './permissions';
 import { describePodSecurity, isPodSecurityRefusal, podSecurityReport, readNamespaceLabels, type PodSecurityReport } from './pod-security';
 import { checkReferences, referencedObjects } from './references';
@@ -56,7 +57,7 @@ export interface PreflightReport {
 
 /** Runs `fn` over `items` with at most `limit` in flight. */
 async function pool<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
@@ -78,7 +79,7 @@ interface DryRunOutcome {
 
 async function dryRun(kube: Kube, obj: KubeObject | StampedPod, label: string): Promise<DryRunOutcome> {
   try {
-    await kube.create(obj as KubeObject, obj.metadata.namespace, { dryRun: true, fieldManager: FIELD_MANAGER });
+    await kube.create(obj, obj.metadata.namespace, { dryRun: true, fieldManager: FIELD_MANAGER });
     return { label, kind: obj.kind, apiVersion: obj.apiVersion };
   } catch (e) {
     // No answer at all says nothing about the application: fail the preflight run itself.

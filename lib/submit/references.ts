@@ -6,7 +6,7 @@
 // CreateContainerConfigError or ContainerCreating.
 
 import type { ApplicationSpec } from '../model/spec';
-import { describeError, isStatus, Kube, type AnyObject, type ObjectRef } from '../kube';
+import { describeError, isStatus, type Kube, type AnyObject, type ObjectRef } from '../kube';
 
 export interface Reference {
   readonly ref: ObjectRef;

@@ -23,7 +23,7 @@ import type { Job } from 'kubernetes-types/batch/v1';
 import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
 import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS } from '../model/reserved';
 import { CONTAINER_NAME } from '../plan/pod';
-import { Kube, type ObjectRef } from '../kube';
+import type { Kube, ObjectRef } from '../kube';
 
 export const STATUSES = ['CREATED', 'DEPLOYING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN'] as const;
 export type ApplicationStatus = (typeof STATUSES)[number];

@@ -19,7 +19,7 @@ import { LABELS } from '../model/reserved';
 import { dependents, withJobOwner } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
 import {
-  describeError, describeRef, isStatus, Kube, KubeApiError, refOf, withRetry, type AnyObject, type ObjectRef,
+  describeError, describeRef, isStatus, type Kube, KubeApiError, refOf, withRetry, type AnyObject, type ObjectRef,
 } from '../kube';
 import { checkReferences, type ReferenceProblem } from './references';
 

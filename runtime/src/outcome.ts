@@ -83,7 +83,7 @@ export function outcomeOfError(e: unknown, zetaStatus?: string): Outcome {
   return outcome('InternalError', `unexpected error: ${err?.stack ?? String(e)}`, zetaStatus);
 }
 
-/** Zeta terminal statuses (§12.3). */
+/** Zeta's terminal `JobStatus` values (seatunnel-engine-core `JobStatus.java`; observed: tools/seatunnel/README.md §6). */
 export const ZETA_TERMINAL = new Set(['FAILED', 'SAVEPOINT_DONE', 'CANCELED', 'FINISHED', 'UNKNOWABLE']);
 
 /** FINISHED / SAVEPOINT_DONE → SUCCEEDED, CANCELED → CANCELED, everything else → FAILED. */

@@ -86,7 +86,7 @@ test(
     ];
     const results = await dryRunStrict(good, { namespace: ns.name });
     expect(results.map((r) => r.ok)).toEqual([true, true]);
-    expect(results[1]!.response).toMatchObject({ kind: 'Job', spec: { backoffLimit: 6 } }); // defaulted by the server
+    expect(results[1].response).toMatchObject({ kind: 'Job', spec: { backoffLimit: 6 } }); // defaulted by the server
     await expect(core.readNamespacedConfigMap({ name: 'dry-cm', namespace: ns.name })).rejects.toMatchObject({ code: 404 });
 
     const bad = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry-bad' }, data: { a: 'b' }, dataa: { typo: 'x' } };
@@ -94,8 +94,8 @@ test(
     // Server-side apply reports an undeclared field as HTTP 500 "field not declared in schema"
     // (API server behaviour, not ours); what matters is that the object is rejected by name.
     const [applied] = await dryRunStrict([bad], { namespace: ns.name, mode: 'apply', throwOnError: false });
-    expect(applied!.ok).toBe(false);
-    expect(applied!.message).toMatch(/\.dataa: field not declared in schema/);
+    expect(applied.ok).toBe(false);
+    expect(applied.message).toMatch(/\.dataa: field not declared in schema/);
   }),
 );
 

@@ -25,7 +25,7 @@ export function pulumiEngine(): PulumiEngine {
   try {
     out = execFileSync('bash', [join(repo, 'tools', 'pulumi', 'build.sh'), '--paths'], { encoding: 'utf8' });
   } catch (e) {
-    throw new Error(`pulumi tier: cannot ask tools/pulumi/build.sh where the engine is: ${(e as Error).message}`);
+    throw new Error(`pulumi tier: cannot ask tools/pulumi/build.sh where the engine is: ${(e as Error).message}`, { cause: e });
   }
   const paths = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
   if (!paths.engine || paths.engine.endsWith('(missing)')) {

@@ -28,8 +28,7 @@ export function repoRoot(from = __dirname): string {
   }
 }
 
-const COMPONENTS = ['etcd', 'kubernetes', 'kwok'] as const;
-type Component = (typeof COMPONENTS)[number];
+type Component = 'etcd' | 'kubernetes' | 'kwok';
 
 async function paths(buildScript: string): Promise<{ found: Partial<Record<Component, string>>; missing: Component[] }> {
   let stdout: string;
@@ -37,7 +36,7 @@ async function paths(buildScript: string): Promise<{ found: Partial<Record<Compo
     ({ stdout } = await run('bash', [buildScript, '--paths']));
   } catch (e) {
     const err = e as Error & { stderr?: string };
-    throw new Error(`${buildScript} --paths failed: ${err.stderr || err.message}`);
+    throw new Error(`${buildScript} --paths failed: ${err.stderr || err.message}`, { cause: e });
   }
   const found: Partial<Record<Component, string>> = {};
   const missing: Component[] = [];
@@ -82,7 +81,7 @@ export async function resolveBinaries(opts: { build?: boolean; log?: (line: stri
     kwok: path.join(found.kwok!, 'bin', 'kwok'),
     kwokStages: path.join(found.kwok!, 'stages'),
   };
-  for (const [name, file] of Object.entries(bins)) {
+  for (const [name, file] of Object.entries(bins) as Array<[keyof TestBinaries, string]>) {
     if (!fs.existsSync(file)) throw new Error(`test binary ${name} not found at ${file} (cache damaged? remove its directory and rebuild)`);
   }
   return bins;

@@ -516,7 +516,7 @@ class Starter {
     const nodeSpecs =
       typeof opts.nodes === 'object'
         ? opts.nodes
-        : Array.from({ length: opts.nodes ?? 3 }, (_, i) => ({ name: `kwok-node-${i}` }) as FakeNodeOptions & { name: string });
+        : Array.from({ length: opts.nodes ?? 3 }, (_, i): FakeNodeOptions & { name: string } => ({ name: `kwok-node-${i}` }));
     await Promise.all(nodeSpecs.map((n, i) => createFakeNode(admin, n.name, n, `10.255.0.${i + 2}`)));
 
     const healthz = async (port: number, name: string) => {

@@ -15,7 +15,7 @@ function parseArgs(argv: string[]): { nodes: number; keep: boolean } {
   let nodes = 3;
   let keep = false;
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = argv[i];
     if (a === '--keep') keep = true;
     else if (a === '--nodes' || a.startsWith('--nodes=')) {
       const v = a.includes('=') ? a.slice('--nodes='.length) : argv[++i];

@@ -49,7 +49,7 @@ export function writeKwokStages(stagesDir: string, outFile: string): string {
     const full = path.join(stagesDir, file);
     if (!fs.existsSync(full)) throw new Error(`kwok stage ${full} is missing (rebuild kwok with tools/testbin/build.sh)`);
     for (const doc of parseAllDocuments(fs.readFileSync(full, 'utf8'))) {
-      if (doc.errors.length > 0) throw new Error(`kwok stage ${full}: ${doc.errors[0]!.message}`);
+      if (doc.errors.length > 0) throw new Error(`kwok stage ${full}: ${doc.errors[0].message}`);
       const stage = doc.toJS() as Stage;
       const values = OPT_OUT[stage.metadata.name];
       if (values) {

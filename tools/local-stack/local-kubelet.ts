@@ -21,11 +21,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { ConfigMap, Container, Pod, PodSpec, PodStatus, Secret } from 'kubernetes-types/core/v1';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { KubeHttp } from '../../test/support/kube-http';
 import { kubeletExpand } from './kubelet-expansion';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** A Pod as the API server stores it: name, namespace, uid and spec are always there. */
+type StoredPod = Pod & { metadata: ObjectMeta & { name: string; namespace: string; uid: string }; spec: PodSpec };
 
 export interface LocalKubeletOptions {
   /** Admin client of the API server. */
@@ -43,7 +46,7 @@ export interface LocalKubeletOptions {
   /** Loopback addresses to hand out as Pod IPs. @default 127.0.0.2 … 127.0.0.250 */
   readonly podIps?: readonly string[];
   /** Extra environment for every container (e.g. the engine's REST host seam). */
-  readonly extraEnv?: (pod: Json, podIp: string) => Record<string, string>;
+  readonly extraEnv?: (pod: StoredPod, podIp: string) => Record<string, string>;
   /** Sync period. @default 150 ms */
   readonly periodMs?: number;
   readonly log?: (line: string) => void;
@@ -60,7 +63,7 @@ interface RunningPod {
   logFile: string;
 }
 
-const lifecycleOf = (pod: Json) => pod.metadata?.annotations?.[KWOK_LIFECYCLE_ANNOTATION];
+const lifecycleOf = (pod: Pod): string | undefined => pod.metadata?.annotations?.[KWOK_LIFECYCLE_ANNOTATION];
 
 export class LocalKubelet {
   private readonly pods = new Map<string, RunningPod>();
@@ -89,7 +92,7 @@ export class LocalKubelet {
           this.syncing = false;
         }
       }
-      if (!this.stopped) this.timer = setTimeout(tick, this.opts.periodMs ?? 150);
+      if (!this.stopped) this.timer = setTimeout(() => void tick(), this.opts.periodMs ?? 150);
     };
     void tick();
     return this;
@@ -133,15 +136,15 @@ export class LocalKubelet {
 
   private async sync(): Promise<void> {
     const ns = encodeURIComponent(this.opts.namespace);
-    const list = await this.opts.admin.call<{ items: Json[] }>('GET', `/api/v1/namespaces/${ns}/pods`);
+    const list = await this.opts.admin.call<{ items: StoredPod[] }>('GET', `/api/v1/namespaces/${ns}/pods`);
     const seen = new Set<string>();
     for (const pod of list.items) {
       if (lifecycleOf(pod) !== 'local' || !pod.spec?.nodeName) continue;
-      const uid = pod.metadata.uid as string;
+      const uid = pod.metadata.uid;
       seen.add(uid);
       const known = this.pods.get(uid);
       if (!known) {
-        if (!pod.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes(pod.status?.phase)) await this.startPod(pod);
+        if (!pod.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes(pod.status?.phase ?? '')) await this.startPod(pod);
         continue;
       }
       if (pod.metadata.deletionTimestamp && !known.terminating) {
@@ -158,7 +161,7 @@ export class LocalKubelet {
     }
   }
 
-  private async finalizeDelete(pod: Json): Promise<void> {
+  private async finalizeDelete(pod: StoredPod): Promise<void> {
     const path = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}`;
     await this.opts.admin.request('DELETE', path, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
   }
@@ -188,8 +191,8 @@ export class LocalKubelet {
     });
   }
 
-  private async startPod(pod: Json): Promise<void> {
-    const uid = pod.metadata.uid as string;
+  private async startPod(pod: StoredPod): Promise<void> {
+    const uid = pod.metadata.uid;
     const ip = this.freeIps.shift();
     if (!ip) throw new Error('no loopback address left for a Pod');
     const root = path.join(this.opts.dir, `${pod.metadata.name}-${uid.slice(0, 8)}`);
@@ -223,48 +226,47 @@ export class LocalKubelet {
     }
   }
 
-  private async reportRunning(pod: Json, container: string, ip: string): Promise<void> {
+  private async reportRunning(pod: StoredPod, container: string, ip: string): Promise<void> {
     const now = new Date().toISOString();
     const conditions = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
     await this.patchStatus(pod, {
       phase: 'Running', podIP: ip, podIPs: [{ ip }], hostIP: '127.0.0.1', startTime: now, conditions,
-      containerStatuses: [{ name: container, ready: true, restartCount: 0, image: pod.spec.containers[0].image, imageID: '', started: true, state: { running: { startedAt: now } } }],
+      containerStatuses: [{ name: container, ready: true, restartCount: 0, image: pod.spec.containers[0].image ?? '', imageID: '', started: true, state: { running: { startedAt: now } } }],
     });
   }
 
-  private async reportExit(pod: Json, container: string, code: number | null, signal: NodeJS.Signals | null, message?: string): Promise<void> {
+  private async reportExit(pod: StoredPod, container: string, code: number | null, signal: NodeJS.Signals | null, message?: string): Promise<void> {
     const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
     const now = new Date().toISOString();
     await this.patchStatus(pod, {
       phase: exitCode === 0 ? 'Succeeded' : 'Failed',
       conditions: ['Ready', 'ContainersReady'].map((type) => ({ type, status: 'False', reason: 'PodCompleted', lastTransitionTime: now })),
       containerStatuses: [{
-        name: container, ready: false, restartCount: 0, image: pod.spec.containers[0].image, imageID: '', started: false,
+        name: container, ready: false, restartCount: 0, image: pod.spec.containers[0].image ?? '', imageID: '', started: false,
         state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', finishedAt: now, ...(message ? { message } : {}) } },
       }],
     });
   }
 
-  private async patchStatus(pod: Json, status: Json): Promise<void> {
+  private async patchStatus(pod: StoredPod, status: PodStatus): Promise<void> {
     await this.opts.admin.call('PATCH', `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}/status`,
       { status }, { contentType: 'application/merge-patch+json', accept: [404] });
   }
 
   /** Volume name → local path (a directory, or the volume's files). */
-  private async materializeVolumes(pod: Json, root: string): Promise<Map<string, string>> {
+  private async materializeVolumes(pod: StoredPod, root: string): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     const ns = encodeURIComponent(pod.metadata.namespace);
     for (const v of pod.spec.volumes ?? []) {
       const dir = path.join(root, 'volumes', v.name);
       fs.mkdirSync(dir, { recursive: true });
-      if (v.configMap || v.secret) {
-        const isSecret = Boolean(v.secret);
-        const name = isSecret ? v.secret.secretName : v.configMap.name;
-        const obj = await this.opts.admin.call<Json>('GET', `/api/v1/namespaces/${ns}/${isSecret ? 'secrets' : 'configmaps'}/${encodeURIComponent(name)}`);
-        const data: Record<string, string> = isSecret
-          ? Object.fromEntries(Object.entries((obj.data ?? {}) as Record<string, string>).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')]))
-          : (obj.data ?? {});
-        const items: Array<{ key: string; path: string }> = (isSecret ? v.secret.items : v.configMap.items) ?? Object.keys(data).map((k) => ({ key: k, path: k }));
+      const source = v.secret ? { kind: 'secrets' as const, name: v.secret.secretName, items: v.secret.items } : v.configMap ? { kind: 'configmaps' as const, name: v.configMap.name, items: v.configMap.items } : undefined;
+      if (source) {
+        const { name } = source;
+        if (!name) throw new Error(`volume ${v.name}: no ${source.kind === 'secrets' ? 'secretName' : 'name'}`);
+        const obj = await this.opts.admin.call<ConfigMap | Secret>('GET', `/api/v1/namespaces/${ns}/${source.kind}/${encodeURIComponent(name)}`);
+        const data = dataOf(obj, source.kind === 'secrets');
+        const items = source.items ?? Object.keys(data).map((k) => ({ key: k, path: k }));
         for (const it of items) {
           if (!(it.key in data)) throw new Error(`volume ${v.name}: key ${it.key} not in ${name}`);
           fs.mkdirSync(path.dirname(path.join(dir, it.path)), { recursive: true });
@@ -282,11 +284,11 @@ export class LocalKubelet {
     return out;
   }
 
-  private async serviceAccountKubeconfig(pod: Json, root: string): Promise<string | undefined> {
+  private async serviceAccountKubeconfig(pod: StoredPod, root: string): Promise<string | undefined> {
     if (pod.spec.automountServiceAccountToken === false) return undefined;
     const sa = pod.spec.serviceAccountName ?? 'default';
     const ns = pod.metadata.namespace;
-    const res = await this.opts.admin.call<Json>('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(sa)}/token`, {
+    const res = await this.opts.admin.call<{ status: { token: string } }>('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(sa)}/token`, {
       apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
       spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } },
     });
@@ -303,7 +305,7 @@ export class LocalKubelet {
   }
 
   /** The argv, environment and working directory of one container, with paths mapped to local ones. */
-  private async prepare(pod: Json, c: Json, volumes: Map<string, string>, ip: string, kubeconfig?: string) {
+  private async prepare(pod: StoredPod, c: Container, volumes: Map<string, string>, ip: string, kubeconfig?: string) {
     const root = path.join(this.opts.dir, `${pod.metadata.name}-${pod.metadata.uid.slice(0, 8)}`);
     // Mounts: mountPath → local path (subPath mounts point at the file inside the volume).
     const mounts: Array<[string, string]> = [];
@@ -312,7 +314,7 @@ export class LocalKubelet {
       if (!base) throw new Error(`container ${c.name}: mount of unknown volume ${m.name}`);
       mounts.push([m.mountPath, m.subPath ? path.join(base, m.subPath) : base]);
     }
-    for (const [inImage, local] of Object.entries(this.opts.images[c.image] ?? {})) mounts.push([inImage, local]);
+    for (const [inImage, local] of Object.entries((c.image && this.opts.images[c.image]) || {})) mounts.push([inImage, local]);
     mounts.sort((a, b) => b[0].length - a[0].length);
     const mapPath = (value: string) => value.replace(/(^|[=:,\s])(\/[^:=,\s]*)/g, (all, lead: string, p: string) => {
       for (const [from, to] of mounts) {
@@ -323,13 +325,12 @@ export class LocalKubelet {
 
     const env: Record<string, string> = {};
     const ns = encodeURIComponent(pod.metadata.namespace);
-    const read = async (kind: 'configmaps' | 'secrets', name: string) =>
-      this.opts.admin.request<Json>('GET', `/api/v1/namespaces/${ns}/${kind}/${encodeURIComponent(name)}`).then((r) => (r.status === 200 ? r.body : undefined));
-    const decode = (obj: Json | undefined, secret: boolean): Record<string, string> =>
-      !obj ? {} : secret ? Object.fromEntries(Object.entries((obj.data ?? {}) as Record<string, string>).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')])) : obj.data ?? {};
+    const read = async (kind: 'configmaps' | 'secrets', name = '') =>
+      this.opts.admin.request<ConfigMap | Secret>('GET', `/api/v1/namespaces/${ns}/${kind}/${encodeURIComponent(name)}`).then((r) => (r.status === 200 ? r.body : undefined));
+    const decode = (obj: ConfigMap | Secret | undefined, secret: boolean): Record<string, string> => (obj ? dataOf(obj, secret) : {});
     for (const from of c.envFrom ?? []) {
       const secret = Boolean(from.secretRef);
-      const data = decode(await read(secret ? 'secrets' : 'configmaps', (from.secretRef ?? from.configMapRef).name), secret);
+      const data = decode(await read(secret ? 'secrets' : 'configmaps', (from.secretRef ?? from.configMapRef)?.name), secret);
       for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
     }
     // The kubelet's rules exactly ($$ → $, $(VAR) → its value so far): see kubelet-expansion.ts.
@@ -337,11 +338,11 @@ export class LocalKubelet {
     for (const e of c.env ?? []) {
       if (e.value !== undefined) env[e.name] = expand(e.value);
       else if (e.valueFrom?.fieldRef) {
-        const f = e.valueFrom.fieldRef.fieldPath as string;
+        const f = e.valueFrom.fieldRef.fieldPath;
         env[e.name] = f === 'status.podIP' ? ip : f === 'metadata.name' ? pod.metadata.name : f === 'metadata.namespace' ? pod.metadata.namespace : f === 'metadata.uid' ? pod.metadata.uid : '';
       } else if (e.valueFrom?.secretKeyRef || e.valueFrom?.configMapKeyRef) {
         const secret = Boolean(e.valueFrom.secretKeyRef);
-        const ref = e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef;
+        const ref = (e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef)!;
         const data = decode(await read(secret ? 'secrets' : 'configmaps', ref.name), secret);
         if (ref.key in data) env[e.name] = data[ref.key];
         else if (!ref.optional) throw new Error(`container ${c.name}: ${e.name} needs key ${ref.key} of ${ref.name}`);
@@ -363,4 +364,10 @@ export class LocalKubelet {
     const cwd = c.workingDir ? mapPath(c.workingDir) : root;
     return { argv, env: full, cwd: fs.existsSync(cwd) ? cwd : root };
   }
+}
+
+/** A ConfigMap's data, or a Secret's decoded. */
+function dataOf(obj: ConfigMap | Secret, secret: boolean): Record<string, string> {
+  const data = obj.data ?? {};
+  return secret ? Object.fromEntries(Object.entries(data).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')])) : data;
 }

@@ -49,7 +49,7 @@ async function openssl(step: string, args: string[]): Promise<void> {
     await run('openssl', args, { maxBuffer: 1024 * 1024 });
   } catch (e) {
     const err = e as Error & { stderr?: string };
-    throw new Error(`PKI step "${step}" failed: openssl ${args.join(' ')}\n${err.stderr ?? err.message}`);
+    throw new Error(`PKI step "${step}" failed: openssl ${args.join(' ')}\n${err.stderr ?? err.message}`, { cause: e });
   }
 }
 

@@ -1,5 +1,7 @@
 // Polling with a deadline and an error that says what was awaited and what was last seen.
 
+import { inspect } from 'node:util';
+
 export interface WaitOptions {
   /** What is awaited, for the error message, e.g. "Pod ns/p to be Running". */
   description: string;
@@ -25,13 +27,13 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
     opts.guard?.();
     try {
       const v = await probe();
-      if (v !== undefined && v !== false) return v as T;
+      if (v !== undefined && v !== false) return v;
       lastError = undefined;
     } catch (e) {
       lastError = e;
     }
     if (Date.now() >= deadline) {
-      const detail = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${String(lastError)}` : '';
+      const detail = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${inspect(lastError)}` : '';
       throw new WaitTimeoutError(`timed out after ${timeoutMs} ms waiting for ${opts.description}${detail}`);
     }
     await new Promise((r) => setTimeout(r, Math.min(intervalMs, Math.max(0, deadline - Date.now()))));

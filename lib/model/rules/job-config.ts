@@ -17,7 +17,7 @@ export function jobConfigProblem(text: string): string | undefined {
   let tree: Record<string, unknown>;
   try {
     const doc = parseHocon(text, { filename: 'job config' });
-    tree = doc.resolve({ env: {}, allowUnresolved: true }) as Record<string, unknown>;
+    tree = doc.resolve({ env: {}, allowUnresolved: true });
   } catch (e) {
     return `the job config is not valid HOCON: ${(e as Error).message}`;
   }

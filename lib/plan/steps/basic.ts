@@ -45,7 +45,7 @@ export const basicStep: FeatureStep = {
   name: 'basic',
   apply(d: PlanDraft): PlanDraft {
     const spec = d.spec;
-    const retryable = [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine];
+    const exitCodesThatFailTheJob = [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine];
     d.job = {
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -63,7 +63,7 @@ export const basicStep: FeatureStep = {
         // as implicit HA. Servers older than 1.26 ignore this field, which is equivalent with backoffLimit 0.
         podFailurePolicy: {
           rules: [
-            { action: 'FailJob', onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...retryable] } },
+            { action: 'FailJob', onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...exitCodesThatFailTheJob] } },
             { action: 'Count', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
           ],
         },

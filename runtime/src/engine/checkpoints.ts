@@ -29,14 +29,20 @@ function get(obj: unknown, ...keys: string[]): unknown {
 export function checkpointLocation(engineYaml: string): CheckpointLocation {
   const doc = parse(engineYaml) as unknown;
   const storage = get(doc, 'seatunnel', 'engine', 'checkpoint', 'storage');
-  const type = String(get(storage, 'type') ?? 'hdfs');
+  const type = scalar(get(storage, 'type')) ?? 'hdfs';
   const pc = get(storage, 'plugin-config');
-  const namespace = String(get(pc, 'namespace') ?? DEFAULT_NAMESPACE);
-  const defaultFs = get(pc, 'fs.defaultFS');
-  const storageType = String(get(pc, 'storage.type') ?? 'hdfs');
-  const local = (type === 'hdfs' && storageType === 'hdfs' && (defaultFs === undefined || String(defaultFs).startsWith('file:'))) || type === 'localfile';
+  const namespace = scalar(get(pc, 'namespace')) ?? DEFAULT_NAMESPACE;
+  const rawDefaultFs = get(pc, 'fs.defaultFS');
+  const defaultFs = scalar(rawDefaultFs);
+  const storageType = scalar(get(pc, 'storage.type')) ?? 'hdfs';
+  const local = (type === 'hdfs' && storageType === 'hdfs' && (rawDefaultFs === undefined || (defaultFs ?? '').startsWith('file:'))) || type === 'localfile';
   if (local && path.isAbsolute(namespace)) return { kind: 'local', namespace };
-  return { kind: 'remote', description: `${type}/${storageType} at ${String(defaultFs ?? '(default)')}, namespace ${namespace}` };
+  return { kind: 'remote', description: `${type}/${storageType} at ${defaultFs ?? '(default)'}, namespace ${namespace}` };
+}
+
+/** A YAML scalar as text; anything else (absent, a map, a list) as undefined. */
+function scalar(v: unknown): string | undefined {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 }
 
 /** The checkpoint files of `jobId` (`<namespace><jobId>/*.ser`), sorted. */

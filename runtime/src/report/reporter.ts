@@ -1,4 +1,4 @@
-// Tells the story on the Job (ARCHITECTURE rule 10): Events (`kubectl describe job`) and the
+// Tells the story on the Job (docs/runtime.md, "Events and annotations on the Job"): Events (`kubectl describe job`) and the
 // status annotations that `seatunnel-app status` reads. Writes go through one ordered queue and
 // never block or fail the lifecycle; annotation patches waiting in the queue are merged. `flush`
 // waits for everything queued — the terminal state is recorded before the runtime exits.

@@ -2,7 +2,7 @@
 // sleep, an API call, the engine — races it, so the lifecycle moves on to cleanup at once.
 
 import type { Clock } from '../clock';
-import { RuntimeFailure } from '../outcome';
+import type { RuntimeFailure } from '../outcome';
 import { Latch } from '../util';
 
 export class Interruption {
@@ -45,9 +45,10 @@ export class Interruption {
   guard<T>(p: Promise<T>): Promise<T> {
     p.catch(() => undefined);
     const signal = this.signal;
-    if (signal.aborted) return Promise.reject(this.latch.value);
+    // set() fills the latch before it aborts: once the signal has fired, the value is there.
+    if (signal.aborted) return Promise.reject(this.latch.value!);
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(this.latch.value);
+      const onAbort = () => reject(this.latch.value!);
       signal.addEventListener('abort', onAbort, { once: true });
       p.then(
         (v) => {

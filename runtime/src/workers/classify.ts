@@ -1,11 +1,12 @@
 // What a worker Pod's state means for the application (pure). Reason-aware: a worker that can
 // never start — Unschedulable, an image that cannot be pulled, a container config that cannot be
 // built — fails the application at once with that reason instead of waiting out the startup
-// timeout (anchors §5 idea 7). A worker that was deleted, failed, is terminating or has ended in
-// any way without the runtime asking is lost, reported at once (§8.1: a terminal phase is reported
-// immediately). That includes `Succeeded`: a Zeta worker never ends by itself while the
-// application runs, and with restartPolicy Never it would not come back — waiting for it would
-// only wait out the startup timeout. Workers the runtime releases on purpose are never assessed.
+// timeout (docs/runtime.md, Lifecycle 7). A worker that was deleted, failed, is terminating or has
+// ended in any way without the runtime asking is lost, reported at once, as SeaTunnel's
+// application mode reports a terminal phase (docs/runtime.md, Lifecycle 9). That includes
+// `Succeeded`: a Zeta worker never ends by itself while the application runs, and with
+// restartPolicy Never it would not come back — waiting for it would only wait out the startup
+// timeout. Workers the runtime releases on purpose are never assessed.
 
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
 import type { Reason } from '../outcome';

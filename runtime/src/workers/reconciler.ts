@@ -1,7 +1,8 @@
 // The worker reconciler: level-based, in the manner of controller-runtime's Reconcile. Every change
 // of the Pod snapshot (./snapshot.ts) re-evaluates all workers from scratch (`assess`, pure), so a
 // coalesced or replayed event cannot confuse it. Workers are created once each, in bounded
-// parallel; never replaced (fail fast, §8.1).
+// parallel; never replaced (fail fast, as SeaTunnel's application mode does: docs/runtime.md,
+// Lifecycle 9).
 //
 // Create outcomes: success → created (its uid recorded); 409 → adopt the Pod only if this runtime
 // created it (a create whose answer was lost: it carries the worker's creation token, a random
@@ -149,7 +150,7 @@ export class WorkerReconciler {
     this.records = Array.from({ length: opts.count }, (_, i) => ({
       index: i + 1,
       name: `${opts.appId}-worker-${i + 1}`,
-      phase: 'new' as WorkerPhase,
+      phase: 'new',
       seen: false,
       attempts: 0,
       token: randomBytes(16).toString('hex'),

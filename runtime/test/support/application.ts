@@ -40,7 +40,8 @@ let standIn: string | undefined;
 export function standInScript(): string {
   if (standIn) return standIn;
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'st-standin-')), 'engine-stand-in.cjs');
-  // esbuild is a devDependency of the root package; its JS API runs synchronously here.
+  // esbuild is a devDependency of the root package; its JS API runs synchronously here, loaded on first use.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy, typed by the cast
   const esbuild = require('esbuild') as typeof import('esbuild');
   esbuild.buildSync({ entryPoints: [path.join(RUNTIME_DIR, 'test', 'support', 'engine-stand-in.ts')], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
   standIn = out;
@@ -264,8 +265,8 @@ export async function startRuntime(app: Deployed, opts: RunOptions = {}): Promis
     output += c.toString('utf8');
     out.write(c);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const standInLog = (): StandInEntry[] =>
     fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StandInEntry) : [];
@@ -337,7 +338,7 @@ export async function jobEvents(app: Deployed): Promise<Event[]> {
     'GET',
     `/api/v1/namespaces/${app.namespace}/events?fieldSelector=${encodeURIComponent(`involvedObject.uid=${app.jobUid}`)}`,
   );
-  return list.items.filter((e) => e.source?.component === 'seatunnel-app-runtime').sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
+  return list.items.filter((e) => e.source?.component === 'seatunnel-app-runtime').sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
 }
 
 /** Deletes the application's Job with its dependents and Pods (garbage collection). */

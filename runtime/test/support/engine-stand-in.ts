@@ -45,7 +45,7 @@ const server = new URL(kc.clusters[0].cluster.server);
 const ca = kc.clusters[0].cluster['certificate-authority-data'];
 const agent = new https.Agent({ keepAlive: true, ca: ca ? Buffer.from(ca, 'base64') : undefined });
 let registered = new Set<string>();
-let everRegistered = new Set<string>();
+const everRegistered = new Set<string>();
 
 function listWorkers(): Promise<Array<{ metadata: { name: string; deletionTimestamp?: string }; status?: { phase?: string } }>> {
   return new Promise((resolve, reject) => {

@@ -16,7 +16,6 @@ export class TcpProxy {
   ) {}
 
   static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
-    let proxy!: TcpProxy;
     const server = net.createServer((client) => {
       if (proxy.blocked) return void client.destroy();
       proxy.accepted++;
@@ -35,7 +34,7 @@ export class TcpProxy {
       upstream.pipe(client);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new TcpProxy(server, (server.address() as net.AddressInfo).port);
+    const proxy = new TcpProxy(server, (server.address() as net.AddressInfo).port);
     return proxy;
   }
 

@@ -1,5 +1,4 @@
 // The lifecycle with fakes of both ports on virtual time, for the lifecycle and RBAC unit tests.
-import type { PodTemplate } from 'kubernetes-types/core/v1';
 import type { SeaTunnelApplicationProps } from 'seatunnel-app/internal/model/props';
 import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
@@ -16,7 +15,7 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
   const app = runtimeSettings(p.spec);
   const clock = new FakeClock();
   const kube = new FakeKube(clock);
-  kube.template = p.workerTemplate as PodTemplate;
+  kube.template = p.workerTemplate;
   kube.masterPod = { metadata: { name: 'app-1-m', uid: 'master-uid' } };
   kube.onCreate = (pod) => kube.update(pod.metadata!.name!, running);
   const engine = new FakeEngine(kube, clock, app.workerSlots);

@@ -25,7 +25,7 @@ test('Events carry the Job (with its uid once known) and keep their order; queue
   expect(first.involvedObject).toEqual({ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', namespace: 'ns', uid: 'job-uid' });
   expect(first).toMatchObject({ reason: 'WorkersCreating', type: 'Normal', source: { component: 'seatunnel-app-runtime' }, count: 1 });
   expect(second.message!.length).toBe(1024);
-  expect(first.metadata!.name! < second.metadata!.name!).toBe(true);
+  expect(first.metadata.name! < second.metadata.name!).toBe(true);
 });
 
 test('null removes an annotation', async () => {

@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parseHocon } from 'seatunnel-app/internal/hocon/index';
 import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
 import { failure } from './failure';
-import { loadSettings, resolveJobConfig, runtimeSettingsProblems } from '../../src/settings';
+import { loadSettings, resolveJobConfig, restJobBody, runtimeSettingsProblems, withoutEngineRetries } from '../../src/settings';
 
 const p = plan({ applicationId: 'app-1', namespace: 'jobs', jobId: '9223372036854775807' });
 const json = JSON.stringify(runtimeSettings(p.spec));
@@ -99,8 +100,6 @@ describe('job config', () => {
 });
 
 describe('engine retries are off unless the job sets them', () => {
-  const { parseHocon } = require('seatunnel-app/internal/hocon/index') as typeof import('seatunnel-app/internal/hocon/index');
-  const { withoutEngineRetries } = require('../../src/settings') as typeof import('../../src/settings');
   const json = (text: string) => JSON.parse(withoutEngineRetries(parseHocon(text), {}).resolveWithReport({}).toJson());
 
   test('added when absent', () => {
@@ -114,8 +113,6 @@ describe('engine retries are off unless the job sets them', () => {
 });
 
 describe('the REST body: plugin blocks become plugin lists', () => {
-  const { restJobBody } = require('../../src/settings') as typeof import('../../src/settings');
-
   test('blocks → lists with plugin_name first; lists kept', () => {
     expect(restJobBody({ env: {}, source: { FakeSource: { a: 1 } }, transform: [{ plugin_name: 'Sql', q: 'x' }], sink: { Console: {}, Assert: { r: 2 } } })).toEqual({
       env: {},

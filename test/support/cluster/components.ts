@@ -46,7 +46,7 @@ export function withComponentLogs<A extends unknown[], T>(fn: (...args: A) => Pr
         e.message = `${e.message}\n\n===== control-plane component logs (last ${lines} lines each) =====\n${tails}`;
         throw e;
       }
-      throw new Error(`${String(e)}\n\n${tails}`);
+      throw new Error(`${String(e)}\n\n${tails}`, { cause: e });
     }
   };
 }

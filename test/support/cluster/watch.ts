@@ -4,7 +4,8 @@ import { waitFor } from '../../../tools/local-stack/wait';
 import { adminKubeConfig } from './access';
 
 export interface WatchEvent<T = Record<string, unknown>> {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | string;
+  /** ADDED, MODIFIED, DELETED, BOOKMARK or ERROR, as the API server sends it. */
+  type: string;
   object: T;
 }
 

@@ -1,4 +1,4 @@
-import { App, Testing } from 'cdk8s';
+import { Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,7 +101,7 @@ describe('schema validation of every synthesized object (Kubernetes OpenAPI, clo
     ['the team template applications', () => buildApp(Testing.app().outdir)],
     ['embedded runtime, no RBAC, no policies, disabled runtime files', () => { const a = Testing.app(); new SeaTunnelApplicationChart(a, 'm', { application: props({ runtimeMode: 'embedded', rbacCreate: false, networkPolicyEnabled: false, runtimeFiles: { log4j2: { enabled: false }, engine: { enabled: false } } }) }); return a; }],
   ])('%s', (_name, make) => {
-    const app = (make as () => App)();
+    const app = make();
     const objects = app.charts.flatMap((c) => c.toJson());
     expect(objects.length).toBeGreaterThanOrEqual(4);
     const errors = objects.flatMap((o) => validator.validate(o));

@@ -67,10 +67,10 @@ describe('seatunnel-app synth', () => {
     writeFileSync(join(dir, 'UNKNOWN'), 'kubernetes { image = "a/b:1", imgae = x }');
     writeFileSync(join(dir, 'RANGE'), 'kubernetes { image = "a/b:1" }\napplication.worker-count = -1');
     writeFileSync(join(dir, 'JOB'), JOB_CONFIG);
-    const argv = (args as string[]).map((a) => (['BAD', 'UNKNOWN', 'RANGE', 'JOB'].includes(a) ? join(dir, a) : a));
+    const argv = args.map((a) => (['BAD', 'UNKNOWN', 'RANGE', 'JOB'].includes(a) ? join(dir, a) : a));
     const o = capture();
     expect(await main(['synth', ...argv, '-o', join(dir, 'out')], o)).toBe(64);
-    expect(o.err.join('\n')).toMatch(message as RegExp);
+    expect(o.err.join('\n')).toMatch(message);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 

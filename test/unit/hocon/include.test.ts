@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { HoconError, IncludeReader, parseHocon } from '../../../lib/hocon';
+import { HoconError, type IncludeReader, parseHocon } from '../../../lib/hocon';
 import { fileIncludeReader, parseHoconFile } from '../../../lib/hocon/file-include';
 
 /** An in-memory file system; relative names resolve against the including file's directory. */

@@ -36,7 +36,7 @@ function generate(rnd: () => number, depth: number): unknown {
 function object(rnd: () => number, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const n = Math.floor(rnd() * 5);
-  for (let i = 0; i < n; i++) out[`${generate(rnd, 99)}${i}`] = generate(rnd, depth);
+  for (let i = 0; i < n; i++) out[`${String(generate(rnd, 99))}${i}`] = generate(rnd, depth);
   return out;
 }
 

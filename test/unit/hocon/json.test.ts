@@ -1,4 +1,4 @@
-import { HoconValue, parseHocon, stringifyJson } from '../../../lib/hocon';
+import { type HoconValue, parseHocon, stringifyJson } from '../../../lib/hocon';
 
 describe('stringifyJson', () => {
   const sameAsJson: [name: string, value: HoconValue][] = [

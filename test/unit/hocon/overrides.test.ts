@@ -1,4 +1,4 @@
-import { HoconError, HoconValue, formatHoconPath, parseHocon, parseHoconPath } from '../../../lib/hocon';
+import { HoconError, type HoconValue, formatHoconPath, parseHocon, parseHoconPath } from '../../../lib/hocon';
 
 const base = `
 application {
@@ -16,6 +16,7 @@ job-id = \${application.name}-\${kubernetes.namespace}
 describe('overrides', () => {
   const doc = parseHocon(base, { filename: 'deploy.conf' });
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the resolved document, walked down each case's own path
   const cases: [name: string, path: string, value: HoconValue, check: (v: Record<string, any>) => void][] = [
     ['replaces a string', 'kubernetes.namespace', 'prod', (v) => expect(v.kubernetes.namespace).toBe('prod')],
     ['is applied before substitutions', 'kubernetes.namespace', 'prod', (v) => expect(v['job-id']).toBe('orders-prod')],

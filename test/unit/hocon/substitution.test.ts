@@ -1,4 +1,4 @@
-import { HoconError, HoconValue, ResolveOptions, parseHocon } from '../../../lib/hocon';
+import { HoconError, type HoconValue, type ResolveOptions, parseHocon } from '../../../lib/hocon';
 
 const resolve = (text: string, options?: ResolveOptions) => parseHocon(text, { filename: 'test.conf' }).resolve(options);
 

@@ -1,4 +1,4 @@
-import { HoconValue, parseHocon } from '../../../lib/hocon';
+import { type HoconValue, parseHocon } from '../../../lib/hocon';
 
 const resolve = (text: string) => parseHocon(text).resolve();
 

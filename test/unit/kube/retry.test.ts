@@ -2,7 +2,7 @@
 // budget run out; anything else fails at once.
 import { KubeApiError, withRetry } from '../../../lib/kube';
 
-function script(errors: unknown[], value = 'ok') {
+function script(errors: Error[], value = 'ok') {
   let calls = 0;
   return {
     fn: async () => {

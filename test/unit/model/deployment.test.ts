@@ -26,7 +26,7 @@ application { worker-count = 3 }`);
     expect(dotted.appId).toBe(nested.appId);
   });
 
-  test('\${…} substitutions, helper keys and environment fallback', () => {
+  test('${…} substitutions, helper keys and environment fallback', () => {
     const s = load(`team = data
 kubernetes { image = "apache/seatunnel:"\${version}, namespace = \${team}"-jobs", labels = "team:"\${team} }
 version = "2.3.12"
@@ -116,7 +116,7 @@ application { worker-count = 2, job-id = 5 }`;
     expect(s.worker.count).toBe(7);
   });
 
-  test('-D is merged before \${…} is resolved', () => {
+  test('-D is merged before ${…} is resolved', () => {
     expect(load(file, { overrides: [['version', '2.3.12']] }).image).toBe('apache/seatunnel:2.3.12');
   });
 
@@ -203,7 +203,7 @@ application { worker-count = many, worker.memory-mb = [1] }`),
   });
 
   test('an unresolved substitution names the path', () => {
-    expect(() => load('kubernetes.image = \${IMAGE_NOT_SET}')).toThrow(/IMAGE_NOT_SET/);
+    expect(() => load('kubernetes.image = ${IMAGE_NOT_SET}')).toThrow(/IMAGE_NOT_SET/);
   });
 
   test('-D keys are checked like file keys', () => {

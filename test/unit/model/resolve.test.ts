@@ -97,7 +97,7 @@ type Case = [string, Partial<SeaTunnelApplicationProps>, RegExp];
 
 describe('validation rules, each rejected with the option, the value and the rule', () => {
   const cases: Case[] = [
-    ['missing image', { image: undefined as unknown as string }, /^image: .*is required/],
+    ['missing image', { image: undefined }, /^image: .*is required/],
     ['blank image', { image: '  ' }, /^image: must not/],
     ['malformed image', { image: 'Apache/SeaTunnel:latest' }, /^image: must be an image reference/],
     ['namespace not a DNS label', { namespace: 'Data_Prod' }, /^namespace: .*DNS-1123 label/],
@@ -119,6 +119,7 @@ describe('validation rules, each rejected with the option, the value and the rul
     ['job id zero', { jobId: 0 }, /^jobId: must be between 1 and 9223372036854775807/],
     ['job id too big', { jobId: '9223372036854775808' }, /^jobId: must be between 1 and/],
     ['job id not a number', { jobId: 'abc' }, /^jobId: must be a positive integer/],
+    // eslint-disable-next-line no-loss-of-precision -- the lost precision is the case under test
     ['unsafe float job id', { jobId: 917381145928572929 }, /^jobId: must be a positive integer \(use a string or bigint/],
     ['restore equals job id', { jobId: '17', restoreJobId: '17' }, /^restoreJobId: must differ from the job ID/],
     ['reserved label (application id)', { masterLabels: { 'seatunnel.apache.org/application-id': 'x' } }, /^masterLabels\.seatunnel\.apache\.org\/application-id: .*reserved/],

@@ -77,8 +77,8 @@ beforeAll(() => {
   const built = path.join(REPO, 'build', 'lib', 'index.js');
   if (!fs.existsSync(built) || newestMtime(path.join(REPO, 'lib')) > fs.statSync(built).mtimeMs) ok(process.execPath, [TSC, '-p', 'tsconfig.lib.json'], REPO);
   const [info] = JSON.parse(ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO)) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = path.join(work, info!.filename);
-  packed = info!.files.map((f) => f.path);
+  tarball = path.join(work, info.filename);
+  packed = info.files.map((f) => f.path);
 });
 
 afterAll(() => {
@@ -113,8 +113,8 @@ app.synth();
   ok(bin('cdk8s'), ['synth'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
   expect(files).toEqual(['orders.k8s.yaml']);
-  const docs = parseAllDocuments(fs.readFileSync(path.join(dir, 'dist', files[0]!), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { namespace?: string } });
-  expect(docs[docs.length - 1]!.kind).toBe('Job');
+  const docs = parseAllDocuments(fs.readFileSync(path.join(dir, 'dist', files[0]), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { namespace?: string } });
+  expect(docs[docs.length - 1].kind).toBe('Job');
   expect(docs.map((d) => d.kind)).toEqual(expect.arrayContaining(['PodTemplate', 'Role', 'RoleBinding', 'Service', 'ConfigMap']));
   expect(new Set(docs.map((d) => d.metadata.namespace))).toEqual(new Set(['data-jobs']));
 
@@ -122,7 +122,7 @@ app.synth();
   const out = ok('npx', ['--no', '--', 'seatunnel-app', 'synth', '-o', 'manifests'], dir);
   expect(out).toMatch(/Application ID: fake-to-console-/);
   const [manifest] = fs.readdirSync(path.join(dir, 'manifests'));
-  const kinds = parseAllDocuments(fs.readFileSync(path.join(dir, 'manifests', manifest!), 'utf8')).map((d) => (d.toJS() as { kind: string }).kind);
+  const kinds = parseAllDocuments(fs.readFileSync(path.join(dir, 'manifests', manifest), 'utf8')).map((d) => (d.toJS() as { kind: string }).kind);
   expect(kinds[kinds.length - 1]).toBe('Job');
 });
 

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { allObjects, buildPlan, dependents, FEATURE_STEPS, withJobOwner } from '../../../lib/plan/build-plan';
 import { plan, spec } from '../../support/fixtures';
 
@@ -30,6 +31,5 @@ test('owner references: the Job, controller false, blockOwnerDeletion false', ()
 });
 
 test('every step has its own test file', () => {
-  const fs = require('node:fs') as typeof import('node:fs');
   for (const step of FEATURE_STEPS) expect(fs.existsSync(`${__dirname}/${step.name}.test.ts`)).toBe(true);
 });

@@ -16,13 +16,13 @@ function envOf(pod: ReturnType<typeof stampWorker>, name: string): string | unde
 
 test('name, namespace, labels and annotations from the template, owner = the master Pod', () => {
   const w = stampWorker(input, 2);
-  expect(w.metadata!.name).toBe('orders-0123456789ab-worker-2');
-  expect(w.metadata!.namespace).toBe('jobs');
-  expect(w.metadata!.labels).toEqual({ ...template.template!.metadata!.labels });
-  expect(w.metadata!.labels!.team).toBe('data');
-  expect(w.metadata!.annotations).toEqual({ 'example.com/a': 'b' });
-  expect(w.metadata!.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: master.name, uid: 'uid-master', controller: false, blockOwnerDeletion: false }]);
-  expect(masterOwnerReference(master)).toEqual(w.metadata!.ownerReferences![0]);
+  expect(w.metadata.name).toBe('orders-0123456789ab-worker-2');
+  expect(w.metadata.namespace).toBe('jobs');
+  expect(w.metadata.labels).toEqual({ ...template.template!.metadata!.labels });
+  expect(w.metadata.labels!.team).toBe('data');
+  expect(w.metadata.annotations).toEqual({ 'example.com/a': 'b' });
+  expect(w.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: master.name, uid: 'uid-master', controller: false, blockOwnerDeletion: false }]);
+  expect(masterOwnerReference(master)).toEqual(w.metadata.ownerReferences![0]);
 });
 
 test('the master address is stamped into SEATUNNEL_APPLICATION_MASTER_ADDRESS and ST_DOCKER_MEMBER_LIST', () => {
@@ -59,7 +59,7 @@ test('the selector labels are enforced even if a template lost them', () => {
   const t = structuredClone(template);
   delete t.template!.metadata!.labels!['seatunnel.apache.org/role'];
   const w = stampWorker({ ...input, template: t }, 1);
-  expect(w.metadata!.labels!['seatunnel.apache.org/role']).toBe('worker');
+  expect(w.metadata.labels!['seatunnel.apache.org/role']).toBe('worker');
   expect(workerSelector('a')).toBe('seatunnel.apache.org/application-id=a,seatunnel.apache.org/role=worker');
 });
 
@@ -68,7 +68,7 @@ test('a template whose containers do not carry the master address env is refused
   t.template!.spec!.containers[0].env = [];
   expect(templateProblems(t)).toHaveLength(1);
   expect(() => stampWorker({ ...input, template: t }, 1)).toThrow(/cannot be used: no container has SEATUNNEL_APPLICATION_MASTER_ADDRESS/);
-  expect(templateProblems({ template: {} } as PodTemplate)).toEqual(['it has no Pod spec with containers']);
+  expect(templateProblems({ template: {} })).toEqual(['it has no Pod spec with containers']);
 });
 
 describe('worker stamping', () => {

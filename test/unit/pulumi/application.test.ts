@@ -1,6 +1,7 @@
 // The Pulumi component under the engine's mock monitor: every resource it registers, with its
 // inputs. (Resource options never reach the mocks; options.test.ts tests them directly.)
 
+import type { Job } from 'kubernetes-types/batch/v1';
 import type * as k8sModule from '@pulumi/kubernetes';
 import type * as applicationModule from '../../../lib/pulumi/application';
 import { ConfigurationError } from '../../../lib/model/issues';
@@ -68,19 +69,19 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
 
   test('the Job: the plan\'s Job, suspended, not awaited, deleted in the background, no owner', async () => {
     const { app, registered } = await deploy('job', props({ name: 'job-check' }));
-    const job = registered.find((r) => r.type === 'kubernetes:batch/v1:Job')!.inputs as Record<string, any>;
+    const job = registered.find((r) => r.type === 'kubernetes:batch/v1:Job')!.inputs as Job;
     expect(job.apiVersion).toBe('batch/v1');
     expect(job.kind).toBe('Job');
-    expect(job.metadata.name).toBe(app.spec.appId);
-    expect(job.metadata.namespace).toBe('default');
-    expect(job.metadata.ownerReferences).toBeUndefined();
-    expect(job.metadata.annotations).toEqual({
+    expect(job.metadata?.name).toBe(app.spec.appId);
+    expect(job.metadata?.namespace).toBe('default');
+    expect(job.metadata?.ownerReferences).toBeUndefined();
+    expect(job.metadata?.annotations).toEqual({
       ...app.plan.job.metadata.annotations,
       'pulumi.com/skipAwait': 'true',
       'pulumi.com/deletionPropagationPolicy': 'background',
     });
-    expect(job.spec.suspend).toBe(true);
-    const { suspend: _s, ...rest } = job.spec;
+    expect(job.spec?.suspend).toBe(true);
+    const { suspend: _s, ...rest } = job.spec!;
     const { suspend: _p, ...planned } = JSON.parse(JSON.stringify(app.plan.job.spec));
     expect(rest).toEqual(planned);
   });

@@ -114,7 +114,7 @@ describe('invalid stack config: every problem at once, named by its config key',
       jobConfig: JOB_CONFIG,
       template: 'nobody',
       ...({ namespace: 'x' } as object),
-    } as StackJobConfig));
+    }));
     expect(p).toEqual([
       expect.stringMatching(/^seatunnel:namespace: unknown key; expected one of seatunnel:deploymentFile/),
       expect.stringMatching(/^seatunnel:deployment: give the deployment either as a file/),
