@@ -42,25 +42,44 @@ function logTimes(log: string, patterns: Record<string, RegExp>): Record<string,
   return out;
 }
 
-async function applicationRun(cp: ControlPlane, stack: ReturnType<typeof startLocalStack>, namespace: string, dir: string, i: number): Promise<Record<string, number>> {
+async function applicationRun(
+  cp: ControlPlane,
+  stack: ReturnType<typeof startLocalStack>,
+  namespace: string,
+  dir: string,
+  i: number,
+): Promise<Record<string, number>> {
   const deploy = path.join(dir, `deploy-${i}.conf`);
   const job = path.join(dir, 'job.conf');
-  const annotations = Object.entries(LOCAL_POD_ANNOTATIONS).map(([k, v]) => `"${k}" = ${v}`).join(', ');
-  fs.writeFileSync(deploy, [
-    `application { name = bench-e2e-${i}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
-    `kubernetes { namespace = ${namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, seatunnel-home = "${stack.seatunnelHome}",`,
-    `  master.annotations { ${annotations} }, worker.annotations { ${annotations} }, kubeconfig = "${cp.info.kubeconfig}" }`,
-  ].join('\n'));
+  const annotations = Object.entries(LOCAL_POD_ANNOTATIONS)
+    .map(([k, v]) => `"${k}" = ${v}`)
+    .join(', ');
+  fs.writeFileSync(
+    deploy,
+    [
+      `application { name = bench-e2e-${i}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
+      `kubernetes { namespace = ${namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, seatunnel-home = "${stack.seatunnelHome}",`,
+      `  master.annotations { ${annotations} }, worker.annotations { ${annotations} }, kubeconfig = "${cp.info.kubeconfig}" }`,
+    ].join('\n'),
+  );
   fs.writeFileSync(job, JOB);
   const t0 = Date.now();
   let appId = '';
-  const out: Output = { ...quiet(), result: (d) => { if (typeof d.applicationId === 'string') appId = d.applicationId; } };
+  const out: Output = {
+    ...quiet(),
+    result: (d) => {
+      if (typeof d.applicationId === 'string') appId = d.applicationId;
+    },
+  };
   const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
   if (submitted !== 0) throw new Error(`submit exited ${submitted}`);
   const tSubmit = Date.now();
   let complete: number;
   for (;;) {
-    const j = await cp.admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>('GET', `/apis/batch/v1/namespaces/${namespace}/jobs/${appId}`);
+    const j = await cp.admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
+      'GET',
+      `/apis/batch/v1/namespaces/${namespace}/jobs/${appId}`,
+    );
     const c = j.status?.conditions ?? [];
     if (c.some((x) => x.type === 'Failed' && x.status === 'True')) throw new Error(`application ${appId} failed`);
     if (c.some((x) => x.type === 'Complete' && x.status === 'True')) {
@@ -99,30 +118,48 @@ async function applicationRun(cp: ControlPlane, stack: ReturnType<typeof startLo
 
 /** The same job on a bare Zeta cluster: master + 2 workers started directly, REST submit, poll. */
 async function bareRun(home: string, dir: string, i: number): Promise<number> {
-  const spec = resolveApplication({ name: `bare-${i}`, image: 'apache/seatunnel:2.3.8', jobConfig: JOB, seatunnelHome: home, workerCount: 2, workerSlots: 2, workerMemoryMb: 640, masterMemoryMb: 640 });
+  const spec = resolveApplication({
+    name: `bare-${i}`,
+    image: 'apache/seatunnel:2.3.8',
+    jobConfig: JOB,
+    seatunnelHome: home,
+    workerCount: 2,
+    workerSlots: 2,
+    workerMemoryMb: 640,
+    masterMemoryMb: 640,
+  });
   const conf = path.join(dir, `bare-${i}`);
   fs.mkdirSync(conf, { recursive: true });
   const masterIp = '127.0.1.1';
-  for (const [name, content] of Object.entries(renderEngineFiles(spec).files)) fs.writeFileSync(path.join(conf, name), content.split(MASTER_HOST_PLACEHOLDER).join(masterIp));
+  for (const [name, content] of Object.entries(renderEngineFiles(spec).files))
+    fs.writeFileSync(path.join(conf, name), content.split(MASTER_HOST_PLACEHOLDER).join(masterIp));
   const procs: ChildProcess[] = [];
   const start = (role: 'master' | 'worker', ip: string) => {
     const [cmd, ...args] = zetaCommand(spec, role, { configDir: conf, logDir: path.join(conf, 'logs') });
     const p = spawn(cmd, args, {
-      cwd: home, stdio: 'ignore', detached: true,
-      env: { ...process.env, ...zetaEnvironment(), ST_DOCKER_MEMBER_LIST: `${masterIp}:${spec.master.port}`, JAVA_TOOL_OPTIONS: `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false` },
+      cwd: home,
+      stdio: 'ignore',
+      detached: true,
+      env: {
+        ...process.env,
+        ...zetaEnvironment(),
+        ST_DOCKER_MEMBER_LIST: `${masterIp}:${spec.master.port}`,
+        JAVA_TOOL_OPTIONS: `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
+      },
     });
     procs.push(p);
   };
-  const rest = (method: string, p: string, body?: string) => new Promise<string>((resolve, reject) => {
-    const req = http.request({ host: masterIp, port: spec.master.port, method, path: `/hazelcast/rest/maps${p}` }, (res) => {
-      let s = '';
-      res.on('data', (c) => (s += c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(s) : reject(new Error(`${method} ${p}: ${res.statusCode} ${s}`))));
+  const rest = (method: string, p: string, body?: string) =>
+    new Promise<string>((resolve, reject) => {
+      const req = http.request({ host: masterIp, port: spec.master.port, method, path: `/hazelcast/rest/maps${p}` }, (res) => {
+        let s = '';
+        res.on('data', (c) => (s += c));
+        res.on('end', () => (res.statusCode === 200 ? resolve(s) : reject(new Error(`${method} ${p}: ${res.statusCode} ${s}`))));
+      });
+      req.on('error', reject);
+      if (body) req.end(body);
+      else req.end();
     });
-    req.on('error', reject);
-    if (body) req.end(body);
-    else req.end();
-  });
   const body = JSON.stringify({
     env: { 'job.mode': 'BATCH', parallelism: 2, 'job.retry.times': 0 },
     source: [{ plugin_name: 'FakeSource', result_table_name: 'fake', row: { num: 1000 }, schema: { fields: { name: 'string', age: 'int' } } }],
@@ -151,7 +188,13 @@ async function bareRun(home: string, dir: string, i: number): Promise<number> {
       }
     });
   } finally {
-    for (const p of procs) if (p.pid) try { process.kill(-p.pid, 'SIGKILL'); } catch { /* gone */ }
+    for (const p of procs)
+      if (p.pid)
+        try {
+          process.kill(-p.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
   }
 }
 
@@ -160,7 +203,11 @@ async function run(): Promise<void> {
   const cp = await ControlPlane.start({ nodes: 3 });
   const namespace = 'bench-e2e';
   await cp.admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
-  await cp.admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } });
+  await cp.admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'seatunnel-runtime' },
+  });
   const stack = startLocalStack({ admin: cp.admin, server: cp.info.server, caData: cp.info.caData, namespace, dir });
   try {
     const apps: Array<Record<string, number>> = [];
@@ -171,17 +218,27 @@ async function run(): Promise<void> {
     }
     const phases = Object.keys(apps[0]);
     console.log(`One batch application (FakeSource 2 × 1000 rows → Console, 2 workers × 2 slots), median of ${RUNS} runs, ms:`);
-    console.log(table(['phase', 'median', 'min', 'max'], phases.map((p) => {
-      const xs = apps.map((a) => a[p]);
-      return [p, median(xs), Math.min(...xs), Math.max(...xs)];
-    })));
+    console.log(
+      table(
+        ['phase', 'median', 'min', 'max'],
+        phases.map((p) => {
+          const xs = apps.map((a) => a[p]);
+          return [p, median(xs), Math.min(...xs), Math.max(...xs)];
+        }),
+      ),
+    );
     const total = median(apps.map((a) => a.total));
     const base = median(bare);
     console.log('');
-    console.log(table(['', 'ms', 'ratio'], [
-      ['bare Zeta (start master + 2 workers, submit, FINISHED)', base, '1.00x'],
-      ['application mode (submit → Job Complete)', total, `${(total / base).toFixed(2)}x`],
-    ]));
+    console.log(
+      table(
+        ['', 'ms', 'ratio'],
+        [
+          ['bare Zeta (start master + 2 workers, submit, FINISHED)', base, '1.00x'],
+          ['application mode (submit → Job Complete)', total, `${(total / base).toFixed(2)}x`],
+        ],
+      ),
+    );
   } finally {
     await stack.stop();
     await cp.stop();

@@ -38,12 +38,19 @@ import { median, percentile, table } from './harness';
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 20);
 
 function logTime(run: RuntimeRun, pattern: RegExp): number | undefined {
-  const line = run.output().split('\n').find((l) => pattern.test(l));
+  const line = run
+    .output()
+    .split('\n')
+    .find((l) => pattern.test(l));
   return line ? Date.parse(line.slice(0, 24)) : undefined;
 }
 
 function exitFields(run: RuntimeRun): Record<string, string> {
-  const line = run.output().split('\n').find((l) => l.includes('runtime: exit ')) ?? '';
+  const line =
+    run
+      .output()
+      .split('\n')
+      .find((l) => l.includes('runtime: exit ')) ?? '';
   return Object.fromEntries([...line.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
 }
 
@@ -226,7 +233,13 @@ async function main(): Promise<void> {
     const rows: Array<Array<string | number>> = [];
     for (const s of startups) {
       const seq = sequential.get(s.n)!;
-      rows.push([`N=${s.n}: creation phase → all created (ms)`, s.creationPhase, seq.created, `${(seq.created / s.creationPhase).toFixed(1)}x`, s.n === 100 ? '< 2000' : '']);
+      rows.push([
+        `N=${s.n}: creation phase → all created (ms)`,
+        s.creationPhase,
+        seq.created,
+        `${(seq.created / s.creationPhase).toFixed(1)}x`,
+        s.n === 100 ? '< 2000' : '',
+      ]);
       rows.push([`N=${s.n}: creation phase → all Running (ms)`, s.creationToRunning, seq.running, `${(seq.running / s.creationToRunning).toFixed(1)}x`, '']);
       rows.push([`N=${s.n}: runtime start → all created (ms)`, s.toCreated, '', '', '']);
       rows.push([`N=${s.n}: runtime start → all Running (ms)`, s.toRunning, '', '', '']);
@@ -234,7 +247,13 @@ async function main(): Promise<void> {
     const rt = trials.map((t) => t.runtime);
     const poll = trials.map((t) => t.polling);
     rows.push([`worker loss detection p50 (ms, ${trials.length} trials)`, median(rt), median(poll), `${(median(poll) / median(rt)).toFixed(1)}x`, '']);
-    rows.push([`worker loss detection p95 (ms, ${trials.length} trials)`, percentile(rt, 95), percentile(poll, 95), `${(percentile(poll, 95) / percentile(rt, 95)).toFixed(1)}x`, '< 500']);
+    rows.push([
+      `worker loss detection p95 (ms, ${trials.length} trials)`,
+      percentile(rt, 95),
+      percentile(poll, 95),
+      `${(percentile(poll, 95) / percentile(rt, 95)).toFixed(1)}x`,
+      '< 500',
+    ]);
     const startup = [...startups.map((s) => s.startup), ...trials.map((t) => t.startup)];
     rows.push([`runtime start → engine started (ms, median of ${startup.length})`, median(startup), '', '', '']);
     const rss = [...startups.map((s) => s.peakRssMiB), ...trials.map((t) => t.peakRssMiB)];

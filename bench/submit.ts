@@ -66,13 +66,18 @@ async function main(): Promise<void> {
   const kube1 = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: false }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
   try {
-    await kube.call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } }).catch(() => undefined);
+    await kube
+      .call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } })
+      .catch(() => undefined);
     for (let i = 0; i < 50; i++) {
       if (await kube.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: NAMESPACE, name: 'default' })) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     const deploy = path.join(work, 'deploy.conf');
-    fs.writeFileSync(deploy, `application { name = bench-cli, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`);
+    fs.writeFileSync(
+      deploy,
+      `application { name = bench-cli, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`,
+    );
     const jobFile = path.join(work, 'job.conf');
     fs.writeFileSync(jobFile, JOB);
     const cli = path.join(ROOT, 'bin', 'seatunnel-app.js');
@@ -115,12 +120,14 @@ async function main(): Promise<void> {
         const plan = buildPlan(newSpec(), { suspend: true });
         const started: Record<string, number> = {};
         const took: Record<string, number> = {};
-        const [t] = await timed(() => submitApplication(kube, plan, {
-          onStep: (step, phase) => {
-            if (phase === 'start') started[step] = performance.now();
-            else took[step] = performance.now() - started[step];
-          },
-        }));
+        const [t] = await timed(() =>
+          submitApplication(kube, plan, {
+            onStep: (step, phase) => {
+              if (phase === 'start') started[step] = performance.now();
+              else took[step] = performance.now() - started[step];
+            },
+          }),
+        );
         if (!warm) {
           submit.push(t);
           for (const [k, v] of Object.entries(took)) steps[k].push(v);
@@ -176,21 +183,28 @@ async function main(): Promise<void> {
     const f = median(floor);
     const k = median(kubectl);
     console.log(`submit against a local control plane (Kubernetes ${info.kubernetesVersion}); ${RUNS} runs each after a warm-up; ms`);
-    console.log(table(['', 'median', 'p90', 'ratio', 'target'], [
-      row('floor: create Job', floorJob),
-      row('floor: slowest single dependent create', floorDep),
-      row('floor: patch (unsuspend)', floorPatch),
-      row('floor (sum of the three)', floor, f, '1x'),
-      row(`submit, in process (${protocol(kube)})`, submit, f, median(submit) <= 2 * f ? '≤ 2x floor: yes' : '≤ 2x floor: NO'),
-      ...Object.entries(steps).map(([k, xs]) => row(`  of which: ${k}`, xs)),
-      row(`submit, in process (${protocol(kube1)} keep-alive)`, submit1, f),
-      row('submit, new client each (h2)', cold.h2, f),
-      row('submit, new client each (http/1.1)', cold.h1, f),
-      row('kubectl apply -f (process)', kubectl, k, '1x'),
-      row('seatunnel-app submit (process)', cliRuns, k, median(cliRuns) < k ? '< kubectl: yes' : '< kubectl: NO'),
-    ]));
+    console.log(
+      table(
+        ['', 'median', 'p90', 'ratio', 'target'],
+        [
+          row('floor: create Job', floorJob),
+          row('floor: slowest single dependent create', floorDep),
+          row('floor: patch (unsuspend)', floorPatch),
+          row('floor (sum of the three)', floor, f, '1x'),
+          row(`submit, in process (${protocol(kube)})`, submit, f, median(submit) <= 2 * f ? '≤ 2x floor: yes' : '≤ 2x floor: NO'),
+          ...Object.entries(steps).map(([k, xs]) => row(`  of which: ${k}`, xs)),
+          row(`submit, in process (${protocol(kube1)} keep-alive)`, submit1, f),
+          row('submit, new client each (h2)', cold.h2, f),
+          row('submit, new client each (http/1.1)', cold.h1, f),
+          row('kubectl apply -f (process)', kubectl, k, '1x'),
+          row('seatunnel-app submit (process)', cliRuns, k, median(cliRuns) < k ? '< kubectl: yes' : '< kubectl: NO'),
+        ],
+      ),
+    );
     console.log(`submit in process / floor = ${(median(submit) / f).toFixed(2)}; seatunnel-app submit / kubectl apply = ${(median(cliRuns) / k).toFixed(2)}`);
-    console.log(`HTTP/1.1 / HTTP/2 (> 1: HTTP/2 is faster): warm client ${(median(submit1) / median(submit)).toFixed(2)} (medians ${median(submit1).toFixed(1)} / ${median(submit).toFixed(1)} ms); new client each ${(median(cold.h1) / median(cold.h2)).toFixed(2)} (medians ${median(cold.h1).toFixed(1)} / ${median(cold.h2).toFixed(1)} ms)`);
+    console.log(
+      `HTTP/1.1 / HTTP/2 (> 1: HTTP/2 is faster): warm client ${(median(submit1) / median(submit)).toFixed(2)} (medians ${median(submit1).toFixed(1)} / ${median(submit).toFixed(1)} ms); new client each ${(median(cold.h1) / median(cold.h2)).toFixed(2)} (medians ${median(cold.h1).toFixed(1)} / ${median(cold.h2).toFixed(1)} ms)`,
+    );
   } finally {
     kube.api.close();
     kube1.api.close();

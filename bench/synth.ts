@@ -21,12 +21,17 @@ import { medianOf, table } from './harness';
 const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
 
 function specs(n: number): ApplicationSpec[] {
-  return Array.from({ length: n }, (_, i) => resolveApplication({
-    name: `bench-${i}`, image: 'apache/seatunnel:2.3.12', jobConfig: JOB, workerCount: 3,
-    configMaps: { cfg: { data: { 'a.properties': `x=${i}` }, mounts: { 'a.properties': '/etc/a.properties' } } },
-    env: { ROWS: '100', PASSWORD: { secret: 'db', key: 'password' } },
-    workerTolerations: [{ key: 'dedicated', value: 'st', effect: 'NoSchedule' }],
-  }));
+  return Array.from({ length: n }, (_, i) =>
+    resolveApplication({
+      name: `bench-${i}`,
+      image: 'apache/seatunnel:2.3.12',
+      jobConfig: JOB,
+      workerCount: 3,
+      configMaps: { cfg: { data: { 'a.properties': `x=${i}` }, mounts: { 'a.properties': '/etc/a.properties' } } },
+      env: { ROWS: '100', PASSWORD: { secret: 'db', key: 'password' } },
+      workerTolerations: [{ key: 'dedicated', value: 'st', effect: 'NoSchedule' }],
+    }),
+  );
 }
 
 function planOnly(list: ApplicationSpec[]): void {
@@ -56,7 +61,16 @@ for (const n of [1, 100, 1000]) {
   const tFloor = medianOf(runs, () => yamlOnly(objects)) / n;
   const tSynth = medianOf(runs, () => synthEach(list)) / n;
   const tOneApp = medianOf(n === 1000 ? 1 : runs, () => synthOneApp(list)) / n;
-  rows.push([String(n), tPlan, tFloor, tSynth, `${(tSynth / tFloor).toFixed(2)}x`, tSynth / tFloor <= 3 ? 'yes' : 'NO', tOneApp, `${(tOneApp / tFloor).toFixed(2)}x`]);
+  rows.push([
+    String(n),
+    tPlan,
+    tFloor,
+    tSynth,
+    `${(tSynth / tFloor).toFixed(2)}x`,
+    tSynth / tFloor <= 3 ? 'yes' : 'NO',
+    tOneApp,
+    `${(tOneApp / tFloor).toFixed(2)}x`,
+  ]);
 }
 console.log('Per-application time in ms (median of repeated runs after a warm-up; one run for one App with 1000 charts):');
 console.log(table(['N', 'plan', 'YAML only (floor)', 'synth', 'synth/floor', '≤ 3×', 'one App, N charts', 'ratio'], rows));

@@ -13,7 +13,12 @@ try {
   }
   throw e;
 }
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
-  process.stderr.write(`${e && e.stack ? e.stack : e}\n`);
-  process.exitCode = 1;
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`${e && e.stack ? e.stack : e}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -28,25 +28,37 @@ async function run(): Promise<number> {
     const namespace = 'seatunnel';
     const admin = cp.admin;
     await admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, { accept: [409] });
-    await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } }, { accept: [409] });
+    await admin.call(
+      'POST',
+      `/api/v1/namespaces/${namespace}/serviceaccounts`,
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } },
+      { accept: [409] },
+    );
     say('assembling the SeaTunnel engine (Maven Central, cached) and the runtime bundle');
     stack = startLocalStack({ admin, server: cp.info.server, caData: cp.info.caData, namespace });
     const local = `${KWOK_LIFECYCLE_ANNOTATION}:local`;
     process.env.KUBECONFIG = cp.info.kubeconfig;
     const argv = [
-      'submit', '-a', path.join(examples, 'deploy.conf'), '-c', path.join(examples, 'job.conf'),
+      'submit',
+      '-a',
+      path.join(examples, 'deploy.conf'),
+      '-c',
+      path.join(examples, 'job.conf'),
       // Only what running on this machine needs: where the engine lives, and that the local kubelet runs the Pods.
       `-Dkubernetes.seatunnel-home=${stack.seatunnelHome}`,
       `-Dkubernetes.master.annotations=${local}`,
       `-Dkubernetes.worker.annotations=${local}`,
-      '--wait', '--wait-timeout', '600000',
+      '--wait',
+      '--wait-timeout',
+      '600000',
     ];
     say(`seatunnel-app ${argv.join(' ')}`);
     const code = await main(argv, consoleOutput(false));
     const jobs = await admin.call<{ items: Array<{ metadata: { name: string } }> }>('GET', `/apis/batch/v1/namespaces/${namespace}/jobs`);
     for (const j of jobs.items) {
       const events = await admin.call<{ items: Array<{ reason: string; message: string; type: string }> }>(
-        'GET', `/api/v1/namespaces/${namespace}/events?fieldSelector=${encodeURIComponent(`involvedObject.kind=Job,involvedObject.name=${j.metadata.name}`)}`,
+        'GET',
+        `/api/v1/namespaces/${namespace}/events?fieldSelector=${encodeURIComponent(`involvedObject.kind=Job,involvedObject.name=${j.metadata.name}`)}`,
       );
       process.stdout.write(`\nEvents of Job ${j.metadata.name} (kubectl describe job shows the same):\n`);
       for (const e of events.items) process.stdout.write(`  ${e.type.padEnd(7)} ${e.reason.padEnd(22)} ${e.message}\n`);
@@ -64,7 +76,7 @@ run().then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`[example] failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.stderr.write(`[example] failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exitCode = 1;
   },
 );

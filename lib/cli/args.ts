@@ -117,9 +117,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     if (t.name === 'D' || t.name === 'i') overrideArgs.push(`${t.rawName}${value}`);
   }
   if (target !== undefined && target.toLowerCase() !== 'kubernetes') {
-    throw new CliError(target.toLowerCase() === 'standalone'
-      ? '-t standalone: this tool runs applications on Kubernetes; for a standalone cluster use seatunnel.sh'
-      : `-t ${target}: unsupported target; the only target is kubernetes`);
+    throw new CliError(
+      target.toLowerCase() === 'standalone'
+        ? '-t standalone: this tool runs applications on Kubernetes; for a standalone cluster use seatunnel.sh'
+        : `-t ${target}: unsupported target; the only target is kubernetes`,
+    );
   }
   const overrides = overrideArgs.map((raw) => {
     const pair = parseOverride(raw.slice(2));
@@ -159,5 +161,16 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
 }
 
 function defaults(): Omit<ParsedArgs, 'command'> {
-  return { overrides: [], wait: false, waitTimeoutMs: 0, waitIntervalMs: 500, dryRun: false, savepoint: false, json: false, write: false, check: false, help: false };
+  return {
+    overrides: [],
+    wait: false,
+    waitTimeoutMs: 0,
+    waitIntervalMs: 500,
+    dryRun: false,
+    savepoint: false,
+    json: false,
+    write: false,
+    check: false,
+    help: false,
+  };
 }

@@ -31,7 +31,8 @@ export async function connectKube(kubeconfig: string | undefined, deploymentFile
   const timeoutText = env[REQUEST_TIMEOUT_ENV];
   let timeoutMs: number | undefined;
   if (timeoutText !== undefined && timeoutText !== '') {
-    if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100) throw new CliError(`${REQUEST_TIMEOUT_ENV}: got "${timeoutText}"; must be a whole number of milliseconds, at least 100`);
+    if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100)
+      throw new CliError(`${REQUEST_TIMEOUT_ENV}: got "${timeoutText}"; must be a whole number of milliseconds, at least 100`);
     timeoutMs = Number(timeoutText);
   }
   try {

@@ -17,7 +17,10 @@ export const CLI_EXIT = {
 } as const;
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = CLI_EXIT.usage) {
+  constructor(
+    message: string,
+    readonly exitCode: number = CLI_EXIT.usage,
+  ) {
     super(message);
     this.name = 'CliError';
   }

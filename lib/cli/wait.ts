@@ -73,7 +73,9 @@ export async function waitForApplication(kube: Kube, namespace: string, applicat
       const t = now() - start;
       if (out.interactive) out.progress?.(progressText(report, t));
       else if (key !== lastKey) {
-        out.progress?.(`[${elapsed(t)}] ${report.status}${report.reason ? ` (${report.reason})` : ''}${report.phase ? ` phase ${report.phase}` : ''}${report.workers ? `, workers ${report.workers.registered ?? report.workers.running}/${report.workers.desired ?? report.workers.pods}` : ''}${report.message && report.status !== 'RUNNING' ? ` — ${report.message}` : ''}`);
+        out.progress?.(
+          `[${elapsed(t)}] ${report.status}${report.reason ? ` (${report.reason})` : ''}${report.phase ? ` phase ${report.phase}` : ''}${report.workers ? `, workers ${report.workers.registered ?? report.workers.running}/${report.workers.desired ?? report.workers.pods}` : ''}${report.message && report.status !== 'RUNNING' ? ` — ${report.message}` : ''}`,
+        );
       }
       last = report;
       lastKey = key;

@@ -109,7 +109,11 @@ function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: Va
   const user = userYaml(spec.runtimeFiles.engine);
   const enforced: Enforced[] = [
     { path: ['seatunnel', 'engine', 'backup-count'], value: 0, why: 'one master without HA keeps no partition backups' },
-    { path: ['seatunnel', 'engine', 'http', 'enable-http'], value: role === 'master', why: 'the runtime drives the master through REST v2; workers serve none' },
+    {
+      path: ['seatunnel', 'engine', 'http', 'enable-http'],
+      value: role === 'master',
+      why: 'the runtime drives the master through REST v2; workers serve none',
+    },
   ];
   if (role === 'master') {
     enforced.push(
@@ -122,7 +126,14 @@ function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: Va
       { path: ['seatunnel', 'engine', 'slot-service', 'slot-num'], value: spec.worker.slots, why: 'application.worker.slots' },
     );
   }
-  const merged = applyEnforced(deepMerge(engineDefaults(spec), user), enforced, user, 'engine', spec.runtimeFiles.engine.mode === 'supplied' ? spec.runtimeFiles.engine.origin : '', issues);
+  const merged = applyEnforced(
+    deepMerge(engineDefaults(spec), user),
+    enforced,
+    user,
+    'engine',
+    spec.runtimeFiles.engine.mode === 'supplied' ? spec.runtimeFiles.engine.origin : '',
+    issues,
+  );
   return header('seatunnel.yaml', role) + stringify(merged);
 }
 
@@ -149,9 +160,8 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
       network: {
         // REST v1 (SeaTunnel 2.3.x) lives on the master's member port; the runtime uses it when the
         // engine has no REST v2. Workers serve none.
-        'rest-api': role === 'master'
-          ? { enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } }
-          : { enabled: false },
+        'rest-api':
+          role === 'master' ? { enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } } : { enabled: false },
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },
@@ -176,9 +186,20 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
     { path: ['hazelcast', 'properties', 'hazelcast.phone.home.enabled'], value: false, why: 'no calls out of the cluster' },
   ];
   if (role === 'master') {
-    enforced.push({ path: ['hazelcast', 'network', 'public-address'], value: `${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`, why: 'workers join the master Pod IP' });
+    enforced.push({
+      path: ['hazelcast', 'network', 'public-address'],
+      value: `${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`,
+      why: 'workers join the master Pod IP',
+    });
   }
-  const merged = applyEnforced(deepMerge(base, user), enforced, user, 'hazelcast', spec.runtimeFiles.hazelcast.mode === 'supplied' ? spec.runtimeFiles.hazelcast.origin : '', issues);
+  const merged = applyEnforced(
+    deepMerge(base, user),
+    enforced,
+    user,
+    'hazelcast',
+    spec.runtimeFiles.hazelcast.mode === 'supplied' ? spec.runtimeFiles.hazelcast.origin : '',
+    issues,
+  );
   return header('hazelcast.yaml', role) + stringify(merged);
 }
 

@@ -19,7 +19,11 @@ export function pathFromPieces(pieces: readonly PathPiece[], pos: Position, what
   while (start < end && pieces[start].whitespace) start++;
   while (end > start && pieces[end - 1].whitespace) end--;
   if (start === end) throw new HoconError(pos, `empty ${what}`);
-  const raw = () => pieces.slice(start, end).map((p) => (p.quoted ? JSON.stringify(p.text) : p.text)).join('');
+  const raw = () =>
+    pieces
+      .slice(start, end)
+      .map((p) => (p.quoted ? JSON.stringify(p.text) : p.text))
+      .join('');
   const segments: string[] = [];
   let current = '';
   let hasCurrent = false; // distinguishes an empty quoted segment ("") from a missing one (a..b)

@@ -66,7 +66,10 @@ class Ctx {
     const current = this.cuts.get(slot);
     if (current !== undefined && current <= keep) return this;
     const cuts = new Map(this.cuts).set(slot, keep);
-    const key = [...cuts].map(([n, k]) => `${id(n)}:${k}`).sort().join(',');
+    const key = [...cuts]
+      .map(([n, k]) => `${id(n)}:${k}`)
+      .sort()
+      .join(',');
     return new Ctx(cuts, key);
   }
 }
@@ -431,8 +434,14 @@ export class Resolver {
         }
       }
       if (isArray) {
-        this.spend(values.reduce((n, v) => n + (v.value as RValue[]).length, 0), node.pos);
-        return this.measured(values.flatMap((v) => v.value as RValue[]), node.pos);
+        this.spend(
+          values.reduce((n, v) => n + (v.value as RValue[]).length, 0),
+          node.pos,
+        );
+        return this.measured(
+          values.flatMap((v) => v.value as RValue[]),
+          node.pos,
+        );
       }
       return values.map((v) => v.value as RMap).reduce((older, newer) => this.mergeMaps(older, newer, node.pos));
     }

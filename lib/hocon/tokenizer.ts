@@ -180,17 +180,14 @@ class Lexer {
     this.i++;
     let out = '';
     for (;;) {
-      if (this.i >= text.length) throw new HoconError(open, 'unterminated quoted string: expected \'"\', found end of input');
+      if (this.i >= text.length) throw new HoconError(open, "unterminated quoted string: expected '\"', found end of input");
       const c = text[this.i];
       if (c === '"') {
         this.i++;
         return out;
       }
       if (c === '\n') {
-        throw new HoconError(
-          open,
-          `unterminated quoted string: expected '"', found end of line (use """ for multi-line strings)`,
-        );
+        throw new HoconError(open, `unterminated quoted string: expected '"', found end of line (use """ for multi-line strings)`);
       }
       if (c === '\\') {
         out += this.readEscape();

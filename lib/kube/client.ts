@@ -70,12 +70,20 @@ export class Kube {
     return this.call<T>({ method: 'POST', path: `${collectionPath(obj.apiVersion, obj.kind, namespace)}${q}`, body: obj });
   }
 
-  list<T = AnyObject>(apiVersion: string, kind: string, namespace: string, params: { labelSelector?: string; fieldSelector?: string } = {}): Promise<{ items: T[]; metadata?: { resourceVersion?: string } }> {
+  list<T = AnyObject>(
+    apiVersion: string,
+    kind: string,
+    namespace: string,
+    params: { labelSelector?: string; fieldSelector?: string } = {},
+  ): Promise<{ items: T[]; metadata?: { resourceVersion?: string } }> {
     return this.call({ method: 'GET', path: `${collectionPath(apiVersion, kind, namespace)}${query(params)}` });
   }
 
   /** DELETE; `uid` makes it a no-op for any other object that has the name now (HTTP 409). */
-  delete(ref: ObjectRef, opts: { uid?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number } = {}): Promise<AnyObject> {
+  delete(
+    ref: ObjectRef,
+    opts: { uid?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number } = {},
+  ): Promise<AnyObject> {
     return this.call({
       method: 'DELETE',
       path: objectPath(ref),
@@ -128,5 +136,3 @@ export class Kube {
     return this.api.watch(`${collectionPath(apiVersion, kind, namespace)}${q}`, events, { idleMs: (params.timeoutSeconds + 30) * 1000 });
   }
 }
-
-

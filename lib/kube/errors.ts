@@ -56,14 +56,26 @@ export function describeError(e: unknown): string {
 }
 
 const STATUS_REASONS: Readonly<Record<number, string>> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed', 409: 'Conflict', 410: 'Gone',
-  413: 'RequestEntityTooLarge', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError', 502: 'BadGateway', 503: 'ServiceUnavailable', 504: 'Timeout',
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'RequestEntityTooLarge',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  502: 'BadGateway',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
 };
 
 /** The error of a non-2xx answer: reason and message from its meta/v1 Status body when it has one. */
 export function statusError(request: { method: string; path: string }, status: number, body: unknown): KubeApiError {
   const s = (typeof body === 'object' && body !== null ? body : {}) as { reason?: unknown; message?: unknown };
-  const reason = typeof s.reason === 'string' && s.reason ? s.reason : STATUS_REASONS[status] ?? 'Error';
+  const reason = typeof s.reason === 'string' && s.reason ? s.reason : (STATUS_REASONS[status] ?? 'Error');
   const text = typeof s.message === 'string' ? s.message : typeof body === 'string' ? body : JSON.stringify(body ?? '');
   return new KubeApiError(status, reason, text.slice(0, 2000), request);
 }

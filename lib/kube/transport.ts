@@ -177,7 +177,8 @@ export class KubeTransport implements KubeApi {
         },
         data: (c) => {
           size += c.length;
-          if (size > this.maxBodyBytes) fail(new KubeApiError(0, 'ResponseTooLarge', `the answer from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
+          if (size > this.maxBodyBytes)
+            fail(new KubeApiError(0, 'ResponseTooLarge', `the answer from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
           else chunks.push(c);
         },
         end: () => {
@@ -187,13 +188,10 @@ export class KubeTransport implements KubeApi {
           resolve({ status, body: parseBody(Buffer.concat(chunks).toString('utf8')) as T });
         },
         fail,
-      }).then(
-        (x) => {
-          exchange = x;
-          if (settled) x.abort();
-        },
-        fail,
-      );
+      }).then((x) => {
+        exchange = x;
+        if (settled) x.abort();
+      }, fail);
     });
   }
 
@@ -238,20 +236,18 @@ export class KubeTransport implements KubeApi {
           buffered = buffered.slice(nl + 1);
           if (line) deliver(line);
         }
-        if (buffered.length > this.maxBodyBytes) finish(new KubeApiError(0, 'ResponseTooLarge', `a watch event from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
+        if (buffered.length > this.maxBodyBytes)
+          finish(new KubeApiError(0, 'ResponseTooLarge', `a watch event from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
       },
       end: () => {
         if (status !== 200) finish(statusError(what, status, parseBody(Buffer.concat(errorBody).toString('utf8'))));
         else finish();
       },
       fail: finish,
-    }).then(
-      (x) => {
-        exchange = x;
-        if (done) x.abort();
-      },
-      finish,
-    );
+    }).then((x) => {
+      exchange = x;
+      if (done) x.abort();
+    }, finish);
     const deliver = (line: string) => {
       let ev: { type?: unknown; object?: unknown };
       try {
@@ -415,7 +411,9 @@ export class KubeTransport implements KubeApi {
           ended = true;
           sink.end();
         });
-        res.on('error', (e: NodeJS.ErrnoException) => sink.fail(new KubeApiError(0, e.code ?? 'ECONNRESET', `the answer broke off: ${e.message} (${this.server})`, what)));
+        res.on('error', (e: NodeJS.ErrnoException) =>
+          sink.fail(new KubeApiError(0, e.code ?? 'ECONNRESET', `the answer broke off: ${e.message} (${this.server})`, what)),
+        );
         res.on('close', () => {
           if (!ended) sink.fail(new KubeApiError(0, 'ECONNRESET', `the connection closed before the answer was complete (${this.server})`, what));
         });

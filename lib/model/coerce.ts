@@ -19,8 +19,7 @@ function fail(ctx: CoerceContext, raw: unknown, rule: string): undefined {
   return undefined;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const asString: Coercer<string> = (raw, ctx) => {
   if (typeof raw === 'string') return raw;

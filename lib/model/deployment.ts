@@ -44,9 +44,7 @@ export interface DeploymentOptions {
 type Tree = Record<string, unknown>;
 const isObject = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const BY_PATH = new Map<string, [keyof SeaTunnelApplicationProps, OptionDef]>(
-  FILE_OPTIONS.map(([prop, def]) => [optionPath(def), [prop, def]]),
-);
+const BY_PATH = new Map<string, [keyof SeaTunnelApplicationProps, OptionDef]>(FILE_OPTIONS.map(([prop, def]) => [optionPath(def), [prop, def]]));
 const PREFIXES = new Set<string>();
 for (const path of BY_PATH.keys()) {
   const parts = path.split('.');
@@ -59,9 +57,7 @@ function jobFileHint(input: DeploymentInput): ValidationIssue[] {
   try {
     const tree = parseHocon(input.deploymentText ?? '').resolve({ env: input.env ?? {}, allowUnresolved: true });
     const sections = Object.keys(tree).filter((k) => JOB_SECTIONS.has(k));
-    return sections.length
-      ? [{ key: sections[0], rule: 'looks like a job config section; pass the job file with -c, the deployment file with -a' }]
-      : [];
+    return sections.length ? [{ key: sections[0], rule: 'looks like a job config section; pass the job file with -c, the deployment file with -a' }] : [];
   } catch {
     return [];
   }
@@ -158,7 +154,9 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   const unknownKey = (p: string, value: unknown) => {
     const suggestion = suggestOption(p);
     issues.add({
-      key: p, value: mayShowUnknown(p, value, suggestion) ? value : redact(value), source: sourceOf(p),
+      key: p,
+      value: mayShowUnknown(p, value, suggestion) ? value : redact(value),
+      source: sourceOf(p),
       rule: `unknown option${suggestion ? `; did you mean ${suggestion}?` : ''} (see docs/options.md)`,
     });
   };
@@ -227,7 +225,8 @@ function checkOrigins(origins: OriginMap, issues: IssueCollector, warnings: stri
       const overrides = from.flatMap((o) => (o.kind === 'override' ? [o.key] : []));
       if (overrides.length) {
         issues.add({
-          key: path, source: 'command-line override',
+          key: path,
+          source: 'command-line override',
           rule: `Secret data must not come from a command-line override (${overrides.map((k) => `-D${k}`).join(', ')}): command lines are visible to other users of the host and kept in shell history; put it in the deployment file, or mount an existing Secret with ref or kubernetes.secret-ref`,
         });
       }

@@ -11,7 +11,10 @@ export const APP_ID_MAX = APP_ID_PREFIX_MAX + 1 + APP_ID_SUFFIX_HEX;
  * characters, trailing "-" stripped again.
  */
 export function applicationIdPrefix(name: string): string {
-  let p = name.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '');
+  let p = name
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/^-+|-+$/g, '');
   if (p === '') p = 'seatunnel';
   return p.slice(0, APP_ID_PREFIX_MAX).replace(/-+$/, '');
 }

@@ -41,13 +41,15 @@ export function renderOptionsReference(): string {
     'Precedence: `--job-id` / `--restore-job-id` > `-D` > deployment file > team template > default.',
     '',
     'The "Defined by" column says where an option comes from: SeaTunnel\'s published table, SeaTunnel\'s',
-    'pre-release material, or this project (where SeaTunnel\'s published detail is unknown, or for our extensions).',
+    "pre-release material, or this project (where SeaTunnel's published detail is unknown, or for our extensions).",
     '',
   ];
   for (const section of ['application', 'kubernetes'] as const) {
     lines.push(`## \`${section}.*\``, '', '| Key | Prop | Type | Default | Allowed | Defined by | Description |', '|---|---|---|---|---|---|---|');
     for (const [prop, def] of FILE_OPTIONS.filter(([, d]) => d.key.startsWith(`${section}.`))) {
-      lines.push(`| \`${def.key}\` | \`${prop}\` | ${def.type} | ${cell(describeDefault(def))} | ${cell(describeAllowed(def))} | ${ORIGIN[def.origin]} | ${cell(def.description)}${def.submitterOnly ? ' *(submitter only)*' : ''} |`);
+      lines.push(
+        `| \`${def.key}\` | \`${prop}\` | ${def.type} | ${cell(describeDefault(def))} | ${cell(describeAllowed(def))} | ${ORIGIN[def.origin]} | ${cell(def.description)}${def.submitterOnly ? ' *(submitter only)*' : ''} |`,
+      );
     }
     lines.push('');
   }

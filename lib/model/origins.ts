@@ -7,9 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { HoconDocument } from '../hocon';
 
-export type ValueOrigin =
-  | { readonly kind: 'env'; readonly name: string }
-  | { readonly kind: 'override'; readonly key: string };
+export type ValueOrigin = { readonly kind: 'env'; readonly name: string } | { readonly kind: 'override'; readonly key: string };
 
 /** Leaf path (`kubernetes.labels.team`, `a.b[0]`) → the origins whose text it contains. */
 export type OriginMap = ReadonlyMap<string, readonly ValueOrigin[]>;

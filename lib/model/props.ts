@@ -5,9 +5,7 @@
 // below repeat the registry's defaults for editors and generated API docs; a unit test
 // (test/unit/model/props-defaults.test.ts) fails when one of them disagrees with the registry.
 
-import type {
-  IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES, TOLERATION_EFFECTS, TOLERATION_OPERATORS,
-} from './allowed-values';
+import type { IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES, TOLERATION_EFFECTS, TOLERATION_OPERATORS } from './allowed-values';
 
 /** The two Pod roles of an application. */
 export type PodRole = (typeof POD_ROLES)[number];

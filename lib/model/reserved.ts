@@ -86,7 +86,7 @@ export const ENV = {
  * elsewhere, and NODE_OPTIONS could load code into the runtime.
  */
 export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set([
-  ...Object.values(ENV) as string[],
+  ...(Object.values(ENV) as string[]),
   // The Kubernetes client's kubeconfig location (in-cluster config must win in the Pod).
   'KUBECONFIG',
   // OpenSSL configuration can load engines/providers into the runtime's TLS (to the API server).
@@ -124,7 +124,8 @@ export function reservedEnvPrefixProblem(prefix: string): string | undefined {
   const own = reservedEnvProblem(prefix);
   if (own) return `the prefix makes reserved names: ${own}`;
   const reachable = [...RESERVED_ENV_NAMES, ...RESERVED_ENV_PREFIXES.map(([p]) => p)].filter((n) => n.startsWith(prefix));
-  if (reachable.length) return `a key of the object could complete the prefix to a reserved name (${reachable.slice(0, 3).join(', ')}${reachable.length > 3 ? ', …' : ''}); choose a prefix that does not begin a reserved name`;
+  if (reachable.length)
+    return `a key of the object could complete the prefix to a reserved name (${reachable.slice(0, 3).join(', ')}${reachable.length > 3 ? ', …' : ''}); choose a prefix that does not begin a reserved name`;
   return undefined;
 }
 

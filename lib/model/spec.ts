@@ -74,9 +74,7 @@ export type JobConfigSpec =
   | { readonly kind: 'file'; readonly path: string };
 
 export type RuntimeFileSpec =
-  | { readonly mode: 'generated' }
-  | { readonly mode: 'supplied'; readonly content: string; readonly origin: string }
-  | { readonly mode: 'disabled' };
+  { readonly mode: 'generated' } | { readonly mode: 'supplied'; readonly content: string; readonly origin: string } | { readonly mode: 'disabled' };
 
 export interface RuntimeFilesSpec {
   readonly engine: RuntimeFileSpec;

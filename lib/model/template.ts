@@ -19,8 +19,14 @@ type Props = SeaTunnelApplicationProps;
 type PropName = keyof Props;
 
 const STRING_MAPS: readonly PropName[] = [
-  'labels', 'annotations', 'masterLabels', 'workerLabels', 'masterAnnotations', 'workerAnnotations',
-  'masterNodeSelector', 'workerNodeSelector',
+  'labels',
+  'annotations',
+  'masterLabels',
+  'workerLabels',
+  'masterAnnotations',
+  'workerAnnotations',
+  'masterNodeSelector',
+  'workerNodeSelector',
 ];
 const LISTS: readonly PropName[] = ['imagePullSecrets', 'masterTolerations', 'workerTolerations'];
 const ENTRY_MAPS: readonly PropName[] = ['configMaps', 'secrets', 'env', 'envFrom', 'runtimeFiles'];
@@ -111,7 +117,9 @@ export class TeamTemplate {
         const merged = mergeProps(this.defaults, { [k]: v })[k];
         if (!sameJson(merged, locked)) {
           issues.add({
-            key: k, value: v, source: 'props',
+            key: k,
+            value: v,
+            source: 'props',
             rule: `is locked by ${this.name} (value ${describeValue(shown(k, locked))}); ask the platform team to change it`,
           });
         }
@@ -124,13 +132,17 @@ export class TeamTemplate {
           const clash = Object.entries(ov as Record<string, string>).filter(([key, val]) => key in lockedMap && lockedMap[key] !== val);
           for (const [key, val] of clash) {
             issues.add({
-              key: `${other}.${key}`, value: val, source: 'props',
+              key: `${other}.${key}`,
+              value: val,
+              source: 'props',
               rule: `${k}.${key} is locked by ${this.name} (value ${describeValue(lockedMap[key])}); ${other} may not override it`,
             });
           }
         } else if (!sameJson(ov, this.defaults[other as keyof TemplateDefaults] ?? registryDefault(other))) {
           issues.add({
-            key: other, value: ov, source: 'props',
+            key: other,
+            value: ov,
+            source: 'props',
             rule: `${k} is locked by ${this.name}, and ${other} would run other code in the same Pods; ask the platform team to change it`,
           });
         }

@@ -19,9 +19,7 @@
 //   * The fenced user may not change a fenced template's Pod spec, labels or annotations
 //     (its Role may patch the template's owner references, to adopt it after `kubectl apply`).
 
-import type {
-  NamedRuleWithOperations, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding,
-} from 'kubernetes-types/admissionregistration/v1';
+import type { NamedRuleWithOperations, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { LABELS, MANAGED_BY } from '../model/reserved';
 import { STAMPED_ENV } from './stamp';
@@ -64,42 +62,49 @@ const podCheck = (condition: string, message: string) => ({
 const POD_CHECKS = [
   podCheck(
     'variables.template.metadata.?labels.orValue({}).all(k, object.metadata.?labels.orValue({})[?k] == variables.template.metadata.labels[?k])',
-    "the Pod lacks the application's labels"),
+    "the Pod lacks the application's labels",
+  ),
   podCheck(
     "object.spec.?serviceAccountName.orValue('default') == variables.template.spec.?serviceAccountName.orValue('default')",
-    "the Pod runs as another ServiceAccount than the worker template's"),
-  podCheck(
-    'object.spec.?automountServiceAccountToken.orValue(true) == false',
-    'the Pod mounts an API token (automountServiceAccountToken must be false)'),
+    "the Pod runs as another ServiceAccount than the worker template's",
+  ),
+  podCheck('object.spec.?automountServiceAccountToken.orValue(true) == false', 'the Pod mounts an API token (automountServiceAccountToken must be false)'),
   podCheck(
     '!object.spec.?hostNetwork.orValue(false) && !object.spec.?hostPID.orValue(false) && !object.spec.?hostIPC.orValue(false)',
-    'the Pod uses the host network, PID or IPC namespace'),
-  podCheck(
-    'object.spec.?volumes.orValue([]).all(v, !has(v.hostPath))',
-    'the Pod mounts a hostPath volume'),
+    'the Pod uses the host network, PID or IPC namespace',
+  ),
+  podCheck('object.spec.?volumes.orValue([]).all(v, !has(v.hostPath))', 'the Pod mounts a hostPath volume'),
   podCheck(
     'object.spec.?volumes.orValue([]).all(v, variables.template.spec.?volumes.orValue([]).exists(t, t == v))',
-    'the Pod has a volume that is not in the worker template'),
+    'the Pod has a volume that is not in the worker template',
+  ),
   podCheck(
     'variables.containers.all(c, !c.?securityContext.?privileged.orValue(false) && c.?securityContext.?capabilities.?add.orValue([]).size() == 0)',
-    'a container is privileged or adds capabilities'),
+    'a container is privileged or adds capabilities',
+  ),
   podCheck(
     'object.spec.containers.size() == variables.template.spec.containers.size() && object.spec.?initContainers.orValue([]).size() == variables.template.spec.?initContainers.orValue([]).size() && !has(object.spec.ephemeralContainers) && variables.containers.all(c, variables.templateContainers.exists(t, t.name == c.name && t.image == c.image))',
-    "the Pod's containers or images differ from the worker template's"),
+    "the Pod's containers or images differ from the worker template's",
+  ),
   podCheck(
     // Equal except the variables the runtime stamps with the master's address (plain values only).
     `variables.containers.all(c, variables.templateContainers.exists(t, t.name == c.name && t.?command.orValue([]) == c.?command.orValue([]) && t.?args.orValue([]) == c.?args.orValue([]) && t.?envFrom.orValue([]) == c.?envFrom.orValue([]) && t.?volumeMounts.orValue([]) == c.?volumeMounts.orValue([]) && t.?securityContext == c.?securityContext && t.?env.orValue([]).size() == c.?env.orValue([]).size() && c.?env.orValue([]).all(e, t.?env.orValue([]).exists(te, te == e || (te.name == e.name && te.name in [${STAMPED_ENV.map(str).join(', ')}] && !has(e.valueFrom))))))`,
-    "a container's command, environment, mounts or security context differ from the worker template's"),
+    "a container's command, environment, mounts or security context differ from the worker template's",
+  ),
   podCheck(
     'object.spec.?securityContext == variables.template.spec.?securityContext && !has(object.spec.nodeName)',
-    "the Pod's security context differs from the worker template's, or it names a node"),
+    "the Pod's security context differs from the worker template's, or it names a node",
+  ),
 ];
 
 const META = { labels: { [LABELS.managedBy]: MANAGED_BY } };
 /** Only ServiceAccounts are ever fenced; every other request skips the parameter lookup. */
 const SERVICE_ACCOUNTS_ONLY = [{ name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" }];
 /** The template names the requesting user as the one it fences. */
-const FENCED = { name: 'fenced', expression: `params.metadata.?annotations.orValue({})[?${str(FENCED_CREATOR_ANNOTATION)}] == optional.of(request.userInfo.username)` };
+const FENCED = {
+  name: 'fenced',
+  expression: `params.metadata.?annotations.orValue({})[?${str(FENCED_CREATOR_ANNOTATION)}] == optional.of(request.userInfo.username)`,
+};
 
 /**
  * The policies (install once). Two, so that each is type-checked against the one kind it
@@ -131,11 +136,14 @@ export function admissionFencePolicies(): Array<ValidatingAdmissionPolicy & Fenc
     // The fenced user may patch its template's owner references (adoption after `kubectl apply`), nothing else.
     policy(ADMISSION_FENCE_TEMPLATE_POLICY, coreRule('UPDATE', 'podtemplates'), {
       variables: [FENCED],
-      validations: [{
-        expression: '!variables.fenced || (object.template == oldObject.template && object.metadata.?labels == oldObject.metadata.?labels && object.metadata.?annotations == oldObject.metadata.?annotations)',
-        message: `a worker template's Pod spec, labels and annotations cannot be changed by the ServiceAccount it fences (admission fence ${ADMISSION_FENCE_TEMPLATE_POLICY})`,
-        reason: 'Forbidden',
-      }],
+      validations: [
+        {
+          expression:
+            '!variables.fenced || (object.template == oldObject.template && object.metadata.?labels == oldObject.metadata.?labels && object.metadata.?annotations == oldObject.metadata.?annotations)',
+          message: `a worker template's Pod spec, labels and annotations cannot be changed by the ServiceAccount it fences (admission fence ${ADMISSION_FENCE_TEMPLATE_POLICY})`,
+          reason: 'Forbidden',
+        },
+      ],
     }),
   ];
 }

@@ -153,7 +153,11 @@ export class SeaTunnelApplication extends pulumi.ComponentResource {
     // One Output for every dependent: the owner reference the CLI also sets (plan/withJobOwner).
     const uid = this.job.metadata.uid;
     this.dependents = dependents(plan).map((o) =>
-      dependentResource(o, uid.apply((u) => withJobOwner(o, jobName, u).metadata.ownerReferences ?? []), dependentOptions(ctx, this.job)),
+      dependentResource(
+        o,
+        uid.apply((u) => withJobOwner(o, jobName, u).metadata.ownerReferences ?? []),
+        dependentOptions(ctx, this.job),
+      ),
     );
 
     this.start = new k8s.batch.v1.JobPatch(

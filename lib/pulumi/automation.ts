@@ -17,9 +17,7 @@ import { promisify } from 'node:util';
 import type * as automation from '@pulumi/pulumi/automation';
 import type { ApplicationSpec } from '../model/spec';
 import type { TeamTemplate } from '../model/template';
-import {
-  planApplication, SeaTunnelApplication, type ResolvedSeaTunnelApplicationArgs, type SeaTunnelApplicationArgs,
-} from './application';
+import { planApplication, SeaTunnelApplication, type ResolvedSeaTunnelApplicationArgs, type SeaTunnelApplicationArgs } from './application';
 import { applicationFromStackConfig, CONFIG_NAMESPACE, type StackJobConfig } from './stack-config';
 
 /** An application for an inline program. */
@@ -88,8 +86,9 @@ export class JobStacksError extends Error {
     readonly failures: ReadonlyArray<{ readonly stack: string; readonly error: Error }>,
     readonly results: readonly JobStackResult[],
   ) {
-    super(`${failures.length} of ${failures.length + results.length} job stack(s) failed:\n` +
-      failures.map((f) => `  ${f.stack}: ${f.error.message}`).join('\n'));
+    super(
+      `${failures.length} of ${failures.length + results.length} job stack(s) failed:\n` + failures.map((f) => `  ${f.stack}: ${f.error.message}`).join('\n'),
+    );
     this.name = 'JobStacksError';
   }
 }
@@ -117,9 +116,10 @@ export function prepareJobs(jobs: readonly JobStack[], opts: Pick<AutomationOpti
   const errors: string[] = [];
   jobs.forEach((job, i) => {
     try {
-      const spec = 'application' in job
-        ? planApplication(job.application).spec
-        : applicationFromStackConfig(job.config, { baseDir: projectDir, templates: opts.templates });
+      const spec =
+        'application' in job
+          ? planApplication(job.application).spec
+          : applicationFromStackConfig(job.config, { baseDir: projectDir, templates: opts.templates });
       prepared.push({ stack: job.stack ?? spec.appId, spec, job });
     } catch (e) {
       errors.push(`job ${i + 1}${job.stack ? ` (stack ${job.stack})` : ''}: ${(e as Error).message}`);
@@ -140,7 +140,7 @@ export function prepareJobs(jobs: readonly JobStack[], opts: Pick<AutomationOpti
 export function automationEnv(opts: AutomationOptions): Record<string, string> {
   const passphrase = opts.passphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE;
   if (passphrase === undefined) {
-    throw new Error('a passphrase for the stacks\' secrets is required: pass `passphrase` or set PULUMI_CONFIG_PASSPHRASE');
+    throw new Error("a passphrase for the stacks' secrets is required: pass `passphrase` or set PULUMI_CONFIG_PASSPHRASE");
   }
   return {
     PULUMI_BACKEND_URL: `file://${resolve(opts.backendDir)}`,
@@ -183,9 +183,13 @@ async function ensureKubernetesProvider(cmd: automation.PulumiCommand, env: Reco
   }
   const home = env.PULUMI_HOME ?? join(process.env.HOME ?? '', '.pulumi');
   if (existsSync(join(home, 'plugins', `resource-kubernetes-v${provider.version}`, 'pulumi-resource-kubernetes'))) return;
-  await promisify(execFile)(cmd.command, ['plugin', 'install', 'resource', 'kubernetes', provider.version, '--file', resolve(provider.path), '--non-interactive'], {
-    env: { ...process.env, ...env },
-  });
+  await promisify(execFile)(
+    cmd.command,
+    ['plugin', 'install', 'resource', 'kubernetes', provider.version, '--file', resolve(provider.path), '--non-interactive'],
+    {
+      env: { ...process.env, ...env },
+    },
+  );
 }
 
 interface Session {
@@ -277,8 +281,7 @@ async function eachStack(
   return results;
 }
 
-const str = (outputs: automation.OutputMap, k: string, fallback: string) =>
-  typeof outputs[k]?.value === 'string' ? (outputs[k].value) : fallback;
+const str = (outputs: automation.OutputMap, k: string, fallback: string) => (typeof outputs[k]?.value === 'string' ? outputs[k].value : fallback);
 
 export interface UpJobsOptions extends AutomationOptions {
   /** Refresh each stack's state from the cluster first (`pulumi up --refresh`). @default false */
@@ -304,7 +307,14 @@ export async function upJobs(jobs: readonly JobStack[], opts: UpJobsOptions): Pr
 export async function previewJobs(jobs: readonly JobStack[], opts: AutomationOptions): Promise<JobStackResult[]> {
   return eachStack(jobs, opts, async (stack, p, onOutput) => {
     const preview = await stack.preview({ onOutput });
-    return { stack: p.stack, applicationId: p.spec.appId, jobId: p.spec.jobId, namespace: p.spec.namespace, jobName: p.spec.appId, changes: preview.changeSummary };
+    return {
+      stack: p.stack,
+      applicationId: p.spec.appId,
+      jobId: p.spec.jobId,
+      namespace: p.spec.namespace,
+      jobName: p.spec.appId,
+      changes: preview.changeSummary,
+    };
   });
 }
 
@@ -322,7 +332,11 @@ export async function destroyJobs(jobs: readonly JobStack[], opts: DestroyJobsOp
     const destroyed = await stack.destroy({ onOutput });
     if (opts.removeStacks) await stack.workspace.removeStack(p.stack);
     return {
-      stack: p.stack, applicationId: p.spec.appId, jobId: p.spec.jobId, namespace: p.spec.namespace, jobName: p.spec.appId,
+      stack: p.stack,
+      applicationId: p.spec.appId,
+      jobId: p.spec.jobId,
+      namespace: p.spec.namespace,
+      jobName: p.spec.appId,
       changes: destroyed.summary.resourceChanges ?? {},
     };
   });

@@ -46,7 +46,13 @@ export interface StackJobConfig {
 
 /** Every key, in the order they are documented. */
 export const STACK_CONFIG_KEYS: ReadonlyArray<keyof StackJobConfig> = [
-  'deploymentFile', 'deployment', 'overrides', 'application', 'jobFile', 'jobConfig', 'template',
+  'deploymentFile',
+  'deployment',
+  'overrides',
+  'application',
+  'jobFile',
+  'jobConfig',
+  'template',
 ];
 const OBJECT_KEYS: ReadonlySet<keyof StackJobConfig> = new Set(['deployment', 'overrides', 'application']);
 
@@ -92,17 +98,26 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
     if (!STACK_CONFIG_KEYS.includes(k)) fail(k, config[k], `unknown key; expected one of ${STACK_CONFIG_KEYS.map(key).join(', ')}`);
   }
   for (const k of OBJECT_KEYS) {
-    if (config[k] !== undefined && !isObject(config[k])) fail(k, config[k], 'must be an object (set it with `pulumi config set --path` or as YAML in the stack file)');
+    if (config[k] !== undefined && !isObject(config[k]))
+      fail(k, config[k], 'must be an object (set it with `pulumi config set --path` or as YAML in the stack file)');
   }
   const fileDoor = config.deploymentFile !== undefined || config.deployment !== undefined;
   if (config.deploymentFile !== undefined && config.deployment !== undefined) {
     fail('deployment', config.deployment, `give the deployment either as a file (${key('deploymentFile')}) or as structured config, not both`);
   }
   if (fileDoor && config.application !== undefined) {
-    fail('application', config.application, `typed props and a deployment (${key(config.deploymentFile !== undefined ? 'deploymentFile' : 'deployment')}) are two ways to say the same; use one`);
+    fail(
+      'application',
+      config.application,
+      `typed props and a deployment (${key(config.deploymentFile !== undefined ? 'deploymentFile' : 'deployment')}) are two ways to say the same; use one`,
+    );
   }
   if (!fileDoor && config.overrides !== undefined) {
-    fail('overrides', config.overrides, `overrides apply to a deployment (${key('deploymentFile')} or ${key('deployment')}); with typed props set the value in ${key('application')}`);
+    fail(
+      'overrides',
+      config.overrides,
+      `overrides apply to a deployment (${key('deploymentFile')} or ${key('deployment')}); with typed props set the value in ${key('application')}`,
+    );
   }
   if (!fileDoor && config.application === undefined) {
     problems.push({

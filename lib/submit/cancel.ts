@@ -34,7 +34,9 @@ export class NotAnApplicationError extends Error {
 /** A mistyped --id must not touch an unrelated Job that happens to have that name. */
 function requireApplicationJob(job: AnyObject, namespace: string, applicationId: string, action: 'changed' | 'deleted'): void {
   if (job.metadata?.labels?.[LABELS.applicationId] !== applicationId) {
-    throw new NotAnApplicationError(`Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was ${action}`);
+    throw new NotAnApplicationError(
+      `Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was ${action}`,
+    );
   }
 }
 
@@ -80,10 +82,13 @@ export async function requestGracefulStop(kube: Kube, namespace: string, applica
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const read = () => withRetry(() => kube.find<AnyObject>(jobRef));
   const finished = (job: AnyObject | undefined) => {
-    const conditions = ((job?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+    const conditions = (job?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
     const phase = job?.metadata?.annotations?.[ANNOTATIONS.phase];
-    return !job || conditions.some((c) => ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet'].includes(c.type) && c.status === 'True') ||
-      ['Succeeded', 'Failed', 'Canceled'].includes(phase ?? '');
+    return (
+      !job ||
+      conditions.some((c) => ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet'].includes(c.type) && c.status === 'True') ||
+      ['Succeeded', 'Failed', 'Canceled'].includes(phase ?? '')
+    );
   };
   const job = await read();
   if (!job) return { stopped: false };

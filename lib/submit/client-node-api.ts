@@ -53,9 +53,7 @@ export interface Connection extends KubeTransport {
 
 const TOKEN_MOUNT = path.join('var', 'run', 'secrets', 'kubernetes.io', 'serviceaccount');
 
-type Found =
-  | { source: KubeconfigSource; label: string; files: string[] }
-  | { source: 'in-cluster'; mountDir: string; location: string };
+type Found = { source: KubeconfigSource; label: string; files: string[] } | { source: 'in-cluster'; mountDir: string; location: string };
 
 /** Where the connection comes from, in the documented order; throws a ConnectionError naming what was tried. */
 export function locateKubeconfig(opts: ConnectOptions = {}): Found {

@@ -37,12 +37,25 @@ export interface Footprint {
 
 export interface LimitRangeLike {
   metadata?: { name?: string };
-  spec?: { limits?: Array<{ type?: string; max?: Record<string, string>; min?: Record<string, string>; default?: Record<string, string>; defaultRequest?: Record<string, string>; maxLimitRequestRatio?: Record<string, string> }> };
+  spec?: {
+    limits?: Array<{
+      type?: string;
+      max?: Record<string, string>;
+      min?: Record<string, string>;
+      default?: Record<string, string>;
+      defaultRequest?: Record<string, string>;
+      maxLimitRequestRatio?: Record<string, string>;
+    }>;
+  };
 }
 
 export interface ResourceQuotaLike {
   metadata?: { name?: string };
-  spec?: { hard?: Record<string, string>; scopes?: string[]; scopeSelector?: { matchExpressions?: Array<{ scopeName: string; operator: string; values?: string[] }> } };
+  spec?: {
+    hard?: Record<string, string>;
+    scopes?: string[];
+    scopeSelector?: { matchExpressions?: Array<{ scopeName: string; operator: string; values?: string[] }> };
+  };
   status?: { hard?: Record<string, string>; used?: Record<string, string> };
 }
 
@@ -110,7 +123,10 @@ export function defaultedContainer(c: Container, init: boolean, limitRanges: rea
 /** Effective Pod resources: max(sum of app containers + sidecars, largest regular init container). */
 export function podResources(spec: PodSpec, limitRanges: readonly LimitRangeLike[] = []): PodResources {
   const containers = [
-    ...(spec.initContainers ?? []).map((c) => ({ c: defaultedContainer(c, true, limitRanges), sidecar: (c as { restartPolicy?: string }).restartPolicy === 'Always' })),
+    ...(spec.initContainers ?? []).map((c) => ({
+      c: defaultedContainer(c, true, limitRanges),
+      sidecar: (c as { restartPolicy?: string }).restartPolicy === 'Always',
+    })),
     ...spec.containers.map((c) => ({ c: defaultedContainer(c, false, limitRanges), sidecar: false })),
   ];
   let reqSum: Amounts = {};
@@ -148,10 +164,14 @@ export function applicationFootprint(
     requests: add(master.requests, worker.requests, workers),
     limits: add(master.limits, worker.limits, workers),
     objects: {
-      pods, 'count/pods': pods,
-      services: 1, 'count/services': 1,
-      configmaps: objects.configMaps, 'count/configmaps': objects.configMaps,
-      secrets: objects.secrets, 'count/secrets': objects.secrets,
+      pods,
+      'count/pods': pods,
+      services: 1,
+      'count/services': 1,
+      configmaps: objects.configMaps,
+      'count/configmaps': objects.configMaps,
+      secrets: objects.secrets,
+      'count/secrets': objects.secrets,
       'count/jobs.batch': 1,
       'count/podtemplates': 1,
       'count/roles.rbac.authorization.k8s.io': objects.roles,
@@ -163,7 +183,14 @@ export function applicationFootprint(
 
 // ---- formatting ----
 
-const BINARY = [['Ei', 1024 ** 6], ['Pi', 1024 ** 5], ['Ti', 1024 ** 4], ['Gi', 1024 ** 3], ['Mi', 1024 ** 2], ['Ki', 1024]] as const;
+const BINARY = [
+  ['Ei', 1024 ** 6],
+  ['Pi', 1024 ** 5],
+  ['Ti', 1024 ** 4],
+  ['Gi', 1024 ** 3],
+  ['Mi', 1024 ** 2],
+  ['Ki', 1024],
+] as const;
 
 /** A quantity the way a person reads it: cpu in cores or millicores, memory in binary units. */
 export function formatQuantity(resource: string, value: number): string {
@@ -185,7 +212,9 @@ export function formatQuantity(resource: string, value: number): string {
 /** Which part of the footprint a quota resource name counts; undefined if it counts nothing of ours. */
 function demandOf(fp: Footprint, key: string): { total: number; master: number; worker: number } | undefined {
   const pick = (list: 'requests' | 'limits', res: string) => ({
-    total: fp[list][res] ?? 0, master: fp.master[list][res] ?? 0, worker: fp.worker[list][res] ?? 0,
+    total: fp[list][res] ?? 0,
+    master: fp.master[list][res] ?? 0,
+    worker: fp.worker[list][res] ?? 0,
   });
   if (key === 'cpu' || key === 'memory' || key === 'ephemeral-storage') return pick('requests', key);
   const m = /^(requests|limits)\.(.+)$/.exec(key);
@@ -195,17 +224,25 @@ function demandOf(fp: Footprint, key: string): { total: number; master: number; 
   return undefined;
 }
 
-const POD_RESOURCES = (key: string) => key === 'pods' || key === 'count/pods' || key === 'cpu' || key === 'memory' || key === 'ephemeral-storage' || /^(requests|limits)\./.test(key);
+const POD_RESOURCES = (key: string) =>
+  key === 'pods' || key === 'count/pods' || key === 'cpu' || key === 'memory' || key === 'ephemeral-storage' || /^(requests|limits)\./.test(key);
 
 /** Whether a quota's scopes select our Pods: not terminating (no activeDeadlineSeconds), not BestEffort, no priority class. */
 export function quotaScopesMatch(q: ResourceQuotaLike, pod: { terminating: boolean; bestEffort: boolean; priorityClass?: string }): boolean {
-  const scopes = [...(q.spec?.scopes ?? []).map((s) => ({ scopeName: s, operator: 'Exists', values: [] as string[] })), ...(q.spec?.scopeSelector?.matchExpressions ?? [])];
+  const scopes = [
+    ...(q.spec?.scopes ?? []).map((s) => ({ scopeName: s, operator: 'Exists', values: [] as string[] })),
+    ...(q.spec?.scopeSelector?.matchExpressions ?? []),
+  ];
   return scopes.every((s) => {
     switch (s.scopeName) {
-      case 'Terminating': return pod.terminating;
-      case 'NotTerminating': return !pod.terminating;
-      case 'BestEffort': return pod.bestEffort;
-      case 'NotBestEffort': return !pod.bestEffort;
+      case 'Terminating':
+        return pod.terminating;
+      case 'NotTerminating':
+        return !pod.terminating;
+      case 'BestEffort':
+        return pod.bestEffort;
+      case 'NotBestEffort':
+        return !pod.bestEffort;
       case 'PriorityClass': {
         const pc = pod.priorityClass;
         if (s.operator === 'Exists') return pc !== undefined;
@@ -214,8 +251,10 @@ export function quotaScopesMatch(q: ResourceQuotaLike, pod: { terminating: boole
         if (s.operator === 'NotIn') return pc === undefined || !(s.values ?? []).includes(pc);
         return false;
       }
-      case 'CrossNamespacePodAffinity': return false;
-      default: return false;
+      case 'CrossNamespacePodAffinity':
+        return false;
+      default:
+        return false;
     }
   });
 }
@@ -226,13 +265,21 @@ function breakdown(key: string, d: { master: number; worker: number }, workers: 
   return `master ${f(d.master)} + ${workers} worker${workers === 1 ? '' : 's'} × ${f(d.worker)}`;
 }
 
-export function checkQuotas(quotas: readonly ResourceQuotaLike[], fp: Footprint, pods: { terminating: boolean; priorityClass?: string } = { terminating: false }): FootprintProblem[] {
+export function checkQuotas(
+  quotas: readonly ResourceQuotaLike[],
+  fp: Footprint,
+  pods: { terminating: boolean; priorityClass?: string } = { terminating: false },
+): FootprintProblem[] {
   const problems: FootprintProblem[] = [];
   const bestEffort = (p: PodResources) => p.containers.every((c) => Object.keys(c.requests).length === 0 && Object.keys(c.limits).length === 0);
   for (const q of quotas) {
     const name = q.metadata?.name ?? '(unnamed)';
     const scoped = (q.spec?.scopes?.length ?? 0) > 0 || (q.spec?.scopeSelector?.matchExpressions?.length ?? 0) > 0;
-    const podsMatch = quotaScopesMatch(q, { terminating: pods.terminating, bestEffort: bestEffort(fp.master) && bestEffort(fp.worker), priorityClass: pods.priorityClass });
+    const podsMatch = quotaScopesMatch(q, {
+      terminating: pods.terminating,
+      bestEffort: bestEffort(fp.master) && bestEffort(fp.worker),
+      priorityClass: pods.priorityClass,
+    });
     const hard = { ...(q.spec?.hard ?? {}), ...(q.status?.hard ?? {}) };
     const used = amounts(q.status?.used);
     for (const [key, hardText] of Object.entries(hard)) {
@@ -257,10 +304,17 @@ export function checkQuotas(quotas: readonly ResourceQuotaLike[], fp: Footprint,
         const m = /^(requests|limits)\.(cpu|memory|ephemeral-storage)$/.exec(key) ?? (key === 'cpu' || key === 'memory' ? [key, 'requests', key] : null);
         if (!m) continue;
         const [, list, res] = m as unknown as [string, 'requests' | 'limits', string];
-        for (const [role, p] of [['master', fp.master], ['worker', fp.worker]] as const) {
+        for (const [role, p] of [
+          ['master', fp.master],
+          ['worker', fp.worker],
+        ] as const) {
           for (const c of p.containers) {
             if (c[list][res] === undefined) {
-              problems.push({ check: 'quota', object: `ResourceQuota ${name}`, message: `ResourceQuota ${name} tracks ${key}: the ${role} Pod's container "${c.name}" sets no ${list === 'requests' ? 'request' : 'limit'} for ${res}, so the API server would reject the Pod` });
+              problems.push({
+                check: 'quota',
+                object: `ResourceQuota ${name}`,
+                message: `ResourceQuota ${name} tracks ${key}: the ${role} Pod's container "${c.name}" sets no ${list === 'requests' ? 'request' : 'limit'} for ${res}, so the API server would reject the Pod`,
+              });
             }
           }
         }
@@ -299,13 +353,15 @@ export function checkLimitRanges(limitRanges: readonly LimitRangeLike[], fp: Foo
           const f = (x: number) => formatQuantity(res, x);
           if (limits[res] === undefined) push(object, `${object}: ${what}: sets no ${res} limit, but the maximum per ${per} is ${f(v)} (a limit is required)`);
           else if (limits[res] > v + 1e-9) push(object, `${object}: ${what}: ${res} limit ${f(limits[res])} is above the maximum ${f(v)} per ${per}`);
-          else if (requests[res] !== undefined && requests[res] > v + 1e-9) push(object, `${object}: ${what}: ${res} request ${f(requests[res])} is above the maximum ${f(v)} per ${per}`);
+          else if (requests[res] !== undefined && requests[res] > v + 1e-9)
+            push(object, `${object}: ${what}: ${res} request ${f(requests[res])} is above the maximum ${f(v)} per ${per}`);
         }
         for (const [res, v] of Object.entries(mn)) {
           const f = (x: number) => formatQuantity(res, x);
           if (requests[res] === undefined) push(object, `${object}: ${what}: sets no ${res} request, but the minimum per ${per} is ${f(v)}`);
           else if (requests[res] < v - 1e-9) push(object, `${object}: ${what}: ${res} request ${f(requests[res])} is below the minimum ${f(v)} per ${per}`);
-          else if (limits[res] !== undefined && limits[res] < v - 1e-9) push(object, `${object}: ${what}: ${res} limit ${f(limits[res])} is below the minimum ${f(v)} per ${per}`);
+          else if (limits[res] !== undefined && limits[res] < v - 1e-9)
+            push(object, `${object}: ${what}: ${res} limit ${f(limits[res])} is below the minimum ${f(v)} per ${per}`);
         }
         for (const [res, r] of Object.entries(ratio)) {
           const req = requests[res];
@@ -316,19 +372,32 @@ export function checkLimitRanges(limitRanges: readonly LimitRangeLike[], fp: Foo
         }
       };
       if (item.type === 'Container') {
-        for (const [role, p] of [['master', fp.master], ['worker', fp.worker]] as const) {
+        for (const [role, p] of [
+          ['master', fp.master],
+          ['worker', fp.worker],
+        ] as const) {
           for (const c of p.containers) judge(`the ${role} Pod's ${c.init ? 'init ' : ''}container "${c.name}"`, c.requests, c.limits, 'Container');
         }
-        const defaults = [...Object.entries(amounts(item.default)).map(([k, v]) => `limit ${k} ${formatQuantity(k, v)}`), ...Object.entries(amounts(item.defaultRequest)).map(([k, v]) => `request ${k} ${formatQuantity(k, v)}`)];
+        const defaults = [
+          ...Object.entries(amounts(item.default)).map(([k, v]) => `limit ${k} ${formatQuantity(k, v)}`),
+          ...Object.entries(amounts(item.defaultRequest)).map(([k, v]) => `request ${k} ${formatQuantity(k, v)}`),
+        ];
         if (defaults.length) {
-          const applied = [...fp.master.containers.map((c) => ['master', c] as const), ...fp.worker.containers.map((c) => ['worker', c] as const)]
-            .flatMap(([role, c]) => c.defaulted.filter((d) => d.endsWith(object)).map((d) => `${role} container "${c.name}": ${d.replace(` from ${object}`, '')}`));
-          notes.push(applied.length
-            ? `${object} fills in container defaults (${defaults.join(', ')}); applied here: ${applied.join('; ')} (checked after defaulting)`
-            : `${object} sets container defaults (${defaults.join(', ')}); none applies: every container of the application sets its own requests and limits`);
+          const applied = [...fp.master.containers.map((c) => ['master', c] as const), ...fp.worker.containers.map((c) => ['worker', c] as const)].flatMap(
+            ([role, c]) => c.defaulted.filter((d) => d.endsWith(object)).map((d) => `${role} container "${c.name}": ${d.replace(` from ${object}`, '')}`),
+          );
+          notes.push(
+            applied.length
+              ? `${object} fills in container defaults (${defaults.join(', ')}); applied here: ${applied.join('; ')} (checked after defaulting)`
+              : `${object} sets container defaults (${defaults.join(', ')}); none applies: every container of the application sets its own requests and limits`,
+          );
         }
       } else if (item.type === 'Pod') {
-        for (const [role, p] of [['master', fp.master], ['worker', fp.worker]] as const) judge(`the ${role} Pod`, p.requests, p.limits, 'Pod');
+        for (const [role, p] of [
+          ['master', fp.master],
+          ['worker', fp.worker],
+        ] as const)
+          judge(`the ${role} Pod`, p.requests, p.limits, 'Pod');
       }
     }
   }

@@ -18,9 +18,7 @@ export interface StaticConnection {
   readonly basic?: { readonly username: string; readonly password: string };
 }
 
-export type KubeconfigRead =
-  | { readonly kind: 'static'; readonly connection: StaticConnection }
-  | { readonly kind: 'needs-client-node'; readonly why: string };
+export type KubeconfigRead = { readonly kind: 'static'; readonly connection: StaticConnection } | { readonly kind: 'needs-client-node'; readonly why: string };
 
 interface Named<T> {
   name?: string;
@@ -53,7 +51,13 @@ export function readKubeconfig(file: string, text: string = fs.readFileSync(file
   const server = str(cluster.server);
   if (!server) throw new Error(`cluster "${String(context.cluster)}" has no server`);
 
-  for (const [key, why] of [['exec', 'an exec credential plugin'], ['auth-provider', 'an auth-provider plugin'], ['as', 'impersonation'], ['as-groups', 'impersonation'], ['as-uid', 'impersonation']] as const) {
+  for (const [key, why] of [
+    ['exec', 'an exec credential plugin'],
+    ['auth-provider', 'an auth-provider plugin'],
+    ['as', 'impersonation'],
+    ['as-groups', 'impersonation'],
+    ['as-uid', 'impersonation'],
+  ] as const) {
     if (user[key] !== undefined) return { kind: 'needs-client-node', why };
   }
   if (cluster['proxy-url'] !== undefined) return { kind: 'needs-client-node', why: 'a proxy-url' };

@@ -30,7 +30,10 @@ export type NamespaceLabels = { labels: Record<string, string> } | { unreadable:
 /** The namespace's labels, or why they could not be read (never fails preflight). */
 export async function readNamespaceLabels(kube: Kube, namespace: string): Promise<NamespaceLabels> {
   try {
-    const ns = await kube.call<{ metadata?: { labels?: Record<string, string> } }>({ method: 'GET', path: `/api/v1/namespaces/${encodeURIComponent(namespace)}` });
+    const ns = await kube.call<{ metadata?: { labels?: Record<string, string> } }>({
+      method: 'GET',
+      path: `/api/v1/namespaces/${encodeURIComponent(namespace)}`,
+    });
     return { labels: ns.metadata?.labels ?? {} };
   } catch (e) {
     if (e instanceof KubeApiError && e.status !== 0) return { unreadable: isStatus(e, 403) ? 'no permission to get namespaces' : describeError(e) };
@@ -59,13 +62,16 @@ export function podSecurityReport(ns: NamespaceLabels, builtFor: PodSecurityLeve
 export function describePodSecurity(r: PodSecurityReport, namespace: string, unreadable?: string): string {
   const level = r.enforce ? `enforces Pod Security "${r.enforce}" (version ${r.enforceVersion})` : undefined;
   const where =
-    r.source === 'no-label' ? `namespace ${namespace} has no ${ENFORCE_LABEL} label (the cluster's default level applies)`
-      : r.source === 'unreadable' ? `the labels of namespace ${namespace} could not be read (${unreadable ?? 'unknown'})`
+    r.source === 'no-label'
+      ? `namespace ${namespace} has no ${ENFORCE_LABEL} label (the cluster's default level applies)`
+      : r.source === 'unreadable'
+        ? `the labels of namespace ${namespace} could not be read (${unreadable ?? 'unknown'})`
         : `namespace ${namespace} ${level}${r.source === 'refusal' ? ' (learned from its refusal)' : ''}`;
   const pods = `the master and worker Pods, built for "${r.builtFor}" (kubernetes.pod-security)`;
   if (r.podsPass) return `${where}; ${pods}, pass it (server-side dry run)`;
-  const hint = r.builtFor === 'baseline' && r.enforce === 'restricted'
-    ? '; set kubernetes.pod-security = restricted (with an image that runs as a non-root user, or kubernetes.run-as-user)'
-    : '';
+  const hint =
+    r.builtFor === 'baseline' && r.enforce === 'restricted'
+      ? '; set kubernetes.pod-security = restricted (with an image that runs as a non-root user, or kubernetes.run-as-user)'
+      : '';
   return `${where}; ${pods}, are refused by Pod Security admission: ${r.refusal}${hint}`;
 }

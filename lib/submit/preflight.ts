@@ -127,7 +127,11 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
   const deniedCreate = new Set(denied.filter((a) => a.verb === 'create').map((a) => qualified(a)));
 
   // Pod Security refusals of the Pods are one problem, with the namespace's level, not one per Pod.
-  const podSecurity = podSecurityReport(namespaceLabels, spec.podSecurity.level, [masterRun, ...workerRuns].map((r) => r.error));
+  const podSecurity = podSecurityReport(
+    namespaceLabels,
+    spec.podSecurity.level,
+    [masterRun, ...workerRuns].map((r) => r.error),
+  );
   const podSecurityLine = describePodSecurity(podSecurity, ns, 'unreadable' in namespaceLabels ? namespaceLabels.unreadable : undefined);
   if (podSecurity.podsPass) notes.push(podSecurityLine);
   else problems.push({ check: 'pod-security', object: `Namespace ${ns}`, message: podSecurityLine });
@@ -161,25 +165,43 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
   }
   for (const group of byMessage.values()) {
     const first = group[0];
-    const label = group.length === 1 ? first.label : `${group.length} of ${workers.length} worker Pods (${group.map((g) => g.name).slice(0, 3).join(', ')}${group.length > 3 ? ', …' : ''})`;
+    const label =
+      group.length === 1
+        ? first.label
+        : `${group.length} of ${workers.length} worker Pods (${group
+            .map((g) => g.name)
+            .slice(0, 3)
+            .join(', ')}${group.length > 3 ? ', …' : ''})`;
     dryRunProblem(first, label, `server-side dry run rejected ${label}: ${describeError(first.error)}`);
   }
 
   for (const p of references) problems.push({ check: 'reference', object: describeRef(p.ref), message: p.message });
 
   const fp = applicationFootprint(
-    plan.job.spec!.template.spec!, plan.workerTemplate.template!.spec!, workers.length,
-    { configMaps: plan.configMaps.length, secrets: plan.secrets.length, roles: plan.roles.length, roleBindings: plan.roleBindings.length, networkPolicies: plan.networkPolicies.length },
+    plan.job.spec!.template.spec!,
+    plan.workerTemplate.template!.spec!,
+    workers.length,
+    {
+      configMaps: plan.configMaps.length,
+      secrets: plan.secrets.length,
+      roles: plan.roles.length,
+      roleBindings: plan.roleBindings.length,
+      networkPolicies: plan.networkPolicies.length,
+    },
     limitRanges,
   );
-  const quotaProblems = checkQuotas(quotas, fp, { terminating: plan.job.spec?.activeDeadlineSeconds !== undefined, priorityClass: plan.job.spec?.template.spec?.priorityClassName });
+  const quotaProblems = checkQuotas(quotas, fp, {
+    terminating: plan.job.spec?.activeDeadlineSeconds !== undefined,
+    priorityClass: plan.job.spec?.template.spec?.priorityClassName,
+  });
   for (const q of quotaProblems) problems.push(q);
   const lr = checkLimitRanges(limitRanges, fp);
   for (const l of lr.problems) problems.push(l);
 
   notes.push(...lr.notes);
   if (quotas.length === 0) notes.push(`no ResourceQuota in namespace ${ns}`);
-  for (const q of quotas) if (!q.status?.used) notes.push(`ResourceQuota ${q.metadata?.name} has no recorded usage yet (its controller has not synced); counted as 0 used`);
+  for (const q of quotas)
+    if (!q.status?.used) notes.push(`ResourceQuota ${q.metadata?.name} has no recorded usage yet (its controller has not synced); counted as 0 used`);
 
   return {
     applicationId: spec.appId,

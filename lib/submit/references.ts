@@ -33,7 +33,14 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
   const secret = (name: string): ObjectRef => ({ apiVersion: 'v1', kind: 'Secret', namespace: ns, name });
   const refs: Reference[] = spec.serviceAccountGenerated
     ? []
-    : [{ ref: { apiVersion: 'v1', kind: 'ServiceAccount', namespace: ns, name: spec.serviceAccount }, option: 'kubernetes.service-account', keys: [], optional: false }];
+    : [
+        {
+          ref: { apiVersion: 'v1', kind: 'ServiceAccount', namespace: ns, name: spec.serviceAccount },
+          option: 'kubernetes.service-account',
+          keys: [],
+          optional: false,
+        },
+      ];
   for (const c of spec.configMaps) {
     if (!c.owned) refs.push({ ref: cm(c.name), option: `kubernetes.configmap.${c.entry}`, keys: c.mounts.map((m) => m.key), optional: false });
   }
@@ -42,8 +49,10 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
   }
   if (spec.secretRef) refs.push({ ref: secret(spec.secretRef), option: 'kubernetes.secret-ref', keys: [], optional: false });
   for (const e of spec.env) {
-    if ('secret' in e && !ownedSecrets.has(e.secret)) refs.push({ ref: secret(e.secret), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
-    if ('configmap' in e && !ownedConfigMaps.has(e.configmap)) refs.push({ ref: cm(e.configmap), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
+    if ('secret' in e && !ownedSecrets.has(e.secret))
+      refs.push({ ref: secret(e.secret), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
+    if ('configmap' in e && !ownedConfigMaps.has(e.configmap))
+      refs.push({ ref: cm(e.configmap), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
   }
   for (const e of spec.envFrom) {
     const owned = e.kind === 'secret' ? ownedSecrets.has(e.name) : ownedConfigMaps.has(e.name);
@@ -51,7 +60,12 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
   }
   for (const name of spec.imagePullSecrets) refs.push({ ref: secret(name), option: 'kubernetes.image-pull-secrets', keys: [], optional: false });
   if (spec.checkpointPvc) {
-    refs.push({ ref: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns, name: spec.checkpointPvc }, option: 'kubernetes.checkpoint-pvc', keys: [], optional: false });
+    refs.push({
+      ref: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns, name: spec.checkpointPvc },
+      option: 'kubernetes.checkpoint-pvc',
+      keys: [],
+      optional: false,
+    });
   }
   return refs;
 }
@@ -104,7 +118,11 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
       const present = keysIn(f.obj);
       const missing = r.keys.filter((key) => !present.has(key));
       if (missing.length && !r.optional) {
-        problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} has no key ${missing.map((m) => `"${m}"`).join(', ')} (keys: ${[...present].sort().join(', ') || 'none'})` });
+        problems.push({
+          ref: r.ref,
+          option: r.option,
+          message: `${r.option}: ${what} has no key ${missing.map((m) => `"${m}"`).join(', ')} (keys: ${[...present].sort().join(', ') || 'none'})`,
+        });
       }
     }
     if (r.ref.kind === 'PersistentVolumeClaim' && (f.obj.status as { phase?: string } | undefined)?.phase === 'Lost') {

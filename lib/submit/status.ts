@@ -70,7 +70,18 @@ export interface StatusReport {
 }
 
 /** Waiting reasons that mean "this will not start by itself soon". */
-const STUCK = new Set(['ErrImagePull', 'ImagePullBackOff', 'InvalidImageName', 'ErrImageNeverPull', 'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'CrashLoopBackOff', 'PreCreateHookError', 'PostStartHookError']);
+const STUCK = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'RunContainerError',
+  'CrashLoopBackOff',
+  'PreCreateHookError',
+  'PostStartHookError',
+]);
 
 /** What the runtime's exit codes mean (EXIT_CODES). */
 export const EXIT_CODE_MEANING: Record<number, string> = {
@@ -119,7 +130,11 @@ export function podProblem(pod: Pod): { reason: string; message?: string } | und
   }
   for (const s of pod.status?.initContainerStatuses ?? []) {
     const t = s.state?.terminated;
-    if (t && t.exitCode !== 0) return { reason: `Init:${t.reason ?? 'Error'}`, message: `init container "${s.name}" exited with code ${t.exitCode}${t.message ? `: ${t.message}` : ''}` };
+    if (t && t.exitCode !== 0)
+      return {
+        reason: `Init:${t.reason ?? 'Error'}`,
+        message: `init container "${s.name}" exited with code ${t.exitCode}${t.message ? `: ${t.message}` : ''}`,
+      };
   }
   return undefined;
 }
@@ -212,8 +227,9 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
       ...base,
       status: 'UNKNOWN',
       reason: 'NotFound',
-      message: `no Job ${obs.applicationId} in namespace ${obs.namespace}: never submitted there, cancelled, or removed after its retention period (kubernetes.finished-job-retention-seconds)`
-        + (left ? `; ${left} Pod(s) with its label remain (seatunnel-app cancel --id ${obs.applicationId} removes them)` : ''),
+      message:
+        `no Job ${obs.applicationId} in namespace ${obs.namespace}: never submitted there, cancelled, or removed after its retention period (kubernetes.finished-job-retention-seconds)` +
+        (left ? `; ${left} Pod(s) with its label remain (seatunnel-app cancel --id ${obs.applicationId} removes them)` : ''),
     };
   }
   const ann = job.metadata?.annotations ?? {};
@@ -238,7 +254,13 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   }
   if (master?.status?.phase === 'Succeeded') return { ...common, ...withWorkers, status: 'SUCCEEDED' };
   if (job.metadata?.deletionTimestamp) {
-    return { ...common, ...withWorkers, status: 'CANCELED', reason: 'Deleting', message: `the Job is being deleted (since ${job.metadata.deletionTimestamp}); its Pods are stopping` };
+    return {
+      ...common,
+      ...withWorkers,
+      status: 'CANCELED',
+      reason: 'Deleting',
+      message: `the Job is being deleted (since ${job.metadata.deletionTimestamp}); its Pods are stopping`,
+    };
   }
   if (job.spec?.suspend) {
     return { ...common, status: 'CREATED', reason: 'Suspended', message: 'the Job is suspended: submit has not started it (yet)' };
@@ -268,8 +290,11 @@ export async function readStatus(kube: Kube, namespace: string, applicationId: s
     kube.list<Pod>('v1', 'Pod', namespace, { labelSelector: `${LABELS.applicationId}=${applicationId}` }).then((l) => l.items),
   ]);
   let events: Event[] | undefined;
-  const needEvents = job && !job.spec?.suspend && !pods.some((p) => role(p) === 'master')
-    && !job.status?.conditions?.some((c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type));
+  const needEvents =
+    job &&
+    !job.spec?.suspend &&
+    !pods.some((p) => role(p) === 'master') &&
+    !job.status?.conditions?.some((c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type));
   if (needEvents) {
     // Best effort: the reason the master Pod was not created (e.g. a quota refusal) is an Event on the Job.
     events = await kube

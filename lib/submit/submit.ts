@@ -18,9 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { LABELS } from '../model/reserved';
 import { dependents, withJobOwner } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
-import {
-  describeError, describeRef, isStatus, type Kube, KubeApiError, refOf, withRetry, type AnyObject, type ObjectRef,
-} from '../kube';
+import { describeError, describeRef, isStatus, type Kube, KubeApiError, refOf, withRetry, type AnyObject, type ObjectRef } from '../kube';
 import { checkReferences, type ReferenceProblem } from './references';
 
 /** Marker of one submit attempt on every object it creates (how ambiguous creates are verified). */
@@ -112,15 +110,20 @@ async function createOne(kube: Kube, obj: KubeObject, attemptId: string): Promis
     throw new KubeApiError(500, 'NoUid', 'the API server answered without a uid', { method: 'POST', path: ref.name });
   } catch (e) {
     if (isStatus(e, 409)) {
-      return { ok: false, error: new Error(`create ${describeRef(ref)}: it already exists and was not created by this submission: ${describeError(e)}`), untouched: { ref, why: 'it existed before this submission' } };
+      return {
+        ok: false,
+        error: new Error(`create ${describeRef(ref)}: it already exists and was not created by this submission: ${describeError(e)}`),
+        untouched: { ref, why: 'it existed before this submission' },
+      };
     }
-    if (!(e instanceof KubeApiError) || !e.ambiguous) return { ok: false, error: new Error(`create ${describeRef(ref)}: ${describeError(e)}`), ...(e instanceof KubeApiError ? { status: e.status } : {}) };
+    if (!(e instanceof KubeApiError) || !e.ambiguous)
+      return { ok: false, error: new Error(`create ${describeRef(ref)}: ${describeError(e)}`), ...(e instanceof KubeApiError ? { status: e.status } : {}) };
     const error = new Error(`create ${describeRef(ref)}: ${describeError(e)} (the outcome was unknown; verified by reading it back)`);
     try {
       const found = await verify(kube, ref, attemptId, e.status === 0);
       if (found === undefined) return { ok: false, error };
       if (found.ours) return { ok: false, error, created: { ref, uid: found.uid, verified: true } };
-      return { ok: false, error, untouched: { ref, why: 'an object of that name exists without this submission\'s marker' } };
+      return { ok: false, error, untouched: { ref, why: "an object of that name exists without this submission's marker" } };
     } catch (verifyError) {
       return { ok: false, error, verifyError: new Error(`cannot verify whether ${describeRef(ref)} was created: ${describeError(verifyError)}`) };
     }
@@ -142,13 +145,19 @@ async function verify(kube: Kube, ref: ObjectRef, attemptId: string, noResponse:
 }
 
 /** Deletes what this attempt created: each object by uid; the Job in the foreground; its Pods by label. */
-export async function rollback(kube: Kube, created: readonly CreatedObject[], opts: { job?: CreatedObject; appId: string; podsMayExist: boolean }): Promise<{ deleted: ObjectRef[]; untouched: Array<{ ref: ObjectRef; why: string }>; errors: Error[] }> {
+export async function rollback(
+  kube: Kube,
+  created: readonly CreatedObject[],
+  opts: { job?: CreatedObject; appId: string; podsMayExist: boolean },
+): Promise<{ deleted: ObjectRef[]; untouched: Array<{ ref: ObjectRef; why: string }>; errors: Error[] }> {
   const deleted: ObjectRef[] = [];
   const untouched: Array<{ ref: ObjectRef; why: string }> = [];
   const errors: Error[] = [];
   const one = async (c: CreatedObject, isJob: boolean) => {
     try {
-      await withRetry(() => kube.delete(c.ref, { uid: c.uid, propagationPolicy: isJob ? 'Foreground' : 'Background', ...(isJob ? { gracePeriodSeconds: 0 } : {}) }));
+      await withRetry(() =>
+        kube.delete(c.ref, { uid: c.uid, propagationPolicy: isJob ? 'Foreground' : 'Background', ...(isJob ? { gracePeriodSeconds: 0 } : {}) }),
+      );
       deleted.push(c.ref);
     } catch (e) {
       if (isStatus(e, 404)) deleted.push(c.ref);
@@ -224,12 +233,19 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
       try {
         return await checkReferences(kube, spec);
       } catch (e) {
-        throw new SubmitError('references', [e as Error], noRollback, `submit failed before creating anything: checking referenced objects: ${describeError(e)}`);
+        throw new SubmitError(
+          'references',
+          [e as Error],
+          noRollback,
+          `submit failed before creating anything: checking referenced objects: ${describeError(e)}`,
+        );
       }
     });
     if (problems.length) {
       throw new SubmitError(
-        'references', problems.map((p) => new Error(p.message)), noRollback,
+        'references',
+        problems.map((p) => new Error(p.message)),
+        noRollback,
         `submit refused before creating anything: ${problems.length} referenced object problem(s):\n${problems.map((p) => `  - ${p.message}`).join('\n')}`,
         problems,
       );
@@ -245,18 +261,34 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
       ? await rollback(kube, [], { job: jobOutcome.created, appId: spec.appId, podsMayExist: false })
       : { deleted: [], untouched: [], errors: [] };
     const errors = [...(jobOutcome.verifyError ? [jobOutcome.verifyError] : []), ...rb.errors];
-    throw new SubmitError('create-job', [jobOutcome.error], { deleted: rb.deleted, untouched: [...untouched, ...rb.untouched], errors }, `submit failed: ${jobOutcome.error.message}`);
+    throw new SubmitError(
+      'create-job',
+      [jobOutcome.error],
+      { deleted: rb.deleted, untouched: [...untouched, ...rb.untouched], errors },
+      `submit failed: ${jobOutcome.error.message}`,
+    );
   }
   const job = jobOutcome.created;
 
-  const fail = async (stepName: SubmitStep, causes: Error[], created: CreatedObject[], extra: { untouched?: Array<{ ref: ObjectRef; why: string }>; errors?: Error[] } = {}): Promise<never> => {
+  const fail = async (
+    stepName: SubmitStep,
+    causes: Error[],
+    created: CreatedObject[],
+    extra: { untouched?: Array<{ ref: ObjectRef; why: string }>; errors?: Error[] } = {},
+  ): Promise<never> => {
     const rb = await rollback(kube, created, { job, appId: spec.appId, podsMayExist: stepName === 'start' });
     const report: RollbackReport = {
       deleted: rb.deleted,
       untouched: [...(extra.untouched ?? []), ...rb.untouched],
       errors: [...(extra.errors ?? []), ...rb.errors],
     };
-    const more = causes.length > 1 ? `\nalso failed:\n${causes.slice(1).map((c) => `  - ${c.message}`).join('\n')}` : '';
+    const more =
+      causes.length > 1
+        ? `\nalso failed:\n${causes
+            .slice(1)
+            .map((c) => `  - ${c.message}`)
+            .join('\n')}`
+        : '';
     throw new SubmitError(stepName, causes, report, `submit failed: ${causes[0].message}${more}`);
   };
 
@@ -266,11 +298,18 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
   const created = outcomes.flatMap((o) => (o.created ? [o.created] : []));
   const failures = outcomes.flatMap((o) => (o.ok ? [] : [o]));
   if (failures.length) {
-    await fail('create-dependents', failures.map((f) => f.error), created, {
-      untouched: failures.flatMap((f) => (f.untouched ? [f.untouched] : [])),
-      // An unverifiable dependent carries the Job's owner reference: the garbage collector removes it with the Job.
-      errors: failures.flatMap((f) => (f.verifyError ? [new Error(`${f.verifyError.message} (if it exists, it is owned by the deleted Job and garbage-collected with it)`)] : [])),
-    });
+    await fail(
+      'create-dependents',
+      failures.map((f) => f.error),
+      created,
+      {
+        untouched: failures.flatMap((f) => (f.untouched ? [f.untouched] : [])),
+        // An unverifiable dependent carries the Job's owner reference: the garbage collector removes it with the Job.
+        errors: failures.flatMap((f) =>
+          f.verifyError ? [new Error(`${f.verifyError.message} (if it exists, it is owned by the deleted Job and garbage-collected with it)`)] : [],
+        ),
+      },
+    );
   }
 
   // 4. Start: unsuspend with a JSON patch (concurrent controller updates are not overwritten).

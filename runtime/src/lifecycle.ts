@@ -93,12 +93,22 @@ class Application implements Step {
     const { settings, log } = this.d;
     const app = settings.app;
     log.info('starting', {
-      application: app.appId, jobId: app.jobId, restoreJobId: app.restoreJobId, workers: app.workerCount, slots: app.workerSlots,
-      startupTimeoutMs: app.startupTimeoutMillis, pod: settings.pod.name,
+      application: app.appId,
+      jobId: app.jobId,
+      restoreJobId: app.restoreJobId,
+      workers: app.workerCount,
+      slots: app.workerSlots,
+      startupTimeoutMs: app.startupTimeoutMillis,
+      pod: settings.pod.name,
     });
     this.setPhase('Starting', {
-      workersDesired: String(app.workerCount), workersRegistered: '0', zetaJobId: app.restoreJobId ?? app.jobId,
-      zetaJobStatus: null, reason: null, message: null, finishedAt: null,
+      workersDesired: String(app.workerCount),
+      workersRegistered: '0',
+      zetaJobId: app.restoreJobId ?? app.jobId,
+      zetaJobStatus: null,
+      reason: null,
+      message: null,
+      finishedAt: null,
     });
 
     // Everything the Pod's settings decide is checked before anything starts.
@@ -162,14 +172,28 @@ class Application implements Step {
     const { kube, settings, clock, log } = this.d;
     const app = settings.app;
     this.setPhase('CreatingWorkers');
-    this.reporter.event('Normal', 'WorkersCreating', `creating ${app.workerCount} worker Pod(s) with ${app.workerSlots} slot(s) each from PodTemplate ${app.workerTemplate}`);
+    this.reporter.event(
+      'Normal',
+      'WorkersCreating',
+      `creating ${app.workerCount} worker Pod(s) with ${app.workerSlots} slot(s) each from PodTemplate ${app.workerTemplate}`,
+    );
     const store = new PodSnapshotStore(kube, workerSelector(app.appId), { clock, log, resyncMs: this.t.resyncMs, failureBudgetMs: this.t.apiFailureBudgetMs });
     this.state.store = store;
     store.onFatal((e) => this.on({ type: 'WorkersUnobservable', error: e.message }));
     await this.interruption.guard(store.start());
-    const stampInput = { appId: app.appId, namespace: kube.namespace, template: k.template, master: k.master, masterHost: settings.pod.masterHost, masterPort: app.master.port };
+    const stampInput = {
+      appId: app.appId,
+      namespace: kube.namespace,
+      template: k.template,
+      master: k.master,
+      masterHost: settings.pod.masterHost,
+      masterPort: app.master.port,
+    };
     const reconciler = new WorkerReconciler({
-      kube, store, clock, log,
+      kube,
+      store,
+      clock,
+      log,
       appId: app.appId,
       count: app.workerCount,
       masterUid: k.master.uid,
@@ -203,7 +227,10 @@ class Application implements Step {
   private async applicationBeingDeleted(): Promise<boolean> {
     const { kube, settings } = this.d;
     const deleting = (read: Promise<{ metadata?: { deletionTimestamp?: unknown } }>): Promise<boolean> =>
-      read.then((o) => Boolean(o.metadata?.deletionTimestamp), (e: unknown) => isStatus(e, 404));
+      read.then(
+        (o) => Boolean(o.metadata?.deletionTimestamp),
+        (e: unknown) => isStatus(e, 404),
+      );
     const [job, pod] = await Promise.all([deleting(kube.getJob(settings.app.appId)), deleting(kube.getPod(settings.pod.name))]);
     if (job || pod) this.state.applicationDeleted = true;
     return job || pod;
@@ -238,7 +265,11 @@ class Application implements Step {
       finishedAt: clock.wallTime().toISOString(),
       workersRegistered: String(this.state.registered),
     });
-    this.reporter.event(final.state === 'SUCCEEDED' ? 'Normal' : 'Warning', phase, final.state === 'SUCCEEDED' ? final.message : `${final.reason}: ${final.message}`);
+    this.reporter.event(
+      final.state === 'SUCCEEDED' ? 'Normal' : 'Warning',
+      phase,
+      final.state === 'SUCCEEDED' ? final.message : `${final.reason}: ${final.message}`,
+    );
     const recorded = await this.reporter.flush(this.t.recordBudgetMs);
     if (!recorded) log.warn('the terminal state could not be recorded on the Job in time');
     if (this.state.engine === 'running') {

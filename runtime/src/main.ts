@@ -33,7 +33,10 @@ async function reportEarly(result: Outcome, log: Logger): Promise<void> {
   try {
     conn = await connectKube(ns);
     const reporter = new Reporter(conn.port, { name: appId }, { podName: process.env[ENV.podName] ?? '' }, systemClock, log);
-    const uid = await conn.port.getJob(appId).then((j) => j.metadata?.uid, () => undefined);
+    const uid = await conn.port.getJob(appId).then(
+      (j) => j.metadata?.uid,
+      () => undefined,
+    );
     if (uid) reporter.setJobUid(uid);
     reporter.annotate({ phase: 'Failed', reason: result.reason, message: result.message.slice(0, 4096), finishedAt: new Date().toISOString() });
     reporter.event('Warning', 'Failed', `${result.reason}: ${result.message}`);
@@ -110,7 +113,11 @@ async function main(): Promise<number> {
     log.error(result.message, { reason: result.reason, exitCode: result.exitCode });
     return result.exitCode;
   }
-  log.info('settings loaded', { startupMs: Math.round(performance.now() - started), apiServer: conn.server, engineRest: settings.engineRest.candidates.map((c) => `${settings.engineRest.host}:${c.port}${c.path}`).join(' or ') });
+  log.info('settings loaded', {
+    startupMs: Math.round(performance.now() - started),
+    apiServer: conn.server,
+    engineRest: settings.engineRest.candidates.map((c) => `${settings.engineRest.host}:${c.port}${c.path}`).join(' or '),
+  });
   const engine = new ZetaEngine(settings, process.env, systemClock, log);
   lifecycleRunning = true;
   const result = await runApplication({
@@ -133,8 +140,15 @@ async function main(): Promise<number> {
   const mem = process.memoryUsage();
   const mib = (n: number) => Math.round(n / 1024 / 1024);
   log.info('exit', {
-    code: result.exitCode, state: result.state, reason: result.reason, uptimeMs: Math.round(performance.now() - started),
-    peakRssMiB: peakRssMiB(), rssMiB: mib(mem.rss), heapUsedMiB: mib(mem.heapUsed), heapTotalMiB: mib(mem.heapTotal), externalMiB: mib(mem.external),
+    code: result.exitCode,
+    state: result.state,
+    reason: result.reason,
+    uptimeMs: Math.round(performance.now() - started),
+    peakRssMiB: peakRssMiB(),
+    rssMiB: mib(mem.rss),
+    heapUsedMiB: mib(mem.heapUsed),
+    heapTotalMiB: mib(mem.heapTotal),
+    externalMiB: mib(mem.external),
   });
   return result.exitCode;
 }

@@ -110,7 +110,8 @@ export function decide(f: Facts, h: Happening): Decision {
     case 'JobStatusUnreadable':
       if (!h.engineError) return end('InternalError', `unexpected error while reading the job status: ${h.error}`);
       // 2.3.8 answers 500 (MemberLeftException) while a member leaves: tolerated for a while.
-      if (h.failingForMs > h.limitMs) return end('EngineUnreachable', `the engine's job status could not be read for ${Math.round(h.failingForMs / 1000)} s: ${h.error}`);
+      if (h.failingForMs > h.limitMs)
+        return end('EngineUnreachable', `the engine's job status could not be read for ${Math.round(h.failingForMs / 1000)} s: ${h.error}`);
       return CONTINUE;
   }
 }
@@ -136,7 +137,10 @@ export function afterCleanup(result: Outcome, problems: readonly string[]): Outc
   if (problems.length === 0) return result;
   const what = problems.join('; ');
   if (result.state !== 'SUCCEEDED') return { ...result, message: `${result.message} (cleanup also failed: ${what})` };
-  return { ...outcome('CleanupFailed', `the job succeeded, but removing the workers failed: ${what}`), ...(result.zetaStatus ? { zetaStatus: result.zetaStatus } : {}) };
+  return {
+    ...outcome('CleanupFailed', `the job succeeded, but removing the workers failed: ${what}`),
+    ...(result.zetaStatus ? { zetaStatus: result.zetaStatus } : {}),
+  };
 }
 
 /** The phase annotation (and Event reason) of a final outcome. */

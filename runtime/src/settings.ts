@@ -4,7 +4,15 @@
 
 import * as path from 'node:path';
 import { ENGINE_FILES } from 'seatunnel-app/internal/engine/files';
-import { parseHocon, HoconError, stringifyJson, type HoconDocument, type HoconObject, type HoconValue, type IncludeReader } from 'seatunnel-app/internal/hocon/index';
+import {
+  parseHocon,
+  HoconError,
+  stringifyJson,
+  type HoconDocument,
+  type HoconObject,
+  type HoconValue,
+  type IncludeReader,
+} from 'seatunnel-app/internal/hocon/index';
 import { fileIncludeReader } from 'seatunnel-app/internal/hocon/file-include';
 import { ENV } from 'seatunnel-app/internal/model/reserved';
 import { PATHS } from 'seatunnel-app/internal/model/spec';
@@ -69,7 +77,8 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
     if (typeof v !== 'string' || v === '') p.push(`runtime.json ${key}: expected a non-empty string, got ${JSON.stringify(v)}`);
   };
   const int = (key: string, v: unknown, min: number, max: number) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) p.push(`runtime.json ${key}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+      p.push(`runtime.json ${key}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
   };
   const jobId = (key: string, v: unknown, required: boolean) => {
     if (v === undefined && !required) return;
@@ -77,7 +86,10 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
       p.push(`runtime.json ${key}: expected a positive 63-bit integer as a decimal string, got ${JSON.stringify(v)}`);
     }
   };
-  if (raw.version !== RUNTIME_SETTINGS_VERSION) p.push(`runtime.json version: this runtime reads version ${RUNTIME_SETTINGS_VERSION}, got ${JSON.stringify(raw.version)} (runtime image and generator differ)`);
+  if (raw.version !== RUNTIME_SETTINGS_VERSION)
+    p.push(
+      `runtime.json version: this runtime reads version ${RUNTIME_SETTINGS_VERSION}, got ${JSON.stringify(raw.version)} (runtime image and generator differ)`,
+    );
   str('appId', raw.appId);
   str('namespace', raw.namespace);
   str('jobName', raw.jobName);
@@ -107,7 +119,8 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
   const jc = raw.jobConfig;
   if (!isObj(jc) || (jc.kind !== 'inline' && jc.kind !== 'file')) p.push('runtime.json jobConfig: expected {kind: "inline", env} or {kind: "file", path}');
   else if (jc.kind === 'inline') str('jobConfig.env', jc.env);
-  else if (typeof jc.path !== 'string' || !path.isAbsolute(jc.path)) p.push(`runtime.json jobConfig.path: expected an absolute path, got ${JSON.stringify(jc.path)}`);
+  else if (typeof jc.path !== 'string' || !path.isAbsolute(jc.path))
+    p.push(`runtime.json jobConfig.path: expected an absolute path, got ${JSON.stringify(jc.path)}`);
   if (!Array.isArray(raw.dependents)) p.push('runtime.json dependents: expected an array');
   else {
     raw.dependents.forEach((d: unknown, i) => {
@@ -155,8 +168,10 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
     }
   }
   if (app) {
-    if (appIdEnv && app.appId !== appIdEnv) problems.push(`runtime.json appId ${JSON.stringify(app.appId)} differs from ${ENV.appId}=${JSON.stringify(appIdEnv)}`);
-    if (pod.namespace && app.namespace !== pod.namespace) problems.push(`runtime.json namespace ${JSON.stringify(app.namespace)} differs from the Pod's namespace ${JSON.stringify(pod.namespace)}`);
+    if (appIdEnv && app.appId !== appIdEnv)
+      problems.push(`runtime.json appId ${JSON.stringify(app.appId)} differs from ${ENV.appId}=${JSON.stringify(appIdEnv)}`);
+    if (pod.namespace && app.namespace !== pod.namespace)
+      problems.push(`runtime.json namespace ${JSON.stringify(app.namespace)} differs from the Pod's namespace ${JSON.stringify(pod.namespace)}`);
   }
   if (problems.length > 0 || !app) {
     throw new RuntimeFailure('InvalidSettings', `invalid runtime settings:\n  - ${problems.join('\n  - ')}`);
@@ -174,7 +189,10 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
       candidates:
         app.master.restPath !== undefined
           ? [{ port: app.master.restPort, path: app.master.restPath }]
-          : [{ port: app.master.restPort, path: '' }, { port: app.master.port, path: HAZELCAST_REST_PATH }],
+          : [
+              { port: app.master.restPort, path: '' },
+              { port: app.master.port, path: HAZELCAST_REST_PATH },
+            ],
     },
     debug: env[RUNTIME_ENV.logLevel] === 'debug',
   };
@@ -222,7 +240,10 @@ export function restJobBody(job: HoconObject): HoconObject {
     if (typeof v !== 'object' || v === null) {
       // The kind only: the value may have come from a Secret through ${VAR}, and this message
       // ends up in the Job's annotations and Events.
-      throw new RuntimeFailure('InvalidJobConfig', `the job config's ${section} must be a block of plugins or a list, not ${v === null ? 'null' : `a ${typeof v}`}`);
+      throw new RuntimeFailure(
+        'InvalidJobConfig',
+        `the job config's ${section} must be a block of plugins or a list, not ${v === null ? 'null' : `a ${typeof v}`}`,
+      );
     }
     out[section] = Object.entries(v).map(([name, cfg]): HoconValue => {
       if (typeof cfg !== 'object' || cfg === null || Array.isArray(cfg)) {
@@ -282,7 +303,10 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
     if (missing.length > 0) {
       const list = missing.map((u) => `${u.text} (${u.filename ?? filename}:${u.line}:${u.column})`).join(', ');
       const vars = [...new Set(missing.map((u) => u.path))].join(', ');
-      throw new RuntimeFailure('InvalidJobConfig', `the job config has placeholders without a value: ${list}; set ${vars} in the master's environment (kubernetes.env.*)`);
+      throw new RuntimeFailure(
+        'InvalidJobConfig',
+        `the job config has placeholders without a value: ${list}; set ${vars} in the master's environment (kubernetes.env.*)`,
+      );
     }
     return { json: stringifyJson(restJobBody(report.value)), envUsed: report.envUsed };
   } catch (e) {

@@ -64,9 +64,20 @@ beforeAll(async () => {
   master = tokenHttp(await mintServiceAccountToken(ns.name, 'app-runtime'));
   other = tokenHttp(await mintServiceAccountToken(ns.name, 'other-runtime'));
   // RBAC and the policy are both read from informers: wait until a deviant Pod is refused by the fence.
-  await waitFor(async () => (await create(master, deviant((pod) => { pod.spec!.hostNetwork = true; }))).message.includes(ADMISSION_FENCE_POLICY), {
-    description: 'the admission fence to take effect',
-  });
+  await waitFor(
+    async () =>
+      (
+        await create(
+          master,
+          deviant((pod) => {
+            pod.spec!.hostNetwork = true;
+          }),
+        )
+      ).message.includes(ADMISSION_FENCE_POLICY),
+    {
+      description: 'the admission fence to take effect',
+    },
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -78,61 +89,166 @@ afterAll(async () => {
 });
 
 test.each(POLICIES)('the API server type-checks every expression of %s without a warning', async (name) => {
-  const status = await waitFor(async () => {
-    const vap = await adminHttp().call<{ metadata: { generation: number }; status?: { observedGeneration?: number; typeChecking?: { expressionWarnings?: unknown[] } } }>(
-      'GET', `${VAP}/validatingadmissionpolicies/${name}`);
-    return vap.status?.observedGeneration === vap.metadata.generation ? vap.status : undefined;
-  }, { description: `policy ${name} to be type-checked` });
+  const status = await waitFor(
+    async () => {
+      const vap = await adminHttp().call<{
+        metadata: { generation: number };
+        status?: { observedGeneration?: number; typeChecking?: { expressionWarnings?: unknown[] } };
+      }>('GET', `${VAP}/validatingadmissionpolicies/${name}`);
+      return vap.status?.observedGeneration === vap.metadata.generation ? vap.status : undefined;
+    },
+    { description: `policy ${name} to be type-checked` },
+  );
   expect(status.typeChecking?.expressionWarnings ?? []).toEqual([]);
 });
 
-test('the master\'s ServiceAccount creates its stamped workers', withComponentLogs(async () => {
-  expect(await create(master, worker(1), false)).toMatchObject({ status: 201 });
-  expect(await create(master, worker(2))).toMatchObject({ status: 201 });
-}));
+test(
+  "the master's ServiceAccount creates its stamped workers",
+  withComponentLogs(async () => {
+    expect(await create(master, worker(1), false)).toMatchObject({ status: 201 });
+    expect(await create(master, worker(2))).toMatchObject({ status: 201 });
+  }),
+);
 
 const DEVIATIONS: Array<[string, (pod: Pod) => void, RegExp]> = [
-  ['another image', (pod) => { pod.spec!.containers[0].image = 'busybox:1.36'; }, /containers or images differ/],
-  ['an extra volume', (pod) => { pod.spec!.volumes = [...(pod.spec!.volumes ?? []), { name: 'extra', emptyDir: {} }]; }, /volume that is not in the worker template/],
-  ['a hostPath volume', (pod) => { pod.spec!.volumes = [...(pod.spec!.volumes ?? []), { name: 'host', hostPath: { path: '/etc' } }]; }, /mounts a hostPath volume/],
-  ['the host network', (pod) => { pod.spec!.hostNetwork = true; }, /host network, PID or IPC/],
-  ['the host PID namespace', (pod) => { pod.spec!.hostPID = true; }, /host network, PID or IPC/],
-  ['a privileged container', (pod) => { pod.spec!.containers[0].securityContext = { privileged: true }; }, /privileged or adds capabilities/],
-  ['an added capability', (pod) => { pod.spec!.containers[0].securityContext = { ...pod.spec!.containers[0].securityContext, capabilities: { add: ['NET_ADMIN'] } }; }, /privileged or adds capabilities/],
-  ['another ServiceAccount', (pod) => { pod.spec!.serviceAccountName = 'other-runtime'; }, /another ServiceAccount/],
-  ['a mounted token', (pod) => { pod.spec!.automountServiceAccountToken = true; }, /mounts an API token/],
-  ['missing application labels', (pod) => { delete pod.metadata!.labels![LABELS.applicationId]; }, /lacks the application's labels/],
-  ['a Secret in its environment', (pod) => {
-    pod.spec!.containers[0].env = [...(pod.spec!.containers[0].env ?? []), { name: 'X', valueFrom: { secretKeyRef: { name: 'anything', key: 'k' } } }];
-  }, /command, environment, mounts or security context differ/],
-  ['another command', (pod) => { pod.spec!.containers[0].command = ['sh', '-c', 'id']; }, /command, environment, mounts or security context differ/],
+  [
+    'another image',
+    (pod) => {
+      pod.spec!.containers[0].image = 'busybox:1.36';
+    },
+    /containers or images differ/,
+  ],
+  [
+    'an extra volume',
+    (pod) => {
+      pod.spec!.volumes = [...(pod.spec!.volumes ?? []), { name: 'extra', emptyDir: {} }];
+    },
+    /volume that is not in the worker template/,
+  ],
+  [
+    'a hostPath volume',
+    (pod) => {
+      pod.spec!.volumes = [...(pod.spec!.volumes ?? []), { name: 'host', hostPath: { path: '/etc' } }];
+    },
+    /mounts a hostPath volume/,
+  ],
+  [
+    'the host network',
+    (pod) => {
+      pod.spec!.hostNetwork = true;
+    },
+    /host network, PID or IPC/,
+  ],
+  [
+    'the host PID namespace',
+    (pod) => {
+      pod.spec!.hostPID = true;
+    },
+    /host network, PID or IPC/,
+  ],
+  [
+    'a privileged container',
+    (pod) => {
+      pod.spec!.containers[0].securityContext = { privileged: true };
+    },
+    /privileged or adds capabilities/,
+  ],
+  [
+    'an added capability',
+    (pod) => {
+      pod.spec!.containers[0].securityContext = { ...pod.spec!.containers[0].securityContext, capabilities: { add: ['NET_ADMIN'] } };
+    },
+    /privileged or adds capabilities/,
+  ],
+  [
+    'another ServiceAccount',
+    (pod) => {
+      pod.spec!.serviceAccountName = 'other-runtime';
+    },
+    /another ServiceAccount/,
+  ],
+  [
+    'a mounted token',
+    (pod) => {
+      pod.spec!.automountServiceAccountToken = true;
+    },
+    /mounts an API token/,
+  ],
+  [
+    'missing application labels',
+    (pod) => {
+      delete pod.metadata!.labels![LABELS.applicationId];
+    },
+    /lacks the application's labels/,
+  ],
+  [
+    'a Secret in its environment',
+    (pod) => {
+      pod.spec!.containers[0].env = [...(pod.spec!.containers[0].env ?? []), { name: 'X', valueFrom: { secretKeyRef: { name: 'anything', key: 'k' } } }];
+    },
+    /command, environment, mounts or security context differ/,
+  ],
+  [
+    'another command',
+    (pod) => {
+      pod.spec!.containers[0].command = ['sh', '-c', 'id'];
+    },
+    /command, environment, mounts or security context differ/,
+  ],
 ];
 
-test.each(DEVIATIONS)('the master\'s ServiceAccount cannot create a Pod with %s', async (_what, edit, reason) => {
+test.each(DEVIATIONS)("the master's ServiceAccount cannot create a Pod with %s", async (_what, edit, reason) => {
   const r = await create(master, deviant(edit));
   expect(r.status).toBe(403);
   expect(r.message).toContain(`ValidatingAdmissionPolicy '${ADMISSION_FENCE_POLICY}'`);
   expect(r.message).toMatch(reason);
 });
 
-test('another ServiceAccount with the same Role is not fenced', withComponentLogs(async () => {
-  const pod = stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: ns.name }, 3);
-  pod.spec!.containers[0].image = 'busybox:1.36';
-  const r = await create(other, pod);
-  expect(r).toMatchObject({ status: 201 });
-}));
+test(
+  'another ServiceAccount with the same Role is not fenced',
+  withComponentLogs(async () => {
+    const pod = stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: ns.name }, 3);
+    pod.spec!.containers[0].image = 'busybox:1.36';
+    const r = await create(other, pod);
+    expect(r).toMatchObject({ status: 201 });
+  }),
+);
 
-test('the master\'s ServiceAccount cannot loosen its template, but can still adopt it', withComponentLogs(async () => {
-  const image = await master.request<{ message?: string }>('PATCH', templatePath(), { template: { spec: { containers: [{ name: 'seatunnel', image: 'busybox:1.36' }] } } }, { contentType: 'application/strategic-merge-patch+json' });
-  expect(image.status).toBe(403);
-  expect(image.body?.message).toContain(`ValidatingAdmissionPolicy '${ADMISSION_FENCE_TEMPLATE_POLICY}'`);
-  expect(image.body?.message).toMatch(/worker template's Pod spec, labels and annotations cannot be changed/);
-  const unlabel = await master.request('PATCH', templatePath(), { metadata: { labels: { [LABELS.component]: null } } }, { contentType: 'application/merge-patch+json' });
-  expect(unlabel.status).toBe(403);
-  // Adoption after `kubectl apply` only adds an owner reference (here a ConfigMap that outlives the test).
-  const owner = await adminHttp().call<{ metadata: { uid: string } }>('POST', `/api/v1/namespaces/${ns.name}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owner' } });
-  const adopt = await master.request('PATCH', templatePath(), {
-    metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid, controller: false, blockOwnerDeletion: false }] },
-  }, { contentType: 'application/merge-patch+json' });
-  expect(adopt.status).toBe(200);
-}));
+test(
+  "the master's ServiceAccount cannot loosen its template, but can still adopt it",
+  withComponentLogs(async () => {
+    const image = await master.request<{ message?: string }>(
+      'PATCH',
+      templatePath(),
+      { template: { spec: { containers: [{ name: 'seatunnel', image: 'busybox:1.36' }] } } },
+      { contentType: 'application/strategic-merge-patch+json' },
+    );
+    expect(image.status).toBe(403);
+    expect(image.body?.message).toContain(`ValidatingAdmissionPolicy '${ADMISSION_FENCE_TEMPLATE_POLICY}'`);
+    expect(image.body?.message).toMatch(/worker template's Pod spec, labels and annotations cannot be changed/);
+    const unlabel = await master.request(
+      'PATCH',
+      templatePath(),
+      { metadata: { labels: { [LABELS.component]: null } } },
+      { contentType: 'application/merge-patch+json' },
+    );
+    expect(unlabel.status).toBe(403);
+    // Adoption after `kubectl apply` only adds an owner reference (here a ConfigMap that outlives the test).
+    const owner = await adminHttp().call<{ metadata: { uid: string } }>('POST', `/api/v1/namespaces/${ns.name}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'owner' },
+    });
+    const adopt = await master.request(
+      'PATCH',
+      templatePath(),
+      {
+        metadata: {
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid, controller: false, blockOwnerDeletion: false }],
+        },
+      },
+      { contentType: 'application/merge-patch+json' },
+    );
+    expect(adopt.status).toBe(200);
+  }),
+);

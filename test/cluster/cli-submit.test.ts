@@ -5,7 +5,15 @@
 import { ANNOTATIONS, LABELS } from '../../lib/model/reserved';
 import { SUBMIT_ATTEMPT_ANNOTATION } from '../../lib/submit/submit';
 import {
-  KWOK_LIFECYCLE_ANNOTATION, adminHttp, clusterInfo, createFakeNode, deleteNode, patchPodStatus, useTestNamespace, waitFor, withComponentLogs,
+  KWOK_LIFECYCLE_ANNOTATION,
+  adminHttp,
+  clusterInfo,
+  createFakeNode,
+  deleteNode,
+  patchPodStatus,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
 } from '../support/cluster';
 import { createObj, deploymentFiles, labelled, randomSuffix, run } from './cli-support';
 
@@ -17,14 +25,17 @@ test(
     const pool = `st-${randomSuffix(3)}`;
     // A referenced Secret that exists (checked before anything is created) and an owned one.
     await createObj(ns.name, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, stringData: { password: 'p' } });
-    const files = deploymentFiles(ns.name, `
+    const files = deploymentFiles(
+      ns.name,
+      `
 application.worker-count = 2
 kubernetes {
   master.node-selector = "pool:${pool}"
   master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "no-complete" }
   env.DB_PASSWORD { secret = db, key = password }
   secret.extra { data { token = "t0k3n" } }
-}`);
+}`,
+    );
     const submitted = await run(['submit', '-t', 'kubernetes', ...files.args]);
     expect(submitted.err).toEqual([]);
     expect(submitted.code).toBe(0);
@@ -42,24 +53,41 @@ kubernetes {
     const attempt = job.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION];
     expect(attempt).toMatch(/^[0-9a-f]{16}$/);
     const dependents = [...objs].filter(([k]) => !k.startsWith('Job/') && !k.startsWith('Pod/'));
-    expect(dependents.map(([k]) => k.split('/')[0]).sort()).toEqual(['ConfigMap', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Secret', 'Service', 'ServiceAccount']);
+    expect(dependents.map(([k]) => k.split('/')[0]).sort()).toEqual([
+      'ConfigMap',
+      'NetworkPolicy',
+      'NetworkPolicy',
+      'PodTemplate',
+      'Role',
+      'RoleBinding',
+      'Secret',
+      'Service',
+      'ServiceAccount',
+    ]);
     for (const [key, o] of dependents) {
       expect({ key, owners: o.metadata.ownerReferences }).toEqual({
-        key, owners: [{ apiVersion: 'batch/v1', kind: 'Job', name: appId, uid: job.metadata.uid, controller: false, blockOwnerDeletion: false }],
+        key,
+        owners: [{ apiVersion: 'batch/v1', kind: 'Job', name: appId, uid: job.metadata.uid, controller: false, blockOwnerDeletion: false }],
       });
       expect(o.metadata.labels).toMatchObject({ [LABELS.applicationId]: appId, [LABELS.managedBy]: 'seatunnel-app' });
       expect(o.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION]).toBe(attempt);
     }
     // The referenced Secret is referenced, not owned.
-    const db = await adminHttp().call<{ metadata: { ownerReferences?: unknown[]; labels?: Record<string, string> } }>('GET', `/api/v1/namespaces/${ns.name}/secrets/db`);
+    const db = await adminHttp().call<{ metadata: { ownerReferences?: unknown[]; labels?: Record<string, string> } }>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/secrets/db`,
+    );
     expect(db.metadata.ownerReferences).toBeUndefined();
 
     // DEPLOYING with the scheduler's reason: no node has the pool label.
     const status = () => run(['status', '--id', appId, '-a', files.deploy]);
-    const deploying = await waitFor(async () => {
-      const s = await status();
-      return s.value('Reason') === 'Unschedulable' ? s : undefined;
-    }, { description: 'status DEPLOYING with reason Unschedulable' });
+    const deploying = await waitFor(
+      async () => {
+        const s = await status();
+        return s.value('Reason') === 'Unschedulable' ? s : undefined;
+      },
+      { description: 'status DEPLOYING with reason Unschedulable' },
+    );
     expect(deploying.code).toBe(0);
     expect(deploying.value('Status')).toBe('DEPLOYING');
     expect(deploying.value('Message')).toMatch(/node\(s\) didn't match Pod's node affinity\/selector|0\/\d+ nodes are available/);
@@ -68,16 +96,31 @@ kubernetes {
     const node = `st-node-${randomSuffix(3)}`;
     await createFakeNode(node, { labels: { pool } });
     try {
-      const runningNow = await waitFor(async () => {
-        const s = await status();
-        return s.value('Status') === 'RUNNING' ? s : undefined;
-      }, { description: 'status RUNNING once kwok runs the master Pod' });
+      const runningNow = await waitFor(
+        async () => {
+          const s = await status();
+          return s.value('Status') === 'RUNNING' ? s : undefined;
+        },
+        { description: 'status RUNNING once kwok runs the master Pod' },
+      );
       expect(runningNow.code).toBe(0);
 
       // The runtime's annotations show up in status (phase, registered/desired workers).
-      await adminHttp().call('PATCH', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`, {
-        metadata: { annotations: { [ANNOTATIONS.phase]: 'WaitingForWorkers', [ANNOTATIONS.workersRegistered]: '1', [ANNOTATIONS.workersDesired]: '2', [ANNOTATIONS.zetaJobId]: submitted.value('Job ID') } },
-      }, { contentType: 'application/merge-patch+json' });
+      await adminHttp().call(
+        'PATCH',
+        `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+        {
+          metadata: {
+            annotations: {
+              [ANNOTATIONS.phase]: 'WaitingForWorkers',
+              [ANNOTATIONS.workersRegistered]: '1',
+              [ANNOTATIONS.workersDesired]: '2',
+              [ANNOTATIONS.zetaJobId]: submitted.value('Job ID'),
+            },
+          },
+        },
+        { contentType: 'application/merge-patch+json' },
+      );
       const withPhase = await status();
       expect(withPhase.value('Phase')).toMatch(/^WaitingForWorkers; workers 1\/2 registered/);
       expect(withPhase.value('Job ID')).toBe(submitted.value('Job ID'));
@@ -95,7 +138,18 @@ kubernetes {
       const master = (await labelled(ns.name, appId)).get([...(await labelled(ns.name, appId)).keys()].find((k) => k.startsWith('Pod/'))!)!;
       await patchPodStatus(ns.name, master.metadata.name, {
         phase: 'Succeeded',
-        containerStatuses: [{ name: 'seatunnel', ready: false, restartCount: 0, image: 'apache/seatunnel:2.3.12', imageID: '', state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: new Date(Date.now() - 5000).toISOString(), finishedAt: new Date().toISOString() } } }],
+        containerStatuses: [
+          {
+            name: 'seatunnel',
+            ready: false,
+            restartCount: 0,
+            image: 'apache/seatunnel:2.3.12',
+            imageID: '',
+            state: {
+              terminated: { exitCode: 0, reason: 'Completed', startedAt: new Date(Date.now() - 5000).toISOString(), finishedAt: new Date().toISOString() },
+            },
+          },
+        ],
       });
       const done = await run(['status', '--id', appId, '-a', files.deploy, '--wait', '--wait-interval', '200', '--wait-timeout', '60000']);
       expect(done.code).toBe(0);

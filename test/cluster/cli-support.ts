@@ -27,12 +27,23 @@ export function capture(json = false): Captured {
   const data: Array<Record<string, unknown>> = [];
   const progressLines: string[] = [];
   return {
-    json, out, err, data, progressLines,
-    result: (d, lines) => { data.push(d); if (!json) out.push(...lines); },
-    line: (t) => { if (!json) out.push(t); },
+    json,
+    out,
+    err,
+    data,
+    progressLines,
+    result: (d, lines) => {
+      data.push(d);
+      if (!json) out.push(...lines);
+    },
+    line: (t) => {
+      if (!json) out.push(t);
+    },
     warn: (t) => err.push(`warning: ${t}`),
     error: (t) => err.push(t),
-    progress: (t) => { if (t) progressLines.push(t); },
+    progress: (t) => {
+      if (t) progressLines.push(t);
+    },
   };
 }
 
@@ -50,7 +61,11 @@ export async function run(argv: string[], opts: { json?: boolean } = {}): Promis
   const o = capture(opts.json);
   const code = await main(argv, o);
   return {
-    code, out: o.out, err: o.err, data: o.data, progress: o.progressLines,
+    code,
+    out: o.out,
+    err: o.err,
+    data: o.data,
+    progress: o.progressLines,
     value: (key) => o.out.find((l) => l.startsWith(`${key}: `))?.slice(key.length + 2),
   };
 }
@@ -73,7 +88,11 @@ export function tmpDir(prefix = 'st-cli-'): string {
  * A deployment file (HOCON) and a job file in a fresh directory. `kubeconfig` (default: the
  * harness's admin kubeconfig; null: none, so KUBECONFIG applies) goes into kubernetes.kubeconfig.
  */
-export function deploymentFiles(namespace: string, extraHocon = '', opts: { kubeconfig?: string | null; name?: string } = {}): { dir: string; deploy: string; job: string; args: string[] } {
+export function deploymentFiles(
+  namespace: string,
+  extraHocon = '',
+  opts: { kubeconfig?: string | null; name?: string } = {},
+): { dir: string; deploy: string; job: string; args: string[] } {
   const dir = tmpDir();
   const kubeconfig = opts.kubeconfig === undefined ? clusterInfo().kubeconfig : opts.kubeconfig;
   const deploy = path.join(dir, 'deploy.conf');
@@ -116,7 +135,15 @@ export function collection(apiVersion: string, resource: string, ns: string): st
 export interface Obj {
   apiVersion?: string;
   kind?: string;
-  metadata: { name: string; namespace?: string; uid: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: Array<{ kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>; deletionTimestamp?: string };
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: Array<{ kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+    deletionTimestamp?: string;
+  };
   spec?: Record<string, unknown>;
   [k: string]: unknown;
 }
@@ -126,7 +153,10 @@ export async function labelled(ns: string, appId: string): Promise<Map<string, O
   const out = new Map<string, Obj>();
   await Promise.all(
     KINDS.map(async (k) => {
-      const list = await adminHttp().call<{ items: Obj[] }>('GET', `${collection(k.apiVersion, k.resource, ns)}?labelSelector=${encodeURIComponent(`${LABELS.applicationId}=${appId}`)}`);
+      const list = await adminHttp().call<{ items: Obj[] }>(
+        'GET',
+        `${collection(k.apiVersion, k.resource, ns)}?labelSelector=${encodeURIComponent(`${LABELS.applicationId}=${appId}`)}`,
+      );
       for (const o of list.items) out.set(`${k.kind}/${o.metadata.name}`, o);
     }),
   );
@@ -155,7 +185,9 @@ export async function waitAllGone(ns: string, appId: string, except: readonly st
     },
     { description: `every object labelled ${LABELS.applicationId}=${appId} in ${ns} to be gone`, timeoutMs },
   ).catch(async (e) => {
-    const left = [...(await labelled(ns, appId))].filter(([, o]) => !except.includes(o.metadata.uid)).map(([k, o]) => `${k}${o.metadata.deletionTimestamp ? ' (deleting)' : ''}`);
+    const left = [...(await labelled(ns, appId))]
+      .filter(([, o]) => !except.includes(o.metadata.uid))
+      .map(([k, o]) => `${k}${o.metadata.deletionTimestamp ? ' (deleting)' : ''}`);
     throw new Error(`${(e as Error).message}; left: ${left.join(', ')}`);
   });
 }
@@ -209,7 +241,10 @@ export class FaultProxy {
   private readonly sockets = new Set<Socket>();
   private readonly agent: https.Agent;
 
-  private constructor(private readonly server: http.Server, readonly url: string) {
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {
     this.agent = new https.Agent({ ca: clusterInfo().caData, keepAlive: true });
     server.on('connection', (s) => {
       this.sockets.add(s);
@@ -228,13 +263,24 @@ export class FaultProxy {
   /** A kubeconfig file that goes through this proxy with `token` (default: the admin token). */
   kubeconfig(token = clusterInfo().adminToken): string {
     const file = path.join(tmpDir('st-cli-proxy-'), 'kubeconfig');
-    fs.writeFileSync(file, [
-      'apiVersion: v1', 'kind: Config',
-      'clusters:', `- name: proxy`, `  cluster: { server: "${this.url}", insecure-skip-tls-verify: true }`,
-      'users:', `- name: u`, `  user: { token: "${token}" }`,
-      'contexts:', `- name: c`, `  context: { cluster: proxy, user: u }`,
-      'current-context: c', '',
-    ].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        `- name: proxy`,
+        `  cluster: { server: "${this.url}", insecure-skip-tls-verify: true }`,
+        'users:',
+        `- name: u`,
+        `  user: { token: "${token}" }`,
+        'contexts:',
+        `- name: c`,
+        `  context: { cluster: proxy, user: u }`,
+        'current-context: c',
+        '',
+      ].join('\n'),
+    );
     return file;
   }
 
@@ -275,37 +321,41 @@ export class FaultProxy {
       if (fault?.action === 'drop-before') return void req.socket.destroy();
       const upstream = new URL(clusterInfo().server);
       const headers = { ...req.headers, host: upstream.host };
-      const up = https.request(
-        { method, hostname: upstream.hostname, port: upstream.port, path: req.url, headers, agent: this.agent },
-        (ures) => {
-          const uchunks: Buffer[] = [];
-          ures.on('data', (c: Buffer) => uchunks.push(c));
-          ures.on('end', () => {
-            const ubody = Buffer.concat(uchunks);
-            entry.upstream = ures.statusCode;
-            if (method === 'POST' && ures.statusCode === 201 && !/dryRun=/.test(url.search)) {
-              try {
-                const o = JSON.parse(ubody.toString('utf8')) as Obj;
-                entry.created = { kind: o.kind ?? '?', name: o.metadata.name, uid: o.metadata.uid };
-              } catch {
-                /* not an object */
-              }
+      const up = https.request({ method, hostname: upstream.hostname, port: upstream.port, path: req.url, headers, agent: this.agent }, (ures) => {
+        const uchunks: Buffer[] = [];
+        ures.on('data', (c: Buffer) => uchunks.push(c));
+        ures.on('end', () => {
+          const ubody = Buffer.concat(uchunks);
+          entry.upstream = ures.statusCode;
+          if (method === 'POST' && ures.statusCode === 201 && !/dryRun=/.test(url.search)) {
+            try {
+              const o = JSON.parse(ubody.toString('utf8')) as Obj;
+              entry.created = { kind: o.kind ?? '?', name: o.metadata.name, uid: o.metadata.uid };
+            } catch {
+              /* not an object */
             }
-            if (fault?.action === 'status-after') return this.answer(res, fault.status ?? 500, 'injected after forwarding');
-            if (fault?.action === 'drop-after') return void req.socket.destroy();
-            if (fault?.action === 'hang-after') return; // never answered; closed when the client gives up
-            res.writeHead(ures.statusCode ?? 502, ures.headers);
-            res.end(ubody);
-          });
-        },
-      );
+          }
+          if (fault?.action === 'status-after') return this.answer(res, fault.status ?? 500, 'injected after forwarding');
+          if (fault?.action === 'drop-after') return void req.socket.destroy();
+          if (fault?.action === 'hang-after') return; // never answered; closed when the client gives up
+          res.writeHead(ures.statusCode ?? 502, ures.headers);
+          res.end(ubody);
+        });
+      });
       up.on('error', (e) => this.answer(res, 502, `proxy: ${e.message}`));
       up.end(body);
     });
   }
 
   private answer(res: http.ServerResponse, status: number, message: string): void {
-    const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message, reason: status >= 500 ? 'InternalError' : 'Injected', code: status });
+    const body = JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      message,
+      reason: status >= 500 ? 'InternalError' : 'Injected',
+      code: status,
+    });
     res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   }

@@ -83,11 +83,18 @@ test(
   withComponentLogs(async () => {
     const { core } = await adminClients();
     const namespace = ns.name;
-    const master = await core.createNamespacedPod({ namespace, body: { metadata: { name: 'master', labels: { role: 'master' } }, spec: { containers: [container] } } });
+    const master = await core.createNamespacedPod({
+      namespace,
+      body: { metadata: { name: 'master', labels: { role: 'master' } }, spec: { containers: [container] } },
+    });
     await core.createNamespacedPod({
       namespace,
       body: {
-        metadata: { name: 'worker-0', labels: { role: 'worker' }, ownerReferences: ownedBy({ apiVersion: 'v1', kind: 'Pod', metadata: master.metadata }, true) },
+        metadata: {
+          name: 'worker-0',
+          labels: { role: 'worker' },
+          ownerReferences: ownedBy({ apiVersion: 'v1', kind: 'Pod', metadata: master.metadata }, true),
+        },
         spec: { containers: [container] },
       },
     });

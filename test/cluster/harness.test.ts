@@ -63,7 +63,10 @@ test(
       expect(again.status?.userInfo?.username).toBe(id.username);
       expect(inCluster.getContextObject(inCluster.getCurrentContext())?.namespace).toBe(ns.name);
     } finally {
-      for (const [k, v] of [['KUBERNETES_SERVICE_HOST', saved.host], ['KUBERNETES_SERVICE_PORT', saved.port]] as const) {
+      for (const [k, v] of [
+        ['KUBERNETES_SERVICE_HOST', saved.host],
+        ['KUBERNETES_SERVICE_PORT', saved.port],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
@@ -129,7 +132,9 @@ test(
       podIP: '10.244.200.1',
       podIPs: [{ ip: '10.244.200.1' }],
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }],
-      containerStatuses: [{ name: 'main', image: 'seatunnel-app-test:fake', imageID: '', ready: true, restartCount: 0, started: true, state: { running: { startedAt: now } } }],
+      containerStatuses: [
+        { name: 'main', image: 'seatunnel-app-test:fake', imageID: '', ready: true, restartCount: 0, started: true, state: { running: { startedAt: now } } },
+      ],
     });
     const running = await core.readNamespacedPod({ name: 'manual', namespace });
     expect(running.status).toMatchObject({ phase: 'Running', podIP: '10.244.200.1' });

@@ -1,15 +1,7 @@
 // The Job behaviour the submitter relies on: a suspended Job runs nothing until a JSON patch
 // unsuspends it; a finished Job with ttlSecondsAfterFinished is deleted together with its Pods.
 import type { k8s } from '../support/cluster';
-import {
-  KWOK_LIFECYCLE_ANNOTATION,
-  adminClients,
-  clusterInfo,
-  recordWatch,
-  useTestNamespace,
-  waitFor,
-  withComponentLogs,
-} from '../support/cluster';
+import { KWOK_LIFECYCLE_ANNOTATION, adminClients, clusterInfo, recordWatch, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
 
 const ns = useTestNamespace('job');
 
@@ -100,10 +92,9 @@ test(
       watch.stop();
     }
     // The TTL controller deletes with foreground propagation: the Pods go too.
-    await waitFor(
-      async () => (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'batch.kubernetes.io/job-name=ttl' })).items.length === 0,
-      { description: 'the Pods of Job "ttl" to be deleted' },
-    );
+    await waitFor(async () => (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'batch.kubernetes.io/job-name=ttl' })).items.length === 0, {
+      description: 'the Pods of Job "ttl" to be deleted',
+    });
     await expect(batch.readNamespacedJob({ name: 'ttl', namespace: ns.name })).rejects.toMatchObject({ code: 404 });
   }),
 );

@@ -32,7 +32,12 @@ test(
     const appId = p.spec.appId;
     const admin = adminHttp();
     await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runtime' } });
-    await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'runtime' }, rules: runtimeRules(p.spec) });
+    await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'runtime' },
+      rules: runtimeRules(p.spec),
+    });
     await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
@@ -48,7 +53,9 @@ test(
       const kube = asToken(token, http2);
       const port = new KubeRest(kube, namespace);
       // The RBAC authorizer reads from an informer: wait until the binding is visible.
-      const own = await waitFor(() => port.getJob(appId).catch(() => undefined), { description: 'the RoleBinding to take effect (get the Job as the runtime)' });
+      const own = await waitFor(() => port.getJob(appId).catch(() => undefined), {
+        description: 'the RoleBinding to take effect (get the Job as the runtime)',
+      });
       expect((kube.api as KubeTransport).protocol).toBe(http2 ? 'h2' : 'http/1.1');
 
       const seen: Array<[WatchEventType, Record<string, unknown>]> = [];
@@ -60,9 +67,15 @@ test(
       try {
         const mark = `watched-${http2 ? 'h2' : 'h1'}`;
         await port.patchJobAnnotations(appId, { 'seatunnel.apache.org/test-mark': mark });
-        await waitFor(async () => seen.some(([t, o]) => t === 'MODIFIED' && (o.metadata as { annotations?: Record<string, string> }).annotations?.['seatunnel.apache.org/test-mark'] === mark), {
-          description: `a MODIFIED event of Job ${appId} over ${http2 ? 'HTTP/2' : 'HTTP/1.1'}`,
-        });
+        await waitFor(
+          async () =>
+            seen.some(
+              ([t, o]) => t === 'MODIFIED' && (o.metadata as { annotations?: Record<string, string> }).annotations?.['seatunnel.apache.org/test-mark'] === mark,
+            ),
+          {
+            description: `a MODIFIED event of Job ${appId} over ${http2 ? 'HTTP/2' : 'HTTP/1.1'}`,
+          },
+        );
         expect(seen.every(([, o]) => (o.metadata as { name?: string } | undefined)?.name === appId || o.kind === undefined)).toBe(true);
         expect(closed).toBe('open');
       } finally {
@@ -71,7 +84,13 @@ test(
 
       // Another Job's watch is refused by the same token (resourceNames).
       const refused = await new Promise<Error | undefined>((resolve) =>
-        kube.watch('batch/v1', 'Job', namespace, { fieldSelector: 'metadata.name=someone-else', resourceVersion: '0', timeoutSeconds: 30 }, { event: () => undefined, closed: resolve }),
+        kube.watch(
+          'batch/v1',
+          'Job',
+          namespace,
+          { fieldSelector: 'metadata.name=someone-else', resourceVersion: '0', timeoutSeconds: 30 },
+          { event: () => undefined, closed: resolve },
+        ),
       );
       expect(refused).toBeInstanceOf(KubeApiError);
       expect((refused as KubeApiError).status).toBe(403);
@@ -83,12 +102,21 @@ test(
 test('an answer over the body cap is refused (a real list; HTTP/2 and HTTP/1.1)', async () => {
   const namespace = ns.name;
   const admin = adminHttp();
-  for (let i = 0; i < 4; i++) await admin.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}` }, data: { pad: 'x'.repeat(2000) } });
+  for (let i = 0; i < 4; i++)
+    await admin.call('POST', `/api/v1/namespaces/${namespace}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `big-${i}` },
+      data: { pad: 'x'.repeat(2000) },
+    });
   const info = clusterInfo();
   const tls = { ca: info.caData, cert: fs.readFileSync(info.adminCertFile), key: fs.readFileSync(info.adminKeyFile) };
   for (const http2 of [true, false]) {
     const kube = new Kube(new KubeTransport(info.server, async () => ({ headers: {}, tls }), { http2, maxBodyBytes: 4096 }));
-    const e = await kube.list('v1', 'ConfigMap', namespace).then(() => undefined, (x: unknown) => x);
+    const e = await kube.list('v1', 'ConfigMap', namespace).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(KubeApiError);
     expect((e as KubeApiError).reason).toBe('ResponseTooLarge');
     // The same client reads a small answer: the cap ended one exchange, not the connection's use.

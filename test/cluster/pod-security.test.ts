@@ -30,7 +30,11 @@ function pods(namespace: string, level: PodSecurityLevel, extra: { runAsUser?: n
 async function ensureServiceAccount(pod: Pod): Promise<void> {
   const name = pod.spec?.serviceAccountName;
   if (!name) return;
-  const res = await adminHttp().request('POST', `/api/v1/namespaces/${pod.metadata!.namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+  const res = await adminHttp().request('POST', `/api/v1/namespaces/${pod.metadata!.namespace}/serviceaccounts`, {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name },
+  });
   if (res.status !== 201 && res.status !== 409) throw new Error(`creating ServiceAccount ${name}: HTTP ${res.status} ${res.text}`);
 }
 
@@ -72,24 +76,37 @@ describe('(b) preflight reports the enforced level and whether the Pods pass it'
     return { text, data: json.data[0] as { ok: boolean; podSecurity: Record<string, unknown>; problems: Array<{ check: string; message: string }> } };
   };
 
-  test('baseline namespace, default Pods: passes', withComponentLogs(async () => {
-    const { text, data } = await preflight(namespaces.baseline);
-    expect(text.code).toBe(0);
-    expect(data.podSecurity).toEqual({ enforce: 'baseline', enforceVersion: 'latest', source: 'namespace-label', builtFor: 'baseline', podsPass: true });
-    expect(text.out).toContain(`Note: namespace ${namespaces.baseline} enforces Pod Security "baseline" (version latest); the master and worker Pods, built for "baseline" (kubernetes.pod-security), pass it (server-side dry run)`);
-  }));
+  test(
+    'baseline namespace, default Pods: passes',
+    withComponentLogs(async () => {
+      const { text, data } = await preflight(namespaces.baseline);
+      expect(text.code).toBe(0);
+      expect(data.podSecurity).toEqual({ enforce: 'baseline', enforceVersion: 'latest', source: 'namespace-label', builtFor: 'baseline', podsPass: true });
+      expect(text.out).toContain(
+        `Note: namespace ${namespaces.baseline} enforces Pod Security "baseline" (version latest); the master and worker Pods, built for "baseline" (kubernetes.pod-security), pass it (server-side dry run)`,
+      );
+    }),
+  );
 
-  test('restricted namespace, default Pods: one pod-security problem with the remedy, not one per Pod', withComponentLogs(async () => {
-    const { text, data } = await preflight(namespaces.restricted, 'application.worker-count = 2');
-    expect(text.code).toBe(4);
-    expect(data.podSecurity).toMatchObject({ enforce: 'restricted', source: 'namespace-label', builtFor: 'baseline', podsPass: false });
-    expect(data.problems.map((p) => p.check)).toEqual(['pod-security']);
-    expect(data.problems[0].message).toMatch(/enforces Pod Security "restricted" \(version latest\); the master and worker Pods, built for "baseline" \(kubernetes.pod-security\), are refused by Pod Security admission: .*violates PodSecurity "restricted:latest".*; set kubernetes.pod-security = restricted/);
-  }));
+  test(
+    'restricted namespace, default Pods: one pod-security problem with the remedy, not one per Pod',
+    withComponentLogs(async () => {
+      const { text, data } = await preflight(namespaces.restricted, 'application.worker-count = 2');
+      expect(text.code).toBe(4);
+      expect(data.podSecurity).toMatchObject({ enforce: 'restricted', source: 'namespace-label', builtFor: 'baseline', podsPass: false });
+      expect(data.problems.map((p) => p.check)).toEqual(['pod-security']);
+      expect(data.problems[0].message).toMatch(
+        /enforces Pod Security "restricted" \(version latest\); the master and worker Pods, built for "baseline" \(kubernetes.pod-security\), are refused by Pod Security admission: .*violates PodSecurity "restricted:latest".*; set kubernetes.pod-security = restricted/,
+      );
+    }),
+  );
 
-  test('restricted namespace, Pods built for restricted: passes', withComponentLogs(async () => {
-    const { text, data } = await preflight(namespaces.restricted, 'kubernetes { pod-security = restricted, run-as-user = 1000 }');
-    expect(text.code).toBe(0);
-    expect(data.podSecurity).toMatchObject({ enforce: 'restricted', builtFor: 'restricted', podsPass: true });
-  }));
+  test(
+    'restricted namespace, Pods built for restricted: passes',
+    withComponentLogs(async () => {
+      const { text, data } = await preflight(namespaces.restricted, 'kubernetes { pod-security = restricted, run-as-user = 1000 }');
+      expect(text.code).toBe(0);
+      expect(data.podSecurity).toMatchObject({ enforce: 'restricted', builtFor: 'restricted', podsPass: true });
+    }),
+  );
 });

@@ -69,7 +69,9 @@ test(
       expect(await status(() => sa.core.readNamespacedConfigMap({ name: 'allowed', namespace }))).toBe(200);
 
       // Not granted: other verbs, other resource names, other resources, other namespaces, cluster scope.
-      expect(await status(() => sa.core.patchNamespacedPod({ name: 'p', namespace, body: [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }] }))).toBe(403);
+      expect(await status(() => sa.core.patchNamespacedPod({ name: 'p', namespace, body: [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }] }))).toBe(
+        403,
+      );
       expect(await status(() => sa.core.readNamespacedConfigMap({ name: 'other', namespace }))).toBe(403);
       expect(await status(() => sa.core.listNamespacedConfigMap({ namespace }))).toBe(403);
       expect(await status(() => sa.core.deleteNamespacedConfigMap({ name: 'allowed', namespace }))).toBe(403);

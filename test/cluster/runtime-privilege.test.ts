@@ -29,11 +29,17 @@ const MERGE = { contentType: 'application/merge-patch+json' };
 /** Creates an application's objects as the CLI does (suspended Job, owned dependents); no Pod runs. */
 async function deploy(name: string): Promise<ApplicationPlan> {
   const admin = adminHttp();
-  const plan = buildPlan(resolveApplication({
-    name, namespace: ns.name, image: 'seatunnel-app-test:fake', workerCount: 2,
-    jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n',
-    secrets: { db: { data: { password: 'not-for-the-other' } } },
-  }), { suspend: true });
+  const plan = buildPlan(
+    resolveApplication({
+      name,
+      namespace: ns.name,
+      image: 'seatunnel-app-test:fake',
+      workerCount: 2,
+      jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n',
+      secrets: { db: { data: { password: 'not-for-the-other' } } },
+    }),
+    { suspend: true },
+  );
   const job = await admin.call<{ metadata: { uid: string } }>('POST', collection('Job'), plan.job);
   for (const o of dependents(plan)) await admin.call('POST', collection(o.kind), withJobOwner(o, plan.job.metadata.name, job.metadata.uid));
   return plan;
@@ -85,7 +91,9 @@ test(
     expect(await statusOf(asA, 'GET', at('ConfigMap', `${b.spec.appId}-engine`))).toBe(403);
     expect(await statusOf(asA, 'GET', at('Secret', `${b.spec.appId}-db`))).toBe(403);
     expect(await statusOf(asA, 'DELETE', at('Pod', `${b.spec.appId}-worker-1`))).toBe(403);
-    expect(await statusOf(asA, 'DELETE', `${collection('Pod')}?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${b.spec.appId}`)}`)).toBe(403);
+    expect(
+      await statusOf(asA, 'DELETE', `${collection('Pod')}?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${b.spec.appId}`)}`),
+    ).toBe(403);
     expect(await statusOf(asA, 'GET', collection('Secret'))).toBe(403);
 
     // Not bound to `default`: a Pod running as default gets nothing of the Role.
@@ -101,14 +109,26 @@ test(
     // Documented, not hidden: this test pins the behaviour docs/runtime.md describes.
     const admin = adminHttp();
     await admin.call('POST', collection('ServiceAccount'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'shared' } });
-    const mk = (name: string) => buildPlan(resolveApplication({ name, namespace: ns.name, image: 'i:1', serviceAccount: 'shared', jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n' }));
+    const mk = (name: string) =>
+      buildPlan(
+        resolveApplication({
+          name,
+          namespace: ns.name,
+          image: 'i:1',
+          serviceAccount: 'shared',
+          jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n',
+        }),
+      );
     const [a, b] = [mk('gamma'), mk('delta')];
     for (const p of [a, b]) for (const o of [...p.roles, ...p.roleBindings]) await admin.call('POST', collection(o.kind), o);
     for (const p of [a, b]) await admin.call('POST', collection('Job'), p.job);
     const asShared = tokenHttp((await serviceAccountIdentity(ns.name, 'shared')).token);
-    await waitFor(async () => (await statusOf(asShared, 'GET', at('Job', a.spec.appId))) === 200 && (await statusOf(asShared, 'GET', at('Job', b.spec.appId))) === 200, {
-      description: 'both RoleBindings to take effect',
-    });
+    await waitFor(
+      async () => (await statusOf(asShared, 'GET', at('Job', a.spec.appId))) === 200 && (await statusOf(asShared, 'GET', at('Job', b.spec.appId))) === 200,
+      {
+        description: 'both RoleBindings to take effect',
+      },
+    );
     // Still no fence of either can be changed.
     expect(await statusOf(asShared, 'PATCH', at('RoleBinding', b.roleBindings[0].metadata.name), { subjects: [] }, MERGE)).toBe(403);
   }),

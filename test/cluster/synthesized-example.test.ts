@@ -24,17 +24,34 @@ describe('server-side dry run of synthesized objects (fieldValidation=Strict)', 
 
   test('an application using every feature, suspended as the CLI creates it', async () => {
     const spec = resolveApplication({
-      name: 'kitchen-sink', namespace: ns.name, image: 'apache/seatunnel:2.3.12', jobConfig: JOB,
-      imagePullSecrets: ['reg'], workerCount: 3, workerCpuCores: 0.5, checkpointPvc: 'ckpt', secretRef: 'legacy',
+      name: 'kitchen-sink',
+      namespace: ns.name,
+      image: 'apache/seatunnel:2.3.12',
+      jobConfig: JOB,
+      imagePullSecrets: ['reg'],
+      workerCount: 3,
+      workerCpuCores: 0.5,
+      checkpointPvc: 'ckpt',
+      secretRef: 'legacy',
       masterTolerations: [{ key: 'spot', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }],
       workerTolerations: [{ key: 'dedicated', value: 'st', effect: 'NoSchedule' }],
-      masterNodeSelector: { pool: 'a' }, workerLabels: { w: 'y' }, masterAnnotations: { 'example.com/a': 'b' },
-      configMaps: { drivers: { ref: 'jdbc', mounts: { 'a.jar': '/opt/seatunnel/lib/a.jar' } }, settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } } },
+      masterNodeSelector: { pool: 'a' },
+      workerLabels: { w: 'y' },
+      masterAnnotations: { 'example.com/a': 'b' },
+      configMaps: {
+        drivers: { ref: 'jdbc', mounts: { 'a.jar': '/opt/seatunnel/lib/a.jar' } },
+        settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } },
+      },
       secrets: { db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } } },
-      env: { A: 'a', B: { secret: 'db', key: 'password' } }, envFrom: { e: { configmap: 'c', prefix: 'C_' } },
+      env: { A: 'a', B: { secret: 'db', key: 'password' } },
+      envFrom: { e: { configmap: 'c', prefix: 'C_' } },
     });
     new SeaTunnelApplicationChart(Testing.app(), 'k', { application: { spec } });
-    const objects = JSON.parse(JSON.stringify(allObjects(buildPlan(spec, { suspend: true })))) as Array<{ apiVersion: string; kind: string; metadata: { name: string } }>;
+    const objects = JSON.parse(JSON.stringify(allObjects(buildPlan(spec, { suspend: true })))) as Array<{
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string };
+    }>;
     const results = await dryRunStrict(objects, { namespace: ns.name, throwOnError: false });
     expect(results.filter((r) => !r.ok).map((r) => `${r.object.kind} ${r.object.metadata.name}: ${r.message}`)).toEqual([]);
     expect(results).toHaveLength(objects.length);

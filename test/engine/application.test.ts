@@ -42,7 +42,11 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   beforeAll(async () => {
     const info = clusterInfo();
-    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: SERVICE_ACCOUNT } });
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: SERVICE_ACCOUNT },
+    });
     stack = startLocalStack({ admin: adminHttp(), server: info.server, caData: info.caData, namespace: ns.name });
     checkpoints = path.join(stack.dir, 'checkpoints');
     process.stderr.write(`[e2e] local Pods in ${stack.dir}\n`);
@@ -55,14 +59,18 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   /** Writes the files of one application and returns the CLI arguments for them. */
   function application(name: string, job: string, extra = ''): string[] {
-    const files = deploymentFiles(ns.name, [
-      stack.deploymentLines,
-      `application { name = ${name}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640, startup-timeout-millis = 240000 }`,
-      `kubernetes { image = "apache/seatunnel:2.3.8", service-account = ${SERVICE_ACCOUNT}, env.ROWS = "${ROWS}" }`,
-      // Checkpoints go to a local directory standing in for the checkpoint PVC.
-      `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 2000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`,
-      extra,
-    ].join('\n'), { name });
+    const files = deploymentFiles(
+      ns.name,
+      [
+        stack.deploymentLines,
+        `application { name = ${name}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640, startup-timeout-millis = 240000 }`,
+        `kubernetes { image = "apache/seatunnel:2.3.8", service-account = ${SERVICE_ACCOUNT}, env.ROWS = "${ROWS}" }`,
+        // Checkpoints go to a local directory standing in for the checkpoint PVC.
+        `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 2000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`,
+        extra,
+      ].join('\n'),
+      { name },
+    );
     fs.writeFileSync(files.job, job);
     return files.args;
   }
@@ -78,7 +86,9 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     return run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId, '--wait', '--wait-timeout', String(timeoutMs), '--wait-interval', '500']);
   }
 
-  async function job(appId: string): Promise<{ metadata: { annotations?: Record<string, string> }; status?: { conditions?: Array<{ type: string; status: string }> } }> {
+  async function job(
+    appId: string,
+  ): Promise<{ metadata: { annotations?: Record<string, string> }; status?: { conditions?: Array<{ type: string; status: string }> } }> {
     return adminHttp().call('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
   }
 
@@ -88,10 +98,15 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   /** After every application: no worker Pod in the API and no process of the application left. */
   async function expectNothingLeft(appId: string): Promise<void> {
-    await waitFor(async () => {
-      const pods = [...(await labelled(ns.name, appId))].filter(([key, o]) => key.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker');
-      return pods.length === 0 && stack.kubelet.running().filter((n) => n.startsWith(appId)).length === 0;
-    }, { description: `no worker Pod and no process of ${appId} left`, timeoutMs: 90_000 });
+    await waitFor(
+      async () => {
+        const pods = [...(await labelled(ns.name, appId))].filter(
+          ([key, o]) => key.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker',
+        );
+        return pods.length === 0 && stack.kubelet.running().filter((n) => n.startsWith(appId)).length === 0;
+      },
+      { description: `no worker Pod and no process of ${appId} left`, timeoutMs: 90_000 },
+    );
   }
 
   function masterLog(appId: string): string {
@@ -105,7 +120,10 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(status.value('Status')).toBe('SUCCEEDED');
     expect(status.code).toBe(0);
     // The master Pod ended first; the Job controller then records Complete.
-    await waitFor(async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'), { description: 'the Job Complete', timeoutMs: 60_000 });
+    await waitFor(async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'), {
+      description: 'the Job Complete',
+      timeoutMs: 60_000,
+    });
     const j = await job(appId);
     expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
     expect(j.metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
@@ -115,7 +133,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     await expectNothingLeft(appId);
   });
 
-  test('a job Zeta refuses: FAILED with Zeta\'s error message in status, exit code 1', async () => {
+  test("a job Zeta refuses: FAILED with Zeta's error message in status, exit code 1", async () => {
     const { appId } = await submit(application('e2e-bad', BAD_JOB));
     const status = await waitStatus(appId);
     expect(status.value('Status')).toBe('FAILED');
@@ -127,7 +145,10 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   test('a worker process killed mid-job: the application fails fast with WorkerLost and cleans up', async () => {
     const { appId } = await submit(application('e2e-loss', STREAMING_JOB));
-    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the streaming job runs', timeoutMs: 240_000 });
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the streaming job runs',
+      timeoutMs: 240_000,
+    });
     expect(stack.kubelet.signal(`${appId}-worker-1`, 'SIGKILL')).toBe(true);
     const status = await waitStatus(appId, 120_000);
     expect(status.value('Status')).toBe('FAILED');
@@ -137,21 +158,33 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   test('streaming: cancel stops the engine and removes everything; the application is CANCELED, not failed', async () => {
     const { appId } = await submit(application('e2e-cancel', STREAMING_JOB));
-    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the streaming job runs', timeoutMs: 240_000 });
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the streaming job runs',
+      timeoutMs: 240_000,
+    });
     const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', appId]);
     expect(cancel.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
     await expectNothingLeft(appId);
     // The runtime saw its application being deleted: a cancel, not a lost worker.
     expect(masterLog(appId)).toMatch(/reason=Terminated/);
     expect(masterLog(appId)).not.toMatch(/reason=WorkerLost/);
-    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status') === 'UNKNOWN', { description: 'status UNKNOWN after cancel', timeoutMs: 60_000 });
+    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status') === 'UNKNOWN', {
+      description: 'status UNKNOWN after cancel',
+      timeoutMs: 60_000,
+    });
   });
 
   test('streaming: cancel --savepoint keeps the checkpoint; a new application restores from it; a wrong id fails loudly', async () => {
     const first = await submit(application('e2e-stream', STREAMING_JOB));
-    await waitFor(async () => (await annotation(first.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the streaming job runs', timeoutMs: 240_000 });
+    await waitFor(async () => (await annotation(first.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the streaming job runs',
+      timeoutMs: 240_000,
+    });
     const dir = path.join(checkpoints, first.jobId);
-    await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), { description: `a checkpoint in ${dir}`, timeoutMs: 60_000 });
+    await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
+      description: `a checkpoint in ${dir}`,
+      timeoutMs: 60_000,
+    });
 
     const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId, '--savepoint']);
     expect(cancel.err).toEqual([]);
@@ -160,13 +193,22 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(masterLog(first.appId)).toMatch(/zetaStatus=SAVEPOINT_DONE/);
     expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
     // CANCELED while the Job's foreground deletion finishes, then UNKNOWN (no tombstone).
-    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId])).value('Status') === 'UNKNOWN', { description: 'status UNKNOWN after cancel', timeoutMs: 60_000 });
+    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId])).value('Status') === 'UNKNOWN', {
+      description: 'status UNKNOWN after cancel',
+      timeoutMs: 60_000,
+    });
 
     const restored = await submit(application('e2e-restore', STREAMING_JOB), '--restore-job-id', first.jobId);
-    await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the restored job runs', timeoutMs: 240_000 });
+    await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the restored job runs',
+      timeoutMs: 240_000,
+    });
     // Zeta 2.3 restores under the old job id, from its latest checkpoint.
     expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(first.jobId);
-    await waitFor(() => /start with savePoint|restored from the latest checkpoint/i.test(masterLog(restored.appId)), { description: 'the master log shows the restore', timeoutMs: 60_000 });
+    await waitFor(() => /start with savePoint|restored from the latest checkpoint/i.test(masterLog(restored.appId)), {
+      description: 'the master log shows the restore',
+      timeoutMs: 60_000,
+    });
     await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', restored.appId]);
     await expectNothingLeft(restored.appId);
 
@@ -183,7 +225,9 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     const synth = await run(['synth', ...args, '-o', outDir]);
     expect(synth.code).toBe(0);
     const appId = synth.value('Application ID')!;
-    const docs = parseAllDocuments(fs.readFileSync(path.join(outDir, `${appId}.k8s.yaml`), 'utf8')).map((d) => d.toJS() as { apiVersion: string; kind: string; metadata: { name: string; ownerReferences?: unknown[] } });
+    const docs = parseAllDocuments(fs.readFileSync(path.join(outDir, `${appId}.k8s.yaml`), 'utf8')).map(
+      (d) => d.toJS() as { apiVersion: string; kind: string; metadata: { name: string; ownerReferences?: unknown[] } },
+    );
     expect(docs.every((d) => !d.metadata.ownerReferences)).toBe(true);
     // What `kubectl apply -f` does here: create each object in file order (dependents, then the Job).
     for (const d of docs) {

@@ -18,7 +18,14 @@ import { pulumiEngine, pulumiSandbox, type PulumiSandbox } from './engine';
 
 jest.setTimeout(15 * 60_000);
 
-type Meta = { name: string; namespace?: string; uid: string; ownerReferences?: Array<Record<string, unknown>>; annotations?: Record<string, string>; deletionTimestamp?: string };
+type Meta = {
+  name: string;
+  namespace?: string;
+  uid: string;
+  ownerReferences?: Array<Record<string, unknown>>;
+  annotations?: Record<string, string>;
+  deletionTimestamp?: string;
+};
 type Obj = { kind?: string; metadata: Meta; spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
 /** API paths of what one application consists of (besides the Job). */
@@ -86,9 +93,23 @@ describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one st
     sandbox = pulumiSandbox(engine, (stack, text) => log.push(`[${stack}] ${text}`));
     // What the application only references; it must survive `pulumi destroy` untouched.
     const admin = http();
-    await admin.call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } });
-    await admin.call('POST', `/api/v1/namespaces/${ns.name}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'jdbc-drivers' }, data: { driver: 'jar bytes' } });
-    await admin.call('POST', `/api/v1/namespaces/${ns.name}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-credentials' }, stringData: { user: 'etl', password: 'p' } });
+    await admin.call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'seatunnel-runtime' },
+    });
+    await admin.call('POST', `/api/v1/namespaces/${ns.name}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'jdbc-drivers' },
+      data: { driver: 'jar bytes' },
+    });
+    await admin.call('POST', `/api/v1/namespaces/${ns.name}/secrets`, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db-credentials' },
+      stringData: { user: 'etl', password: 'p' },
+    });
     job = {
       config: {
         deploymentFile: 'apps/examples/deploy.conf',
@@ -111,76 +132,104 @@ describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one st
     if (sandbox && !process.env.KEEP_PULUMI_SANDBOX) sandbox.remove();
   });
 
-  const withLog = <T>(fn: () => Promise<T>) => withComponentLogs(async () => {
-    try {
-      return await fn();
-    } catch (e) {
-      if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
-      throw e;
-    }
-  });
-
-  test('up creates the application: objects present, owned by the Job uid, Job unsuspended, master Running', withLog(async () => {
-    // What an interactive `pulumi up` shows first: the Job's uid is unknown until it exists.
-    const [preview] = await previewJobs([job], sandbox.options(clusterInfo().kubeconfig));
-    [result] = await upJobs([job], sandbox.options(clusterInfo().kubeconfig));
-    expect(preview.changes).toEqual({ create: result.changes.create });
-    const appId = result.applicationId;
-    expect(appId).toMatch(/^fake-to-console-[0-9a-f]{12}$/);
-    expect(result.stack).toBe(appId);
-    expect(result).toMatchObject({ namespace: ns.name, jobName: appId });
-    expect(result.jobId).toMatch(/^\d+$/);
-    expect(result.changes.create).toBeGreaterThanOrEqual(11);
-
-    const jobObj = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
-    expect(jobObj.metadata.annotations).toMatchObject({ 'pulumi.com/skipAwait': 'true', 'seatunnel.apache.org/worker-template': `${appId}-worker` });
-    await waitFor(async () => (await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).spec?.suspend === false, {
-      description: 'the JobPatch to have unsuspended the Job',
+  const withLog = <T>(fn: () => Promise<T>) =>
+    withComponentLogs(async () => {
+      try {
+        return await fn();
+      } catch (e) {
+        if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
+        throw e;
+      }
     });
-    const objects = await applicationObjects(ns.name, appId);
-    expect(objects.map((o) => o.kind).sort()).toEqual(
-      ['ConfigMap', 'ConfigMap', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Service'],
-    );
-    expectOwnedBy(objects, appId, jobObj.metadata.uid);
-    const pod = await waitForRunningMaster(ns.name, appId);
-    expect(pod.metadata.annotations?.[KWOK_LIFECYCLE_ANNOTATION]).toBe('no-complete');
-    // Referenced objects are used, never taken over.
-    for (const path of [`/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`, `/api/v1/namespaces/${ns.name}/secrets/db-credentials`, `/api/v1/namespaces/${ns.name}/serviceaccounts/seatunnel-runtime`]) {
-      expect((await get(path)).metadata.ownerReferences).toBeUndefined();
-    }
-  }));
 
-  test('a second up changes nothing, and the running master Pod is left alone', withLog(async () => {
-    const before = await waitForRunningMaster(ns.name, result.applicationId);
-    const [again] = await upJobs([job], sandbox.options(clusterInfo().kubeconfig));
-    expect(onlySame(again)).toEqual([]);
-    expect(again.changes.same).toBe(result.changes.create);
-    const after = await masterPod(ns.name, result.applicationId);
-    expect(after?.metadata.uid).toBe(before.metadata.uid);
-  }));
+  test(
+    'up creates the application: objects present, owned by the Job uid, Job unsuspended, master Running',
+    withLog(async () => {
+      // What an interactive `pulumi up` shows first: the Job's uid is unknown until it exists.
+      const [preview] = await previewJobs([job], sandbox.options(clusterInfo().kubeconfig));
+      [result] = await upJobs([job], sandbox.options(clusterInfo().kubeconfig));
+      expect(preview.changes).toEqual({ create: result.changes.create });
+      const appId = result.applicationId;
+      expect(appId).toMatch(/^fake-to-console-[0-9a-f]{12}$/);
+      expect(result.stack).toBe(appId);
+      expect(result).toMatchObject({ namespace: ns.name, jobName: appId });
+      expect(result.jobId).toMatch(/^\d+$/);
+      expect(result.changes.create).toBeGreaterThanOrEqual(11);
 
-  test('after a refresh (state now says suspend: false) an up still never re-suspends the Job', withLog(async () => {
-    const before = await waitForRunningMaster(ns.name, result.applicationId);
-    const [again] = await upJobs([job], { ...sandbox.options(clusterInfo().kubeconfig), refresh: true });
-    expect(onlySame(again)).toEqual([]);
-    const jobObj = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${result.applicationId}`);
-    expect(jobObj.spec?.suspend).toBe(false);
-    expect((await masterPod(ns.name, result.applicationId))?.metadata.uid).toBe(before.metadata.uid);
-  }));
+      const jobObj = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+      expect(jobObj.metadata.annotations).toMatchObject({ 'pulumi.com/skipAwait': 'true', 'seatunnel.apache.org/worker-template': `${appId}-worker` });
+      await waitFor(async () => (await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).spec?.suspend === false, {
+        description: 'the JobPatch to have unsuspended the Job',
+      });
+      const objects = await applicationObjects(ns.name, appId);
+      expect(objects.map((o) => o.kind).sort()).toEqual([
+        'ConfigMap',
+        'ConfigMap',
+        'NetworkPolicy',
+        'NetworkPolicy',
+        'PodTemplate',
+        'Role',
+        'RoleBinding',
+        'Service',
+      ]);
+      expectOwnedBy(objects, appId, jobObj.metadata.uid);
+      const pod = await waitForRunningMaster(ns.name, appId);
+      expect(pod.metadata.annotations?.[KWOK_LIFECYCLE_ANNOTATION]).toBe('no-complete');
+      // Referenced objects are used, never taken over.
+      for (const path of [
+        `/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`,
+        `/api/v1/namespaces/${ns.name}/secrets/db-credentials`,
+        `/api/v1/namespaces/${ns.name}/serviceaccounts/seatunnel-runtime`,
+      ]) {
+        expect((await get(path)).metadata.ownerReferences).toBeUndefined();
+      }
+    }),
+  );
 
-  test('destroy removes everything and leaves the referenced objects alone', withLog(async () => {
-    const [destroyed] = await destroyJobs([job], sandbox.options(clusterInfo().kubeconfig));
-    expect(destroyed.changes.delete).toBe(result.changes.create);
-    const appId = result.applicationId;
-    expect(await exists(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).toBe(false);
-    await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0 && !(await masterPod(ns.name, appId)), {
-      description: `every object of application ${appId} to be gone`,
-    });
-    for (const path of [`/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`, `/api/v1/namespaces/${ns.name}/secrets/db-credentials`, `/api/v1/namespaces/${ns.name}/serviceaccounts/seatunnel-runtime`]) {
-      expect(await exists(path)).toBe(true);
-    }
-    expect((await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`)).data).toEqual({ driver: 'jar bytes' });
-  }));
+  test(
+    'a second up changes nothing, and the running master Pod is left alone',
+    withLog(async () => {
+      const before = await waitForRunningMaster(ns.name, result.applicationId);
+      const [again] = await upJobs([job], sandbox.options(clusterInfo().kubeconfig));
+      expect(onlySame(again)).toEqual([]);
+      expect(again.changes.same).toBe(result.changes.create);
+      const after = await masterPod(ns.name, result.applicationId);
+      expect(after?.metadata.uid).toBe(before.metadata.uid);
+    }),
+  );
+
+  test(
+    'after a refresh (state now says suspend: false) an up still never re-suspends the Job',
+    withLog(async () => {
+      const before = await waitForRunningMaster(ns.name, result.applicationId);
+      const [again] = await upJobs([job], { ...sandbox.options(clusterInfo().kubeconfig), refresh: true });
+      expect(onlySame(again)).toEqual([]);
+      const jobObj = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${result.applicationId}`);
+      expect(jobObj.spec?.suspend).toBe(false);
+      expect((await masterPod(ns.name, result.applicationId))?.metadata.uid).toBe(before.metadata.uid);
+    }),
+  );
+
+  test(
+    'destroy removes everything and leaves the referenced objects alone',
+    withLog(async () => {
+      const [destroyed] = await destroyJobs([job], sandbox.options(clusterInfo().kubeconfig));
+      expect(destroyed.changes.delete).toBe(result.changes.create);
+      const appId = result.applicationId;
+      expect(await exists(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).toBe(false);
+      await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0 && !(await masterPod(ns.name, appId)), {
+        description: `every object of application ${appId} to be gone`,
+      });
+      for (const path of [
+        `/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`,
+        `/api/v1/namespaces/${ns.name}/secrets/db-credentials`,
+        `/api/v1/namespaces/${ns.name}/serviceaccounts/seatunnel-runtime`,
+      ]) {
+        expect(await exists(path)).toBe(true);
+      }
+      expect((await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`)).data).toEqual({ driver: 'jar bytes' });
+    }),
+  );
 });
 
 describe('the component as an inline program: replacing the Job', () => {
@@ -190,7 +239,11 @@ describe('the component as an inline program: replacing the Job', () => {
   const app = (image: string): JobStack => ({
     stack: 'inline-orders',
     application: {
-      name: 'orders', namespace: ns.name, image, serviceAccount: 'runner', workerCount: 2,
+      name: 'orders',
+      namespace: ns.name,
+      image,
+      serviceAccount: 'runner',
+      workerCount: 2,
       jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
       secrets: { db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } } },
       masterAnnotations: { [KWOK_LIFECYCLE_ANNOTATION]: 'no-complete' },
@@ -206,43 +259,63 @@ describe('the component as an inline program: replacing the Job', () => {
     if (sandbox && !process.env.KEEP_PULUMI_SANDBOX) sandbox.remove();
   });
 
-  test('a new image replaces the Job; the dependents follow the new uid and the new Job is started', withComponentLogs(async () => {
-    try {
-      const opts = sandbox.options(clusterInfo().kubeconfig);
-      const [first] = await upJobs([app('apache/seatunnel:2.3.12')], opts);
-      const appId = first.applicationId;
-      const firstJob = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
-      await waitForRunningMaster(ns.name, appId);
-      const firstObjects = await applicationObjects(ns.name, appId);
-      expect(firstObjects.map((o) => o.kind).sort()).toEqual(['ConfigMap', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Secret', 'Service']);
-      expectOwnedBy(firstObjects, appId, firstJob.metadata.uid);
-      const secret = await get<Obj & { data?: Record<string, string> }>(`/api/v1/namespaces/${ns.name}/secrets/${appId}-db`);
-      expect(Buffer.from(secret.data!.password, 'base64').toString()).toBe('p');
+  test(
+    'a new image replaces the Job; the dependents follow the new uid and the new Job is started',
+    withComponentLogs(async () => {
+      try {
+        const opts = sandbox.options(clusterInfo().kubeconfig);
+        const [first] = await upJobs([app('apache/seatunnel:2.3.12')], opts);
+        const appId = first.applicationId;
+        const firstJob = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+        await waitForRunningMaster(ns.name, appId);
+        const firstObjects = await applicationObjects(ns.name, appId);
+        expect(firstObjects.map((o) => o.kind).sort()).toEqual([
+          'ConfigMap',
+          'NetworkPolicy',
+          'NetworkPolicy',
+          'PodTemplate',
+          'Role',
+          'RoleBinding',
+          'Secret',
+          'Service',
+        ]);
+        expectOwnedBy(firstObjects, appId, firstJob.metadata.uid);
+        const secret = await get<Obj & { data?: Record<string, string> }>(`/api/v1/namespaces/${ns.name}/secrets/${appId}-db`);
+        expect(Buffer.from(secret.data!.password, 'base64').toString()).toBe('p');
 
-      const [second] = await upJobs([app('apache/seatunnel:2.3.13')], opts);
-      expect(second.applicationId).toBe(appId);
-      // The Job, every dependent and the JobPatch; the stack and the component stay.
-      expect(second.changes).toMatchObject({ replace: 1 + firstObjects.length + 1 });
-      const newJob = await waitFor(async () => {
-        const j = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
-        return j.metadata.uid !== firstJob.metadata.uid && j.spec?.suspend === false ? j : undefined;
-      }, { description: 'a new, unsuspended Job under the same name' });
-      expect(((newJob.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0].image)).toBe('apache/seatunnel:2.3.13');
-      const objects = await waitFor(async () => {
-        const list = await applicationObjects(ns.name, appId);
-        return list.length === firstObjects.length && list.every((o) => o.metadata.ownerReferences?.[0]?.uid === newJob.metadata.uid) ? list : undefined;
-      }, { description: `all ${firstObjects.length} dependents, owned by the new Job` });
-      expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(firstObjects.map((o) => `${o.kind}/${o.metadata.name}`).sort());
-      expectOwnedBy(objects, appId, newJob.metadata.uid);
-      await waitForRunningMaster(ns.name, appId);
+        const [second] = await upJobs([app('apache/seatunnel:2.3.13')], opts);
+        expect(second.applicationId).toBe(appId);
+        // The Job, every dependent and the JobPatch; the stack and the component stay.
+        expect(second.changes).toMatchObject({ replace: 1 + firstObjects.length + 1 });
+        const newJob = await waitFor(
+          async () => {
+            const j = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+            return j.metadata.uid !== firstJob.metadata.uid && j.spec?.suspend === false ? j : undefined;
+          },
+          { description: 'a new, unsuspended Job under the same name' },
+        );
+        expect((newJob.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0].image).toBe(
+          'apache/seatunnel:2.3.13',
+        );
+        const objects = await waitFor(
+          async () => {
+            const list = await applicationObjects(ns.name, appId);
+            return list.length === firstObjects.length && list.every((o) => o.metadata.ownerReferences?.[0]?.uid === newJob.metadata.uid) ? list : undefined;
+          },
+          { description: `all ${firstObjects.length} dependents, owned by the new Job` },
+        );
+        expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(firstObjects.map((o) => `${o.kind}/${o.metadata.name}`).sort());
+        expectOwnedBy(objects, appId, newJob.metadata.uid);
+        await waitForRunningMaster(ns.name, appId);
 
-      const [destroyed] = await destroyJobs([app('apache/seatunnel:2.3.13')], { ...opts, removeStacks: true });
-      expect(destroyed.changes.delete).toBe(first.changes.create);
-      await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, { description: 'everything gone' });
-      expect(await exists(`/api/v1/namespaces/${ns.name}/serviceaccounts/runner`)).toBe(true);
-    } catch (e) {
-      if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
-      throw e;
-    }
-  }));
+        const [destroyed] = await destroyJobs([app('apache/seatunnel:2.3.13')], { ...opts, removeStacks: true });
+        expect(destroyed.changes.delete).toBe(first.changes.create);
+        await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, { description: 'everything gone' });
+        expect(await exists(`/api/v1/namespaces/${ns.name}/serviceaccounts/runner`)).toBe(true);
+      } catch (e) {
+        if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
+        throw e;
+      }
+    }),
+  );
 });

@@ -27,7 +27,12 @@ export function pulumiEngine(): PulumiEngine {
   } catch (e) {
     throw new Error(`pulumi tier: cannot ask tools/pulumi/build.sh where the engine is: ${(e as Error).message}`, { cause: e });
   }
-  const paths = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const paths = Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
   if (!paths.engine || paths.engine.endsWith('(missing)')) {
     throw new Error(
       'pulumi tier: the Pulumi engine (CLI, Node.js language host, Kubernetes provider) is not built: ' +

@@ -58,7 +58,12 @@ export class KubeHttp {
   }
 
   /** Like request, but a status outside 2xx (and outside `accept`) throws KubeHttpError. */
-  async call<T = unknown>(method: string, path: string, body?: unknown, opts: { contentType?: string; timeoutMs?: number; accept?: number[] } = {}): Promise<T> {
+  async call<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { contentType?: string; timeoutMs?: number; accept?: number[] } = {},
+  ): Promise<T> {
     const { accept, ...rest } = opts;
     const res = await this.request<T>(method, path, body, rest);
     if ((res.status < 200 || res.status > 299) && !(accept ?? []).includes(res.status)) throw new KubeHttpError(method, path, res.status, res.text);

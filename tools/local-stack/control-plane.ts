@@ -158,7 +158,14 @@ export function fakeNodeObject(name: string, opts: FakeNodeOptions = {}, interna
     status: {
       capacity: resources,
       allocatable: resources,
-      ...(internalIp ? { addresses: [{ type: 'InternalIP', address: internalIp }, { type: 'Hostname', address: name }] } : {}),
+      ...(internalIp
+        ? {
+            addresses: [
+              { type: 'InternalIP', address: internalIp },
+              { type: 'Hostname', address: name },
+            ],
+          }
+        : {}),
     },
   };
 }
@@ -200,7 +207,12 @@ export class ControlPlane {
       return cp;
     } catch (e) {
       const tails = processes.map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`).join('\n');
-      await Promise.all(processes.slice().reverse().map((p) => p.stop(3000)));
+      await Promise.all(
+        processes
+          .slice()
+          .reverse()
+          .map((p) => p.stop(3000)),
+      );
       watchdog?.stop();
       if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
       const err = e as Error;
@@ -260,7 +272,15 @@ export class ControlPlane {
     await waitFor(
       async () => {
         const r = await this.admin.request('GET', '/readyz', undefined, { timeoutMs: 5000 });
-        if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.text.split('\n').filter((l) => l.includes('[-]')).join('; ') || r.text}`);
+        if (r.status !== 200)
+          throw new Error(
+            `HTTP ${r.status}: ${
+              r.text
+                .split('\n')
+                .filter((l) => l.includes('[-]'))
+                .join('; ') || r.text
+            }`,
+          );
         return true;
       },
       { description: 'kube-apiserver /readyz after restart', timeoutMs, guard: () => this.assertHealthy() },
@@ -303,9 +323,7 @@ export async function waitForNodesReady(admin: KubeHttp, names: string[], timeou
         'GET',
         '/api/v1/nodes',
       );
-      const ready = new Set(
-        list.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata.name),
-      );
+      const ready = new Set(list.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata.name));
       const missing = names.filter((n) => !ready.has(n));
       if (missing.length > 0) throw new Error(`not Ready yet: ${missing.join(', ')}`);
       return true;
@@ -449,7 +467,15 @@ class Starter {
     await waitFor(
       async () => {
         const r = await admin.request('GET', '/readyz', undefined, { timeoutMs: 5000 });
-        if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.text.split('\n').filter((l) => l.includes('[-]')).join('; ') || r.text}`);
+        if (r.status !== 200)
+          throw new Error(
+            `HTTP ${r.status}: ${
+              r.text
+                .split('\n')
+                .filter((l) => l.includes('[-]'))
+                .join('; ') || r.text
+            }`,
+          );
         return true;
       },
       { description: `kube-apiserver ${server}/readyz`, timeoutMs: Math.min(120_000, this.remaining()), guard: this.guard, intervalMs: 250 },
@@ -537,14 +563,23 @@ class Starter {
     await Promise.all([
       healthz(kcmPort, 'kube-controller-manager'),
       healthz(schedPort, 'kube-scheduler'),
-      waitForNodesReady(admin, nodeSpecs.map((n) => n.name), Math.min(90_000, this.remaining()), this.guard),
+      waitForNodesReady(
+        admin,
+        nodeSpecs.map((n) => n.name),
+        Math.min(90_000, this.remaining()),
+        this.guard,
+      ),
       // The ServiceAccount controller is running (Pods are rejected until their SA exists).
       waitFor(
         async () => {
           await admin.call('GET', '/api/v1/namespaces/default/serviceaccounts/default');
           return true;
         },
-        { description: 'the default ServiceAccount in namespace default (serviceaccount-controller)', timeoutMs: Math.min(90_000, this.remaining()), guard: this.guard },
+        {
+          description: 'the default ServiceAccount in namespace default (serviceaccount-controller)',
+          timeoutMs: Math.min(90_000, this.remaining()),
+          guard: this.guard,
+        },
       ).catch((e: unknown) => {
         throw e instanceof KubeHttpError ? new Error(e.message) : e;
       }),

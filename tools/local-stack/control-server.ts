@@ -34,8 +34,7 @@ export async function startControlServer(cp: ControlPlane): Promise<ControlServe
   const routes: Record<string, () => Promise<unknown>> = {
     'POST /kube-apiserver/restart': () => serial(() => cp.restartApiServer()).then(() => ({ restarted: 'kube-apiserver' })),
     'GET /memory': async () => cp.memory(),
-    'GET /health': async () =>
-      cp.processList.map((p) => ({ name: p.name, pid: p.pid, running: p.running, exit: p.exitDescription ?? null })),
+    'GET /health': async () => cp.processList.map((p) => ({ name: p.name, pid: p.pid, running: p.running, exit: p.exitDescription ?? null })),
   };
   const server = http.createServer((req, res) => {
     const reply = (status: number, body: unknown) => {

@@ -7,7 +7,9 @@ import { ControlPlane } from './control-plane';
 import { CLUSTER_ENV, startControlServer } from './control-server';
 
 function usage(): never {
-  process.stderr.write('usage: dev-cluster [--nodes N] [--keep]\n  --nodes N  fake nodes to create (default 3)\n  --keep     keep the temporary directory (logs, etcd data) after stopping\n');
+  process.stderr.write(
+    'usage: dev-cluster [--nodes N] [--keep]\n  --nodes N  fake nodes to create (default 3)\n  --keep     keep the temporary directory (logs, etcd data) after stopping\n',
+  );
   process.exit(2);
 }
 
@@ -45,7 +47,9 @@ async function main(): Promise<void> {
       '',
       `Kubernetes ${info.kubernetesVersion} control plane ready in ${((Date.now() - started) / 1000).toFixed(1)} s at ${info.server}`,
       `fake nodes (kwok): ${info.nodes.join(', ') || '(none)'}`,
-      `memory: ${Object.entries(memory).map(([k, v]) => `${k} ${mib(v)}`).join(', ')}; total ${mib(total)}`,
+      `memory: ${Object.entries(memory)
+        .map(([k, v]) => `${k} ${mib(v)}`)
+        .join(', ')}; total ${mib(total)}`,
       `logs: ${info.logDir}`,
       `admin token (system:masters): ${info.adminToken}`,
       '',

@@ -21,13 +21,7 @@ export type KwokLifecycle = 'manual' | 'no-complete' | 'local';
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 export const KWOK_NODE_ANNOTATION_VALUE = 'fake';
 
-const STAGE_FILES = [
-  'node-initialize.yaml',
-  'node-heartbeat-with-lease.yaml',
-  'pod-ready.yaml',
-  'pod-complete.yaml',
-  'pod-delete.yaml',
-];
+const STAGE_FILES = ['node-initialize.yaml', 'node-heartbeat-with-lease.yaml', 'pod-ready.yaml', 'pod-complete.yaml', 'pod-delete.yaml'];
 
 interface Stage {
   metadata: { name: string };

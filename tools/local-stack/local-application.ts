@@ -77,7 +77,9 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
     extraEnv: (_pod, ip) => ({ SEATUNNEL_APP_ENGINE_REST_HOST: ip }),
     log: opts.log,
   }).start();
-  const annotations = Object.entries(LOCAL_POD_ANNOTATIONS).map(([k, v]) => `"${k}" = ${v}`).join(', ');
+  const annotations = Object.entries(LOCAL_POD_ANNOTATIONS)
+    .map(([k, v]) => `"${k}" = ${v}`)
+    .join(', ');
   const deploymentLines = [
     `kubernetes.seatunnel-home = "${home}"`,
     `kubernetes.master.annotations { ${annotations} }`,

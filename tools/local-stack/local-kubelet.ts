@@ -181,13 +181,16 @@ export class LocalKubelet {
         done();
         return;
       }
-      const hard = setTimeout(() => {
-        try {
-          process.kill(-proc.pid!, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }, Math.max(1, graceSeconds) * 1000);
+      const hard = setTimeout(
+        () => {
+          try {
+            process.kill(-proc.pid!, 'SIGKILL');
+          } catch {
+            /* already gone */
+          }
+        },
+        Math.max(1, graceSeconds) * 1000,
+      );
     });
   }
 
@@ -230,8 +233,23 @@ export class LocalKubelet {
     const now = new Date().toISOString();
     const conditions = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
     await this.patchStatus(pod, {
-      phase: 'Running', podIP: ip, podIPs: [{ ip }], hostIP: '127.0.0.1', startTime: now, conditions,
-      containerStatuses: [{ name: container, ready: true, restartCount: 0, image: pod.spec.containers[0].image ?? '', imageID: '', started: true, state: { running: { startedAt: now } } }],
+      phase: 'Running',
+      podIP: ip,
+      podIPs: [{ ip }],
+      hostIP: '127.0.0.1',
+      startTime: now,
+      conditions,
+      containerStatuses: [
+        {
+          name: container,
+          ready: true,
+          restartCount: 0,
+          image: pod.spec.containers[0].image ?? '',
+          imageID: '',
+          started: true,
+          state: { running: { startedAt: now } },
+        },
+      ],
     });
   }
 
@@ -241,16 +259,27 @@ export class LocalKubelet {
     await this.patchStatus(pod, {
       phase: exitCode === 0 ? 'Succeeded' : 'Failed',
       conditions: ['Ready', 'ContainersReady'].map((type) => ({ type, status: 'False', reason: 'PodCompleted', lastTransitionTime: now })),
-      containerStatuses: [{
-        name: container, ready: false, restartCount: 0, image: pod.spec.containers[0].image ?? '', imageID: '', started: false,
-        state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', finishedAt: now, ...(message ? { message } : {}) } },
-      }],
+      containerStatuses: [
+        {
+          name: container,
+          ready: false,
+          restartCount: 0,
+          image: pod.spec.containers[0].image ?? '',
+          imageID: '',
+          started: false,
+          state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', finishedAt: now, ...(message ? { message } : {}) } },
+        },
+      ],
     });
   }
 
   private async patchStatus(pod: StoredPod, status: PodStatus): Promise<void> {
-    await this.opts.admin.call('PATCH', `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}/status`,
-      { status }, { contentType: 'application/merge-patch+json', accept: [404] });
+    await this.opts.admin.call(
+      'PATCH',
+      `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}/status`,
+      { status },
+      { contentType: 'application/merge-patch+json', accept: [404] },
+    );
   }
 
   /** Volume name → local path (a directory, or the volume's files). */
@@ -260,7 +289,11 @@ export class LocalKubelet {
     for (const v of pod.spec.volumes ?? []) {
       const dir = path.join(root, 'volumes', v.name);
       fs.mkdirSync(dir, { recursive: true });
-      const source = v.secret ? { kind: 'secrets' as const, name: v.secret.secretName, items: v.secret.items } : v.configMap ? { kind: 'configmaps' as const, name: v.configMap.name, items: v.configMap.items } : undefined;
+      const source = v.secret
+        ? { kind: 'secrets' as const, name: v.secret.secretName, items: v.secret.items }
+        : v.configMap
+          ? { kind: 'configmaps' as const, name: v.configMap.name, items: v.configMap.items }
+          : undefined;
       if (source) {
         const { name } = source;
         if (!name) throw new Error(`volume ${v.name}: no ${source.kind === 'secrets' ? 'secretName' : 'name'}`);
@@ -288,19 +321,28 @@ export class LocalKubelet {
     if (pod.spec.automountServiceAccountToken === false) return undefined;
     const sa = pod.spec.serviceAccountName ?? 'default';
     const ns = pod.metadata.namespace;
-    const res = await this.opts.admin.call<{ status: { token: string } }>('POST', `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(sa)}/token`, {
-      apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest',
-      spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } },
-    });
+    const res = await this.opts.admin.call<{ status: { token: string } }>(
+      'POST',
+      `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(sa)}/token`,
+      {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } },
+      },
+    );
     const file = path.join(root, 'serviceaccount.kubeconfig');
     const b64 = (s: string) => Buffer.from(s).toString('base64');
-    fs.writeFileSync(file, JSON.stringify({
-      apiVersion: 'v1', kind: 'Config',
-      clusters: [{ name: 'local', cluster: { server: this.opts.server, 'certificate-authority-data': b64(this.opts.caData) } }],
-      users: [{ name: sa, user: { token: res.status.token } }],
-      contexts: [{ name: sa, context: { cluster: 'local', user: sa, namespace: ns } }],
-      'current-context': sa,
-    }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'local', cluster: { server: this.opts.server, 'certificate-authority-data': b64(this.opts.caData) } }],
+        users: [{ name: sa, user: { token: res.status.token } }],
+        contexts: [{ name: sa, context: { cluster: 'local', user: sa, namespace: ns } }],
+        'current-context': sa,
+      }),
+    );
     return file;
   }
 
@@ -316,17 +358,20 @@ export class LocalKubelet {
     }
     for (const [inImage, local] of Object.entries((c.image && this.opts.images[c.image]) || {})) mounts.push([inImage, local]);
     mounts.sort((a, b) => b[0].length - a[0].length);
-    const mapPath = (value: string) => value.replace(/(^|[=:,\s])(\/[^:=,\s]*)/g, (all, lead: string, p: string) => {
-      for (const [from, to] of mounts) {
-        if (p === from || p.startsWith(`${from}/`)) return lead + to + p.slice(from.length);
-      }
-      return all;
-    });
+    const mapPath = (value: string) =>
+      value.replace(/(^|[=:,\s])(\/[^:=,\s]*)/g, (all, lead: string, p: string) => {
+        for (const [from, to] of mounts) {
+          if (p === from || p.startsWith(`${from}/`)) return lead + to + p.slice(from.length);
+        }
+        return all;
+      });
 
     const env: Record<string, string> = {};
     const ns = encodeURIComponent(pod.metadata.namespace);
     const read = async (kind: 'configmaps' | 'secrets', name = '') =>
-      this.opts.admin.request<ConfigMap | Secret>('GET', `/api/v1/namespaces/${ns}/${kind}/${encodeURIComponent(name)}`).then((r) => (r.status === 200 ? r.body : undefined));
+      this.opts.admin
+        .request<ConfigMap | Secret>('GET', `/api/v1/namespaces/${ns}/${kind}/${encodeURIComponent(name)}`)
+        .then((r) => (r.status === 200 ? r.body : undefined));
     const decode = (obj: ConfigMap | Secret | undefined, secret: boolean): Record<string, string> => (obj ? dataOf(obj, secret) : {});
     for (const from of c.envFrom ?? []) {
       const secret = Boolean(from.secretRef);
@@ -339,7 +384,16 @@ export class LocalKubelet {
       if (e.value !== undefined) env[e.name] = expand(e.value);
       else if (e.valueFrom?.fieldRef) {
         const f = e.valueFrom.fieldRef.fieldPath;
-        env[e.name] = f === 'status.podIP' ? ip : f === 'metadata.name' ? pod.metadata.name : f === 'metadata.namespace' ? pod.metadata.namespace : f === 'metadata.uid' ? pod.metadata.uid : '';
+        env[e.name] =
+          f === 'status.podIP'
+            ? ip
+            : f === 'metadata.name'
+              ? pod.metadata.name
+              : f === 'metadata.namespace'
+                ? pod.metadata.namespace
+                : f === 'metadata.uid'
+                  ? pod.metadata.uid
+                  : '';
       } else if (e.valueFrom?.secretKeyRef || e.valueFrom?.configMapKeyRef) {
         const secret = Boolean(e.valueFrom.secretKeyRef);
         const ref = (e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef)!;

@@ -63,8 +63,23 @@ async function signed(dir: string, name: string, subject: string, ext: string, c
   fs.writeFileSync(extFile, ext);
   await openssl(`${name} key and CSR`, ['req', '-new', ...EC, '-keyout', key, '-out', csr, '-subj', subject]);
   await openssl(`${name} certificate`, [
-    'x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-set_serial', `0x${randomBytes(12).toString('hex')}`,
-    '-days', '30', '-sha256', '-out', cert, '-extfile', extFile,
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    ca.cert,
+    '-CAkey',
+    ca.key,
+    '-set_serial',
+    `0x${randomBytes(12).toString('hex')}`,
+    '-days',
+    '30',
+    '-sha256',
+    '-out',
+    cert,
+    '-extfile',
+    extFile,
   ]);
   return { cert, key };
 }
@@ -78,14 +93,40 @@ export async function createPki(dir: string): Promise<Pki> {
   const frontProxyCaCert = path.join(dir, 'front-proxy-ca.crt');
   await Promise.all([
     openssl('front-proxy CA', [
-      'req', '-x509', ...EC, '-keyout', path.join(dir, 'front-proxy-ca.key'), '-out', frontProxyCaCert, '-days', '30', '-sha256',
-      '-subj', '/CN=seatunnel-app-test-front-proxy-ca',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      path.join(dir, 'front-proxy-ca.key'),
+      '-out',
+      frontProxyCaCert,
+      '-days',
+      '30',
+      '-sha256',
+      '-subj',
+      '/CN=seatunnel-app-test-front-proxy-ca',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
     ]),
     openssl('CA', [
-      'req', '-x509', ...EC, '-keyout', caKey, '-out', caCert, '-days', '30', '-sha256',
-      '-subj', '/CN=seatunnel-app-test-ca',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      caKey,
+      '-out',
+      caCert,
+      '-days',
+      '30',
+      '-sha256',
+      '-subj',
+      '/CN=seatunnel-app-test-ca',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
     ]),
     // RSA for the ServiceAccount issuer: RS256 is what every token consumer understands.
     openssl('ServiceAccount signing key', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', saKey]).then(() =>

@@ -30,7 +30,11 @@ function newestMtime(dir: string): number {
 
 /** Builds runtime/dist/runtime.cjs (`npm run -w runtime bundle`) when it is missing or older than its sources. */
 export function ensureBundle(): string {
-  const sources = Math.max(newestMtime(path.join(RUNTIME_DIR, 'src')), newestMtime(path.join(REPO_DIR, 'lib')), fs.statSync(path.join(RUNTIME_DIR, 'build.mjs')).mtimeMs);
+  const sources = Math.max(
+    newestMtime(path.join(RUNTIME_DIR, 'src')),
+    newestMtime(path.join(REPO_DIR, 'lib')),
+    fs.statSync(path.join(RUNTIME_DIR, 'build.mjs')).mtimeMs,
+  );
   if (fs.existsSync(BUNDLE) && fs.statSync(BUNDLE).mtimeMs >= sources) return BUNDLE;
   const r = spawnSync(process.execPath, [path.join(RUNTIME_DIR, 'build.mjs')], { cwd: RUNTIME_DIR, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
   if (r.status !== 0) throw new Error(`bundling the runtime failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);

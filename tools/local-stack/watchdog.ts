@@ -10,7 +10,7 @@ import { processStartTime } from './process';
 const SCRIPT = String.raw`
 set -u
 parent="$1"; parent_start="$2"; pidfile="$3"; dir="$4"; keep="$5"
-start_of() { local s; s="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1; s="${"$"}{s##*) }"; set -- $s; echo "${"$"}{20}"; }
+start_of() { local s; s="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1; s="${'$'}{s##*) }"; set -- $s; echo "${'$'}{20}"; }
 while [ "$(start_of "$parent")" = "$parent_start" ]; do sleep 1; done
 signal_all() {
   local sig="$1" alive=0 pid st name
@@ -38,11 +38,10 @@ export interface Watchdog {
 export function startWatchdog(opts: { pidFile: string; dir: string; keepDir: boolean }): Watchdog {
   const parentStart = processStartTime(process.pid);
   if (!parentStart) throw new Error('watchdog: cannot read /proc/self/stat (is this Linux?)');
-  const child = spawn(
-    'bash',
-    ['-c', SCRIPT, 'seatunnel-app-watchdog', String(process.pid), parentStart, opts.pidFile, opts.dir, opts.keepDir ? '1' : '0'],
-    { detached: true, stdio: 'ignore' },
-  );
+  const child = spawn('bash', ['-c', SCRIPT, 'seatunnel-app-watchdog', String(process.pid), parentStart, opts.pidFile, opts.dir, opts.keepDir ? '1' : '0'], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   const pid = child.pid;
   if (pid === undefined) throw new Error('watchdog: spawn of bash returned no PID');

@@ -27,7 +27,14 @@ export async function cancelCommand(args: ParsedArgs, out: Output): Promise<numb
     const lines = [`Application ID: ${applicationId}`, 'Cancellation requested'];
     for (const e of r.errors) out.warn(`leftover not removed (run cancel again): ${e}`);
     out.result(
-      { applicationId, namespace: conn.namespace, cancellationRequested: true, jobFound: r.jobFound, leftoversDeleted: r.deleted.map(describeRef), errors: r.errors },
+      {
+        applicationId,
+        namespace: conn.namespace,
+        cancellationRequested: true,
+        jobFound: r.jobFound,
+        leftoversDeleted: r.deleted.map(describeRef),
+        errors: r.errors,
+      },
       lines,
     );
     return r.errors.length ? CLI_EXIT.failed : CLI_EXIT.ok;

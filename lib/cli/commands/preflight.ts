@@ -13,7 +13,11 @@ import type { Output } from '../output';
 
 export function preflightLines(r: PreflightReport): string[] {
   const fp = r.footprint;
-  const res = (a: Record<string, string>) => ['cpu', 'memory'].filter((k) => a[k] !== undefined).map((k) => `${k} ${a[k]}`).join(', ');
+  const res = (a: Record<string, string>) =>
+    ['cpu', 'memory']
+      .filter((k) => a[k] !== undefined)
+      .map((k) => `${k} ${a[k]}`)
+      .join(', ');
   const lines = [
     `Application ID: ${r.applicationId}`,
     `Namespace: ${r.namespace}`,

@@ -12,11 +12,19 @@ import { elapsed, waitExitCode, waitForApplication } from '../wait';
 
 /** Follows the application and prints the final status; returns the exit code. */
 export async function waitAndReport(
-  kube: Kube, args: ParsedArgs, out: Output, namespace: string, applicationId: string, extra: { data: Record<string, unknown>; lines: string[] },
+  kube: Kube,
+  args: ParsedArgs,
+  out: Output,
+  namespace: string,
+  applicationId: string,
+  extra: { data: Record<string, unknown>; lines: string[] },
 ): Promise<number> {
   const w = await waitForApplication(kube, namespace, applicationId, out, { intervalMs: args.waitIntervalMs, timeoutMs: args.waitTimeoutMs });
   const lines = [...extra.lines, ...statusLines(w.report)];
-  if (w.timedOut) out.error(`error: --wait-timeout ${args.waitTimeoutMs} ms expired after ${elapsed(w.elapsedMs)}; the last status is ${w.report.status} (the application keeps running; closing the CLI never cancels it)`);
+  if (w.timedOut)
+    out.error(
+      `error: --wait-timeout ${args.waitTimeoutMs} ms expired after ${elapsed(w.elapsedMs)}; the last status is ${w.report.status} (the application keeps running; closing the CLI never cancels it)`,
+    );
   out.result({ ...extra.data, ...statusData(w.report), waited: true, timedOut: w.timedOut, elapsedMs: Math.round(w.elapsedMs) }, lines);
   return w.timedOut ? CLI_EXIT.waitTimeout : waitExitCode(w.report.status);
 }

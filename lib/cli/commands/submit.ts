@@ -26,17 +26,20 @@ export async function submitCommand(args: ParsedArgs, out: Output): Promise<numb
     } catch (e) {
       if (!(e instanceof SubmitError)) throw e;
       if (out.json) {
-        out.result({
-          error: 'submit-failed',
-          applicationId: spec.appId,
-          namespace: spec.namespace,
-          step: e.step,
-          message: e.message,
-          causes: e.causes.map((c) => c.message),
-          rolledBack: e.rollback.deleted.map(describeRef),
-          untouched: e.rollback.untouched.map((u) => ({ object: describeRef(u.ref), why: u.why })),
-          rollbackErrors: e.rollback.errors.map((r) => r.message),
-        }, []);
+        out.result(
+          {
+            error: 'submit-failed',
+            applicationId: spec.appId,
+            namespace: spec.namespace,
+            step: e.step,
+            message: e.message,
+            causes: e.causes.map((c) => c.message),
+            rolledBack: e.rollback.deleted.map(describeRef),
+            untouched: e.rollback.untouched.map((u) => ({ object: describeRef(u.ref), why: u.why })),
+            rollbackErrors: e.rollback.errors.map((r) => r.message),
+          },
+          [],
+        );
       }
       out.error(`error: ${e.message}`);
       return CLI_EXIT.failed;

@@ -26,10 +26,20 @@ export async function synthCommand(args: ParsedArgs, out: Output): Promise<numbe
   const dir = args.outputDir ?? 'dist';
   const [file] = writeFilesAtomically(dir, [{ name: `${spec.appId}.k8s.yaml`, content: yaml }]);
   if (plan.secrets.length) {
-    out.warn(`${file} contains the Secret data of ${plan.secrets.map((s) => s.metadata.name).join(', ')} in plain text; keep it out of version control or use secret-ref instead`);
+    out.warn(
+      `${file} contains the Secret data of ${plan.secrets.map((s) => s.metadata.name).join(', ')} in plain text; keep it out of version control or use secret-ref instead`,
+    );
   }
   out.result(
-    { applicationId: spec.appId, jobId: spec.jobId, namespace: spec.namespace, file, objects: allObjects(plan).length, deploymentFile: deploymentFile ?? null, jobFile: jobFile ?? null },
+    {
+      applicationId: spec.appId,
+      jobId: spec.jobId,
+      namespace: spec.namespace,
+      file,
+      objects: allObjects(plan).length,
+      deploymentFile: deploymentFile ?? null,
+      jobFile: jobFile ?? null,
+    },
     [`Application ID: ${spec.appId}`, `Job ID: ${spec.jobId}`, `Wrote ${join(file)}`],
   );
   return 0;

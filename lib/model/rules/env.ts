@@ -54,9 +54,7 @@ export function resolveEnvVars(r: PropReader): EnvVarSpec[] {
     } else ok = r.check('env', key, configMapKeyProblem(key), `${name}.key`) && ok;
     if (!ok) continue;
     const optional = o.optional === true;
-    out.push(forms[0] === 'secret'
-      ? { name, secret: source, key: key as string, optional }
-      : { name, configmap: source, key: key as string, optional });
+    out.push(forms[0] === 'secret' ? { name, secret: source, key: key as string, optional } : { name, configmap: source, key: key as string, optional });
   }
   return out;
 }

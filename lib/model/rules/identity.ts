@@ -34,7 +34,7 @@ export function resolveIdentity(r: PropReader): Identity {
   const jobId = r.long('jobId') ?? (ctx.ids === 'random' ? randomJobId(ctx.random) : derivedJobId(appId));
   const restoreJobId = r.long('restoreJobId');
   if (restoreJobId !== undefined && restoreJobId === jobId) {
-    r.fail('restoreJobId', restoreJobId, 'must differ from the job ID: a restore starts a new job from the old job\'s checkpoint');
+    r.fail('restoreJobId', restoreJobId, "must differ from the job ID: a restore starts a new job from the old job's checkpoint");
   }
   return { appId, name, namespace, jobId, ...(restoreJobId !== undefined ? { restoreJobId } : {}) };
 }

@@ -9,7 +9,7 @@ export type Images = Pick<ApplicationSpec, 'image' | 'imagePullPolicy' | 'imageP
 
 export function resolveImages(r: PropReader): Images {
   let image = '';
-  if (r.props.image === undefined) r.fail('image', undefined, 'is required: the image with the SeaTunnel distribution and the job\'s connectors');
+  if (r.props.image === undefined) r.fail('image', undefined, "is required: the image with the SeaTunnel distribution and the job's connectors");
   else image = r.str('image', imageReferenceProblem);
   return {
     image,

@@ -31,14 +31,22 @@ export function resolveJobConfig(r: PropReader, mounted: readonly MountedObject[
   const text = r.props.jobConfig;
   const file = r.props.jobConfigFile;
   if (text !== undefined && file !== undefined) {
-    r.fail('jobConfigFile', file, 'a job config (-c) and kubernetes.job-config-file were both given; choose one (the mounted file would make -c silently unused)');
+    r.fail(
+      'jobConfigFile',
+      file,
+      'a job config (-c) and kubernetes.job-config-file were both given; choose one (the mounted file would make -c silently unused)',
+    );
     return undefined;
   }
   if (file !== undefined) {
     if (!r.check('jobConfigFile', file, absolutePathProblem(file))) return undefined;
     const onMaster = mounted.filter((m) => m.roles.includes('master')).flatMap((m) => m.mounts.map((x) => x.path));
     if (!onMaster.includes(file)) {
-      r.fail('jobConfigFile', file, `must be the path of a key mounted on the master by a kubernetes.configmap.<entry> or kubernetes.secret.<entry> (mounted on the master: ${onMaster.join(', ') || 'none'})`);
+      r.fail(
+        'jobConfigFile',
+        file,
+        `must be the path of a key mounted on the master by a kubernetes.configmap.<entry> or kubernetes.secret.<entry> (mounted on the master: ${onMaster.join(', ') || 'none'})`,
+      );
       return undefined;
     }
     return { kind: 'file', path: file };

@@ -7,8 +7,14 @@ import { RESERVED_KEY_PREFIX } from '../reserved';
 import type { PropReader, PropName } from './reader';
 
 const RESERVED_LABELS = new Set([
-  'app.kubernetes.io/name', 'app.kubernetes.io/instance', 'app.kubernetes.io/component', 'app.kubernetes.io/managed-by',
-  'controller-uid', 'job-name', 'batch.kubernetes.io/controller-uid', 'batch.kubernetes.io/job-name',
+  'app.kubernetes.io/name',
+  'app.kubernetes.io/instance',
+  'app.kubernetes.io/component',
+  'app.kubernetes.io/managed-by',
+  'controller-uid',
+  'job-name',
+  'batch.kubernetes.io/controller-uid',
+  'batch.kubernetes.io/job-name',
 ]);
 
 /** Kubernetes' limit on the total size of an object's annotations. */

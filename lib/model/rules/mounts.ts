@@ -6,7 +6,15 @@
 import { posix } from 'node:path';
 import { isOneOf, POD_ROLES } from '../allowed-values';
 import { APP_ID_SUFFIX_HEX, isApplicationId } from '../ids';
-import { absolutePathProblem, configMapKeyProblem, dns1123LabelProblem, dns1123SubdomainProblem, MAX_OBJECT_DATA_BYTES, normalFormProblem, pathsOverlap } from '../k8s-syntax';
+import {
+  absolutePathProblem,
+  configMapKeyProblem,
+  dns1123LabelProblem,
+  dns1123SubdomainProblem,
+  MAX_OBJECT_DATA_BYTES,
+  normalFormProblem,
+  pathsOverlap,
+} from '../k8s-syntax';
 import { DEFAULT_ROLES } from '../options';
 import type { ConfigMapEntryProps, SecretEntryProps } from '../props';
 import { PATHS, type ApplicationSpec, type MountedObject } from '../spec';
@@ -54,7 +62,8 @@ function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: st
       r.fail(prop, entry, `entry names become object and volume names: ${entryProblem ?? `must be at most ${MAX_ENTRY_NAME} characters`}`, sub());
       continue;
     }
-    if (raw.ref !== undefined && raw.data !== undefined) r.fail(prop, raw, `set either ref (an existing ${what}) or data (a ${what} the application owns), not both`, sub());
+    if (raw.ref !== undefined && raw.data !== undefined)
+      r.fail(prop, raw, `set either ref (an existing ${what}) or data (a ${what} the application owns), not both`, sub());
     if (raw.ref === undefined && raw.data === undefined) r.fail(prop, raw, `needs ref (an existing ${what}) or data (a ${what} the application owns)`, sub());
     if (raw.ref !== undefined) r.check(prop, raw.ref, dns1123SubdomainProblem(raw.ref), sub('ref'));
     if (raw.name !== undefined) {
@@ -68,7 +77,11 @@ function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: st
       else dataBytes += Buffer.byteLength(val);
     }
     if (dataBytes > MAX_OBJECT_DATA_BYTES) {
-      r.failWithoutValue(prop, `a ${what}'s data may total at most ${MAX_OBJECT_DATA_BYTES} bytes (1 MiB, the API server's limit: the UTF-8 bytes of the values); this one has ${dataBytes}`, sub('data'));
+      r.failWithoutValue(
+        prop,
+        `a ${what}'s data may total at most ${MAX_OBJECT_DATA_BYTES} bytes (1 MiB, the API server's limit: the UTF-8 bytes of the values); this one has ${dataBytes}`,
+        sub('data'),
+      );
     }
     const mounts = Object.entries(raw.mounts ?? {}).map(([key, path]) => ({ key, path }));
     for (const m of mounts) {
@@ -112,7 +125,8 @@ function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: st
  */
 export function ownedNameProblem(name: string, appId: string): string | undefined {
   const readable = appId.replace(new RegExp(`-[0-9a-f]{${APP_ID_SUFFIX_HEX}}$`), '');
-  if (!name.startsWith(`${readable}-`)) return `an owned object's name must start with "${readable}-" (the application's name, as the generated objects' names do), so it cannot be another object in the namespace`;
+  if (!name.startsWith(`${readable}-`))
+    return `an owned object's name must start with "${readable}-" (the application's name, as the generated objects' names do), so it cannot be another object in the namespace`;
   for (const m of name.matchAll(new RegExp(`-[0-9a-f]{${APP_ID_SUFFIX_HEX}}(?=-|$)`, 'g'))) {
     const id = name.slice(0, (m.index ?? 0) + m[0].length);
     if (id !== appId && isApplicationId(id)) return `has the shape of an object of another application (ID ${id}); an owned object's name must not`;
@@ -126,7 +140,12 @@ function checkDuplicateNames(r: PropReader, prop: 'configMaps' | 'secrets', obje
   for (const o of objects) {
     const other = seen.get(o.name);
     if (other && (o.owned || other.owned)) {
-      r.fail(prop, o.name, `is also the name of entry "${other.entry}"${other.owned ? '' : ' (a ref)'}; each owned object needs its own name`, o.owned ? `${o.entry}.name` : `${o.entry}.ref`);
+      r.fail(
+        prop,
+        o.name,
+        `is also the name of entry "${other.entry}"${other.owned ? '' : ' (a ref)'}; each owned object needs its own name`,
+        o.owned ? `${o.entry}.name` : `${o.entry}.ref`,
+      );
     }
     if (!other) seen.set(o.name, o);
   }
@@ -173,13 +192,19 @@ function checkMountConflicts(r: PropReader, objects: MountedObject[], seatunnelH
           const atOrAbove = path === res.path || res.path.startsWith(path === '/' ? '/' : `${path}/`);
           const inside = !atOrAbove && pathsOverlap(path, res.path);
           if (atOrAbove) r.fail(prop, m.path, `would hide ${res.path} (${res.what}): a mount must not be at or above it`, where);
-          else if (inside && !res.insideAllowed) r.fail(prop, m.path, `lies inside ${res.path} (${res.what}), which the application itself uses; mount elsewhere`, where);
+          else if (inside && !res.insideAllowed)
+            r.fail(prop, m.path, `lies inside ${res.path} (${res.what}), which the application itself uses; mount elsewhere`, where);
         }
         const clash = seen.find((s) => s.where !== where && pathsOverlap(s.path, path));
         if (clash) {
-          r.fail(prop, m.path, clash.path === path
-            ? `is also the mount path of ${clash.where} on the ${role}`
-            : `overlaps the mount of ${clash.where} at ${clash.path} on the ${role} (one file cannot lie inside another)`, where);
+          r.fail(
+            prop,
+            m.path,
+            clash.path === path
+              ? `is also the mount path of ${clash.where} on the ${role}`
+              : `overlaps the mount of ${clash.where} at ${clash.path} on the ${role} (one file cannot lie inside another)`,
+            where,
+          );
         }
         seen.push({ path, where });
       }

@@ -96,13 +96,18 @@ function checkMemberDiscovery(r: PropReader, doc: unknown, origin: string): void
   const network = at(doc, ['hazelcast', 'network']);
   for (const join of OTHER_JOINS) {
     const enabled = at(network, ['join', join, 'enabled']);
-    if (enabled !== undefined && enabled !== false) bad(`hazelcast.network.join.${join}.enabled: ${JSON.stringify(enabled)}`, 'members join only by tcp-ip to the master');
+    if (enabled !== undefined && enabled !== false)
+      bad(`hazelcast.network.join.${join}.enabled: ${JSON.stringify(enabled)}`, 'members join only by tcp-ip to the master');
   }
-  if (at(network, ['join', 'discovery-strategies']) !== undefined) bad('hazelcast.network.join.discovery-strategies', 'members join only by tcp-ip to the master');
+  if (at(network, ['join', 'discovery-strategies']) !== undefined)
+    bad('hazelcast.network.join.discovery-strategies', 'members join only by tcp-ip to the master');
   const advanced = at(doc, ['hazelcast', 'advanced-network', 'enabled']);
-  if (advanced !== undefined && advanced !== false) bad(`hazelcast.advanced-network.enabled: ${JSON.stringify(advanced)}`, 'the advanced network has its own join and ports outside the NetworkPolicy');
+  if (advanced !== undefined && advanced !== false)
+    bad(`hazelcast.advanced-network.enabled: ${JSON.stringify(advanced)}`, 'the advanced network has its own join and ports outside the NetworkPolicy');
   const discovery = at(doc, ['hazelcast', 'properties', 'hazelcast.discovery.enabled']);
-  if (discovery !== undefined && discovery !== false && discovery !== 'false') bad(`hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`, 'members join only by tcp-ip to the master');
+  if (discovery !== undefined && discovery !== false && discovery !== 'false')
+    bad(`hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`, 'members join only by tcp-ip to the master');
   const rest = at(network, ['rest-api']);
-  if (rest !== undefined) bad('hazelcast.network.rest-api', "application mode enables REST on the master's member port only (for the runtime) and on no worker");
+  if (rest !== undefined)
+    bad('hazelcast.network.rest-api', "application mode enables REST on the master's member port only (for the runtime) and on no worker");
 }

@@ -19,9 +19,12 @@ function mount(d: PlanDraft, o: MountedObject, kind: 'cm' | 'secret'): void {
   for (const role of o.roles) {
     const pod = podFor(d, role);
     const name = volumeName(kind, o.entry);
-    addVolume(pod, kind === 'cm'
-      ? { name, configMap: { name: o.name, items: uniqueItems } }
-      : { name, secret: { secretName: o.name, items: uniqueItems, defaultMode: 0o440 } });
+    addVolume(
+      pod,
+      kind === 'cm'
+        ? { name, configMap: { name: o.name, items: uniqueItems } }
+        : { name, secret: { secretName: o.name, items: uniqueItems, defaultMode: 0o440 } },
+    );
     const c = mainContainer(pod);
     for (const m of o.mounts) addMount(c, { name, mountPath: m.path, subPath: m.key, readOnly: true });
   }
@@ -34,7 +37,8 @@ export const mountedFilesStep: FeatureStep = {
     for (const cm of spec.configMaps) {
       if (cm.owned) {
         d.configMaps.push({
-          apiVersion: 'v1', kind: 'ConfigMap',
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
           metadata: objectMeta(spec, cm.name, 'configuration', 'configmap'),
           data: { ...cm.data },
         });
@@ -44,7 +48,9 @@ export const mountedFilesStep: FeatureStep = {
     for (const s of spec.secrets) {
       if (s.owned) {
         d.secrets.push({
-          apiVersion: 'v1', kind: 'Secret', type: 'Opaque',
+          apiVersion: 'v1',
+          kind: 'Secret',
+          type: 'Opaque',
           metadata: objectMeta(spec, s.name, 'configuration', 'secret'),
           stringData: { ...s.data },
         });

@@ -16,7 +16,6 @@ import { names, objectMeta } from '../pod';
 import { dependentRefs } from '../runtime-settings';
 import type { FeatureStep, KubeObject, PlanDraft } from '../types';
 
-
 /** The names of the application's worker Pods: the only Pods the runtime may delete. */
 export function workerNames(spec: ApplicationSpec): string[] {
   return Array.from({ length: spec.worker.count }, (_, i) => names.worker(spec.appId, i + 1));

@@ -51,7 +51,9 @@ export const runtimeStep: FeatureStep = {
     // TCP probes on the Hazelcast port: the startup budget is application.startup-timeout-millis.
     const tcp = { tcpSocket: { port: spec.master.port } };
     c.startupProbe = {
-      ...tcp, periodSeconds: PROBE_PERIOD_SECONDS, timeoutSeconds: 2,
+      ...tcp,
+      periodSeconds: PROBE_PERIOD_SECONDS,
+      timeoutSeconds: 2,
       failureThreshold: Math.max(1, Math.ceil(spec.startupTimeoutMillis / (PROBE_PERIOD_SECONDS * 1000))),
     };
     c.readinessProbe = { ...tcp, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 };

@@ -10,9 +10,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { RuntimeFailure } from '../outcome';
 
-export type CheckpointLocation =
-  | { readonly kind: 'local'; readonly namespace: string }
-  | { readonly kind: 'remote'; readonly description: string };
+export type CheckpointLocation = { readonly kind: 'local'; readonly namespace: string } | { readonly kind: 'remote'; readonly description: string };
 
 const DEFAULT_NAMESPACE = '/tmp/seatunnel/checkpoint_snapshot/';
 
@@ -49,7 +47,10 @@ function scalar(v: unknown): string | undefined {
 export function checkpointFiles(namespace: string, jobId: string, readdir: (dir: string) => string[] = (d) => fs.readdirSync(d)): string[] {
   const dir = path.join(namespace, jobId);
   try {
-    return readdir(dir).filter((f) => f.endsWith('.ser')).sort().map((f) => path.join(dir, f));
+    return readdir(dir)
+      .filter((f) => f.endsWith('.ser'))
+      .sort()
+      .map((f) => path.join(dir, f));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw e;

@@ -99,7 +99,14 @@ export class ZetaRest {
       };
       const onAbort = () => finish(new CallFailed('abandoned: the caller stopped waiting', 'ABORTED'));
       const req = http.request(
-        { host: this.url.hostname.replace(/^\[|\]$/g, ''), port: this.url.port, path: `${this.url.pathname.replace(/\/+$/, '')}${path}`, method, headers, agent },
+        {
+          host: this.url.hostname.replace(/^\[|\]$/g, ''),
+          port: this.url.port,
+          path: `${this.url.pathname.replace(/\/+$/, '')}${path}`,
+          method,
+          headers,
+          agent,
+        },
         (res) => {
           const tooLarge = () => finish(new CallFailed(`the answer is larger than ${max} bytes`, 'E2BIG'));
           if (Number(res.headers['content-length']) > max) return tooLarge();

@@ -1,7 +1,20 @@
 // The KubePort over the shared client (lib/kube): one method per API call the Role allows.
 
 import { isStatus, type Kube, type WatchStream } from 'seatunnel-app/internal/kube/index';
-import type { Event, Job, KubePort, ObjectMeta, ObjectRef, OwnerReference, Pod, PodList, PodTemplate, WatchEventType, WatchHandle, WatchHandlers } from './port';
+import type {
+  Event,
+  Job,
+  KubePort,
+  ObjectMeta,
+  ObjectRef,
+  OwnerReference,
+  Pod,
+  PodList,
+  PodTemplate,
+  WatchEventType,
+  WatchHandle,
+  WatchHandlers,
+} from './port';
 
 const WATCH_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 /** A deletecollection of many Pods takes longer than one call. */
@@ -62,15 +75,27 @@ export class KubeRest implements KubePort {
     return this.watch('batch/v1', 'Job', { fieldSelector: `metadata.name=${name}` }, resourceVersion, handlers);
   }
 
-  private watch(apiVersion: string, kind: string, selector: { labelSelector?: string; fieldSelector?: string }, resourceVersion: string, handlers: WatchHandlers): WatchHandle {
+  private watch(
+    apiVersion: string,
+    kind: string,
+    selector: { labelSelector?: string; fieldSelector?: string },
+    resourceVersion: string,
+    handlers: WatchHandlers,
+  ): WatchHandle {
     const [lo, hi] = this.opts.watchTimeoutSeconds ?? [60, 120];
     const timeoutSeconds = Math.round(lo + Math.random() * (hi - lo));
-    const stream: WatchStream = this.kube.watch(apiVersion, kind, this.namespace, { ...selector, resourceVersion, timeoutSeconds }, {
-      event: (type, object) => {
-        if (WATCH_TYPES.has(type)) handlers.event(type as WatchEventType, object);
+    const stream: WatchStream = this.kube.watch(
+      apiVersion,
+      kind,
+      this.namespace,
+      { ...selector, resourceVersion, timeoutSeconds },
+      {
+        event: (type, object) => {
+          if (WATCH_TYPES.has(type)) handlers.event(type as WatchEventType, object);
+        },
+        closed: (error) => handlers.closed(error),
       },
-      closed: (error) => handlers.closed(error),
-    });
+    );
     return { stop: () => stream.stop() };
   }
 

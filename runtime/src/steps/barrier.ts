@@ -64,5 +64,9 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
   s.state.registered = app.workerCount;
   const secs = ((clock.now() - started) / 1000).toFixed(1);
   s.reporter.annotate({ workersRegistered: String(app.workerCount) });
-  s.reporter.event('Normal', 'AllWorkersRegistered', `all ${app.workerCount} workers registered with Zeta (${last.totalSlot} slots) ${secs} s after creation started`);
+  s.reporter.event(
+    'Normal',
+    'AllWorkersRegistered',
+    `all ${app.workerCount} workers registered with Zeta (${last.totalSlot} slots) ${secs} s after creation started`,
+  );
 }

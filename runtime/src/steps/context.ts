@@ -93,8 +93,18 @@ export interface ApplicationState {
 
 export function initialState(): ApplicationState {
   return {
-    phase: undefined, streaming: false, registered: 0, submission: undefined, acked: undefined, zetaStatus: undefined,
-    savepointRequested: false, applicationDeleted: false, engine: 'not-started', ending: false, store: undefined, reconciler: undefined,
+    phase: undefined,
+    streaming: false,
+    registered: 0,
+    submission: undefined,
+    acked: undefined,
+    zetaStatus: undefined,
+    savepointRequested: false,
+    applicationDeleted: false,
+    engine: 'not-started',
+    ending: false,
+    store: undefined,
+    reconciler: undefined,
   };
 }
 

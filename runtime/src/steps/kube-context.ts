@@ -24,7 +24,14 @@ async function read<T>(s: Step, what: string, fn: () => Promise<T>, notFound?: (
         s.interruption.throwIfSet();
         return fn();
       },
-      { clock: s.d.clock, retryable: isTransient, budgetMs: budget, backoff: [200, 3000], signal: s.interruption.signal, onRetry: (e) => s.d.log.warn(`${what} failed; retrying`, { error: errorMessage(e) }) },
+      {
+        clock: s.d.clock,
+        retryable: isTransient,
+        budgetMs: budget,
+        backoff: [200, 3000],
+        signal: s.interruption.signal,
+        onRetry: (e) => s.d.log.warn(`${what} failed; retrying`, { error: errorMessage(e) }),
+      },
     );
   } catch (e) {
     s.interruption.throwIfSet();
@@ -45,12 +52,17 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
   s.reporter.setJobUid(jobUid);
   const pod = await read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name));
   const master: MasterRef = { name: settings.pod.name, uid: pod.metadata?.uid ?? settings.pod.uid };
-  if (settings.pod.uid && master.uid !== settings.pod.uid) log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', { api: master.uid, env: settings.pod.uid });
+  if (settings.pod.uid && master.uid !== settings.pod.uid)
+    log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', { api: master.uid, env: settings.pod.uid });
   const template = await read(
     s,
     `reading the worker PodTemplate ${app.workerTemplate}`,
     () => kube.getPodTemplate(app.workerTemplate),
-    () => new RuntimeFailure('InvalidWorkerTemplate', `the worker PodTemplate ${app.workerTemplate} does not exist (apply it with the other objects of the application)`),
+    () =>
+      new RuntimeFailure(
+        'InvalidWorkerTemplate',
+        `the worker PodTemplate ${app.workerTemplate} does not exist (apply it with the other objects of the application)`,
+      ),
   );
   const problems = templateProblems(template);
   if (problems.length) throw new RuntimeFailure('InvalidWorkerTemplate', `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`);

@@ -117,7 +117,11 @@ export class OwnJobWatch {
           if (ended) return;
           if (type === 'ERROR') {
             const s = object as { code?: number; reason?: string; message?: string } | undefined;
-            return end(s?.code === 410 ? { kind: 'expired' } : { kind: 'error', error: new KubeApiError(s?.code ?? 0, s?.reason ?? '', `watch: ${s?.message ?? 'ERROR event'}`) });
+            return end(
+              s?.code === 410
+                ? { kind: 'expired' }
+                : { kind: 'error', error: new KubeApiError(s?.code ?? 0, s?.reason ?? '', `watch: ${s?.message ?? 'ERROR event'}`) },
+            );
           }
           const job = object as Job;
           if (job?.metadata?.resourceVersion) this.rv = job.metadata.resourceVersion;

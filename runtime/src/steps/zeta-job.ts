@@ -40,7 +40,12 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
     }
   };
   try {
-    return await retry(attempt, { clock, retryable: (e) => e instanceof EngineUnavailable && !s.interruption.isSet, budgetMs: s.t.engineUnreachableMs, backoff: [500, 3000] });
+    return await retry(attempt, {
+      clock,
+      retryable: (e) => e instanceof EngineUnavailable && !s.interruption.isSet,
+      budgetMs: s.t.engineUnreachableMs,
+      backoff: [500, 3000],
+    });
   } catch (e) {
     if (e instanceof EngineUnavailable) throw new RuntimeFailure('EngineUnreachable', `the job could not be submitted: ${errorMessage(e)}`);
     throw e;
@@ -65,13 +70,25 @@ export async function followJob(s: Step, jobId: string): Promise<Outcome> {
       if (!info.status) throw new EngineUnavailable(`the engine does not know job ${jobId}`);
       const terminal = ZETA_TERMINAL.has(info.status);
       const workerFailure = terminal ? s.state.reconciler?.reconcile().failure : undefined;
-      happening = { type: 'JobStatus', jobId, status: info.status, ...(info.errorMsg ? { errorMsg: info.errorMsg } : {}), ...(workerFailure ? { workerFailure } : {}) };
+      happening = {
+        type: 'JobStatus',
+        jobId,
+        status: info.status,
+        ...(info.errorMsg ? { errorMsg: info.errorMsg } : {}),
+        ...(workerFailure ? { workerFailure } : {}),
+      };
     } catch (e) {
       if (e instanceof RuntimeFailure) throw e;
       const now = clock.now();
       failingSince ??= now;
       const engineError = e instanceof EngineUnavailable || e instanceof EngineRejected;
-      happening = { type: 'JobStatusUnreadable', error: engineError ? errorMessage(e) : String((e as Error)?.stack ?? e), engineError, failingForMs: now - failingSince, limitMs: s.t.engineUnreachableMs };
+      happening = {
+        type: 'JobStatusUnreadable',
+        error: engineError ? errorMessage(e) : String((e as Error)?.stack ?? e),
+        engineError,
+        failingForMs: now - failingSince,
+        limitMs: s.t.engineUnreachableMs,
+      };
       log.debug('reading the job status failed', { error: errorMessage(e) });
     }
     const d = decide(factsOf(s.state, false), happening);

@@ -54,5 +54,5 @@ export function classifyWorker(pod: Pod): WorkerState {
   }
   if (status.phase === 'Running') return { kind: 'running' };
   const waiting = (status.containerStatuses ?? []).map((c) => c.state?.waiting?.reason).filter((x): x is string => !!x);
-  return { kind: 'pending', detail: waiting[0] ?? (scheduled?.status === 'True' ? 'Scheduled' : status.phase ?? 'Pending') };
+  return { kind: 'pending', detail: waiting[0] ?? (scheduled?.status === 'True' ? 'Scheduled' : (status.phase ?? 'Pending')) };
 }

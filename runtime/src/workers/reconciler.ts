@@ -214,7 +214,10 @@ export class WorkerReconciler {
       try {
         const pod = this.opts.stamp(r.index);
         const meta = pod.metadata ?? {};
-        const created = await this.opts.kube.createPod({ ...pod, metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [CREATION_TOKEN_ANNOTATION]: r.token } } });
+        const created = await this.opts.kube.createPod({
+          ...pod,
+          metadata: { ...meta, annotations: { ...(meta.annotations ?? {}), [CREATION_TOKEN_ANNOTATION]: r.token } },
+        });
         this.created(r, 'created', created.metadata?.uid);
         return;
       } catch (e) {
@@ -263,7 +266,11 @@ export class WorkerReconciler {
     if (isOurWorker(existing, r, this.opts.masterUid)) return { uid: existing.metadata?.uid };
     if (ownedBy(existing, this.opts.masterUid)) {
       r.refused = true;
-      this.refuse(r, 'WorkerCreateRefused', `a Pod named ${r.name} already exists that this runtime did not create (it names this master Pod as owner but lacks the creation token); it is left alone`);
+      this.refuse(
+        r,
+        'WorkerCreateRefused',
+        `a Pod named ${r.name} already exists that this runtime did not create (it names this master Pod as owner but lacks the creation token); it is left alone`,
+      );
       return 'refused';
     }
     const labels = existing.metadata?.labels ?? {};

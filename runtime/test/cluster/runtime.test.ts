@@ -114,10 +114,14 @@ test(
       // applied without owner references (kubectl apply): the runtime made the Job owner of the
       // data objects; its fences (Role, RoleBinding, NetworkPolicies, Service) it cannot patch.
       const pathOf = (obj: { kind: string; metadata: { name: string } }) =>
-        obj.kind === 'Role' ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${app.namespace}/roles/${obj.metadata.name}` : `/api/v1/namespaces/${app.namespace}/${obj.kind.toLowerCase()}s/${obj.metadata.name}`;
+        obj.kind === 'Role'
+          ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${app.namespace}/roles/${obj.metadata.name}`
+          : `/api/v1/namespaces/${app.namespace}/${obj.kind.toLowerCase()}s/${obj.metadata.name}`;
       for (const obj of [app.plan.workerTemplate, app.plan.configMaps[0]]) {
         const got = await adminHttp().call<{ metadata: { ownerReferences?: Array<{ uid: string; kind: string }> } }>('GET', pathOf(obj));
-        expect(got.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: app.appId, uid: app.jobUid, controller: false, blockOwnerDeletion: false }]);
+        expect(got.metadata.ownerReferences).toEqual([
+          { apiVersion: 'batch/v1', kind: 'Job', name: app.appId, uid: app.jobUid, controller: false, blockOwnerDeletion: false },
+        ]);
       }
       for (const obj of [app.plan.service, app.plan.roles[0]]) {
         const got = await adminHttp().call<{ metadata: { ownerReferences?: unknown[] } }>('GET', pathOf(obj));
@@ -139,7 +143,12 @@ test(
     const victim = `${app.appId}-worker-2`;
     await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${victim}`);
     await expectExit(run, EXIT_CODES.infrastructure);
-    expect(run.standInLog().filter((e) => e.call === 'stop').map((e) => e.jobId)).toEqual([app.spec.jobId]);
+    expect(
+      run
+        .standInLog()
+        .filter((e) => e.call === 'stop')
+        .map((e) => e.jobId),
+    ).toEqual([app.spec.jobId]);
     const ann = await jobAnnotations(app);
     expect(ann[ANNOTATIONS.phase]).toBe('Failed');
     expect(ann[ANNOTATIONS.reason]).toBe('WorkerLost');
@@ -189,7 +198,12 @@ test(
     await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
     run.child.kill('SIGTERM');
     await expectExit(run, EXIT_CODES.canceled);
-    expect(run.standInLog().filter((e) => e.call === 'stop').map((e) => e.jobId)).toEqual([app.spec.jobId]);
+    expect(
+      run
+        .standInLog()
+        .filter((e) => e.call === 'stop')
+        .map((e) => e.jobId),
+    ).toEqual([app.spec.jobId]);
     expect(run.standInLog().some((e) => e.call === 'sigterm')).toBe(true); // the engine was stopped last
     const ann = await jobAnnotations(app);
     expect(ann[ANNOTATIONS.phase]).toBe('Canceled');
@@ -206,9 +220,19 @@ test(
     const run = await start(app, { standIn: { STANDIN_JOB: 'hang' } });
     await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
     // As another client would: the runtime's Role allows watch on its own Job by name only.
-    await adminHttp().call('PATCH', `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`, { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'true' } } }, { contentType: 'application/merge-patch+json' });
+    await adminHttp().call(
+      'PATCH',
+      `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`,
+      { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'true' } } },
+      { contentType: 'application/merge-patch+json' },
+    );
     await expectExit(run, EXIT_CODES.canceled);
-    expect(run.standInLog().filter((e) => e.call === 'stop').map((e) => e.jobId)).toEqual([app.spec.jobId]);
+    expect(
+      run
+        .standInLog()
+        .filter((e) => e.call === 'stop')
+        .map((e) => e.jobId),
+    ).toEqual([app.spec.jobId]);
     const ann = await jobAnnotations(app);
     expect(ann[ANNOTATIONS.phase]).toBe('Canceled');
     expect(ann[ANNOTATIONS.reason]).toBe('Terminated');
@@ -227,7 +251,11 @@ test(
       const app = await deploy('cut', { owned: true });
       // The stand-in watches the API directly; told not to fail the job on a lost worker, it leaves
       // the detection to the runtime alone.
-      const run = await start(app, { apiServer: proxy.url, standIn: { STANDIN_JOB: 'hang', STANDIN_FAIL_ON_LOSS: 'false' }, extraEnv: { SEATUNNEL_APP_LOG_LEVEL: 'debug' } });
+      const run = await start(app, {
+        apiServer: proxy.url,
+        standIn: { STANDIN_JOB: 'hang', STANDIN_FAIL_ON_LOSS: 'false' },
+        extraEnv: { SEATUNNEL_APP_LOG_LEVEL: 'debug' },
+      });
       await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
       const before = proxy.accepted;
       proxy.block();
@@ -298,7 +326,10 @@ describe('with a ResourceQuota', () => {
     'a worker refused by quota fails the application at once with the API message',
     withComponentLogs(async () => {
       await adminHttp().call('POST', `/api/v1/namespaces/${quotaNs.name}/resourcequotas`, {
-        apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '2' } },
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'pods' },
+        spec: { hard: { pods: '2' } },
       });
       const app = await deployApplication(quotaNs.name, 'quota', { owned: true, props: { workerCount: 3, startupTimeoutMillis: 600_000 } });
       current = { app };
@@ -332,7 +363,7 @@ async function expectNoWorkersLeftNamed(app: Deployed, name: string): Promise<vo
 }
 
 test(
-  'the job config arrives exactly as given: $$, $(SEATUNNEL_POD_NAME) and $${X} survive the kubelet\'s expansion',
+  "the job config arrives exactly as given: $$, $(SEATUNNEL_POD_NAME) and $${X} survive the kubelet's expansion",
   withComponentLogs(async () => {
     const app = await deploy('dollars', { props: { jobConfig: DOLLAR_JOB_CONFIG, workerCount: 1, env: {} } });
     const run = await start(app);
@@ -340,7 +371,11 @@ test(
     const submit = run.standInLog().find((e) => e.call === 'submit')!;
     // The text the runtime parsed is the -c text: every value as written, nothing expanded.
     expect((submit.config as { env: Record<string, unknown> }).env).toMatchObject({
-      a: '$$', b: '$(SEATUNNEL_POD_NAME)', c: '$${X}', d: '€$é', e: '$(',
+      a: '$$',
+      b: '$(SEATUNNEL_POD_NAME)',
+      c: '$${X}',
+      d: '€$é',
+      e: '$(',
     });
   }),
 );
@@ -353,7 +388,8 @@ test(
     const master = app.masterPod.metadata!;
     // Made by someone else with Pod create rights, before the runtime's create.
     await adminHttp().call('POST', `/api/v1/namespaces/${app.namespace}/pods`, {
-      apiVersion: 'v1', kind: 'Pod',
+      apiVersion: 'v1',
+      kind: 'Pod',
       metadata: {
         name,
         labels: { ...app.plan.workerTemplate.template!.metadata!.labels },

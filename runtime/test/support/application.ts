@@ -43,7 +43,15 @@ export function standInScript(): string {
   // esbuild is a devDependency of the root package; its JS API runs synchronously here, loaded on first use.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy, typed by the cast
   const esbuild = require('esbuild') as typeof import('esbuild');
-  esbuild.buildSync({ entryPoints: [path.join(RUNTIME_DIR, 'test', 'support', 'engine-stand-in.ts')], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+  esbuild.buildSync({
+    entryPoints: [path.join(RUNTIME_DIR, 'test', 'support', 'engine-stand-in.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+  });
   standIn = out;
   return out;
 }
@@ -88,7 +96,12 @@ export interface DeployOptions {
 }
 
 async function ensureServiceAccount(namespace: string): Promise<void> {
-  await adminHttp().call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: SERVICE_ACCOUNT } }, { accept: [409] });
+  await adminHttp().call(
+    'POST',
+    `/api/v1/namespaces/${namespace}/serviceaccounts`,
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: SERVICE_ACCOUNT } },
+    { accept: [409] },
+  );
 }
 
 export async function deployApplication(namespace: string, name: string, opts: DeployOptions = {}): Promise<Deployed> {
@@ -122,7 +135,10 @@ export async function deployApplication(namespace: string, name: string, opts: D
   await admin.call('PATCH', objectPath(plan.job, namespace), { spec: { suspend: false } }, { contentType: 'application/merge-patch+json' });
   const masterPod = await waitFor(
     async () => {
-      const list = await admin.call<{ items: Pod[] }>('GET', `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(`batch.kubernetes.io/job-name=${spec.appId}`)}`);
+      const list = await admin.call<{ items: Pod[] }>(
+        'GET',
+        `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(`batch.kubernetes.io/job-name=${spec.appId}`)}`,
+      );
       return list.items.find((p) => p.status?.phase === 'Running' && p.status.podIP);
     },
     { description: `the master Pod of ${spec.appId} to run (Job controller + kwok)`, timeoutMs: 60_000 },
@@ -267,9 +283,17 @@ export async function startRuntime(app: Deployed, opts: RunOptions = {}): Promis
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const standInLog = (): StandInEntry[] =>
-    fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as StandInEntry) : [];
+    fs.existsSync(logFile)
+      ? fs
+          .readFileSync(logFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as StandInEntry)
+      : [];
   return {
     child,
     dir,
@@ -317,7 +341,8 @@ export function workerSelector(appId: string): string {
 }
 
 export async function workerPods(namespace: string, appId: string): Promise<Pod[]> {
-  return (await adminHttp().call<{ items: Pod[] }>('GET', `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(workerSelector(appId))}`)).items;
+  return (await adminHttp().call<{ items: Pod[] }>('GET', `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(workerSelector(appId))}`))
+    .items;
 }
 
 /** Waits until no worker Pod of the application is left (deleted Pods may take a moment to go). */
@@ -343,5 +368,10 @@ export async function jobEvents(app: Deployed): Promise<Event[]> {
 
 /** Deletes the application's Job with its dependents and Pods (garbage collection). */
 export async function deleteApplication(app: Deployed): Promise<void> {
-  await adminHttp().call('DELETE', objectPath(app.plan.job, app.namespace), { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' }, { accept: [404] });
+  await adminHttp().call(
+    'DELETE',
+    objectPath(app.plan.job, app.namespace),
+    { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' },
+    { accept: [404] },
+  );
 }

@@ -25,7 +25,10 @@ const jobMs = Number(env.STANDIN_JOB_MS ?? '500');
 const failOnLoss = env.STANDIN_FAIL_ON_LOSS !== 'false';
 const registerNever = env.STANDIN_REGISTER === 'never';
 const settings = JSON.parse(fs.readFileSync(path.join(env.SEATUNNEL_APP_ENGINE_CONFIG ?? '', 'runtime.json'), 'utf8')) as {
-  appId: string; namespace: string; workerSlots: number; master: { restPort: number; restPath?: string };
+  appId: string;
+  namespace: string;
+  workerSlots: number;
+  master: { restPort: number; restPath?: string };
 };
 const base = settings.master.restPath ?? '';
 const selector = `seatunnel.apache.org/application-id=${settings.appId},seatunnel.apache.org/role=worker`;
@@ -157,7 +160,13 @@ rest.listen(settings.master.restPort, '127.0.0.1', () => {
   } catch {
     masterHost = undefined;
   }
-  log({ call: 'started', pid: process.pid, argv: process.argv.slice(2), masterHost, env: { HZ_PHONE_HOME_ENABLED: env.HZ_PHONE_HOME_ENABLED, jobConfigVisible: env.SEATUNNEL_APPLICATION_JOB_CONFIG !== undefined } });
+  log({
+    call: 'started',
+    pid: process.pid,
+    argv: process.argv.slice(2),
+    masterHost,
+    env: { HZ_PHONE_HOME_ENABLED: env.HZ_PHONE_HOME_ENABLED, jobConfigVisible: env.SEATUNNEL_APPLICATION_JOB_CONFIG !== undefined },
+  });
   void pollWorkers();
 });
 

@@ -60,7 +60,10 @@ describe('restore checkpoints', () => {
       if (dir === '/opt/seatunnel/checkpoints/4711') return ['1795944094278-806-1-1.ser', '1795944094278-806-1-1.ser.crc', '1795944094279-806-1-2.ser'];
       throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
     };
-    expect(requireCheckpoint(pvcEngine, '4711', readdir)).toEqual(['/opt/seatunnel/checkpoints/4711/1795944094278-806-1-1.ser', '/opt/seatunnel/checkpoints/4711/1795944094279-806-1-2.ser']);
+    expect(requireCheckpoint(pvcEngine, '4711', readdir)).toEqual([
+      '/opt/seatunnel/checkpoints/4711/1795944094278-806-1-1.ser',
+      '/opt/seatunnel/checkpoints/4711/1795944094279-806-1-2.ser',
+    ]);
     let err: RuntimeFailure | undefined;
     try {
       requireCheckpoint(pvcEngine, '4712', readdir);
@@ -72,7 +75,8 @@ describe('restore checkpoints', () => {
   });
 
   test('remote storage cannot be inspected: the restore is refused rather than risk a fresh start', () => {
-    const s3 = 'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: s3\n          fs.s3a.endpoint: x\n          namespace: /ckpt/\n';
+    const s3 =
+      'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: s3\n          fs.s3a.endpoint: x\n          namespace: /ckpt/\n';
     expect(checkpointLocation(s3).kind).toBe('remote');
     expect(() => requireCheckpoint(s3, '1')).toThrow(/cannot inspect/);
   });
@@ -110,7 +114,11 @@ describe('Zeta REST client', () => {
   test('submit sends the job id, name and restore flag as query, the config as the body', async () => {
     reply = () => [200, '{"jobId":"9223372036854775807","jobName":"orders"}'];
     expect(await client().submit('9223372036854775807', 'orders', '{"env":{}}', true)).toBe('9223372036854775807');
-    expect(seen[seen.length - 1]).toEqual({ method: 'POST', url: '/hazelcast/rest/maps/submit-job?jobId=9223372036854775807&jobName=orders&isStartWithSavePoint=true', body: '{"env":{}}' });
+    expect(seen[seen.length - 1]).toEqual({
+      method: 'POST',
+      url: '/hazelcast/rest/maps/submit-job?jobId=9223372036854775807&jobName=orders&isStartWithSavePoint=true',
+      body: '{"env":{}}',
+    });
   });
 
   test('stop-job keeps the 63-bit id exact', async () => {

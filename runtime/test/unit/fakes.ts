@@ -419,14 +419,24 @@ export class FakeKube implements KubePort {
 /** `a=b,c=d` equality selectors only. */
 export function matches(pod: Pod, selector: string): boolean {
   const labels = pod.metadata?.labels ?? {};
-  return selector.split(',').filter(Boolean).every((term) => {
-    const [k, v] = term.split('=');
-    return labels[k] === v;
-  });
+  return selector
+    .split(',')
+    .filter(Boolean)
+    .every((term) => {
+      const [k, v] = term.split('=');
+      return labels[k] === v;
+    });
 }
 
 export function running(pod: MutablePod): void {
-  pod.status = { ...pod.status, phase: 'Running', conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }] };
+  pod.status = {
+    ...pod.status,
+    phase: 'Running',
+    conditions: [
+      { type: 'PodScheduled', status: 'True' },
+      { type: 'Ready', status: 'True' },
+    ],
+  };
 }
 
 // ---- engine -------------------------------------------------------------------------------

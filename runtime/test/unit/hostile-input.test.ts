@@ -17,8 +17,10 @@ import { setup } from './lifecycle-setup';
 const SECRET = 'hunter2-S3cr3t-value';
 const TOKEN = 'ghp_T0kenFromAMountedSecret';
 const app = runtimeSettings(plan({ applicationId: 'app-1', namespace: 'jobs' }).spec);
-const inline = (text: string, env: Record<string, string> = {}) => () => resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: text, ...env }, { readFile: readTextFile });
-
+const inline =
+  (text: string, env: Record<string, string> = {}) =>
+  () =>
+    resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: text, ...env }, { readFile: readTextFile });
 
 describe('job config errors never carry a secret', () => {
   test.each([
@@ -59,8 +61,16 @@ describe('job config errors never carry a secret', () => {
 describe('a job config that would exhaust the runtime is a configuration failure', () => {
   test.each([
     ['nesting 2000 levels', `source { X {} }\nsink { a = ${'{ b = '.repeat(2000)}1${' }'.repeat(2000)} }`, /:2:\d+: nested deeper than 100 levels/],
-    ['a chain of 3000 substitutions', `source { X {} }\nsink { X { v = \${a0} } }\n${Array.from({ length: 3000 }, (_, i) => `a${i} = \${a${i + 1}}`).join('\n')}\na3000 = 1`, /resolving goes deeper than/],
-    ['an array doubled 27 times', `source { X {} }\nsink { X { v = \${a27} } }\na0 = [1,2,3,4,5,6,7,8,9,10]\n${Array.from({ length: 27 }, (_, i) => `a${i + 1} = \${a${i}} \${a${i}}`).join('\n')}`, /steps|larger than/],
+    [
+      'a chain of 3000 substitutions',
+      `source { X {} }\nsink { X { v = \${a0} } }\n${Array.from({ length: 3000 }, (_, i) => `a${i} = \${a${i + 1}}`).join('\n')}\na3000 = 1`,
+      /resolving goes deeper than/,
+    ],
+    [
+      'an array doubled 27 times',
+      `source { X {} }\nsink { X { v = \${a27} } }\na0 = [1,2,3,4,5,6,7,8,9,10]\n${Array.from({ length: 27 }, (_, i) => `a${i + 1} = \${a${i}} \${a${i}}`).join('\n')}`,
+      /steps|larger than/,
+    ],
   ])('%s', (_name, text, message) => {
     const f = failure(inline(text));
     expect(f.reason).toBe('InvalidJobConfig');
@@ -90,12 +100,19 @@ test('a worker that ends Succeeded during startup fails the application at once,
   s.kube.onCreate = (pod) =>
     s.kube.update(pod.metadata!.name!, (p) => {
       if (p.metadata!.name!.endsWith('-2')) {
-        p.status = { phase: 'Succeeded', containerStatuses: [{ name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } }] };
+        p.status = {
+          phase: 'Succeeded',
+          containerStatuses: [
+            { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
+          ],
+        };
       } else running(p);
     });
   const out = await s.run();
   expect(out).toMatchObject({ state: 'FAILED', reason: 'WorkerLost', exitCode: 3 });
-  expect(out.message).toBe('worker app-1-worker-2 ended (phase Succeeded) while the application still needs it: container seatunnel terminated with exit code 0 (Completed)');
+  expect(out.message).toBe(
+    'worker app-1-worker-2 ended (phase Succeeded) while the application still needs it: container seatunnel terminated with exit code 0 (Completed)',
+  );
   expect(s.clock.now()).toBeLessThan(600_000);
   expect(s.engine.submits).toEqual([]);
 });

@@ -34,13 +34,36 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
   const env: Record<string, string> = { SEATUNNEL_APPLICATION_JOB_CONFIG: (p.spec.jobConfig as { text: string }).text, ROWS: '12345678901234567' };
   let engineFilesWritten = 0;
   const deps = {
-    settings, env, io: { readFile: () => { throw new Error('no files'); } }, kube, engine, clock, log,
+    settings,
+    env,
+    io: {
+      readFile: () => {
+        throw new Error('no files');
+      },
+    },
+    kube,
+    engine,
+    clock,
+    log,
     terminate: terminate.signal,
     unexpected: unexpected.signal,
     writeEngineFiles: () => void engineFilesWritten++,
     tuning,
   };
   const run = (onStep?: () => void): Promise<Outcome> => runOn(clock, runApplication(deps), { onStep });
-  return { p, app, clock, kube, engine, log, terminate, unexpected, env, run, get engineFilesWritten() { return engineFilesWritten; } };
+  return {
+    p,
+    app,
+    clock,
+    kube,
+    engine,
+    log,
+    terminate,
+    unexpected,
+    env,
+    run,
+    get engineFilesWritten() {
+      return engineFilesWritten;
+    },
+  };
 }
-

@@ -36,7 +36,12 @@ test('happy path: workers created, all registered, then exactly one submit; succ
   const out = await s.run();
   expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0, zetaStatus: 'FINISHED' });
   expect(s.engineFilesWritten).toBe(1);
-  expect(s.kube.ops('createPod').map((c) => c.name).sort()).toEqual(['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3']);
+  expect(
+    s.kube
+      .ops('createPod')
+      .map((c) => c.name)
+      .sort(),
+  ).toEqual(['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3']);
   // exactly one job, submitted after all three registered, with the exact 63-bit id and the resolved config
   expect(s.engine.submits).toHaveLength(1);
   const sub = s.engine.submits[0];
@@ -44,7 +49,9 @@ test('happy path: workers created, all registered, then exactly one submit; succ
   expect(sub.jobId).toBe('9223372036854775807');
   expect(sub.jobName).toBe(s.p.spec.name);
   // ${ROWS} from the master's environment; numbers beyond 2^53 stay exact
-  expect(sub.configJson).toBe('{"env":{"job.mode":"BATCH","job.retry.times":0,"big":9007199254740993},"source":[{"plugin_name":"FakeSource","plugin_output":"fake","row":{"num":"12345678901234567"}}],"sink":[{"plugin_name":"Console","plugin_input":"fake"}]}');
+  expect(sub.configJson).toBe(
+    '{"env":{"job.mode":"BATCH","job.retry.times":0,"big":9007199254740993},"source":[{"plugin_name":"FakeSource","plugin_output":"fake","row":{"num":"12345678901234567"}}],"sink":[{"plugin_name":"Console","plugin_input":"fake"}]}',
+  );
   expect(s.engine.stops).toEqual([]);
   expectCleanedUp(s);
   expect(eventReasons(s)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
@@ -70,15 +77,30 @@ test('dependents applied without an owner are adopted by the Job; owned ones are
   s.kube.owners.set('Service/app-1', [{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid' }]);
   s.kube.owners.set('ConfigMap/app-1-engine', [{ apiVersion: 'v1', kind: 'Other', name: 'x', uid: 'other' }]);
   await s.run();
-  const adopted = s.kube.ops('setOwnerReferences').map((c) => c.name).sort();
-  expect(adopted).toEqual(s.app.dependents.map((d) => `${d.kind}/${d.name}`).filter((k) => k !== 'Service/app-1' && k !== 'ConfigMap/app-1-engine').sort());
-  expect(s.kube.owners.get('PodTemplate/app-1-worker')).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid', controller: false, blockOwnerDeletion: false }]);
+  const adopted = s.kube
+    .ops('setOwnerReferences')
+    .map((c) => c.name)
+    .sort();
+  expect(adopted).toEqual(
+    s.app.dependents
+      .map((d) => `${d.kind}/${d.name}`)
+      .filter((k) => k !== 'Service/app-1' && k !== 'ConfigMap/app-1-engine')
+      .sort(),
+  );
+  expect(s.kube.owners.get('PodTemplate/app-1-worker')).toEqual([
+    { apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid', controller: false, blockOwnerDeletion: false },
+  ]);
 });
 
 test('a worker deleted mid-run: detected, the job stopped (it was acknowledged), cleanup, WorkerLost, exit 3', async () => {
   const s = setup();
   s.engine.script = () => 'RUNNING';
-  const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.remove('app-1-worker-2')));
+  const out = await s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => s.kube.remove('app-1-worker-2'),
+    ),
+  );
   expect(out).toMatchObject({ state: 'FAILED', reason: 'WorkerLost', exitCode: 3, message: 'worker app-1-worker-2 was deleted', zetaStatus: 'CANCELED' });
   expect(s.engine.stops).toEqual(['9223372036854775807']);
   expectCleanedUp(s);
@@ -91,10 +113,17 @@ test('a worker that fails (OOMKilled) mid-run is lost with the container reason'
   const s = setup();
   s.engine.script = () => 'RUNNING';
   const out = await s.run(
-    once(() => s.engine.submits.length === 1, () =>
-      s.kube.update('app-1-worker-1', (p) => {
-        p.status = { phase: 'Failed', containerStatuses: [{ name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] };
-      }),
+    once(
+      () => s.engine.submits.length === 1,
+      () =>
+        s.kube.update('app-1-worker-1', (p) => {
+          p.status = {
+            phase: 'Failed',
+            containerStatuses: [
+              { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } },
+            ],
+          };
+        }),
     ),
   );
   expect(out.reason).toBe('WorkerLost');
@@ -105,7 +134,18 @@ test('a worker that can never schedule fails fast with Unschedulable, long befor
   const s = setup({ startupTimeoutMillis: 600_000 });
   s.kube.onCreate = (pod) =>
     s.kube.update(pod.metadata!.name!, (p) => {
-      if (p.metadata!.name!.endsWith('-3')) p.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 node(s) didn\'t match Pod\'s node affinity/selector.' }] };
+      if (p.metadata!.name!.endsWith('-3'))
+        p.status = {
+          phase: 'Pending',
+          conditions: [
+            {
+              type: 'PodScheduled',
+              status: 'False',
+              reason: 'Unschedulable',
+              message: "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.",
+            },
+          ],
+        };
       else running(p);
     });
   const out = await s.run();
@@ -122,7 +162,19 @@ test('an image that cannot be pulled fails fast with its reason', async () => {
   const s = setup();
   s.kube.onCreate = (pod) =>
     s.kube.update(pod.metadata!.name!, (p) => {
-      p.status = { phase: 'Pending', containerStatuses: [{ name: 'seatunnel', image: 'nope', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "nope"' } } }] };
+      p.status = {
+        phase: 'Pending',
+        containerStatuses: [
+          {
+            name: 'seatunnel',
+            image: 'nope',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "nope"' } },
+          },
+        ],
+      };
     });
   const out = await s.run();
   expect(out).toMatchObject({ reason: 'ImagePullBackOff', exitCode: 3 });
@@ -143,7 +195,12 @@ test('startup timeout: one deadline for creation and registration, with the reas
 test('SIGTERM while the job runs: the job is stopped, workers removed, CANCELED, exit 2', async () => {
   const s = setup();
   s.engine.script = () => 'RUNNING';
-  const out = await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+  const out = await s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => s.terminate.abort(),
+    ),
+  );
   expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'CANCELED' });
   expect(s.engine.stops).toEqual(['9223372036854775807']);
   expectCleanedUp(s);
@@ -154,7 +211,12 @@ test('SIGTERM while the job runs: the job is stopped, workers removed, CANCELED,
 test('SIGTERM before submission: nothing to stop, workers removed, exit 2', async () => {
   const s = setup();
   s.engine.register = () => 0;
-  const out = await s.run(once(() => s.clock.now() > 1000, () => s.terminate.abort()));
+  const out = await s.run(
+    once(
+      () => s.clock.now() > 1000,
+      () => s.terminate.abort(),
+    ),
+  );
   expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2 });
   expect(s.engine.submits).toEqual([]);
   expect(s.engine.stops).toEqual([]);
@@ -193,7 +255,10 @@ test.each([
 
 test('a job Zeta refuses at submit is an application failure (exit 1), not retried', async () => {
   const s = setup();
-  s.engine.submitError = new EngineRejected("POST /submit-job: HTTP 500: ErrorCode:[API-06], ErrorDescription:[Factory initialize failed] - Unable to create a source for identifier 'FakeSource'.", 500);
+  s.engine.submitError = new EngineRejected(
+    "POST /submit-job: HTTP 500: ErrorCode:[API-06], ErrorDescription:[Factory initialize failed] - Unable to create a source for identifier 'FakeSource'.",
+    500,
+  );
   const out = await s.run();
   expect(out).toMatchObject({ reason: 'JobRejected', exitCode: 1 });
   expect(out.message).toMatch(/^Zeta refused the job: .*API-06/);
@@ -231,7 +296,12 @@ test('an unresolvable ${VAR} in the job config is a configuration failure (exit 
 test('the engine dying mid-run ends the application (EngineExited, exit 5) with cleanup', async () => {
   const s = setup();
   s.engine.script = () => 'RUNNING';
-  const out = await s.run(once(() => s.engine.submits.length === 1, () => s.engine.crash(137)));
+  const out = await s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => s.engine.crash(137),
+    ),
+  );
   expect(out).toMatchObject({ reason: 'EngineExited', exitCode: 5 });
   expect(out.message).toMatch(/exited with code 137/);
   expect(s.kube.podsOf(SEL)).toEqual([]);
@@ -274,7 +344,12 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
   test('SIGTERM: one stop with savepoint, SAVEPOINT_DONE, CANCELED with exit 2', async () => {
     const s = setup({ jobConfig: STREAM });
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.terminate.abort(),
+      ),
+    );
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'SAVEPOINT_DONE' });
     expect(s.engine.savepointStops).toEqual([true]);
     expectCleanedUp(s);
@@ -292,7 +367,12 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
       }
       return stop(id, false);
     };
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.terminate.abort(),
+      ),
+    );
     expect(s.engine.savepointStops).toEqual([true, false]);
     expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2, zetaStatus: 'CANCELED' });
   });
@@ -300,14 +380,24 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
   test('a batch job is stopped without a savepoint', async () => {
     const s = setup({ jobConfig: JOB });
     s.engine.script = () => 'RUNNING';
-    await s.run(once(() => s.engine.submits.length === 1, () => s.terminate.abort()));
+    await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.terminate.abort(),
+      ),
+    );
     expect(s.engine.savepointStops).toEqual([false]);
   });
 
   test('a worker loss is not a termination: plain stop', async () => {
     const s = setup({ jobConfig: STREAM });
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.remove('app-1-worker-1')));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.kube.remove('app-1-worker-1'),
+      ),
+    );
     expect(out.reason).toBe('WorkerLost');
     expect(s.engine.savepointStops.every((x) => !x)).toBe(true);
   });
@@ -317,10 +407,15 @@ describe('cancel: a deleted application is canceled, not failed', () => {
   test('a worker deleted because the Job is being deleted: Terminated (CANCELED, exit 2), not WorkerLost', async () => {
     const s = setup();
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => {
-      s.kube.markJobDeleting();
-      s.kube.remove('app-1-worker-2');
-    }));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => {
+          s.kube.markJobDeleting();
+          s.kube.remove('app-1-worker-2');
+        },
+      ),
+    );
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
     expect(eventReasons(s)).not.toContain('WorkerLost');
     expectCleanedUp(s);
@@ -329,14 +424,26 @@ describe('cancel: a deleted application is canceled, not failed', () => {
   test('the Job noticed as being deleted ends the application as canceled', async () => {
     const s = setup({}, {});
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => { s.kube.markJobDeleting(); }));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => {
+          s.kube.markJobDeleting();
+        },
+      ),
+    );
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
   });
 
   test('cancel --savepoint (annotation): a streaming job is stopped with a savepoint', async () => {
     const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' }, {});
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.annotateJob(ANNOTATIONS.cancelRequested, 'savepoint')));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.kube.annotateJob(ANNOTATIONS.cancelRequested, 'savepoint'),
+      ),
+    );
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'SAVEPOINT_DONE' });
     expect(s.engine.savepointStops).toEqual([true]);
   });
@@ -344,10 +451,15 @@ describe('cancel: a deleted application is canceled, not failed', () => {
   test('a streaming job whose application is being deleted is stopped without a savepoint (its workers are going away)', async () => {
     const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' });
     s.engine.script = () => 'RUNNING';
-    await s.run(once(() => s.engine.submits.length === 1, () => {
-      s.kube.markJobDeleting();
-      s.terminate.abort();
-    }));
+    await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => {
+          s.kube.markJobDeleting();
+          s.terminate.abort();
+        },
+      ),
+    );
     expect(s.engine.savepointStops).toEqual([false]);
   });
 });
@@ -365,7 +477,12 @@ describe('an unexpected exception still stops the job and removes the workers (I
       }
       return jobInfo(id);
     };
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => (broken = true)));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => (broken = true),
+      ),
+    );
     expect(out).toMatchObject({ state: 'FAILED', reason: 'InternalError', exitCode: 3 });
     expect(out.message).toMatch(/RangeError: Invalid string length/);
     expect(s.engine.stops).toEqual(['9223372036854775807']);
@@ -376,7 +493,12 @@ describe('an unexpected exception still stops the job and removes the workers (I
   test('thrown where nothing catches it (the process reports it to the lifecycle)', async () => {
     const s = setup();
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.unexpected.abort(new TypeError("Cannot read properties of undefined (reading 'status')"))));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.unexpected.abort(new TypeError("Cannot read properties of undefined (reading 'status')")),
+      ),
+    );
     expect(out).toMatchObject({ state: 'FAILED', reason: 'InternalError', exitCode: 3 });
     expect(out.message).toMatch(/^unexpected error: TypeError: Cannot read properties of undefined/);
     expect(s.engine.stops).toEqual(['9223372036854775807']);
@@ -399,10 +521,15 @@ describe('the own Job is watched', () => {
   test('a cancel made while the watch was broken is seen by the read that follows (re-get + re-watch)', async () => {
     const s = setup();
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => {
-      s.kube.breakJobWatches();
-      s.kube.markJobDeleting();
-    }));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => {
+          s.kube.breakJobWatches();
+          s.kube.markJobDeleting();
+        },
+      ),
+    );
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
     expect(out.message).toBe('the application is being deleted (e.g. by `cancel`)');
     expect(s.kube.ops('watchJob').length).toBeGreaterThanOrEqual(2);
@@ -413,7 +540,12 @@ describe('the own Job is watched', () => {
     const s = setup();
     s.engine.script = () => 'RUNNING';
     s.kube.failNext.set('watchJob', [new KubeApiError(410, 'Expired', 'too old resource version')]);
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.annotateJob(ANNOTATIONS.cancelRequested, 'true')));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.kube.annotateJob(ANNOTATIONS.cancelRequested, 'true'),
+      ),
+    );
     expect(out).toMatchObject({ reason: 'Terminated', message: 'cancel requested' });
     const watchOps = s.kube.calls.filter((c) => c.op === 'watchJob' || c.op === 'getJob').map((c) => c.op);
     // read, watch (410), read again, watch
@@ -424,7 +556,12 @@ describe('the own Job is watched', () => {
   test('the Job deleted outright: Terminated', async () => {
     const s = setup();
     s.engine.script = () => 'RUNNING';
-    const out = await s.run(once(() => s.engine.submits.length === 1, () => s.kube.deleteJob()));
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.kube.deleteJob(),
+      ),
+    );
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
     expect(out.message).toBe("the application's Job was deleted (e.g. by `cancel`)");
     expect(s.kube.podsOf(SEL)).toEqual([]);

@@ -14,41 +14,110 @@ describe('decide: what now', () => {
   test.each<[string, Partial<Facts>, Happening, Decision]>([
     // a worker dies
     ['a lost worker, deletion not known yet: ask first', {}, { type: 'WorkerFailed', failure: LOST }, { do: 'ask-deletion' }],
-    ['a lost worker, the application is not being deleted: WorkerLost with a Warning', { deletion: 'not-deleting' }, { type: 'WorkerFailed', failure: LOST },
-      end('WorkerLost', 'worker app-worker-2 was deleted', { worker: 'app-worker-2', warn: 'WorkerLost' })],
-    ['a lost worker while the application is being deleted: a cancel', { deletion: 'deleting' }, { type: 'WorkerFailed', failure: LOST },
-      end('Terminated', 'the application is being deleted (e.g. by `cancel`); worker app-worker-2 was deleted')],
-    ['a worker that can never start: its reason, Warning WorkerFailed', { deletion: 'not-deleting' }, { type: 'WorkerFailed', failure: UNSCHEDULABLE },
-      end('Unschedulable', UNSCHEDULABLE.message, { worker: 'app-worker-3', warn: 'WorkerFailed' })],
+    [
+      'a lost worker, the application is not being deleted: WorkerLost with a Warning',
+      { deletion: 'not-deleting' },
+      { type: 'WorkerFailed', failure: LOST },
+      end('WorkerLost', 'worker app-worker-2 was deleted', { worker: 'app-worker-2', warn: 'WorkerLost' }),
+    ],
+    [
+      'a lost worker while the application is being deleted: a cancel',
+      { deletion: 'deleting' },
+      { type: 'WorkerFailed', failure: LOST },
+      end('Terminated', 'the application is being deleted (e.g. by `cancel`); worker app-worker-2 was deleted'),
+    ],
+    [
+      'a worker that can never start: its reason, Warning WorkerFailed',
+      { deletion: 'not-deleting' },
+      { type: 'WorkerFailed', failure: UNSCHEDULABLE },
+      end('Unschedulable', UNSCHEDULABLE.message, { worker: 'app-worker-3', warn: 'WorkerFailed' }),
+    ],
     ['a lost worker once the application is ending: ignored', { ending: true, deletion: 'not-deleting' }, { type: 'WorkerFailed', failure: LOST }, CONTINUE],
     // the Pod and the Job
-    ['SIGTERM: Terminated', {}, { type: 'SIGTERM' }, end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction')],
+    [
+      'SIGTERM: Terminated',
+      {},
+      { type: 'SIGTERM' },
+      end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction'),
+    ],
     ['SIGTERM while ending: ignored', { ending: true }, { type: 'SIGTERM' }, CONTINUE],
     ['the own Job being deleted: Terminated', {}, { type: 'OwnJob', deleting: true }, end('Terminated', 'the application is being deleted (e.g. by `cancel`)')],
     ['the own Job gone: Terminated', {}, { type: 'OwnJobGone' }, end('Terminated', "the application's Job was deleted (e.g. by `cancel`)")],
-    ['cancel --savepoint on the Job: Terminated with a savepoint', {}, { type: 'OwnJob', deleting: false, cancelRequested: 'savepoint' }, end('Terminated', 'cancel requested with a savepoint')],
+    [
+      'cancel --savepoint on the Job: Terminated with a savepoint',
+      {},
+      { type: 'OwnJob', deleting: false, cancelRequested: 'savepoint' },
+      end('Terminated', 'cancel requested with a savepoint'),
+    ],
     ['another cancel request: Terminated', {}, { type: 'OwnJob', deleting: false, cancelRequested: 'true' }, end('Terminated', 'cancel requested')],
     ['the own Job changed otherwise (our own annotations): nothing', {}, { type: 'OwnJob', deleting: false }, CONTINUE],
     // the engine and the API
-    ['the engine exits: EngineExited', {}, { type: 'EngineExited', exit: { code: 137, signal: null } }, end('EngineExited', 'the Zeta master process exited with code 137 before the application ended')],
-    ['the engine could not start: EngineStartFailed', {}, { type: 'EngineExited', exit: { code: null, signal: null, error: 'ENOENT' } }, end('EngineStartFailed', 'the Zeta master could not be started (ENOENT)')],
+    [
+      'the engine exits: EngineExited',
+      {},
+      { type: 'EngineExited', exit: { code: 137, signal: null } },
+      end('EngineExited', 'the Zeta master process exited with code 137 before the application ended'),
+    ],
+    [
+      'the engine could not start: EngineStartFailed',
+      {},
+      { type: 'EngineExited', exit: { code: null, signal: null, error: 'ENOENT' } },
+      end('EngineStartFailed', 'the Zeta master could not be started (ENOENT)'),
+    ],
     ['the engine exits while ending (we stopped it): ignored', { ending: true }, { type: 'EngineExited', exit: { code: 143, signal: null } }, CONTINUE],
-    ['the worker Pods cannot be observed: ApiUnavailable', {}, { type: 'WorkersUnobservable', error: 'listing failed for 61 s' }, end('ApiUnavailable', 'lost track of the worker Pods: listing failed for 61 s')],
-    ['an unexpected exception: InternalError', {}, { type: 'Unexpected', error: 'TypeError: x is undefined' }, end('InternalError', 'unexpected error: TypeError: x is undefined')],
+    [
+      'the worker Pods cannot be observed: ApiUnavailable',
+      {},
+      { type: 'WorkersUnobservable', error: 'listing failed for 61 s' },
+      end('ApiUnavailable', 'lost track of the worker Pods: listing failed for 61 s'),
+    ],
+    [
+      'an unexpected exception: InternalError',
+      {},
+      { type: 'Unexpected', error: 'TypeError: x is undefined' },
+      end('InternalError', 'unexpected error: TypeError: x is undefined'),
+    ],
     // Zeta's job status
     ['RUNNING: keep following', {}, { type: 'JobStatus', jobId: '7', status: 'RUNNING' }, CONTINUE],
     ['FINISHED: JobFinished', {}, { type: 'JobStatus', jobId: '7', status: 'FINISHED' }, end('JobFinished', 'Zeta job 7 ended FINISHED')],
     ['SAVEPOINT_DONE: JobFinished', {}, { type: 'JobStatus', jobId: '7', status: 'SAVEPOINT_DONE' }, end('JobFinished', 'Zeta job 7 ended SAVEPOINT_DONE')],
-    ['CANCELED in the engine: JobCanceled', {}, { type: 'JobStatus', jobId: '7', status: 'CANCELED' }, end('JobCanceled', 'Zeta job 7 was canceled in the engine')],
-    ['FAILED: JobFailed with the first line of the error', {}, { type: 'JobStatus', jobId: '7', status: 'FAILED', errorMsg: 'java.lang.X: boom\n\tat y' }, end('JobFailed', 'Zeta job 7 ended FAILED: java.lang.X: boom')],
+    [
+      'CANCELED in the engine: JobCanceled',
+      {},
+      { type: 'JobStatus', jobId: '7', status: 'CANCELED' },
+      end('JobCanceled', 'Zeta job 7 was canceled in the engine'),
+    ],
+    [
+      'FAILED: JobFailed with the first line of the error',
+      {},
+      { type: 'JobStatus', jobId: '7', status: 'FAILED', errorMsg: 'java.lang.X: boom\n\tat y' },
+      end('JobFailed', 'Zeta job 7 ended FAILED: java.lang.X: boom'),
+    ],
     ['UNKNOWABLE: JobFailed', {}, { type: 'JobStatus', jobId: '7', status: 'UNKNOWABLE' }, end('JobFailed', 'Zeta job 7 ended UNKNOWABLE')],
-    ['FAILED with a worker loss known: the loss is the root cause', {}, { type: 'JobStatus', jobId: '7', status: 'FAILED', errorMsg: 'MemberLeft\nx', workerFailure: LOST },
-      end('WorkerLost', 'worker app-worker-2 was deleted; Zeta: MemberLeft', { worker: 'app-worker-2' })],
-    ['job status unreadable for a while: keep trying', {}, { type: 'JobStatusUnreadable', error: 'HTTP 500', engineError: true, failingForMs: 10_000, limitMs: 30_000 }, CONTINUE],
-    ['job status unreadable too long: EngineUnreachable', {}, { type: 'JobStatusUnreadable', error: 'HTTP 500', engineError: true, failingForMs: 31_000, limitMs: 30_000 },
-      end('EngineUnreachable', "the engine's job status could not be read for 31 s: HTTP 500")],
-    ['reading the job status threw something unexpected: InternalError at once', {}, { type: 'JobStatusUnreadable', error: 'RangeError: Invalid string length', engineError: false, failingForMs: 0, limitMs: 30_000 },
-      end('InternalError', 'unexpected error while reading the job status: RangeError: Invalid string length')],
+    [
+      'FAILED with a worker loss known: the loss is the root cause',
+      {},
+      { type: 'JobStatus', jobId: '7', status: 'FAILED', errorMsg: 'MemberLeft\nx', workerFailure: LOST },
+      end('WorkerLost', 'worker app-worker-2 was deleted; Zeta: MemberLeft', { worker: 'app-worker-2' }),
+    ],
+    [
+      'job status unreadable for a while: keep trying',
+      {},
+      { type: 'JobStatusUnreadable', error: 'HTTP 500', engineError: true, failingForMs: 10_000, limitMs: 30_000 },
+      CONTINUE,
+    ],
+    [
+      'job status unreadable too long: EngineUnreachable',
+      {},
+      { type: 'JobStatusUnreadable', error: 'HTTP 500', engineError: true, failingForMs: 31_000, limitMs: 30_000 },
+      end('EngineUnreachable', "the engine's job status could not be read for 31 s: HTTP 500"),
+    ],
+    [
+      'reading the job status threw something unexpected: InternalError at once',
+      {},
+      { type: 'JobStatusUnreadable', error: 'RangeError: Invalid string length', engineError: false, failingForMs: 0, limitMs: 30_000 },
+      end('InternalError', 'unexpected error while reading the job status: RangeError: Invalid string length'),
+    ],
   ])('%s', (_name, facts, happening, expected) => {
     expect(decide({ ...RUNNING, ...facts }, happening)).toEqual(expected);
   });
@@ -64,7 +133,12 @@ describe('howToStop', () => {
     ['a terminated batch job: plain stop', {}, 'Terminated', { do: 'stop', savepoint: false }],
     ['a terminated streaming job, deletion unknown: ask first', STREAMING, 'Terminated', { do: 'ask-deletion' }],
     ['a terminated streaming job (eviction, drain): savepoint', { ...STREAMING, deletion: 'not-deleting' }, 'Terminated', { do: 'stop', savepoint: true }],
-    ['a streaming job whose application is being deleted: plain (its workers are going)', { ...STREAMING, deletion: 'deleting' }, 'Terminated', { do: 'stop', savepoint: false }],
+    [
+      'a streaming job whose application is being deleted: plain (its workers are going)',
+      { ...STREAMING, deletion: 'deleting' },
+      'Terminated',
+      { do: 'stop', savepoint: false },
+    ],
     ['cancel --savepoint: savepoint without asking', { ...STREAMING, savepointRequested: true }, 'Terminated', { do: 'stop', savepoint: true }],
   ])('%s', (_name, facts, reason, expected) => {
     expect(howToStop({ ...RUNNING, ...facts }, reason)).toEqual(expected);
@@ -74,10 +148,18 @@ describe('howToStop', () => {
 describe('the end', () => {
   test.each([
     ['no problems: unchanged', outcome('JobFinished', 'done', 'FINISHED'), [], outcome('JobFinished', 'done', 'FINISHED')],
-    ['success with a cleanup problem: CleanupFailed, exit 3, Zeta status kept', outcome('JobFinished', 'done', 'FINISHED'), ['deleting worker w: forbidden'],
-      outcome('CleanupFailed', 'the job succeeded, but removing the workers failed: deleting worker w: forbidden', 'FINISHED')],
-    ['a failure with a cleanup problem: the original cause kept, the problem appended', outcome('WorkerLost', 'worker w was deleted'), ['a', 'b'],
-      outcome('WorkerLost', 'worker w was deleted (cleanup also failed: a; b)')],
+    [
+      'success with a cleanup problem: CleanupFailed, exit 3, Zeta status kept',
+      outcome('JobFinished', 'done', 'FINISHED'),
+      ['deleting worker w: forbidden'],
+      outcome('CleanupFailed', 'the job succeeded, but removing the workers failed: deleting worker w: forbidden', 'FINISHED'),
+    ],
+    [
+      'a failure with a cleanup problem: the original cause kept, the problem appended',
+      outcome('WorkerLost', 'worker w was deleted'),
+      ['a', 'b'],
+      outcome('WorkerLost', 'worker w was deleted (cleanup also failed: a; b)'),
+    ],
   ])('afterCleanup: %s', (_name, result, problems, expected) => {
     expect(afterCleanup(result, problems)).toEqual(expected);
   });

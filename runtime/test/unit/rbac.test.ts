@@ -14,28 +14,39 @@ interface ApiCall {
   readonly name?: string;
 }
 
-
 function toApiCall(c: CallRecord): ApiCall {
   const pods = (verb: string, name?: string): ApiCall => ({ group: '', resource: 'pods', verb, name });
   switch (c.op) {
-    case 'getJob': return { group: 'batch', resource: 'jobs', verb: 'get', name: c.name };
+    case 'getJob':
+      return { group: 'batch', resource: 'jobs', verb: 'get', name: c.name };
     // A watch with the field selector metadata.name=<name> is authorized against resourceNames.
-    case 'watchJob': return { group: 'batch', resource: 'jobs', verb: 'watch', name: c.name };
-    case 'patchJobAnnotations': return { group: 'batch', resource: 'jobs', verb: 'patch', name: 'app-1' };
-    case 'getPod': return pods('get', c.name);
-    case 'createPod': return pods('create');
-    case 'deletePod': return pods('delete', c.name);
-    case 'listPods': return pods('list');
-    case 'watchPods': return pods('watch');
-    case 'deletePods': return pods('deletecollection');
-    case 'createEvent': return { group: '', resource: 'events', verb: 'create' };
-    case 'getPodTemplate': return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
+    case 'watchJob':
+      return { group: 'batch', resource: 'jobs', verb: 'watch', name: c.name };
+    case 'patchJobAnnotations':
+      return { group: 'batch', resource: 'jobs', verb: 'patch', name: 'app-1' };
+    case 'getPod':
+      return pods('get', c.name);
+    case 'createPod':
+      return pods('create');
+    case 'deletePod':
+      return pods('delete', c.name);
+    case 'listPods':
+      return pods('list');
+    case 'watchPods':
+      return pods('watch');
+    case 'deletePods':
+      return pods('deletecollection');
+    case 'createEvent':
+      return { group: '', resource: 'events', verb: 'create' };
+    case 'getPodTemplate':
+      return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
     case 'getMetadata':
     case 'setOwnerReferences': {
       const [kind, name] = c.name!.split('/');
       return { ...RESOURCES[kind], verb: c.op === 'getMetadata' ? 'get' : 'patch', name };
     }
-    default: throw new Error(`unmapped call ${c.op}`);
+    default:
+      throw new Error(`unmapped call ${c.op}`);
   }
 }
 
@@ -58,7 +69,13 @@ test('every call is allowed by runtimeRules(), and every granted verb is used', 
 
   const rules = runtimeRules(happy.p.spec);
   const allowed = (c: ApiCall) =>
-    rules.some((r) => r.apiGroups!.includes(c.group) && r.resources!.includes(c.resource) && r.verbs.includes(c.verb) && (!r.resourceNames || (c.name !== undefined && r.resourceNames.includes(c.name))));
+    rules.some(
+      (r) =>
+        r.apiGroups!.includes(c.group) &&
+        r.resources!.includes(c.resource) &&
+        r.verbs.includes(c.verb) &&
+        (!r.resourceNames || (c.name !== undefined && r.resourceNames.includes(c.name))),
+    );
   expect(calls.filter((c) => !allowed(c))).toEqual([]);
 
   const used = new Set(calls.map((c) => `${c.group}/${c.resource}/${c.verb}`));

@@ -11,7 +11,15 @@ const MASTER = 'master-uid';
 const ownerRefs = [{ apiVersion: 'v1', kind: 'Pod', name: 'm', uid: MASTER }];
 /** A Pod this runtime created: owned by its master, with the worker's creation token. */
 const own = { ownerReferences: ownerRefs, annotations: { [CREATION_TOKEN_ANNOTATION]: 'token' } };
-const rec = (n: number, phase: WorkerRecord['phase'], extra: Partial<WorkerRecord> = {}): WorkerRecord => ({ index: n, name: `w-${n}`, phase, seen: false, attempts: 1, token: 'token', ...extra });
+const rec = (n: number, phase: WorkerRecord['phase'], extra: Partial<WorkerRecord> = {}): WorkerRecord => ({
+  index: n,
+  name: `w-${n}`,
+  phase,
+  seen: false,
+  attempts: 1,
+  token: 'token',
+  ...extra,
+});
 const snap = (pods: Pod[], extra: Partial<PodSnapshot> = {}): PodSnapshot => ({
   pods: new Map(pods.map((p) => [p.metadata!.name!, p])),
   deleted: new Map(),
@@ -38,7 +46,12 @@ describe('assess (pure decisions)', () => {
   });
 
   test('a deletion recorded by the store (tombstone) is a loss even if the reconciler never saw the Pod; its last state is quoted', () => {
-    const tomb = pod(1, { phase: 'Failed', containerStatuses: [{ name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } }] });
+    const tomb = pod(1, {
+      phase: 'Failed',
+      containerStatuses: [
+        { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } },
+      ],
+    });
     const a = assess([rec(1, 'created')], { ...snap([]), deleted: new Map([['w-1', tomb]]) }, MASTER);
     expect(a.failure?.message).toBe('worker w-1 was deleted (it had failed: container seatunnel terminated with exit code 137 (OOMKilled))');
   });
@@ -49,14 +62,19 @@ describe('assess (pure decisions)', () => {
   });
 
   test('reason-aware: Unschedulable and image pull errors fail with their reason', () => {
-    const unsched = pod(2, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available' }] });
+    const unsched = pod(2, {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available' }],
+    });
     const a = assess([rec(1, 'created'), rec(2, 'created')], snap([pod(1), unsched]), MASTER);
     expect(a.failure).toEqual({ reason: 'Unschedulable', worker: 'w-2', message: 'worker w-2 cannot be scheduled: 0/3 nodes are available' });
   });
 
   test('Failed, terminating and Succeeded workers are lost, reported at once', () => {
     expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Failed' })]), MASTER).failure?.reason).toBe('WorkerLost');
-    expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Running' }, { ...own, deletionTimestamp: 'x' })]), MASTER).failure?.message).toMatch(/is being deleted/);
+    expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Running' }, { ...own, deletionTimestamp: 'x' })]), MASTER).failure?.message).toMatch(
+      /is being deleted/,
+    );
     // Also while the others are still starting: the application must not wait out the startup timeout.
     const a = assess([rec(1, 'created'), rec(2, 'creating')], snap([pod(1, { phase: 'Succeeded' })]), MASTER);
     expect(a.failure).toEqual({ reason: 'WorkerLost', worker: 'w-1', message: 'worker w-1 ended (phase Succeeded) while the application still needs it' });
@@ -107,7 +125,14 @@ describe('WorkerReconciler (with a fake API server)', () => {
     const store = new PodSnapshotStore(kube, workerSelector('app-1'), { clock, log });
     const failures: WorkerFailure[] = [];
     const r = new WorkerReconciler({
-      kube, store, clock, log, appId: 'app-1', count, masterUid: MASTER, concurrency,
+      kube,
+      store,
+      clock,
+      log,
+      appId: 'app-1',
+      count,
+      masterUid: MASTER,
+      concurrency,
       stamp: (n) => stampWorker({ appId: 'app-1', namespace: 'ns', template, master: { name: 'm', uid: MASTER }, masterHost: '10.0.0.1', masterPort: 5801 }, n),
       onFailure: (f) => failures.push(f),
     });
@@ -117,16 +142,24 @@ describe('WorkerReconciler (with a fake API server)', () => {
   async function createAll(s: ReturnType<typeof setup>): Promise<void> {
     await runOn(s.clock, s.store.start());
     s.r.start();
-    await runOn(s.clock, (async () => {
-      while (!s.r.allCreated && s.failures.length === 0) await s.clock.sleep(10);
-    })());
+    await runOn(
+      s.clock,
+      (async () => {
+        while (!s.r.allCreated && s.failures.length === 0) await s.clock.sleep(10);
+      })(),
+    );
   }
 
   test('creates every worker once, with at most `concurrency` creates in flight', async () => {
     const s = setup(10, 3);
     s.kube.createDelayMs = 50;
     await createAll(s);
-    expect(s.kube.ops('createPod').map((c) => c.name).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `app-1-worker-${i + 1}`).sort());
+    expect(
+      s.kube
+        .ops('createPod')
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(Array.from({ length: 10 }, (_, i) => `app-1-worker-${i + 1}`).sort());
     expect(s.kube.maxInFlightCreates).toBe(3);
     expect(s.failures).toEqual([]);
     await s.store.stop();
@@ -146,7 +179,7 @@ describe('WorkerReconciler (with a fake API server)', () => {
     await s.store.stop();
   });
 
-  test('each create carries the worker\'s random creation token; the uid it answers with is recorded', async () => {
+  test("each create carries the worker's random creation token; the uid it answers with is recorded", async () => {
     const s = setup(2);
     await createAll(s);
     const [a, b] = s.r.records;
@@ -157,7 +190,7 @@ describe('WorkerReconciler (with a fake API server)', () => {
     await s.store.stop();
   });
 
-  test('409 after a create whose answer was lost (the Pod carries this runtime\'s token) adopts it', async () => {
+  test("409 after a create whose answer was lost (the Pod carries this runtime's token) adopts it", async () => {
     const s = setup(1);
     const create = s.kube.createPod.bind(s.kube);
     let lost = false;
@@ -180,7 +213,14 @@ describe('WorkerReconciler (with a fake API server)', () => {
 
   test('409 with a look-alike (owner reference to this master Pod, application labels, no token) is refused and left alone', async () => {
     const s = setup(1);
-    s.kube.seed({ metadata: { name: 'app-1-worker-1', labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' }, ownerReferences: ownerRefs, annotations: { [CREATION_TOKEN_ANNOTATION]: 'guessed' } } });
+    s.kube.seed({
+      metadata: {
+        name: 'app-1-worker-1',
+        labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' },
+        ownerReferences: ownerRefs,
+        annotations: { [CREATION_TOKEN_ANNOTATION]: 'guessed' },
+      },
+    });
     await createAll(s);
     expect(s.failures[0]).toMatchObject({ reason: 'WorkerCreateRefused', worker: 'app-1-worker-1' });
     expect(s.failures[0].message).toMatch(/this runtime did not create/);
@@ -192,7 +232,12 @@ describe('WorkerReconciler (with a fake API server)', () => {
   test('409 with a worker left by an earlier master Pod deletes it (uid precondition) and creates ours', async () => {
     const s = setup(1);
     s.kube.seed({
-      metadata: { name: 'app-1-worker-1', uid: 'stale-uid', labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' }, ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'old', uid: 'old-master' }] },
+      metadata: {
+        name: 'app-1-worker-1',
+        uid: 'stale-uid',
+        labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'old', uid: 'old-master' }],
+      },
     });
     await createAll(s);
     expect(s.kube.ops('deletePod').map((c) => c.name)).toEqual(['app-1-worker-1']);
@@ -211,7 +256,9 @@ describe('WorkerReconciler (with a fake API server)', () => {
 
   test('a quota refusal (403) fails at once with the API message and stops further creates', async () => {
     const s = setup(6, 1);
-    s.kube.failNext.set('createPod', [new KubeApiError(403, 'Forbidden', 'pods "app-1-worker-1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2')]);
+    s.kube.failNext.set('createPod', [
+      new KubeApiError(403, 'Forbidden', 'pods "app-1-worker-1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2'),
+    ]);
     await createAll(s);
     expect(s.failures).toEqual([{ reason: 'WorkerCreateRefused', worker: 'app-1-worker-1', message: expect.stringContaining('exceeded quota: q') }]);
     expect(s.kube.ops('createPod')).toHaveLength(1);

@@ -38,7 +38,11 @@ test('null removes an annotation', async () => {
 
 test('transient errors and 403 (RBAC catching up after an API server restart) are retried; other errors drop the write', async () => {
   const { clock, kube, reporter } = setup();
-  kube.failNext.set('createEvent', [new KubeApiError(0, 'ECONNREFUSED', 'down'), new KubeApiError(403, 'Forbidden', 'not yet'), new KubeApiError(422, 'Invalid', 'bad')]);
+  kube.failNext.set('createEvent', [
+    new KubeApiError(0, 'ECONNREFUSED', 'down'),
+    new KubeApiError(403, 'Forbidden', 'not yet'),
+    new KubeApiError(422, 'Invalid', 'bad'),
+  ]);
   reporter.event('Normal', 'JobSubmitted', 'a');
   reporter.event('Normal', 'JobSubmitted', 'b');
   expect(await runOn(clock, reporter.flush(60_000))).toBe(false); // 'a' was given up
@@ -48,7 +52,10 @@ test('transient errors and 403 (RBAC catching up after an API server restart) ar
 
 test('flush gives up after its budget when the API does not answer', async () => {
   const { clock, kube, reporter } = setup();
-  kube.failNext.set('patchJobAnnotations', Array.from({ length: 1000 }, () => new KubeApiError(503, 'ServiceUnavailable', 'down')));
+  kube.failNext.set(
+    'patchJobAnnotations',
+    Array.from({ length: 1000 }, () => new KubeApiError(503, 'ServiceUnavailable', 'down')),
+  );
   reporter.annotate({ phase: 'Failed' });
   expect(await runOn(clock, reporter.flush(5000))).toBe(false);
 });

@@ -16,10 +16,14 @@ const io = (files: Record<string, string>) => ({
   },
 });
 const env = {
-  SEATUNNEL_POD_NAME: 'app-1-xyz', SEATUNNEL_POD_NAMESPACE: 'jobs', SEATUNNEL_POD_UID: 'u-1', SEATUNNEL_POD_IP: '10.244.0.5',
-  SEATUNNEL_APPLICATION_MASTER_HOST: '10.244.0.5', SEATUNNEL_APPLICATION_ID: 'app-1', SEATUNNEL_APP_ENGINE_CONFIG: '/etc/seatunnel-app/engine',
+  SEATUNNEL_POD_NAME: 'app-1-xyz',
+  SEATUNNEL_POD_NAMESPACE: 'jobs',
+  SEATUNNEL_POD_UID: 'u-1',
+  SEATUNNEL_POD_IP: '10.244.0.5',
+  SEATUNNEL_APPLICATION_MASTER_HOST: '10.244.0.5',
+  SEATUNNEL_APPLICATION_ID: 'app-1',
+  SEATUNNEL_APP_ENGINE_CONFIG: '/etc/seatunnel-app/engine',
 };
-
 
 test('reads the downward-API identity and the runtime.json the plan generates', () => {
   const s = loadSettings(env, io({ '/etc/seatunnel-app/engine/runtime.json': json }));
@@ -28,7 +32,13 @@ test('reads the downward-API identity and the runtime.json the plan generates', 
   expect(s.workDir).toBe('/var/run/seatunnel-app');
   expect(s.engineWorkDir).toBe('/var/run/seatunnel-app/engine');
   // REST v2 on the rest port first, then Zeta 2.3.8's Hazelcast REST on the master port
-  expect(s.engineRest).toEqual({ host: '127.0.0.1', candidates: [{ port: 8080, path: '' }, { port: 5801, path: '/hazelcast/rest/maps' }] });
+  expect(s.engineRest).toEqual({
+    host: '127.0.0.1',
+    candidates: [
+      { port: 8080, path: '' },
+      { port: 5801, path: '/hazelcast/rest/maps' },
+    ],
+  });
   expect(s.app.master.command).toContain(`-Dhazelcast.config=/var/run/seatunnel-app/engine/hazelcast-master.yaml`);
 });
 
@@ -39,7 +49,10 @@ test('an explicit restPath in runtime.json selects exactly that endpoint', () =>
 });
 
 test('test seams: work dir and engine REST host', () => {
-  const s = loadSettings({ ...env, SEATUNNEL_APP_WORK_DIR: '/tmp/w', SEATUNNEL_APP_ENGINE_REST_HOST: '::1' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }));
+  const s = loadSettings(
+    { ...env, SEATUNNEL_APP_WORK_DIR: '/tmp/w', SEATUNNEL_APP_ENGINE_REST_HOST: '::1' },
+    io({ '/etc/seatunnel-app/engine/runtime.json': json }),
+  );
   expect(s.engineWorkDir).toBe('/tmp/w/engine');
   expect(s.engineRest.host).toBe('::1');
 });
@@ -47,21 +60,41 @@ test('test seams: work dir and engine REST host', () => {
 test('every missing variable is reported at once (configuration failure)', () => {
   const f = failure(() => loadSettings({}, io({})));
   expect(f.reason).toBe('InvalidSettings');
-  for (const v of ['SEATUNNEL_POD_NAME', 'SEATUNNEL_POD_NAMESPACE', 'SEATUNNEL_POD_UID', 'SEATUNNEL_POD_IP', 'SEATUNNEL_APPLICATION_MASTER_HOST', 'SEATUNNEL_APPLICATION_ID', 'SEATUNNEL_APP_ENGINE_CONFIG']) {
+  for (const v of [
+    'SEATUNNEL_POD_NAME',
+    'SEATUNNEL_POD_NAMESPACE',
+    'SEATUNNEL_POD_UID',
+    'SEATUNNEL_POD_IP',
+    'SEATUNNEL_APPLICATION_MASTER_HOST',
+    'SEATUNNEL_APPLICATION_ID',
+    'SEATUNNEL_APP_ENGINE_CONFIG',
+  ]) {
     expect(f.message).toContain(v);
   }
 });
 
 test('an unreadable runtime.json, or one for another application or namespace, is refused', () => {
   expect(failure(() => loadSettings(env, io({}))).message).toMatch(/cannot read \/etc\/seatunnel-app\/engine\/runtime.json: ENOENT/);
-  expect(failure(() => loadSettings({ ...env, SEATUNNEL_APPLICATION_ID: 'other' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(/appId "app-1" differs/);
-  expect(failure(() => loadSettings({ ...env, SEATUNNEL_POD_NAMESPACE: 'x' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(/namespace "jobs" differs/);
+  expect(failure(() => loadSettings({ ...env, SEATUNNEL_APPLICATION_ID: 'other' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(
+    /appId "app-1" differs/,
+  );
+  expect(failure(() => loadSettings({ ...env, SEATUNNEL_POD_NAMESPACE: 'x' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(
+    /namespace "jobs" differs/,
+  );
 });
 
 test('runtime.json fields are checked one by one', () => {
   const good = JSON.parse(json);
   expect(runtimeSettingsProblems(good)).toEqual([]);
-  const bad = { ...good, version: 2, jobId: '9223372036854775808', workerCount: 0, master: { ...good.master, command: [], restPath: 'x y' }, jobConfig: { kind: 'file', path: 'rel' }, dependents: [{}] };
+  const bad = {
+    ...good,
+    version: 2,
+    jobId: '9223372036854775808',
+    workerCount: 0,
+    master: { ...good.master, command: [], restPath: 'x y' },
+    jobConfig: { kind: 'file', path: 'rel' },
+    dependents: [{}],
+  };
   const problems = runtimeSettingsProblems(bad);
   expect(problems).toHaveLength(7);
   expect(problems.join('\n')).toMatch(/version.*got 2/);
@@ -72,7 +105,11 @@ test('runtime.json fields are checked one by one', () => {
 describe('job config', () => {
   const app = runtimeSettings(p.spec);
   test('inline: ${VAR} from the environment, output as exact JSON in source order', () => {
-    const r = resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'env { id = 9223372036854775807, b = 1.50 }\nsink { X { pw = ${DB_PW}, opt = ${?NOPE} } }', DB_PW: 's3cr=t' }, io({}));
+    const r = resolveJobConfig(
+      app,
+      { SEATUNNEL_APPLICATION_JOB_CONFIG: 'env { id = 9223372036854775807, b = 1.50 }\nsink { X { pw = ${DB_PW}, opt = ${?NOPE} } }', DB_PW: 's3cr=t' },
+      io({}),
+    );
     expect(r.json).toBe('{"env":{"id":9223372036854775807,"b":1.5,"job.retry.times":0},"sink":[{"plugin_name":"X","pw":"s3cr=t"}]}');
     expect(r.envUsed).toEqual(['DB_PW']);
   });
@@ -93,8 +130,12 @@ describe('job config', () => {
     fs.writeFileSync(path.join(dir, 'common.conf'), 'env { parallelism = 2 }\n');
     fs.writeFileSync(path.join(dir, 'job.conf'), 'include "common.conf"\nenv { job.mode = BATCH }\n');
     const fileApp = { ...app, jobConfig: { kind: 'file' as const, path: path.join(dir, 'job.conf') } };
-    expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe('{"env":{"parallelism":2,"job.mode":"BATCH","job.retry.times":0}}');
-    expect(failure(() => resolveJobConfig({ ...fileApp, jobConfig: { kind: 'file', path: '/nope/job.conf' } }, {}, io({}))).message).toMatch(/cannot read the job config file \/nope\/job.conf/);
+    expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe(
+      '{"env":{"parallelism":2,"job.mode":"BATCH","job.retry.times":0}}',
+    );
+    expect(failure(() => resolveJobConfig({ ...fileApp, jobConfig: { kind: 'file', path: '/nope/job.conf' } }, {}, io({}))).message).toMatch(
+      /cannot read the job config file \/nope\/job.conf/,
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
@@ -114,7 +155,9 @@ describe('engine retries are off unless the job sets them', () => {
 
 describe('the REST body: plugin blocks become plugin lists', () => {
   test('blocks → lists with plugin_name first; lists kept', () => {
-    expect(restJobBody({ env: {}, source: { FakeSource: { a: 1 } }, transform: [{ plugin_name: 'Sql', q: 'x' }], sink: { Console: {}, Assert: { r: 2 } } })).toEqual({
+    expect(
+      restJobBody({ env: {}, source: { FakeSource: { a: 1 } }, transform: [{ plugin_name: 'Sql', q: 'x' }], sink: { Console: {}, Assert: { r: 2 } } }),
+    ).toEqual({
       env: {},
       source: [{ plugin_name: 'FakeSource', a: 1 }],
       transform: [{ plugin_name: 'Sql', q: 'x' }],

@@ -11,7 +11,13 @@ function setup(opts: { resyncMs?: number; failureBudgetMs?: number } = {}) {
   const clock = new FakeClock();
   const kube = new FakeKube(clock);
   const log = memoryLogger();
-  const store = new PodSnapshotStore(kube, SEL, { clock, log, resyncMs: opts.resyncMs ?? 30_000, failureBudgetMs: opts.failureBudgetMs ?? 60_000, backoff: () => 100 });
+  const store = new PodSnapshotStore(kube, SEL, {
+    clock,
+    log,
+    resyncMs: opts.resyncMs ?? 30_000,
+    failureBudgetMs: opts.failureBudgetMs ?? 60_000,
+    backoff: () => 100,
+  });
   return { clock, kube, log, store };
 }
 

@@ -38,7 +38,15 @@ test('without REST v2 (Zeta 2.3.8) the Hazelcast REST on the master port is foun
   await new Promise<void>((r) => closed.close(() => r()));
   try {
     const app = runtimeSettings(plan().spec);
-    const engine = new ZetaEngine(settingsFor(app, [{ port: noV2Port, path: '' }, { port: memberPort, path: HAZELCAST_REST_PATH }]), {}, systemClock, memoryLogger());
+    const engine = new ZetaEngine(
+      settingsFor(app, [
+        { port: noV2Port, path: '' },
+        { port: memberPort, path: HAZELCAST_REST_PATH },
+      ]),
+      {},
+      systemClock,
+      memoryLogger(),
+    );
     await engine.waitReady(AbortSignal.timeout(5000));
     expect(await engine.overview()).toEqual({ workers: 2, totalSlot: 4 });
     expect(paths.every((p) => p === `${HAZELCAST_REST_PATH}/overview`)).toBe(true);
@@ -53,9 +61,17 @@ test('the master process gets runtime.json master.env, phone-home off, and neith
   const base = runtimeSettings(plan().spec);
   const app = {
     ...base,
-    master: { ...base.master, command: [process.execPath, '-e', 'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env)); setInterval(() => {}, 1000)', out] },
+    master: {
+      ...base.master,
+      command: [process.execPath, '-e', 'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env)); setInterval(() => {}, 1000)', out],
+    },
   };
-  const engine = new ZetaEngine(settingsFor(app, [{ port: 1, path: '' }]), { PATH: process.env.PATH, SEATUNNEL_APPLICATION_JOB_CONFIG: 'secret job', KUBECONFIG: '/k', KEEP: 'me' }, systemClock, memoryLogger());
+  const engine = new ZetaEngine(
+    settingsFor(app, [{ port: 1, path: '' }]),
+    { PATH: process.env.PATH, SEATUNNEL_APPLICATION_JOB_CONFIG: 'secret job', KUBECONFIG: '/k', KEEP: 'me' },
+    systemClock,
+    memoryLogger(),
+  );
   engine.start();
   for (let i = 0; i < 100 && !fs.existsSync(out); i++) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 100));

@@ -4,7 +4,12 @@ import { waitFor } from '../../../tools/local-stack/wait';
 import { adminHttp } from './access';
 
 function dnsLabel(prefix: string): string {
-  const clean = prefix.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 't';
+  const clean =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 't';
   return `${clean}-${randomBytes(3).toString('hex')}`;
 }
 

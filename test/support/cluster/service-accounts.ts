@@ -78,7 +78,11 @@ export async function serviceAccountIdentity(namespace: string, name: string, op
 }
 
 /** client-node API clients acting as a ServiceAccount (token from TokenRequest). */
-export async function serviceAccountClients(namespace: string, name: string, opts: TokenOptions = {}): Promise<KubeClients & { identity: ServiceAccountIdentity }> {
+export async function serviceAccountClients(
+  namespace: string,
+  name: string,
+  opts: TokenOptions = {},
+): Promise<KubeClients & { identity: ServiceAccountIdentity }> {
   const identity = await serviceAccountIdentity(namespace, name, opts);
   const { KubeConfig } = await loadClientNode();
   const kc = new KubeConfig();

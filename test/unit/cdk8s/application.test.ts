@@ -10,10 +10,11 @@ import { kubeSchemaValidator } from '../../support/k8s-schema';
 import { JOB_CONFIG, props } from '../../support/fixtures';
 
 const examples = join(__dirname, '..', '..', '..', 'apps', 'examples');
-const exampleSpec = () => loadApplication({
-  deploymentText: readFileSync(join(examples, 'deploy.conf'), 'utf8'),
-  jobConfig: readFileSync(join(examples, 'job.conf'), 'utf8'),
-});
+const exampleSpec = () =>
+  loadApplication({
+    deploymentText: readFileSync(join(examples, 'deploy.conf'), 'utf8'),
+    jobConfig: readFileSync(join(examples, 'job.conf'), 'utf8'),
+  });
 
 /** An application that uses every feature, so schema validation covers every generated field. */
 const kitchenSink = props({
@@ -22,17 +23,25 @@ const kitchenSink = props({
   serviceAccount: 'runner',
   workerCount: 3,
   workerCpuCores: 0.5,
-  masterLabels: { m: 'x' }, workerLabels: { w: 'y' }, masterAnnotations: { 'example.com/a': 'b' }, workerAnnotations: { c: 'd' },
-  masterNodeSelector: { pool: 'a' }, workerNodeSelector: { pool: 'b' },
+  masterLabels: { m: 'x' },
+  workerLabels: { w: 'y' },
+  masterAnnotations: { 'example.com/a': 'b' },
+  workerAnnotations: { c: 'd' },
+  masterNodeSelector: { pool: 'a' },
+  workerNodeSelector: { pool: 'b' },
   masterTolerations: [{ key: 'spot', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }],
   workerTolerations: [{ key: 'dedicated', value: 'st', effect: 'NoSchedule' }],
-  configMaps: { drivers: { ref: 'jdbc', mounts: { 'a.jar': '/opt/seatunnel/lib/a.jar' } }, settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } } },
+  configMaps: {
+    drivers: { ref: 'jdbc', mounts: { 'a.jar': '/opt/seatunnel/lib/a.jar' } },
+    settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } },
+  },
   secrets: { db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } } },
   secretRef: 'legacy',
   env: { A: 'a', B: { secret: 'db', key: 'password' }, C: { configmap: 'c', key: 'k', optional: true } },
   envFrom: { e: { secret: 's', prefix: 'S_' } },
   checkpointPvc: 'ckpt',
-  labels: { team: 'data' }, annotations: { owner: 'ops' },
+  labels: { team: 'data' },
+  annotations: { owner: 'ops' },
   restoreJobId: '42',
 });
 
@@ -62,7 +71,9 @@ describe('SeaTunnelApplication construct', () => {
 
   test('invalid props throw at construction, with every problem', () => {
     const chart = Testing.chart();
-    expect(() => new SeaTunnelApplication(chart, 'bad', props({ workerCount: 0, namespace: 'NO' }))).toThrow(/namespace: got "NO"; must consist[\s\S]*workerCount: got 0; must be between 1 and 1000/);
+    expect(() => new SeaTunnelApplication(chart, 'bad', props({ workerCount: 0, namespace: 'NO' }))).toThrow(
+      /namespace: got "NO"; must consist[\s\S]*workerCount: got 0; must be between 1 and 1000/,
+    );
   });
 
   test('stable across synths (derived IDs): no GitOps churn', () => {
@@ -96,10 +107,38 @@ describe('schema validation of every synthesized object (Kubernetes OpenAPI, clo
   });
 
   test.each([
-    ['the bundled example', () => { const a = Testing.app(); new SeaTunnelApplicationChart(a, 'e', { application: { spec: exampleSpec() } }); return a; }],
-    ['an application using every feature', () => { const a = Testing.app(); new SeaTunnelApplicationChart(a, 'k', { application: kitchenSink }); return a; }],
+    [
+      'the bundled example',
+      () => {
+        const a = Testing.app();
+        new SeaTunnelApplicationChart(a, 'e', { application: { spec: exampleSpec() } });
+        return a;
+      },
+    ],
+    [
+      'an application using every feature',
+      () => {
+        const a = Testing.app();
+        new SeaTunnelApplicationChart(a, 'k', { application: kitchenSink });
+        return a;
+      },
+    ],
     ['the team template applications', () => buildApp(Testing.app().outdir)],
-    ['embedded runtime, no RBAC, no policies, disabled runtime files', () => { const a = Testing.app(); new SeaTunnelApplicationChart(a, 'm', { application: props({ runtimeMode: 'embedded', rbacCreate: false, networkPolicyEnabled: false, runtimeFiles: { log4j2: { enabled: false }, engine: { enabled: false } } }) }); return a; }],
+    [
+      'embedded runtime, no RBAC, no policies, disabled runtime files',
+      () => {
+        const a = Testing.app();
+        new SeaTunnelApplicationChart(a, 'm', {
+          application: props({
+            runtimeMode: 'embedded',
+            rbacCreate: false,
+            networkPolicyEnabled: false,
+            runtimeFiles: { log4j2: { enabled: false }, engine: { enabled: false } },
+          }),
+        });
+        return a;
+      },
+    ],
   ])('%s', (_name, make) => {
     const app = make();
     const objects = app.charts.flatMap((c) => c.toJson());

@@ -12,7 +12,11 @@ jest.setTimeout(120_000);
 test('npx cdk8s synth writes one file per application, dependents before the Job', () => {
   const out = mkdtempSync(join(tmpdir(), 'cdk8s-synth-'));
   const root = join(__dirname, '..', '..', '..');
-  execFileSync(join(root, 'node_modules', '.bin', 'cdk8s'), ['synth', '--output', out], { cwd: root, stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: '' } });
+  execFileSync(join(root, 'node_modules', '.bin', 'cdk8s'), ['synth', '--output', out], {
+    cwd: root,
+    stdio: 'pipe',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   const files = readdirSync(out).sort();
   expect(files).toHaveLength(4);
   for (const f of files) {

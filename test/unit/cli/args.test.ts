@@ -2,12 +2,38 @@ import { parseCommandLine } from '../../../lib/cli/args';
 
 describe('seatunnel-application.sh compatible flags', () => {
   test('submit with every flag, both --opt value and --opt=value', () => {
-    const a = parseCommandLine(['SUBMIT', '-t', 'kubernetes', '-a', 'deploy.conf', '-c', 'job.conf', '-Dkubernetes.namespace=jobs', '-D', 'application.worker-count=3',
-      '--job-id=17', '--restore-job-id', '9', '--wait', '--wait-timeout=60000', '--wait-interval', '250']);
+    const a = parseCommandLine([
+      'SUBMIT',
+      '-t',
+      'kubernetes',
+      '-a',
+      'deploy.conf',
+      '-c',
+      'job.conf',
+      '-Dkubernetes.namespace=jobs',
+      '-D',
+      'application.worker-count=3',
+      '--job-id=17',
+      '--restore-job-id',
+      '9',
+      '--wait',
+      '--wait-timeout=60000',
+      '--wait-interval',
+      '250',
+    ]);
     expect(a).toMatchObject({
-      command: 'submit', deploymentFile: 'deploy.conf', jobFile: 'job.conf',
-      overrides: [['kubernetes.namespace', 'jobs'], ['application.worker-count', '3']],
-      jobId: '17', restoreJobId: '9', wait: true, waitTimeoutMs: 60000, waitIntervalMs: 250,
+      command: 'submit',
+      deploymentFile: 'deploy.conf',
+      jobFile: 'job.conf',
+      overrides: [
+        ['kubernetes.namespace', 'jobs'],
+        ['application.worker-count', '3'],
+      ],
+      jobId: '17',
+      restoreJobId: '9',
+      wait: true,
+      waitTimeoutMs: 60000,
+      waitIntervalMs: 250,
     });
   });
 
@@ -42,16 +68,19 @@ describe('seatunnel-application.sh compatible flags', () => {
   });
 });
 
-describe('overrides as SeaTunnel\'s starter writes them (-i) and as its pages do (-D)', () => {
+describe("overrides as SeaTunnel's starter writes them (-i) and as its pages do (-D)", () => {
   test('-ikey=value and -i key=value; values may contain "="', () => {
     expect(parseCommandLine(['submit', '-iapplication.worker-count=3', '-i', 'kubernetes.labels=team=data']).overrides).toEqual([
-      ['application.worker-count', '3'], ['kubernetes.labels', 'team=data'],
+      ['application.worker-count', '3'],
+      ['kubernetes.labels', 'team=data'],
     ]);
   });
 
   test('-D and -i mix in command-line order, so the last one for a key wins', () => {
     expect(parseCommandLine(['synth', '-Dapplication.worker-count=2', '-iapplication.worker-count=5', '-Dkubernetes.namespace=a']).overrides).toEqual([
-      ['application.worker-count', '2'], ['application.worker-count', '5'], ['kubernetes.namespace', 'a'],
+      ['application.worker-count', '2'],
+      ['application.worker-count', '5'],
+      ['kubernetes.namespace', 'a'],
     ]);
   });
 

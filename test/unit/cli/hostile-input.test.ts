@@ -23,10 +23,22 @@ const deploy = (name: string, text: string) => {
 test.each([
   ['-c /dev/zero', ['-c', '/dev/zero'], /^error: -c \/dev\/zero: is a device, expected a regular file$/],
   ['-a a directory', ['-a', join(dir, 'a-directory'), '-c', join(dir, 'job.conf')], /^error: -a .*a-directory: is a directory, expected a regular file$/],
-  ['an include of /dev/zero', ['-a', deploy('zero.conf', 'include "/dev/zero"')], /zero\.conf:2:1: cannot include "\/dev\/zero": \/dev\/zero: is a device, expected a regular file/],
-  ['an include of a directory', ['-a', deploy('dir.conf', 'include "a-directory"')], /dir\.conf:2:1: cannot include "a-directory": .*is a directory, expected a regular file/],
+  [
+    'an include of /dev/zero',
+    ['-a', deploy('zero.conf', 'include "/dev/zero"')],
+    /zero\.conf:2:1: cannot include "\/dev\/zero": \/dev\/zero: is a device, expected a regular file/,
+  ],
+  [
+    'an include of a directory',
+    ['-a', deploy('dir.conf', 'include "a-directory"')],
+    /dir\.conf:2:1: cannot include "a-directory": .*is a directory, expected a regular file/,
+  ],
   ['nesting 2000 levels', ['-a', deploy('deep.conf', `x = ${'{ y = '.repeat(2000)}1${' }'.repeat(2000)}`)], /deep\.conf:2:\d+: nested deeper than 100 levels/],
-  ['an expanding array', ['-a', deploy('wide.conf', `a0 = [1,2,3,4,5,6,7,8,9,10]\n${Array.from({ length: 27 }, (_, i) => `a${i + 1} = \${a${i}} \${a${i}}`).join('\n')}`)], /wide\.conf:\d+:\d+: (resolving takes more than|the resolved configuration would be larger)/],
+  [
+    'an expanding array',
+    ['-a', deploy('wide.conf', `a0 = [1,2,3,4,5,6,7,8,9,10]\n${Array.from({ length: 27 }, (_, i) => `a${i + 1} = \${a${i}} \${a${i}}`).join('\n')}`)],
+    /wide\.conf:\d+:\d+: (resolving takes more than|the resolved configuration would be larger)/,
+  ],
   ['a job config nested 2000 levels', ['-c', 'DEEP_JOB'], /job config:\d+:\d+: nested deeper than 100 levels/],
 ])('%s: a configuration error with its place, exit 64', async (_name, args, message) => {
   writeFileSync(join(dir, 'DEEP_JOB'), `${JOB_CONFIG}\nx = ${'['.repeat(3000)}${']'.repeat(3000)}\n`);

@@ -16,7 +16,13 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'st-hostile-'));
 /** A consoleOutput over in-memory streams: exactly the bytes a terminal or a script would get. */
 function terminal(json = false) {
   const text = { out: '', err: '' };
-  const stream = (k: 'out' | 'err') => ({ write: (s: string) => { text[k] += s; return true; } }) as unknown as NodeJS.WritableStream;
+  const stream = (k: 'out' | 'err') =>
+    ({
+      write: (s: string) => {
+        text[k] += s;
+        return true;
+      },
+    }) as unknown as NodeJS.WritableStream;
   return { text, output: consoleOutput(json, stream('out'), stream('err')) };
 }
 
@@ -43,10 +49,25 @@ describe('no secret in what the CLI prints', () => {
   test('a malformed kubeconfig is reported without the line holding its token', async () => {
     const dir = tmp();
     const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, [
-      'apiVersion: v1', 'kind: Config', 'clusters:', '- cluster:', '    server: https://127.0.0.1:6443', '  name: c',
-      'users:', '- name: u', '  user:', `    token: ${SECRET}`, '      bad: indent', 'contexts: []', 'current-context: x', '',
-    ].join('\n'));
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- cluster:',
+        '    server: https://127.0.0.1:6443',
+        '  name: c',
+        'users:',
+        '- name: u',
+        '  user:',
+        `    token: ${SECRET}`,
+        '      bad: indent',
+        'contexts: []',
+        'current-context: x',
+        '',
+      ].join('\n'),
+    );
     const t = terminal();
     expect(await main(['status', '--id', 'orders-0123456789ab', `-Dkubernetes.kubeconfig=${kubeconfig}`], t.output)).toBe(64);
     expect(t.text.err).toContain(`kubernetes.kubeconfig: got "${kubeconfig}"`);
@@ -58,8 +79,12 @@ describe('no secret in what the CLI prints', () => {
     const f = files('kubernetes.image = "a/b:1"');
     for (const flag of ['-i', '-D']) {
       const t = terminal();
-      expect(await main(['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out'), `${flag}kubernetes.secret.db.data.password=${SECRET}`], t.output)).toBe(64);
-      expect(t.text.err).toMatch(/kubernetes\.secret\.db\.data\.password: \(from command-line override\); Secret data must not come from a command-line override/);
+      expect(
+        await main(['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out'), `${flag}kubernetes.secret.db.data.password=${SECRET}`], t.output),
+      ).toBe(64);
+      expect(t.text.err).toMatch(
+        /kubernetes\.secret\.db\.data\.password: \(from command-line override\); Secret data must not come from a command-line override/,
+      );
       expect(t.text.err).not.toContain('hunter2');
       expect(() => readdirSync(join(f.dir, 'out'))).toThrow();
     }
@@ -77,7 +102,9 @@ describe('warnings', () => {
     const f = files(`kubernetes { image = "a/b:1", env.DB_PASS = \${${NAME}}, labels.owner = \${${NAME}}x }`);
     const t = terminal();
     expect(await main(['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out')], t.output)).toBe(0);
-    expect(t.text.err).toContain(`warning: the host environment variable ${NAME} is substituted into kubernetes.env.DB_PASS, kubernetes.labels.owner, which are stored in plain text`);
+    expect(t.text.err).toContain(
+      `warning: the host environment variable ${NAME} is substituted into kubernetes.env.DB_PASS, kubernetes.labels.owner, which are stored in plain text`,
+    );
     expect(t.text.err).not.toContain('hunter2');
   });
 });

@@ -11,8 +11,14 @@ function capture(): Output & { out: string[]; err: string[]; data: unknown[] } {
   const err: string[] = [];
   const data: unknown[] = [];
   return {
-    json: false, out, err, data,
-    result: (d, lines) => { data.push(d); out.push(...lines); },
+    json: false,
+    out,
+    err,
+    data,
+    result: (d, lines) => {
+      data.push(d);
+      out.push(...lines);
+    },
     line: (t) => out.push(t),
     warn: (t) => err.push(`warning: ${t}`),
     error: (t) => err.push(t),
@@ -41,7 +47,9 @@ describe('seatunnel-app synth', () => {
     writeFileSync(join(dir, 'deploy.conf'), 'kubernetes { image = "apache/seatunnel:2.3.12" }\napplication.name = demo');
     writeFileSync(join(dir, 'job.conf'), JOB_CONFIG);
     const o = capture();
-    expect(await main(['synth', '-a', join(dir, 'deploy.conf'), '-c', join(dir, 'job.conf'), '-Dkubernetes.namespace=jobs', '-o', join(dir, 'out')], o)).toBe(0);
+    expect(await main(['synth', '-a', join(dir, 'deploy.conf'), '-c', join(dir, 'job.conf'), '-Dkubernetes.namespace=jobs', '-o', join(dir, 'out')], o)).toBe(
+      0,
+    );
     const [file] = readdirSync(join(dir, 'out'));
     const docs = parseAllDocuments(readFileSync(join(dir, 'out', file), 'utf8')).map((d) => d.toJS());
     expect(docs.every((d) => d.metadata.namespace === 'jobs')).toBe(true);

@@ -6,7 +6,12 @@ import type { StatusReport } from '../../../lib/submit/status';
 import type { Output } from '../../../lib/cli/output';
 import { progressText, waitExitCode, waitForApplication } from '../../../lib/cli/wait';
 
-const report = (status: StatusReport['status'], extra: Partial<StatusReport> = {}): StatusReport => ({ applicationId: 'a-0123456789ab', namespace: 'ns', status, ...extra });
+const report = (status: StatusReport['status'], extra: Partial<StatusReport> = {}): StatusReport => ({
+  applicationId: 'a-0123456789ab',
+  namespace: 'ns',
+  status,
+  ...extra,
+});
 
 function harness(sequence: Array<StatusReport | Error>, interactive = false) {
   let now = 0;
@@ -14,14 +19,19 @@ function harness(sequence: Array<StatusReport | Error>, interactive = false) {
   const progress: Array<[string, boolean | undefined]> = [];
   const warnings: string[] = [];
   const out: Output = {
-    json: false, interactive,
-    result: () => undefined, line: () => undefined, error: () => undefined,
+    json: false,
+    interactive,
+    result: () => undefined,
+    line: () => undefined,
+    error: () => undefined,
     warn: (t) => warnings.push(t),
     progress: (t, done) => progress.push([t, done]),
   };
   const opts = {
     now: () => now,
-    sleep: async (ms: number) => { now += ms; },
+    sleep: async (ms: number) => {
+      now += ms;
+    },
     read: async () => {
       const next = sequence[Math.min(i++, sequence.length - 1)];
       if (next instanceof Error) throw next;
@@ -33,7 +43,13 @@ function harness(sequence: Array<StatusReport | Error>, interactive = false) {
 
 describe('waitForApplication', () => {
   test('polls every interval until a terminal status; plain lines only when the state changes', async () => {
-    const h = harness([report('DEPLOYING'), report('DEPLOYING'), report('RUNNING', { phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] } }), report('RUNNING', { phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] } }), report('SUCCEEDED')]);
+    const h = harness([
+      report('DEPLOYING'),
+      report('DEPLOYING'),
+      report('RUNNING', { phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] } }),
+      report('RUNNING', { phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] } }),
+      report('SUCCEEDED'),
+    ]);
     const w = await waitForApplication({} as Kube, 'ns', 'a', h.out, { intervalMs: 500, timeoutMs: 0, ...h.opts });
     expect(w).toMatchObject({ timedOut: false, elapsedMs: 2000, report: { status: 'SUCCEEDED' } });
     expect(h.reads()).toBe(5);
@@ -43,7 +59,12 @@ describe('waitForApplication', () => {
   test('on a terminal: one line redrawn every poll, ended when done', async () => {
     const h = harness([report('RUNNING'), report('RUNNING'), report('FAILED', { reason: 'OOMKilled' })], true);
     await waitForApplication({} as Kube, 'ns', 'a', h.out, { intervalMs: 1000, timeoutMs: 0, ...h.opts });
-    expect(h.progress).toEqual([['RUNNING · 00:00', undefined], ['RUNNING · 00:01', undefined], ['FAILED (OOMKilled) · 00:02', undefined], ['FAILED (OOMKilled) · 00:02', true]]);
+    expect(h.progress).toEqual([
+      ['RUNNING · 00:00', undefined],
+      ['RUNNING · 00:01', undefined],
+      ['FAILED (OOMKilled) · 00:02', undefined],
+      ['FAILED (OOMKilled) · 00:02', true],
+    ]);
   });
 
   test('UNKNOWN ends the wait; --wait-timeout ends it with the last status', async () => {
@@ -55,7 +76,11 @@ describe('waitForApplication', () => {
   });
 
   test('transient API errors are retried with one warning; others end the wait', async () => {
-    const flaky = harness([new KubeApiError(503, 'ServiceUnavailable', 'restarting'), new KubeApiError(0, 'ECONNREFUSED', 'refused', undefined, 'no'), report('CANCELED')]);
+    const flaky = harness([
+      new KubeApiError(503, 'ServiceUnavailable', 'restarting'),
+      new KubeApiError(0, 'ECONNREFUSED', 'refused', undefined, 'no'),
+      report('CANCELED'),
+    ]);
     expect((await waitForApplication({} as Kube, 'ns', 'a', flaky.out, { intervalMs: 100, timeoutMs: 0, ...flaky.opts })).report.status).toBe('CANCELED');
     expect(flaky.warnings).toEqual([expect.stringMatching(/status query failed, retrying for up to 60 s: HTTP 503/)]);
     const denied = harness([new KubeApiError(403, 'Forbidden', 'no')]);
@@ -66,6 +91,8 @@ describe('waitForApplication', () => {
 
   test('exit codes and the progress line', () => {
     expect(['SUCCEEDED', 'CANCELED', 'FAILED', 'UNKNOWN'].map((s) => waitExitCode(s as StatusReport['status']))).toEqual([0, 0, 1, 2]);
-    expect(progressText(report('RUNNING', { phase: 'Running', workers: { desired: 5, registered: 5, pods: 5, running: 5, problems: [] } }), 3_725_000)).toBe('RUNNING · phase Running · workers 5/5 · 1:02:05');
+    expect(progressText(report('RUNNING', { phase: 'Running', workers: { desired: 5, registered: 5, pods: 5, running: 5, problems: [] } }), 3_725_000)).toBe(
+      'RUNNING · phase Running · workers 5/5 · 1:02:05',
+    );
   });
 });

@@ -78,15 +78,27 @@ describe('parse errors', () => {
     ['unclosed substitution', 'a = ${', `1:7: unclosed substitution: expected '}' to end the substitution started at 1:5, found end of input`],
     ['substitution across a line', 'a = ${b\n}', `1:8: unclosed substitution: expected '}' to end the substitution started at 1:5, found end of line`],
     ['empty substitution', 'a = ${}', `1:5: empty path in substitution \${}`],
-    ['substitution path ending with a dot', 'a = ${a.}', `1:5: invalid path in substitution \${a.} 'a.': a path cannot start or end with '.' or contain '..' (write an empty key as "")`],
+    [
+      'substitution path ending with a dot',
+      'a = ${a.}',
+      `1:5: invalid path in substitution \${a.} 'a.': a path cannot start or end with '.' or contain '..' (write an empty key as "")`,
+    ],
     ['nested substitution', 'a = ${${b}}', `1:7: bad substitution syntax: unexpected '$' in \${...}; expected a path and '}'`],
     ['bracket in a substitution', 'a = ${[x]}', `1:7: bad substitution syntax: unexpected '[' in \${...}; expected a path and '}'`],
     ['space before ?', 'a = ${ ?b}', `1:8: bad substitution syntax: unexpected '?' in \${...}; expected a path and '}'`],
     ['substitution as a key', '${a} = 1', `1:1: substitutions are not allowed in keys (found \${a})`],
     ['substitution inside a key', 'a${b} = 1', `1:2: substitutions are not allowed in keys (found \${b})`],
     // include syntax
-    ['include without a quoted name', 'include foo', `1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found 'foo'`],
-    ['include used as a key', 'include = 1', `1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found '='`],
+    [
+      'include without a quoted name',
+      'include foo',
+      `1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found 'foo'`,
+    ],
+    [
+      'include used as a key',
+      'include = 1',
+      `1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found '='`,
+    ],
   ];
 
   it.each(cases)('%s', (_name, hocon, message) => {

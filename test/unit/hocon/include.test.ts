@@ -11,8 +11,7 @@ function memoryReader(files: Record<string, string>, calls: [string, string | un
   };
 }
 
-const parse = (text: string, files: Record<string, string>, filename = 'main.conf') =>
-  parseHocon(text, { filename, readInclude: memoryReader(files) });
+const parse = (text: string, files: Record<string, string>, filename = 'main.conf') => parseHocon(text, { filename, readInclude: memoryReader(files) });
 
 describe('include', () => {
   const files = {
@@ -76,13 +75,25 @@ describe('include', () => {
     ['required file() missing', 'include required(file("nope.conf"))', `main.conf:1:1: required include "nope.conf" not found`],
     ['url()', 'include url("https://example.invalid/a.conf")', `main.conf:1:1: include url(...) is not supported; only files can be included`],
     ['classpath()', 'include classpath("a.conf")', `main.conf:1:1: include classpath(...) is not supported; only files can be included`],
-    ['required(url())', 'include required(url("https://example.invalid/a.conf"))', `main.conf:1:1: include url(...) is not supported; only files can be included`],
+    [
+      'required(url())',
+      'include required(url("https://example.invalid/a.conf"))',
+      `main.conf:1:1: include url(...) is not supported; only files can be included`,
+    ],
     ['plain URL', 'include "https://example.invalid/a.conf"', `main.conf:1:1: include of a URL is not supported; only files can be included`],
     ['array at the root of an included file', 'include "array.conf"', `array.conf:1:1: expected an object at the root of the document, found '['`],
     ['syntax error in an included file', 'a = 1\ninclude "bad.conf"', `bad.conf:1:6: expected '}' to close the object opened at 1:5, found end of input`],
     ['cycle', 'include "cycle-a.conf"', `cycle-b.conf:1:1: include cycle: main.conf -> cycle-a.conf -> cycle-b.conf -> cycle-a.conf`],
-    ['unknown wrapper', 'include resource("x.conf")', `main.conf:1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found 'resource("...")'`],
-    ['two names', 'include "a" "b"', `main.conf:1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found '"...""..."'`],
+    [
+      'unknown wrapper',
+      'include resource("x.conf")',
+      `main.conf:1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found 'resource("...")'`,
+    ],
+    [
+      'two names',
+      'include "a" "b"',
+      `main.conf:1:1: expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found '"...""..."'`,
+    ],
   ])('error: %s', (_name, hocon, message) => {
     expect(() => parse(hocon, files)).toThrow(HoconError);
     expect(() => parse(hocon, files)).toThrow(message);

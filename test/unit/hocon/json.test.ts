@@ -17,9 +17,7 @@ describe('stringifyJson', () => {
   });
 
   it('writes bigint as exact digits', () => {
-    expect(stringifyJson({ jobId: 917381145928572929n, neg: -9223372036854775808n })).toBe(
-      '{"jobId":917381145928572929,"neg":-9223372036854775808}',
-    );
+    expect(stringifyJson({ jobId: 917381145928572929n, neg: -9223372036854775808n })).toBe('{"jobId":917381145928572929,"neg":-9223372036854775808}');
   });
 
   it('round-trips a parsed 64-bit id exactly', () => {

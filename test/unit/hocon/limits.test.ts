@@ -97,7 +97,9 @@ describe('expansion budget', () => {
   test('the limits can be tightened per document and per resolution', () => {
     const text = 'a = [1, 2, 3]\nb = ${a} ${a}';
     expect(parseHocon(text).resolve()).toEqual({ a: [1, 2, 3], b: [1, 2, 3, 1, 2, 3] });
-    expect(hoconError(() => parseHocon(text, { limits: { maxResolvedSize: 5 } }).resolve()).message).toMatch(/^2:5: the resolved configuration would be larger than 5/);
+    expect(hoconError(() => parseHocon(text, { limits: { maxResolvedSize: 5 } }).resolve()).message).toMatch(
+      /^2:5: the resolved configuration would be larger than 5/,
+    );
     expect(hoconError(() => parseHocon(text).resolve({ limits: { maxSteps: 10 } })).reason).toMatch(/more than 10 steps/);
   });
 
@@ -145,7 +147,9 @@ describe('include reads regular files of bounded size only', () => {
   });
 
   test('a file larger than the cap', () => {
-    expect(hoconError(() => parse('include "big.conf"', 1024)).message).toMatch(/main\.conf:1:1: cannot include "big\.conf": .*big\.conf: is larger than 1 KiB bytes$/);
+    expect(hoconError(() => parse('include "big.conf"', 1024)).message).toMatch(
+      /main\.conf:1:1: cannot include "big\.conf": .*big\.conf: is larger than 1 KiB bytes$/,
+    );
     expect(parse('include "big.conf"\ninclude "ok.conf"')).toMatchObject({ ok: true });
   });
 

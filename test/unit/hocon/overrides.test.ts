@@ -49,7 +49,10 @@ describe('overrides', () => {
   });
 
   it('applies several overrides in order', () => {
-    const value = doc.withOverrides({ 'kubernetes.namespace': 'a', 'kubernetes.replicas': 2 }).withOverrides([['kubernetes.namespace', 'b']]).resolve();
+    const value = doc
+      .withOverrides({ 'kubernetes.namespace': 'a', 'kubernetes.replicas': 2 })
+      .withOverrides([['kubernetes.namespace', 'b']])
+      .resolve();
     expect(value.kubernetes).toMatchObject({ namespace: 'b', replicas: 2 });
   });
 

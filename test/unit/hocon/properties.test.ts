@@ -53,7 +53,43 @@ describe('valid JSON is HOCON with the same meaning', () => {
 });
 
 // Pieces that matter to the tokenizer and parser, glued at random.
-const PIECES = ['a', 'b.c', '"q"', '1', '-2.5e3', ' ', '\n', '\t', '{', '}', '[', ']', ',', ':', '=', '+=', '"', '"""', '${a}', '${?b.c}', '${SECRET}', '${', '}', '#', '//', '\\', 'include "inc.conf"', 'include required("nope")', 'true', 'null', '$', '+', 'é', '\u0000', '\uD800'];
+const PIECES = [
+  'a',
+  'b.c',
+  '"q"',
+  '1',
+  '-2.5e3',
+  ' ',
+  '\n',
+  '\t',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  ':',
+  '=',
+  '+=',
+  '"',
+  '"""',
+  '${a}',
+  '${?b.c}',
+  '${SECRET}',
+  '${',
+  '}',
+  '#',
+  '//',
+  '\\',
+  'include "inc.conf"',
+  'include required("nope")',
+  'true',
+  'null',
+  '$',
+  '+',
+  'é',
+  '\u0000',
+  '\uD800',
+];
 const hoconish = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((parts) => parts.join(''));
 
 // Documents built from fields referring to each other: concatenations, appends, self-references

@@ -64,11 +64,7 @@ describe('substitutions', () => {
       'a { x = 1 }\nb = ${a} { y = 2 }\nc = ${b} { z = 3 }\nd = ${c.x}${c.y}${c.z}',
       { a: { x: 1 }, b: { x: 1, y: 2 }, c: { x: 1, y: 2, z: 3 }, d: '123' },
     ],
-    [
-      'a substituted non-object hides earlier object fields from lookups',
-      's = str\na { x = 1 }\na = ${s}\nb = ${?a.x}',
-      { s: 'str', a: 'str' },
-    ],
+    ['a substituted non-object hides earlier object fields from lookups', 's = str\na { x = 1 }\na = ${s}\nb = ${?a.x}', { s: 'str', a: 'str' }],
     [
       'a substituted object merges with earlier and later definitions',
       'o { p = 1 }\na { x = 0, y = 0 }\na = ${o}\na { y = 2 }\nb = [${a.x}, ${a.p}, ${a.y}]',
@@ -85,11 +81,7 @@ describe('substitutions', () => {
     ['self-reference to an object', 'foo { a = 1 }\nfoo = ${foo} { b = 2 }', { foo: { a: 1, b: 2 } }],
     ['plain self-reference to an earlier object', 'foo { a = 1 }\nfoo = ${foo}', { foo: { a: 1 } }],
     ['self-reference in a nested field', 'x { p = 1 }\nx { p = ${x.p}0 }', { x: { p: '10' } }],
-    [
-      'self-reference looks below even through a path',
-      'foo { a { c = 1 } }\nfoo = ${foo.a}\nfoo { a = 2 }',
-      { foo: { a: 2, c: 1 } },
-    ],
+    ['self-reference looks below even through a path', 'foo { a { c = 1 } }\nfoo = ${foo.a}\nfoo { a = 2 }', { foo: { a: 2, c: 1 } }],
     ['a hidden self-reference is never evaluated', 'foo = ${foo}\nfoo = 42', { foo: 42 }],
     ['a hidden missing substitution is never evaluated', 'foo = ${does-not-exist}\nfoo = 42', { foo: 42 }],
     ['+= on an existing array', 'a = [0]\na += 1', { a: [0, 1] }],

@@ -104,7 +104,16 @@ describe('HOCON syntax', () => {
     ['key { } concatenation', 'a { x = 1 } { x = 2 }', { a: { x: 2 } }],
     ['whitespace-separated values in an array concatenate', 'a = [1 2 3]', { a: ['1 2 3'] }],
     ['arrays in an array concatenate', 'a = [[1, 2] [3, 4]]', { a: [[1, 2, 3, 4]] }],
-    ['arrays on separate lines are separate elements', 'a = [\n [1, 2]\n [3, 4]\n]', { a: [[1, 2], [3, 4]] }],
+    [
+      'arrays on separate lines are separate elements',
+      'a = [\n [1, 2]\n [3, 4]\n]',
+      {
+        a: [
+          [1, 2],
+          [3, 4],
+        ],
+      },
+    ],
     // numbers and keywords
     ['integer', 'a = 42', { a: 42 }],
     ['negative integer', 'a = -7', { a: -7 }],

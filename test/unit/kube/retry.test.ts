@@ -23,7 +23,11 @@ const virtual = () => {
 };
 
 test('transient errors (no answer, 429, 5xx) are retried until the call succeeds', async () => {
-  const s = script([new KubeApiError(0, 'ECONNRESET', 'reset'), new KubeApiError(429, 'TooManyRequests', 'slow down'), new KubeApiError(503, 'ServiceUnavailable', 'x')]);
+  const s = script([
+    new KubeApiError(0, 'ECONNRESET', 'reset'),
+    new KubeApiError(429, 'TooManyRequests', 'slow down'),
+    new KubeApiError(503, 'ServiceUnavailable', 'x'),
+  ]);
   const clock = virtual();
   expect(await withRetry(s.fn, { attempts: 4, ...clock })).toBe('ok');
   expect(s.calls).toBe(4);
@@ -47,7 +51,14 @@ test('the time budget stops retrying even with attempts left; a budget function 
   const s = script(Array.from({ length: 100 }, () => down));
   let budget = 10_000;
   await expect(
-    withRetry(s.fn, { attempts: Infinity, budgetMs: () => budget, baseMs: 1000, maxMs: 1000, onRetry: () => (s.calls === 3 ? (budget = 0) : undefined), ...clock }),
+    withRetry(s.fn, {
+      attempts: Infinity,
+      budgetMs: () => budget,
+      baseMs: 1000,
+      maxMs: 1000,
+      onRetry: () => (s.calls === 3 ? (budget = 0) : undefined),
+      ...clock,
+    }),
   ).rejects.toBe(down);
   expect(s.calls).toBe(4);
 });

@@ -22,7 +22,10 @@ afterAll(async () => {
 const transport = (opts: { timeoutMs?: number; maxBodyBytes?: number } = {}) => new KubeTransport(base, async () => ({ headers: {}, tls: {} }), opts);
 
 async function failure(p: Promise<unknown>): Promise<KubeApiError> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(KubeApiError);
   return e as KubeApiError;
 }
@@ -103,7 +106,10 @@ test('a watch delivers events split across chunks, and ends with an error when o
     new Kube(t).watch('v1', 'Pod', 'ns', { resourceVersion: '1', timeoutSeconds: 60 }, { event: (type, o) => events.push([type, o]), closed: resolve });
   });
   t.close();
-  expect(events).toEqual([['ADDED', { kind: 'Pod', metadata: { name: 'ü-1' } }], ['BOOKMARK', {}]]);
+  expect(events).toEqual([
+    ['ADDED', { kind: 'Pod', metadata: { name: 'ü-1' } }],
+    ['BOOKMARK', {}],
+  ]);
   expect(closed?.reason).toBe('ResponseTooLarge');
 });
 
@@ -114,7 +120,13 @@ test('a watch answered with a Status error closes with that status', async () =>
   };
   const t = transport();
   const closed = await new Promise<KubeApiError | undefined>((resolve) => {
-    new Kube(t).watch('batch/v1', 'Job', 'ns', { fieldSelector: 'metadata.name=x', resourceVersion: '1', timeoutSeconds: 60 }, { event: () => undefined, closed: resolve });
+    new Kube(t).watch(
+      'batch/v1',
+      'Job',
+      'ns',
+      { fieldSelector: 'metadata.name=x', resourceVersion: '1', timeoutSeconds: 60 },
+      { event: () => undefined, closed: resolve },
+    );
   });
   t.close();
   expect([closed?.status, closed?.reason]).toEqual([403, 'Forbidden']);

@@ -27,10 +27,13 @@ application { worker-count = 3 }`);
   });
 
   test('${…} substitutions, helper keys and environment fallback', () => {
-    const s = load(`team = data
+    const s = load(
+      `team = data
 kubernetes { image = "apache/seatunnel:"\${version}, namespace = \${team}"-jobs", labels = "team:"\${team} }
 version = "2.3.12"
-kubernetes.service-account = \${?SA_FROM_ENV}`, { env: { SA_FROM_ENV: 'runner' } });
+kubernetes.service-account = \${?SA_FROM_ENV}`,
+      { env: { SA_FROM_ENV: 'runner' } },
+    );
     expect(s.image).toBe('apache/seatunnel:2.3.12');
     expect(s.namespace).toBe('data-jobs');
     expect(s.labels).toEqual({ team: 'data' });
@@ -111,7 +114,12 @@ kubernetes { image = "apache/seatunnel:"\${version}, namespace = from-file }
 application { worker-count = 2, job-id = 5 }`;
 
   test('-D overrides the file', () => {
-    const s = load(file, { overrides: [['kubernetes.namespace', 'from-d'], ['application.worker-count', '7']] });
+    const s = load(file, {
+      overrides: [
+        ['kubernetes.namespace', 'from-d'],
+        ['application.worker-count', '7'],
+      ],
+    });
     expect(s.namespace).toBe('from-d');
     expect(s.worker.count).toBe(7);
   });
@@ -121,7 +129,14 @@ application { worker-count = 2, job-id = 5 }`;
   });
 
   test('a later -D wins over an earlier one', () => {
-    expect(load(file, { overrides: [['kubernetes.namespace', 'a'], ['kubernetes.namespace', 'b']] }).namespace).toBe('b');
+    expect(
+      load(file, {
+        overrides: [
+          ['kubernetes.namespace', 'a'],
+          ['kubernetes.namespace', 'b'],
+        ],
+      }).namespace,
+    ).toBe('b');
   });
 
   test('--job-id wins over -D and the file', () => {
@@ -152,7 +167,9 @@ describe('bad deployment input', () => {
       load('kubernetes.image = "a/b:1"', { overrides: [['kubernetes.image-pull-polcy', 'Always']] });
       throw new Error('not rejected');
     } catch (e) {
-      expect((e as Error).message).toContain('kubernetes.image-pull-polcy: got "Always" (from command-line override); unknown option; did you mean kubernetes.image-pull-policy?');
+      expect((e as Error).message).toContain(
+        'kubernetes.image-pull-polcy: got "Always" (from command-line override); unknown option; did you mean kubernetes.image-pull-policy?',
+      );
     }
   });
 
@@ -164,7 +181,9 @@ describe('bad deployment input', () => {
 
   test('a job file passed as the deployment file', () => {
     expect(problems(() => load(`${JOB_CONFIG}\nkubernetes.image = "a/b:1"`))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^(env|source): looks like a job config section; pass the job file with -c, the deployment file with -a$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^(env|source): looks like a job config section; pass the job file with -c, the deployment file with -a$/),
+      ]),
     );
   });
 
@@ -173,23 +192,27 @@ describe('bad deployment input', () => {
       load(`kubernetes { image = "a/b:1", image-pull-policy = always, master.labels = "team" }
 application { worker-count = many, worker.memory-mb = [1] }`),
     );
-    expect(found).toEqual(expect.arrayContaining([
-      'kubernetes.image-pull-policy: must be one of Always, IfNotPresent, Never (case-sensitive: did you mean "Always"?)',
-      expect.stringMatching(/^kubernetes\.master\.labels: every item must be "key:value"/),
-      'application.worker-count: must be an integer',
-      'application.worker.memory-mb: must be an integer',
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'kubernetes.image-pull-policy: must be one of Always, IfNotPresent, Never (case-sensitive: did you mean "Always"?)',
+        expect.stringMatching(/^kubernetes\.master\.labels: every item must be "key:value"/),
+        'application.worker-count: must be an integer',
+        'application.worker.memory-mb: must be an integer',
+      ]),
+    );
   });
 
   test('reading and validation problems are reported together, each once', () => {
     const found = problems(() => load('kubernetes { image = [x], namespace = "Bad NS", nope = 1 }\napplication.worker-count = 0'));
     expect(found).toHaveLength(4);
-    expect(found).toEqual(expect.arrayContaining([
-      'kubernetes.image: must be a string',
-      expect.stringMatching(/^kubernetes\.namespace: must consist of lower-case/),
-      expect.stringMatching(/^kubernetes\.nope: unknown option/),
-      'application.worker-count: must be between 1 and 1000',
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'kubernetes.image: must be a string',
+        expect.stringMatching(/^kubernetes\.namespace: must consist of lower-case/),
+        expect.stringMatching(/^kubernetes\.nope: unknown option/),
+        'application.worker-count: must be between 1 and 1000',
+      ]),
+    );
   });
 
   test('unparsable HOCON is one clear error with line and column', () => {

@@ -31,15 +31,24 @@ const IMAGE = 'kubernetes.image = "apache/seatunnel:2.3.12"\n';
 
 describe('item 8: Secret data never appears in an error, text or JSON', () => {
   const cases: Array<[string, () => unknown]> = [
-    ['a non-string value in data (props)', () => resolveApplication(props({ secrets: { db: { data: { password: { nested: SECRET } as unknown as string } } } }))],
+    [
+      'a non-string value in data (props)',
+      () => resolveApplication(props({ secrets: { db: { data: { password: { nested: SECRET } as unknown as string } } } })),
+    ],
     ['an entry with both ref and data (props)', () => resolveApplication(props({ secrets: { db: { ref: 'x', data: { password: SECRET } } } }))],
     ['an unknown field of an entry (deployment file)', () => load(`${IMAGE}kubernetes.secret.db { dat { password = "${SECRET}" } }`)],
     ['an entry that is not an object (deployment file)', () => load(`${IMAGE}kubernetes.secret.db = "${SECRET}"`)],
     ['ref and data together (deployment file)', () => load(`${IMAGE}kubernetes.secret.db { ref = x, data { password = "${SECRET}" } }`)],
     ['a misspelt family (unknown option holding the data)', () => load(`${IMAGE}kubernetes.secrets.db.data.password = "${SECRET}"`)],
     ['a too-large Secret', () => resolveApplication(props({ secrets: { db: { data: { password: SECRET.repeat(60_000) } } } }))],
-    ['a locked Secret entry in a team template', () => new TeamTemplate({ image: 'a/b:1', secrets: { db: { data: { password: SECRET } } } }, { locked: ['secrets'] })
-      .application({ secrets: { db: { data: { password: `${SECRET}-2` } } }, jobConfig: JOB_CONFIG })],
+    [
+      'a locked Secret entry in a team template',
+      () =>
+        new TeamTemplate({ image: 'a/b:1', secrets: { db: { data: { password: SECRET } } } }, { locked: ['secrets'] }).application({
+          secrets: { db: { data: { password: `${SECRET}-2` } } },
+          jobConfig: JOB_CONFIG,
+        }),
+    ],
   ];
 
   test.each(cases)('%s', (_name, fn) => {
@@ -56,9 +65,7 @@ describe('item 8: Secret data never appears in an error, text or JSON', () => {
   });
 
   test('what names a Secret (ref, name, mounts) is still shown', () => {
-    expect(problems(() => resolveApplication(props({ secrets: { db: { ref: 'Bad_Name' } } })))).toEqual([
-      expect.stringMatching(/^secrets\.db\.ref: /),
-    ]);
+    expect(problems(() => resolveApplication(props({ secrets: { db: { ref: 'Bad_Name' } } })))).toEqual([expect.stringMatching(/^secrets\.db\.ref: /)]);
     const e = configurationError(() => resolveApplication(props({ secrets: { db: { ref: 'Bad_Name' } } })));
     expect(e.message).toContain('got "Bad_Name"');
   });
@@ -67,13 +74,17 @@ describe('item 8: Secret data never appears in an error, text or JSON', () => {
 describe('item 9: values from the host environment and from -D/-i', () => {
   test('an environment variable substituted into labels, annotations, ConfigMap data or env literals is named in a warning, never its value', () => {
     const warnings: string[] = [];
-    load(`${IMAGE}kubernetes {
+    load(
+      `${IMAGE}kubernetes {
   labels.team = \${TEAM}
   annotations.contact = \${CONTACT}
   configmap.settings.data.password = \${DB_PASSWORD}
   env.DB_PASS = \${DB_PASSWORD}
   env.OTHER { value = \${OTHER} }
-}`, { env: { TEAM: 'data', CONTACT: 'me', DB_PASSWORD: SECRET, OTHER: 'o' } }, (w) => warnings.push(w));
+}`,
+      { env: { TEAM: 'data', CONTACT: 'me', DB_PASSWORD: SECRET, OTHER: 'o' } },
+      (w) => warnings.push(w),
+    );
     const text = warnings.join('\n');
     expect(text).not.toContain('hunter2');
     for (const name of ['TEAM', 'CONTACT', 'DB_PASSWORD', 'OTHER']) expect(text).toContain(`host environment variable ${name} `);
@@ -82,7 +93,9 @@ describe('item 9: values from the host environment and from -D/-i', () => {
 
   test('no warning where the value belongs (Secret data) or is not free text (namespace)', () => {
     const warnings: string[] = [];
-    load(`${IMAGE}kubernetes.namespace = \${NS}\nkubernetes.secret.db.data.password = \${DB_PASSWORD}`, { env: { NS: 'jobs', DB_PASSWORD: SECRET } }, (w) => warnings.push(w));
+    load(`${IMAGE}kubernetes.namespace = \${NS}\nkubernetes.secret.db.data.password = \${DB_PASSWORD}`, { env: { NS: 'jobs', DB_PASSWORD: SECRET } }, (w) =>
+      warnings.push(w),
+    );
     expect(warnings).toEqual([]);
   });
 
@@ -121,9 +134,18 @@ describe('item 11: seatunnel.apache.org/ annotations are reserved', () => {
 
 describe('item 12: environment names that steer the runtime, Node.js or the client are reserved', () => {
   const reserved = [
-    'SEATUNNEL_APP_ENGINE_REST_HOST', 'SEATUNNEL_APP_LOG_LEVEL', 'SEATUNNEL_APP_ANYTHING', 'NODE_OPTIONS',
-    'NODE_TLS_REJECT_UNAUTHORIZED', 'NODE_EXTRA_CA_CERTS', 'KUBECONFIG', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT',
-    'KUBERNETES_SERVICE_PORT_HTTPS', 'OPENSSL_CONF', 'LD_PRELOAD',
+    'SEATUNNEL_APP_ENGINE_REST_HOST',
+    'SEATUNNEL_APP_LOG_LEVEL',
+    'SEATUNNEL_APP_ANYTHING',
+    'NODE_OPTIONS',
+    'NODE_TLS_REJECT_UNAUTHORIZED',
+    'NODE_EXTRA_CA_CERTS',
+    'KUBECONFIG',
+    'KUBERNETES_SERVICE_HOST',
+    'KUBERNETES_SERVICE_PORT',
+    'KUBERNETES_SERVICE_PORT_HTTPS',
+    'OPENSSL_CONF',
+    'LD_PRELOAD',
   ];
 
   test.each(reserved)('%s as a literal and from a Secret key', (name) => {
@@ -163,13 +185,15 @@ describe('item 16: mount paths and owned names', () => {
   const mount = (path: string, roles: Array<'master' | 'worker'> = ['master']) =>
     problems(() => spec({ configMaps: { c: { ref: 'cfg', mounts: { k: path }, roles } } }));
 
-  test.each([
-    ['/opt/./seatunnel-app/runtime.cjs'],
-    ['/etc//seatunnel-app/engine/seatunnel-master.yaml'],
-  ])('%s: not in normal form, and what it names is reserved', (path) => {
-    const found = mount(path);
-    expect(found).toEqual(expect.arrayContaining([expect.stringMatching(/must be written in normal form/), expect.stringMatching(/lies inside \/(opt|etc)\/seatunnel-app/)]));
-  });
+  test.each([['/opt/./seatunnel-app/runtime.cjs'], ['/etc//seatunnel-app/engine/seatunnel-master.yaml']])(
+    '%s: not in normal form, and what it names is reserved',
+    (path) => {
+      const found = mount(path);
+      expect(found).toEqual(
+        expect.arrayContaining([expect.stringMatching(/must be written in normal form/), expect.stringMatching(/lies inside \/(opt|etc)\/seatunnel-app/)]),
+      );
+    },
+  );
 
   test.each([
     ['/', /would hide \//],
@@ -182,24 +206,28 @@ describe('item 16: mount paths and owned names', () => {
     expect(mount(path)).toEqual(expect.arrayContaining([expect.stringMatching(rule)]));
   });
 
-  test('a file inside SEATUNNEL_HOME is the user\'s business', () => {
+  test("a file inside SEATUNNEL_HOME is the user's business", () => {
     expect(() => mount('/opt/seatunnel/config/extra.conf')).toThrow('expected a ConfigurationError');
   });
 
   test('one mount inside another is refused, on the role where both are', () => {
-    const found = problems(() => spec({
-      configMaps: { a: { ref: 'a', mounts: { k: '/etc/app/conf' } } },
-      secrets: { b: { ref: 'b', mounts: { k: '/etc/app/conf/key.pem' } } },
-    }));
+    const found = problems(() =>
+      spec({
+        configMaps: { a: { ref: 'a', mounts: { k: '/etc/app/conf' } } },
+        secrets: { b: { ref: 'b', mounts: { k: '/etc/app/conf/key.pem' } } },
+      }),
+    );
     expect(found).toEqual([expect.stringMatching(/^secrets\.b\.mounts\."k": overlaps the mount of a\.mounts\."k" at \/etc\/app\/conf on the master/)]);
     // On different roles they never meet.
-    expect(() => spec({
-      configMaps: { a: { ref: 'a', mounts: { k: '/etc/app/conf' }, roles: ['worker'] } },
-      secrets: { b: { ref: 'b', mounts: { k: '/etc/app/conf/key.pem' } } },
-    })).not.toThrow();
+    expect(() =>
+      spec({
+        configMaps: { a: { ref: 'a', mounts: { k: '/etc/app/conf' }, roles: ['worker'] } },
+        secrets: { b: { ref: 'b', mounts: { k: '/etc/app/conf/key.pem' } } },
+      }),
+    ).not.toThrow();
   });
 
-  test('an owned name outside the application\'s prefix is refused (kube-root-ca.crt, another application\'s objects)', () => {
+  test("an owned name outside the application's prefix is refused (kube-root-ca.crt, another application's objects)", () => {
     const s = spec();
     const readable = s.appId.replace(/-[0-9a-f]{12}$/, '');
     for (const name of ['kube-root-ca.crt', 'other-app-0123456789ab-engine', `${readable}-0123456789ab-engine`]) {
@@ -211,7 +239,15 @@ describe('item 16: mount paths and owned names', () => {
 
   test('every name the plan generates is refused as an owned name', () => {
     const s = spec();
-    const generated = [names.job(s), names.service(s), names.engineConfig(s), names.workerTemplate(s), names.role(s), names.masterPolicy(s), names.workerPolicy(s)];
+    const generated = [
+      names.job(s),
+      names.service(s),
+      names.engineConfig(s),
+      names.workerTemplate(s),
+      names.role(s),
+      names.masterPolicy(s),
+      names.workerPolicy(s),
+    ];
     for (const name of new Set(generated)) {
       expect(problems(() => spec({ configMaps: { c: { name, data: { k: 'v' } } } }))).toEqual([expect.stringMatching(/used by an object this tool generates/)]);
     }
@@ -219,16 +255,22 @@ describe('item 16: mount paths and owned names', () => {
 
   test('two entries with one name are a configuration issue', () => {
     const s = spec();
-    const e = configurationError(() => resolveApplication(props({
-      configMaps: { a: { data: { k: 'v' } }, b: { name: `${s.appId}-a`, data: { k: 'v' } } },
-    })));
+    const e = configurationError(() =>
+      resolveApplication(
+        props({
+          configMaps: { a: { data: { k: 'v' } }, b: { name: `${s.appId}-a`, data: { k: 'v' } } },
+        }),
+      ),
+    );
     expect(e.issues).toEqual([expect.objectContaining({ key: 'configMaps.b.name', rule: expect.stringMatching(/is also the name of entry "a"/) })]);
   });
 });
 
 describe('item 17: the rest', () => {
   test('..data and other keys starting with ".." are refused', () => {
-    expect(problems(() => spec({ configMaps: { c: { data: { '..data': 'x' } } } }))).toEqual([expect.stringMatching(/^configMaps\.c\.data\."\.\.data": keys must not start with "\.\."/)]);
+    expect(problems(() => spec({ configMaps: { c: { data: { '..data': 'x' } } } }))).toEqual([
+      expect.stringMatching(/^configMaps\.c\.data\."\.\.data": keys must not start with "\.\."/),
+    ]);
     expect(problems(() => spec({ secrets: { c: { data: { '..2024_01_01': 'x' } } } }))).toHaveLength(1);
   });
 
@@ -270,21 +312,28 @@ describe('item 17: the rest', () => {
     ['discovery strategies', 'hazelcast:\n  network:\n    join:\n      discovery-strategies:\n        discovery-strategies: []\n'],
     ['REST on the member port (workers)', 'hazelcast:\n  network:\n    rest-api:\n      enabled: true\n'],
   ])('a Hazelcast file enabling %s is refused', (_name, content) => {
-    expect(problems(() => spec({ runtimeFiles: { hazelcast: { content } } }))).toEqual([expect.stringMatching(/^runtimeFiles\.hazelcast: .*remove it from the file \(member discovery is fixed by application mode\)$/)]);
+    expect(problems(() => spec({ runtimeFiles: { hazelcast: { content } } }))).toEqual([
+      expect.stringMatching(/^runtimeFiles\.hazelcast: .*remove it from the file \(member discovery is fixed by application mode\)$/),
+    ]);
   });
 
   test('a Hazelcast file that keeps discovery as it is passes', () => {
-    const content = 'hazelcast:\n  network:\n    join:\n      multicast:\n        enabled: false\n  properties:\n    hazelcast.slow.operation.detector.enabled: true\n';
+    const content =
+      'hazelcast:\n  network:\n    join:\n      multicast:\n        enabled: false\n  properties:\n    hazelcast.slow.operation.detector.enabled: true\n';
     expect(spec({ runtimeFiles: { hazelcast: { content } } }).runtimeFiles.hazelcast.mode).toBe('supplied');
   });
 
   test('every problem is reported at once, with key and rule', () => {
-    const e = configurationError(() => resolveApplication(props({
-      workerPort: 5801,
-      annotations: { 'seatunnel.apache.org/phase': 'Failed' },
-      env: { NODE_OPTIONS: '--require /tmp/x.js' },
-      configMaps: { c: { data: { '..data': 'x' }, mounts: { '..data': '/' } } },
-    })));
+    const e = configurationError(() =>
+      resolveApplication(
+        props({
+          workerPort: 5801,
+          annotations: { 'seatunnel.apache.org/phase': 'Failed' },
+          env: { NODE_OPTIONS: '--require /tmp/x.js' },
+          configMaps: { c: { data: { '..data': 'x' }, mounts: { '..data': '/' } } },
+        }),
+      ),
+    );
     const keys = e.issues.map((i: ValidationIssue) => i.key);
     expect(keys).toEqual(expect.arrayContaining(['workerPort', 'annotations.seatunnel.apache.org/phase', 'env.NODE_OPTIONS', 'configMaps.c.data."..data"']));
   });

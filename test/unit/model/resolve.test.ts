@@ -122,30 +122,66 @@ describe('validation rules, each rejected with the option, the value and the rul
     // eslint-disable-next-line no-loss-of-precision -- the lost precision is the case under test
     ['unsafe float job id', { jobId: 917381145928572929 }, /^jobId: must be a positive integer \(use a string or bigint/],
     ['restore equals job id', { jobId: '17', restoreJobId: '17' }, /^restoreJobId: must differ from the job ID/],
-    ['reserved label (application id)', { masterLabels: { 'seatunnel.apache.org/application-id': 'x' } }, /^masterLabels\.seatunnel\.apache\.org\/application-id: .*reserved/],
+    [
+      'reserved label (application id)',
+      { masterLabels: { 'seatunnel.apache.org/application-id': 'x' } },
+      /^masterLabels\.seatunnel\.apache\.org\/application-id: .*reserved/,
+    ],
     ['reserved label (role)', { workerLabels: { 'seatunnel.apache.org/role': 'x' } }, /reserved/],
     ['reserved label (managed-by)', { labels: { 'app.kubernetes.io/managed-by': 'me' } }, /reserved/],
     ['label key syntax', { workerLabels: { 'bad key': 'x' } }, /^workerLabels\.bad key: name part must consist/],
     ['label value syntax', { masterLabels: { team: 'has space' } }, /^masterLabels\.team: label value must consist/],
     ['node selector value', { workerNodeSelector: { pool: '-bad-' } }, /^workerNodeSelector\.pool: label value/],
-    ['toleration Exists with value', { workerTolerations: [{ key: 'k', operator: 'Exists', value: 'v' }] }, /^workerTolerations\.\[0\]: operator Exists must not have a value/],
-    ['toleration seconds without NoExecute', { masterTolerations: [{ key: 'k', value: 'v', tolerationSeconds: 5, effect: 'NoSchedule' }] }, /only valid with effect NoExecute/],
-    ['toleration bad effect', { workerTolerations: [{ key: 'k', value: 'v', effect: 'Never' as never }] }, /effect must be NoSchedule, PreferNoSchedule or NoExecute/],
+    [
+      'toleration Exists with value',
+      { workerTolerations: [{ key: 'k', operator: 'Exists', value: 'v' }] },
+      /^workerTolerations\.\[0\]: operator Exists must not have a value/,
+    ],
+    [
+      'toleration seconds without NoExecute',
+      { masterTolerations: [{ key: 'k', value: 'v', tolerationSeconds: 5, effect: 'NoSchedule' }] },
+      /only valid with effect NoExecute/,
+    ],
+    [
+      'toleration bad effect',
+      { workerTolerations: [{ key: 'k', value: 'v', effect: 'Never' as never }] },
+      /effect must be NoSchedule, PreferNoSchedule or NoExecute/,
+    ],
     ['toleration without key needs Exists', { workerTolerations: [{ value: 'v' }] }, /a toleration without a key must use operator Exists/],
     ['configmap ref and data', { configMaps: { a: { ref: 'x', data: { k: 'v' } } } }, /^configMaps\.a: set either ref .* or data/],
     ['configmap neither', { configMaps: { a: {} } }, /^configMaps\.a: needs ref/],
-    ['configmap mount of unknown key', { configMaps: { a: { data: { k: 'v' }, mounts: { other: '/x/other' } } } }, /mounts a key that data does not define \(keys: k\)/],
+    [
+      'configmap mount of unknown key',
+      { configMaps: { a: { data: { k: 'v' }, mounts: { other: '/x/other' } } } },
+      /mounts a key that data does not define \(keys: k\)/,
+    ],
     ['configmap relative mount', { configMaps: { a: { data: { k: 'v' }, mounts: { k: 'x/k' } } } }, /^configMaps\.a\.mounts\."k": must be an absolute path/],
     ['configmap entry name', { configMaps: { Bad_Entry: { ref: 'x' } } }, /^configMaps\.Bad_Entry: entry names become object and volume names/],
     ['configmap bad key', { configMaps: { a: { data: { 'no/slash': 'v' } } } }, /keys may contain only letters/],
     ['configmap name with ref', { configMaps: { a: { ref: 'x', name: 'y' } } }, /name is only for a created object/],
     ['configmap empty roles', { configMaps: { a: { ref: 'x', roles: [] } } }, /roles must be a non-empty list/],
-    ['owned name collides with generated', { applicationId: 'app-1', configMaps: { engine: { data: { k: 'v' } } } }, /the name is used by an object this tool generates/],
-    ['two mounts at one path', { configMaps: { a: { ref: 'x', mounts: { k: '/etc/f' } }, b: { ref: 'y', mounts: { j: '/etc/f' } } } }, /is also the mount path of a\.mounts\."k" on the master/],
-    ['mount over a reserved path', { secrets: { s: { ref: 'x', mounts: { k: '/opt/seatunnel/checkpoints/k' } } } }, /lies inside \/opt\/seatunnel\/checkpoints \(the checkpoint volume\), which the application itself uses/],
+    [
+      'owned name collides with generated',
+      { applicationId: 'app-1', configMaps: { engine: { data: { k: 'v' } } } },
+      /the name is used by an object this tool generates/,
+    ],
+    [
+      'two mounts at one path',
+      { configMaps: { a: { ref: 'x', mounts: { k: '/etc/f' } }, b: { ref: 'y', mounts: { j: '/etc/f' } } } },
+      /is also the mount path of a\.mounts\."k" on the master/,
+    ],
+    [
+      'mount over a reserved path',
+      { secrets: { s: { ref: 'x', mounts: { k: '/opt/seatunnel/checkpoints/k' } } } },
+      /lies inside \/opt\/seatunnel\/checkpoints \(the checkpoint volume\), which the application itself uses/,
+    ],
     ['env name', { env: { '1BAD': 'x' } }, /^env\.1BAD: environment variable names/],
     ['env reserved name', { env: { SEATUNNEL_APPLICATION_JOB_CONFIG: 'x' } }, /the variable is set by this tool/],
-    ['env two sources', { env: { A: { secret: 's', configmap: 'c', key: 'k' } as never } }, /exactly one of \{ value \}, \{ secret, key \}, \{ configmap, key \}/],
+    [
+      'env two sources',
+      { env: { A: { secret: 's', configmap: 'c', key: 'k' } as never } },
+      /exactly one of \{ value \}, \{ secret, key \}, \{ configmap, key \}/,
+    ],
     ['env secret without key', { env: { A: { secret: 's' } as never } }, /^env\.A\.key: .*a secret source needs key/],
     ['env-from both', { envFrom: { e: { secret: 's', configmap: 'c' } } }, /^envFrom\.e: set exactly one of secret and configmap/],
     ['secret-ref name', { secretRef: 'Bad' }, /^secretRef: .*DNS-1123 subdomain/],
@@ -155,14 +191,26 @@ describe('validation rules, each rejected with the option, the value and the rul
     ['empty job config', { jobConfig: '  ' }, /^jobConfig: the job config must not be empty/],
     ['job config not HOCON', { jobConfig: 'source { FakeSource { ' }, /^jobConfig: the job config is not valid HOCON/],
     ['job config without sink', { jobConfig: 'env {}\nsource { FakeSource {} }' }, /has no sink section/],
-    ['job file not mounted', { jobConfig: undefined, jobConfigFile: '/etc/job/job.conf' }, /must be the path of a key mounted on the master .*mounted on the master: none/],
-    ['job file mounted on workers only', { jobConfig: undefined, jobConfigFile: '/etc/job.conf', configMaps: { job: { ref: 'j', mounts: { 'job.conf': '/etc/job.conf' }, roles: ['worker'] } } }, /must be the path of a key mounted on the master/],
+    [
+      'job file not mounted',
+      { jobConfig: undefined, jobConfigFile: '/etc/job/job.conf' },
+      /must be the path of a key mounted on the master .*mounted on the master: none/,
+    ],
+    [
+      'job file mounted on workers only',
+      { jobConfig: undefined, jobConfigFile: '/etc/job.conf', configMaps: { job: { ref: 'j', mounts: { 'job.conf': '/etc/job.conf' }, roles: ['worker'] } } },
+      /must be the path of a key mounted on the master/,
+    ],
     ['HA with one master', { haEnabled: true, haMasters: 1 }, /^haMasters: high availability needs at least 2 masters/],
     ['HA with backup-count 0', { haEnabled: true, haBackupCount: 0 }, /^haBackupCount: high availability needs backup-count of at least 1/],
     ['HA backup count not below masters', { haEnabled: true, haMasters: 2, haBackupCount: 2 }, /^haBackupCount: must be less than the number of masters \(2\)/],
     ['valid HA is not yet available', { haEnabled: true }, /^haEnabled: the HA configuration is valid, but HA manifests are not part of this release yet/],
     ['runtime file content and file', { runtimeFiles: { log4j2: { content: 'x', file: 'y' } } }, /^runtimeFiles\.log4j2: set either content or file, not both/],
-    ['disabled runtime file with content', { runtimeFiles: { engine: { enabled: false, content: 'x' } } }, /a disabled runtime file cannot also supply content/],
+    [
+      'disabled runtime file with content',
+      { runtimeFiles: { engine: { enabled: false, content: 'x' } } },
+      /a disabled runtime file cannot also supply content/,
+    ],
     ['engine file not YAML', { runtimeFiles: { engine: { content: 'a: [' } } }, /^runtimeFiles\.engine: .*is not valid YAML/],
     ['runtime file without reader', { runtimeFiles: { hazelcast: { file: 'hz.yaml' } } }, /files can only be read where a file reader is available/],
     ['runtime image', { runtimeImage: 'UPPER:case' }, /^runtimeImage: must be an image reference/],
@@ -185,9 +233,7 @@ describe('validation rules, each rejected with the option, the value and the rul
   });
 
   test('every problem is reported at once', () => {
-    const found = problems(() =>
-      resolveApplication(props({ namespace: 'Bad', workerCount: 0, image: '', masterPort: 1, env: { '9x': 'v' } })),
-    );
+    const found = problems(() => resolveApplication(props({ namespace: 'Bad', workerCount: 0, image: '', masterPort: 1, env: { '9x': 'v' } })));
     expect(found.map((f) => f.split(':')[0])).toEqual(expect.arrayContaining(['namespace', 'workerCount', 'image', 'masterPort', 'env.9x']));
   });
 
@@ -213,11 +259,17 @@ describe('validation rules, each rejected with the option, the value and the rul
       { entry: 'drivers', name: 'jdbc', owned: false, mounts: [{ key: 'a.jar', path: '/opt/seatunnel/lib/a.jar' }], roles: ['master', 'worker'] },
       { entry: 'job', name: 'app-1-job', owned: true, data: { 'job.conf': 'x' }, mounts: [], roles: ['master', 'worker'] },
     ]);
-    expect(s.secrets).toEqual([{ entry: 'db', name: 'app-1-db', owned: true, data: { password: 'p' }, mounts: [{ key: 'password', path: '/etc/db/password' }], roles: ['master'] }]);
+    expect(s.secrets).toEqual([
+      { entry: 'db', name: 'app-1-db', owned: true, data: { password: 'p' }, mounts: [{ key: 'password', path: '/etc/db/password' }], roles: ['master'] },
+    ]);
   });
 
   test('a job file mounted on the master replaces the inline config', () => {
-    const s = spec({ jobConfig: undefined, jobConfigFile: '/etc/job/job.conf', configMaps: { job: { ref: 'jobs', mounts: { 'job.conf': '/etc/job/job.conf' }, roles: ['master'] } } });
+    const s = spec({
+      jobConfig: undefined,
+      jobConfigFile: '/etc/job/job.conf',
+      configMaps: { job: { ref: 'jobs', mounts: { 'job.conf': '/etc/job/job.conf' }, roles: ['master'] } },
+    });
     expect(s.jobConfig).toEqual({ kind: 'file', path: '/etc/job/job.conf' });
   });
 });

@@ -27,14 +27,21 @@ describe('team template merge semantics', () => {
   test('lists are added to, without duplicates', () => {
     const m = mergeProps(parent, {
       imagePullSecrets: ['reg', 'team-reg'],
-      workerTolerations: [{ key: 'dedicated', value: 'st', effect: 'NoSchedule' }, { key: 'spot', operator: 'Exists' }],
+      workerTolerations: [
+        { key: 'dedicated', value: 'st', effect: 'NoSchedule' },
+        { key: 'spot', operator: 'Exists' },
+      ],
     });
     expect(m.imagePullSecrets).toEqual(['reg', 'team-reg']);
     expect(m.workerTolerations).toHaveLength(2);
   });
 
   test('entries are replaced whole by name, others kept', () => {
-    const m = mergeProps(parent, { env: { B: { secret: 's', key: 'k' } }, configMaps: { drivers: { ref: 'other' } }, runtimeFiles: { log4j2: { content: 'x' } } });
+    const m = mergeProps(parent, {
+      env: { B: { secret: 's', key: 'k' } },
+      configMaps: { drivers: { ref: 'other' } },
+      runtimeFiles: { log4j2: { content: 'x' } },
+    });
     expect(m.env).toEqual({ A: 'a', B: { secret: 's', key: 'k' } });
     expect(m.configMaps).toEqual({ drivers: { ref: 'other' } });
     expect(m.runtimeFiles).toEqual({ log4j2: { content: 'x' }, jvmOptions: { content: '-Dx=1' } });
@@ -46,7 +53,10 @@ describe('team template merge semantics', () => {
 });
 
 describe('TeamTemplate', () => {
-  const t = new TeamTemplate({ namespace: 'jobs', image: 'a/b:1', networkPolicyEnabled: true, labels: { team: 'p' } }, { name: 'platform', locked: ['namespace', 'networkPolicyEnabled'] });
+  const t = new TeamTemplate(
+    { namespace: 'jobs', image: 'a/b:1', networkPolicyEnabled: true, labels: { team: 'p' } },
+    { name: 'platform', locked: ['namespace', 'networkPolicyEnabled'] },
+  );
 
   test('applications override only what they need', () => {
     const s = resolveApplication(t.application({ name: 'x', jobConfig: JOB_CONFIG, workerCount: 3, labels: { app: 'x' } }));

@@ -16,7 +16,8 @@ jest.setTimeout(300_000);
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const bin = (name: string) => path.join(REPO, 'node_modules', '.bin', name);
 const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
-const versionOf = (name: string): string => (JSON.parse(fs.readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (name: string): string =>
+  (JSON.parse(fs.readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 // Nothing of the `npm test` that runs this may leak into the child npm processes (npm_config_*,
 // NODE_OPTIONS for Jest's ESM loader).
@@ -64,7 +65,12 @@ function compile(dir: string, source: string): void {
 }
 
 function newestMtime(dir: string): number {
-  return Math.max(0, ...fs.readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestMtime(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs)));
+  return Math.max(
+    0,
+    ...fs
+      .readdirSync(dir, { withFileTypes: true })
+      .map((e) => (e.isDirectory() ? newestMtime(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs)),
+  );
 }
 
 const installed = (dir: string, name: string) => fs.existsSync(path.join(dir, 'node_modules', name, 'package.json'));
@@ -76,7 +82,10 @@ beforeAll(() => {
   // compiling the tests, tools and benchmarks too.
   const built = path.join(REPO, 'build', 'lib', 'index.js');
   if (!fs.existsSync(built) || newestMtime(path.join(REPO, 'lib')) > fs.statSync(built).mtimeMs) ok(process.execPath, [TSC, '-p', 'tsconfig.lib.json'], REPO);
-  const [info] = JSON.parse(ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const [info] = JSON.parse(ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   tarball = path.join(work, info.filename);
   packed = info.files.map((f) => f.path);
 });
@@ -86,10 +95,24 @@ afterAll(() => {
 });
 
 test('the tarball holds the built library, its declarations, the CLI and its example, and no tests or sources', () => {
-  for (const f of ['package.json', 'README.md', 'bin/seatunnel-app.js', 'build/lib/index.js', 'build/lib/index.d.ts', 'build/lib/cdk8s/index.d.ts', 'build/lib/pulumi/index.d.ts', 'build/lib/cli/main.js', 'apps/examples/deploy.conf', 'apps/examples/job.conf', 'docs/options.md']) {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'bin/seatunnel-app.js',
+    'build/lib/index.js',
+    'build/lib/index.d.ts',
+    'build/lib/cdk8s/index.d.ts',
+    'build/lib/pulumi/index.d.ts',
+    'build/lib/cli/main.js',
+    'apps/examples/deploy.conf',
+    'apps/examples/job.conf',
+    'docs/options.md',
+  ]) {
     expect(packed).toContain(f);
   }
-  const unexpected = packed.filter((f) => /^(test|tools|bench|runtime|lib|build\/(?!lib\/))\//.test(f) || (/\.ts$/.test(f) && !f.endsWith('.d.ts')) || f.endsWith('.map'));
+  const unexpected = packed.filter(
+    (f) => /^(test|tools|bench|runtime|lib|build\/(?!lib\/))\//.test(f) || (/\.ts$/.test(f) && !f.endsWith('.d.ts')) || f.endsWith('.map'),
+  );
   expect(unexpected).toEqual([]);
 });
 
@@ -113,7 +136,9 @@ app.synth();
   ok(bin('cdk8s'), ['synth'], dir);
   const files = fs.readdirSync(path.join(dir, 'dist'));
   expect(files).toEqual(['orders.k8s.yaml']);
-  const docs = parseAllDocuments(fs.readFileSync(path.join(dir, 'dist', files[0]), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { namespace?: string } });
+  const docs = parseAllDocuments(fs.readFileSync(path.join(dir, 'dist', files[0]), 'utf8')).map(
+    (d) => d.toJS() as { kind: string; metadata: { namespace?: string } },
+  );
   expect(docs[docs.length - 1].kind).toBe('Job');
   expect(docs.map((d) => d.kind)).toEqual(expect.arrayContaining(['PodTemplate', 'Role', 'RoleBinding', 'Service', 'ConfigMap']));
   expect(new Set(docs.map((d) => d.metadata.namespace))).toEqual(new Set(['data-jobs']));
@@ -163,7 +188,14 @@ main().catch((e) => { console.error(e); process.exit(1); });
   );
   const result = JSON.parse(ok(process.execPath, ['main.js'], dir)) as { jobName: string; registered: string[] };
   expect(result.jobName).toMatch(/^orders-/);
-  expect(result.registered).toEqual(expect.arrayContaining(['kubernetes:batch/v1:Job', 'kubernetes:batch/v1:JobPatch', 'kubernetes:core/v1:PodTemplate', 'kubernetes:rbac.authorization.k8s.io/v1:Role']));
+  expect(result.registered).toEqual(
+    expect.arrayContaining([
+      'kubernetes:batch/v1:Job',
+      'kubernetes:batch/v1:JobPatch',
+      'kubernetes:core/v1:PodTemplate',
+      'kubernetes:rbac.authorization.k8s.io/v1:Role',
+    ]),
+  );
 
   // The CLI works without cdk8s; only synth needs it, and says what to install.
   expect(ok('npx', ['--no', '--', 'seatunnel-app', '--help'], dir)).toMatch(/synth/);

@@ -1,11 +1,17 @@
 import {
-  ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY, admissionFence, admissionFenceBindings, admissionFencePolicies, FENCED_CREATOR_ANNOTATION, WORKER_TEMPLATE_SELECTOR,
+  ADMISSION_FENCE_POLICY,
+  ADMISSION_FENCE_TEMPLATE_POLICY,
+  admissionFence,
+  admissionFenceBindings,
+  admissionFencePolicies,
+  FENCED_CREATOR_ANNOTATION,
+  WORKER_TEMPLATE_SELECTOR,
 } from '../../../lib/plan/admission-fence';
 import { stampWorker } from '../../../lib/plan/stamp';
 import { plan, problems } from '../../support/fixtures';
 
 describe('admission fence step', () => {
-  test('the worker template names the master\'s ServiceAccount user as its fenced creator', () => {
+  test("the worker template names the master's ServiceAccount user as its fenced creator", () => {
     const p = plan({ applicationId: 'app-1', namespace: 'jobs', serviceAccount: 'runner' });
     expect(p.workerTemplate.metadata.annotations?.[FENCED_CREATOR_ANNOTATION]).toBe('system:serviceaccount:jobs:runner');
     expect(p.job.spec!.template.spec!.serviceAccountName).toBe('runner');
@@ -23,8 +29,13 @@ describe('admission fence step', () => {
 
   test('a user annotation cannot name another creator', () => {
     // The model reserves every seatunnel.apache.org/ annotation key (issue 11, item 11).
-    expect(problems(() => plan({ namespace: 'jobs', serviceAccount: 'runner', annotations: { [FENCED_CREATOR_ANNOTATION]: 'system:serviceaccount:jobs:other' } })))
-      .toEqual([expect.stringMatching(new RegExp(`^annotations\\.${FENCED_CREATOR_ANNOTATION.replace(/[./]/g, '\\$&')}: annotation keys under seatunnel\\.apache\\.org/ are reserved`))]);
+    expect(
+      problems(() => plan({ namespace: 'jobs', serviceAccount: 'runner', annotations: { [FENCED_CREATOR_ANNOTATION]: 'system:serviceaccount:jobs:other' } })),
+    ).toEqual([
+      expect.stringMatching(
+        new RegExp(`^annotations\\.${FENCED_CREATOR_ANNOTATION.replace(/[./]/g, '\\$&')}: annotation keys under seatunnel\\.apache\\.org/ are reserved`),
+      ),
+    ]);
   });
 
   test('can be turned off', () => {
@@ -32,11 +43,11 @@ describe('admission fence step', () => {
   });
 });
 
-describe('the platform\'s policies and bindings', () => {
+describe("the platform's policies and bindings", () => {
   const [pods, templates] = admissionFencePolicies();
   const bindings = admissionFenceBindings();
 
-  test('two policies, parameterised by the worker PodTemplates of the request\'s namespace; no template = nothing to enforce', () => {
+  test("two policies, parameterised by the worker PodTemplates of the request's namespace; no template = nothing to enforce", () => {
     expect(admissionFence().map((o) => `${o.kind} ${o.metadata.name}`)).toEqual([
       `ValidatingAdmissionPolicy ${ADMISSION_FENCE_POLICY}`,
       `ValidatingAdmissionPolicy ${ADMISSION_FENCE_TEMPLATE_POLICY}`,
@@ -61,7 +72,9 @@ describe('the platform\'s policies and bindings', () => {
 
   test('Pod creations and worker template updates', () => {
     expect(pods.spec!.matchConstraints!.resourceRules).toEqual([{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }]);
-    expect(templates.spec!.matchConstraints!.resourceRules).toEqual([{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['podtemplates'] }]);
+    expect(templates.spec!.matchConstraints!.resourceRules).toEqual([
+      { apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['podtemplates'] },
+    ]);
   });
 
   test('a platform team can limit it to some namespaces', () => {

@@ -16,7 +16,11 @@ describe('basic step', () => {
     const rules = p.job.spec!.podFailurePolicy!.rules;
     expect(rules[0]).toEqual({
       action: 'FailJob',
-      onExitCodes: { containerName: 'seatunnel', operator: 'In', values: [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine] },
+      onExitCodes: {
+        containerName: 'seatunnel',
+        operator: 'In',
+        values: [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine],
+      },
     });
   });
 
@@ -40,14 +44,23 @@ describe('basic step', () => {
   test('labels: SeaTunnel ownership and role labels plus app.kubernetes.io/*', () => {
     const labels = p.job.spec!.template.metadata!.labels!;
     expect(labels).toMatchObject({
-      [LABELS.applicationId]: p.spec.appId, [LABELS.role]: 'master',
-      'app.kubernetes.io/name': 'seatunnel', 'app.kubernetes.io/instance': p.spec.appId, 'app.kubernetes.io/managed-by': 'seatunnel-app',
+      [LABELS.applicationId]: p.spec.appId,
+      [LABELS.role]: 'master',
+      'app.kubernetes.io/name': 'seatunnel',
+      'app.kubernetes.io/instance': p.spec.appId,
+      'app.kubernetes.io/managed-by': 'seatunnel-app',
     });
     expect(p.workerTemplate.template!.metadata!.labels).toMatchObject({ [LABELS.applicationId]: p.spec.appId, [LABELS.role]: 'worker' });
   });
 
   test('per-role labels and annotations go on the right Pods only', () => {
-    const q = plan({ masterLabels: { m: '1' }, workerLabels: { w: '1' }, masterAnnotations: { ma: 'x' }, workerAnnotations: { wa: 'y' }, labels: { all: 'yes' } });
+    const q = plan({
+      masterLabels: { m: '1' },
+      workerLabels: { w: '1' },
+      masterAnnotations: { ma: 'x' },
+      workerAnnotations: { wa: 'y' },
+      labels: { all: 'yes' },
+    });
     expect(q.job.spec!.template.metadata).toMatchObject({ labels: { m: '1', all: 'yes' }, annotations: { ma: 'x' } });
     expect(q.job.spec!.template.metadata!.labels!.w).toBeUndefined();
     expect(q.workerTemplate.template!.metadata).toMatchObject({ labels: { w: '1', all: 'yes' }, annotations: { wa: 'y' } });

@@ -53,13 +53,22 @@ describe('engine config step', () => {
 
   test('runtime.json carries the runtime settings and no secret', () => {
     const settings = JSON.parse(engineCm(p).data![ENGINE_FILES.runtime]);
-    expect(settings).toMatchObject({ appId: p.spec.appId, jobId: p.spec.jobId, workerCount: 4, workerSlots: 3, workerTemplate: `${p.spec.appId}-worker`, jobConfig: { kind: 'inline', env: 'SEATUNNEL_APPLICATION_JOB_CONFIG' } });
+    expect(settings).toMatchObject({
+      appId: p.spec.appId,
+      jobId: p.spec.jobId,
+      workerCount: 4,
+      workerSlots: 3,
+      workerTemplate: `${p.spec.appId}-worker`,
+      jobConfig: { kind: 'inline', env: 'SEATUNNEL_APPLICATION_JOB_CONFIG' },
+    });
     expect(settings.master.command.slice(-2)).toEqual(['-r', 'master']);
     expect(JSON.stringify(settings)).not.toContain('FakeSource');
   });
 
   test('a supplied engine file is merged under the enforced keys', () => {
-    const q = plan({ runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 5000\n    history-job-expire-minutes: 10\n' } } });
+    const q = plan({
+      runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 5000\n    history-job-expire-minutes: 10\n' } },
+    });
     const master = yaml(q, ENGINE_FILES.masterEngine).seatunnel.engine;
     expect(master.checkpoint.interval).toBe(5000);
     expect(master.checkpoint.storage.type).toBe('hdfs');
@@ -71,7 +80,9 @@ describe('engine config step', () => {
     expect(problems(() => plan({ runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    backup-count: 1\n' } } }))).toEqual([
       'kubernetes.runtime-files.engine: application mode sets seatunnel.engine.backup-count to 0 (one master without HA keeps no partition backups); remove it from the file',
     ]);
-    expect(problems(() => plan({ runtimeFiles: { hazelcast: { content: 'hazelcast:\n  cluster-name: shared\n' } } }))[0]).toMatch(/hazelcast\.cluster-name to "seatunnel-application-/);
+    expect(problems(() => plan({ runtimeFiles: { hazelcast: { content: 'hazelcast:\n  cluster-name: shared\n' } } }))[0]).toMatch(
+      /hazelcast\.cluster-name to "seatunnel-application-/,
+    );
   });
 
   test('disabled files are not generated and not passed to the JVM', () => {
@@ -107,11 +118,16 @@ describe('Zeta process environment', () => {
   });
 
   test('REST v1 (SeaTunnel 2.3.x) on the master member port only; REST v2 section for newer engines', () => {
-    expect(yaml(p, ENGINE_FILES.masterHazelcast).hazelcast.network['rest-api']).toEqual({ enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } });
+    expect(yaml(p, ENGINE_FILES.masterHazelcast).hazelcast.network['rest-api']).toEqual({
+      enabled: true,
+      'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } },
+    });
     expect(yaml(p, ENGINE_FILES.workerHazelcast).hazelcast.network['rest-api']).toEqual({ enabled: false });
   });
 
   test('the user cannot shadow them', () => {
-    expect(problems(() => plan({ env: { JDK_JAVA_OPTIONS: '-Dx' } }))).toEqual(['env.JDK_JAVA_OPTIONS: the variable is set by this tool for the runtime; choose another name']);
+    expect(problems(() => plan({ env: { JDK_JAVA_OPTIONS: '-Dx' } }))).toEqual([
+      'env.JDK_JAVA_OPTIONS: the variable is set by this tool for the runtime; choose another name',
+    ]);
   });
 });

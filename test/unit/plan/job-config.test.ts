@@ -17,7 +17,11 @@ describe('job config step', () => {
   });
 
   test('file: only the path travels', () => {
-    const p = plan({ jobConfig: undefined, jobConfigFile: '/etc/job/job.conf', configMaps: { job: { ref: 'jobs', mounts: { 'job.conf': '/etc/job/job.conf' } } } });
+    const p = plan({
+      jobConfig: undefined,
+      jobConfigFile: '/etc/job/job.conf',
+      configMaps: { job: { ref: 'jobs', mounts: { 'job.conf': '/etc/job/job.conf' } } },
+    });
     const c = main(masterPod(p));
     expect(env(c, 'SEATUNNEL_APPLICATION_JOB_CONFIG_FILE')!.value).toBe('/etc/job/job.conf');
     expect(env(c, 'SEATUNNEL_APPLICATION_JOB_CONFIG')).toBeUndefined();
@@ -43,7 +47,7 @@ describe('the kubelet sees a literal', () => {
     expect(kubeletExpand(input, vars)).toBe(expected);
   });
 
-  test('the byte after a lone $ is copied as a code point, as Go\'s string(byte) does (a non-ASCII character there is mangled)', () => {
+  test("the byte after a lone $ is copied as a code point, as Go's string(byte) does (a non-ASCII character there is mangled)", () => {
     expect(kubeletExpand('$é', {})).not.toBe('$é');
   });
 

@@ -8,7 +8,10 @@ describe('mounted files step', () => {
       drivers: { ref: 'jdbc', mounts: { 'mysql.jar': '/opt/seatunnel/lib/mysql.jar', 'pg.jar': '/opt/seatunnel/lib/pg.jar' } },
       settings: { data: { 'a.properties': 'x=1', unmounted: 'y' }, mounts: { 'a.properties': '/etc/app/a.properties' }, roles: ['master'] },
     },
-    secrets: { db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } }, tls: { ref: 'tls', name: undefined, mounts: { 'ks.jks': '/etc/tls/ks.jks' }, roles: ['master', 'worker'] } },
+    secrets: {
+      db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } },
+      tls: { ref: 'tls', name: undefined, mounts: { 'ks.jks': '/etc/tls/ks.jks' }, roles: ['master', 'worker'] },
+    },
     secretRef: 'legacy',
   });
 
@@ -22,9 +25,23 @@ describe('mounted files step', () => {
 
   test('each key is mounted alone at its full path with subPath, read-only', () => {
     const c = main(masterPod(p));
-    expect(mountAt(c, '/opt/seatunnel/lib/mysql.jar')).toEqual({ name: 'cm-drivers', mountPath: '/opt/seatunnel/lib/mysql.jar', subPath: 'mysql.jar', readOnly: true });
+    expect(mountAt(c, '/opt/seatunnel/lib/mysql.jar')).toEqual({
+      name: 'cm-drivers',
+      mountPath: '/opt/seatunnel/lib/mysql.jar',
+      subPath: 'mysql.jar',
+      readOnly: true,
+    });
     expect(mountAt(c, '/etc/app/a.properties')).toMatchObject({ subPath: 'a.properties', readOnly: true });
-    expect(volume(masterPod(p), 'cm-drivers')).toEqual({ name: 'cm-drivers', configMap: { name: 'jdbc', items: [{ key: 'mysql.jar', path: 'mysql.jar' }, { key: 'pg.jar', path: 'pg.jar' }] } });
+    expect(volume(masterPod(p), 'cm-drivers')).toEqual({
+      name: 'cm-drivers',
+      configMap: {
+        name: 'jdbc',
+        items: [
+          { key: 'mysql.jar', path: 'mysql.jar' },
+          { key: 'pg.jar', path: 'pg.jar' },
+        ],
+      },
+    });
   });
 
   test('roles decide which Pods mount: ConfigMaps default to both, Secrets to the master', () => {

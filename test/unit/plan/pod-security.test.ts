@@ -17,18 +17,26 @@ describe('pod security step', () => {
       // Nothing baseline forbids: host namespaces, host ports, hostPath, privileged.
       expect([pod.hostNetwork, pod.hostPID, pod.hostIPC]).toEqual([undefined, undefined, undefined]);
       expect((pod.volumes ?? []).filter((v) => v.hostPath)).toEqual([]);
-      expect(containers(pod).flatMap((c) => c.ports ?? []).filter((x) => x.hostPort !== undefined)).toEqual([]);
+      expect(
+        containers(pod)
+          .flatMap((c) => c.ports ?? [])
+          .filter((x) => x.hostPort !== undefined),
+      ).toEqual([]);
     }
   });
 
-  test('restricted: runAsNonRoot, all capabilities dropped; the runtime image\'s init container runs as an unprivileged user', () => {
+  test("restricted: runAsNonRoot, all capabilities dropped; the runtime image's init container runs as an unprivileged user", () => {
     const p = plan({ podSecurity: 'restricted' });
     for (const pod of pods(p)) {
       expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
-      for (const c of pod.containers) expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+      for (const c of pod.containers)
+        expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
     }
     expect(masterPod(p).initContainers![0].securityContext).toEqual({
-      allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true, runAsUser: INIT_CONTAINER_USER,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      runAsNonRoot: true,
+      runAsUser: INIT_CONTAINER_USER,
     });
   });
 

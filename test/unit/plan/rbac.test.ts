@@ -38,7 +38,11 @@ describe('rbac step', () => {
       expect(rules.flatMap((r) => r.resources!)).not.toContain(resource);
     }
     // Only patched objects are adopted: the dependents in runtime.json are the data objects.
-    expect(runtimeSettings(p.spec).dependents.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'PodTemplate', 'Secret']);
+    expect(
+      runtimeSettings(p.spec)
+        .dependents.map((d) => d.kind)
+        .sort(),
+    ).toEqual(['ConfigMap', 'PodTemplate', 'Secret']);
   });
 
   test('delete is limited to the worker names, one per worker', () => {
@@ -81,7 +85,8 @@ describe('the application ServiceAccount', () => {
   test('unset: one is generated per application, bound to the Role, without automounted tokens', () => {
     const p = plan({ applicationId: 'app-3', serviceAccount: undefined });
     expect(p.serviceAccount).toMatchObject({
-      apiVersion: 'v1', kind: 'ServiceAccount',
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
       metadata: { name: 'app-3-runtime', namespace: 'default', labels: { 'seatunnel.apache.org/application-id': 'app-3' } },
       automountServiceAccountToken: false,
     });

@@ -30,7 +30,10 @@ describe('runtime step', () => {
     expect(c.readinessProbe).toEqual({ tcpSocket: { port: 5801 }, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 });
     expect(c.livenessProbe).toEqual(c.readinessProbe);
     expect(main(masterPod(plan({ startupTimeoutMillis: 7000 }))).startupProbe!.failureThreshold).toBe(2);
-    expect(main(masterPod(plan({ startupTimeoutMillis: 5000, masterPort: 6000 }))).startupProbe).toMatchObject({ failureThreshold: 1, tcpSocket: { port: 6000 } });
+    expect(main(masterPod(plan({ startupTimeoutMillis: 5000, masterPort: 6000 }))).startupProbe).toMatchObject({
+      failureThreshold: 1,
+      tcpSocket: { port: 6000 },
+    });
   });
 
   test('the Pod learns its identity and IP from the downward API', () => {

@@ -21,7 +21,9 @@ test('name, namespace, labels and annotations from the template, owner = the mas
   expect(w.metadata.labels).toEqual({ ...template.template!.metadata!.labels });
   expect(w.metadata.labels!.team).toBe('data');
   expect(w.metadata.annotations).toEqual({ 'example.com/a': 'b' });
-  expect(w.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: master.name, uid: 'uid-master', controller: false, blockOwnerDeletion: false }]);
+  expect(w.metadata.ownerReferences).toEqual([
+    { apiVersion: 'v1', kind: 'Pod', name: master.name, uid: 'uid-master', controller: false, blockOwnerDeletion: false },
+  ]);
   expect(masterOwnerReference(master)).toEqual(w.metadata.ownerReferences![0]);
 });
 
@@ -96,7 +98,17 @@ describe('worker stamping', () => {
   });
 
   test('at run time: owner reference and master address are stamped in', () => {
-    const w = stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: p.spec.namespace, master: { name: 'master', uid: 'u-1' }, masterHost: '10.244.0.7', masterPort: 5801 }, 2);
+    const w = stampWorker(
+      {
+        template: p.workerTemplate,
+        appId: p.spec.appId,
+        namespace: p.spec.namespace,
+        master: { name: 'master', uid: 'u-1' },
+        masterHost: '10.244.0.7',
+        masterPort: 5801,
+      },
+      2,
+    );
     expect(w.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'master', uid: 'u-1', controller: false, blockOwnerDeletion: false }]);
     const env = w.spec!.containers.find((c) => c.name === 'seatunnel')!.env!;
     expect(env.find((e) => e.name === ENV.masterAddress)?.value).toBe('10.244.0.7:5801');

@@ -58,7 +58,16 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     // `dependents` lists them in the plan's creation order.
     expect(urns.slice(2, -1)).toEqual(deps.map((o) => expect.stringMatching(new RegExp(`::${o.kind}-${o.metadata.name}$`))));
     expect(deps.map((o) => o.kind)).toEqual([
-      'ServiceAccount', 'Role', 'RoleBinding', 'NetworkPolicy', 'NetworkPolicy', 'ConfigMap', 'ConfigMap', 'Secret', 'Service', 'PodTemplate',
+      'ServiceAccount',
+      'Role',
+      'RoleBinding',
+      'NetworkPolicy',
+      'NetworkPolicy',
+      'ConfigMap',
+      'ConfigMap',
+      'Secret',
+      'Service',
+      'PodTemplate',
     ]);
     // Children are parented to the component: its type is in their URNs.
     for (const urn of urns.slice(1)) expect(urn).toContain('seatunnel:kubernetes:Application$kubernetes:');
@@ -67,7 +76,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     expect(registered[0].custom).toBe(false);
   });
 
-  test('the Job: the plan\'s Job, suspended, not awaited, deleted in the background, no owner', async () => {
+  test("the Job: the plan's Job, suspended, not awaited, deleted in the background, no owner", async () => {
     const { app, registered } = await deploy('job', props({ name: 'job-check' }));
     const job = registered.find((r) => r.type === 'kubernetes:batch/v1:Job')!.inputs as Job;
     expect(job.apiVersion).toBe('batch/v1');
@@ -86,7 +95,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     expect(rest).toEqual(planned);
   });
 
-  test('every dependent: the plan\'s object, owner-referenced to the Job\'s uid (controller false, blockOwnerDeletion false)', async () => {
+  test("every dependent: the plan's object, owner-referenced to the Job's uid (controller false, blockOwnerDeletion false)", async () => {
     const { app, registered } = await deploy('deps', { ...full, name: 'deps' });
     const jobName = app.plan.job.metadata.name;
     const byName = new Map(registered.map((r) => [r.name, r]));
@@ -149,11 +158,16 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     expect(app.plan).toEqual(buildPlan(spec, { suspend: true }));
   });
 
-  test('names are deterministic: the plan\'s, never autonamed', async () => {
+  test("names are deterministic: the plan's, never autonamed", async () => {
     const { app, registered } = await deploy('names', props({ name: 'names', rbacCreate: false, networkPolicyEnabled: false }));
     const custom = registered.filter((r) => r.custom);
     expect(custom.map((r) => r.type)).toEqual([
-      'kubernetes:batch/v1:Job', 'kubernetes:core/v1:ConfigMap', 'kubernetes:core/v1:ServiceAccount', 'kubernetes:core/v1:Service', 'kubernetes:core/v1:PodTemplate', 'kubernetes:batch/v1:JobPatch',
+      'kubernetes:batch/v1:Job',
+      'kubernetes:core/v1:ConfigMap',
+      'kubernetes:core/v1:ServiceAccount',
+      'kubernetes:core/v1:Service',
+      'kubernetes:core/v1:PodTemplate',
+      'kubernetes:batch/v1:JobPatch',
     ]);
     for (const r of custom) expect((r.inputs.metadata as { name: string }).name).toMatch(new RegExp(`^${app.spec.appId}`));
   });

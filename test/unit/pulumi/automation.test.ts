@@ -15,7 +15,11 @@ const example = { deploymentFile: 'apps/examples/deploy.conf', jobFile: 'apps/ex
 describe('prepareJobs: every job resolved before any stack runs', () => {
   test('one stack per job, named after the application ID unless named', () => {
     const jobs = prepareJobs(
-      [{ config: example }, { application: props({ name: 'orders' }) }, { stack: 'clicks-prod', config: { template: 'dataTeam', application: { name: 'clicks' }, jobConfig: JOB_CONFIG } }],
+      [
+        { config: example },
+        { application: props({ name: 'orders' }) },
+        { stack: 'clicks-prod', config: { template: 'dataTeam', application: { name: 'clicks' }, jobConfig: JOB_CONFIG } },
+      ],
       { projectDir: root, templates: TEAM_TEMPLATES },
     );
     expect(jobs.map((j) => j.stack)).toEqual([jobs[0].spec.appId, jobs[1].spec.appId, 'clicks-prod']);
@@ -78,8 +82,9 @@ describe('the CLI environment', () => {
 
   test('no CLI at pulumiRoot: a clear error, nothing downloaded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'no-cli-'));
-    await expect(upJobs([{ application: props() }], { backendDir: join(dir, 'state'), passphrase: '', pulumiRoot: dir }))
-      .rejects.toThrow(new RegExp(`no usable Pulumi CLI at ${dir}/bin/pulumi \\(build one with tools/pulumi/build.sh\\)`));
+    await expect(upJobs([{ application: props() }], { backendDir: join(dir, 'state'), passphrase: '', pulumiRoot: dir })).rejects.toThrow(
+      new RegExp(`no usable Pulumi CLI at ${dir}/bin/pulumi \\(build one with tools/pulumi/build.sh\\)`),
+    );
   });
 });
 
@@ -90,7 +95,11 @@ describe('stack config written for `config` jobs', () => {
       'seatunnel:jobFile': { value: 'apps/examples/job.conf', secret: false },
       'seatunnel:overrides': { value: '{"application.worker-count":3}', secret: false },
     });
-    const withSecrets = stackConfigValues({ application: { name: 'x', secrets: { db: { data: { password: 'p' } } } }, jobConfig: JOB_CONFIG, template: 'platform' });
+    const withSecrets = stackConfigValues({
+      application: { name: 'x', secrets: { db: { data: { password: 'p' } } } },
+      jobConfig: JOB_CONFIG,
+      template: 'platform',
+    });
     expect(withSecrets['seatunnel:application']).toEqual({ value: JSON.stringify({ name: 'x', secrets: { db: { data: { password: 'p' } } } }), secret: true });
     expect(withSecrets['seatunnel:jobConfig'].secret).toBe(true);
     expect(withSecrets['seatunnel:template']).toEqual({ value: 'platform', secret: false });

@@ -52,7 +52,13 @@ export async function installMocks(project = 'seatunnel-jobs', stack = 'unit'): 
   return {
     pulumi,
     registered,
-    value: <T>(o: pulumiModule.Output<T>) => new Promise<T>((resolve) => o.apply((v) => { resolve(v); return v; })),
+    value: <T>(o: pulumiModule.Output<T>) =>
+      new Promise<T>((resolve) =>
+        o.apply((v) => {
+          resolve(v);
+          return v;
+        }),
+      ),
     isSecret: (o) => (o as unknown as { isSecret: Promise<boolean> }).isSecret,
   };
 }

@@ -31,7 +31,14 @@ describe('child resource options', () => {
     const o = startOptions({ parent: component }, job, deps);
     expect(o.dependsOn).toEqual([job, ...deps]);
     expect((o.dependsOn as Resource[]).map((r) => (r as unknown as { name: string }).name)).toEqual([
-      'job', 'role', 'rolebinding', 'policy', 'configmap', 'secret', 'service', 'podtemplate',
+      'job',
+      'role',
+      'rolebinding',
+      'policy',
+      'configmap',
+      'secret',
+      'service',
+      'podtemplate',
     ]);
     expect(o.replaceWith).toEqual([job]);
     expect(o.parent).toBe(component);

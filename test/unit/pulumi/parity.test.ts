@@ -19,7 +19,11 @@ import type * as applicationModule from '../../../lib/pulumi/application';
 import { applicationFromStackConfig, type StackJobConfig } from '../../../lib/pulumi/stack-config';
 import { installMocks, isSecretValue, mockJobUid, unwrapSecrets, type MockedPulumi, type Registered } from './mocks';
 
-type Obj = { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string>; ownerReferences?: unknown[] }; spec?: Record<string, unknown> } & Record<string, unknown>;
+type Obj = {
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string>; ownerReferences?: unknown[] };
+  spec?: Record<string, unknown>;
+} & Record<string, unknown>;
 
 let m: MockedPulumi;
 let lib: typeof applicationModule;
@@ -51,22 +55,24 @@ async function pulumiObjects(name: string, spec: ApplicationSpec): Promise<{ obj
   await Promise.all([app.job, ...app.dependents, app.start].map((r) => m.value(r.urn)));
   const custom = m.registered.slice(before).filter((r) => r.custom);
   const patch = custom.find((r) => r.type === 'kubernetes:batch/v1:JobPatch')!;
-  const objects = custom.filter((r) => r !== patch).map((r) => {
-    const o = r.inputs as Obj;
-    if (o.kind === 'Secret') {
-      for (const field of ['data', 'stringData']) if (field in o) expect(isSecretValue(o[field])).toBe(true);
-    }
-    if (o.kind === 'Job') {
-      expect(o.spec!.suspend).toBe(true);
-      expect(o.metadata.annotations!['pulumi.com/skipAwait']).toBe('true');
-      expect(o.metadata.ownerReferences).toBeUndefined();
-    } else {
-      expect(o.metadata.ownerReferences).toEqual([
-        { apiVersion: 'batch/v1', kind: 'Job', name: spec.appId, uid: mockJobUid(spec.appId), controller: false, blockOwnerDeletion: false },
-      ]);
-    }
-    return unwrapSecrets(o) as Obj;
-  });
+  const objects = custom
+    .filter((r) => r !== patch)
+    .map((r) => {
+      const o = r.inputs as Obj;
+      if (o.kind === 'Secret') {
+        for (const field of ['data', 'stringData']) if (field in o) expect(isSecretValue(o[field])).toBe(true);
+      }
+      if (o.kind === 'Job') {
+        expect(o.spec!.suspend).toBe(true);
+        expect(o.metadata.annotations!['pulumi.com/skipAwait']).toBe('true');
+        expect(o.metadata.ownerReferences).toBeUndefined();
+      } else {
+        expect(o.metadata.ownerReferences).toEqual([
+          { apiVersion: 'batch/v1', kind: 'Job', name: spec.appId, uid: mockJobUid(spec.appId), controller: false, blockOwnerDeletion: false },
+        ]);
+      }
+      return unwrapSecrets(o) as Obj;
+    });
   return { objects, patch };
 }
 
@@ -113,19 +119,35 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
 
   test('an application using owned Secrets and ConfigMaps, RBAC and policies (typed props on both sides)', async () => {
     const props: SeaTunnelApplicationProps = {
-      name: 'kitchen-sink', namespace: 'jobs', image: 'apache/seatunnel:2.3.12', workerCount: 3,
+      name: 'kitchen-sink',
+      namespace: 'jobs',
+      image: 'apache/seatunnel:2.3.12',
+      workerCount: 3,
       jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
       configMaps: { settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } }, drivers: { ref: 'jdbc' } },
       secrets: { db: { data: { password: 'p', user: 'u' }, mounts: { password: '/etc/db/password' } } },
       env: { A: 'a', B: { secret: 'db', key: 'user' } },
-      checkpointPvc: 'ckpt', secretRef: 'legacy', labels: { team: 'data' }, annotations: { owner: 'ops' },
+      checkpointPvc: 'ckpt',
+      secretRef: 'legacy',
+      labels: { team: 'data' },
+      annotations: { owner: 'ops' },
     };
     const app = Testing.app();
     const chart = new SeaTunnelApplicationChart(app, 'kitchen-sink', { application: props });
     const fromCdk8s = cdk8sObjects(app, 0);
-    expect(fromCdk8s.map((o) => o.kind).sort()).toEqual(
-      ['ConfigMap', 'ConfigMap', 'Job', 'NetworkPolicy', 'NetworkPolicy', 'PodTemplate', 'Role', 'RoleBinding', 'Secret', 'Service', 'ServiceAccount'],
-    );
+    expect(fromCdk8s.map((o) => o.kind).sort()).toEqual([
+      'ConfigMap',
+      'ConfigMap',
+      'Job',
+      'NetworkPolicy',
+      'NetworkPolicy',
+      'PodTemplate',
+      'Role',
+      'RoleBinding',
+      'Secret',
+      'Service',
+      'ServiceAccount',
+    ]);
     const { objects: fromPulumi } = await pulumiObjects('kitchen-sink', chart.application.spec);
     expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));
   });

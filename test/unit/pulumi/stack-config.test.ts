@@ -21,8 +21,14 @@ describe('reading the stack config', () => {
     const values: Record<string, unknown> = { deploymentFile: 'd.conf', overrides: { 'application.worker-count': 3 }, template: 'platform' };
     const calls: string[] = [];
     const cfg = readStackJobConfig({
-      get: (k) => { calls.push(`get ${k}`); return values[k] as string | undefined; },
-      getObject: <T>(k: string) => { calls.push(`getObject ${k}`); return values[k] as T | undefined; },
+      get: (k) => {
+        calls.push(`get ${k}`);
+        return values[k] as string | undefined;
+      },
+      getObject: <T>(k: string) => {
+        calls.push(`getObject ${k}`);
+        return values[k] as T | undefined;
+      },
     });
     expect(cfg).toEqual(values);
     expect(calls).toEqual(STACK_CONFIG_KEYS.map((k) => (['deployment', 'overrides', 'application'].includes(k) ? `getObject ${k}` : `get ${k}`)));
@@ -51,21 +57,32 @@ describe('the SeaTunnel way: a deployment file and a job file', () => {
     expect(spec.namespace).toBe('etl');
   });
 
-  test('structured config with the deployment file\'s keys is the same as the file', () => {
+  test("structured config with the deployment file's keys is the same as the file", () => {
     const dir = mkdtempSync(join(tmpdir(), 'stack-config-'));
-    writeFileSync(join(dir, 'deploy.conf'), 'application { name = orders, worker-count = 3 }\nkubernetes { namespace = etl, image = "apache/seatunnel:2.3.12", labels = "team:data" }\n');
+    writeFileSync(
+      join(dir, 'deploy.conf'),
+      'application { name = orders, worker-count = 3 }\nkubernetes { namespace = etl, image = "apache/seatunnel:2.3.12", labels = "team:data" }\n',
+    );
     writeFileSync(join(dir, 'job.conf'), JOB_CONFIG);
     const fromFile = applicationFromStackConfig({ deploymentFile: 'deploy.conf', jobFile: 'job.conf' }, { baseDir: dir, env: {} });
     const structured = applicationFromStackConfig(
-      { deployment: { application: { name: 'orders', 'worker-count': 3 }, kubernetes: { namespace: 'etl', image: 'apache/seatunnel:2.3.12', labels: 'team:data' } }, jobConfig: JOB_CONFIG },
+      {
+        deployment: {
+          application: { name: 'orders', 'worker-count': 3 },
+          kubernetes: { namespace: 'etl', image: 'apache/seatunnel:2.3.12', labels: 'team:data' },
+        },
+        jobConfig: JOB_CONFIG,
+      },
       { baseDir: dir, env: {} },
     );
     expect(structured).toEqual(fromFile);
     expect(structured.labels).toMatchObject({ team: 'data' });
   });
 
-  test('problems are reported with the deployment file\'s keys', () => {
-    expect(problems(() => load({ deployment: { application: { 'worker-count': 0 }, kubernetes: { image: 'a/b:1', namspace: 'x' } }, jobConfig: JOB_CONFIG }))).toEqual([
+  test("problems are reported with the deployment file's keys", () => {
+    expect(
+      problems(() => load({ deployment: { application: { 'worker-count': 0 }, kubernetes: { image: 'a/b:1', namspace: 'x' } }, jobConfig: JOB_CONFIG })),
+    ).toEqual([
       expect.stringMatching(/^kubernetes\.namspace: unknown option; did you mean kubernetes\.namespace\?/),
       expect.stringMatching(/^application\.worker-count: must be between 1 and/),
     ]);
@@ -75,10 +92,12 @@ describe('the SeaTunnel way: a deployment file and a job file', () => {
 describe('the TypeScript way: typed props', () => {
   test('typed props with a job file', () => {
     const spec = load({ application: { name: 'orders', image: 'apache/seatunnel:2.3.12', workerCount: 2 }, jobFile: 'apps/examples/team/orders.conf' });
-    expect(spec).toEqual(resolveApplication(
-      { name: 'orders', image: 'apache/seatunnel:2.3.12', workerCount: 2, jobConfig: readFileSync(join(root, 'apps/examples/team/orders.conf'), 'utf8') },
-      { ids: 'derived' },
-    ));
+    expect(spec).toEqual(
+      resolveApplication(
+        { name: 'orders', image: 'apache/seatunnel:2.3.12', workerCount: 2, jobConfig: readFileSync(join(root, 'apps/examples/team/orders.conf'), 'utf8') },
+        { ids: 'derived' },
+      ),
+    );
   });
 
   test('a team template by name: its defaults under the props, its locks enforced', () => {
@@ -86,13 +105,17 @@ describe('the TypeScript way: typed props', () => {
     expect(spec.namespace).toBe('data-jobs');
     expect(spec.labels).toMatchObject({ 'cost-center': 'cc-42', team: 'data' });
     expect(spec.worker.cpuMillicores).toBe(2000);
-    expect(spec).toEqual(resolveApplication(dataTeam.application({ name: 'orders', workerCount: 3, jobConfig: spec.jobConfig.kind === 'inline' ? spec.jobConfig.text : '' }), { ids: 'derived' }));
+    expect(spec).toEqual(
+      resolveApplication(dataTeam.application({ name: 'orders', workerCount: 3, jobConfig: spec.jobConfig.kind === 'inline' ? spec.jobConfig.text : '' }), {
+        ids: 'derived',
+      }),
+    );
     expect(problems(() => load({ template: 'platform', application: { name: 'x', namespace: 'elsewhere' }, jobConfig: JOB_CONFIG }))).toEqual([
       expect.stringMatching(/^namespace: is locked by the platform template/),
     ]);
   });
 
-  test('a template\'s locks hold for deployment files too; its defaults sit under the file', () => {
+  test("a template's locks hold for deployment files too; its defaults sit under the file", () => {
     expect(problems(() => load({ ...example, template: 'platform' }))).toEqual([expect.stringMatching(/^namespace: is locked by the platform template/)]);
     const spec = load({ deployment: { application: { name: 'x' } }, jobConfig: JOB_CONFIG, template: 'platform' });
     expect(spec.namespace).toBe('data-jobs');
@@ -106,15 +129,17 @@ describe('invalid stack config: every problem at once, named by its config key',
   });
 
   test('conflicting, unknown and missing things', () => {
-    const p = problems(() => load({
-      deploymentFile: 'nope.conf',
-      deployment: { application: { name: 'x' } },
-      application: { name: 'x', image: 'a/b:1' },
-      jobFile: 'apps/examples/job.conf',
-      jobConfig: JOB_CONFIG,
-      template: 'nobody',
-      ...({ namespace: 'x' } as object),
-    }));
+    const p = problems(() =>
+      load({
+        deploymentFile: 'nope.conf',
+        deployment: { application: { name: 'x' } },
+        application: { name: 'x', image: 'a/b:1' },
+        jobFile: 'apps/examples/job.conf',
+        jobConfig: JOB_CONFIG,
+        template: 'nobody',
+        ...({ namespace: 'x' } as object),
+      }),
+    );
     expect(p).toEqual([
       expect.stringMatching(/^seatunnel:namespace: unknown key; expected one of seatunnel:deploymentFile/),
       expect.stringMatching(/^seatunnel:deployment: give the deployment either as a file/),
@@ -137,7 +162,7 @@ describe('invalid stack config: every problem at once, named by its config key',
     ]);
   });
 
-  test('the model\'s own problems come through unchanged', () => {
+  test("the model's own problems come through unchanged", () => {
     expect(problems(() => load({ application: { name: 'x', image: 'a/b:1', workerCount: 0 }, jobConfig: JOB_CONFIG }))).toEqual([
       expect.stringMatching(/^workerCount: must be between 1 and/),
     ]);

@@ -1,11 +1,23 @@
 // Quota headroom and LimitRange compatibility of the whole footprint (pure).
 import {
-  applicationFootprint, checkLimitRanges, checkQuotas, defaultedContainer, formatQuantity, podResources, quotaScopesMatch,
+  applicationFootprint,
+  checkLimitRanges,
+  checkQuotas,
+  defaultedContainer,
+  formatQuantity,
+  podResources,
+  quotaScopesMatch,
 } from '../../../lib/submit/footprint';
 import { plan } from '../../support/fixtures';
 
 const p = plan({ workerCount: 3, workerCpuCores: 2, workerMemoryMb: 2048 });
-const objects = { configMaps: p.configMaps.length, secrets: p.secrets.length, roles: p.roles.length, roleBindings: p.roleBindings.length, networkPolicies: p.networkPolicies.length };
+const objects = {
+  configMaps: p.configMaps.length,
+  secrets: p.secrets.length,
+  roles: p.roles.length,
+  roleBindings: p.roleBindings.length,
+  networkPolicies: p.networkPolicies.length,
+};
 const fp = () => applicationFootprint(p.job.spec!.template.spec!, p.workerTemplate.template!.spec!, 3, objects);
 
 describe('footprint', () => {
@@ -21,13 +33,18 @@ describe('footprint', () => {
   test('effective Pod resources: max(sum of containers, largest init container)', () => {
     const r = podResources({
       initContainers: [{ name: 'big-init', resources: { requests: { cpu: '3' }, limits: { cpu: '3' } } }],
-      containers: [{ name: 'a', resources: { requests: { cpu: '1', memory: '1Gi' } } }, { name: 'b', resources: { requests: { cpu: '500m' } } }],
+      containers: [
+        { name: 'a', resources: { requests: { cpu: '1', memory: '1Gi' } } },
+        { name: 'b', resources: { requests: { cpu: '500m' } } },
+      ],
     });
     expect(r.requests).toEqual({ cpu: 3, memory: 1024 ** 3 });
   });
 
   test('LimitRange defaulting fills in what a container leaves out', () => {
-    const lr = [{ metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m' } }] } }];
+    const lr = [
+      { metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m' } }] } },
+    ];
     const c = defaultedContainer({ name: 'x', resources: {} }, false, lr);
     expect(c.limits).toEqual({ cpu: 0.5, memory: 256 * 1024 ** 2 });
     expect(c.requests).toEqual({ cpu: 0.1, memory: 256 * 1024 ** 2 });
@@ -45,7 +62,16 @@ describe('footprint', () => {
 
 describe('ResourceQuota headroom', () => {
   test('too small for N workers: one line per exhausted resource, with the breakdown', () => {
-    const problems = checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { pods: '3', 'requests.cpu': '10', 'limits.memory': '8Gi', 'count/jobs.batch': '5' } }, status: { used: { pods: '0', 'requests.cpu': '4', 'limits.memory': '0' } } }], fp());
+    const problems = checkQuotas(
+      [
+        {
+          metadata: { name: 'q' },
+          spec: { hard: { pods: '3', 'requests.cpu': '10', 'limits.memory': '8Gi', 'count/jobs.batch': '5' } },
+          status: { used: { pods: '0', 'requests.cpu': '4', 'limits.memory': '0' } },
+        },
+      ],
+      fp(),
+    );
     expect(problems.map((x) => x.message)).toEqual([
       'ResourceQuota q: pods: the application needs 4 (master + 3 workers), but only 3 of 3 is free (0 used)',
       'ResourceQuota q: requests.cpu: the application needs 7 (master 1 + 3 workers × 2), but only 6 of 10 is free (4 used)',
@@ -54,16 +80,27 @@ describe('ResourceQuota headroom', () => {
 
   test('fits: no problem; object counts are checked too', () => {
     expect(checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { pods: '10', cpu: '8', memory: '8Gi' } } }], fp())).toEqual([]);
-    expect(checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { 'count/jobs.batch': '2' } }, status: { used: { 'count/jobs.batch': '2' } } }], fp())[0].message)
-      .toMatch(/count\/jobs\.batch: the application needs 1, but only 0 of 2 is free/);
+    expect(
+      checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { 'count/jobs.batch': '2' } }, status: { used: { 'count/jobs.batch': '2' } } }], fp())[0].message,
+    ).toMatch(/count\/jobs\.batch: the application needs 1, but only 0 of 2 is free/);
   });
 
   test('scoped quotas only count the Pods they select', () => {
     const terminatingOnly = { metadata: { name: 't' }, spec: { hard: { pods: '1' }, scopes: ['Terminating'] } };
     expect(checkQuotas([terminatingOnly], fp())).toEqual([]);
     expect(checkQuotas([{ ...terminatingOnly, spec: { ...terminatingOnly.spec, scopes: ['NotTerminating', 'NotBestEffort'] } }], fp())).toHaveLength(1);
-    expect(quotaScopesMatch({ spec: { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } } }, { terminating: false, bestEffort: false })).toBe(false);
-    expect(quotaScopesMatch({ spec: { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'DoesNotExist' }] } } }, { terminating: false, bestEffort: false })).toBe(true);
+    expect(
+      quotaScopesMatch(
+        { spec: { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } } },
+        { terminating: false, bestEffort: false },
+      ),
+    ).toBe(false);
+    expect(
+      quotaScopesMatch(
+        { spec: { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'DoesNotExist' }] } } },
+        { terminating: false, bestEffort: false },
+      ),
+    ).toBe(true);
   });
 
   test('a quota on limits rejects containers without a limit', () => {
@@ -75,12 +112,20 @@ describe('ResourceQuota headroom', () => {
 
 describe('LimitRange compatibility', () => {
   test('max, min and maxLimitRequestRatio per Container and per Pod', () => {
-    const { problems } = checkLimitRanges([
-      { metadata: { name: 'lr' }, spec: { limits: [
-        { type: 'Container', max: { memory: '1536Mi' }, min: { cpu: '2' }, maxLimitRequestRatio: { cpu: '1' } },
-        { type: 'Pod', max: { cpu: '1500m' } },
-      ] } },
-    ], fp());
+    const { problems } = checkLimitRanges(
+      [
+        {
+          metadata: { name: 'lr' },
+          spec: {
+            limits: [
+              { type: 'Container', max: { memory: '1536Mi' }, min: { cpu: '2' }, maxLimitRequestRatio: { cpu: '1' } },
+              { type: 'Pod', max: { cpu: '1500m' } },
+            ],
+          },
+        },
+      ],
+      fp(),
+    );
     const msgs = problems.map((x) => x.message);
     expect(msgs).toContain('LimitRange lr: the worker Pod\'s container "seatunnel": memory limit 2Gi is above the maximum 1536Mi per Container');
     expect(msgs).toContain('LimitRange lr: the master Pod\'s container "seatunnel": cpu request 1 is below the minimum 2 per Container');

@@ -15,8 +15,13 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 function config(cluster: Record<string, unknown>, user: Record<string, unknown>): string {
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'ctx',
-    clusters: [{ name: 'other', cluster: { server: 'https://wrong' } }, { name: 'k', cluster: { server: 'https://10.0.0.1:6443', ...cluster } }],
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'ctx',
+    clusters: [
+      { name: 'other', cluster: { server: 'https://wrong' } },
+      { name: 'k', cluster: { server: 'https://10.0.0.1:6443', ...cluster } },
+    ],
     users: [{ name: 'u', user }],
     contexts: [{ name: 'ctx', context: { cluster: 'k', user: 'u', namespace: 'ignored' } }],
   });
@@ -24,15 +29,24 @@ function config(cluster: Record<string, unknown>, user: Record<string, unknown>)
 
 describe('readKubeconfig', () => {
   test('data fields and the current context', () => {
-    const r = readKubeconfig('/x/kubeconfig', config({ 'certificate-authority-data': b64('CA'), 'tls-server-name': 'api' }, { 'client-certificate-data': b64('CERT'), 'client-key-data': b64('KEY') }));
-    expect(r).toEqual({ kind: 'static', connection: { server: 'https://10.0.0.1:6443', tls: { ca: Buffer.from('CA'), cert: Buffer.from('CERT'), key: Buffer.from('KEY'), servername: 'api' } } });
+    const r = readKubeconfig(
+      '/x/kubeconfig',
+      config({ 'certificate-authority-data': b64('CA'), 'tls-server-name': 'api' }, { 'client-certificate-data': b64('CERT'), 'client-key-data': b64('KEY') }),
+    );
+    expect(r).toEqual({
+      kind: 'static',
+      connection: { server: 'https://10.0.0.1:6443', tls: { ca: Buffer.from('CA'), cert: Buffer.from('CERT'), key: Buffer.from('KEY'), servername: 'api' } },
+    });
   });
 
   test('file fields are relative to the kubeconfig, token files are read per request', () => {
     const d = dir();
     fs.writeFileSync(path.join(d, 'ca.crt'), 'CA');
     fs.writeFileSync(path.join(d, 'token'), 'tok-1\n');
-    const r = readKubeconfig(path.join(d, 'kubeconfig'), config({ 'certificate-authority': 'ca.crt', 'insecure-skip-tls-verify': true }, { tokenFile: 'token' }));
+    const r = readKubeconfig(
+      path.join(d, 'kubeconfig'),
+      config({ 'certificate-authority': 'ca.crt', 'insecure-skip-tls-verify': true }, { tokenFile: 'token' }),
+    );
     if (r.kind !== 'static') throw new Error('expected static');
     expect(r.connection.tls).toEqual({ ca: Buffer.from('CA'), rejectUnauthorized: false });
     expect(staticHeaders(r.connection)).toEqual({ Authorization: 'Bearer tok-1' });
@@ -61,8 +75,14 @@ describe('readKubeconfig', () => {
     ['apiVersion: v1\nkind: Config\n', /no current-context/],
     ['current-context: nope\ncontexts: []\n', /current-context "nope" is not among its contexts/],
     ['current-context: c\ncontexts: [{name: c, context: {cluster: gone, user: u}}]\n', /names cluster "gone", which the kubeconfig does not define/],
-    ['current-context: c\ncontexts: [{name: c, context: {cluster: k}}]\nclusters: [{name: k, cluster: {certificate-authority: /nonexistent/ca}}]\n', /has no server/],
-    ['current-context: c\ncontexts: [{name: c, context: {cluster: k}}]\nclusters: [{name: k, cluster: {server: "https://x", certificate-authority: /nonexistent/ca}}]\n', /certificate-authority \/nonexistent\/ca: file not found/],
+    [
+      'current-context: c\ncontexts: [{name: c, context: {cluster: k}}]\nclusters: [{name: k, cluster: {certificate-authority: /nonexistent/ca}}]\n',
+      /has no server/,
+    ],
+    [
+      'current-context: c\ncontexts: [{name: c, context: {cluster: k}}]\nclusters: [{name: k, cluster: {server: "https://x", certificate-authority: /nonexistent/ca}}]\n',
+      /certificate-authority \/nonexistent\/ca: file not found/,
+    ],
     ['{ unbalanced', /not a YAML kubeconfig/],
   ])('a broken kubeconfig says what is wrong: %#', (text, message) => {
     expect(() => readKubeconfig('/k', text)).toThrow(message);

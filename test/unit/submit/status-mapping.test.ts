@@ -7,7 +7,14 @@ import { deriveStatus, statusLines, type StatusObservation } from '../../../lib/
 const ID = 'orders-0123456789ab';
 const NS = 'jobs';
 
-function job(extra: { suspend?: boolean; conditions?: Array<{ type: string; status?: string; reason?: string; message?: string }>; annotations?: Record<string, string>; deleting?: boolean } = {}): Job {
+function job(
+  extra: {
+    suspend?: boolean;
+    conditions?: Array<{ type: string; status?: string; reason?: string; message?: string }>;
+    annotations?: Record<string, string>;
+    deleting?: boolean;
+  } = {},
+): Job {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -25,14 +32,19 @@ function pod(role: 'master' | 'worker', name: string, status: Pod['status'], mem
   };
 }
 
-const running: Pod['status'] = { phase: 'Running', containerStatuses: [{ name: 'seatunnel', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }] };
+const running: Pod['status'] = {
+  phase: 'Running',
+  containerStatuses: [{ name: 'seatunnel', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }],
+};
 const terminatedWith = (exitCode: number, reason = 'Error'): Pod['status'] => ({
   phase: 'Failed',
   containerStatuses: [{ name: 'seatunnel', ready: false, restartCount: 0, image: 'x', imageID: '', state: { terminated: { exitCode, reason } } }],
 });
 const waiting = (reason: string, message: string, init = false): Pod['status'] => ({
   phase: 'Pending',
-  [init ? 'initContainerStatuses' : 'containerStatuses']: [{ name: init ? 'install-runtime' : 'seatunnel', ready: false, restartCount: 0, image: 'x', imageID: '', state: { waiting: { reason, message } } }],
+  [init ? 'initContainerStatuses' : 'containerStatuses']: [
+    { name: init ? 'install-runtime' : 'seatunnel', ready: false, restartCount: 0, image: 'x', imageID: '', state: { waiting: { reason, message } } },
+  ],
 });
 const unschedulable: Pod['status'] = {
   phase: 'Pending',
@@ -56,42 +68,95 @@ describe('deriveStatus', () => {
   });
 
   test('Failed=True with the runtime failure reason, the Zeta message and the exit-code meaning', () => {
-    const r = deriveStatus(obs({
-      job: job({
-        conditions: [{ type: 'Failed', reason: 'PodFailurePolicy', message: 'Container seatunnel for pod jobs/x failed with exit code 1 matching FailJob rule at index 0' }],
-        annotations: { [ANNOTATIONS.reason]: 'JobFailed', [ANNOTATIONS.message]: 'java.lang.RuntimeException: table not found', [ANNOTATIONS.zetaJobId]: '917', [ANNOTATIONS.zetaJobStatus]: 'FAILED' },
+    const r = deriveStatus(
+      obs({
+        job: job({
+          conditions: [
+            {
+              type: 'Failed',
+              reason: 'PodFailurePolicy',
+              message: 'Container seatunnel for pod jobs/x failed with exit code 1 matching FailJob rule at index 0',
+            },
+          ],
+          annotations: {
+            [ANNOTATIONS.reason]: 'JobFailed',
+            [ANNOTATIONS.message]: 'java.lang.RuntimeException: table not found',
+            [ANNOTATIONS.zetaJobId]: '917',
+            [ANNOTATIONS.zetaJobStatus]: 'FAILED',
+          },
+        }),
+        pods: [pod('master', `${ID}-abcde`, terminatedWith(1))],
       }),
-      pods: [pod('master', `${ID}-abcde`, terminatedWith(1))],
-    }));
+    );
     expect(r).toMatchObject({ status: 'FAILED', reason: 'JobFailed', zetaJobId: '917', zetaJobStatus: 'FAILED' });
     expect(r.message).toMatch(/exit code 1: the Zeta job failed/);
     expect(r.message).toMatch(/table not found/);
   });
 
   test('OOMKilled master → FAILED with OOMKilled and the memory limit', () => {
-    const r = deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'BackoffLimitExceeded' }] }), pods: [pod('master', 'm', terminatedWith(137, 'OOMKilled'), '2Gi')] }));
+    const r = deriveStatus(
+      obs({
+        job: job({ conditions: [{ type: 'Failed', reason: 'BackoffLimitExceeded' }] }),
+        pods: [pod('master', 'm', terminatedWith(137, 'OOMKilled'), '2Gi')],
+      }),
+    );
     expect(r).toMatchObject({ status: 'FAILED', reason: 'OOMKilled' });
     expect(r.message).toMatch(/exceeding its memory limit \(2Gi\)/);
   });
 
   test('Failed from the Job condition alone (Pods gone): the condition reason and the exit code meaning', () => {
-    const r = deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy', message: 'Container seatunnel for pod jobs/x failed with exit code 3 matching FailJob rule at index 0' }] }) }));
+    const r = deriveStatus(
+      obs({
+        job: job({
+          conditions: [
+            {
+              type: 'Failed',
+              reason: 'PodFailurePolicy',
+              message: 'Container seatunnel for pod jobs/x failed with exit code 3 matching FailJob rule at index 0',
+            },
+          ],
+        }),
+      }),
+    );
     expect(r.status).toBe('FAILED');
     expect(r.reason).toMatch(/^exit code 3: infrastructure failure/);
     expect(r.message).toMatch(/PodFailurePolicy: Container seatunnel/);
   });
 
   test('CANCELED: runtime exit code 2 (on the Pod, or in the condition once the Pod is gone), or the phase / Zeta status annotation', () => {
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy' }] }), pods: [pod('master', 'm', terminatedWith(2))] })).status).toBe('CANCELED');
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy', message: 'Container seatunnel for pod jobs/x failed with exit code 2 matching FailJob rule at index 0' }] }) })).status).toBe('CANCELED');
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'FailureTarget' }], annotations: { [ANNOTATIONS.phase]: 'Canceled' } }) })).status).toBe('CANCELED');
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }], annotations: { [ANNOTATIONS.zetaJobStatus]: 'CANCELED' } }) })).status).toBe('CANCELED');
+    expect(
+      deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy' }] }), pods: [pod('master', 'm', terminatedWith(2))] })).status,
+    ).toBe('CANCELED');
+    expect(
+      deriveStatus(
+        obs({
+          job: job({
+            conditions: [
+              {
+                type: 'Failed',
+                reason: 'PodFailurePolicy',
+                message: 'Container seatunnel for pod jobs/x failed with exit code 2 matching FailJob rule at index 0',
+              },
+            ],
+          }),
+        }),
+      ).status,
+    ).toBe('CANCELED');
+    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'FailureTarget' }], annotations: { [ANNOTATIONS.phase]: 'Canceled' } }) })).status).toBe(
+      'CANCELED',
+    );
+    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }], annotations: { [ANNOTATIONS.zetaJobStatus]: 'CANCELED' } }) })).status).toBe(
+      'CANCELED',
+    );
     // exit code 1 is a failure, not a cancellation
     expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }] }), pods: [pod('master', 'm', terminatedWith(1))] })).status).toBe('FAILED');
   });
 
   test('master Pod ended before the Job condition is recorded', () => {
-    expect(deriveStatus(obs({ job: job(), pods: [pod('master', 'm', terminatedWith(5))] }))).toMatchObject({ status: 'FAILED', reason: 'exit code 5: the Zeta master could not start or died' });
+    expect(deriveStatus(obs({ job: job(), pods: [pod('master', 'm', terminatedWith(5))] }))).toMatchObject({
+      status: 'FAILED',
+      reason: 'exit code 5: the Zeta master could not start or died',
+    });
     expect(deriveStatus(obs({ job: job(), pods: [pod('master', 'm', { phase: 'Succeeded' })] })).status).toBe('SUCCEEDED');
   });
 
@@ -105,10 +170,12 @@ describe('deriveStatus', () => {
   });
 
   test('master Running → RUNNING with the phase, registered/desired workers and stuck workers', () => {
-    const r = deriveStatus(obs({
-      job: job({ annotations: { [ANNOTATIONS.phase]: 'WaitingForWorkers', [ANNOTATIONS.workersRegistered]: '1', [ANNOTATIONS.workersDesired]: '3' } }),
-      pods: [pod('master', 'm', running), pod('worker', 'w1', running), pod('worker', 'w2', unschedulable), pod('worker', 'w3', unschedulable)],
-    }));
+    const r = deriveStatus(
+      obs({
+        job: job({ annotations: { [ANNOTATIONS.phase]: 'WaitingForWorkers', [ANNOTATIONS.workersRegistered]: '1', [ANNOTATIONS.workersDesired]: '3' } }),
+        pods: [pod('master', 'm', running), pod('worker', 'w1', running), pod('worker', 'w2', unschedulable), pod('worker', 'w3', unschedulable)],
+      }),
+    );
     expect(r).toMatchObject({ status: 'RUNNING', phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 1 } });
     expect(r.workers?.problems).toEqual(['2 Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.']);
     expect(statusLines(r)).toEqual([
@@ -129,17 +196,31 @@ describe('deriveStatus', () => {
     expect(r.message).toMatch(message);
   });
 
-  test('DEPLOYING without a master Pod: the Job controller\'s Warning event (e.g. quota), else waiting', () => {
+  test("DEPLOYING without a master Pod: the Job controller's Warning event (e.g. quota), else waiting", () => {
     const events: Event[] = [
       { metadata: { name: 'e1' }, involvedObject: {}, type: 'Normal', reason: 'Whatever', lastTimestamp: '2026-01-01T00:00:03Z' },
-      { metadata: { name: 'e2' }, involvedObject: {}, type: 'Warning', reason: 'FailedCreate', message: 'pods "x" is forbidden: exceeded quota: q', lastTimestamp: '2026-01-01T00:00:02Z' },
+      {
+        metadata: { name: 'e2' },
+        involvedObject: {},
+        type: 'Warning',
+        reason: 'FailedCreate',
+        message: 'pods "x" is forbidden: exceeded quota: q',
+        lastTimestamp: '2026-01-01T00:00:02Z',
+      },
     ];
-    expect(deriveStatus(obs({ job: job(), events }))).toMatchObject({ status: 'DEPLOYING', reason: 'FailedCreate', message: expect.stringMatching(/exceeded quota/) });
+    expect(deriveStatus(obs({ job: job(), events }))).toMatchObject({
+      status: 'DEPLOYING',
+      reason: 'FailedCreate',
+      message: expect.stringMatching(/exceeded quota/),
+    });
     expect(deriveStatus(obs({ job: job() }))).toMatchObject({ status: 'DEPLOYING', message: expect.stringMatching(/Job controller/) });
   });
 
   test('the newest master Pod that is not being deleted is the one that counts', () => {
-    const old = { ...pod('master', 'old', terminatedWith(1)), metadata: { ...pod('master', 'old', {}).metadata, creationTimestamp: '2026-01-01T00:00:00Z', deletionTimestamp: '2026-01-01T00:01:00Z' } };
+    const old = {
+      ...pod('master', 'old', terminatedWith(1)),
+      metadata: { ...pod('master', 'old', {}).metadata, creationTimestamp: '2026-01-01T00:00:00Z', deletionTimestamp: '2026-01-01T00:01:00Z' },
+    };
     const current = { ...pod('master', 'new', running), metadata: { ...pod('master', 'new', {}).metadata, creationTimestamp: '2026-01-01T00:02:00Z' } };
     expect(deriveStatus(obs({ job: job(), pods: [old, current] }))).toMatchObject({ status: 'RUNNING', masterPod: 'new' });
   });
@@ -148,5 +229,12 @@ describe('deriveStatus', () => {
 test('a worker loss stops the Zeta job (CANCELED in Zeta), yet the application FAILED: the runtime decides', () => {
   const failedPhase = { [ANNOTATIONS.phase]: 'Failed', [ANNOTATIONS.zetaJobStatus]: 'CANCELED', [ANNOTATIONS.reason]: 'WorkerLost' };
   expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }], annotations: failedPhase }) })).status).toBe('FAILED');
-  expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy' }], annotations: failedPhase }), pods: [pod('master', 'm', terminatedWith(3))] })).status).toBe('FAILED');
+  expect(
+    deriveStatus(
+      obs({
+        job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy' }], annotations: failedPhase }),
+        pods: [pod('master', 'm', terminatedWith(3))],
+      }),
+    ).status,
+  ).toBe('FAILED');
 });
