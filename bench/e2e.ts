@@ -68,7 +68,7 @@ async function applicationRun(
   const out: Output = {
     ...quiet(),
     result: (d) => {
-      if (typeof d.applicationId === 'string') appId = d.applicationId;
+      if (!Array.isArray(d) && typeof d.applicationId === 'string') appId = d.applicationId;
     },
   };
   const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);

@@ -7,9 +7,11 @@
 
 import { parseArgs } from 'node:util';
 import { parseOverride } from '../model/deployment';
+import { dns1123LabelProblem } from '../model/k8s-syntax';
+import { parseStatusFilter, type ApplicationStatus } from '../submit/statuses';
 import { CliError } from './exit-codes';
 
-export const COMMANDS = ['submit', 'status', 'cancel', 'preflight', 'synth', 'docs', 'help'] as const;
+export const COMMANDS = ['submit', 'status', 'list', 'cancel', 'preflight', 'synth', 'docs', 'help'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 const OPTIONS = {
@@ -31,6 +33,10 @@ const OPTIONS = {
   write: { type: 'boolean' },
   check: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  namespace: { type: 'string', short: 'n' },
+  'all-namespaces': { type: 'boolean', short: 'A' },
+  selector: { type: 'string', short: 'l' },
+  status: { type: 'string' },
 } as const;
 
 type Flag = keyof typeof OPTIONS;
@@ -39,6 +45,7 @@ const COMMON: Flag[] = ['target', 'application-config', 'D', 'i', 'output', 'hel
 const ALLOWED: Record<Command, Flag[]> = {
   submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
   status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval'],
+  list: [...COMMON, 'namespace', 'all-namespaces', 'selector', 'status'],
   cancel: [...COMMON, 'id', 'savepoint', 'wait-timeout'],
   preflight: [...COMMON, 'config', 'job-id', 'restore-job-id'],
   synth: [...COMMON, 'config', 'job-id', 'restore-job-id', 'output-dir'],
@@ -72,6 +79,13 @@ export interface ParsedArgs {
   readonly write: boolean;
   readonly check: boolean;
   readonly help: boolean;
+  /** list: the namespace (instead of kubernetes.namespace), or all of them. */
+  readonly namespace?: string;
+  readonly allNamespaces: boolean;
+  /** list: a label selector, combined with the application label. */
+  readonly selector?: string;
+  /** list: keep only these statuses (validated). */
+  readonly statuses?: ReadonlySet<ApplicationStatus>;
 }
 
 function millis(flag: string, value: string | undefined, fallback: number, min: number): number {
@@ -104,6 +118,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
       config: ' (status and cancel find the application by --id; the job file is only for submit)',
       id: ' (submit creates a new application and prints its ID)',
       wait: ' (cancel returns once the deletion is accepted)',
+      namespace: ' (the namespace comes from -a or -Dkubernetes.namespace=NS)',
+      status: ' (list filters by --status; status takes --id)',
     };
     throw new CliError(`${command} does not accept ${rejected.map(spelling).join(', ')}${rejected.map((r) => hints[r] ?? '').join('')}`);
   }
@@ -139,8 +155,10 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   if (command !== 'cancel' && !v.wait && (v['wait-timeout'] !== undefined || v['wait-interval'] !== undefined)) {
     throw new CliError(`${command}: --wait-timeout and --wait-interval only apply with --wait`);
   }
+  const listScope = command === 'list' ? listScopeOf(v) : {};
   return {
     command,
+    ...listScope,
     deploymentFile: v['application-config'] as string | undefined,
     jobFile: v.config as string | undefined,
     overrides,
@@ -157,7 +175,27 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     write: v.write === true,
     check: v.check === true,
     help: v.help === true,
+    allNamespaces: v['all-namespaces'] === true,
   };
+}
+
+/** list's --namespace / --all-namespaces / --selector / --status, validated before any API call. */
+function listScopeOf(v: Partial<Record<Flag, string | string[] | boolean>>): Pick<ParsedArgs, 'namespace' | 'selector' | 'statuses'> {
+  const namespace = v.namespace as string | undefined;
+  if (namespace !== undefined && v['all-namespaces']) throw new CliError('list: --namespace and --all-namespaces exclude each other');
+  const nsProblem = namespace !== undefined ? dns1123LabelProblem(namespace) : undefined;
+  if (nsProblem) throw new CliError(`--namespace: got "${namespace}"; ${nsProblem}`);
+  const selector = v.selector as string | undefined;
+  if (selector !== undefined && !selector.trim()) throw new CliError('--selector: got an empty selector; give one like team=data or env in (prod,staging)');
+  let statuses: ReadonlySet<ApplicationStatus> | undefined;
+  if (v.status !== undefined) {
+    try {
+      statuses = parseStatusFilter(v.status as string);
+    } catch (e) {
+      throw new CliError(`--status: ${(e as Error).message}`);
+    }
+  }
+  return { ...(namespace !== undefined ? { namespace } : {}), ...(selector !== undefined ? { selector } : {}), ...(statuses ? { statuses } : {}) };
 }
 
 function defaults(): Omit<ParsedArgs, 'command'> {
@@ -172,5 +210,6 @@ function defaults(): Omit<ParsedArgs, 'command'> {
     write: false,
     check: false,
     help: false,
+    allNamespaces: false,
   };
 }

@@ -5,6 +5,7 @@ Usage:
   seatunnel-app submit    [-t kubernetes] [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
                           [--job-id N] [--restore-job-id M] [--wait [--wait-timeout MS] [--wait-interval MS]] [--dry-run]
   seatunnel-app status    --id APP_ID [-a deploy.conf] [--wait [--wait-timeout MS] [--wait-interval MS]]
+  seatunnel-app list      [-a deploy.conf | -n NS | -A] [-l SELECTOR] [--status S[,S...]]
   seatunnel-app cancel    --id APP_ID [-a deploy.conf] [--savepoint [--wait-timeout MS]]
   seatunnel-app preflight [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
   seatunnel-app synth     [-a deploy.conf] [-c job.conf] [-Dkey=value ...] [-o DIR]
@@ -25,6 +26,10 @@ Commands:
              runtime's failure reason, Zeta's error. Also the phase and registered/desired workers.
              CANCELED: the master exited with the runtime's cancel code (2), or the Job is being
              deleted before it finished.
+  list       One line per application: ID, status, phase, workers registered/desired, Zeta job
+             ID, age, name — each exactly what status --id says. Reads all applications with one
+             list call per kind (Jobs, Pods; Events only if one waits for its master Pod), page
+             by page, however many there are. --output json: an array of status's JSON records.
   cancel     Delete the application: the Job (foreground), then anything still labelled with the
              application ID and made by this tool (Pods, Service, ConfigMaps, Secrets, worker
              template, Role, RoleBinding, NetworkPolicies). Referenced ConfigMaps and Secrets, the
@@ -43,7 +48,7 @@ Commands:
 Options:
   -t, --target kubernetes        Accepted for compatibility; kubernetes is the only target.
   -a, --application-config FILE  Deployment file (HOCON, application.* and kubernetes.* keys).
-                                 status and cancel read only kubernetes.namespace and kubeconfig.
+                                 status, list and cancel read only kubernetes.namespace and kubeconfig.
   -c, --config FILE              Job file, sent verbatim (\${VAR} is resolved inside the master Pod).
   -Dkey=value                    Override a deployment option (not for secrets: visible in ps).
   -ikey=value, -i key=value      The same override as SeaTunnel's starter spells it; -D and -i apply in
@@ -51,6 +56,12 @@ Options:
       --job-id N                 Native Zeta job ID (default: generated).
       --restore-job-id M         Start from the latest checkpoint of Zeta job M.
       --id APP_ID                The application (status, cancel).
+  -n, --namespace NS             list: this namespace instead of kubernetes.namespace.
+  -A, --all-namespaces           list: every namespace (adds a NAMESPACE column).
+  -l, --selector SELECTOR        list: only applications whose Job matches this label selector
+                                 (kubectl syntax, e.g. team=data,env in (prod,staging)).
+      --status S[,S...]          list: only these statuses (CREATED, DEPLOYING, RUNNING,
+                                 SUCCEEDED, FAILED, CANCELED, UNKNOWN; any case).
       --wait                     Follow the application until it ends (submit, status). On a
                                  terminal one live line (status, phase, workers, elapsed time);
                                  otherwise a line on stderr each time the state changes.
@@ -62,7 +73,7 @@ Options:
   -h, --help                     This help.
 
 Exit codes:
-  0   success; plain status whenever the query worked; with --wait: SUCCEEDED or CANCELED
+  0   success; plain status and list whenever the query worked; with --wait: SUCCEEDED or CANCELED
   1   with --wait: FAILED; otherwise the command failed (an API error; a submit that was rolled back)
   2   with --wait: UNKNOWN (the application does not exist, or its record expired)
   3   --wait-timeout expired (the last status is printed; the application keeps running)

@@ -7,9 +7,12 @@ import { printable, printableJson } from './printable';
 
 import { bigintsAsText } from '../model/issues';
 
+/** What `--output json` prints: one object, or an array of them (list). */
+export type JsonDocument = Record<string, unknown> | Array<Record<string, unknown>>;
+
 export interface Output {
   readonly json: boolean;
-  result(data: Record<string, unknown>, lines: readonly string[]): void;
+  result(data: JsonDocument, lines: readonly string[]): void;
   line(text: string): void;
   warn(text: string): void;
   error(text: string): void;
@@ -62,4 +65,21 @@ export function consoleOutput(json: boolean, stdout: NodeJS.WritableStream = pro
       if (done) endLine();
     },
   };
+}
+
+/**
+ * Rows as lines of left-aligned columns two spaces apart, every cell escaped first (so the widths
+ * are those printed). The last column is not padded: put free text (a name) there, where a wide
+ * character cannot shift the columns after it.
+ */
+export function table(rows: ReadonlyArray<readonly string[]>): string[] {
+  const cells = rows.map((r) => r.map((c) => printable(c)));
+  const widths: number[] = [];
+  for (const r of cells) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return cells.map((r) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }

@@ -32,6 +32,8 @@ export const ANNOTATIONS = {
   cancelRequested: 'seatunnel.apache.org/cancel-requested',
   /** On the Job: the worker template the runtime stamps workers from. */
   workerTemplate: 'seatunnel.apache.org/worker-template',
+  /** On the Job: application.name (the Zeta job name), so `list` shows it from the Job alone. */
+  applicationName: 'seatunnel.apache.org/application-name',
 } as const;
 
 /** Values of the phase annotation, in lifecycle order; the last three are final. */

@@ -25,8 +25,9 @@ import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS } from '../model/reserved
 import { CONTAINER_NAME } from '../plan/pod';
 import type { Kube, ObjectRef } from '../kube';
 
-export const STATUSES = ['CREATED', 'DEPLOYING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'UNKNOWN'] as const;
-export type ApplicationStatus = (typeof STATUSES)[number];
+import type { ApplicationStatus } from './statuses';
+
+export { STATUSES, type ApplicationStatus } from './statuses';
 
 export const TERMINAL_STATUSES: ReadonlySet<ApplicationStatus> = new Set(['SUCCEEDED', 'FAILED', 'CANCELED']);
 
@@ -55,6 +56,10 @@ export interface WorkerSummary {
 export interface StatusReport {
   readonly applicationId: string;
   readonly namespace: string;
+  /** application.name, from the Job's annotation (Jobs submitted before it was recorded have none). */
+  readonly name?: string;
+  /** When the Job was created. */
+  readonly createdAt?: string;
   readonly status: ApplicationStatus;
   /** Short reason: Unschedulable, ErrImagePull, OOMKilled, the runtime's failure reason, … */
   readonly reason?: string;
@@ -236,6 +241,8 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   const master = masterPodOf(obs.pods);
   const common = {
     ...base,
+    ...(ann[ANNOTATIONS.applicationName] ? { name: ann[ANNOTATIONS.applicationName] } : {}),
+    ...(job.metadata?.creationTimestamp ? { createdAt: job.metadata.creationTimestamp } : {}),
     ...(ann[ANNOTATIONS.phase] ? { phase: ann[ANNOTATIONS.phase] } : {}),
     ...(ann[ANNOTATIONS.zetaJobId] ? { zetaJobId: ann[ANNOTATIONS.zetaJobId] } : {}),
     ...(ann[ANNOTATIONS.zetaJobStatus] ? { zetaJobStatus: ann[ANNOTATIONS.zetaJobStatus] } : {}),
@@ -282,6 +289,43 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   return { ...common, status: 'DEPLOYING', message: 'waiting for the Job controller to create the master Pod' };
 }
 
+/**
+ * Whether the status needs the Job's events: only to say why the master Pod does not exist yet
+ * (e.g. a quota refusal), so not for a suspended or finished Job, nor once the master Pod exists.
+ */
+export function needsEvents(job: Job | undefined, pods: readonly Pod[]): job is Job {
+  return (
+    job !== undefined &&
+    !job.spec?.suspend &&
+    !pods.some((p) => role(p) === 'master') &&
+    !job.status?.conditions?.some((c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type))
+  );
+}
+
+/**
+ * The one derivation `status` and `list` share: the application's report from its Job (undefined
+ * when there is none), the Pods with its application-id label and the events about Jobs of its
+ * name (only those of this Job's UID count: an earlier Job of the same name left its own).
+ */
+export function applicationStatus(
+  applicationId: string,
+  namespace: string,
+  job: Job | undefined,
+  pods: readonly Pod[],
+  events?: readonly Event[],
+): StatusReport {
+  const own =
+    needsEvents(job, pods) && events
+      ? events.filter((e) => !job.metadata?.uid || !e.involvedObject?.uid || e.involvedObject.uid === job.metadata.uid)
+      : undefined;
+  return deriveStatus({ applicationId, namespace, job, pods, ...(own ? { events: own } : {}) });
+}
+
+/** The field selector of the events about Jobs (of one name, when given). */
+export function jobEventsSelector(name?: string): string {
+  return `involvedObject.kind=Job${name !== undefined ? `,involvedObject.name=${name}` : ''}`;
+}
+
 /** Reads the Job, the application's Pods and, when needed, the Job's events; then derives the status. */
 export async function readStatus(kube: Kube, namespace: string, applicationId: string): Promise<StatusReport> {
   const ref: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
@@ -289,20 +333,14 @@ export async function readStatus(kube: Kube, namespace: string, applicationId: s
     kube.find<Job>(ref),
     kube.list<Pod>('v1', 'Pod', namespace, { labelSelector: `${LABELS.applicationId}=${applicationId}` }).then((l) => l.items),
   ]);
-  let events: Event[] | undefined;
-  const needEvents =
-    job &&
-    !job.spec?.suspend &&
-    !pods.some((p) => role(p) === 'master') &&
-    !job.status?.conditions?.some((c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type));
-  if (needEvents) {
-    // Best effort: the reason the master Pod was not created (e.g. a quota refusal) is an Event on the Job.
-    events = await kube
-      .list<Event>('v1', 'Event', namespace, { fieldSelector: `involvedObject.kind=Job,involvedObject.name=${applicationId}` })
-      .then((l) => l.items.filter((e) => !job.metadata?.uid || !e.involvedObject?.uid || e.involvedObject.uid === job.metadata.uid))
-      .catch(() => undefined);
-  }
-  return deriveStatus({ applicationId, namespace, job, pods, events });
+  // Best effort: without the events the status is still right, only less specific.
+  const events = needsEvents(job, pods)
+    ? await kube
+        .list<Event>('v1', 'Event', namespace, { fieldSelector: jobEventsSelector(applicationId) })
+        .then((l) => l.items)
+        .catch(() => undefined)
+    : undefined;
+  return applicationStatus(applicationId, namespace, job, pods, events);
 }
 
 /** The lines `status` prints after `Application ID:`. */

@@ -9,7 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../lib/cli/main';
-import type { Output } from '../../lib/cli/output';
+import type { JsonDocument, Output } from '../../lib/cli/output';
 import { LABELS } from '../../lib/model/reserved';
 import { adminHttp, clusterInfo, waitFor } from '../support/cluster';
 import { JOB_CONFIG } from '../support/fixtures';
@@ -17,14 +17,14 @@ import { JOB_CONFIG } from '../support/fixtures';
 export interface Captured extends Output {
   out: string[];
   err: string[];
-  data: Array<Record<string, unknown>>;
+  data: JsonDocument[];
   progressLines: string[];
 }
 
 export function capture(json = false): Captured {
   const out: string[] = [];
   const err: string[] = [];
-  const data: Array<Record<string, unknown>> = [];
+  const data: JsonDocument[] = [];
   const progressLines: string[] = [];
   return {
     json,
@@ -51,7 +51,7 @@ export interface RunResult {
   code: number;
   out: string[];
   err: string[];
-  data: Array<Record<string, unknown>>;
+  data: JsonDocument[];
   progress: string[];
   /** The value of a "Key: value" line of stdout. */
   value(key: string): string | undefined;

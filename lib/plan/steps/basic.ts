@@ -51,7 +51,7 @@ export const basicStep: FeatureStep = {
       kind: 'Job',
       metadata: {
         ...objectMeta(spec, names.job(spec), 'master', 'master'),
-        annotations: { ...spec.annotations, [ANNOTATIONS.workerTemplate]: names.workerTemplate(spec) },
+        annotations: { ...spec.annotations, [ANNOTATIONS.workerTemplate]: names.workerTemplate(spec), [ANNOTATIONS.applicationName]: spec.name },
       },
       spec: {
         suspend: d.options.suspend,
