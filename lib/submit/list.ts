@@ -27,6 +27,11 @@ export interface ListScope {
 export interface ListFilter {
   /** Keep only these statuses (empty or undefined: all). */
   readonly statuses?: ReadonlySet<ApplicationStatus>;
+  /**
+   * Report Pods whose Job does not exist (default true). Off with a label selector: it applies to
+   * the Jobs, so a Pod without a listed Job may belong to one the selector left out.
+   */
+  readonly jobless?: boolean;
 }
 
 /** What was read, by kind; the join and the derivation are pure (`deriveList`). */
@@ -69,7 +74,8 @@ function podsByApplication(pods: readonly Pod[]): Map<string, Pod[]> {
 
 /**
  * The reports of every application observed, sorted by namespace then ID. An application is a Job;
- * Pods with an application-id label and no Job are reported too (UNKNOWN, as status says for them).
+ * Pods with an application-id label and no Job are reported too (UNKNOWN, as status says for them),
+ * unless `filter.jobless` is false.
  */
 export function deriveList(obs: ListObservation, filter: ListFilter = {}): StatusReport[] {
   const podsByApp = podsByApplication(obs.pods);
@@ -86,7 +92,7 @@ export function deriveList(obs: ListObservation, filter: ListFilter = {}): Statu
     seen.add(k);
     reports.push(applicationStatus(id, namespace, job, podsByApp.get(k) ?? [], eventsByJob.get(k)));
   }
-  for (const [k, pods] of podsByApp) {
+  for (const [k, pods] of filter.jobless === false ? [] : podsByApp) {
     if (seen.has(k)) continue;
     const namespace = pods[0].metadata?.namespace ?? '';
     reports.push(applicationStatus(pods[0].metadata!.labels![LABELS.applicationId], namespace, undefined, pods));
@@ -154,5 +160,5 @@ export async function readList(kube: Kube, scope: ListScope): Promise<ListObserv
 }
 
 export async function listApplications(kube: Kube, scope: ListScope, filter: ListFilter = {}): Promise<StatusReport[]> {
-  return deriveList(await readList(kube, scope), filter);
+  return deriveList(await readList(kube, scope), { jobless: !scope.selector, ...filter });
 }

@@ -108,6 +108,8 @@ describe('deriveList', () => {
     const r = deriveList({ jobs, pods }, { statuses: parseStatusFilter('failed,CANCELED') });
     expect(r.map((x) => x.applicationId)).toEqual(['cancel-1', 'fail-1']);
     expect(deriveList({ jobs, pods }, { statuses: new Set() })).toHaveLength(7);
+    // With a label selector the Jobs it left out would look like Pods without a Job: not reported.
+    expect(deriveList({ jobs: [running], pods }, { jobless: false }).map((x) => x.applicationId)).toEqual(['run-1']);
   });
 
   test('the Jobs selector is the application label, then the user selector', () => {
