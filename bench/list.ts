@@ -3,7 +3,8 @@
 // `kubectl get jobs -l app.kubernetes.io/managed-by=seatunnel-app -o json` — one list call of one
 // kind, where list reads two (Jobs and Pods) and derives every application's status. Each
 // application is its Job (as the plan builds it, suspended so the Job controller adds no Pods) and
-// two Pods from the plan's own templates (a master and a worker), with the runtime's annotations.
+// two Pods from the plan's own templates (a master and a worker; as the namespace's default
+// ServiceAccount, whose own is not created here), with the runtime's annotations.
 //
 //   npm run bench:list   (BENCH_APPS, BENCH_RUNS; SEATUNNEL_TEST_CLUSTER=<cluster.json> reuses a control plane)
 
@@ -20,7 +21,7 @@ import { ANNOTATIONS, LABELS, MANAGED_BY } from '../lib/model/reserved';
 import { resolveApplication } from '../lib/model/resolve';
 import { buildPlan } from '../lib/plan/build-plan';
 import { connect } from '../lib/submit/client-node-api';
-import { ControlPlane, type ClusterInfo } from '../tools/local-stack/control-plane';
+import { benchControlPlane, benchNamespace } from './control-plane';
 import { median, percentile, table, timeMsAsync } from './harness';
 
 const run = promisify(execFile);
@@ -75,7 +76,7 @@ async function createApplication(kube: Kube, i: number): Promise<void> {
         name: `${spec.appId}-${role}`,
         labels: { ...tpl?.metadata?.labels, [LABELS.applicationId]: spec.appId, [LABELS.role]: role },
       },
-      spec: { ...tpl?.spec, containers: tpl?.spec?.containers ?? [], restartPolicy: 'Never' },
+      spec: { ...tpl?.spec, containers: tpl?.spec?.containers ?? [], restartPolicy: 'Never', serviceAccountName: 'default' },
     };
     await kube.create(pod as Pod & { apiVersion: string; kind: string }, NAMESPACE);
   }
@@ -84,24 +85,12 @@ async function createApplication(kube: Kube, i: number): Promise<void> {
 const quiet = (): Output => ({ json: false, result: () => undefined, line: () => undefined, warn: () => undefined, error: () => undefined });
 
 async function main(): Promise<void> {
-  let cp: ControlPlane | undefined;
-  let info: ClusterInfo;
-  if (process.env.SEATUNNEL_TEST_CLUSTER && fs.existsSync(process.env.SEATUNNEL_TEST_CLUSTER)) {
-    info = JSON.parse(fs.readFileSync(process.env.SEATUNNEL_TEST_CLUSTER, 'utf8')) as ClusterInfo;
-  } else {
-    cp = await ControlPlane.start({ nodes: 1 });
-    info = cp.info;
-  }
+  const cp = await benchControlPlane();
+  const info = cp.info;
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-list-'));
   try {
-    await kube
-      .call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } })
-      .catch(() => undefined);
-    for (let i = 0; i < 50; i++) {
-      if (await kube.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: NAMESPACE, name: 'default' })) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await benchNamespace(kube, NAMESPACE);
     const existing = (await kube.list('batch/v1', 'Job', NAMESPACE, { labelSelector: `${LABELS.managedBy}=${MANAGED_BY}` })).items.length;
     const t0 = Date.now();
     await inParallel(
@@ -159,7 +148,7 @@ async function main(): Promise<void> {
   } finally {
     kube.api.close();
     fs.rmSync(work, { recursive: true, force: true });
-    await cp?.stop();
+    await cp.stop();
   }
 }
 
