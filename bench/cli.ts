@@ -7,7 +7,8 @@
 // Targets: `status` ≤ 1.0× `kubectl get job`; `synth` ≤ 300 ms.
 //
 //   npm run bench:cli             (SEATUNNEL_TEST_CLUSTER=<cluster.json> reuses a running control plane;
-//                                  BENCH_CLI=<path to seatunnel-app.js> measures another build)
+//                                  BENCH_CLI=<path to seatunnel-app.js> measures another build;
+//                                  BENCH_CLI_BASE=<path> adds that build's rows, in the same rounds)
 
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,7 +22,7 @@ import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
 import { Kube } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
-import { ControlPlane, type ClusterInfo } from '../tools/local-stack/control-plane';
+import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table } from './harness';
 
 const run = promisify(execFile);
@@ -38,25 +39,13 @@ async function timed(file: string, args: readonly string[], env?: NodeJS.Process
 }
 
 async function main(): Promise<void> {
-  let cp: ControlPlane | undefined;
-  let info: ClusterInfo;
-  if (process.env.SEATUNNEL_TEST_CLUSTER && fs.existsSync(process.env.SEATUNNEL_TEST_CLUSTER)) {
-    info = JSON.parse(fs.readFileSync(process.env.SEATUNNEL_TEST_CLUSTER, 'utf8')) as ClusterInfo;
-  } else {
-    cp = await ControlPlane.start({ nodes: 1 });
-    info = cp.info;
-  }
+  const cluster = await benchCluster();
+  const info = cluster.info;
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
   let appId: string | undefined;
   try {
-    await kube
-      .call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } })
-      .catch(() => undefined);
-    for (let i = 0; i < 50; i++) {
-      if (await kube.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: NAMESPACE, name: 'default' })) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await ensureNamespace(kube, NAMESPACE);
     // One application for status and kubectl to read.
     const spec = resolveApplication({ name: 'bench-cli', namespace: NAMESPACE, image: 'apache/seatunnel:2.3.12', jobConfig: JOB, workerCount: 2 });
     const plan = buildPlan(spec, { suspend: true });
@@ -75,12 +64,18 @@ async function main(): Promise<void> {
     const cli = path.resolve(process.env.BENCH_CLI ?? path.join(ROOT, 'bin', 'seatunnel-app.js'));
     const node = process.execPath;
 
+    const ours = (label: string, bin: string): Array<[string, () => Promise<number>]> => [
+      [`seatunnel-app --help${label}`, () => timed(node, [bin, '--help'])],
+      [`seatunnel-app status --id${label}`, () => timed(node, [bin, 'status', '-a', deploy, '--id', spec.appId])],
+      [`seatunnel-app synth${label}`, () => timed(node, [bin, 'synth', '-a', deploy, '-c', jobFile, '-o', out])],
+    ];
     const commands: Array<[string, () => Promise<number>]> = [
       ['node -e 0 (floor)', () => timed(node, ['-e', '0'])],
       ['kubectl get job -o json', () => timed('kubectl', ['--kubeconfig', info.kubeconfig, '-n', NAMESPACE, 'get', 'job', jobName, '-o', 'json'])],
-      ['seatunnel-app --help', () => timed(node, [cli, '--help'])],
-      ['seatunnel-app status --id', () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId])],
-      ['seatunnel-app synth', () => timed(node, [cli, 'synth', '-a', deploy, '-c', jobFile, '-o', out])],
+      ...ours('', cli),
+      // Another build in the same rounds (e.g. the commit before a change): on a shared machine
+      // only an interleaved comparison is fair; runs minutes apart see different loads.
+      ...(process.env.BENCH_CLI_BASE ? ours(' (base)', path.resolve(process.env.BENCH_CLI_BASE)) : []),
     ];
     const times = new Map<string, number[]>(commands.map(([name]) => [name, []]));
     for (let i = -1; i < RUNS; i++) {
@@ -113,7 +108,7 @@ async function main(): Promise<void> {
     if (appId) await cancelApplication(kube, NAMESPACE, appId).catch(() => undefined);
     kube.api.close();
     fs.rmSync(work, { recursive: true, force: true });
-    await cp?.stop();
+    await cluster.stop();
   }
 }
 

@@ -26,7 +26,7 @@ import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
 import { Kube, refOf, type AnyObject, type KubeTransport } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
-import { ControlPlane, type ClusterInfo } from '../tools/local-stack/control-plane';
+import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table } from './harness';
 
 const run = promisify(execFile);
@@ -54,25 +54,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 const protocol = (k: Kube) => (k.api as KubeTransport).protocol;
 
 async function main(): Promise<void> {
-  let cp: ControlPlane | undefined;
-  let info: ClusterInfo;
-  if (process.env.SEATUNNEL_TEST_CLUSTER && fs.existsSync(process.env.SEATUNNEL_TEST_CLUSTER)) {
-    info = JSON.parse(fs.readFileSync(process.env.SEATUNNEL_TEST_CLUSTER, 'utf8')) as ClusterInfo;
-  } else {
-    cp = await ControlPlane.start({ nodes: 1 });
-    info = cp.info;
-  }
+  const cluster = await benchCluster();
+  const info = cluster.info;
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const kube1 = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: false }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
   try {
-    await kube
-      .call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } } })
-      .catch(() => undefined);
-    for (let i = 0; i < 50; i++) {
-      if (await kube.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace: NAMESPACE, name: 'default' })) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await ensureNamespace(kube, NAMESPACE);
     const deploy = path.join(work, 'deploy.conf');
     fs.writeFileSync(
       deploy,
@@ -209,7 +197,7 @@ async function main(): Promise<void> {
     kube.api.close();
     kube1.api.close();
     fs.rmSync(work, { recursive: true, force: true });
-    await cp?.stop();
+    await cluster.stop();
   }
 }
 
