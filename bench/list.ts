@@ -21,7 +21,7 @@ import { ANNOTATIONS, LABELS, MANAGED_BY } from '../lib/model/reserved';
 import { resolveApplication } from '../lib/model/resolve';
 import { buildPlan } from '../lib/plan/build-plan';
 import { connect } from '../lib/submit/client-node-api';
-import { benchControlPlane, benchNamespace } from './control-plane';
+import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table, timeMsAsync } from './harness';
 
 const run = promisify(execFile);
@@ -85,12 +85,12 @@ async function createApplication(kube: Kube, i: number): Promise<void> {
 const quiet = (): Output => ({ json: false, result: () => undefined, line: () => undefined, warn: () => undefined, error: () => undefined });
 
 async function main(): Promise<void> {
-  const cp = await benchControlPlane();
+  const cp = await benchCluster();
   const info = cp.info;
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-list-'));
   try {
-    await benchNamespace(kube, NAMESPACE);
+    await ensureNamespace(kube, NAMESPACE);
     const existing = (await kube.list('batch/v1', 'Job', NAMESPACE, { labelSelector: `${LABELS.managedBy}=${MANAGED_BY}` })).items.length;
     const t0 = Date.now();
     await inParallel(

@@ -26,7 +26,7 @@ import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
 import { Kube, refOf, type AnyObject, type KubeTransport } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
-import { benchControlPlane, benchNamespace } from './control-plane';
+import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table } from './harness';
 
 const run = promisify(execFile);
@@ -54,13 +54,13 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 const protocol = (k: Kube) => (k.api as KubeTransport).protocol;
 
 async function main(): Promise<void> {
-  const cp = await benchControlPlane();
-  const info = cp.info;
+  const cluster = await benchCluster();
+  const info = cluster.info;
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const kube1 = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: false }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
   try {
-    await benchNamespace(kube, NAMESPACE);
+    await ensureNamespace(kube, NAMESPACE);
     const deploy = path.join(work, 'deploy.conf');
     fs.writeFileSync(
       deploy,
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
     kube.api.close();
     kube1.api.close();
     fs.rmSync(work, { recursive: true, force: true });
-    await cp.stop();
+    await cluster.stop();
   }
 }
 

@@ -7,7 +7,7 @@
 // `masterPods()` / `workerPods()` selectors plug into its NetworkPolicy and Service APIs.
 
 import { ApiObject, Chart, type ChartProps } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
+import type * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
@@ -84,17 +84,19 @@ export class SeaTunnelApplication extends Construct {
 
   /** The master Pod, as a cdk8s-plus selector (e.g. for `kplus.NetworkPolicy` peers). */
   masterPods(): kplus.Pods {
-    return kplus.Pods.select(this, 'MasterPods', {
+    const plus = cdk8sPlus();
+    return plus.Pods.select(this, 'MasterPods', {
       labels: { [LABELS.applicationId]: this.applicationId, [LABELS.role]: 'master' },
-      namespaces: kplus.Namespaces.select(this, 'MasterNamespace', { names: [this.spec.namespace] }),
+      namespaces: plus.Namespaces.select(this, 'MasterNamespace', { names: [this.spec.namespace] }),
     });
   }
 
   /** The worker Pods (created at run time by the master), as a cdk8s-plus selector. */
   workerPods(): kplus.Pods {
-    return kplus.Pods.select(this, 'WorkerPods', {
+    const plus = cdk8sPlus();
+    return plus.Pods.select(this, 'WorkerPods', {
       labels: { [LABELS.applicationId]: this.applicationId, [LABELS.role]: 'worker' },
-      namespaces: kplus.Namespaces.select(this, 'WorkerNamespace', { names: [this.spec.namespace] }),
+      namespaces: plus.Namespaces.select(this, 'WorkerNamespace', { names: [this.spec.namespace] }),
     });
   }
 }
@@ -127,4 +129,13 @@ export function addTeamApplications(
       application: { ...template.application(rest), ...(suspend !== undefined ? { suspend } : {}), ...(baseDir ? { baseDir } : {}) },
     });
   });
+}
+
+/**
+ * cdk8s-plus-28 on first use: only the selectors above need it, and loading it (its generated
+ * Kubernetes API classes) is about a third of a `seatunnel-app synth` process.
+ */
+function cdk8sPlus(): typeof kplus {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, typed by the cast
+  return require('cdk8s-plus-28') as typeof kplus;
 }

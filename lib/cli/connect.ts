@@ -9,7 +9,8 @@ import { readDeploymentOptions } from '../model/deployment';
 import { ConfigurationError, type ValidationIssue } from '../model/issues';
 import { dns1123LabelProblem } from '../model/k8s-syntax';
 import { defaultOf } from '../model/options';
-import { applicationIdProblem } from '../model/resolve';
+// From the rule itself, not model/resolve: status and cancel need this one check, not every rule.
+import { applicationIdProblem } from '../model/rules/identity';
 import { connect, ConnectionError } from '../submit/client-node-api';
 import { Kube } from '../kube';
 import type { ParsedArgs } from './args';

@@ -2,7 +2,7 @@
 // the documented exit code.
 
 import { ConfigurationError } from '../model/issues';
-import { parseCommandLine, type ParsedArgs } from './args';
+import type { ParsedArgs } from './args';
 import { CLI_EXIT, CliError } from './exit-codes';
 import { HELP } from './help';
 import { consoleOutput, type Output } from './output';
@@ -31,6 +31,17 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+/**
+ * The command lines that can only mean "print the help" (what parseCommandLine returns for them):
+ * answered without loading the parser, which brings the HOCON reader and the option table with it.
+ */
+const HELP_ONLY = new Set(['-h', '--help', 'help']);
+
+function parseCommandLine(argv: readonly string[]): ParsedArgs {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy, see HELP_ONLY
+  return (require('./args') as typeof import('./args')).parseCommandLine(argv);
+}
+
 /** cdk8s is an optional peer dependency (a Pulumi user does not install it); synth needs it. */
 const SYNTH_PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
 
@@ -43,6 +54,10 @@ function missingPeer(e: unknown, peers: readonly string[], why: string): CliErro
 }
 
 export async function main(argv: readonly string[], out?: Output): Promise<number> {
+  if (argv.length === 0 || (argv.length === 1 && HELP_ONLY.has(argv[0]))) {
+    process.stdout.write(HELP);
+    return CLI_EXIT.ok;
+  }
   let args: ParsedArgs;
   const fallbackOut = out ?? consoleOutput(argv.includes('--output=json') || argv.join(' ').includes('--output json'));
   try {
