@@ -354,7 +354,9 @@ export async function jobAnnotations(app: Deployed): Promise<Record<string, stri
   const job = await adminHttp().call<Job>('GET', `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`);
   const all = job.metadata?.annotations ?? {};
   const ours = new Set<string>(Object.values(ANNOTATIONS));
-  return Object.fromEntries(Object.entries(all).filter(([k]) => ours.has(k) && k !== ANNOTATIONS.workerTemplate));
+  // Only what the runtime wrote: the plan sets the worker template's and the application's name.
+  const planned = new Set<string>([ANNOTATIONS.workerTemplate, ANNOTATIONS.applicationName]);
+  return Object.fromEntries(Object.entries(all).filter(([k]) => ours.has(k) && !planned.has(k)));
 }
 
 /** The runtime's Events on the application's Job (not the Job controller's), oldest first. */
