@@ -10,7 +10,8 @@
 
 import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import type { Clock } from '../clock';
-import { isStatus, KubeApiError, type Job, type KubePort, type WatchEventType, type WatchHandle } from '../kube/port';
+import { isStatus, type Job, type KubePort, type WatchEventType, type WatchHandle } from '../kube/port';
+import { endOfClose, endOfErrorEvent, type WatchEnd as KubeWatchEnd } from '../kube/watch-end';
 import type { Logger } from '../log';
 import { backoffMs, errorMessage } from '../util';
 
@@ -26,7 +27,7 @@ export function viewOf(job: Job): OwnJobView {
   return { deleting: Boolean(job.metadata?.deletionTimestamp), ...(requested ? { cancelRequested: requested } : {}) };
 }
 
-type WatchEnd = { kind: 'closed' | 'gone' | 'expired' | 'stopped' } | { kind: 'error'; error: Error };
+type WatchEnd = KubeWatchEnd | { kind: 'gone' | 'stopped' };
 
 export interface OwnJobWatchOptions {
   readonly clock: Clock;
@@ -115,14 +116,7 @@ export class OwnJobWatch {
       this.watch = this.kube.watchJob(this.name, this.rv, {
         event: (type: WatchEventType, object: unknown) => {
           if (ended) return;
-          if (type === 'ERROR') {
-            const s = object as { code?: number; reason?: string; message?: string } | undefined;
-            return end(
-              s?.code === 410
-                ? { kind: 'expired' }
-                : { kind: 'error', error: new KubeApiError(s?.code ?? 0, s?.reason ?? '', `watch: ${s?.message ?? 'ERROR event'}`) },
-            );
-          }
+          if (type === 'ERROR') return end(endOfErrorEvent(object));
           const job = object as Job;
           if (job?.metadata?.resourceVersion) this.rv = job.metadata.resourceVersion;
           if (type === 'BOOKMARK') return;
@@ -130,10 +124,7 @@ export class OwnJobWatch {
           if (type === 'DELETED') return end({ kind: 'gone' });
           this.opts.onJob(viewOf(job));
         },
-        closed: (error?: Error) => {
-          if (!error) return end({ kind: 'closed' });
-          end(isStatus(error, 410) ? { kind: 'expired' } : { kind: 'error', error });
-        },
+        closed: (error?: Error) => end(endOfClose(error)),
       });
     });
   }

@@ -15,7 +15,8 @@
 
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Clock } from '../clock';
-import { isStatus, isTransient, KubeApiError, type KubePort, type WatchEventType, type WatchHandle } from '../kube/port';
+import { isStatus, isTransient, type KubePort, type WatchEventType, type WatchHandle } from '../kube/port';
+import { endOfClose, endOfErrorEvent, isExpired, type WatchEnd as KubeWatchEnd } from '../kube/watch-end';
 import type { Logger } from '../log';
 import { backoffMs, errorMessage } from '../util';
 
@@ -41,14 +42,10 @@ export interface SnapshotStoreOptions {
   readonly backoff?: (attempt: number) => number;
 }
 
-type WatchEnd = { kind: 'closed' } | { kind: 'expired' } | { kind: 'resync' } | { kind: 'stopped' } | { kind: 'error'; error: Error };
+type WatchEnd = KubeWatchEnd | { kind: 'resync' } | { kind: 'stopped' };
 
 function nameOf(pod: Pod): string | undefined {
   return pod.metadata?.name;
-}
-
-function isExpired(e: unknown): boolean {
-  return e instanceof KubeApiError && (e.status === 410 || e.reason === 'Expired' || e.reason === 'Gone');
 }
 
 export class PodSnapshotStore {
@@ -179,11 +176,7 @@ export class PodSnapshotStore {
   }
 
   private apply(type: WatchEventType, object: unknown): WatchEnd | undefined {
-    if (type === 'ERROR') {
-      const status = object as { code?: number; reason?: string; message?: string } | undefined;
-      const err = new KubeApiError(status?.code ?? 0, status?.reason ?? '', `watch: ${status?.message ?? 'ERROR event'}`);
-      return isExpired(err) ? { kind: 'expired' } : { kind: 'error', error: err };
-    }
+    if (type === 'ERROR') return endOfErrorEvent(object);
     const pod = object as Pod;
     const rv = pod?.metadata?.resourceVersion;
     if (rv) this.rv = rv;
@@ -227,10 +220,7 @@ export class PodSnapshotStore {
           const stop = this.apply(type, object);
           if (stop) end(stop);
         },
-        closed: (error) => {
-          if (!error) return end({ kind: 'closed' });
-          end(isExpired(error) ? { kind: 'expired' } : { kind: 'error', error });
-        },
+        closed: (error) => end(endOfClose(error)),
       });
     });
   }
