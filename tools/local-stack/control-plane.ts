@@ -170,6 +170,21 @@ export function fakeNodeObject(name: string, opts: FakeNodeOptions = {}, interna
   };
 }
 
+/** Resolves once /readyz answers 200; otherwise throws with the failing checks (`[-]` lines). */
+async function apiServerReady(admin: KubeHttp): Promise<true> {
+  const r = await admin.request('GET', '/readyz', undefined, { timeoutMs: 5000 });
+  if (r.status !== 200)
+    throw new Error(
+      `HTTP ${r.status}: ${
+        r.text
+          .split('\n')
+          .filter((l) => l.includes('[-]'))
+          .join('; ') || r.text
+      }`,
+    );
+  return true;
+}
+
 export class ControlPlane {
   readonly info: ClusterInfo;
   /** Admin client for the harness's own calls. */
@@ -269,22 +284,7 @@ export class ControlPlane {
     const entry = this.info.components.find((c) => c.name === 'kube-apiserver');
     if (entry) entry.pid = fresh.pid;
     this.writeInfo();
-    await waitFor(
-      async () => {
-        const r = await this.admin.request('GET', '/readyz', undefined, { timeoutMs: 5000 });
-        if (r.status !== 200)
-          throw new Error(
-            `HTTP ${r.status}: ${
-              r.text
-                .split('\n')
-                .filter((l) => l.includes('[-]'))
-                .join('; ') || r.text
-            }`,
-          );
-        return true;
-      },
-      { description: 'kube-apiserver /readyz after restart', timeoutMs, guard: () => this.assertHealthy() },
-    );
+    await waitFor(() => apiServerReady(this.admin), { description: 'kube-apiserver /readyz after restart', timeoutMs, guard: () => this.assertHealthy() });
   }
 
   /** Creates another kwok-managed fake node and waits until it is Ready. */
@@ -464,22 +464,12 @@ class Starter {
       '--endpoint-reconciler-type=none',
     ]);
     const admin = new KubeHttp({ server, ca: caData, cert: read(pki.clients.admin.cert), key: read(pki.clients.admin.key) });
-    await waitFor(
-      async () => {
-        const r = await admin.request('GET', '/readyz', undefined, { timeoutMs: 5000 });
-        if (r.status !== 200)
-          throw new Error(
-            `HTTP ${r.status}: ${
-              r.text
-                .split('\n')
-                .filter((l) => l.includes('[-]'))
-                .join('; ') || r.text
-            }`,
-          );
-        return true;
-      },
-      { description: `kube-apiserver ${server}/readyz`, timeoutMs: Math.min(120_000, this.remaining()), guard: this.guard, intervalMs: 250 },
-    );
+    await waitFor(() => apiServerReady(admin), {
+      description: `kube-apiserver ${server}/readyz`,
+      timeoutMs: Math.min(120_000, this.remaining()),
+      guard: this.guard,
+      intervalMs: 250,
+    });
     const version = await admin.call<{ gitVersion: string }>('GET', '/version');
 
     // controller manager, scheduler and kwok, in parallel
