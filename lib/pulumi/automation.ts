@@ -283,6 +283,18 @@ async function eachStack(
 
 const str = (outputs: automation.OutputMap, k: string, fallback: string) => (typeof outputs[k]?.value === 'string' ? outputs[k].value : fallback);
 
+/** A job's result: the stack's outputs where an `up` produced them, else what the plan says. */
+function resultOf(p: PreparedJob, changes: automation.OpMap, outputs: automation.OutputMap = {}): JobStackResult {
+  return {
+    stack: p.stack,
+    applicationId: str(outputs, 'applicationId', p.spec.appId),
+    jobId: str(outputs, 'jobId', p.spec.jobId),
+    namespace: str(outputs, 'namespace', p.spec.namespace),
+    jobName: str(outputs, 'jobName', p.spec.appId),
+    changes,
+  };
+}
+
 export interface UpJobsOptions extends AutomationOptions {
   /** Refresh each stack's state from the cluster first (`pulumi up --refresh`). @default false */
   readonly refresh?: boolean;
@@ -292,14 +304,7 @@ export interface UpJobsOptions extends AutomationOptions {
 export async function upJobs(jobs: readonly JobStack[], opts: UpJobsOptions): Promise<JobStackResult[]> {
   return eachStack(jobs, opts, async (stack, p, onOutput) => {
     const up = await stack.up({ onOutput, ...(opts.refresh ? { refresh: true } : {}) });
-    return {
-      stack: p.stack,
-      applicationId: str(up.outputs, 'applicationId', p.spec.appId),
-      jobId: str(up.outputs, 'jobId', p.spec.jobId),
-      namespace: str(up.outputs, 'namespace', p.spec.namespace),
-      jobName: str(up.outputs, 'jobName', p.spec.appId),
-      changes: up.summary.resourceChanges ?? {},
-    };
+    return resultOf(p, up.summary.resourceChanges ?? {}, up.outputs);
   });
 }
 
@@ -307,14 +312,7 @@ export async function upJobs(jobs: readonly JobStack[], opts: UpJobsOptions): Pr
 export async function previewJobs(jobs: readonly JobStack[], opts: AutomationOptions): Promise<JobStackResult[]> {
   return eachStack(jobs, opts, async (stack, p, onOutput) => {
     const preview = await stack.preview({ onOutput });
-    return {
-      stack: p.stack,
-      applicationId: p.spec.appId,
-      jobId: p.spec.jobId,
-      namespace: p.spec.namespace,
-      jobName: p.spec.appId,
-      changes: preview.changeSummary,
-    };
+    return resultOf(p, preview.changeSummary);
   });
 }
 
@@ -331,13 +329,6 @@ export async function destroyJobs(jobs: readonly JobStack[], opts: DestroyJobsOp
   return eachStack(jobs, opts, async (stack, p, onOutput) => {
     const destroyed = await stack.destroy({ onOutput });
     if (opts.removeStacks) await stack.workspace.removeStack(p.stack);
-    return {
-      stack: p.stack,
-      applicationId: p.spec.appId,
-      jobId: p.spec.jobId,
-      namespace: p.spec.namespace,
-      jobName: p.spec.appId,
-      changes: destroyed.summary.resourceChanges ?? {},
-    };
+    return resultOf(p, destroyed.summary.resourceChanges ?? {});
   });
 }
