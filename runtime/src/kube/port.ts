@@ -46,8 +46,6 @@ export interface KubePort {
   watchPods(labelSelector: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle;
   /** Watch of the runtime's own Job (field selector metadata.name, which the Role's resourceNames allow). */
   watchJob(name: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle;
-  /** deletecollection by label selector. */
-  deletePods(labelSelector: string): Promise<void>;
   /** Merge patch of the Job's annotations; null removes one. */
   patchJobAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void>;
   createEvent(event: Event): Promise<void>;

@@ -17,8 +17,6 @@ import type {
 } from './port';
 
 const WATCH_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
-/** A deletecollection of many Pods takes longer than one call. */
-const DELETE_COLLECTION_TIMEOUT_MS = 30_000;
 
 export interface KubeRestOptions {
   /** Server-side watch timeout range in seconds; each watch picks a value in it (spreads reconnects). */
@@ -97,10 +95,6 @@ export class KubeRest implements KubePort {
       },
     );
     return { stop: () => stream.stop() };
-  }
-
-  async deletePods(labelSelector: string): Promise<void> {
-    await this.kube.deleteCollection('v1', 'Pod', this.namespace, labelSelector, { propagationPolicy: 'Background', timeoutMs: DELETE_COLLECTION_TIMEOUT_MS });
   }
 
   async patchJobAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void> {

@@ -374,12 +374,6 @@ export class FakeKube implements KubePort {
     return { stop: () => this.watchers.delete(w) };
   }
 
-  async deletePods(selector: string): Promise<void> {
-    this.record('deletePods');
-    this.maybeFail('deletePods');
-    for (const p of [...this.pods.values()]) if (matches(p, selector)) this.remove(p.metadata!.name!);
-  }
-
   async patchJobAnnotations(_name: string, annotations: Readonly<Record<string, string | null>>): Promise<void> {
     this.record('patchJobAnnotations');
     this.maybeFail('patchJobAnnotations');

@@ -34,8 +34,6 @@ function toApiCall(c: CallRecord): ApiCall {
       return pods('list');
     case 'watchPods':
       return pods('watch');
-    case 'deletePods':
-      return pods('deletecollection');
     case 'createEvent':
       return { group: '', resource: 'events', verb: 'create' };
     case 'getPodTemplate':
