@@ -48,13 +48,15 @@ export function progressText(r: StatusReport, ms: number): string {
   const parts = [r.reason ? `${r.status} (${r.reason})` : r.status];
   if (r.phase) parts.push(`phase ${r.phase}`);
   if (r.workers) parts.push(`workers ${r.workers.registered ?? r.workers.running}/${r.workers.desired ?? r.workers.pods}`);
+  if (r.masters) parts.push(`masters ${r.masters.ready}/${r.masters.desired}`);
   parts.push(elapsed(ms));
   return parts.join(' · ');
 }
 
 const SETTLE_READS = 3;
 
-const stateKey = (r: StatusReport) => JSON.stringify([r.status, r.reason, r.phase, r.workers?.registered, r.workers?.desired, r.workers?.running]);
+const stateKey = (r: StatusReport) =>
+  JSON.stringify([r.status, r.reason, r.phase, r.workers?.registered, r.workers?.desired, r.workers?.running, r.masters?.ready, r.masters?.failovers]);
 
 export async function waitForApplication(kube: Kube, namespace: string, applicationId: string, out: Output, opts: WaitOptions): Promise<WaitOutcome> {
   const now = opts.now ?? Date.now;

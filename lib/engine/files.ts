@@ -22,6 +22,22 @@ export const MASTER_HOST_PLACEHOLDER = '${SEATUNNEL_APPLICATION_MASTER_HOST}';
 
 export const clusterName = (appId: string) => `seatunnel-application-${appId}`;
 
+/** With HA: the StatefulSet of the masters and the headless Service that names their Pods. */
+export const haMasterSetName = (appId: string) => `${appId}-master`;
+
+/**
+ * With HA, every member lists every master by its stable DNS name (StatefulSet Pod
+ * `<set>-<i>` under the headless Service `<appId>`): a replaced master comes back under the same
+ * name with a new IP, and Hazelcast needs all master addresses in every member list (docs/ha.md).
+ * The name ends in `.svc` so that the Pod's DNS search path adds the cluster domain, whatever it is.
+ */
+export function haMasterAddresses(spec: Pick<ApplicationSpec, 'appId' | 'namespace' | 'master'>, masters: number): string[] {
+  return Array.from({ length: masters }, (_, i) => `${haMasterSetName(spec.appId)}-${i}.${spec.appId}.${spec.namespace}.svc:${spec.master.port}`);
+}
+
+/** Hazelcast settings that differ with HA: a frozen master is suspected in 30 s, not 180 s (docs/ha.md). */
+const HA_HAZELCAST_PROPERTIES = { 'hazelcast.max.no.heartbeat.seconds': 30 };
+
 type Yaml = Record<string, unknown>;
 const isObj = (v: unknown): v is Yaml => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -108,7 +124,9 @@ function engineDefaults(spec: ApplicationSpec): Yaml {
 function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
   const user = userYaml(spec.runtimeFiles.engine);
   const enforced: Enforced[] = [
-    { path: ['seatunnel', 'engine', 'backup-count'], value: 0, why: 'one master without HA keeps no partition backups' },
+    spec.ha
+      ? { path: ['seatunnel', 'engine', 'backup-count'], value: spec.ha.backupCount, why: 'application.ha.backup-count' }
+      : { path: ['seatunnel', 'engine', 'backup-count'], value: 0, why: 'one master without HA keeps no partition backups' },
     {
       path: ['seatunnel', 'engine', 'http', 'enable-http'],
       value: role === 'master',
@@ -161,7 +179,14 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
         // REST v1 (SeaTunnel 2.3.x) lives on the master's member port; the runtime uses it when the
         // engine has no REST v2. Workers serve none.
         'rest-api':
-          role === 'master' ? { enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } } : { enabled: false },
+          role === 'master'
+            ? {
+                enabled: true,
+                // HEALTH_CHECK with HA: /hazelcast/health/ready is the masters' readiness (a member
+                // answers REST before it has joined; the health endpoint does not call it ready).
+                'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true }, ...(spec.ha ? { HEALTH_CHECK: { enabled: true } } : {}) },
+              }
+            : { enabled: false },
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },
@@ -169,23 +194,31 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
         },
         port: { 'auto-increment': false, port },
       },
-      properties: { ...HAZELCAST_PROPERTIES },
+      properties: { ...HAZELCAST_PROPERTIES, ...(spec.ha ? HA_HAZELCAST_PROPERTIES : {}) },
     },
   };
   // The master lists itself (the runtime fills in its Pod IP). A worker's list stays empty in the
   // file: the runtime stamps the master's address into the worker Pod as ST_DOCKER_MEMBER_LIST,
   // which Zeta uses in place of the tcp-ip member list.
-  const memberList = role === 'master' ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`] : [];
+  // With HA every member lists every master by DNS name (the workers' list also travels in
+  // ST_DOCKER_MEMBER_LIST, which Zeta prefers to the file).
+  const memberList = spec.ha ? haMasterAddresses(spec, spec.ha.masters) : role === 'master' ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`] : [];
   const enforced: Enforced[] = [
     { path: ['hazelcast', 'cluster-name'], value: clusterName(spec.appId), why: 'keeps applications apart' },
     { path: ['hazelcast', 'network', 'port', 'port'], value: port, why: role === 'master' ? 'application.master.port' : 'application.worker.port' },
     { path: ['hazelcast', 'network', 'port', 'auto-increment'], value: false, why: 'the Service, probes and NetworkPolicy use the fixed port' },
     { path: ['hazelcast', 'network', 'join', 'tcp-ip', 'enabled'], value: true, why: 'members find the master by its Pod IP' },
-    { path: ['hazelcast', 'network', 'join', 'tcp-ip', 'member-list'], value: memberList, why: 'the master is the only member to join' },
+    {
+      path: ['hazelcast', 'network', 'join', 'tcp-ip', 'member-list'],
+      value: memberList,
+      why: spec.ha ? 'every member lists every master' : 'the master is the only member to join',
+    },
     { path: ['hazelcast', 'network', 'join', 'multicast', 'enabled'], value: false, why: 'no discovery beyond the application' },
     { path: ['hazelcast', 'properties', 'hazelcast.phone.home.enabled'], value: false, why: 'no calls out of the cluster' },
   ];
-  if (role === 'master') {
+  // Without HA the master's public address is its Pod IP, filled in by the runtime; with HA each
+  // master advertises the address it binds (its own Pod IP), which is Hazelcast's default.
+  if (role === 'master' && !spec.ha) {
     enforced.push({
       path: ['hazelcast', 'network', 'public-address'],
       value: `${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`,

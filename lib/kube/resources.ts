@@ -12,6 +12,7 @@ export interface Resource {
 
 export const RESOURCES: Readonly<Record<string, Resource>> = {
   Job: { group: 'batch', resource: 'jobs' },
+  StatefulSet: { group: 'apps', resource: 'statefulsets' },
   Pod: { group: '', resource: 'pods' },
   Service: { group: '', resource: 'services' },
   ConfigMap: { group: '', resource: 'configmaps' },

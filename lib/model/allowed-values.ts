@@ -16,6 +16,10 @@ export const POD_SECURITY_LEVELS = ['baseline', 'restricted'] as const;
 /** The two Pod roles of an application. */
 export const POD_ROLES = ['master', 'worker'] as const;
 
+/** What the coordinator does when a worker Pod is lost with HA (application.ha.worker-failure-policy). */
+export const WORKER_FAILURE_POLICIES = ['fail', 'replace'] as const;
+export type WorkerFailurePolicy = (typeof WORKER_FAILURE_POLICIES)[number];
+
 export const TOLERATION_OPERATORS = ['Equal', 'Exists'] as const;
 export const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 

@@ -5,7 +5,7 @@
 // check that props.ts's `@default` tags and a resolved minimal configuration agree with it. The
 // compiler checks that the registry covers every field of SeaTunnelApplicationProps.
 
-import { IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES } from './allowed-values';
+import { IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES, WORKER_FAILURE_POLICIES } from './allowed-values';
 import {
   asBoolean,
   asEntries,
@@ -245,7 +245,7 @@ export const OPTIONS: OptionRegistry = {
     default: false,
     origin: 'ours',
     coerce: asBoolean,
-    description: `High availability with several masters. Validated now (fewer than ${HA_LIMITS.minMasters} masters or a backup-count below ${HA_LIMITS.minBackupCount} is an error); HA manifests come in a later release, so enabling it is rejected with that reason.`,
+    description: `High availability (SeaTunnel #12886): the Zeta masters run as a StatefulSet of \`application.ha.masters\` Pods behind a stable ClusterIP Service, and the Job's Pod runs the coordinator, which survives being replaced. Needs at least ${HA_LIMITS.minMasters} masters, a backup-count of at least ${HA_LIMITS.minBackupCount} and checkpoint storage every master reaches (docs/ha.md).`,
   },
   haMasters: {
     key: 'application.ha.masters',
@@ -255,7 +255,7 @@ export const OPTIONS: OptionRegistry = {
     max: 9,
     origin: 'ours',
     coerce: asInteger,
-    description: `Number of masters with HA; at least ${HA_LIMITS.minMasters}.`,
+    description: `Number of Zeta masters with HA; at least ${HA_LIMITS.minMasters}. SeaTunnel has no published key for it yet (#12886 says "at least two master replicas").`,
   },
   haBackupCount: {
     key: 'application.ha.backup-count',
@@ -265,7 +265,36 @@ export const OPTIONS: OptionRegistry = {
     max: 6,
     origin: 'ours',
     coerce: asInteger,
-    description: `Zeta's seatunnel.engine.backup-count with HA; at least ${HA_LIMITS.minBackupCount} and less than the number of masters.`,
+    description: `Written as \`seatunnel.engine.backup-count\` into the engine files with HA; at least ${HA_LIMITS.minBackupCount} and less than the number of masters. Zeta 2.3.8 does not read it (its maps keep Hazelcast's own single backup); later engines do.`,
+  },
+  haWorkerFailurePolicy: {
+    key: 'application.ha.worker-failure-policy',
+    ...oneOf(WORKER_FAILURE_POLICIES),
+    default: 'fail',
+    origin: 'ours',
+    description:
+      '`fail`: a lost worker Pod ends the application (as without HA). `replace`: the coordinator creates the worker again (same name) and Zeta restores the affected pipelines from the latest checkpoint, within `application.ha.worker-replacements`. Zeta restores a pipeline onto free slots, so give the workers spare slots with `replace`.',
+  },
+  haWorkerReplacements: {
+    key: 'application.ha.worker-replacements',
+    type: 'int',
+    default: 3,
+    min: 0,
+    max: 100,
+    origin: 'ours',
+    coerce: asInteger,
+    description: 'With `replace`: how many worker Pods may be replaced over the life of the application; one more loss fails it.',
+  },
+  haCoordinatorRestarts: {
+    key: 'application.ha.coordinator-restarts',
+    type: 'int',
+    default: 3,
+    min: 0,
+    max: 20,
+    origin: 'ours',
+    coerce: asInteger,
+    description:
+      "With HA: the Job's backoffLimit. A coordinator Pod that crashes, is deleted or is evicted is started again this many times and re-attaches to the running job (never a second submission); a job failure or cancel still ends the Job at once.",
   },
   // ---- kubernetes.* ----
   namespace: {

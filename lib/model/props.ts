@@ -188,12 +188,18 @@ export interface SeaTunnelApplicationProps {
    * @default 120000
    */
   readonly startupTimeoutMillis?: number;
-  /** High availability (several masters). Validated now; manifests come in a later release. @default false */
+  /** High availability: masters as a StatefulSet behind a ClusterIP Service, the Job runs the coordinator (docs/ha.md). @default false */
   readonly haEnabled?: boolean;
   /** Number of masters with HA. Must be at least 2. @default 2 */
   readonly haMasters?: number;
   /** Zeta `backup-count` with HA. Must be at least 1 and less than the number of masters. @default 1 */
   readonly haBackupCount?: number;
+  /** With HA: `fail` (a lost worker ends the application) or `replace` (it is created again). @default 'fail' */
+  readonly haWorkerFailurePolicy?: 'fail' | 'replace';
+  /** With HA and `replace`: how many worker Pods may be replaced. @default 3 */
+  readonly haWorkerReplacements?: number;
+  /** With HA: how many times a lost coordinator Pod is started again (the Job's backoffLimit). @default 3 */
+  readonly haCoordinatorRestarts?: number;
 
   // ---- kubernetes.* -------------------------------------------------------------------------
   /** Existing namespace for every object of the application. @default 'default' */

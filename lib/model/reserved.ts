@@ -13,7 +13,8 @@ export const LABELS = {
 export const MANAGED_BY = 'seatunnel-app';
 
 /** Values of the role label: SeaTunnel's three, plus the kinds this tool adds. */
-export type RoleLabel = 'master' | 'worker' | 'configuration';
+/** `coordinator`: with HA, the Job's Pod, which runs the runtime but no Zeta member (docs/ha.md). */
+export type RoleLabel = 'master' | 'worker' | 'coordinator' | 'configuration';
 
 /** Status annotations the runtime keeps on its Job; `status` reads them. */
 export const ANNOTATIONS = {
@@ -34,6 +35,15 @@ export const ANNOTATIONS = {
   workerTemplate: 'seatunnel.apache.org/worker-template',
   /** On the Job: application.name (the Zeta job name), so `list` shows it from the Job alone. */
   applicationName: 'seatunnel.apache.org/application-name',
+  /** With HA (docs/ha.md): masters wanted, masters ready, the active master when known, master Pods replaced so far. */
+  mastersDesired: 'seatunnel.apache.org/masters-desired',
+  mastersReady: 'seatunnel.apache.org/masters-ready',
+  activeMaster: 'seatunnel.apache.org/active-master',
+  masterFailovers: 'seatunnel.apache.org/master-failovers',
+  /** With HA: workers replaced so far (worker-failure-policy `replace`). */
+  workersReplaced: 'seatunnel.apache.org/workers-replaced',
+  /** With HA: set once the coordinator submitted the job; a restarted coordinator never submits again. */
+  submittedAt: 'seatunnel.apache.org/submitted-at',
 } as const;
 
 /** Values of the phase annotation, in lifecycle order; the last three are final. */
@@ -147,4 +157,9 @@ export const EXIT_CODES = {
   configuration: 4,
   /** The Zeta master process could not start or died. */
   engine: 5,
+  /**
+   * With HA only: the coordinator was stopped (its Pod deleted or evicted) while the application
+   * goes on; the Job starts another coordinator, which re-attaches (EX_TEMPFAIL).
+   */
+  detached: 75,
 } as const;

@@ -5,7 +5,7 @@
 
 import { IssueCollector, type ValidationIssue } from './issues';
 import { resolveEnvFrom, resolveEnvVars } from './rules/env';
-import { checkHighAvailability } from './rules/high-availability';
+import { resolveHighAvailability } from './rules/high-availability';
 import { resolveIdentity } from './rules/identity';
 import { resolveImages } from './rules/images';
 import { resolveJobConfig } from './rules/job-config';
@@ -46,9 +46,10 @@ function resolveWith(r: PropReader): ApplicationSpec {
   const images = resolveImages(r);
   const master = resolveMaster(r);
   const worker = resolveWorker(r, master);
-  checkHighAvailability(r);
   const mounts = resolveMounts(r, identity.appId, images.seatunnelHome);
   const jobConfig = resolveJobConfig(r, [...mounts.configMaps, ...mounts.secrets]);
+  const runtimeFiles = resolveRuntimeFiles(r);
+  const ha = resolveHighAvailability(r, { checkpointPvc: mounts.checkpointPvc, runtimeFiles });
   return {
     ...identity,
     ...images,
@@ -64,11 +65,12 @@ function resolveWith(r: PropReader): ApplicationSpec {
     jobConfig: jobConfig as ApplicationSpec['jobConfig'],
     labels: resolveStringMap(r, 'labels', 'label'),
     annotations: resolveStringMap(r, 'annotations', 'annotation'),
-    runtimeFiles: resolveRuntimeFiles(r),
+    runtimeFiles,
     rbacCreate: r.bool('rbacCreate'),
     networkPolicyEnabled: r.bool('networkPolicyEnabled'),
     podSecurity: resolvePodSecurity(r),
     admissionFence: r.bool('admissionFence'),
+    ...(ha ? { ha } : {}),
     ...(r.props.kubeconfig !== undefined ? { kubeconfig: r.str('kubeconfig') } : {}),
   };
 }

@@ -83,6 +83,14 @@ export interface RuntimeFilesSpec {
   readonly log4j2: RuntimeFileSpec;
 }
 
+export interface HaSpec {
+  readonly masters: number;
+  readonly backupCount: number;
+  readonly workerFailurePolicy: 'fail' | 'replace';
+  readonly workerReplacements: number;
+  readonly coordinatorRestarts: number;
+}
+
 export interface ApplicationSpec {
   /** Job name, value of the application-id label, argument of status/cancel. */
   readonly appId: string;
@@ -119,6 +127,8 @@ export interface ApplicationSpec {
   /** The Pod Security Standards level the Pods are built for, and the user they run as (undefined: the image's). */
   readonly podSecurity: { readonly level: PodSecurityLevel; readonly runAsUser?: number };
   readonly admissionFence: boolean;
+  /** High availability (docs/ha.md); absent without it. */
+  readonly ha?: HaSpec;
   readonly runtime: {
     readonly mode: RuntimeMode;
     readonly image: string;

@@ -9,6 +9,7 @@ import { basicStep } from './steps/basic';
 import { checkpointStep } from './steps/checkpoint';
 import { engineConfigStep } from './steps/engine-config';
 import { environmentStep } from './steps/environment';
+import { highAvailabilityStep } from './steps/high-availability';
 import { jobConfigStep } from './steps/job-config';
 import { mountedFilesStep } from './steps/mounted-files';
 import { networkPolicyStep } from './steps/network-policy';
@@ -32,8 +33,9 @@ export const FEATURE_STEPS: readonly FeatureStep[] = [
   serviceStep,
   rbacStep,
   networkPolicyStep,
-  // Last: they read what every other step put in the Pods.
+  // Last: they read what every other step put in the Pods (HA copies the hardened master Pod).
   podSecurityStep,
+  highAvailabilityStep,
   admissionFenceStep,
 ];
 
@@ -69,6 +71,8 @@ export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): App
     roles: d.roles,
     roleBindings: d.roleBindings,
     networkPolicies: d.networkPolicies,
+    ...(d.masters ? { masters: d.masters } : {}),
+    ...(d.restService ? { restService: d.restService } : {}),
   };
 }
 
@@ -85,7 +89,10 @@ export function dependents(plan: ApplicationPlan): KubeObject[] {
     ...plan.configMaps,
     ...plan.secrets,
     plan.service,
+    ...(plan.restService ? [plan.restService] : []),
     plan.workerTemplate,
+    // With HA the masters start before the Job is unsuspended: they join while the coordinator starts.
+    ...(plan.masters ? [plan.masters] : []),
   ];
 }
 

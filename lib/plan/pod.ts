@@ -4,6 +4,7 @@
 import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from 'kubernetes-types/core/v1';
 import { LABELS, MANAGED_BY, type RoleLabel } from '../model/reserved';
 import type { ApplicationSpec } from '../model/spec';
+import { haMasterSetName } from '../engine/files';
 import type { PlanDraft } from './types';
 
 export const CONTAINER_NAME = 'seatunnel';
@@ -99,6 +100,10 @@ export const names = {
   role: (spec: ApplicationSpec) => `${spec.appId}-runtime`,
   masterPolicy: (spec: ApplicationSpec) => `${spec.appId}-master`,
   workerPolicy: (spec: ApplicationSpec) => `${spec.appId}-worker`,
+  /** With HA: the masters' StatefulSet, the REST Service and the coordinator's NetworkPolicy. */
+  masters: (spec: ApplicationSpec) => haMasterSetName(spec.appId),
+  restService: (spec: ApplicationSpec) => `${spec.appId}-rest`,
+  coordinatorPolicy: (spec: ApplicationSpec) => `${spec.appId}-coordinator`,
   /** The n-th worker Pod (n starts at 1), as SeaTunnel names them. */
   worker: (appId: string, n: number) => `${appId}-worker-${n}`,
 };

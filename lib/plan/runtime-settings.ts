@@ -44,6 +44,18 @@ export interface RuntimeSettings {
   /** Objects the runtime adopts (adds the Job as owner) when they were applied without one. */
   readonly dependents: readonly DependentRef[];
   readonly checkpointDir?: string;
+  /** With HA (docs/ha.md): the runtime is the coordinator; no Zeta in its Pod. */
+  readonly ha?: HaRuntimeSettings;
+}
+
+export interface HaRuntimeSettings {
+  readonly masters: number;
+  /** The masters' StatefulSet: its status says how many are ready; deleted at the end. */
+  readonly statefulSet: string;
+  /** Host of the ClusterIP Service in front of the masters' REST API. */
+  readonly restHost: string;
+  readonly workerFailurePolicy: 'fail' | 'replace';
+  readonly workerReplacements: number;
 }
 
 /**
@@ -57,6 +69,8 @@ export function dependentRefs(spec: ApplicationSpec): DependentRef[] {
     { apiVersion: 'v1', kind: 'PodTemplate', name: names.workerTemplate(spec) },
     ...spec.configMaps.filter((c) => c.owned).map((c) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: c.name })),
     ...spec.secrets.filter((s) => s.owned).map((s) => ({ apiVersion: 'v1', kind: 'Secret', name: s.name })),
+    // The coordinator holds no connector code, so with HA it may adopt the masters (a patch).
+    ...(spec.ha ? [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: names.masters(spec) }] : []),
   ];
 }
 
@@ -81,5 +95,16 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
     jobConfig: spec.jobConfig.kind === 'inline' ? { kind: 'inline', env: ENV.jobConfig } : { kind: 'file', path: spec.jobConfig.path },
     dependents: dependentRefs(spec),
     ...(spec.checkpointPvc ? { checkpointDir: PATHS.checkpoints } : {}),
+    ...(spec.ha
+      ? {
+          ha: {
+            masters: spec.ha.masters,
+            statefulSet: names.masters(spec),
+            restHost: `${names.restService(spec)}.${spec.namespace}.svc`,
+            workerFailurePolicy: spec.ha.workerFailurePolicy,
+            workerReplacements: spec.ha.workerReplacements,
+          },
+        }
+      : {}),
   };
 }

@@ -32,6 +32,11 @@ export interface WorkerStampInput {
   readonly namespace: string;
   /** At run time: the master Pod, the workers' owner. Omitted for dry runs. */
   readonly master?: MasterRef;
+  /**
+   * With HA, the workers' owner instead of the master Pod: the Job, which outlives any of its Pods
+   * (a replaced coordinator or master must not garbage-collect live workers).
+   */
+  readonly owner?: OwnerReference;
   /** At run time: the master Pod's IP (IPv6 without brackets) and Hazelcast port. Omitted: the address stays as in the template. */
   readonly masterHost?: string;
   readonly masterPort?: number;
@@ -88,7 +93,7 @@ export function stampWorker(input: WorkerStampInput, n: number): StampedPod {
       namespace: input.namespace,
       labels: { ...(meta.labels ?? {}), [LABELS.applicationId]: input.appId, [LABELS.role]: 'worker' },
       ...(meta.annotations && Object.keys(meta.annotations).length ? { annotations: { ...meta.annotations } } : {}),
-      ...(input.master ? { ownerReferences: [masterOwnerReference(input.master)] } : {}),
+      ...(input.owner ? { ownerReferences: [input.owner] } : input.master ? { ownerReferences: [masterOwnerReference(input.master)] } : {}),
     },
     spec: copy,
   };

@@ -27,6 +27,8 @@ export function submitterRules(): PolicyRule[] {
     // cancel removes leftovers by label with deletecollection, never by listing.
     { apiGroups: [''], resources: ['configmaps', 'secrets', 'podtemplates'], verbs: ['create', 'get', 'patch', 'delete', 'deletecollection'] },
     { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
+    // With HA: the masters' StatefulSet (`patch`, `get` and `delete` because the runtime Role has them: escalation check).
+    { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['create', 'get', 'patch', 'delete'] },
     // Services have no deletecollection: cancel reads the one named after the application.
     { apiGroups: [''], resources: ['services'], verbs: ['create', 'get', 'delete'] },
     { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'get', 'delete', 'deletecollection'] },

@@ -1,3 +1,4 @@
+import type { StatefulSet } from 'kubernetes-types/apps/v1';
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
@@ -5,10 +6,10 @@ import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ApplicationSpec } from '../model/spec';
 
-export type { Job, ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, ServiceAccount, NetworkPolicy, Role, RoleBinding, ObjectMeta };
+export type { StatefulSet, Job, ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, ServiceAccount, NetworkPolicy, Role, RoleBinding, ObjectMeta };
 
 /** Any object of the plan: plain JSON with apiVersion, kind and a named metadata. */
-export type KubeObject = (Job | Service | ServiceAccount | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy) & {
+export type KubeObject = (Job | StatefulSet | Service | ServiceAccount | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy) & {
   apiVersion: string;
   kind: string;
   metadata: ObjectMeta & { name: string; namespace: string };
@@ -40,6 +41,9 @@ export interface ApplicationPlan {
   readonly roles: ReadonlyArray<Role & KubeObject>;
   readonly roleBindings: ReadonlyArray<RoleBinding & KubeObject>;
   readonly networkPolicies: ReadonlyArray<NetworkPolicy & KubeObject>;
+  /** With HA: the masters, and the ClusterIP Service that is the stable REST endpoint (docs/ha.md). */
+  readonly masters?: StatefulSet & KubeObject;
+  readonly restService?: Service & KubeObject;
 }
 
 /**
@@ -58,6 +62,8 @@ export interface PlanDraft {
   roles: Array<Role & KubeObject>;
   roleBindings: Array<RoleBinding & KubeObject>;
   networkPolicies: Array<NetworkPolicy & KubeObject>;
+  masters?: StatefulSet & KubeObject;
+  restService?: Service & KubeObject;
 }
 
 /**

@@ -25,10 +25,13 @@ export interface PodResources {
 }
 
 export interface Footprint {
+  /** The Job's Pod: the master, or with HA the coordinator. */
   readonly master: PodResources;
   readonly worker: PodResources;
   readonly workers: number;
-  /** Sum over master + N workers. */
+  /** With HA: the masters' StatefulSet Pods (docs/ha.md). */
+  readonly ha?: { readonly masters: number; readonly pod: PodResources };
+  /** Sum over the Job's Pod + N workers (+ M masters with HA). */
   readonly requests: Amounts;
   readonly limits: Amounts;
   /** Object counts by quota resource name (pods, services, configmaps, count/jobs.batch, …). */
@@ -153,21 +156,27 @@ export function applicationFootprint(
   workers: number,
   objects: { configMaps: number; secrets: number; roles: number; roleBindings: number; networkPolicies: number },
   limitRanges: readonly LimitRangeLike[] = [],
+  haMasters?: { readonly spec: PodSpec; readonly count: number },
 ): Footprint {
   const master = podResources(masterSpec, limitRanges);
   const worker = podResources(workerSpec, limitRanges);
-  const pods = 1 + workers;
+  const ha = haMasters ? { masters: haMasters.count, pod: podResources(haMasters.spec, limitRanges) } : undefined;
+  const pods = 1 + workers + (ha?.masters ?? 0);
+  const services = ha ? 2 : 1;
+  const withMasters = (base: Amounts, list: 'requests' | 'limits') => (ha ? add(base, ha.pod[list], ha.masters) : base);
   return {
     master,
     worker,
     workers,
-    requests: add(master.requests, worker.requests, workers),
-    limits: add(master.limits, worker.limits, workers),
+    ...(ha ? { ha } : {}),
+    requests: withMasters(add(master.requests, worker.requests, workers), 'requests'),
+    limits: withMasters(add(master.limits, worker.limits, workers), 'limits'),
     objects: {
       pods,
       'count/pods': pods,
-      services: 1,
-      'count/services': 1,
+      services,
+      'count/services': services,
+      ...(ha ? { 'count/statefulsets.apps': 1 } : {}),
       configmaps: objects.configMaps,
       'count/configmaps': objects.configMaps,
       secrets: objects.secrets,
@@ -210,11 +219,12 @@ export function formatQuantity(resource: string, value: number): string {
 // ---- ResourceQuota ----
 
 /** Which part of the footprint a quota resource name counts; undefined if it counts nothing of ours. */
-function demandOf(fp: Footprint, key: string): { total: number; master: number; worker: number } | undefined {
+function demandOf(fp: Footprint, key: string): { total: number; master: number; worker: number; haMaster?: number } | undefined {
   const pick = (list: 'requests' | 'limits', res: string) => ({
     total: fp[list][res] ?? 0,
     master: fp.master[list][res] ?? 0,
     worker: fp.worker[list][res] ?? 0,
+    ...(fp.ha ? { haMaster: fp.ha.pod[list][res] ?? 0 } : {}),
   });
   if (key === 'cpu' || key === 'memory' || key === 'ephemeral-storage') return pick('requests', key);
   const m = /^(requests|limits)\.(.+)$/.exec(key);
@@ -259,10 +269,15 @@ export function quotaScopesMatch(q: ResourceQuotaLike, pod: { terminating: boole
   });
 }
 
-function breakdown(key: string, d: { master: number; worker: number }, workers: number): string {
+function breakdown(key: string, d: { master: number; worker: number; haMaster?: number }, workers: number, haMasters?: number): string {
   const f = (v: number) => formatQuantity(key, v);
-  if (key === 'pods' || key === 'count/pods') return `master + ${workers} worker${workers === 1 ? '' : 's'}`;
-  return `master ${f(d.master)} + ${workers} worker${workers === 1 ? '' : 's'} × ${f(d.worker)}`;
+  const ws = `${workers} worker${workers === 1 ? '' : 's'}`;
+  if (haMasters !== undefined) {
+    if (key === 'pods' || key === 'count/pods') return `coordinator + ${haMasters} masters + ${ws}`;
+    return `coordinator ${f(d.master)} + ${haMasters} masters × ${f(d.haMaster ?? 0)} + ${ws} × ${f(d.worker)}`;
+  }
+  if (key === 'pods' || key === 'count/pods') return `master + ${ws}`;
+  return `master ${f(d.master)} + ${ws} × ${f(d.worker)}`;
 }
 
 export function checkQuotas(
@@ -294,7 +309,7 @@ export function checkQuotas(
         problems.push({
           check: 'quota',
           object: `ResourceQuota ${name}`,
-          message: `ResourceQuota ${name}: ${key}: the application needs ${f(d.total)}${d.master || d.worker ? ` (${breakdown(key, d, fp.workers)})` : ''}, but only ${f(free)} of ${f(limit)} is free (${f(u)} used)`,
+          message: `ResourceQuota ${name}: ${key}: the application needs ${f(d.total)}${d.master || d.worker ? ` (${breakdown(key, d, fp.workers, fp.ha?.masters)})` : ''}, but only ${f(free)} of ${f(limit)} is free (${f(u)} used)`,
         });
       }
     }

@@ -189,6 +189,7 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
       networkPolicies: plan.networkPolicies.length,
     },
     limitRanges,
+    plan.masters ? { spec: plan.masters.spec!.template.spec!, count: plan.masters.spec!.replicas ?? 1 } : undefined,
   );
   const quotaProblems = checkQuotas(quotas, fp, {
     terminating: plan.job.spec?.activeDeadlineSeconds !== undefined,

@@ -83,6 +83,16 @@ function keysIn(obj: AnyObject): Set<string> {
  * missing keys, objects the caller may not read, a Lost PVC. Throws only for errors that say
  * nothing about the object (the API server failing), so the caller does not proceed blind.
  */
+/**
+ * With HA every master (and the coordinator) mounts the checkpoint PVC, on whatever node it runs:
+ * only ReadWriteMany allows that. Undefined when the claim is fine.
+ */
+export function haClaimProblem(claim: AnyObject, masters: number): string | undefined {
+  const modes = ((claim.spec as { accessModes?: string[] } | undefined)?.accessModes ?? []).filter((m) => typeof m === 'string');
+  if (modes.includes('ReadWriteMany')) return undefined;
+  return `has access modes ${modes.join(', ') || 'none'}: high availability needs ReadWriteMany, because ${masters} masters and the coordinator mount it, possibly on different nodes (a ReadWriteOnce volume attaches to one node only)`;
+}
+
 export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promise<ReferenceProblem[]> {
   const refs = referencedObjects(spec);
   const unique = new Map<string, ObjectRef>();
@@ -127,6 +137,10 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
     }
     if (r.ref.kind === 'PersistentVolumeClaim' && (f.obj.status as { phase?: string } | undefined)?.phase === 'Lost') {
       problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} is Lost (its volume is gone)` });
+    }
+    if (r.ref.kind === 'PersistentVolumeClaim' && spec.ha) {
+      const problem = haClaimProblem(f.obj, spec.ha.masters);
+      if (problem) problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} ${problem}` });
     }
   }
   return problems;

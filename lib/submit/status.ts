@@ -53,6 +53,18 @@ export interface WorkerSummary {
   readonly problems: readonly string[];
 }
 
+/** With HA (docs/ha.md): the masters as Kubernetes and the coordinator see them. */
+export interface MastersSummary {
+  /** From the Job (application.ha.masters). */
+  readonly desired: number;
+  /** Master Pods that exist and are Ready now. */
+  readonly ready: number;
+  readonly pods: number;
+  /** Master Pods replaced so far, as the coordinator counted them. */
+  readonly failovers?: number;
+  readonly active?: string;
+}
+
 export interface StatusReport {
   readonly applicationId: string;
   readonly namespace: string;
@@ -72,6 +84,8 @@ export interface StatusReport {
   readonly zetaJobStatus?: string;
   readonly finishedAt?: string;
   readonly masterPod?: string;
+  /** With HA only. */
+  readonly masters?: MastersSummary;
 }
 
 /** Waiting reasons that mean "this will not start by itself soon". */
@@ -103,9 +117,31 @@ function role(p: Pod): string | undefined {
   return p.metadata?.labels?.[LABELS.role];
 }
 
-/** The current master Pod: not being deleted first, then the newest. */
+/** A master of an HA application: a Pod of the masters' StatefulSet, not the Job's. */
+function isHaMaster(p: Pod): boolean {
+  return role(p) === 'master' && (p.metadata?.ownerReferences ?? []).some((o) => o.kind === 'StatefulSet');
+}
+
+/** The Job's own Pod: the master, or with HA the coordinator (docs/ha.md). */
+function isJobPod(p: Pod): boolean {
+  return role(p) === 'coordinator' || (role(p) === 'master' && !isHaMaster(p));
+}
+
+/**
+ * With HA a coordinator Pod that ended without one of the runtime's terminal exit codes (it was
+ * deleted, evicted or crashed) is retried by the Job: not the application's end.
+ */
+function coordinatorWillBeRetried(job: Job, pod: Pod | undefined): boolean {
+  if (!pod || role(pod) !== 'coordinator' || pod.status?.phase !== 'Failed') return false;
+  if (condition(job, 'Failed') ?? condition(job, 'FailureTarget')) return false;
+  const code = terminated(pod)?.exitCode;
+  const terminal: readonly number[] = [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine];
+  return code === undefined || !terminal.includes(code);
+}
+
+/** The current Job Pod: not being deleted first, then the newest. */
 function masterPodOf(pods: readonly Pod[]): Pod | undefined {
-  return [...pods.filter((p) => role(p) === 'master')].sort((a, b) => {
+  return [...pods.filter(isJobPod)].sort((a, b) => {
     const da = a.metadata?.deletionTimestamp ? 1 : 0;
     const db = b.metadata?.deletionTimestamp ? 1 : 0;
     if (da !== db) return da - db;
@@ -142,6 +178,17 @@ export function podProblem(pod: Pod): { reason: string; message?: string } | und
       };
   }
   return undefined;
+}
+
+function mastersSummary(job: Job, pods: readonly Pod[]): MastersSummary | undefined {
+  const ann = job.metadata?.annotations ?? {};
+  const desired = int(ann[ANNOTATIONS.mastersDesired]);
+  if (desired === undefined) return undefined;
+  const masters = pods.filter(isHaMaster);
+  const ready = masters.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  const failovers = int(ann[ANNOTATIONS.masterFailovers]);
+  const active = ann[ANNOTATIONS.activeMaster];
+  return { desired, ready, pods: masters.length, ...(failovers !== undefined ? { failovers } : {}), ...(active ? { active } : {}) };
 }
 
 function workerSummary(job: Job, pods: readonly Pod[]): WorkerSummary | undefined {
@@ -250,11 +297,21 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
     ...(master?.metadata?.name ? { masterPod: master.metadata.name } : {}),
   };
   const workers = workerSummary(job, obs.pods);
-  const withWorkers = workers ? { workers } : {};
+  const masters = mastersSummary(job, obs.pods);
+  const withWorkers = { ...(workers ? { workers } : {}), ...(masters ? { masters } : {}) };
 
   const succeeded = condition(job, 'Complete') ?? condition(job, 'SuccessCriteriaMet');
   const failed = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
   if (succeeded) return { ...common, ...withWorkers, status: 'SUCCEEDED' };
+  if (coordinatorWillBeRetried(job, master) && !failed) {
+    return {
+      ...common,
+      ...withWorkers,
+      status: 'RUNNING',
+      reason: 'CoordinatorRestarting',
+      message: `the coordinator Pod ${master?.metadata?.name} ended (exit ${terminated(master)?.exitCode ?? 'unknown'}); the Job starts another, which re-attaches to the job`,
+    };
+  }
   if (failed || master?.status?.phase === 'Failed') {
     const f = failure(job, master);
     return { ...common, ...withWorkers, status: isCanceled(job, master) ? 'CANCELED' : 'FAILED', ...f };
@@ -297,7 +354,7 @@ export function needsEvents(job: Job | undefined, pods: readonly Pod[]): job is 
   return (
     job !== undefined &&
     !job.spec?.suspend &&
-    !pods.some((p) => role(p) === 'master') &&
+    !pods.some(isJobPod) &&
     !job.status?.conditions?.some((c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type))
   );
 }
@@ -352,6 +409,11 @@ export function statusLines(r: StatusReport): string[] {
   if (r.phase || w) {
     const workers = w ? `workers ${w.registered ?? '?'}/${w.desired ?? '?'} registered${w.pods ? `, ${w.running}/${w.pods} worker Pods running` : ''}` : '';
     lines.push(`Phase: ${[r.phase, workers].filter(Boolean).join('; ')}`);
+  }
+  const m = r.masters;
+  if (m) {
+    const extra = [m.active ? `active ${m.active}` : '', m.failovers ? `${m.failovers} replaced so far` : ''].filter(Boolean).join(', ');
+    lines.push(`Masters: ${m.ready}/${m.desired} ready${extra ? ` (${extra})` : ''}`);
   }
   if (r.zetaJobId) lines.push(`Job ID: ${r.zetaJobId}${r.zetaJobStatus ? ` (Zeta status ${r.zetaJobStatus})` : ''}`);
   return lines;

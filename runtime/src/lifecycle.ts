@@ -14,7 +14,7 @@ import { EngineUnavailable, type EngineExit } from './engine/port';
 import { describeExit } from './engine/process';
 import { isStatus } from './kube/port';
 import { outcomeOfError, RuntimeFailure, type Outcome } from './outcome';
-import { afterCleanup, decide, terminalPhase, type Happening } from './policy';
+import { afterCleanup, decide, reattachment, terminalPhase, type Happening } from './policy';
 import { Reporter, type Phase, type StatusPatch } from './report/reporter';
 import { resolveJobConfig } from './settings';
 import { awaitRegistration } from './steps/barrier';
@@ -22,11 +22,13 @@ import { removeWorkers } from './steps/cleanup';
 import { DEFAULT_TUNING, factsOf, initialState, type LifecycleDeps, type Step, type Tuning } from './steps/context';
 import { Interruption } from './steps/interruption';
 import { readKubernetes, type KubeContext } from './steps/kube-context';
+import { awaitMasters, MastersWatch, removeMasters } from './steps/masters';
 import { OwnJobWatch } from './steps/own-job-watch';
 import { followJob, stopJob, submitJob } from './steps/zeta-job';
 import { errorMessage } from './util';
 import { WorkerReconciler } from './workers/reconciler';
 import { PodSnapshotStore } from './workers/snapshot';
+import { jobOwnerReference } from 'seatunnel-app/internal/plan/build-plan';
 import { stampWorker, workerSelector } from 'seatunnel-app/internal/plan/stamp';
 
 export { DEFAULT_TUNING, type LifecycleDeps, type Tuning };
@@ -43,10 +45,13 @@ class Application implements Step {
   /** Aborted when the application starts ending: background waits stop. */
   private readonly ending = new AbortController();
   private ownJob: OwnJobWatch | undefined;
+  /** With HA: the masters' StatefulSet as the coordinator sees it. */
+  private masters: MastersWatch | undefined;
 
   constructor(readonly d: LifecycleDeps) {
     this.t = { ...DEFAULT_TUNING, ...d.tuning };
     this.interruption = new Interruption(d.clock);
+    this.state.ha = Boolean(d.settings.app.ha);
     this.reporter = new Reporter(d.kube, { name: d.settings.app.appId }, { podName: d.settings.pod.name }, d.clock, d.log);
   }
 
@@ -115,11 +120,14 @@ class Application implements Step {
     const job = resolveJobConfig(app, this.d.env, this.d.io);
     this.state.streaming = isStreaming(job.json);
     log.info('job config resolved', { bytes: job.json.length, variables: job.envUsed.join(',') || 'none', streaming: this.state.streaming });
-    this.d.writeEngineFiles();
+    const ha = app.ha;
+    // With HA the masters run in their own Pods (docs/ha.md): nothing to write or start here.
+    if (!ha) this.d.writeEngineFiles();
     if (app.restoreJobId) this.d.engine.checkRestorable(app.restoreJobId);
     this.interruption.throwIfSet();
 
-    this.startEngine();
+    const started = this.d.clock.now();
+    if (!ha) this.startEngine();
     // The workers' JVMs start while the master's does: a worker keeps trying to join the master's
     // address (known from the start: this Pod's IP), so nothing waits for the master to be ready
     // before the workers are created — the registration barrier waits for both.
@@ -127,12 +135,55 @@ class Application implements Step {
     engineReady.catch(() => undefined);
     const kctx = await this.interruption.guard(readKubernetes(this));
     this.watchOwnJob();
+    if (ha) this.masters = new MastersWatch(this, ha);
     const reconciler = await this.startWorkers(kctx);
+    if (this.masters) await awaitMasters(this, this.masters, started);
     await this.interruption.guard(engineReady);
+    if (this.masters) {
+      this.masters.start();
+      const known = await this.reattach(kctx.submittedBefore);
+      if (known) return followJob(this, known);
+    }
     await awaitRegistration(this, reconciler);
 
     const submitted = await submitJob(this, job);
+    // A coordinator started after this one never submits again (docs/ha.md, "Re-attaching").
+    if (ha) this.reporter.annotate({ submittedAt: this.d.clock.wallTime().toISOString() });
     return followJob(this, submitted.jobId);
+  }
+
+  /**
+   * With HA: whether an earlier coordinator of this Job already submitted the job. Returns its id
+   * to follow, or undefined to submit it now; throws JobLost when it was submitted and Zeta no
+   * longer knows it (every master was lost).
+   */
+  private async reattach(submittedBefore: boolean): Promise<string | undefined> {
+    const { engine, clock, log } = this.d;
+    const app = this.d.settings.app;
+    const expected = app.restoreJobId ?? app.jobId;
+    const began = clock.now();
+    for (;;) {
+      this.interruption.throwIfSet();
+      const info = await this.interruption.guard(engine.jobInfo(expected).catch(() => undefined));
+      const what = reattachment(submittedBefore, info?.status, clock.now() - began, this.t.engineUnreachableMs);
+      if (what === 'submit') return undefined;
+      if (what === 'lost') {
+        throw new RuntimeFailure(
+          'JobLost',
+          `Zeta job ${expected} was submitted by an earlier coordinator but no master knows it any more (every master was lost); restore it from its checkpoints with a new application (--restore-job-id ${expected})`,
+        );
+      }
+      if (what === 'follow' && info?.status) {
+        this.state.acked = { jobId: expected, restored: app.restoreJobId !== undefined };
+        this.state.zetaStatus = info.status;
+        this.state.registered = app.workerCount;
+        log.info('re-attached to the running job', { jobId: expected, status: info.status });
+        this.setPhase('Running', { zetaJobId: expected, zetaJobStatus: info.status, workersRegistered: String(app.workerCount) });
+        this.reporter.event('Normal', 'Reattached', `re-attached to Zeta job ${expected} (${info.status}); it is not submitted again`);
+        return expected;
+      }
+      await this.interruption.pause(1000);
+    }
   }
 
   private startEngine(): void {
@@ -181,14 +232,17 @@ class Application implements Step {
     this.state.store = store;
     store.onFatal((e) => this.on({ type: 'WorkersUnobservable', error: e.message }));
     await this.interruption.guard(store.start());
-    const stampInput = {
-      appId: app.appId,
-      namespace: kube.namespace,
-      template: k.template,
-      master: k.master,
-      masterHost: settings.pod.masterHost,
-      masterPort: app.master.port,
-    };
+    // With HA the template already lists the masters by name and the Job owns the workers.
+    const stampInput = app.ha
+      ? { appId: app.appId, namespace: kube.namespace, template: k.template, owner: jobOwnerReference(app.appId, k.jobUid) }
+      : {
+          appId: app.appId,
+          namespace: kube.namespace,
+          template: k.template,
+          master: k.master,
+          masterHost: settings.pod.masterHost,
+          masterPort: app.master.port,
+        };
     const reconciler = new WorkerReconciler({
       kube,
       store,
@@ -197,6 +251,12 @@ class Application implements Step {
       appId: app.appId,
       count: app.workerCount,
       masterUid: k.master.uid,
+      adoptOwned: Boolean(app.ha),
+      replacements: app.ha?.workerFailurePolicy === 'replace' ? app.ha.workerReplacements : 0,
+      onReplaced: (_worker, n, why) => {
+        this.reporter.annotate({ workersReplaced: String(n) });
+        this.reporter.event('Warning', 'WorkerReplaced', `${why}; creating it again (${n} of ${app.ha?.workerReplacements ?? 0} replacements used)`);
+      },
       concurrency: this.t.createConcurrency,
       stamp: (n) => stampWorker(stampInput, n),
       onFailure: (failure) => this.on({ type: 'WorkerFailed', failure }),
@@ -231,9 +291,26 @@ class Application implements Step {
         (o) => Boolean(o.metadata?.deletionTimestamp),
         (e: unknown) => isStatus(e, 404),
       );
-    const [job, pod] = await Promise.all([deleting(kube.getJob(settings.app.appId)), deleting(kube.getPod(settings.pod.name))]);
+    // With HA this Pod's own deletion is not the application's (another coordinator follows).
+    const [job, pod] = await Promise.all([
+      deleting(kube.getJob(settings.app.appId)),
+      settings.app.ha ? Promise.resolve(false) : deleting(kube.getPod(settings.pod.name)),
+    ]);
     if (job || pod) this.state.applicationDeleted = true;
     return job || pod;
+  }
+
+  /**
+   * With HA, a coordinator that is stopped while the application goes on leaves everything as it
+   * is — the job, the workers, the masters — and exits `detached`; the Job starts another one.
+   */
+  private async detach(result: Outcome): Promise<Outcome> {
+    const { log } = this.d;
+    await Promise.all([this.masters?.stop(), this.state.reconciler?.release(), this.state.store?.stop()].map((p) => Promise.resolve(p).catch(() => undefined)));
+    this.reporter.event('Normal', 'CoordinatorDetached', result.message);
+    await this.reporter.flush(this.t.recordBudgetMs);
+    log.info('detached', { jobId: this.state.acked?.jobId, exitCode: result.exitCode });
+    return result;
   }
 
   /** Stop the job, remove the workers, record the terminal state, stop the engine. */
@@ -243,6 +320,7 @@ class Application implements Step {
     this.ending.abort();
     void this.ownJob?.stop();
     log.info('ending', { state: result.state, reason: result.reason });
+    if (result.reason === 'Detached') return this.detach(result);
     try {
       await stopJob(this, result.reason, () => this.applicationBeingDeleted());
     } catch (e) {
@@ -253,6 +331,10 @@ class Application implements Step {
       problems = await removeWorkers(this);
     } catch (e) {
       problems = [`cleanup: ${errorMessage(e)}`];
+    }
+    if (this.d.settings.app.ha) {
+      await this.masters?.stop();
+      problems.push(...(await removeMasters(this, this.d.settings.app.ha)));
     }
     if (problems.length > 0) this.reporter.event('Warning', 'CleanupFailed', `removing the workers failed: ${problems.join('; ')}`);
     const final = afterCleanup(this.state.zetaStatus ? { ...result, zetaStatus: this.state.zetaStatus } : result, problems);

@@ -38,6 +38,10 @@ export const REASONS = {
   EngineStartTimeout: 'engine',
   EngineExited: 'engine',
   EngineUnreachable: 'engine',
+  /** With HA: every master was lost and Zeta no longer knows the submitted job (restore from its checkpoints). */
+  JobLost: 'engine',
+  /** With HA: the coordinator was stopped while the application goes on; another one re-attaches. */
+  Detached: 'detached',
 } as const satisfies Record<string, ExitClass>;
 
 export type Reason = keyof typeof REASONS;

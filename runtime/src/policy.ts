@@ -33,6 +33,8 @@ export interface Facts {
   readonly submitted: boolean;
   /** Zeta's last known status of that job. */
   readonly zetaStatus?: string;
+  /** With HA this process is the coordinator: its own end is not the application's (docs/ha.md). */
+  readonly ha?: boolean;
 }
 
 export type Happening =
@@ -82,7 +84,12 @@ export function decide(f: Facts, h: Happening): Decision {
       return end(h.failure.reason, h.failure.message, { worker: h.failure.worker, warn });
     }
     case 'SIGTERM':
-      return end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction');
+      if (!f.ha) return end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction');
+      // With HA a stopped coordinator is only the application's end if the application is deleted;
+      // otherwise (Pod deleted, evicted, node drained) the job goes on and the next coordinator re-attaches.
+      if (f.deletion === 'unknown') return { do: 'ask-deletion' };
+      if (f.deletion === 'deleting') return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
+      return end('Detached', 'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches');
     case 'OwnJob':
       if (h.deleting) return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
       if (h.cancelRequested) return end('Terminated', `cancel requested${h.cancelRequested === 'savepoint' ? ' with a savepoint' : ''}`);
@@ -124,12 +131,31 @@ export type StopDecision =
 
 /** How to stop the job when the application ends with `reason`. */
 export function howToStop(f: Facts, reason: Reason): StopDecision {
+  if (reason === 'Detached') return { do: 'nothing' };
   if (!f.submitted || (f.zetaStatus !== undefined && ZETA_TERMINAL.has(f.zetaStatus))) return { do: 'nothing' };
   if (reason !== 'Terminated' || !f.streaming) return { do: 'stop', savepoint: false };
   if (f.savepointRequested) return { do: 'stop', savepoint: true };
   // A savepoint needs the workers: not when the application itself is being deleted (they go too).
   if (f.deletion === 'unknown') return { do: 'ask-deletion' };
   return { do: 'stop', savepoint: f.deletion === 'not-deleting' };
+}
+
+/**
+ * With HA, what a coordinator does with the application's job when it starts: `submit` it (never
+ * submitted before), `follow` it (Zeta knows it: an earlier coordinator submitted it — never a
+ * second submission), or report it `lost` (it was submitted, and Zeta, having lost every master,
+ * no longer knows it). `wait`: submitted, but Zeta does not answer for it yet (a master failover
+ * answers without a status for about a second) — ask again.
+ */
+export function reattachment(
+  submittedBefore: boolean,
+  zetaStatus: string | undefined,
+  askedForMs: number,
+  limitMs: number,
+): 'submit' | 'follow' | 'lost' | 'wait' {
+  if (zetaStatus) return 'follow';
+  if (!submittedBefore) return 'submit';
+  return askedForMs >= limitMs ? 'lost' : 'wait';
 }
 
 /** The outcome once the workers are removed: a cleanup failure turns success into CleanupFailed. */

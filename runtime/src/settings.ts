@@ -129,6 +129,17 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
       }
     });
   }
+  if (raw.ha !== undefined) {
+    if (!isObj(raw.ha)) p.push('runtime.json ha: expected an object');
+    else {
+      int('ha.masters', raw.ha.masters, 2, 9);
+      str('ha.statefulSet', raw.ha.statefulSet);
+      str('ha.restHost', raw.ha.restHost);
+      if (raw.ha.workerFailurePolicy !== 'fail' && raw.ha.workerFailurePolicy !== 'replace')
+        p.push(`runtime.json ha.workerFailurePolicy: expected "fail" or "replace", got ${JSON.stringify(raw.ha.workerFailurePolicy)}`);
+      int('ha.workerReplacements', raw.ha.workerReplacements, 0, 100);
+    }
+  }
   return p;
 }
 
@@ -185,7 +196,8 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
     workDir,
     engineWorkDir: path.join(workDir, 'engine'),
     engineRest: {
-      host: env[RUNTIME_ENV.engineRestHost] || '127.0.0.1',
+      // With HA the masters are elsewhere: their ClusterIP Service, never an override.
+      host: app.ha ? app.ha.restHost : env[RUNTIME_ENV.engineRestHost] || '127.0.0.1',
       candidates:
         app.master.restPath !== undefined
           ? [{ port: app.master.restPort, path: app.master.restPath }]

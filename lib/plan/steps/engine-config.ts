@@ -2,7 +2,7 @@
 // master and the workers, the runtime's settings (runtime.json), and the workers' Zeta command.
 
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
-import { ENGINE_FILES, renderEngineFiles } from '../../engine/files';
+import { ENGINE_FILES, haMasterAddresses, renderEngineFiles } from '../../engine/files';
 import { ENV } from '../../model/reserved';
 import { PATHS } from '../../model/spec';
 import { addEnv, addMount, addVolume, masterContainer, masterPod, names, objectMeta, workerContainer, workerPod } from '../pod';
@@ -35,8 +35,10 @@ export const engineConfigStep: FeatureStep = {
     addVolume(workerPod(d), { name: WORKER_LOG_VOLUME, emptyDir: {} });
     addMount(worker, { name: WORKER_LOG_VOLUME, mountPath: `${PATHS.workDir}/logs` });
     worker.command = zetaCommand(spec, 'worker', { configDir: PATHS.engineConfig, logDir: `${PATHS.workDir}/logs` });
-    // Stamped by the runtime with the master's Pod IP and port when it creates each worker.
-    addEnv(worker, { name: ENV.masterAddress, value: '' }, { name: ENV.memberList, value: '' });
+    // Stamped by the runtime with the master's Pod IP and port when it creates each worker; with
+    // HA the masters' stable DNS names are known now and nothing is stamped.
+    const masters = spec.ha ? haMasterAddresses(spec, spec.ha.masters).join(',') : '';
+    addEnv(worker, { name: ENV.masterAddress, value: masters }, { name: ENV.memberList, value: masters });
     addEnv(worker, ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value })));
     return d;
   },

@@ -46,6 +46,8 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
   for (const [resource, { group, names: resourceNames }] of byResource) {
     rules.push({ apiGroups: [group], resources: [resource], resourceNames, verbs: ['get', 'patch'] });
   }
+  // With HA: the coordinator reads how many masters are ready and removes them at the end.
+  if (spec.ha) rules.push({ apiGroups: ['apps'], resources: ['statefulsets'], resourceNames: [names.masters(spec)], verbs: ['get', 'delete'] });
   return rules;
 }
 

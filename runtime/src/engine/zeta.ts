@@ -25,7 +25,8 @@ export function relocate(argv: readonly string[], workDir: string): string[] {
 const HIDDEN_FROM_ENGINE = ['SEATUNNEL_APPLICATION_JOB_CONFIG', 'KUBECONFIG'];
 
 export class ZetaEngine implements EnginePort {
-  private readonly process: EngineProcess;
+  /** Without HA the master runs here; with HA the masters are a StatefulSet and there is no process. */
+  private readonly process: EngineProcess | undefined;
   private readonly candidates: ZetaRest[];
   private rest: ZetaRest;
 
@@ -38,17 +39,17 @@ export class ZetaEngine implements EnginePort {
     // runtime.json master.env: the engine's own settings (JVM module flags, phone-home off).
     const engineEnv: NodeJS.ProcessEnv = { ...env, HZ_PHONE_HOME_ENABLED: 'false', ...(settings.app.master.env ?? {}) };
     for (const k of HIDDEN_FROM_ENGINE) delete engineEnv[k];
-    this.process = new EngineProcess({ argv: relocate(settings.app.master.command, settings.workDir), env: engineEnv, log });
+    this.process = settings.app.ha ? undefined : new EngineProcess({ argv: relocate(settings.app.master.command, settings.workDir), env: engineEnv, log });
     this.candidates = settings.engineRest.candidates.map((c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }));
     this.rest = this.candidates[0];
   }
 
   get exited(): Promise<EngineExit> {
-    return this.process.exited;
+    return this.process?.exited ?? new Promise<EngineExit>(() => undefined);
   }
 
   start(): void {
-    this.process.start();
+    this.process?.start();
   }
 
   /** Waits until one of the REST endpoints answers /overview, in order of preference, and keeps that one. */
@@ -72,8 +73,13 @@ export class ZetaEngine implements EnginePort {
   }
 
   checkRestorable(jobId: string): void {
-    const own = path.join(this.settings.engineWorkDir, ENGINE_FILES.masterEngine);
-    const file = fs.existsSync(own) ? own : path.join(process.env.SEATUNNEL_HOME ?? '/opt/seatunnel', 'config', 'seatunnel.yaml');
+    // The master's completed copy; with HA (no copy) the mounted generated file; else the image's.
+    const candidates = [
+      path.join(this.settings.engineWorkDir, ENGINE_FILES.masterEngine),
+      path.join(this.settings.engineConfigDir, ENGINE_FILES.masterEngine),
+      path.join(process.env.SEATUNNEL_HOME ?? '/opt/seatunnel', 'config', 'seatunnel.yaml'),
+    ];
+    const file = candidates.find((f) => fs.existsSync(f)) ?? candidates[candidates.length - 1];
     const files = requireCheckpoint(fs.readFileSync(file, 'utf8'), jobId);
     this.log.info('checkpoint found for the restore', { restoreJobId: jobId, files: files.length, latest: files[files.length - 1] });
   }
@@ -100,6 +106,6 @@ export class ZetaEngine implements EnginePort {
   }
 
   shutdown(graceMs: number): Promise<EngineExit | undefined> {
-    return this.process.stop(graceMs);
+    return this.process ? this.process.stop(graceMs) : Promise.resolve(undefined);
   }
 }

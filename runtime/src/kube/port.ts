@@ -3,11 +3,12 @@
 // called. The implementation is ./rest.ts over the shared client (lib/kube), connected by
 // ./client-node-adapter.ts; unit tests use a fake.
 
+import type { StatefulSet } from 'kubernetes-types/apps/v1';
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod, PodTemplate } from 'kubernetes-types/core/v1';
 import type { ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1';
 
-export type { Job, Event, Pod, PodTemplate, ObjectMeta, OwnerReference };
+export type { StatefulSet, Job, Event, Pod, PodTemplate, ObjectMeta, OwnerReference };
 
 /** A namespaced object named in runtime.json `dependents`. */
 export interface ObjectRef {
@@ -53,6 +54,10 @@ export interface KubePort {
   getMetadata(ref: ObjectRef): Promise<ObjectMeta>;
   /** Sets ownerReferences, only if the object is still at `resourceVersion` (else 409). */
   setOwnerReferences(ref: ObjectRef, ownerReferences: OwnerReference[], resourceVersion: string): Promise<void>;
+  /** With HA: the masters' StatefulSet (how many are ready). */
+  getStatefulSet(name: string): Promise<StatefulSet>;
+  /** With HA, at the end: removes the masters. 'gone' when it did not exist. */
+  deleteStatefulSet(name: string): Promise<'deleted' | 'gone'>;
 }
 
 // One error type for every API call, the CLI's and the runtime's (lib/kube/errors.ts).

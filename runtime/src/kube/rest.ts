@@ -11,6 +11,7 @@ import type {
   Pod,
   PodList,
   PodTemplate,
+  StatefulSet,
   WatchEventType,
   WatchHandle,
   WatchHandlers,
@@ -108,6 +109,21 @@ export class KubeRest implements KubePort {
   async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
     const o = await this.kube.get<{ metadata?: ObjectMeta }>({ ...ref, namespace: this.namespace }, { metadataOnly: true });
     return o.metadata ?? {};
+  }
+
+  getStatefulSet(name: string): Promise<StatefulSet> {
+    return this.kube.get<StatefulSet>(this.ref('apps/v1', 'StatefulSet', name));
+  }
+
+  async deleteStatefulSet(name: string): Promise<'deleted' | 'gone'> {
+    try {
+      // The StatefulSet controller's Pods go with it (garbage collection).
+      await this.kube.delete(this.ref('apps/v1', 'StatefulSet', name), { propagationPolicy: 'Background' });
+      return 'deleted';
+    } catch (e) {
+      if (isStatus(e, 404)) return 'gone';
+      throw e;
+    }
   }
 
   async setOwnerReferences(ref: ObjectRef, ownerReferences: OwnerReference[], resourceVersion: string): Promise<void> {

@@ -19,6 +19,11 @@ export { PHASES, type Phase } from 'seatunnel-app/internal/model/reserved';
 
 /** Reasons of the Events the runtime records. */
 export type EventReason =
+  | 'Reattached'
+  | 'CoordinatorDetached'
+  | 'MastersReady'
+  | 'MasterReplaced'
+  | 'WorkerReplaced'
   | 'WorkersCreating'
   | 'AllWorkersRegistered'
   | 'JobSubmitted'

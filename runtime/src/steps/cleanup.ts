@@ -25,6 +25,8 @@ export async function removeWorkers(s: Step): Promise<string[]> {
       for (const r of reconciler.records) names.add(r.name);
     } else for (const n of attempted) names.add(n);
   }
+  // With HA an earlier coordinator may have created workers this one never attempted: every name.
+  if (s.state.ha) for (let i = 1; i <= s.d.settings.app.workerCount; i++) names.add(`${s.d.settings.app.appId}-worker-${i}`);
   const attempt = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
     try {
       // 403 is retried within the budget: an API server that just restarted refuses for a moment.

@@ -89,6 +89,8 @@ export interface ApplicationState {
   ending: boolean;
   store: PodSnapshotStore | undefined;
   reconciler: WorkerReconciler | undefined;
+  /** With HA: this process is the coordinator (runtime.json `ha`). */
+  ha: boolean;
 }
 
 export function initialState(): ApplicationState {
@@ -105,6 +107,7 @@ export function initialState(): ApplicationState {
     ending: false,
     store: undefined,
     reconciler: undefined,
+    ha: false,
   };
 }
 
@@ -116,6 +119,7 @@ export function factsOf(s: ApplicationState, interrupted: boolean, deletion?: bo
     streaming: s.streaming,
     savepointRequested: s.savepointRequested,
     submitted: s.acked !== undefined,
+    ...(s.ha ? { ha: true } : {}),
     ...(s.zetaStatus !== undefined ? { zetaStatus: s.zetaStatus } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // references and Events), its own Pod (owner of the workers), the worker PodTemplate — and it
 // adopts the dependents applied without an owner.
 
+import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import { jobOwnerReference } from 'seatunnel-app/internal/plan/build-plan';
 import { isStatus, isTransient, type ObjectRef, type PodTemplate } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
@@ -11,8 +12,11 @@ import type { Step } from './context';
 
 export interface KubeContext {
   readonly jobUid: string;
+  /** The workers' owner: this Pod without HA; with HA the Job itself (see plan/stamp.ts). */
   readonly master: MasterRef;
   readonly template: PodTemplate;
+  /** With HA: an earlier coordinator recorded that it submitted the job. */
+  readonly submittedBefore: boolean;
 }
 
 /** A Kubernetes read, retried on transient errors within the API failure budget. */
@@ -51,9 +55,10 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
   if (!jobUid) throw new RuntimeFailure('ApiError', `Job ${app.appId} has no uid`);
   s.reporter.setJobUid(jobUid);
   const pod = await read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name));
-  const master: MasterRef = { name: settings.pod.name, uid: pod.metadata?.uid ?? settings.pod.uid };
-  if (settings.pod.uid && master.uid !== settings.pod.uid)
-    log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', { api: master.uid, env: settings.pod.uid });
+  const podRef: MasterRef = { name: settings.pod.name, uid: pod.metadata?.uid ?? settings.pod.uid };
+  const master: MasterRef = app.ha ? { name: app.appId, uid: jobUid } : podRef;
+  if (settings.pod.uid && podRef.uid !== settings.pod.uid)
+    log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', { api: podRef.uid, env: settings.pod.uid });
   const template = await read(
     s,
     `reading the worker PodTemplate ${app.workerTemplate}`,
@@ -67,7 +72,8 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
   const problems = templateProblems(template);
   if (problems.length) throw new RuntimeFailure('InvalidWorkerTemplate', `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`);
   await adoptDependents(s, jobUid);
-  return { jobUid, master, template };
+  const submittedBefore = Boolean(jobObj.metadata?.annotations?.[ANNOTATIONS.submittedAt]);
+  return { jobUid, master, template, submittedBefore };
 }
 
 /**

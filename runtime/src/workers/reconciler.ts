@@ -37,8 +37,8 @@ export interface WorkerRecord {
   /** Observed in the snapshot as ours at least once. */
   seen: boolean;
   attempts: number;
-  /** Random per worker and per runtime process; sent as an annotation with every create of it. */
-  readonly token: string;
+  /** Random per worker incarnation and runtime process; sent as an annotation with every create of it. */
+  token: string;
   /** The uid of the Pod this runtime created (or adopted by its token). */
   uid?: string;
   /** The name is taken by a Pod this runtime did not create: never deleted by it. */
@@ -128,12 +128,26 @@ export interface ReconcilerOptions {
   readonly appId: string;
   readonly count: number;
   readonly masterUid: string;
+  /**
+   * With HA the owner is the Job, and an earlier coordinator of the same Job created the workers
+   * that already exist: a Pod with the worker's name, the application's worker labels and the Job
+   * as owner is adopted (re-attach) instead of refused. Without HA the owner is this master Pod,
+   * and only a Pod carrying this process's creation token is adopted.
+   */
+  readonly adoptOwned?: boolean;
   /** The Pod to create for worker n (1-based). */
   readonly stamp: (n: number) => Pod;
   /** Creates in flight at most (default 20). */
   readonly concurrency?: number;
   readonly onFailure: (f: WorkerFailure) => void;
   readonly onProgress?: (a: Assessment) => void;
+  /**
+   * With HA and worker-failure-policy `replace`: how many lost workers may be created again (the
+   * Pod is deleted if it still exists, then created anew under the same name); one more loss is a
+   * failure. Workers that cannot start (Unschedulable, image errors, refused) always fail.
+   */
+  readonly replacements?: number;
+  readonly onReplaced?: (worker: string, replacedSoFar: number, why: string) => void;
 }
 
 export class WorkerReconciler {
@@ -145,6 +159,8 @@ export class WorkerReconciler {
   private failed = false;
   private unsubscribe: (() => void) | undefined;
   private last: Assessment | undefined;
+  /** Workers replaced so far (policy `replace`). */
+  replaced = 0;
 
   constructor(private readonly opts: ReconcilerOptions) {
     this.records = Array.from({ length: opts.count }, (_, i) => ({
@@ -181,6 +197,7 @@ export class WorkerReconciler {
     }
     this.last = a;
     if (!this.stopped) {
+      if (a.failure && !this.failed && this.replace(a.failure)) return this.reconcile();
       if (a.failure && !this.failed) {
         this.failed = true;
         this.opts.onFailure(a.failure);
@@ -188,6 +205,33 @@ export class WorkerReconciler {
       this.opts.onProgress?.(a);
     }
     return a;
+  }
+
+  /** Starts replacing a lost worker when the policy and the budget allow; true if it did. */
+  private replace(f: WorkerFailure): boolean {
+    if (f.reason !== 'WorkerLost' || this.replaced >= (this.opts.replacements ?? 0)) return false;
+    const r = this.records.find((x) => x.name === f.worker);
+    if (!r || r.phase !== 'created') return false;
+    this.replaced++;
+    const oldUid = r.uid;
+    r.phase = 'new';
+    r.uid = undefined;
+    r.seen = false;
+    r.attempts = 0;
+    r.ackedAtList = undefined;
+    r.token = randomBytes(16).toString('hex');
+    this.opts.log.warn('replacing a lost worker', { worker: r.name, replaced: this.replaced, budget: this.opts.replacements, why: f.message });
+    this.opts.onReplaced?.(r.name, this.replaced, f.message);
+    const again = async () => {
+      if (oldUid) {
+        await this.opts.kube.deletePod(r.name, { uid: oldUid }).catch((e: unknown) => {
+          if (!isStatus(e, 409)) this.opts.log.warn('deleting the lost worker failed; creating anyway', { worker: r.name, error: errorMessage(e) });
+        });
+      }
+      await this.create(r);
+    };
+    this.creating = Promise.all([this.creating, again()]);
+    return true;
   }
 
   private schedule(): void {
@@ -264,6 +308,13 @@ export class WorkerReconciler {
       return 'refused';
     }
     if (isOurWorker(existing, r, this.opts.masterUid)) return { uid: existing.metadata?.uid };
+    const labels = existing.metadata?.labels ?? {};
+    const looksOurs = labels[LABELS.applicationId] === this.opts.appId && labels[LABELS.role] === 'worker';
+    if (this.opts.adoptOwned && looksOurs && ownedBy(existing, this.opts.masterUid)) {
+      // A replaced worker's earlier incarnation still terminating: wait until it is gone.
+      if (existing.metadata?.deletionTimestamp) return this.waitGone(r.name, existing.metadata.uid);
+      return { uid: existing.metadata?.uid };
+    }
     if (ownedBy(existing, this.opts.masterUid)) {
       r.refused = true;
       this.refuse(
@@ -273,8 +324,7 @@ export class WorkerReconciler {
       );
       return 'refused';
     }
-    const labels = existing.metadata?.labels ?? {};
-    if (labels[LABELS.applicationId] !== this.opts.appId || labels[LABELS.role] !== 'worker') {
+    if (!looksOurs) {
       r.refused = true;
       this.refuse(r, 'WorkerCreateRefused', `a Pod named ${r.name} already exists and does not belong to this application`);
       return 'refused';
@@ -290,15 +340,19 @@ export class WorkerReconciler {
         return 'refused';
       }
     }
-    // Wait until that incarnation is gone (graceful deletion may take a moment).
+    return this.waitGone(r.name, uid);
+  }
+
+  /** Waits until the Pod incarnation `uid` named `name` is gone (graceful deletion may take a moment). */
+  private async waitGone(name: string, uid: string | undefined): Promise<'retry'> {
     for (let i = 0; !this.stopped; i++) {
       try {
-        const p = await this.opts.kube.getPod(r.name);
+        const p = await this.opts.kube.getPod(name);
         if (p.metadata?.uid !== uid) return 'retry';
       } catch (e) {
         if (isStatus(e, 404)) return 'retry';
       }
-      await this.opts.clock.sleep(backoffMs(i, 200, 2000), this.stop$.signal);
+      await this.opts.clock.sleep(backoffMs(i, 200, 2000), this.stop$.signal).catch(() => undefined);
     }
     return 'retry';
   }

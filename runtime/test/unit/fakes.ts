@@ -18,6 +18,7 @@ import {
   type Pod,
   type PodList,
   type PodTemplate,
+  type StatefulSet,
   type WatchHandle,
   type WatchHandlers,
 } from '../../src/kube/port';
@@ -399,6 +400,24 @@ export class FakeKube implements KubePort {
   async setOwnerReferences(ref: ObjectRef, ownerReferences: OwnerReference[]): Promise<void> {
     this.record('setOwnerReferences', `${ref.kind}/${ref.name}`);
     this.owners.set(`${ref.kind}/${ref.name}`, ownerReferences);
+  }
+
+  /** With HA: the masters' StatefulSet (undefined: it does not exist). */
+  statefulSet: StatefulSet | undefined;
+
+  async getStatefulSet(name: string): Promise<StatefulSet> {
+    this.record('getStatefulSet', name);
+    this.maybeFail('getStatefulSet');
+    if (!this.statefulSet || this.statefulSet.metadata?.name !== name) throw new KubeApiError(404, 'NotFound', `statefulsets "${name}" not found`);
+    return structuredClone(this.statefulSet);
+  }
+
+  async deleteStatefulSet(name: string): Promise<'deleted' | 'gone'> {
+    this.record('deleteStatefulSet', name);
+    this.maybeFail('deleteStatefulSet');
+    if (!this.statefulSet || this.statefulSet.metadata?.name !== name) return 'gone';
+    this.statefulSet = undefined;
+    return 'deleted';
   }
 
   ops(op: string): CallRecord[] {

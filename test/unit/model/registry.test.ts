@@ -11,7 +11,7 @@ import { JOB_CONFIG, problems } from '../../support/fixtures';
 type Props = Required<SeaTunnelApplicationProps>;
 type PropName = keyof Props;
 
-/** Options that only shape other values, or are validated but not part of the spec yet (HA). */
+/** Options that only shape other values, or that are in the spec only when a switch is on (HA). */
 const NOT_IN_SPEC = () => undefined;
 
 /** Where each prop's resolved value lands in the spec, in the prop's own unit. */
@@ -31,9 +31,13 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   masterPort: (s) => s.master.port,
   masterRestPort: (s) => s.master.restPort,
   startupTimeoutMillis: (s) => s.startupTimeoutMillis,
-  haEnabled: NOT_IN_SPEC,
-  haMasters: NOT_IN_SPEC,
-  haBackupCount: NOT_IN_SPEC,
+  // In the spec only with HA on: these resolve with HA_ON (see baseFor).
+  haEnabled: (s) => s.ha !== undefined,
+  haMasters: (s) => s.ha?.masters,
+  haBackupCount: (s) => s.ha?.backupCount,
+  haWorkerFailurePolicy: (s) => s.ha?.workerFailurePolicy,
+  haWorkerReplacements: (s) => s.ha?.workerReplacements,
+  haCoordinatorRestarts: (s) => s.ha?.coordinatorRestarts,
   namespace: (s) => s.namespace,
   image: (s) => s.image,
   imagePullPolicy: (s) => s.imagePullPolicy,
@@ -83,15 +87,20 @@ const UNSET: Readonly<Record<string, (value: unknown) => void>> = {
 
 const MINIMAL: SeaTunnelApplicationProps = { image: 'apache/seatunnel:2.3.12', jobConfig: JOB_CONFIG };
 const resolved = resolveApplication(MINIMAL);
+/** Options under the HA switch resolve with it on (and the storage HA needs). */
+const HA_SWITCHED: ReadonlySet<string> = new Set(['haMasters', 'haBackupCount', 'haWorkerFailurePolicy', 'haWorkerReplacements', 'haCoordinatorRestarts']);
+const baseFor = (prop: string): SeaTunnelApplicationProps => (HA_SWITCHED.has(prop) ? { ...MINIMAL, haEnabled: true, checkpointPvc: 'ckpt' } : MINIMAL);
 const fileOptions = Object.entries(OPTIONS).filter(([, def]) => isOptionDef(def)) as Array<[PropName, OptionDef]>;
 
 describe("a minimal configuration resolves every option to the registry's default", () => {
   test.each(fileOptions)('%s', (prop, def) => {
-    const value = RESOLVED[prop](resolved);
+    const base = baseFor(prop);
+    const baseResolved = base === MINIMAL ? resolved : resolveApplication(base);
+    const value = RESOLVED[prop](baseResolved);
     if (def.default !== undefined) {
       if (RESOLVED[prop] !== NOT_IN_SPEC) expect(value).toEqual(def.default);
       // Setting an option to its default changes nothing.
-      expect(resolveApplication({ ...MINIMAL, [prop]: def.default })).toEqual(resolved);
+      expect(resolveApplication({ ...base, [prop]: def.default })).toEqual(baseResolved);
     } else if (def.required) {
       expect(value).toEqual(MINIMAL[prop]);
     } else if (def.unset !== undefined) {
@@ -103,10 +112,19 @@ describe("a minimal configuration resolves every option to the registry's defaul
     }
   });
 
-  test('the HA defaults are a valid HA configuration (rejected only because HA is not released)', () => {
-    expect(problems(() => resolveApplication({ ...MINIMAL, haEnabled: true }))).toEqual([
-      'haEnabled: the HA configuration is valid, but HA manifests are not part of this release yet; run without application.ha.enabled',
-    ]);
+  test('the HA defaults, with checkpoint storage, are a valid HA configuration', () => {
+    const spec = resolveApplication({ ...MINIMAL, haEnabled: true, checkpointPvc: 'ckpt' });
+    const dflt = (id: PropName) => {
+      const def = OPTIONS[id];
+      return isOptionDef(def) ? def.default : undefined;
+    };
+    expect(spec.ha).toEqual({
+      masters: dflt('haMasters'),
+      backupCount: dflt('haBackupCount'),
+      workerFailurePolicy: dflt('haWorkerFailurePolicy'),
+      workerReplacements: dflt('haWorkerReplacements'),
+      coordinatorRestarts: dflt('haCoordinatorRestarts'),
+    });
   });
 });
 
@@ -115,7 +133,8 @@ const step = (def: OptionDef) => (def.type === 'number' ? 0.001 : 1);
 
 describe("the resolver enforces the registry's bounds", () => {
   test.each(bounded)('%s', (prop, def) => {
-    const inSpec = RESOLVED[prop] !== NOT_IN_SPEC;
+    // HA options' bounds are checked with HA off: with it on, the HA rules add their own limits.
+    const inSpec = RESOLVED[prop] !== NOT_IN_SPEC && !HA_SWITCHED.has(prop);
     for (const edge of [def.min, def.max].filter((n): n is number => n !== undefined)) {
       const spec = resolveApplication({ ...MINIMAL, [prop]: edge });
       if (inSpec) expect(RESOLVED[prop](spec)).toEqual(edge);
@@ -137,7 +156,7 @@ const enums = fileOptions.filter(([, def]) => def.values !== undefined);
 
 describe("the resolver accepts exactly the registry's allowed values", () => {
   test.each(enums)('%s', (prop, def) => {
-    for (const value of def.values!) expect(RESOLVED[prop](resolveApplication({ ...MINIMAL, [prop]: value }))).toBe(value);
+    for (const value of def.values!) expect(RESOLVED[prop](resolveApplication({ ...baseFor(prop), [prop]: value }))).toBe(value);
     expect(problems(() => resolveApplication({ ...MINIMAL, [prop]: 'no-such-value' }))).toEqual([
       `${prop}: must be one of ${def.values!.join(', ')} (case-sensitive)`,
     ]);

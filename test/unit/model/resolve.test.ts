@@ -201,10 +201,14 @@ describe('validation rules, each rejected with the option, the value and the rul
       { jobConfig: undefined, jobConfigFile: '/etc/job.conf', configMaps: { job: { ref: 'j', mounts: { 'job.conf': '/etc/job.conf' }, roles: ['worker'] } } },
       /must be the path of a key mounted on the master/,
     ],
-    ['HA with one master', { haEnabled: true, haMasters: 1 }, /^haMasters: high availability needs at least 2 masters/],
-    ['HA with backup-count 0', { haEnabled: true, haBackupCount: 0 }, /^haBackupCount: high availability needs backup-count of at least 1/],
-    ['HA backup count not below masters', { haEnabled: true, haMasters: 2, haBackupCount: 2 }, /^haBackupCount: must be less than the number of masters \(2\)/],
-    ['valid HA is not yet available', { haEnabled: true }, /^haEnabled: the HA configuration is valid, but HA manifests are not part of this release yet/],
+    ['HA with one master', { haEnabled: true, haMasters: 1, checkpointPvc: 'c' }, /^haMasters: high availability needs at least 2 masters/],
+    ['HA with backup-count 0', { haEnabled: true, haBackupCount: 0, checkpointPvc: 'c' }, /^haBackupCount: high availability needs backup-count of at least 1/],
+    [
+      'HA backup count not below masters',
+      { haEnabled: true, haMasters: 2, haBackupCount: 2, checkpointPvc: 'c' },
+      /^haBackupCount: must be less than the number of masters \(2\)/,
+    ],
+    ['HA with local checkpoints', { haEnabled: true }, /^checkpointPvc: high availability needs checkpoint storage every master reaches/],
     ['runtime file content and file', { runtimeFiles: { log4j2: { content: 'x', file: 'y' } } }, /^runtimeFiles\.log4j2: set either content or file, not both/],
     [
       'disabled runtime file with content',

@@ -1,0 +1,155 @@
+// High availability (docs/ha.md, SeaTunnel #12886): Kubernetes keeps the Pods and a stable
+// address, Zeta does election, partition backups and job recovery. Runs after every step that
+// shapes "the master Pod" and splits that Pod in two:
+//   * the masters: a StatefulSet of `application.ha.masters` Pods running Zeta directly (the
+//     Pod every earlier step built, with Zeta's command instead of the runtime's), found by each
+//     other under the headless Service, restarted and replaced by Kubernetes;
+//   * the coordinator: the Job's Pod, the same runtime as without HA, but no Zeta member — it
+//     creates the workers, submits once through the ClusterIP Service `<appId>-rest`, follows the
+//     job and cleans up. Its Pod may be replaced: the Job retries it (podFailurePolicy below) and
+//     the new one re-attaches to the running job by its ID.
+// Everything stays owned by the Job, never by a Pod that can be replaced.
+
+import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
+import { zetaCommand, zetaEnvironment } from '../../engine/command';
+import { ANNOTATIONS, ENV, EXIT_CODES, LABELS } from '../../model/reserved';
+import { PATHS, type ApplicationSpec } from '../../model/spec';
+import { applicationLabels, CONTAINER_NAME, mainContainer, masterPod, names, objectMeta, roleSelector } from '../pod';
+import type { FeatureStep, PlanDraft } from '../types';
+import { RUNTIME_VOLUME } from './runtime';
+
+/** The coordinator runs Node.js only; it needs no master-sized resources. */
+export const COORDINATOR_RESOURCES = { cpu: '250m', memory: '256Mi' } as const;
+
+/** Variables only the runtime reads: the masters run Zeta directly and do not get them. */
+const RUNTIME_ONLY_ENV: ReadonlySet<string> = new Set([
+  ENV.appId,
+  ENV.podName,
+  ENV.podNamespace,
+  ENV.podUid,
+  ENV.podIp,
+  ENV.masterHost,
+  ENV.workDir,
+  ENV.jobConfig,
+  ENV.jobConfigFile,
+]);
+
+/** Hazelcast's own readiness: 200 only once the member has joined the cluster (docs/ha.md). */
+function readiness(spec: ApplicationSpec): Probe {
+  return { httpGet: { path: '/hazelcast/health/ready', port: spec.master.port }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2 };
+}
+
+/** The masters' Pod: everything the earlier steps gave the master Pod, running Zeta itself. */
+function mastersPod(spec: ApplicationSpec, master: PodSpec): PodSpec {
+  const pod = JSON.parse(JSON.stringify(master)) as PodSpec;
+  const c = mainContainer(pod);
+  c.command = zetaCommand(spec, 'master', { configDir: PATHS.engineConfig, logDir: `${PATHS.workDir}/logs` });
+  c.env = [...(c.env ?? []).filter((e) => !RUNTIME_ONLY_ENV.has(e.name)), ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value }))];
+  c.volumeMounts = (c.volumeMounts ?? []).filter((m) => m.name !== RUNTIME_VOLUME);
+  c.readinessProbe = readiness(spec);
+  pod.volumes = (pod.volumes ?? []).filter((v) => v.name !== RUNTIME_VOLUME);
+  pod.initContainers = (pod.initContainers ?? []).filter((i) => !i.volumeMounts?.some((m) => m.name === RUNTIME_VOLUME));
+  if (pod.initContainers.length === 0) delete pod.initContainers;
+  // A StatefulSet's Pods restart in place; the masters never call the API server.
+  pod.restartPolicy = 'Always';
+  pod.automountServiceAccountToken = false;
+  return pod;
+}
+
+/** The coordinator: the runtime as without HA, minus the member's port, probes and size. */
+function coordinatorPod(master: PodSpec): void {
+  const c = mainContainer(master);
+  delete c.ports;
+  delete c.startupProbe;
+  delete c.readinessProbe;
+  delete c.livenessProbe;
+  c.resources = { requests: { ...COORDINATOR_RESOURCES }, limits: { ...COORDINATOR_RESOURCES } };
+}
+
+export const highAvailabilityStep: FeatureStep = {
+  name: 'high-availability',
+  apply(d: PlanDraft): PlanDraft {
+    const spec = d.spec;
+    const ha = spec.ha;
+    if (!ha) return d;
+    const template = d.job.spec!.template;
+    const masterLabels = { ...(template.metadata?.labels ?? {}) };
+    d.masters = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: objectMeta(spec, names.masters(spec), 'master', 'master'),
+      spec: {
+        replicas: ha.masters,
+        serviceName: names.service(spec),
+        // All masters start together: Zeta elects the oldest member, no ordering is needed.
+        podManagementPolicy: 'Parallel',
+        selector: { matchLabels: roleSelector(spec, 'master') },
+        template: {
+          metadata: { ...template.metadata, labels: masterLabels },
+          spec: mastersPod(spec, masterPod(d)),
+        },
+      },
+    };
+    d.restService = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: objectMeta(spec, names.restService(spec), 'master', 'rest'),
+      spec: {
+        type: 'ClusterIP',
+        selector: roleSelector(spec, 'master'),
+        // Ready masters only; any of them answers (a standby forwards to the active master).
+        ports: [
+          { name: 'rest-v1', port: spec.master.port, targetPort: spec.master.port, protocol: 'TCP' },
+          ...(spec.master.restPort !== spec.master.port
+            ? [{ name: 'rest', port: spec.master.restPort, targetPort: spec.master.restPort, protocol: 'TCP' }]
+            : []),
+        ],
+      },
+    };
+
+    // The Job's Pod becomes the coordinator.
+    const coordinatorLabels = { ...masterLabels, ...applicationLabels(spec, 'coordinator', 'coordinator'), ...spec.master.labels };
+    template.metadata = { ...template.metadata, labels: coordinatorLabels };
+    coordinatorPod(masterPod(d));
+    mainContainer(masterPod(d)).name = CONTAINER_NAME;
+    d.job.metadata.annotations = { ...d.job.metadata.annotations, [ANNOTATIONS.mastersDesired]: String(ha.masters) };
+    const jobSpec = d.job.spec!;
+    // A coordinator that crashes or whose Pod is deleted is started again and re-attaches; the
+    // runtime's terminal decisions (job failed, cancelled, workers lost, bad settings) end the Job
+    // at once, and so does any exit code but `detached` and a crash's.
+    jobSpec.backoffLimit = ha.coordinatorRestarts;
+    jobSpec.podFailurePolicy = {
+      rules: [
+        {
+          action: 'FailJob',
+          onExitCodes: {
+            containerName: CONTAINER_NAME,
+            operator: 'In',
+            values: [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine],
+          },
+        },
+        // Evictions, preemption and node drains do not use up the restarts.
+        { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+      ],
+    };
+
+    if (spec.networkPolicyEnabled) {
+      // Nothing calls the coordinator.
+      d.networkPolicies.push({
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        metadata: objectMeta(spec, names.coordinatorPolicy(spec), 'configuration', 'network-policy'),
+        spec: { podSelector: { matchLabels: { [LABELS.applicationId]: spec.appId, [LABELS.role]: 'coordinator' } }, policyTypes: ['Ingress'], ingress: [] },
+      });
+      // The coordinator reaches the masters' REST v2 port (REST v1 shares the member port, open to the application's Pods).
+      if (spec.master.restPort !== spec.master.port) {
+        const master = d.networkPolicies.find((p) => p.metadata.name === names.masterPolicy(spec));
+        master?.spec?.ingress?.push({
+          from: [{ podSelector: { matchLabels: { [LABELS.applicationId]: spec.appId, [LABELS.role]: 'coordinator' } } }],
+          ports: [{ protocol: 'TCP', port: spec.master.restPort }],
+        });
+      }
+    }
+    return d;
+  },
+};

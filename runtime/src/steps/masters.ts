@@ -1,0 +1,128 @@
+// With HA (docs/ha.md): the coordinator's view of the masters. Kubernetes keeps them (the
+// StatefulSet), Zeta elects among them; the coordinator only watches, reports and, at the end,
+// removes them. It never restarts a master or decides anything from a master's loss: a replaced
+// master is a failover Zeta handles, never a reason to fail or succeed the application.
+
+import { LABELS } from 'seatunnel-app/internal/model/reserved';
+import type { HaRuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
+import { isStatus, isTransient } from '../kube/port';
+import { RuntimeFailure } from '../outcome';
+import { errorMessage, retry } from '../util';
+import type { Step } from './context';
+
+/** How often the masters' StatefulSet and Pods are read. */
+const POLL_MS = 2_000;
+
+export interface MastersView {
+  readonly desired: number;
+  readonly ready: number;
+  /** Master Pods replaced so far: incarnations seen beyond one per ordinal. */
+  readonly failovers: number;
+}
+
+/**
+ * Counts replacements from the master Pods seen: a StatefulSet Pod keeps its name and gets a new
+ * uid when it is replaced. Pure over the record it is given.
+ */
+export function countFailovers(seen: Map<string, Set<string>>, pods: ReadonlyArray<{ name: string; uid: string }>): number {
+  for (const p of pods) {
+    const uids = seen.get(p.name) ?? new Set<string>();
+    uids.add(p.uid);
+    seen.set(p.name, uids);
+  }
+  let n = 0;
+  for (const uids of seen.values()) n += uids.size - 1;
+  return n;
+}
+
+export class MastersWatch {
+  private timer: Promise<void> | undefined;
+  private readonly stop$ = new AbortController();
+  private readonly seen = new Map<string, Set<string>>();
+  private last: MastersView;
+
+  constructor(
+    private readonly s: Step,
+    private readonly ha: HaRuntimeSettings,
+  ) {
+    this.last = { desired: ha.masters, ready: 0, failovers: 0 };
+  }
+
+  get view(): MastersView {
+    return this.last;
+  }
+
+  start(): void {
+    this.timer = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stop$.abort();
+    await this.timer;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stop$.signal.aborted) {
+      await this.poll().catch((e: unknown) => this.s.d.log.debug('reading the masters failed', { error: errorMessage(e) }));
+      await this.s.d.clock.sleep(POLL_MS, this.stop$.signal).catch(() => undefined);
+    }
+  }
+
+  /** One reading of the StatefulSet and the master Pods; reports what changed. */
+  async poll(): Promise<MastersView> {
+    const { kube, settings } = this.s.d;
+    const set = await kube.getStatefulSet(this.ha.statefulSet);
+    const pods = await kube.listPods(`${LABELS.applicationId}=${settings.app.appId},${LABELS.role}=master`);
+    const failovers = countFailovers(
+      this.seen,
+      pods.items.filter((p) => p.metadata?.name && p.metadata.uid).map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
+    );
+    const next: MastersView = { desired: this.ha.masters, ready: set.status?.readyReplicas ?? 0, failovers };
+    if (next.ready !== this.last.ready || next.failovers !== this.last.failovers) {
+      this.s.d.log.info('masters', { ready: next.ready, desired: next.desired, failovers: next.failovers });
+      this.s.reporter.annotate({ mastersReady: String(next.ready), masterFailovers: String(next.failovers) });
+      if (next.failovers > this.last.failovers) {
+        this.s.reporter.event('Normal', 'MasterReplaced', `a master Pod was replaced (${next.failovers} so far); Zeta keeps the job running on the others`);
+      }
+    }
+    this.last = next;
+    return next;
+  }
+}
+
+/** Waits until every master is ready, within the startup budget (from `started`). */
+export async function awaitMasters(s: Step, watch: MastersWatch, started: number): Promise<void> {
+  const { clock } = s.d;
+  const app = s.d.settings.app;
+  const deadline = started + app.startupTimeoutMillis;
+  for (;;) {
+    s.interruption.throwIfSet();
+    const view = await watch.poll().catch(() => watch.view);
+    if (view.ready >= view.desired) break;
+    if (clock.now() >= deadline) {
+      throw new RuntimeFailure(
+        'StartupTimeout',
+        `Timed out starting ${view.desired} masters after ${Math.round(app.startupTimeoutMillis / 1000)} s: ${view.ready}/${view.desired} ready (see \`kubectl describe statefulset ${app.ha?.statefulSet}\`)`,
+      );
+    }
+    await s.interruption.pause(Math.min(500, Math.max(1, deadline - clock.now())));
+  }
+  s.reporter.event('Normal', 'MastersReady', `all ${watch.view.desired} masters are ready`);
+}
+
+/** At the end: removes the masters (their Pods go with the StatefulSet). Returns the problems. */
+export async function removeMasters(s: Step, ha: HaRuntimeSettings): Promise<string[]> {
+  const { kube, clock } = s.d;
+  try {
+    await retry(() => kube.deleteStatefulSet(ha.statefulSet), {
+      clock,
+      retryable: (e) => isTransient(e) || isStatus(e, 403),
+      budgetMs: s.t.cleanupBudgetMs,
+      backoff: [200, 2000],
+    });
+    s.d.log.info('masters removed', { statefulSet: ha.statefulSet });
+    return [];
+  } catch (e) {
+    return [`deleting the masters (StatefulSet ${ha.statefulSet}): ${errorMessage(e)}`];
+  }
+}

@@ -1,0 +1,145 @@
+import type { Container, PodSpec } from 'kubernetes-types/core/v1';
+import { parse } from 'yaml';
+import { ENGINE_FILES } from '../../../lib/engine/files';
+import { allObjects, dependents } from '../../../lib/plan/build-plan';
+import { runtimeRules } from '../../../lib/plan/steps/rbac';
+import type { ApplicationPlan } from '../../../lib/plan/types';
+import { plan, spec } from '../../support/fixtures';
+
+const HA = { haEnabled: true, haMasters: 3, haBackupCount: 1, checkpointPvc: 'ckpt', namespace: 'team-a' } as const;
+
+const role = 'seatunnel.apache.org/role';
+const container = (p: PodSpec): Container => p.containers.find((c) => c.name === 'seatunnel')!;
+const envOf = (c: Container): Record<string, string> => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '(from)']));
+
+describe('without HA nothing changes', () => {
+  test('no StatefulSet, no REST Service, the Job Pod is the master, backoffLimit 0', () => {
+    const p = plan();
+    expect(p.masters).toBeUndefined();
+    expect(p.restService).toBeUndefined();
+    expect(p.job.spec!.backoffLimit).toBe(0);
+    expect(p.job.spec!.template.metadata!.labels![role]).toBe('master');
+    expect(allObjects(p).map((o) => o.kind)).not.toContain('StatefulSet');
+  });
+});
+
+describe('with HA', () => {
+  let p: ApplicationPlan;
+  beforeAll(() => {
+    p = plan(HA);
+  });
+
+  test('the masters are a StatefulSet of M Pods under the headless Service, started in parallel', () => {
+    const set = p.masters!;
+    expect(set.metadata.name).toBe(`${p.spec.appId}-master`);
+    expect(set.spec!.replicas).toBe(3);
+    expect(set.spec!.podManagementPolicy).toBe('Parallel');
+    expect(set.spec!.serviceName).toBe(p.service.metadata.name);
+    expect(p.service.spec!.publishNotReadyAddresses).toBe(true);
+    expect(set.spec!.selector.matchLabels).toEqual(p.service.spec!.selector);
+    expect(set.spec!.template.metadata!.labels![role]).toBe('master');
+  });
+
+  test('a master runs Zeta itself from the mounted engine files, restarts in place and holds no API token', () => {
+    const pod = p.masters!.spec!.template.spec!;
+    const c = container(pod);
+    expect(c.command!.slice(-3)).toEqual(['org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer', '-r', 'master']);
+    expect(c.command).toContain(`-Dhazelcast.config=/etc/seatunnel-app/engine/${ENGINE_FILES.masterHazelcast}`);
+    expect(pod.restartPolicy).toBe('Always');
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(pod.initContainers).toBeUndefined();
+    expect(pod.volumes!.map((v) => v.name)).toEqual(expect.arrayContaining(['seatunnel-engine-config', 'checkpoints']));
+    expect(pod.volumes!.map((v) => v.name)).not.toContain('seatunnel-app-runtime');
+    const env = envOf(c);
+    expect(env.SEATUNNEL_APPLICATION_JOB_CONFIG).toBeUndefined();
+    expect(env.SEATUNNEL_APPLICATION_ID).toBeUndefined();
+    expect(env.HZ_PHONE_HOME_ENABLED).toBe('false');
+    // Ready only once the member has joined: Hazelcast's health endpoint, not a TCP check.
+    expect(c.readinessProbe!.httpGet).toEqual({ path: '/hazelcast/health/ready', port: p.spec.master.port });
+  });
+
+  test('the Job Pod is the coordinator: the runtime, small, no member port or probes, retried unless the runtime ended it', () => {
+    const pod = p.job.spec!.template.spec!;
+    const c = container(pod);
+    expect(p.job.spec!.template.metadata!.labels![role]).toBe('coordinator');
+    expect(c.command![1]).toMatch(/runtime\.cjs$/);
+    expect(c.ports).toBeUndefined();
+    expect(c.readinessProbe).toBeUndefined();
+    expect(c.resources!.limits).toEqual({ cpu: '250m', memory: '256Mi' });
+    expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG).toBeDefined();
+    expect(p.job.spec!.backoffLimit).toBe(3);
+    const rules = p.job.spec!.podFailurePolicy!.rules;
+    expect(rules[0]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'seatunnel', operator: 'In', values: [1, 2, 3, 4, 5] } });
+    expect(rules[0].onExitCodes!.values).not.toContain(75);
+    expect(rules[1]).toEqual({ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+    expect(p.job.metadata.annotations!['seatunnel.apache.org/masters-desired']).toBe('3');
+  });
+
+  test('a ClusterIP Service in front of the ready masters is the REST endpoint', () => {
+    const s = p.restService!;
+    expect(s.metadata.name).toBe(`${p.spec.appId}-rest`);
+    expect(s.spec!.type).toBe('ClusterIP');
+    expect(s.spec!.clusterIP).toBeUndefined();
+    expect(s.spec!.publishNotReadyAddresses).toBeUndefined();
+    expect(s.spec!.selector).toEqual(p.service.spec!.selector);
+    expect(s.spec!.ports!.map((x) => x.port)).toEqual([p.spec.master.port, p.spec.master.restPort]);
+  });
+
+  test('every member lists every master by its stable DNS name; workers get the list at plan time', () => {
+    const engine = p.configMaps.find((c) => c.metadata.name === `${p.spec.appId}-engine`)!.data!;
+    const names = [0, 1, 2].map((i) => `${p.spec.appId}-master-${i}.${p.spec.appId}.team-a.svc:5801`);
+    for (const file of [ENGINE_FILES.masterHazelcast, ENGINE_FILES.workerHazelcast]) {
+      const hz = parse(engine[file]).hazelcast;
+      expect(hz.network.join['tcp-ip']['member-list']).toEqual(names);
+      expect(hz.network['public-address']).toBeUndefined();
+      expect(hz.properties['hazelcast.max.no.heartbeat.seconds']).toBe(30);
+    }
+    expect(parse(engine[ENGINE_FILES.masterHazelcast]).hazelcast.network['rest-api']['endpoint-groups'].HEALTH_CHECK).toEqual({ enabled: true });
+    expect(parse(engine[ENGINE_FILES.masterEngine]).seatunnel.engine['backup-count']).toBe(1);
+    expect(envOf(container(p.workerTemplate.template!.spec!)).ST_DOCKER_MEMBER_LIST).toBe(names.join(','));
+    const runtime = JSON.parse(engine[ENGINE_FILES.runtime]);
+    expect(runtime.ha).toEqual({
+      masters: 3,
+      statefulSet: `${p.spec.appId}-master`,
+      restHost: `${p.spec.appId}-rest.team-a.svc`,
+      workerFailurePolicy: 'fail',
+      workerReplacements: 3,
+    });
+  });
+
+  test('the StatefulSet and the REST Service are dependents (owned by the Job), created before the Job', () => {
+    const kinds = dependents(p).map((o) => `${o.kind}/${o.metadata.name}`);
+    expect(kinds).toContain(`StatefulSet/${p.spec.appId}-master`);
+    expect(kinds).toContain(`Service/${p.spec.appId}-rest`);
+    expect(allObjects(p).at(-1)!.kind).toBe('Job');
+  });
+
+  test("the coordinator's Role reads and removes exactly its StatefulSet, and may adopt it", () => {
+    const rules = runtimeRules(spec(HA));
+    const sts = rules.filter((r) => r.resources?.includes('statefulsets'));
+    expect(sts).toEqual([
+      { apiGroups: ['apps'], resources: ['statefulsets'], resourceNames: [`${spec(HA).appId}-master`], verbs: ['get', 'patch'] },
+      { apiGroups: ['apps'], resources: ['statefulsets'], resourceNames: [`${spec(HA).appId}-master`], verbs: ['get', 'delete'] },
+    ]);
+    expect(runtimeRules(spec()).some((r) => r.resources?.includes('statefulsets'))).toBe(false);
+  });
+
+  test('NetworkPolicies: nothing reaches the coordinator; the masters admit the application', () => {
+    const byName = new Map(p.networkPolicies.map((n) => [n.metadata.name, n]));
+    const coord = byName.get(`${p.spec.appId}-coordinator`)!;
+    expect(coord.spec!.podSelector.matchLabels).toEqual({ 'seatunnel.apache.org/application-id': p.spec.appId, [role]: 'coordinator' });
+    expect(coord.spec!.ingress).toEqual([]);
+    const master = byName.get(`${p.spec.appId}-master`)!;
+    expect(master.spec!.ingress).toContainEqual({
+      from: [{ podSelector: { matchLabels: { 'seatunnel.apache.org/application-id': p.spec.appId, [role]: 'coordinator' } } }],
+      ports: [{ protocol: 'TCP', port: p.spec.master.restPort }],
+    });
+  });
+
+  test('the masters inherit the hardening of the master Pod (Pod Security)', () => {
+    const hardened = plan({ ...HA, podSecurity: 'restricted' });
+    const c = container(hardened.masters!.spec!.template.spec!);
+    expect(c.securityContext).toEqual(container(hardened.job.spec!.template.spec!).securityContext);
+    expect(c.securityContext!.runAsNonRoot).toBe(true);
+  });
+});
