@@ -4,13 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { generatedDocs, type GeneratedFile } from '../../docs/generated';
-import { OPTIONS_DOC_PATHS, renderOptionsReference } from '../../model/options-doc';
+import { renderOptionsReference } from '../../model/options-doc';
 import type { ParsedArgs } from '../args';
 import { CLI_EXIT, CliError } from '../exit-codes';
 import { packageRoot, writeFilesAtomically } from '../io';
 import type { Output } from '../output';
-
-export const OPTIONS_DOC = OPTIONS_DOC_PATHS.en;
 
 function isCurrent(root: string, f: GeneratedFile): boolean {
   try {
