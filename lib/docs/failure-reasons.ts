@@ -369,6 +369,46 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     en: { meaning: 'The master container was killed for exceeding its memory limit.', action: 'Raise `application.master.memory-mb`.' },
     zh: { meaning: 'master 容器因超出内存 limit 被杀死。', action: '调大 `application.master.memory-mb`。' },
   },
+  JobLost: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 5,
+    en: {
+      meaning: 'With HA: a coordinator found the job submitted by an earlier one, but no master knows it any more — every master was lost at once.',
+      action:
+        'Start a new application with `--restore-job-id` set to the job ID: the checkpoints are on the shared storage. Spread the masters over nodes (anti-affinity) so one failure cannot take them all.',
+    },
+    zh: {
+      meaning: 'HA 模式：协调器发现作业已由之前的协调器提交，但没有任何 master 还知道它——所有 master 同时丢失。',
+      action: '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：checkpoint 在共享存储上。把 master 分散到不同节点（反亲和），避免一次故障带走全部 master。',
+    },
+  },
+  Detached: {
+    by: 'runtime',
+    status: 'RUNNING',
+    exit: 75,
+    en: {
+      meaning: 'With HA: the coordinator Pod was deleted, evicted or drained while the job runs; it left the job, workers and masters as they were.',
+      action:
+        'Nothing: the Job starts another coordinator, which re-attaches to the job without submitting it again (`application.ha.coordinator-restarts` times).',
+    },
+    zh: {
+      meaning: 'HA 模式：作业运行期间协调器 Pod 被删除、驱逐或因节点排空而停止；它保留了作业、worker 和 master 的原样。',
+      action: '无需处理：Job 会启动新的协调器，它重新接管作业而不会再次提交（最多 `application.ha.coordinator-restarts` 次）。',
+    },
+  },
+  CoordinatorRestarting: {
+    by: 'status',
+    status: 'RUNNING',
+    en: {
+      meaning: 'With HA: the last coordinator Pod ended without a terminal exit code, and the Job will start another one.',
+      action: 'Nothing, unless it repeats: then read the coordinator log (`seatunnel-app logs --id APP_ID --previous`).',
+    },
+    zh: {
+      meaning: 'HA 模式：上一个协调器 Pod 以非终止性退出码结束，Job 将启动新的协调器。',
+      action: '无需处理，除非反复发生：此时查看协调器日志（`seatunnel-app logs --id APP_ID --previous`）。',
+    },
+  },
   'exit code 1': {
     by: 'status',
     status: 'FAILED',

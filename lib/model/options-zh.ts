@@ -27,9 +27,14 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   masterRestPort:
     'master 上 Zeta REST API v2 的端口（SeaTunnel 2.3.9 及以上）。只有同一 Pod 内的 runtime 调用它，NetworkPolicy 不允许其他 Pod 访问。SeaTunnel 2.3.8 及更早版本没有 REST v2：此时 runtime 使用 master Hazelcast 端口上的 REST v1，只有本应用自己的 Pod 能访问该端口。',
   startupTimeoutMillis: '分别作用于 master 启动（startup 探针的时间预算）以及创建并注册全部 worker 的过程。不限制作业的执行时长。',
-  haEnabled: `多 master 高可用。现在已做校验（master 少于 ${HA_LIMITS.minMasters} 个或 backup-count 小于 ${HA_LIMITS.minBackupCount} 会报错）；HA 清单将在后续版本提供，因此开启时会被拒绝并说明原因。`,
-  haMasters: `HA 模式下的 master 数量；至少 ${HA_LIMITS.minMasters} 个。`,
-  haBackupCount: `HA 模式下 Zeta 的 seatunnel.engine.backup-count；至少为 ${HA_LIMITS.minBackupCount}，且小于 master 数量。`,
+  haEnabled: `高可用（SeaTunnel #12886）：Zeta master 以 \`application.ha.masters\` 个 Pod 的 StatefulSet 运行在稳定的 ClusterIP Service 之后，Job 的 Pod 运行协调器（coordinator），它被替换后仍能接管。需要至少 ${HA_LIMITS.minMasters} 个 master、至少为 ${HA_LIMITS.minBackupCount} 的 backup-count，以及所有 master 都能访问的 checkpoint 存储（docs/zh/ha.md）。`,
+  haMasters: `HA 模式下的 Zeta master 数量；至少 ${HA_LIMITS.minMasters} 个。SeaTunnel 尚无已发布的对应配置项（#12886 要求"至少两个 master 副本"）。`,
+  haBackupCount: `HA 模式下写入引擎文件的 \`seatunnel.engine.backup-count\`；至少为 ${HA_LIMITS.minBackupCount}，且小于 master 数量。Zeta 2.3.8 并不读取它（其 map 使用 Hazelcast 自身的 1 个备份）；更新的引擎会读取。`,
+  haWorkerFailurePolicy:
+    '`fail`：worker Pod 丢失即结束应用（与非 HA 相同）。`replace`：协调器以同名重新创建该 worker，Zeta 从最近的 checkpoint 恢复受影响的 pipeline，次数受 `application.ha.worker-replacements` 限制。Zeta 会把 pipeline 恢复到空闲 slot 上，因此使用 `replace` 时请给 worker 预留空闲 slot。',
+  haWorkerReplacements: '使用 `replace` 时：应用整个生命周期内最多可替换的 worker Pod 数量；再丢失一个即失败。',
+  haCoordinatorRestarts:
+    'HA 模式下 Job 的 backoffLimit。崩溃、被删除或被驱逐的协调器 Pod 最多再启动这么多次，并重新接管正在运行的作业（绝不重复提交）；作业失败或取消仍会立即结束 Job。',
   // ---- kubernetes.* ----
   namespace: '已存在的命名空间，应用的所有对象都放在其中（DNS-1123 label）。',
   image: '包含 SeaTunnel 发行版以及作业所需全部连接器、格式和驱动 jar 的镜像；运行时不会下载任何内容。',
