@@ -218,9 +218,10 @@ export function dependentKey(d: DependentRef): string {
  * Application mode never retries inside the engine: losing a worker fails the application, and a
  * new application restores from a checkpoint. Zeta's default `job.retry.times` (3) would instead
  * keep a failed batch job RUNNING (seen with 2.3.8), so the runtime sets it to 0 unless the job
- * config sets it itself.
+ * config sets it itself. With HA and worker-failure-policy `replace`, Zeta's member-loss recovery
+ * is the point: it may restore the pipelines as often as workers may be replaced (`times`).
  */
-export function withoutEngineRetries(doc: HoconDocument, env: Env): HoconDocument {
+export function withoutEngineRetries(doc: HoconDocument, env: Env, times = 0): HoconDocument {
   let tree: Record<string, unknown>;
   try {
     tree = doc.resolve({ env, allowUnresolved: true });
@@ -230,7 +231,7 @@ export function withoutEngineRetries(doc: HoconDocument, env: Env): HoconDocumen
   const e = tree.env as Record<string, unknown> | undefined;
   const nested = (e?.job as Record<string, unknown> | undefined)?.retry as Record<string, unknown> | undefined;
   const set = e !== undefined && ('job.retry.times' in e || (nested !== undefined && 'times' in nested));
-  return set ? doc : doc.withOverride('env.job.retry.times', 0);
+  return set ? doc : doc.withOverride('env.job.retry.times', times);
 }
 
 /**
@@ -310,7 +311,8 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
   }
   try {
     const doc = parseHocon(text, { filename, readInclude });
-    const report = withoutEngineRetries(doc, env).resolveWithReport({ env, allowUnresolved: true });
+    const retries = app.ha?.workerFailurePolicy === 'replace' ? app.ha.workerReplacements : 0;
+    const report = withoutEngineRetries(doc, env, retries).resolveWithReport({ env, allowUnresolved: true });
     const missing = report.unresolved.filter((u) => !u.optional);
     if (missing.length > 0) {
       const list = missing.map((u) => `${u.text} (${u.filename ?? filename}:${u.line}:${u.column})`).join(', ');

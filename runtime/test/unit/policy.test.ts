@@ -1,6 +1,6 @@
 // The runtime's decisions, one row per rule of runtime/src/policy.ts.
 import { outcome } from '../../src/outcome';
-import { afterCleanup, decide, howToStop, terminalPhase, type Decision, type Facts, type Happening, type StopDecision } from '../../src/policy';
+import { afterCleanup, decide, howToStop, reattachment, terminalPhase, type Decision, type Facts, type Happening, type StopDecision } from '../../src/policy';
 import type { WorkerFailure } from '../../src/workers/reconciler';
 
 const RUNNING: Facts = { ending: false, deletion: 'unknown', streaming: false, savepointRequested: false, submitted: true, zetaStatus: 'RUNNING' };
@@ -172,5 +172,34 @@ describe('the end', () => {
     ['InternalError', 'Failed'],
   ] as const)('terminalPhase(%s) = %s', (reason, phase) => {
     expect(terminalPhase(reason)).toBe(phase);
+  });
+});
+
+describe('with HA the coordinator is not the application', () => {
+  const HA: Facts = { ...RUNNING, ha: true };
+  test.each<[string, Partial<Facts>, Decision]>([
+    ['SIGTERM, deletion not known yet: ask first', {}, { do: 'ask-deletion' }],
+    ['SIGTERM while the application is deleted: a cancel', { deletion: 'deleting' }, end('Terminated', 'the application is being deleted (e.g. by `cancel`)')],
+    [
+      'SIGTERM while the application stays (Pod deleted, evicted, drained): detached',
+      { deletion: 'not-deleting' },
+      end('Detached', 'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches'),
+    ],
+  ])('%s', (_name, facts, expected) => {
+    expect(decide({ ...HA, ...facts }, { type: 'SIGTERM' })).toEqual(expected);
+  });
+
+  test('a detached coordinator never stops the job', () => {
+    expect(howToStop({ ...HA, deletion: 'not-deleting', streaming: true }, 'Detached')).toEqual({ do: 'nothing' });
+  });
+
+  test.each<[string, boolean, string | undefined, number, string]>([
+    ['never submitted, unknown to Zeta: submit', false, undefined, 0, 'submit'],
+    ['known to Zeta (submitted by an earlier coordinator, annotation lost or not): follow', false, 'RUNNING', 0, 'follow'],
+    ['submitted and known: follow, even if it already ended', true, 'FINISHED', 0, 'follow'],
+    ['submitted, unknown to Zeta within the failover window: ask again', true, undefined, 1_000, 'wait'],
+    ['submitted, unknown to Zeta after the window: lost', true, undefined, 30_000, 'lost'],
+  ])('re-attachment: %s', (_name, submitted, status, askedFor, expected) => {
+    expect(reattachment(submitted, status, askedFor, 30_000)).toBe(expected);
   });
 });

@@ -38,6 +38,10 @@ function toApiCall(c: CallRecord): ApiCall {
       return { group: '', resource: 'events', verb: 'create' };
     case 'getPodTemplate':
       return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
+    case 'getStatefulSet':
+      return { group: 'apps', resource: 'statefulsets', verb: 'get', name: c.name };
+    case 'deleteStatefulSet':
+      return { group: 'apps', resource: 'statefulsets', verb: 'delete', name: c.name };
     case 'getMetadata':
     case 'setOwnerReferences': {
       const [kind, name] = c.name!.split('/');
@@ -79,4 +83,25 @@ test('every call is allowed by runtimeRules(), and every granted verb is used', 
   const used = new Set(calls.map((c) => `${c.group}/${c.resource}/${c.verb}`));
   const granted = rules.flatMap((r) => r.resources!.flatMap((res) => r.verbs.map((v) => `${r.apiGroups![0]}/${res}/${v}`)));
   expect(granted.filter((g) => !used.has(g))).toEqual([]);
+});
+
+test('with HA the same holds for the coordinator: every call allowed by its Role (StatefulSet included), every verb used', async () => {
+  const ha = { haEnabled: true, checkpointPvc: 'ckpt' } as const;
+  const happy = setup(ha);
+  happy.kube.statefulSet = { metadata: { name: 'app-1-master' }, status: { readyReplicas: 2 } };
+  // the kubectl apply path: the StatefulSet has no owner yet and is adopted
+  await happy.run();
+  const calls = happy.kube.calls.map(toApiCall);
+  const rules = runtimeRules(happy.p.spec);
+  const allowed = (c: ApiCall) =>
+    rules.some(
+      (r) =>
+        r.apiGroups!.includes(c.group) &&
+        r.resources!.includes(c.resource) &&
+        r.verbs.includes(c.verb) &&
+        (!r.resourceNames || (c.name !== undefined && r.resourceNames.includes(c.name))),
+    );
+  expect(calls.filter((c) => !allowed(c))).toEqual([]);
+  const used = new Set(calls.map((c) => `${c.group}/${c.resource}/${c.verb}`));
+  for (const verb of ['get', 'patch', 'delete']) expect(used).toContain(`apps/statefulsets/${verb}`);
 });

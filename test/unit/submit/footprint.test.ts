@@ -140,3 +140,32 @@ describe('LimitRange compatibility', () => {
     expect(notes[0]).toMatch(/LimitRange d sets container defaults \(limit cpu 1\); none applies/);
   });
 });
+
+describe('with HA', () => {
+  const ha = plan({ workerCount: 3, workerCpuCores: 2, workerMemoryMb: 2048, haEnabled: true, haMasters: 3, checkpointPvc: 'ckpt' });
+  const haFp = () =>
+    applicationFootprint(ha.job.spec!.template.spec!, ha.workerTemplate.template!.spec!, 3, objects, [], {
+      spec: ha.masters!.spec!.template.spec!,
+      count: ha.masters!.spec!.replicas!,
+    });
+
+  test('coordinator + M masters + N workers, two Services, one StatefulSet', () => {
+    const f = haFp();
+    // coordinator 250m (its init container is smaller), 3 masters × 1 core, 3 workers × 2 cores
+    expect(f.requests.cpu).toBeCloseTo(0.25 + 3 + 6);
+    expect(f.requests.memory).toBe(256 * 1024 ** 2 + 3 * 1024 * 1024 ** 2 + 3 * 2048 * 1024 ** 2);
+    expect(f.objects).toMatchObject({ pods: 7, services: 2, 'count/statefulsets.apps': 1 });
+  });
+
+  test('a quota that cannot hold the masters says so, per part', () => {
+    const quota = {
+      metadata: { name: 'q' },
+      spec: { hard: { 'requests.cpu': '8' } },
+      status: { hard: { 'requests.cpu': '8' }, used: { 'requests.cpu': '0' } },
+    };
+    const problems = checkQuotas([quota], haFp(), { terminating: false });
+    expect(problems.map((x) => x.message)).toEqual([
+      'ResourceQuota q: requests.cpu: the application needs 9250m (coordinator 250m + 3 masters × 1 + 3 workers × 2), but only 8 of 8 is free (0 used)',
+    ]);
+  });
+});

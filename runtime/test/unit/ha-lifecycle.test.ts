@@ -1,0 +1,175 @@
+// The coordinator (HA, docs/ha.md) on virtual time: no Zeta in its Pod, the Job owns the workers,
+// one submission ever — a replaced coordinator re-attaches — and the masters go at the end.
+import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { running } from './fakes';
+import { SEL, setup } from './lifecycle-setup';
+
+const HA = { haEnabled: true, haMasters: 2, checkpointPvc: 'ckpt' } as const;
+const STS = 'app-1-master';
+
+function haSetup(extra: Parameters<typeof setup>[0] = {}, tuning: Parameters<typeof setup>[1] = {}) {
+  const s = setup({ ...HA, ...extra }, tuning);
+  s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 2 } };
+  return s;
+}
+
+function once(cond: () => boolean, fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done && cond()) {
+      done = true;
+      fn();
+    }
+  };
+}
+
+const reasons = (s: ReturnType<typeof setup>) => s.kube.events.map((e) => e.reason!);
+
+test('a coordinator starts no engine, creates workers owned by the Job with the masters listed by name, submits once, removes workers and masters', async () => {
+  const s = haSetup();
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0 });
+  expect(s.engine.started).toBe(false);
+  expect(s.engineFilesWritten).toBe(0);
+  expect(s.engine.shutdownCalls).toBe(0);
+  expect(s.engine.submits).toHaveLength(1);
+  const created = s.kube.ops('createPod').map((c) => c.name);
+  expect(created.sort()).toEqual(['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3']);
+  expect(s.kube.annotations[ANNOTATIONS.submittedAt]).toMatch(/^2026-/);
+  expect(s.kube.ops('deleteStatefulSet').map((c) => c.name)).toEqual([STS]);
+  expect(s.kube.statefulSet).toBeUndefined();
+  expect(s.kube.podsOf(SEL)).toEqual([]);
+  expect(reasons(s)).toEqual(expect.arrayContaining(['MastersReady', 'JobSubmitted', 'Succeeded']));
+});
+
+test('workers are owned by the Job (not a Pod that can be replaced) and keep the member list of the plan', async () => {
+  const s = haSetup();
+  s.engine.script = () => 'RUNNING';
+  let seen: ReturnType<typeof s.kube.podsOf> = [];
+  await s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => {
+        seen = s.kube.podsOf(SEL);
+        s.terminate.abort();
+        s.kube.deleteJob();
+      },
+    ),
+  );
+  expect(seen).toHaveLength(3);
+  for (const w of seen) {
+    expect(w.metadata!.ownerReferences).toEqual([
+      { apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid', controller: false, blockOwnerDeletion: false },
+    ]);
+    const env = Object.fromEntries(w.spec!.containers[0].env!.map((e) => [e.name, e.value]));
+    expect(env.ST_DOCKER_MEMBER_LIST).toBe('app-1-master-0.app-1.default.svc:5801,app-1-master-1.app-1.default.svc:5801');
+  }
+});
+
+test('SIGTERM while the job runs and the Job stays: detached — the job, workers and masters are left, exit 75, no terminal phase', async () => {
+  const s = haSetup();
+  s.engine.script = () => 'RUNNING';
+  const out = await s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => s.terminate.abort(),
+    ),
+  );
+  expect(out).toMatchObject({ reason: 'Detached', exitCode: 75 });
+  expect(s.engine.stops).toEqual([]);
+  expect(s.kube.ops('deletePod')).toEqual([]);
+  expect(s.kube.ops('deleteStatefulSet')).toEqual([]);
+  expect(s.kube.podsOf(SEL)).toHaveLength(3);
+  expect(s.kube.annotations[ANNOTATIONS.phase]).toBe('Running');
+  expect(reasons(s)).toContain('CoordinatorDetached');
+});
+
+test('SIGTERM because the application is deleted (cancel): the job is stopped, workers and masters removed, CANCELED', async () => {
+  const s = haSetup();
+  s.engine.script = () => 'RUNNING';
+  const out = await s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => {
+        s.kube.deleteJob();
+        s.terminate.abort();
+      },
+    ),
+  );
+  expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+  expect(s.engine.stops).toEqual(['9223372036854775807']);
+  expect(s.kube.podsOf(SEL)).toEqual([]);
+  expect(s.kube.ops('deleteStatefulSet')).toHaveLength(1);
+});
+
+test('a coordinator started after one that submitted re-attaches: adopts the existing workers, never submits again', async () => {
+  const s = haSetup();
+  s.kube.annotations[ANNOTATIONS.submittedAt] = '2026-01-01T00:00:00.000Z';
+  for (let n = 1; n <= 3; n++) {
+    s.kube.seed({
+      metadata: {
+        name: `app-1-worker-${n}`,
+        labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' },
+        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid' }],
+        annotations: { 'seatunnel.apache.org/creation-token': 'an-earlier-coordinator' },
+      },
+      spec: { containers: [{ name: 'seatunnel' }] },
+    });
+    s.kube.update(`app-1-worker-${n}`, running);
+  }
+  s.engine.status = 'RUNNING';
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0 });
+  expect(s.engine.submits).toEqual([]);
+  expect(reasons(s)).toContain('Reattached');
+  expect(reasons(s)).not.toContain('WorkerFailed');
+  expect(s.kube.podsOf(SEL)).toEqual([]);
+});
+
+test('submitted before, but no master knows the job any more: JobLost (exit 5) once the failover window has passed', async () => {
+  const s = haSetup({}, { engineUnreachableMs: 5_000 });
+  s.kube.annotations[ANNOTATIONS.submittedAt] = '2026-01-01T00:00:00.000Z';
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'JobLost', exitCode: 5 });
+  expect(out.message).toContain('--restore-job-id 9223372036854775807');
+  expect(s.engine.submits).toEqual([]);
+});
+
+test('masters that never become ready: StartupTimeout naming the StatefulSet, nothing submitted', async () => {
+  const s = haSetup();
+  s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 1 } };
+  const out = await s.run();
+  expect(out).toMatchObject({ reason: 'StartupTimeout', exitCode: 3 });
+  expect(out.message).toContain('1/2 ready');
+  expect(out.message).toContain(STS);
+  expect(s.engine.submits).toEqual([]);
+});
+
+describe('worker-failure-policy', () => {
+  const deleteWorker2 = (s: ReturnType<typeof setup>) =>
+    once(
+      () => s.engine.submits.length === 1 && s.kube.pods.has('app-1-worker-2'),
+      () => s.kube.remove('app-1-worker-2'),
+    );
+
+  test('replace: a lost worker is created again and the job goes on; the engine may restore as often', async () => {
+    const s = haSetup({ haWorkerFailurePolicy: 'replace', haWorkerReplacements: 2 });
+    s.engine.script = (n) => (n >= 20 ? 'FINISHED' : 'RUNNING');
+    const out = await s.run(deleteWorker2(s));
+    expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished' });
+    expect(s.kube.ops('createPod').filter((c) => c.name === 'app-1-worker-2')).toHaveLength(2);
+    expect(reasons(s)).toContain('WorkerReplaced');
+    expect(s.kube.annotations[ANNOTATIONS.workersReplaced]).toBe('1');
+    expect(s.engine.submits[0].configJson).toContain('"job.retry.times":2');
+  });
+
+  test('replace with no budget left, and fail: the loss ends the application (WorkerLost)', async () => {
+    for (const extra of [{ haWorkerFailurePolicy: 'replace', haWorkerReplacements: 0 }, {}] as const) {
+      const s = haSetup(extra);
+      s.engine.script = () => 'RUNNING';
+      const out = await s.run(deleteWorker2(s));
+      expect(out).toMatchObject({ reason: 'WorkerLost', exitCode: 3 });
+      expect(s.engine.submits[0].configJson).toContain('"job.retry.times":0');
+    }
+  });
+});
