@@ -59,7 +59,7 @@ export class ServiceNetwork {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.current;
-    await this.proxy.close();
+    this.proxy.close();
   }
 
   /** The loopback address proxying a Service of this namespace, once it has one. */

@@ -12,6 +12,8 @@
 // ports are served (UDP/SCTP ignored), and NodePort/LoadBalancer/externalIPs are not emulated.
 // Connections already open keep running when their endpoint leaves the slice; they break when its
 // process goes away, as they would through kube-proxy. Listeners bind only to 127.x addresses.
+// The kubelet's Service environment variables (<SVC>_SERVICE_HOST/_PORT) are not set: Pods reach
+// Services by name (cluster-dns.ts).
 import * as net from 'node:net';
 import type { Service, ServicePort } from 'kubernetes-types/core/v1';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
@@ -64,7 +66,9 @@ const listen = (server: net.Server, host: string, port: number) =>
       resolve();
     });
   });
-const close = (server: net.Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+// Stops accepting at once (the address is free again); connections already proxied run on, as
+// they would through kube-proxy, so nothing waits for them to end.
+const close = (server: net.Server) => void server.close();
 
 export class ServiceProxy {
   private readonly proxied = new Map<string, Proxied>();
@@ -88,7 +92,7 @@ export class ServiceProxy {
     const wanted = new Map(services.filter(isProxied).map((s) => [s.metadata?.name ?? '', s]));
     for (const [name, p] of this.proxied) {
       const svc = wanted.get(name);
-      if (!svc || svc.metadata?.uid !== p.uid) await this.remove(name);
+      if (!svc || svc.metadata?.uid !== p.uid) this.remove(name);
     }
     for (const [name, svc] of wanted) {
       const tcp = (svc.spec?.ports ?? []).filter((p) => (p.protocol ?? 'TCP') === 'TCP');
@@ -100,7 +104,7 @@ export class ServiceProxy {
       for (const [port, l] of p.ports) {
         if (!tcp.some((sp) => sp.port === port)) {
           p.ports.delete(port);
-          await close(l.server);
+          close(l.server);
         }
       }
       for (const sp of tcp) {
@@ -120,15 +124,15 @@ export class ServiceProxy {
   }
 
   /** Stops every listener and every proxied connection. */
-  async close(): Promise<void> {
-    for (const name of [...this.proxied.keys()]) await this.remove(name);
+  close(): void {
+    for (const name of [...this.proxied.keys()]) this.remove(name);
     for (const c of this.connections) c.destroy();
   }
 
-  private async remove(name: string): Promise<void> {
+  private remove(name: string): void {
     const p = this.proxied.get(name);
     this.proxied.delete(name);
-    for (const l of p?.ports.values() ?? []) await close(l.server);
+    for (const l of p?.ports.values() ?? []) close(l.server);
   }
 
   /** The first free address on which every port can be opened (another stack may hold some). */
@@ -140,7 +144,7 @@ export class ServiceProxy {
       try {
         for (const sp of ports) opened.set(sp.port, await this.open(address, sp.port));
       } catch (e) {
-        for (const l of opened.values()) await close(l.server);
+        for (const l of opened.values()) close(l.server);
         if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') continue;
         this.log(`service ${name}: cannot listen on ${address}: ${(e as Error).message}`);
         return undefined;
