@@ -135,7 +135,7 @@ class Application implements Step {
     engineReady.catch(() => undefined);
     const kctx = await this.interruption.guard(readKubernetes(this));
     this.watchOwnJob();
-    if (ha) this.masters = new MastersWatch(this, ha);
+    if (ha) this.masters = new MastersWatch(this, ha, kctx.masterFailovers);
     const reconciler = await this.startWorkers(kctx);
     if (this.masters) await awaitMasters(this, this.masters, started);
     await this.interruption.guard(engineReady);

@@ -21,13 +21,14 @@ const COLLECTIONS: Record<string, string> = {
   Role: 'apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles',
   RoleBinding: 'apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings',
   NetworkPolicy: 'apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies',
+  StatefulSet: 'apis/apps/v1/namespaces/{ns}/statefulsets',
 };
 const collection = (kind: string) => `/${COLLECTIONS[kind].replace('{ns}', ns.name)}`;
 const at = (kind: string, name: string) => `${collection(kind)}/${encodeURIComponent(name)}`;
 const MERGE = { contentType: 'application/merge-patch+json' };
 
 /** Creates an application's objects as the CLI does (suspended Job, owned dependents); no Pod runs. */
-async function deploy(name: string): Promise<ApplicationPlan> {
+async function deploy(name: string, extra: Record<string, unknown> = {}): Promise<ApplicationPlan> {
   const admin = adminHttp();
   const plan = buildPlan(
     resolveApplication({
@@ -37,6 +38,7 @@ async function deploy(name: string): Promise<ApplicationPlan> {
       workerCount: 2,
       jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n',
       secrets: { db: { data: { password: 'not-for-the-other' } } },
+      ...extra,
     }),
     { suspend: true },
   );
@@ -131,5 +133,30 @@ test(
     );
     // Still no fence of either can be changed.
     expect(await statusOf(asShared, 'PATCH', at('RoleBinding', b.roleBindings[0].metadata.name), { subjects: [] }, MERGE)).toBe(403);
+  }),
+);
+
+test(
+  'with HA: the coordinator token reads, adopts and removes its own masters StatefulSet, and gets 403 for any other; the masters hold no token; the Job owns the StatefulSet',
+  withComponentLogs(async () => {
+    const ha = { haEnabled: true, checkpointPvc: 'ckpt' };
+    const [a, b] = [await deploy('ha-alpha', ha), await deploy('ha-beta', ha)];
+    expect(a.masters!.spec!.template.spec!.automountServiceAccountToken).toBe(false);
+    const asA = tokenHttp((await serviceAccountIdentity(ns.name, a.spec.serviceAccount)).token);
+    const mastersA = at('StatefulSet', a.masters!.metadata.name);
+    const mastersB = at('StatefulSet', b.masters!.metadata.name);
+    await waitFor(async () => (await statusOf(asA, 'GET', mastersA)) === 200, { description: 'the RoleBinding to take effect' });
+    // Owned by the Job (not by a Pod that can be replaced).
+    const sts = await adminHttp().call<{ metadata: { ownerReferences: Array<{ kind: string; name: string }> } }>('GET', mastersA);
+    expect(sts.metadata.ownerReferences.map((o) => `${o.kind}/${o.name}`)).toEqual([`Job/${a.spec.appId}`]);
+    // Its own: get, patch (adoption), delete (the end).
+    expect(await statusOf(asA, 'PATCH', mastersA, { metadata: { labels: { adopted: 'yes' } } }, MERGE)).toBe(200);
+    // The other application's masters, and creating or scaling beyond its own: 403.
+    expect(await statusOf(asA, 'GET', mastersB)).toBe(403);
+    expect(await statusOf(asA, 'DELETE', mastersB)).toBe(403);
+    expect(await statusOf(asA, 'PATCH', mastersB, { spec: { replicas: 0 } }, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'POST', collection('StatefulSet'), { ...b.masters, metadata: { name: 'grab', namespace: ns.name } })).toBe(403);
+    expect(await statusOf(asA, 'GET', collection('StatefulSet'))).toBe(403);
+    expect(await statusOf(asA, 'DELETE', mastersA)).toBe(200);
   }),
 );

@@ -194,7 +194,12 @@ export class LocalKubelet {
       if (pod.metadata.deletionTimestamp && !known.terminating) {
         known.terminating = true;
         known.prober?.stop();
-        void this.kill(known, pod.spec.terminationGracePeriodSeconds ?? 30).then(() => this.finalizeDelete(pod));
+        // As a kubelet does (1.27+): the deleted Pod reaches a terminal phase with its container's
+        // exit code before it is removed, so that e.g. the Job controller's podFailurePolicy sees it.
+        void this.kill(known, pod.spec.terminationGracePeriodSeconds ?? 30)
+          .then(() => (known.exited ? this.reportExit(pod, pod.spec.containers[0].name, known.exited.code, known.exited.signal) : undefined))
+          .catch((e) => this.note(`${known.name}: status: ${(e as Error).message}`))
+          .then(() => this.finalizeDelete(pod));
       }
     }
     // Gone from the API (deleted with grace 0, or by kwok): stop what still runs.

@@ -17,6 +17,8 @@ export interface KubeContext {
   readonly template: PodTemplate;
   /** With HA: an earlier coordinator recorded that it submitted the job. */
   readonly submittedBefore: boolean;
+  /** With HA: master Pods replaced so far, as earlier coordinators counted them. */
+  readonly masterFailovers: number;
 }
 
 /** A Kubernetes read, retried on transient errors within the API failure budget. */
@@ -72,8 +74,10 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
   const problems = templateProblems(template);
   if (problems.length) throw new RuntimeFailure('InvalidWorkerTemplate', `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`);
   await adoptDependents(s, jobUid);
-  const submittedBefore = Boolean(jobObj.metadata?.annotations?.[ANNOTATIONS.submittedAt]);
-  return { jobUid, master, template, submittedBefore };
+  const annotations = jobObj.metadata?.annotations ?? {};
+  const submittedBefore = Boolean(annotations[ANNOTATIONS.submittedAt]);
+  const masterFailovers = Math.max(0, Number.parseInt(annotations[ANNOTATIONS.masterFailovers] ?? '0', 10) || 0);
+  return { jobUid, master, template, submittedBefore, masterFailovers };
 }
 
 /**

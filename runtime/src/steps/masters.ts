@@ -41,11 +41,13 @@ export class MastersWatch {
   private readonly seen = new Map<string, Set<string>>();
   private last: MastersView;
 
+  /** `earlier`: replacements counted by earlier coordinators of this Job (its annotation). */
   constructor(
     private readonly s: Step,
     private readonly ha: HaRuntimeSettings,
+    private readonly earlier = 0,
   ) {
-    this.last = { desired: ha.masters, ready: 0, failovers: 0 };
+    this.last = { desired: ha.masters, ready: -1, failovers: earlier };
   }
 
   get view(): MastersView {
@@ -73,11 +75,14 @@ export class MastersWatch {
     const { kube, settings } = this.s.d;
     const set = await kube.getStatefulSet(this.ha.statefulSet);
     const pods = await kube.listPods(`${LABELS.applicationId}=${settings.app.appId},${LABELS.role}=master`);
-    const failovers = countFailovers(
-      this.seen,
-      pods.items.filter((p) => p.metadata?.name && p.metadata.uid).map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
-    );
+    const failovers =
+      this.earlier +
+      countFailovers(
+        this.seen,
+        pods.items.filter((p) => p.metadata?.name && p.metadata.uid).map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
+      );
     const next: MastersView = { desired: this.ha.masters, ready: set.status?.readyReplicas ?? 0, failovers };
+    if (this.last.ready < 0) this.last = { ...next, ready: -1 };
     if (next.ready !== this.last.ready || next.failovers !== this.last.failovers) {
       this.s.d.log.info('masters', { ready: next.ready, desired: next.desired, failovers: next.failovers });
       this.s.reporter.annotate({ mastersReady: String(next.ready), masterFailovers: String(next.failovers) });

@@ -173,3 +173,26 @@ describe('worker-failure-policy', () => {
     }
   });
 });
+
+test('master replacements counted by earlier coordinators are carried on, and a new one is counted with a MasterReplaced Event', async () => {
+  const s = haSetup();
+  s.kube.annotations[ANNOTATIONS.masterFailovers] = '2';
+  const master = (uid: string) => ({
+    metadata: { name: 'app-1-master-0', uid, labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' } },
+    spec: { containers: [{ name: 'seatunnel' }] },
+  });
+  s.kube.seed(master('m-0-a'));
+  s.engine.script = (n) => (n >= 40 ? 'FINISHED' : 'RUNNING');
+  let replaced = false;
+  const out = await s.run(() => {
+    if (!replaced && s.engine.submits.length === 1 && s.kube.annotations[ANNOTATIONS.masterFailovers] === '2') {
+      replaced = true;
+      s.kube.remove('app-1-master-0');
+      s.kube.seed(master('m-0-b'));
+    }
+  });
+  expect(out.reason).toBe('JobFinished');
+  expect(replaced).toBe(true);
+  expect(s.kube.annotations[ANNOTATIONS.masterFailovers]).toBe('3');
+  expect(reasons(s).filter((r) => r === 'MasterReplaced')).toHaveLength(1);
+});

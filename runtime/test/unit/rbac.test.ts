@@ -88,7 +88,7 @@ test('every call is allowed by runtimeRules(), and every granted verb is used', 
 test('with HA the same holds for the coordinator: every call allowed by its Role (StatefulSet included), every verb used', async () => {
   const ha = { haEnabled: true, checkpointPvc: 'ckpt' } as const;
   const happy = setup(ha);
-  happy.kube.statefulSet = { metadata: { name: 'app-1-master' }, status: { readyReplicas: 2 } };
+  happy.kube.statefulSet = { metadata: { name: 'app-1-master' }, status: { replicas: 2, readyReplicas: 2 } };
   // the kubectl apply path: the StatefulSet has no owner yet and is adopted
   await happy.run();
   const calls = happy.kube.calls.map(toApiCall);

@@ -1,0 +1,301 @@
+// High availability end to end (docs/ha.md), Kubernetes and Zeta both real: the masters are a
+// real StatefulSet whose Pods run real Zeta masters (the local kubelet), found by each other
+// through their stable DNS names (the DNS stand-in, fed by the real EndpointSlice controller),
+// the coordinator reaches them through the ClusterIP Service (the userspace proxy in front of the
+// ready endpoints). Deleting Pods goes through the API server, as `kubectl delete pod` does; the
+// StatefulSet and Job controllers replace them.
+
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Service } from 'kubernetes-types/core/v1';
+import { ANNOTATIONS } from '../../lib/model/reserved';
+import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
+import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
+import { deploymentFiles, labelled, run, type RunResult } from '../cluster/cli-support';
+
+jest.setTimeout(12 * 60_000);
+
+const SERVICE_ACCOUNT = 'seatunnel-runtime';
+const CLAIM = 'ha-checkpoints';
+const STREAMING_JOB = `env { job.mode = "STREAMING", parallelism = 1, checkpoint.interval = 2000 }
+source { FakeSource { result_table_name = "fake", row.num = 5, split.num = 1, split.read-interval = 500, schema { fields { name = "string" } } } }
+sink { Console { source_table_name = "fake" } }
+`;
+
+interface PodLike {
+  metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
+  status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
+}
+
+describe('HA applications: masters as a StatefulSet, a coordinator that can be replaced', () => {
+  const ns = useTestNamespace('ha');
+  let stack: LocalStack;
+  let checkpoints: string;
+
+  beforeAll(async () => {
+    const info = clusterInfo();
+    const admin = adminHttp();
+    await admin.call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: SERVICE_ACCOUNT },
+    });
+    // The shared checkpoint volume: a ReadWriteMany claim bound to a volume (the real PV controller
+    // binds them), standing in for a local directory every "Pod" of this stack sees.
+    const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-ha-'));
+    checkpoints = path.join(stackDir, 'checkpoints');
+    fs.mkdirSync(checkpoints, { recursive: true });
+    const pv = `${ns.name}-${CLAIM}`;
+    await admin.call('POST', '/api/v1/persistentvolumes', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: pv },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteMany'],
+        storageClassName: '',
+        persistentVolumeReclaimPolicy: 'Retain',
+        hostPath: { path: checkpoints },
+        claimRef: { namespace: ns.name, name: CLAIM },
+      },
+    });
+    await admin.call('POST', `/api/v1/namespaces/${ns.name}/persistentvolumeclaims`, {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: CLAIM },
+      spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: pv, resources: { requests: { storage: '1Gi' } } },
+    });
+    stack = startLocalStack({
+      admin,
+      server: info.server,
+      caData: info.caData,
+      namespace: ns.name,
+      dir: stackDir,
+      persistentVolumes: { [CLAIM]: checkpoints },
+    });
+    process.stderr.write(`[ha] local Pods in ${stack.dir}\n`);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await adminHttp()
+      .request('DELETE', `/api/v1/persistentvolumes/${ns.name}-${CLAIM}`)
+      .catch(() => undefined);
+  });
+
+  function application(name: string, masters: number, extra = ''): string[] {
+    const files = deploymentFiles(
+      ns.name,
+      [
+        stack.deploymentLines,
+        `application { name = ${name}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640, startup-timeout-millis = 300000 }`,
+        `application.ha { enabled = true, masters = ${masters}, backup-count = 1 }`,
+        `kubernetes { image = "apache/seatunnel:2.3.8", service-account = ${SERVICE_ACCOUNT}, checkpoint-pvc = ${CLAIM} }`,
+        // The engine reads its checkpoint directory from its file, not through a mount: point it at the shared directory.
+        `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 2000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`,
+        extra,
+      ].join('\n'),
+      { name },
+    );
+    fs.writeFileSync(files.job, STREAMING_JOB);
+    return files.args;
+  }
+
+  const deploy = () => deploymentFiles(ns.name).deploy;
+
+  async function submit(args: string[]): Promise<{ appId: string; jobId: string }> {
+    const r = await run(['submit', ...args]);
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    return { appId: r.value('Application ID')!, jobId: r.value('Job ID')! };
+  }
+
+  async function status(appId: string): Promise<RunResult> {
+    return run(['status', '-a', deploy(), '--id', appId]);
+  }
+
+  async function pods(appId: string, role: string): Promise<PodLike[]> {
+    const list = await adminHttp().call<{ items: PodLike[] }>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/pods?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=${role}`)}`,
+    );
+    return list.items.filter((p) => !p.metadata.deletionTimestamp);
+  }
+
+  const ready = (p: PodLike) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+  async function deletePod(name: string): Promise<void> {
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${ns.name}/pods/${name}`);
+  }
+
+  async function events(appId: string): Promise<string[]> {
+    const list = await adminHttp().call<{ items: Array<{ reason: string; involvedObject: { name: string; kind: string } }> }>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/events`,
+    );
+    return list.items.filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === appId).map((e) => e.reason);
+  }
+
+  async function annotation(appId: string, key: string): Promise<string | undefined> {
+    const job = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+    return job.metadata.annotations?.[key];
+  }
+
+  /** GET through the ClusterIP Service's data path (the userspace proxy), as the coordinator does. */
+  async function restThroughService(appId: string, pathname: string): Promise<{ status: number; body: string }> {
+    const svc = await adminHttp().call<Service>('GET', `/api/v1/namespaces/${ns.name}/services/${appId}-rest`);
+    const host = stack.network.proxyAddress(svc);
+    if (!host) throw new Error(`no proxy address for Service ${appId}-rest yet`);
+    return new Promise((resolve, reject) => {
+      const req = http.get({ host, port: 5801, path: pathname, timeout: 5000 }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+    });
+  }
+
+  async function zetaStatus(appId: string, jobId: string): Promise<string | undefined> {
+    try {
+      const r = await restThroughService(appId, `/hazelcast/rest/maps/job-info/${jobId}`);
+      return r.status === 200 ? (JSON.parse(r.body) as { jobStatus?: string }).jobStatus : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The master Pod whose Zeta took the active role last (Zeta logs it; the oldest member wins). */
+  async function activeMaster(appId: string): Promise<string> {
+    let active: string | undefined;
+    await waitFor(
+      async () => {
+        const current = (await pods(appId, 'master')).map((p) => p.metadata.name);
+        active = current.find((n) => /become a new active master/i.test(stack.kubelet.logOf(n)));
+        return active !== undefined;
+      },
+      { description: 'a master that says it is the active one', timeoutMs: 60_000 },
+    );
+    return active!;
+  }
+
+  function checkpointFiles(jobId: string): number {
+    const dir = path.join(checkpoints, jobId);
+    if (!fs.existsSync(dir)) return 0;
+    let n = 0;
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(d, e.name));
+        else n++;
+      }
+    };
+    walk(dir);
+    return n;
+  }
+
+  function coordinatorLogs(appId: string): string {
+    return stack.kubelet
+      .podNames()
+      .filter((n) => n.startsWith(`${appId}-`) && !n.includes('-worker-') && !n.includes('-master-'))
+      .map((n) => stack.kubelet.logOf(n))
+      .join('\n');
+  }
+
+  async function runningAgain(appId: string, jobId: string, what: string): Promise<void> {
+    await waitFor(async () => (await zetaStatus(appId, jobId)) === 'RUNNING', { description: `job ${jobId} RUNNING ${what}`, timeoutMs: 120_000 });
+  }
+
+  async function expectNothingLeft(appId: string): Promise<void> {
+    await waitFor(
+      async () => {
+        const left = [...(await labelled(ns.name, appId))].filter(([key]) => key.startsWith('Pod/'));
+        const masters = await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`);
+        return left.length === 0 && masters.status === 404 && stack.kubelet.running().filter((n) => n.startsWith(appId)).length === 0;
+      },
+      { description: `no master, worker or StatefulSet of ${appId} left`, timeoutMs: 120_000 },
+    );
+    // The checkpoint claim is the user's: it stays.
+    const claim = await adminHttp().request('GET', `/api/v1/namespaces/${ns.name}/persistentvolumeclaims/${CLAIM}`);
+    expect(claim.status).toBe(200);
+  }
+
+  test('2 masters: active and standby master lost, a worker replaced, the coordinator replaced — one submission, the same job throughout', async () => {
+    const { appId, jobId } = await submit(application('ha-two', 2, 'application.ha.worker-failure-policy = replace'));
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
+    const before = await status(appId);
+    expect(before.value('Status')).toBe('RUNNING');
+    expect(before.out.join('\n')).toMatch(/Masters: 2\/2 ready/);
+    // The stable endpoint answers before any failover.
+    expect((await restThroughService(appId, '/hazelcast/rest/maps/overview')).status).toBe(200);
+    await waitFor(() => checkpointFiles(jobId) > 0, { description: 'a first checkpoint', timeoutMs: 60_000 });
+
+    // 1. The active master's Pod is deleted: the StatefulSet replaces it, the standby takes over,
+    //    and the job keeps its id — nothing is submitted again.
+    const active = await activeMaster(appId);
+    const [{ metadata: old }] = (await pods(appId, 'master')).filter((p) => p.metadata.name === active);
+    await deletePod(active);
+    await waitFor(async () => (await pods(appId, 'master')).some((p) => p.metadata.name === active && p.metadata.uid !== old.uid && ready(p)), {
+      description: `${active} replaced by the StatefulSet and ready`,
+      timeoutMs: 180_000,
+    });
+    await runningAgain(appId, jobId, 'after the active master was lost');
+    expect((await restThroughService(appId, '/hazelcast/rest/maps/overview')).status).toBe(200);
+    const afterFailover = checkpointFiles(jobId);
+    await waitFor(() => checkpointFiles(jobId) > afterFailover, { description: 'checkpoints continue after the failover', timeoutMs: 90_000 });
+    await waitFor(async () => Number((await annotation(appId, ANNOTATIONS.masterFailovers)) ?? 0) >= 1, {
+      description: 'the coordinator counted the failover',
+      timeoutMs: 30_000,
+    });
+
+    // 2. The standby (now: the replaced Pod) is deleted: the job is not interrupted.
+    await deletePod(active);
+    for (let i = 0; i < 5; i++) {
+      expect(['RUNNING', undefined]).toContain(await zetaStatus(appId, jobId));
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    await runningAgain(appId, jobId, 'after the standby was lost');
+
+    // 3. A worker is deleted under `replace`: created again, the job goes on.
+    await deletePod(`${appId}-worker-1`);
+    await waitFor(async () => (await events(appId)).includes('WorkerReplaced'), { description: 'WorkerReplaced', timeoutMs: 60_000 });
+    await waitFor(async () => (await pods(appId, 'worker')).filter(ready).length === 2, { description: 'two workers again', timeoutMs: 120_000 });
+    await runningAgain(appId, jobId, 'after a worker was replaced');
+
+    // 4. The coordinator Pod is deleted: the Job starts another, which re-attaches.
+    const [coordinator] = await pods(appId, 'coordinator');
+    await deletePod(coordinator.metadata.name);
+    await waitFor(async () => (await pods(appId, 'coordinator')).some((p) => p.metadata.uid !== coordinator.metadata.uid && p.status?.phase === 'Running'), {
+      description: 'a new coordinator Pod',
+      timeoutMs: 120_000,
+    });
+    await waitFor(() => /re-attached to the running job/.test(coordinatorLogs(appId)), { description: 'the new coordinator re-attached', timeoutMs: 120_000 });
+    expect((await status(appId)).value('Status')).toBe('RUNNING');
+    expect(await annotation(appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
+    const reasons = await events(appId);
+    expect(reasons.filter((r) => r === 'JobSubmitted')).toHaveLength(1);
+    expect(reasons).toEqual(expect.arrayContaining(['CoordinatorDetached', 'Reattached', 'MasterReplaced']));
+
+    // 5. cancel --savepoint across all of it: the job ends with a savepoint, everything but the claim goes.
+    const cancel = await run(['cancel', '-a', deploy(), '--id', appId, '--savepoint', '--wait-timeout', '120000']);
+    expect(cancel.code).toBe(0);
+    await expectNothingLeft(appId);
+    expect(checkpointFiles(jobId)).toBeGreaterThan(0);
+  });
+
+  test('3 masters: the active master lost mid-run, the job goes on under the same id; plain cancel cleans up', async () => {
+    const { appId, jobId } = await submit(application('ha-three', 3));
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
+    const active = await activeMaster(appId);
+    await deletePod(active);
+    await runningAgain(appId, jobId, 'after the active master of three was lost');
+    await waitFor(async () => (await pods(appId, 'master')).filter(ready).length === 3, { description: 'three masters ready again', timeoutMs: 180_000 });
+    expect((await events(appId)).filter((r) => r === 'JobSubmitted')).toHaveLength(1);
+    const r = await run(['cancel', '-a', deploy(), '--id', appId]);
+    expect(r.code).toBe(0);
+    await expectNothingLeft(appId);
+  });
+});
