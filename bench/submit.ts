@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     const proxy = await countingProxy(info);
     try {
       const inProcess = await submitManyInProcess(
-        `library, 1 process, 1 client (${shared.protocol})`,
+        'library, 1 process, 1 client',
         n,
         () => newSpec(),
         (s) => submitApplication(counted, buildPlan(s, { suspend: true })),
@@ -221,7 +221,8 @@ async function main(): Promise<void> {
       );
       const processes = await submitManyProcesses(`seatunnel-app submit, ${n} processes (counting proxy)`, n, cli, ['-a', viaProxy, '-c', jobFile], proxy.log);
       await Promise.all(processes.appIds.map((id) => cancelApplication(kube, NAMESPACE, id)));
-      printMany([inProcess, processes], minimum);
+      // The protocol is known once the client has negotiated it.
+      printMany([{ ...inProcess, label: `${inProcess.label} (${shared.protocol})` }, processes], minimum);
     } finally {
       counted.api.close();
       await proxy.close();
