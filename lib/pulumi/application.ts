@@ -219,6 +219,14 @@ function dependentResource(o: KubeObject, ownerReferences: OwnerReferences, opts
       return new k8s.core.v1.Service(name, argsOf<k8s.core.v1.ServiceArgs>(o, metadata), opts);
     case 'PodTemplate':
       return new k8s.core.v1.PodTemplate(name, argsOf<k8s.core.v1.PodTemplateArgs>(o, metadata), opts);
+    case 'StatefulSet':
+      // With HA (docs/ha.md). Not awaited: the masters become ready while the coordinator starts,
+      // and the coordinator, not Pulumi, waits for them (as for the Job).
+      return new k8s.apps.v1.StatefulSet(
+        name,
+        argsOf<k8s.apps.v1.StatefulSetArgs>(o, { ...metadata, annotations: { ...(o.metadata.annotations ?? {}), [PULUMI_ANNOTATIONS.skipAwait]: 'true' } }),
+        opts,
+      );
     default:
       // A new kind in the plan must be mapped here before it can be deployed.
       throw new Error(`SeaTunnelApplication (Pulumi): no resource class for ${o.apiVersion} ${o.kind} "${o.metadata.name}"`);

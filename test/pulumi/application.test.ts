@@ -37,6 +37,7 @@ const DEPENDENT_PATHS: ReadonlyArray<[string, string]> = [
   ['Secret', '/api/v1/namespaces/%ns/secrets'],
   ['Service', '/api/v1/namespaces/%ns/services'],
   ['PodTemplate', '/api/v1/namespaces/%ns/podtemplates'],
+  ['StatefulSet', '/apis/apps/v1/namespaces/%ns/statefulsets'],
 ];
 const APP_LABEL = 'seatunnel.apache.org/application-id';
 
@@ -312,6 +313,66 @@ describe('the component as an inline program: replacing the Job', () => {
         expect(destroyed.changes.delete).toBe(first.changes.create);
         await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, { description: 'everything gone' });
         expect(await exists(`/api/v1/namespaces/${ns.name}/serviceaccounts/runner`)).toBe(true);
+      } catch (e) {
+        if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
+        throw e;
+      }
+    }),
+  );
+});
+
+describe('an HA application as an inline program (docs/ha.md)', () => {
+  const ns = useTestNamespace('pulumi-ha');
+  let sandbox: PulumiSandbox;
+  const log: string[] = [];
+  const app: JobStack = {
+    stack: 'inline-orders-ha',
+    application: {
+      name: 'orders-ha',
+      namespace: ns.name,
+      image: 'apache/seatunnel:2.3.8',
+      workerCount: 2,
+      jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
+      checkpointPvc: 'ckpt',
+      haEnabled: true,
+      haMasters: 2,
+      masterAnnotations: { [KWOK_LIFECYCLE_ANNOTATION]: 'no-complete' },
+    } satisfies SeaTunnelApplicationProps,
+  };
+
+  beforeAll(async () => {
+    sandbox = pulumiSandbox(pulumiEngine(), (stack, text) => log.push(`[${stack}] ${text}`));
+  }, 300_000);
+
+  afterAll(() => {
+    if (sandbox && !process.env.KEEP_PULUMI_SANDBOX) sandbox.remove();
+  });
+
+  test(
+    'up: the masters StatefulSet and the REST Service, owned by the started Job; destroy: all gone',
+    withComponentLogs(async () => {
+      try {
+        const opts = sandbox.options(clusterInfo().kubeconfig);
+        const [up] = await upJobs([app], opts);
+        const appId = up.applicationId;
+        const job = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+        expect(job.spec?.suspend).toBe(false);
+        const objects = await applicationObjects(ns.name, appId);
+        expect(objects.filter((o) => o.kind === 'StatefulSet').map((o) => o.metadata.name)).toEqual([`${appId}-master`]);
+        expect(
+          objects
+            .filter((o) => o.kind === 'Service')
+            .map((o) => o.metadata.name)
+            .sort(),
+        ).toEqual([appId, `${appId}-rest`]);
+        expectOwnedBy(objects, appId, job.metadata.uid);
+        const sts = await get(`/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`);
+        expect(sts.spec?.replicas).toBe(2);
+
+        const [destroyed] = await destroyJobs([app], { ...opts, removeStacks: true });
+        expect(destroyed.changes.delete).toBe(up.changes.create);
+        await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, { description: 'everything gone' });
+        expect(await exists(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).toBe(false);
       } catch (e) {
         if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
         throw e;

@@ -152,6 +152,41 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
     expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));
   });
 
+  test('an HA application: the same StatefulSet, REST Service and coordinator Job from both doors', async () => {
+    const props: SeaTunnelApplicationProps = {
+      name: 'orders-ha',
+      namespace: 'jobs',
+      image: 'apache/seatunnel:2.3.8',
+      workerCount: 2,
+      jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
+      checkpointPvc: 'ckpt',
+      haEnabled: true,
+      haMasters: 3,
+      haWorkerFailurePolicy: 'replace',
+    };
+    const app = Testing.app();
+    const chart = new SeaTunnelApplicationChart(app, 'orders-ha', { application: props });
+    const fromCdk8s = cdk8sObjects(app, 0);
+    expect(fromCdk8s.map((o) => o.kind).sort()).toEqual([
+      'ConfigMap',
+      'Job',
+      'NetworkPolicy',
+      'NetworkPolicy',
+      'NetworkPolicy',
+      'PodTemplate',
+      'Role',
+      'RoleBinding',
+      'Service',
+      'Service',
+      'ServiceAccount',
+      'StatefulSet',
+    ]);
+    const { objects: fromPulumi } = await pulumiObjects('orders-ha', chart.application.spec);
+    expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));
+    const sts = fromPulumi.find((o) => o.kind === 'StatefulSet')!;
+    expect(sts.metadata.annotations?.['pulumi.com/skipAwait']).toBe('true');
+  });
+
   test('the normalisation removes only what it says', () => {
     const job: Obj = {
       kind: 'Job',
