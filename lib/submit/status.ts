@@ -298,7 +298,8 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   };
   const workers = workerSummary(job, obs.pods);
   const masters = mastersSummary(job, obs.pods);
-  const withWorkers = { ...(workers ? { workers } : {}), ...(masters ? { masters } : {}) };
+  const withMasters = masters ? { masters } : {};
+  const withWorkers = { ...(workers ? { workers } : {}), ...withMasters };
 
   const succeeded = condition(job, 'Complete') ?? condition(job, 'SuccessCriteriaMet');
   const failed = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
@@ -336,14 +337,21 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   // DEPLOYING: say why, when Kubernetes knows.
   if (master) {
     const p = podProblem(master);
-    if (p) return { ...common, status: 'DEPLOYING', reason: p.reason, ...(p.message ? { message: `master Pod ${master.metadata?.name}: ${p.message}` } : {}) };
-    return { ...common, status: 'DEPLOYING', message: `master Pod ${master.metadata?.name} is ${master.status?.phase ?? 'Pending'}` };
+    if (p)
+      return {
+        ...common,
+        ...withMasters,
+        status: 'DEPLOYING',
+        reason: p.reason,
+        ...(p.message ? { message: `master Pod ${master.metadata?.name}: ${p.message}` } : {}),
+      };
+    return { ...common, ...withMasters, status: 'DEPLOYING', message: `master Pod ${master.metadata?.name} is ${master.status?.phase ?? 'Pending'}` };
   }
   const warning = [...(obs.events ?? [])]
     .filter((e) => e.type === 'Warning')
     .sort((a, b) => String(b.lastTimestamp ?? b.eventTime ?? '').localeCompare(String(a.lastTimestamp ?? a.eventTime ?? '')))[0];
-  if (warning) return { ...common, status: 'DEPLOYING', reason: warning.reason ?? 'Warning', message: warning.message };
-  return { ...common, status: 'DEPLOYING', message: 'waiting for the Job controller to create the master Pod' };
+  if (warning) return { ...common, ...withMasters, status: 'DEPLOYING', reason: warning.reason ?? 'Warning', message: warning.message };
+  return { ...common, ...withMasters, status: 'DEPLOYING', message: 'waiting for the Job controller to create the master Pod' };
 }
 
 /**

@@ -126,6 +126,7 @@ export const KINDS: ReadonlyArray<{ apiVersion: string; kind: string; resource: 
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', resource: 'roles' },
   { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', resource: 'rolebindings' },
   { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', resource: 'networkpolicies' },
+  { apiVersion: 'apps/v1', kind: 'StatefulSet', resource: 'statefulsets' },
 ];
 
 export function collection(apiVersion: string, resource: string, ns: string): string {

@@ -10,10 +10,11 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Service } from 'kubernetes-types/core/v1';
+import { parseAllDocuments } from 'yaml';
 import { ANNOTATIONS } from '../../lib/model/reserved';
 import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
 import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
-import { deploymentFiles, labelled, run, type RunResult } from '../cluster/cli-support';
+import { collection, deploymentFiles, KINDS, labelled, run, type RunResult } from '../cluster/cli-support';
 
 jest.setTimeout(12 * 60_000);
 
@@ -85,7 +86,7 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
       .catch(() => undefined);
   });
 
-  function application(name: string, masters: number, extra = ''): string[] {
+  function application(name: string, masters: number, extra = '', job = STREAMING_JOB): string[] {
     const files = deploymentFiles(
       ns.name,
       [
@@ -99,7 +100,7 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
       ].join('\n'),
       { name },
     );
-    fs.writeFileSync(files.job, STREAMING_JOB);
+    fs.writeFileSync(files.job, job);
     return files.args;
   }
 
@@ -297,5 +298,42 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     const r = await run(['cancel', '-a', deploy(), '--id', appId]);
     expect(r.code).toBe(0);
     await expectNothingLeft(appId);
+  });
+
+  test('synthesized YAML applied in file order (kubectl apply): the coordinator adopts the masters, the batch job finishes, masters and workers are removed', async () => {
+    const BATCH = `env { job.mode = "BATCH", parallelism = 1 }
+source { FakeSource { result_table_name = "fake", row.num = 16, schema { fields { name = "string" } } } }
+sink { Console { source_table_name = "fake" } }
+`;
+    const args = application('ha-yaml', 2, '', BATCH);
+    const outDir = path.join(stack.dir, 'synth');
+    const synth = await run(['synth', ...args, '-o', outDir]);
+    expect(synth.code).toBe(0);
+    const appId = synth.value('Application ID')!;
+    const docs = parseAllDocuments(fs.readFileSync(path.join(outDir, `${appId}.k8s.yaml`), 'utf8')).map(
+      (d) => d.toJS() as { apiVersion: string; kind: string; metadata: { name: string } },
+    );
+    expect(docs.map((d) => d.kind)).toEqual(expect.arrayContaining(['StatefulSet', 'Job']));
+    for (const d of docs) {
+      const kind = KINDS.find((k) => k.apiVersion === d.apiVersion && k.kind === d.kind)!;
+      await adminHttp().call('POST', collection(d.apiVersion, kind.resource, ns.name), d);
+    }
+    const done = await run(['status', '-a', deploy(), '--id', appId, '--wait', '--wait-timeout', '300000', '--wait-interval', '500']);
+    expect(done.value('Status')).toBe('SUCCEEDED');
+    const reasons = await events(appId);
+    expect(reasons).toEqual(expect.arrayContaining(['MastersReady', 'JobSubmitted', 'Succeeded']));
+    expect(reasons).not.toContain('AdoptionFailed');
+    // The coordinator removed the masters and the workers; the Job (and what it owns) stays for `status`.
+    await waitFor(async () => (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`)).status === 404, {
+      description: 'the masters removed at the end',
+      timeoutMs: 60_000,
+    });
+    await waitFor(async () => (await pods(appId, 'worker')).length === 0 && (await pods(appId, 'master')).length === 0, {
+      description: 'no master or worker Pod left',
+      timeoutMs: 120_000,
+    });
+    const cancel = await run(['cancel', '-a', deploy(), '--id', appId]);
+    expect(cancel.code).toBe(0);
+    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, { description: `nothing of ${appId} left`, timeoutMs: 120_000 });
   });
 });

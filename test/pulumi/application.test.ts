@@ -325,7 +325,7 @@ describe('an HA application as an inline program (docs/ha.md)', () => {
   const ns = useTestNamespace('pulumi-ha');
   let sandbox: PulumiSandbox;
   const log: string[] = [];
-  const app: JobStack = {
+  const app = (): JobStack => ({
     stack: 'inline-orders-ha',
     application: {
       name: 'orders-ha',
@@ -338,7 +338,7 @@ describe('an HA application as an inline program (docs/ha.md)', () => {
       haMasters: 2,
       masterAnnotations: { [KWOK_LIFECYCLE_ANNOTATION]: 'no-complete' },
     } satisfies SeaTunnelApplicationProps,
-  };
+  });
 
   beforeAll(async () => {
     sandbox = pulumiSandbox(pulumiEngine(), (stack, text) => log.push(`[${stack}] ${text}`));
@@ -353,7 +353,7 @@ describe('an HA application as an inline program (docs/ha.md)', () => {
     withComponentLogs(async () => {
       try {
         const opts = sandbox.options(clusterInfo().kubeconfig);
-        const [up] = await upJobs([app], opts);
+        const [up] = await upJobs([app()], opts);
         const appId = up.applicationId;
         const job = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
         expect(job.spec?.suspend).toBe(false);
@@ -369,7 +369,7 @@ describe('an HA application as an inline program (docs/ha.md)', () => {
         const sts = await get(`/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`);
         expect(sts.spec?.replicas).toBe(2);
 
-        const [destroyed] = await destroyJobs([app], { ...opts, removeStacks: true });
+        const [destroyed] = await destroyJobs([app()], { ...opts, removeStacks: true });
         expect(destroyed.changes.delete).toBe(up.changes.create);
         await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, { description: 'everything gone' });
         expect(await exists(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).toBe(false);
