@@ -25,6 +25,7 @@ import type { ConfigMap, Container, Pod, PodSpec, PodStatus, Secret } from 'kube
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { KubeHttp } from '../../test/support/kube-http';
 import { kubeletExpand } from './kubelet-expansion';
+import { appendCriText, containerLogFile, CriLogWriter, KubeletLogServer, readCriText } from './kubelet-log-server';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
 /** A Pod as the API server stores it: name, namespace, uid and spec are always there. */
@@ -47,6 +48,8 @@ export interface LocalKubeletOptions {
   readonly podIps?: readonly string[];
   /** Extra environment for every container (e.g. the engine's REST host seam). */
   readonly extraEnv?: (pod: StoredPod, podIp: string) => Record<string, string>;
+  /** PEM certificate, key and CA of the container-log endpoint (kubelet-log-server.ts); without them Pod logs are only on disk. */
+  readonly kubeletTls?: { readonly cert: string; readonly key: string; readonly ca: string };
   /** Sync period. @default 150 ms */
   readonly periodMs?: number;
   readonly log?: (line: string) => void;
@@ -60,7 +63,9 @@ interface RunningPod {
   proc?: ChildProcess;
   exited?: { code: number | null; signal: NodeJS.Signals | null };
   terminating?: boolean;
+  /** The main container's log (CRI format); init containers' logs are beside it. */
   logFile: string;
+  writer?: CriLogWriter;
 }
 
 const lifecycleOf = (pod: Pod): string | undefined => pod.metadata?.annotations?.[KWOK_LIFECYCLE_ANNOTATION];
@@ -71,12 +76,14 @@ export class LocalKubelet {
   private timer?: NodeJS.Timeout;
   private syncing = false;
   private stopped = false;
+  private readonly logServer?: KubeletLogServer;
   /** Errors met while starting Pods (shown by tests on failure). */
   readonly errors: string[] = [];
 
   constructor(private readonly opts: LocalKubeletOptions) {
     this.freeIps = [...(opts.podIps ?? Array.from({ length: 249 }, (_, i) => `127.0.0.${i + 2}`))];
     fs.mkdirSync(opts.dir, { recursive: true });
+    if (opts.kubeletTls) this.logServer = new KubeletLogServer({ ...opts.kubeletTls, find: (ns, pod, container) => this.containerLog(ns, pod, container) });
   }
 
   start(): this {
@@ -103,12 +110,25 @@ export class LocalKubelet {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await Promise.all([...this.pods.values()].map((p) => this.kill(p, 5)));
+    await this.logServer?.close();
   }
 
-  /** The container log of a Pod started by this kubelet. */
+  /** The output of a Pod started by this kubelet: its init containers', then its main container's. */
   logOf(podName: string): string {
     const p = [...this.pods.values()].find((x) => x.name === podName);
-    return p && fs.existsSync(p.logFile) ? fs.readFileSync(p.logFile, 'utf8') : '';
+    if (!p) return '';
+    const dir = path.dirname(path.dirname(p.logFile));
+    const inits = fs.existsSync(dir) ? fs.readdirSync(dir).filter((c) => path.join(dir, c, '0.log') !== p.logFile) : [];
+    return [...inits.map((c) => readCriText(path.join(dir, c, '0.log'))), readCriText(p.logFile)].join('');
+  }
+
+  /** For the log server: the newest Pod of that name (a replacement may reuse it) and its container's log. */
+  private containerLog(namespace: string, podName: string, container: string) {
+    const p = [...this.pods.values()].reverse().find((x) => x.name === podName);
+    if (!p || namespace !== this.opts.namespace) return undefined;
+    const file = containerLogFile(p.root, container);
+    if (!fs.existsSync(file) && file !== p.logFile) return undefined;
+    return { file, ended: () => file !== p.logFile || (p.exited !== undefined && (p.writer?.done ?? true)) || (!p.proc && !p.writer) };
   }
 
   /** Names of every Pod this kubelet started. */
@@ -199,7 +219,7 @@ export class LocalKubelet {
     const ip = this.freeIps.shift();
     if (!ip) throw new Error('no loopback address left for a Pod');
     const root = path.join(this.opts.dir, `${pod.metadata.name}-${uid.slice(0, 8)}`);
-    const p: RunningPod = { uid, name: pod.metadata.name, ip, root, logFile: path.join(root, 'container.log') };
+    const p: RunningPod = { uid, name: pod.metadata.name, ip, root, logFile: containerLogFile(root, pod.spec.containers[0].name) };
     this.pods.set(uid, p);
     fs.mkdirSync(root, { recursive: true });
     try {
@@ -208,20 +228,22 @@ export class LocalKubelet {
       for (const init of pod.spec.initContainers ?? []) {
         const run = await this.prepare(pod, init, volumes, ip, token);
         const r = spawnSync(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, encoding: 'utf8' });
-        fs.appendFileSync(p.logFile, `[init ${init.name}] ${r.stdout ?? ''}${r.stderr ?? ''}`);
+        appendCriText(containerLogFile(root, init.name), 'stdout', r.stdout ?? '');
+        appendCriText(containerLogFile(root, init.name), 'stderr', r.stderr ?? '');
         if (r.status !== 0) throw new Error(`init container ${init.name} exited ${r.status}: ${r.stderr || r.error?.message}`);
       }
       const main = pod.spec.containers[0];
       const run = await this.prepare(pod, main, volumes, ip, token);
-      const out = fs.openSync(p.logFile, 'a');
-      const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', out, out], detached: true });
-      fs.closeSync(out);
+      const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      // As a container runtime: each line with the time it arrived (the log endpoint's timestamps and sinceSeconds).
+      p.writer = new CriLogWriter(p.logFile).capture(proc.stdout, 'stdout').capture(proc.stderr, 'stderr');
       p.proc = proc;
       proc.on('error', (e) => this.note(`${p.name}: ${e.message}`));
       proc.on('exit', (code, signal) => {
         p.exited = { code, signal };
         if (!p.terminating) void this.reportExit(pod, main.name, code, signal).catch((e) => this.note(`${p.name}: status: ${(e as Error).message}`));
       });
+      if (this.logServer) await this.logServer.advertise(this.opts.admin, pod.spec.nodeName!);
       await this.reportRunning(pod, main.name, ip);
     } catch (e) {
       this.note(`${p.name}: ${(e as Error).message}`);
