@@ -2,20 +2,11 @@
 // value received and the rule.
 
 import { CliError } from './exit-codes';
+// Types only: the CLI's parser does not load the Kubernetes side.
+import type { LogOptions as LogFlags, LogRole } from '../submit/logs';
 
-export type LogRole = 'master' | 'worker';
+export type { LogFlags };
 const ROLES: readonly LogRole[] = ['master', 'worker'];
-
-export interface LogFlags {
-  readonly role?: LogRole;
-  /** 1-based worker number (the runtime names worker N `<application-id>-worker-N`). */
-  readonly worker?: number;
-  readonly follow: boolean;
-  readonly previous: boolean;
-  readonly sinceSeconds?: number;
-  readonly tailLines?: number;
-  readonly timestamps: boolean;
-}
 
 const UNITS: Readonly<Record<string, number>> = { h: 3600, m: 60, s: 1 };
 

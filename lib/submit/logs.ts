@@ -20,9 +20,8 @@ export type LogRole = 'master' | 'worker';
 /** Longest line printed; the rest of a longer line is dropped (a runaway line must not fill memory). */
 export const MAX_LINE_CHARS = 64 * 1024;
 
-export interface LogsRequest {
-  readonly applicationId: string;
-  readonly namespace: string;
+/** Which Pods and how: the flags of `seatunnel-app logs` (validated by lib/cli/log-flags.ts). */
+export interface LogOptions {
   /** Only this role's Pods; both when undefined. */
   readonly role?: LogRole;
   /** Only worker N (1-based, as the runtime names them). */
@@ -32,6 +31,11 @@ export interface LogsRequest {
   readonly sinceSeconds?: number;
   readonly tailLines?: number;
   readonly timestamps: boolean;
+}
+
+export interface LogsRequest extends LogOptions {
+  readonly applicationId: string;
+  readonly namespace: string;
 }
 
 /** Where `streamLogs` writes: log lines (stdout) and notes about Pods (stderr). */
