@@ -198,7 +198,7 @@ describe('logs -f', () => {
   );
 
   test(
-    'once the Pods are gone: says so clearly and prints what status knows (no Job: UNKNOWN), exit 2',
+    'once the Pods are gone: says so clearly and prints what status knows (UNKNOWN without a Job, CREATED with a suspended one), exit 2',
     withComponentLogs(async () => {
       const appId = `gone-${randomSuffix(4)}`;
       const master = `${appId}-m4st3`;
@@ -215,6 +215,19 @@ describe('logs -f', () => {
         expect(r.err.join('\n')).toContain(`no Job ${appId} in namespace ${ns.name}`);
         expect(r.code).toBe(2);
       }
+      // With its Job still there, status has more to say than "unknown".
+      await adminHttp().call('POST', `/apis/batch/v1/namespaces/${ns.name}/jobs`, {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: appId, labels: { [LABELS.applicationId]: appId } },
+        spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'seatunnel', image: 'busybox' }] } } },
+      });
+      const r = await run(['logs', '--id', appId, '-a', deploy, '--role', 'worker']);
+      expect(r.err[0]).toBe(
+        `No worker Pod of application ${appId} exists in namespace ${ns.name}, so there is no log to show: its Pods are deleted when it ends (workers at once, the master with the Job), or it has not created them yet.`,
+      );
+      expect(r.err).toContain('  Status: CREATED');
+      expect(r.code).toBe(2);
     }),
   );
 });

@@ -16,7 +16,9 @@
 //   - network: each Pod gets its own loopback address (127.0.0.N) as its Pod IP, and JVMs are told
 //     to bind to it, so several "Pods" can use the same ports and nothing listens beyond loopback.
 // Pods are started once scheduled; a process exit becomes phase Succeeded/Failed with the exit
-// code; a deleted Pod's processes get SIGTERM, then SIGKILL after the grace period.
+// code; a deleted Pod's processes get SIGTERM, then SIGKILL after the grace period. Container
+// output is kept as a container runtime keeps it and, with `kubeletTls`, served to the API server
+// for `GET …/pods/NAME/log` (kubelet-log-server.ts).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -127,8 +129,10 @@ export class LocalKubelet {
     const p = [...this.pods.values()].reverse().find((x) => x.name === podName);
     if (!p || namespace !== this.opts.namespace) return undefined;
     const file = containerLogFile(p.root, container);
-    if (!fs.existsSync(file) && file !== p.logFile) return undefined;
-    return { file, ended: () => file !== p.logFile || (p.exited !== undefined && (p.writer?.done ?? true)) || (!p.proc && !p.writer) };
+    const main = file === p.logFile;
+    if (!main && !fs.existsSync(file)) return undefined;
+    // Init containers ran to the end before the main one started; it has ended once its output is all written.
+    return { file, ended: () => !main || !p.proc || (p.exited !== undefined && (p.writer?.done ?? true)) };
   }
 
   /** Names of every Pod this kubelet started. */
