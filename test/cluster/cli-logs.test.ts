@@ -185,12 +185,14 @@ describe('logs -f', () => {
       // The application is over when its master is: the follow ends by itself.
       await deletePod(master);
       expect(await following).toBe(0);
-      expect(o.out).toEqual([
-        `[pod/${master}/seatunnel] master up`,
+      // The master's and the worker's streams run side by side: their first lines may come in either order.
+      expect(o.out.filter((l) => l.startsWith(`[pod/${master}/`))).toEqual([`[pod/${master}/seatunnel] master up`]);
+      expect(o.out.filter((l) => l.startsWith(`[pod/${w1}/`))).toEqual([
         `[pod/${w1}/seatunnel] first worker`,
         `[pod/${w1}/seatunnel] replacement worker`,
         `[pod/${w1}/seatunnel] its second line`,
       ]);
+      expect(o.out).toHaveLength(4);
       // Each Pod's end once: the first worker (deleted), its replacement (exit 3), the master (deleted).
       expect(o.err.filter((l) => l.startsWith(`--- Pod ${w1} `))).toHaveLength(2);
       expect(o.err.filter((l) => l.startsWith(`--- Pod ${master} `))).toEqual([`--- Pod ${master} was deleted`]);
