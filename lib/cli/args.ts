@@ -9,9 +9,10 @@ import { parseArgs } from 'node:util';
 import { parseOverride } from '../model/deployment';
 import { dns1123LabelProblem } from '../model/k8s-syntax';
 import { parseStatusFilter, type ApplicationStatus } from '../submit/statuses';
+import { parseLogFlags, type LogFlags } from './log-flags';
 import { CliError } from './exit-codes';
 
-export const COMMANDS = ['submit', 'status', 'list', 'cancel', 'preflight', 'synth', 'docs', 'help'] as const;
+export const COMMANDS = ['submit', 'status', 'list', 'logs', 'cancel', 'preflight', 'synth', 'docs', 'help'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export const OPTIONS = {
@@ -37,6 +38,13 @@ export const OPTIONS = {
   'all-namespaces': { type: 'boolean', short: 'A' },
   selector: { type: 'string', short: 'l' },
   status: { type: 'string' },
+  role: { type: 'string' },
+  worker: { type: 'string' },
+  follow: { type: 'boolean', short: 'f' },
+  since: { type: 'string' },
+  previous: { type: 'boolean' },
+  timestamps: { type: 'boolean' },
+  tail: { type: 'string' },
 } as const;
 
 type Flag = keyof typeof OPTIONS;
@@ -46,6 +54,8 @@ const ALLOWED: Record<Command, Flag[]> = {
   submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
   status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval'],
   list: [...COMMON, 'namespace', 'all-namespaces', 'selector', 'status'],
+  // No --output: a log is printed as the container wrote it (control characters escaped).
+  logs: [...COMMON.filter((f) => f !== 'output'), 'id', 'namespace', 'role', 'worker', 'follow', 'since', 'previous', 'timestamps', 'tail'],
   cancel: [...COMMON, 'id', 'savepoint', 'wait-timeout'],
   preflight: [...COMMON, 'config', 'job-id', 'restore-job-id'],
   synth: [...COMMON, 'config', 'job-id', 'restore-job-id', 'output-dir'],
@@ -86,6 +96,8 @@ export interface ParsedArgs {
   readonly selector?: string;
   /** list: keep only these statuses (validated). */
   readonly statuses?: ReadonlySet<ApplicationStatus>;
+  /** logs: which Pods and how (validated). */
+  readonly logs?: LogFlags;
 }
 
 function millis(flag: string, value: string | undefined, fallback: number, min: number): number {
@@ -94,6 +106,22 @@ function millis(flag: string, value: string | undefined, fallback: number, min: 
   const n = Number(value.trim());
   if (n < min) throw new CliError(`--${flag}: got ${n}; must be at least ${min}`);
   return n;
+}
+
+/**
+ * `--worker -1` as `--worker=-1`: parseArgs takes a value that starts with a dash for an option
+ * ("ambiguous"), while no flag looks like a negative number; joined, the value reaches the
+ * validation that names the flag, the value and the rule.
+ */
+function negativeValuesInline(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = /^--([a-z-]+)$/.exec(args[i])?.[1];
+    const takesValue = name !== undefined && (OPTIONS as Record<string, { type: string }>)[name]?.type === 'string';
+    if (takesValue && i + 1 < args.length && /^-\d/.test(args[i + 1])) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
 }
 
 export function parseCommandLine(argv: readonly string[]): ParsedArgs {
@@ -106,7 +134,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv.slice(1), options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({ args: negativeValuesInline(argv.slice(1)), options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
     throw new CliError(`${command}: ${(e as Error).message.replace(/^TypeError \[\w+\]: /, '')}`);
   }
@@ -120,6 +148,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
       wait: ' (cancel returns once the deletion is accepted)',
       namespace: ' (the namespace comes from -a or -Dkubernetes.namespace=NS)',
       status: ' (list filters by --status; status takes --id)',
+      output: " (logs prints the containers' output as it is, one line per line)",
     };
     throw new CliError(`${command} does not accept ${rejected.map(spelling).join(', ')}${rejected.map((r) => hints[r] ?? '').join('')}`);
   }
@@ -146,7 +175,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   });
   const output = v.output as string | undefined;
   if (output !== undefined && output !== 'json' && output !== 'text') throw new CliError(`--output: got "${output}"; must be json or text`);
-  if ((command === 'status' || command === 'cancel') && v.id === undefined && !v.help) {
+  if ((command === 'status' || command === 'cancel' || command === 'logs') && v.id === undefined && !v.help) {
     throw new CliError(`${command} needs --id <application ID> (printed by submit as "Application ID:")`);
   }
   if (command === 'cancel' && v['wait-timeout'] !== undefined && !v.savepoint) {
@@ -156,9 +185,11 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     throw new CliError(`${command}: --wait-timeout and --wait-interval only apply with --wait`);
   }
   const listScope = command === 'list' ? listScopeOf(v) : {};
+  const logScope = command === 'logs' ? { ...namespaceOf(v), logs: parseLogFlags(v) } : {};
   return {
     command,
     ...listScope,
+    ...logScope,
     deploymentFile: v['application-config'] as string | undefined,
     jobFile: v.config as string | undefined,
     overrides,
@@ -181,10 +212,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
 
 /** list's --namespace / --all-namespaces / --selector / --status, validated before any API call. */
 function listScopeOf(v: Partial<Record<Flag, string | string[] | boolean>>): Pick<ParsedArgs, 'namespace' | 'selector' | 'statuses'> {
-  const namespace = v.namespace as string | undefined;
-  if (namespace !== undefined && v['all-namespaces']) throw new CliError('list: --namespace and --all-namespaces exclude each other');
-  const nsProblem = namespace !== undefined ? dns1123LabelProblem(namespace) : undefined;
-  if (nsProblem) throw new CliError(`--namespace: got "${namespace}"; ${nsProblem}`);
+  if (v.namespace !== undefined && v['all-namespaces']) throw new CliError('list: --namespace and --all-namespaces exclude each other');
+  const { namespace } = namespaceOf(v);
   const selector = v.selector as string | undefined;
   if (selector !== undefined && !selector.trim()) throw new CliError('--selector: got an empty selector; give one like team=data or env in (prod,staging)');
   let statuses: ReadonlySet<ApplicationStatus> | undefined;
@@ -196,6 +225,14 @@ function listScopeOf(v: Partial<Record<Flag, string | string[] | boolean>>): Pic
     }
   }
   return { ...(namespace !== undefined ? { namespace } : {}), ...(selector !== undefined ? { selector } : {}), ...(statuses ? { statuses } : {}) };
+}
+
+/** --namespace, validated (list, logs). */
+function namespaceOf(v: Partial<Record<Flag, string | string[] | boolean>>): { namespace?: string } {
+  const namespace = v.namespace as string | undefined;
+  const nsProblem = namespace !== undefined ? dns1123LabelProblem(namespace) : undefined;
+  if (nsProblem) throw new CliError(`--namespace: got "${namespace}"; ${nsProblem}`);
+  return namespace !== undefined ? { namespace } : {};
 }
 
 function defaults(): Omit<ParsedArgs, 'command'> {

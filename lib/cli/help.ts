@@ -6,11 +6,13 @@ Usage:
                           [--job-id N] [--restore-job-id M] [--wait [--wait-timeout MS] [--wait-interval MS]] [--dry-run]
   seatunnel-app status    --id APP_ID [-a deploy.conf] [--wait [--wait-timeout MS] [--wait-interval MS]]
   seatunnel-app list      [-a deploy.conf | -n NS | -A] [-l SELECTOR] [--status S[,S...]]
+  seatunnel-app logs      --id APP_ID [-a deploy.conf | -n NS] [--role master|worker | --worker N] [-f]
+                          [--since DURATION] [--tail N] [--previous] [--timestamps]
   seatunnel-app cancel    --id APP_ID [-a deploy.conf] [--savepoint [--wait-timeout MS]]
   seatunnel-app preflight [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
   seatunnel-app synth     [-a deploy.conf] [-c job.conf] [-Dkey=value ...] [-o DIR]
   seatunnel-app docs      [--write | --check]
-Every command also takes --output json and -h.
+Every command also takes -h, and all but logs --output json.
 
 Commands:
   submit     Validate everything, check that referenced ConfigMaps, Secrets, the ServiceAccount,
@@ -30,6 +32,12 @@ Commands:
              ID, age, name — each exactly what status --id says. Reads all applications with one
              list call per kind (Jobs, Pods; Events only if one waits for its master Pod), page
              by page, however many there are. --output json: an array of status's JSON records.
+  logs       The containers' output of the master (runtime and Zeta, one container) and the
+             workers, through the API server (GET .../pods/NAME/log). With several Pods each line
+             starts with [pod/NAME/CONTAINER]. -f follows until every Pod of the application has
+             ended, including a worker that replaces another; a Pod that ends is reported once
+             on stderr. When no Pod is left (the application finished, or the Job is gone) it
+             says so, prints what status knows, and exits 2.
   cancel     Delete the application: the Job (foreground), then anything still labelled with the
              application ID and made by this tool (Pods, Service, ConfigMaps, Secrets, worker
              template, Role, RoleBinding, NetworkPolicies). Referenced ConfigMaps and Secrets, the
@@ -57,13 +65,20 @@ Options:
                                  command-line order (the last one for a key wins).
       --job-id N                 Native Zeta job ID (default: generated).
       --restore-job-id M         Start from the latest checkpoint of Zeta job M.
-      --id APP_ID                The application (status, cancel).
-  -n, --namespace NS             list: this namespace instead of kubernetes.namespace.
+      --id APP_ID                The application (status, logs, cancel).
+  -n, --namespace NS             list, logs: this namespace instead of kubernetes.namespace.
   -A, --all-namespaces           list: every namespace (adds a NAMESPACE column).
   -l, --selector SELECTOR        list: only applications whose Job matches this label selector
                                  (kubectl syntax, e.g. team=data,env in (prod,staging)).
       --status S[,S...]          list: only these statuses (CREATED, DEPLOYING, RUNNING,
                                  SUCCEEDED, FAILED, CANCELED, UNKNOWN; any case).
+      --role master|worker       logs: only the master's or only the workers' log (default both).
+      --worker N                 logs: only worker N (the Pod APP_ID-worker-N, N from 1).
+  -f, --follow                   logs: keep printing as the Pods write, until they have all ended.
+      --since DURATION           logs: only lines newer than this (30s, 10m, 2h, 1h30m).
+      --tail N                   logs: only the last N lines of each Pod.
+      --previous                 logs: the previous container of a Pod that restarted.
+      --timestamps               logs: each line starts with the time the kubelet received it.
       --wait                     Follow the application until it ends (submit, status). On a
                                  terminal one live line (status, phase, workers, elapsed time);
                                  otherwise a line on stderr each time the state changes.
@@ -77,7 +92,8 @@ Options:
 Exit codes:
   0   success; plain status and list whenever the query worked; with --wait: SUCCEEDED or CANCELED
   1   with --wait: FAILED; otherwise the command failed (an API error; a submit that was rolled back)
-  2   with --wait: UNKNOWN (the application does not exist, or its record expired)
+  2   with --wait: UNKNOWN (the application does not exist, or its record expired); logs: no Pod
+      left to read (what status knows is printed)
   3   --wait-timeout expired (the last status is printed; the application keeps running)
   4   preflight (or submit --dry-run) found problems
   64  bad usage or invalid configuration (nothing was sent, nothing was written)

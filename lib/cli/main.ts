@@ -26,6 +26,7 @@ const HANDLERS: Record<string, () => Promise<Handler>> = {
   submit: async () => (require('./commands/submit') as typeof import('./commands/submit')).submitCommand,
   status: async () => (require('./commands/status') as typeof import('./commands/status')).statusCommand,
   list: async () => (require('./commands/list') as typeof import('./commands/list')).listCommand,
+  logs: async () => (require('./commands/logs') as typeof import('./commands/logs')).logsCommand,
   cancel: async () => (require('./commands/cancel') as typeof import('./commands/cancel')).cancelCommand,
   preflight: async () => (require('./commands/preflight') as typeof import('./commands/preflight')).preflightCommand,
 };

@@ -4,7 +4,7 @@
 
 import { isStatus, statusError } from './errors';
 import { collectionPath, objectPath, query, type ObjectRef } from './resources';
-import type { KubeApi, KubeRequest, WatchEvents, WatchStream } from './transport';
+import type { KubeApi, KubeRequest, StreamEvents, WatchEvents, WatchStream } from './transport';
 
 export interface KubeMeta {
   name?: string;
@@ -37,6 +37,16 @@ export interface WatchParams {
   readonly resourceVersion: string;
   /** Server-side end of the watch; the client gives up after this plus a margin of silence. */
   readonly timeoutSeconds: number;
+}
+
+/** The query of a Pod's log (core/v1 PodLogOptions), as kubectl logs sends it. */
+export interface PodLogParams {
+  readonly container?: string;
+  readonly follow?: boolean;
+  readonly previous?: boolean;
+  readonly sinceSeconds?: number;
+  readonly timestamps?: boolean;
+  readonly tailLines?: number;
 }
 
 export class Kube {
@@ -134,5 +144,21 @@ export class Kube {
       timeoutSeconds: params.timeoutSeconds,
     });
     return this.api.watch(`${collectionPath(apiVersion, kind, namespace)}${q}`, events, { idleMs: (params.timeoutSeconds + 30) * 1000 });
+  }
+
+  /**
+   * A Pod's log, streamed (GET …/pods/NAME/log): the API server relays it from the node's kubelet.
+   * Text arrives cut anywhere; with `follow` the stream lasts until the container ends.
+   */
+  podLog(namespace: string, name: string, params: PodLogParams, events: StreamEvents): WatchStream {
+    const q = query({
+      container: params.container,
+      follow: params.follow || undefined,
+      previous: params.previous || undefined,
+      sinceSeconds: params.sinceSeconds,
+      timestamps: params.timestamps || undefined,
+      tailLines: params.tailLines,
+    });
+    return this.api.stream(`${objectPath({ apiVersion: 'v1', kind: 'Pod', namespace, name })}/log${q}`, events, { accept: '*/*' });
   }
 }

@@ -61,12 +61,28 @@ export interface WatchStream {
   stop(): void;
 }
 
+export interface StreamEvents {
+  /** A piece of a 200 answer's body, as it arrives (a Pod log is text cut anywhere, even inside a character). */
+  data(chunk: Buffer): void;
+  /** Called once when the stream ends: without an error after a clean end, else with it (a non-200 answer is a KubeApiError with its status). Not called after stop(). */
+  closed(error?: KubeApiError): void;
+}
+
+export interface StreamOptions {
+  /** Break the stream off after this much silence; none when undefined (a followed log may be quiet for hours). */
+  readonly idleMs?: number;
+  /** Default application/json. */
+  readonly accept?: string;
+}
+
 /** What the typed client (client.ts) needs; the transport below, and fakes in unit tests. */
 export interface KubeApi {
   /** Resolves for every HTTP status; rejects only with a KubeApiError of status 0 (no usable answer). */
   request<T = unknown>(req: KubeRequest): Promise<KubeResponse<T>>;
   /** A streaming GET of `path` (which carries watch=1 and its parameters). */
   watch(path: string, events: WatchEvents, opts: { readonly idleMs: number }): WatchStream;
+  /** A streaming GET of `path` whose body is handed over as it arrives (Pod logs with follow=true). */
+  stream(path: string, events: StreamEvents, opts?: StreamOptions): WatchStream;
   /** The API server's URL, for messages. */
   readonly server: string;
   /** Releases kept-alive connections. */
@@ -197,6 +213,56 @@ export class KubeTransport implements KubeApi {
 
   watch(path: string, events: WatchEvents, opts: { readonly idleMs: number }): WatchStream {
     const what = { method: 'GET', path };
+    let buffered = '';
+    const decoder = new StringDecoder('utf8');
+    let ended = false;
+    const stream = this.stream(
+      path,
+      {
+        data: (c) => {
+          buffered += decoder.write(c);
+          let nl: number;
+          while (!ended && (nl = buffered.indexOf('\n')) >= 0) {
+            const line = buffered.slice(0, nl).trim();
+            buffered = buffered.slice(nl + 1);
+            if (line) deliver(line);
+          }
+          if (!ended && buffered.length > this.maxBodyBytes)
+            end(new KubeApiError(0, 'ResponseTooLarge', `a watch event from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
+        },
+        closed: (error) => {
+          if (ended) return;
+          ended = true;
+          events.closed(error);
+        },
+      },
+      { idleMs: opts.idleMs },
+    );
+    const end = (error: KubeApiError) => {
+      stream.stop();
+      ended = true;
+      events.closed(error);
+    };
+    const deliver = (line: string) => {
+      let ev: { type?: unknown; object?: unknown };
+      try {
+        ev = JSON.parse(line) as { type?: unknown; object?: unknown };
+      } catch {
+        end(new KubeApiError(0, 'BadResponse', `a watch line from ${this.server} is not JSON`, what));
+        return;
+      }
+      if (typeof ev?.type === 'string') events.event(ev.type, ev.object);
+    };
+    return {
+      stop: () => {
+        ended = true;
+        stream.stop();
+      },
+    };
+  }
+
+  stream(path: string, events: StreamEvents, opts: StreamOptions = {}): WatchStream {
+    const what = { method: 'GET', path };
     let done = false;
     let exchange: Exchange | undefined;
     let idle: NodeJS.Timeout | undefined;
@@ -208,16 +274,15 @@ export class KubeTransport implements KubeApi {
       events.closed(error);
     };
     const touch = () => {
+      if (opts.idleMs === undefined) return;
       clearTimeout(idle);
-      idle = setTimeout(() => finish(new KubeApiError(0, 'ETIMEDOUT', `the watch was silent for ${opts.idleMs} ms`, what)), opts.idleMs);
+      idle = setTimeout(() => finish(new KubeApiError(0, 'ETIMEDOUT', `the stream was silent for ${opts.idleMs} ms`, what)), opts.idleMs);
     };
     touch();
     let status = 0;
     let size = 0;
-    let buffered = '';
-    const decoder = new StringDecoder('utf8');
     const errorBody: Buffer[] = [];
-    this.open(this.outgoing({ method: 'GET', path }), {
+    this.open(this.outgoing({ method: 'GET', path, ...(opts.accept ? { accept: opts.accept } : {}) }), {
       response: (s) => {
         status = s;
       },
@@ -229,15 +294,7 @@ export class KubeTransport implements KubeApi {
           if (size <= 64 * 1024) errorBody.push(c);
           return;
         }
-        buffered += decoder.write(c);
-        let nl: number;
-        while (!done && (nl = buffered.indexOf('\n')) >= 0) {
-          const line = buffered.slice(0, nl).trim();
-          buffered = buffered.slice(nl + 1);
-          if (line) deliver(line);
-        }
-        if (buffered.length > this.maxBodyBytes)
-          finish(new KubeApiError(0, 'ResponseTooLarge', `a watch event from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
+        events.data(c);
       },
       end: () => {
         if (status !== 200) finish(statusError(what, status, parseBody(Buffer.concat(errorBody).toString('utf8'))));
@@ -248,16 +305,6 @@ export class KubeTransport implements KubeApi {
       exchange = x;
       if (done) x.abort();
     }, finish);
-    const deliver = (line: string) => {
-      let ev: { type?: unknown; object?: unknown };
-      try {
-        ev = JSON.parse(line) as { type?: unknown; object?: unknown };
-      } catch {
-        finish(new KubeApiError(0, 'BadResponse', `a watch line from ${this.server} is not JSON`, what));
-        return;
-      }
-      if (typeof ev?.type === 'string') events.event(ev.type, ev.object);
-    };
     return {
       stop: () => {
         if (done) return;

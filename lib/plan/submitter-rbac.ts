@@ -1,5 +1,5 @@
 // The Role a platform team grants to whoever submits applications with the CLI (or a CI
-// identity). It covers submit (with its rollback), status, cancel and preflight — nothing else.
+// identity). It covers submit (with its rollback), status, logs, cancel and preflight — nothing else.
 //
 // What it amounts to, honestly: Kubernetes lets a subject create a Role only with permissions it
 // holds itself (RBAC's escalation check), so the submitter holds every permission of the runtime
@@ -23,6 +23,8 @@ export function submitterRules(): PolicyRule[] {
     { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'watch', 'patch', 'delete'] },
     // The runtime Role's Pod rules (escalation check) and status (list); rollback and cancel delete by label.
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
+    // logs: the master's and workers' container output.
+    { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
     // Owned data objects: `patch` only because the runtime Role adopts them (escalation check);
     // cancel removes leftovers by label with deletecollection, never by listing.
     { apiGroups: [''], resources: ['configmaps', 'secrets', 'podtemplates'], verbs: ['create', 'get', 'patch', 'delete', 'deletecollection'] },

@@ -39,6 +39,12 @@ export interface ClusterInfo {
   adminToken: string;
   adminCertFile: string;
   adminKeyFile: string;
+  /**
+   * Serving certificate and key of the local kubelet's container-log endpoint (127.0.0.1, signed
+   * by the CA the API server trusts for kubelets). Absent in info files of older harnesses.
+   */
+  kubeletCertFile?: string;
+  kubeletKeyFile?: string;
   /** etcd client URL (plain HTTP on 127.0.0.1). */
   etcdUrl: string;
   /** The ServiceAccount token issuer (`iss` claim). */
@@ -459,6 +465,13 @@ class Starter {
       `--service-cluster-ip-range=${SERVICE_CIDR}`,
       '--allow-privileged=true',
       '--profiling=false',
+      // Pod logs, exec and port-forward go to the node's kubelet: the local kubelet serves logs
+      // (kubelet-log-server.ts) on 127.0.0.1 with a certificate of our CA, and its nodes advertise
+      // InternalIP 127.0.0.1 (the default order tries Hostname first, which nothing resolves).
+      `--kubelet-certificate-authority=${pki.caCert}`,
+      `--kubelet-client-certificate=${pki.clients['kube-apiserver-kubelet-client'].cert}`,
+      `--kubelet-client-key=${pki.clients['kube-apiserver-kubelet-client'].key}`,
+      '--kubelet-preferred-address-types=InternalIP,Hostname',
       // The default/kubernetes Service must not advertise 127.0.0.1 (Endpoints reject loopback
       // addresses) and nothing in the fake cluster dials it.
       '--endpoint-reconciler-type=none',
@@ -585,6 +598,8 @@ class Starter {
       adminToken,
       adminCertFile: pki.clients.admin.cert,
       adminKeyFile: pki.clients.admin.key,
+      kubeletCertFile: pki.kubeletServingCert,
+      kubeletKeyFile: pki.kubeletServingKey,
       etcdUrl,
       serviceAccountIssuer: server,
       logDir: this.logDir,

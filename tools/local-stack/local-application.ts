@@ -13,7 +13,7 @@ import { RUNTIME_IMAGE_DIR } from '../../lib/plan/steps/runtime';
 import { ensureBundle } from './runtime-bundle';
 import type { KubeHttp } from '../../test/support/kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
-import { LocalKubelet } from './local-kubelet';
+import { LocalKubelet, type LocalKubeletOptions } from './local-kubelet';
 import { ServiceNetwork } from './service-network';
 
 const REPO = packageRoot();
@@ -48,6 +48,8 @@ export interface LocalStackOptions {
   readonly dir?: string;
   /** Checkpoint PVC claim name → local directory. */
   readonly persistentVolumes?: Readonly<Record<string, string>>;
+  /** Serve the Pods' logs to the API server (`seatunnel-app logs`): see LocalKubeletOptions. */
+  readonly kubeletTls?: LocalKubeletOptions['kubeletTls'];
   readonly log?: (line: string) => void;
 }
 
@@ -78,6 +80,7 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
     images: { [DEFAULT_RUNTIME_IMAGE]: { [RUNTIME_IMAGE_DIR]: runtimeImageDir(dir) } },
     persistentVolumes: opts.persistentVolumes,
     hostsFile: network.hostsFile,
+    kubeletTls: opts.kubeletTls,
     // The runtime reaches the engine's REST API at its own Pod address (the JVM binds only there).
     extraEnv: (_pod, ip) => ({ SEATUNNEL_APP_ENGINE_REST_HOST: ip }),
     log: opts.log,

@@ -27,6 +27,8 @@
 // Pods are started once scheduled; a process exit restarts the container in the same Pod under
 // restartPolicy Always/OnFailure (container-status.ts), else becomes phase Succeeded/Failed with
 // the exit code; a deleted Pod's processes get SIGTERM, then SIGKILL after the grace period.
+// Container output is kept as a container runtime keeps it (CRI format) and, with `kubeletTls`,
+// served to the API server for `GET …/pods/NAME/log` (kubelet-log-server.ts).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -39,6 +41,7 @@ import { ContainerProber } from './container-probes';
 import { restartBackoffMs, runningPodStatus, shouldRestart, terminatedState } from './container-status';
 import { kubeletExpand } from './kubelet-expansion';
 import { clusterPodIp } from './pod-addresses';
+import { appendCriText, containerLogFile, CriLogWriter, KubeletLogServer, readCriText } from './kubelet-log-server';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
 /** A Pod as the API server stores it: name, namespace, uid and spec are always there. */
@@ -63,6 +66,8 @@ export interface LocalKubeletOptions {
   readonly extraEnv?: (pod: StoredPod, podIp: string) => Record<string, string>;
   /** The cluster DNS stand-in's hosts file (ServiceNetwork.hostsFile) that containers resolve through. */
   readonly hostsFile?: string;
+  /** PEM certificate, key and CA of the container-log endpoint (kubelet-log-server.ts); without them Pod logs are only on disk. */
+  readonly kubeletTls?: { readonly cert: string; readonly key: string; readonly ca: string };
   /** Sync period. @default 150 ms */
   readonly periodMs?: number;
   readonly log?: (line: string) => void;
@@ -78,7 +83,9 @@ interface RunningPod {
   terminating?: boolean;
   /** Its IP went back to the free list (the Pod is gone from the API and its process too). */
   released?: boolean;
+  /** The main container's log (CRI format); init containers' logs are beside it. */
   logFile: string;
+  writer?: CriLogWriter;
   /** The main container as prepared, for restarts. */
   run?: PreparedRun;
   restartCount: number;
@@ -104,12 +111,14 @@ export class LocalKubelet {
   private timer?: NodeJS.Timeout;
   private syncing = false;
   private stopped = false;
+  private readonly logServer?: KubeletLogServer;
   /** Errors met while starting Pods (shown by tests on failure). */
   readonly errors: string[] = [];
 
   constructor(private readonly opts: LocalKubeletOptions) {
     this.freeIps = [...(opts.podIps ?? Array.from({ length: 249 }, (_, i) => `127.0.0.${i + 2}`))];
     fs.mkdirSync(opts.dir, { recursive: true });
+    if (opts.kubeletTls) this.logServer = new KubeletLogServer({ ...opts.kubeletTls, find: (ns, pod, container) => this.containerLog(ns, pod, container) });
   }
 
   start(): this {
@@ -137,12 +146,27 @@ export class LocalKubelet {
     if (this.timer) clearTimeout(this.timer);
     for (const p of this.pods.values()) p.prober?.stop();
     await Promise.all([...this.pods.values()].map((p) => this.kill(p, 5)));
+    await this.logServer?.close();
   }
 
-  /** The container log of a Pod started by this kubelet. */
+  /** The output of a Pod started by this kubelet: its init containers', then its main container's. */
   logOf(podName: string): string {
     const p = this.byName(podName);
-    return p && fs.existsSync(p.logFile) ? fs.readFileSync(p.logFile, 'utf8') : '';
+    if (!p) return '';
+    const dir = path.dirname(path.dirname(p.logFile));
+    const inits = fs.existsSync(dir) ? fs.readdirSync(dir).filter((c) => path.join(dir, c, '0.log') !== p.logFile) : [];
+    return [...inits.map((c) => readCriText(path.join(dir, c, '0.log'))), readCriText(p.logFile)].join('');
+  }
+
+  /** For the log server: the newest Pod of that name (a replacement may reuse it) and its container's log. */
+  private containerLog(namespace: string, podName: string, container: string) {
+    const p = this.byName(podName);
+    if (!p || namespace !== this.opts.namespace) return undefined;
+    const file = containerLogFile(p.root, container);
+    const main = file === p.logFile;
+    if (!main && !fs.existsSync(file)) return undefined;
+    // Init containers ran to the end before the main one started; it has ended once its output is all written.
+    return { file, ended: () => !main || !p.proc || (p.exited !== undefined && (p.writer?.done ?? true)) };
   }
 
   /** The loopback address a Pod's process has (its status shows clusterPodIp of it). */
@@ -260,7 +284,7 @@ export class LocalKubelet {
       name: pod.metadata.name,
       ip,
       root,
-      logFile: path.join(root, 'container.log'),
+      logFile: containerLogFile(root, pod.spec.containers[0].name),
       restartCount: 0,
       started: false,
       ready: false,
@@ -274,11 +298,13 @@ export class LocalKubelet {
       for (const init of pod.spec.initContainers ?? []) {
         const run = await this.prepare(pod, init, volumes, ip, token);
         const r = spawnSync(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, encoding: 'utf8' });
-        fs.appendFileSync(p.logFile, `[init ${init.name}] ${r.stdout ?? ''}${r.stderr ?? ''}`);
+        appendCriText(containerLogFile(root, init.name), 'stdout', r.stdout ?? '');
+        appendCriText(containerLogFile(root, init.name), 'stderr', r.stderr ?? '');
         if (r.status !== 0) throw new Error(`init container ${init.name} exited ${r.status}: ${r.stderr || r.error?.message}`);
       }
       p.run = await this.prepare(pod, pod.spec.containers[0], volumes, ip, token);
       this.launch(pod, p);
+      if (this.logServer) await this.logServer.advertise(this.opts.admin, pod.spec.nodeName!);
       await p.reporting;
     } catch (e) {
       this.note(`${p.name}: ${(e as Error).message}`);
@@ -290,9 +316,9 @@ export class LocalKubelet {
   private launch(pod: StoredPod, p: RunningPod): void {
     const run = p.run!;
     const main = pod.spec.containers[0];
-    const out = fs.openSync(p.logFile, 'a');
-    const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', out, out], detached: true });
-    fs.closeSync(out);
+    const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // As a container runtime: each line with the time it arrived (the log endpoint's timestamps and sinceSeconds).
+    p.writer = new CriLogWriter(p.logFile).capture(proc.stdout, 'stdout').capture(proc.stderr, 'stderr');
     p.proc = proc;
     p.exited = undefined;
     p.waiting = undefined;

@@ -1,7 +1,8 @@
 // Test PKI made with the openssl CLI (node:crypto can make keys but not X.509 certificates):
 // one CA, a serving certificate for 127.0.0.1 shared by the API server, controller manager and
-// scheduler, client certificates for the admin and the two control-plane components, and the
-// ServiceAccount token signing key pair.
+// scheduler, client certificates for the admin and the two control-plane components, the local
+// kubelet's serving certificate (its container-log endpoint) with the API server's client
+// certificate for it, and the ServiceAccount token signing key pair.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,18 +19,23 @@ export interface Pki {
   frontProxyCaCert: string;
   servingCert: string;
   servingKey: string;
+  /** The local kubelet's log endpoint on 127.0.0.1 (kubelet-log-server.ts). */
+  kubeletServingCert: string;
+  kubeletServingKey: string;
   /** client certificates by name: admin (system:masters), kube-controller-manager, kube-scheduler */
   clients: Record<ClientName, { cert: string; key: string }>;
   saKey: string;
   saPub: string;
 }
 
-export type ClientName = 'admin' | 'kube-controller-manager' | 'kube-scheduler';
+export type ClientName = 'admin' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-apiserver-kubelet-client';
 
 const CLIENT_SUBJECTS: Record<ClientName, string> = {
   admin: '/O=system:masters/CN=seatunnel-app-test-admin',
   'kube-controller-manager': '/CN=system:kube-controller-manager',
   'kube-scheduler': '/CN=system:kube-scheduler',
+  // What the API server presents to kubelets (--kubelet-client-certificate), as kubeadm makes it.
+  'kube-apiserver-kubelet-client': '/O=system:masters/CN=kube-apiserver-kubelet-client',
 };
 
 const SERVING_SANS = [
@@ -136,7 +142,7 @@ export async function createPki(dir: string): Promise<Pki> {
   const ca = { cert: caCert, key: caKey };
   const clientExt = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n';
   const names = Object.keys(CLIENT_SUBJECTS) as ClientName[];
-  const [serving, ...clientPairs] = await Promise.all([
+  const [serving, kubelet, ...clientPairs] = await Promise.all([
     signed(
       dir,
       'serving',
@@ -144,9 +150,28 @@ export async function createPki(dir: string): Promise<Pki> {
       `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=${SERVING_SANS.join(',')}\n`,
       ca,
     ),
+    signed(
+      dir,
+      'kubelet-serving',
+      '/O=system:nodes/CN=system:node:local-kubelet',
+      'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1\n',
+      ca,
+    ),
     ...names.map((name) => signed(dir, name, CLIENT_SUBJECTS[name], clientExt, ca)),
   ]);
   const clients = {} as Pki['clients'];
   names.forEach((name, i) => (clients[name] = clientPairs[i]!));
-  return { dir, caCert, caKey, frontProxyCaCert, servingCert: serving.cert, servingKey: serving.key, clients, saKey, saPub };
+  return {
+    dir,
+    caCert,
+    caKey,
+    frontProxyCaCert,
+    servingCert: serving.cert,
+    servingKey: serving.key,
+    kubeletServingCert: kubelet.cert,
+    kubeletServingKey: kubelet.key,
+    clients,
+    saKey,
+    saPub,
+  };
 }
