@@ -52,6 +52,7 @@ export function countingApi(api: KubeApi, log: Counted[]): KubeApi {
     server: api.server,
     close: () => api.close(),
     watch: (p, events, opts) => api.watch(p, events, opts),
+    stream: (p, events, opts) => api.stream(p, events, opts),
     request: async <T>(req: KubeRequest) => {
       const res = await api.request<T>(req);
       log.push({ method: req.method, path: req.path, status: res.status });
