@@ -58,6 +58,7 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   masterTolerations: (s) => s.master.tolerations,
   workerTolerations: (s) => s.worker.tolerations,
   checkpointPvc: (s) => s.checkpointPvc,
+  runtimeConfigMap: (s) => s.runtimeConfigMap,
   finishedJobRetentionSeconds: (s) => s.finishedJobRetentionSeconds,
   kubeconfig: (s) => s.kubeconfig,
   runtimeFiles: (s) => s.runtimeFiles,
