@@ -6,7 +6,8 @@ import { FILE_OPTIONS, OPTIONS, isOptionDef, type OptionDef, type OptionOrigin }
 
 const ORIGIN: Record<OptionOrigin, string> = {
   published: 'SeaTunnel (published)',
-  'pr-era': 'SeaTunnel (pre-release docs/code)',
+  'published-name': 'SeaTunnel (published name; details see description)',
+  'pr-era': 'SeaTunnel (pre-release PR/STIP only)',
   ours: 'this project',
 };
 
@@ -40,8 +41,13 @@ export function renderOptionsReference(): string {
     '(not for secrets), or given as the typed prop in TypeScript (cdk8s, Pulumi, team templates).',
     'Precedence: `--job-id` / `--restore-job-id` > `-D` > deployment file > team template > default.',
     '',
-    'The "Defined by" column says where an option comes from: SeaTunnel\'s published table, SeaTunnel\'s',
-    "pre-release material, or this project (where SeaTunnel's published detail is unknown, or for our extensions).",
+    'The "Defined by" column says where an option\'s key comes from. "SeaTunnel (published)": the key is in the',
+    'known part of SeaTunnel\'s published documentation (3.1.0 / Next). "SeaTunnel (published name …)": the',
+    "published pages name the key, but its table row is not known; type, default and syntax come from SeaTunnel's",
+    'pre-release code or are ours, as the description says. "SeaTunnel (pre-release PR/STIP only)": the key is only in',
+    "SeaTunnel's pre-release documentation or code (PR #12460, STIP-41), not in the known published material.",
+    '"this project": our choice — an extension, or a name of ours for a capability SeaTunnel publishes without',
+    'naming it (the description says which).',
     '',
   ];
   for (const section of ['application', 'kubernetes'] as const) {
