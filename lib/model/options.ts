@@ -489,7 +489,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'pr-era',
     coerce: asString,
     description:
-      "Existing ConfigMap with SeaTunnel's runtime files, mounted read-only at `<seatunnel-home>/config` on the master and every worker; never created, changed or deleted. `submit` and `preflight` read it first: it must hold `seatunnel.yaml`, a Hazelcast file per role (`hazelcast-master.yaml`/`hazelcast-worker.yaml`, else `hazelcast.yaml`) and `log4j2.properties` (JVM options: `jvm_master_options`/`jvm_worker_options`, else `jvm_options`, when present), except files that `kubernetes.runtime-files` supplies or disables. Its files take the place of the generated defaults; the keys application mode controls are applied on top when each engine starts, and a file that sets one of them to another value is refused before anything is created. See docs/runtime.md.",
+      "Existing ConfigMap with SeaTunnel's runtime files, mounted read-only at `<seatunnel-home>/config` on the master and every worker; never created, changed or deleted. `submit` and `preflight` read it first: it must hold `seatunnel.yaml`, a Hazelcast file per role (`hazelcast-master.yaml`/`hazelcast-worker.yaml`, else `hazelcast.yaml`) and `log4j2.properties` (JVM options files are not read: the heap comes from memory-mb, extra flags from `kubernetes.runtime-files.jvm-options`), except files that `kubernetes.runtime-files` supplies or disables. Its files take the place of the generated defaults; the keys application mode controls are applied on top when each engine starts, and a file that sets one of them to another value is refused before anything is created. See docs/runtime.md.",
   },
   runtimeFiles: {
     key: 'kubernetes.runtime-files.<file>',
