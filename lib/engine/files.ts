@@ -65,11 +65,18 @@ function setPath(doc: Yaml, path: string[], value: unknown): void {
   cur[path[path.length - 1]] = value;
 }
 
-/** A key application mode must control: the user's file may not set it to another value. */
-interface Enforced {
-  readonly path: string[];
+/** A key application mode must control: a user's file may not set it to another value. */
+export interface Invariant {
+  readonly path: readonly string[];
   readonly value: unknown;
   readonly why: string;
+}
+
+/** A user's YAML file (supplied or from `kubernetes.config-map`) set an invariant to another value. */
+export interface InvariantConflict {
+  readonly path: string;
+  readonly given: unknown;
+  readonly invariant: Invariant;
 }
 
 function userYaml(file: RuntimeFileSpec): Yaml {
@@ -79,17 +86,26 @@ function userYaml(file: RuntimeFileSpec): Yaml {
   return (doc.toJS() as Yaml | null) ?? {};
 }
 
-function applyEnforced(merged: Yaml, enforced: Enforced[], user: Yaml, option: string, file: string, issues: ValidationIssue[]): Yaml {
-  for (const e of enforced) {
-    const given = getPath(user, e.path);
-    if (given !== undefined && JSON.stringify(given) !== JSON.stringify(e.value)) {
-      issues.push({
-        key: `kubernetes.runtime-files.${option}`,
-        value: `${e.path.join('.')}: ${JSON.stringify(given)} in ${file}`,
-        rule: `application mode sets ${e.path.join('.')} to ${JSON.stringify(e.value)} (${e.why}); remove it from the file`,
-      });
-    }
-    setPath(merged, e.path, e.value);
+/** `user` deep-merged over `base`, then every invariant set; the user's conflicting values are returned. */
+export function mergeWithInvariants(base: Yaml, user: Yaml, invariants: readonly Invariant[]): { merged: Yaml; conflicts: InvariantConflict[] } {
+  const merged = deepMerge(base, user);
+  const conflicts: InvariantConflict[] = [];
+  for (const e of invariants) {
+    const given = getPath(user, [...e.path]);
+    if (given !== undefined && JSON.stringify(given) !== JSON.stringify(e.value)) conflicts.push({ path: e.path.join('.'), given, invariant: e });
+    setPath(merged, [...e.path], e.value);
+  }
+  return { merged, conflicts };
+}
+
+function applyEnforced(base: Yaml, enforced: readonly Invariant[], user: Yaml, option: string, file: string, issues: ValidationIssue[]): Yaml {
+  const { merged, conflicts } = mergeWithInvariants(base, user, enforced);
+  for (const c of conflicts) {
+    issues.push({
+      key: `kubernetes.runtime-files.${option}`,
+      value: `${c.path}: ${JSON.stringify(c.given)} in ${file}`,
+      rule: `application mode sets ${c.path} to ${JSON.stringify(c.invariant.value)} (${c.invariant.why}); remove it from the file`,
+    });
   }
   return merged;
 }
@@ -121,9 +137,9 @@ function engineDefaults(spec: ApplicationSpec): Yaml {
   };
 }
 
-function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
-  const user = userYaml(spec.runtimeFiles.engine);
-  const enforced: Enforced[] = [
+/** The keys of seatunnel.yaml that application mode controls for `role`. */
+export function engineInvariants(spec: ApplicationSpec, role: 'master' | 'worker'): Invariant[] {
+  const enforced: Invariant[] = [
     spec.ha
       ? { path: ['seatunnel', 'engine', 'backup-count'], value: spec.ha.backupCount, why: 'application.ha.backup-count' }
       : { path: ['seatunnel', 'engine', 'backup-count'], value: 0, why: 'one master without HA keeps no partition backups' },
@@ -144,9 +160,14 @@ function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: Va
       { path: ['seatunnel', 'engine', 'slot-service', 'slot-num'], value: spec.worker.slots, why: 'application.worker.slots' },
     );
   }
+  return enforced;
+}
+
+function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
+  const user = userYaml(spec.runtimeFiles.engine);
   const merged = applyEnforced(
-    deepMerge(engineDefaults(spec), user),
-    enforced,
+    engineDefaults(spec),
+    engineInvariants(spec, role),
     user,
     'engine',
     spec.runtimeFiles.engine.mode === 'supplied' ? spec.runtimeFiles.engine.origin : '',
@@ -169,10 +190,9 @@ const HAZELCAST_PROPERTIES = {
   'hazelcast.phone.home.enabled': false,
 };
 
-function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
-  const user = userYaml(spec.runtimeFiles.hazelcast);
+function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Yaml {
   const port = role === 'master' ? spec.master.port : spec.worker.port;
-  const base: Yaml = {
+  return {
     hazelcast: {
       'cluster-name': clusterName(spec.appId),
       network: {
@@ -197,13 +217,18 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
       properties: { ...HAZELCAST_PROPERTIES, ...(spec.ha ? HA_HAZELCAST_PROPERTIES : {}) },
     },
   };
+}
+
+/** The keys of a Hazelcast member file that application mode controls for `role`. */
+export function hazelcastInvariants(spec: ApplicationSpec, role: 'master' | 'worker'): Invariant[] {
+  const port = role === 'master' ? spec.master.port : spec.worker.port;
   // The master lists itself (the runtime fills in its Pod IP). A worker's list stays empty in the
   // file: the runtime stamps the master's address into the worker Pod as ST_DOCKER_MEMBER_LIST,
   // which Zeta uses in place of the tcp-ip member list.
   // With HA every member lists every master by DNS name (the workers' list also travels in
   // ST_DOCKER_MEMBER_LIST, which Zeta prefers to the file).
   const memberList = spec.ha ? haMasterAddresses(spec, spec.ha.masters) : role === 'master' ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`] : [];
-  const enforced: Enforced[] = [
+  const enforced: Invariant[] = [
     { path: ['hazelcast', 'cluster-name'], value: clusterName(spec.appId), why: 'keeps applications apart' },
     { path: ['hazelcast', 'network', 'port', 'port'], value: port, why: role === 'master' ? 'application.master.port' : 'application.worker.port' },
     { path: ['hazelcast', 'network', 'port', 'auto-increment'], value: false, why: 'the Service, probes and NetworkPolicy use the fixed port' },
@@ -225,9 +250,14 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
       why: 'workers join the master Pod IP',
     });
   }
+  return enforced;
+}
+
+function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
+  const user = userYaml(spec.runtimeFiles.hazelcast);
   const merged = applyEnforced(
-    deepMerge(base, user),
-    enforced,
+    hazelcastDefaults(spec, role),
+    hazelcastInvariants(spec, role),
     user,
     'hazelcast',
     spec.runtimeFiles.hazelcast.mode === 'supplied' ? spec.runtimeFiles.hazelcast.origin : '',

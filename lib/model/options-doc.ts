@@ -12,8 +12,18 @@ export type DocLanguage = 'en' | 'zh';
 export const OPTIONS_DOC_PATHS: Record<DocLanguage, string> = { en: 'docs/options.md', zh: 'docs/zh/options.md' };
 
 const ORIGIN: Record<DocLanguage, Record<OptionOrigin, string>> = {
-  en: { published: 'SeaTunnel (published)', 'pr-era': 'SeaTunnel (pre-release docs/code)', ours: 'this project' },
-  zh: { published: 'SeaTunnel（已发布）', 'pr-era': 'SeaTunnel（发布前文档/代码）', ours: '本项目' },
+  en: {
+    published: 'SeaTunnel (published)',
+    'published-name': 'SeaTunnel (published name; details see description)',
+    'pr-era': 'SeaTunnel (pre-release PR/STIP only)',
+    ours: 'this project',
+  },
+  zh: {
+    published: 'SeaTunnel（已发布）',
+    'published-name': 'SeaTunnel（已发布名称；细节见说明）',
+    'pr-era': 'SeaTunnel（仅发布前的 PR/STIP）',
+    ours: '本项目',
+  },
 };
 
 /** The fixed text of the page in each language. */
@@ -28,8 +38,13 @@ const TEXT = {
       '(not for secrets), or given as the typed prop in TypeScript (cdk8s, Pulumi, team templates).',
       'Precedence: `--job-id` / `--restore-job-id` > `-D` > deployment file > team template > default.',
       '',
-      'The "Defined by" column says where an option comes from: SeaTunnel\'s published table, SeaTunnel\'s',
-      "pre-release material, or this project (where SeaTunnel's published detail is unknown, or for our extensions).",
+      'The "Defined by" column says where an option\'s key comes from. "SeaTunnel (published)": the key is in the',
+      'known part of SeaTunnel\'s published documentation (3.1.0 / Next). "SeaTunnel (published name …)": the',
+      "published pages name the key, but its table row is not known; type, default and syntax come from SeaTunnel's",
+      'pre-release code or are ours, as the description says. "SeaTunnel (pre-release PR/STIP only)": the key is only in',
+      "SeaTunnel's pre-release documentation or code (PR #12460, STIP-41), not in the known published material.",
+      '"this project": our choice — an extension, or a name of ours for a capability SeaTunnel publishes without',
+      'naming it (the description says which).',
     ],
     header: '| Key | Prop | Type | Default | Allowed | Defined by | Description |',
     required: '(required)',
@@ -52,8 +67,11 @@ const TEXT = {
       '并以环境变量作为兜底），也可以用 `-Dkey=value` 覆盖（不要用于敏感信息），或在 TypeScript 中以类型化的 prop',
       '给出（cdk8s、Pulumi、团队模板）。优先级：`--job-id` / `--restore-job-id` > `-D` > 部署文件 > 团队模板 > 默认值。',
       '',
-      '“定义来源”一列说明配置项出自何处：SeaTunnel 已发布的配置表、SeaTunnel 发布前的资料，',
-      '或本项目（SeaTunnel 未公开细节之处，或本项目的扩展）。',
+      '“定义来源”一列说明配置项的键出自何处。“SeaTunnel（已发布）”：该键出现在 SeaTunnel 已发布文档（3.1.0 / Next）',
+      '的已知部分中。“SeaTunnel（已发布名称 …）”：已发布的页面提到了该键，但其配置表行未知；类型、默认值和语法来自',
+      'SeaTunnel 发布前的代码或由本项目决定，见说明。“SeaTunnel（仅发布前的 PR/STIP）”：该键只出现在 SeaTunnel',
+      '发布前的文档或代码中（PR #12460、STIP-41），不在已知的已发布资料中。“本项目”：本项目的选择——扩展，',
+      '或 SeaTunnel 只公开了能力而未给出名称时由本项目命名（见说明）。',
     ],
     header: '| 配置项 | Prop | 类型 | 默认值 | 取值范围 | 定义来源 | 说明 |',
     required: '（必填）',

@@ -50,10 +50,10 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   secretRef: '已存在的 Secret，整体只读挂载到 master 的 `/etc/seatunnel-secret`（SeaTunnel 公开的路径以 `/etc/seatunnel-se` 开头，其余部分由本项目确定）。',
   env: 'master 的环境变量，用于解析作业配置中的 `${VAR}`：字面字符串、`{ secret = s, key = k }` 或 `{ configmap = c, key = k }`（可选 `optional = true`）。SeaTunnel 公开了字面值、Secret 键和 ConfigMap 键三种来源；语法是本项目定义的。保留名称（它们控制 runtime、Node.js 或 Kubernetes 客户端，或由本工具设置）：`KUBECONFIG`、`OPENSSL_CONF`、`OPENSSL_MODULES`、`OPENSSL_ENGINES`、`LD_PRELOAD`、`LD_AUDIT`、本工具设置的变量（`SEATUNNEL_HOME`、`JAVA_OPTS`、`JvmOption`、`JDK_JAVA_OPTIONS`、`ST_DOCKER_MEMBER_LIST`、`HZ_PHONE_HOME_ENABLED`），以及所有以 `SEATUNNEL_APP_`、`SEATUNNEL_APPLICATION_`、`SEATUNNEL_POD_`、`NODE_` 或 `KUBERNETES_SERVICE_` 开头的名称。',
   envFrom:
-    '把整个已存在的 Secret 或 ConfigMap 作为 master 的环境变量：`{ secret = s }` 或 `{ configmap = c }`，可选 `prefix` 和 `optional`。会构成或可能补全保留名称（见 `kubernetes.env.<NAME>`）的前缀会被拒绝；不设前缀时，键要到 Pod 启动时才知道，因此请不要在该对象中放保留名称，或设置前缀。',
+    '把整个已存在的 Secret 或 ConfigMap 作为 master 的环境变量：`{ secret = s }` 或 `{ configmap = c }`，可选 `prefix` 和 `optional`。会构成或可能补全保留名称（见 `kubernetes.env.<NAME>`）的前缀会被拒绝；不设前缀时，键要到 Pod 启动时才知道，因此请不要在该对象中放保留名称，或设置前缀。SeaTunnel 公开了 `kubernetes.env-from.*`（整个对象作为 envFrom）；子键由本项目定义。',
   jobConfig: '作业配置文本；CLI 从 `-c` 读取。',
   jobConfigFile:
-    'master 内作业文件的绝对路径，来自某个 `kubernetes.configmap.<entry>` 或 `kubernetes.secret.<entry>` 挂载。设置后不再需要 `-c`（此时给出 `-c` 会被拒绝，避免被静默忽略）。',
+    'master 内作业文件的绝对路径，来自某个 `kubernetes.configmap.<entry>` 或 `kubernetes.secret.<entry>` 挂载。设置后不再需要 `-c`（此时给出 `-c` 会被拒绝，避免被静默忽略）。SeaTunnel 公开了该键；取值语法由本项目定义。',
   labels: '应用所有对象上的标签（例如来自团队模板的成本中心）。',
   annotations: '应用所有对象上的注解。`seatunnel.apache.org/` 下的键为保留键：runtime 和 `status` 依赖它们。',
   masterLabels: 'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键。',
@@ -65,9 +65,13 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   masterTolerations:
     'master Pod 的容忍（toleration）：由 `{ key, operator, value, effect, toleration-seconds }` 组成的 HOCON 数组，或 `key=value:Effect,key:Effect`（没有 "=" 时 operator 为 Exists）。SeaTunnel 公开了可配置容忍；配置名由本项目确定。',
   workerTolerations: 'worker Pod 的容忍（语法相同）。',
-  checkpointPvc: '已存在的 PVC，仅在 master 上以读写方式挂载到 `/opt/seatunnel/checkpoints`；永远不会被设置 owner reference、修改或删除。',
-  finishedJobRetentionSeconds: '已结束的应用保留可见的时长：即 Job 的 `ttlSecondsAfterFinished`。',
-  kubeconfig: '提交端的 kubeconfig。不会发送到集群；请写在部署文件中，而不是通过 `-D` 传入。',
+  checkpointPvc:
+    '已存在的 PVC，仅在 master 上以读写方式挂载到 `/opt/seatunnel/checkpoints`；永远不会被设置 owner reference、修改或删除。SeaTunnel 已发布的页面提到了该键；挂载路径与语义沿用其发布前的代码。',
+  finishedJobRetentionSeconds:
+    '已结束的应用保留可见的时长：即 Job 的 `ttlSecondsAfterFinished`。SeaTunnel 已发布的页面提到了该键；默认值与范围沿用其发布前的代码。',
+  kubeconfig: '提交端的 kubeconfig。不会发送到集群；请写在部署文件中，而不是通过 `-D` 传入。SeaTunnel 已发布的页面提到了该键；细节沿用其发布前的代码。',
+  runtimeConfigMap:
+    '已存在的 ConfigMap，包含 SeaTunnel 的运行时文件，只读挂载到 master 和每个 worker 的 `<seatunnel-home>/config`；永远不会被创建、修改或删除。`submit` 和 `preflight` 会先读取它：它必须包含 `seatunnel.yaml`、每个角色的 Hazelcast 文件（`hazelcast-master.yaml`/`hazelcast-worker.yaml`，否则 `hazelcast.yaml`）和 `log4j2.properties`（JVM 参数文件不读取），`kubernetes.runtime-files` 提供或禁用的文件除外。其中的文件取代自动生成的默认值；每个引擎启动时会在其上施加 application 模式控制的键，若文件把这些键设为其他值，会在创建任何对象之前被拒绝。见 docs/runtime.md。',
   runtimeFiles:
     '`<file>` 为 `engine`（seatunnel.yaml）、`hazelcast`、`jvm-options` 或 `log4j2`。默认全部自动生成；`{ file = path }` 或 `{ content = "…" }` 提供自定义文件（YAML：合并到 application 模式控制的键之下；JVM 参数：追加；Log4j2：整体替换）；`{ enabled = false }` 使用镜像自带的文件。Hazelcast 文件不能修改成员发现（不允许 auto-detection、multicast、kubernetes 或云发现、discovery strategies、advanced network），也不能修改 `network.rest-api`。自定义文件放入同一个 ConfigMap（engine、hazelcast 和 jvm-options 每个角色一份），其大小必须低于 API Server 的 1 MiB 上限。SeaTunnel 公开了每个文件都可以指定或禁用；配置名由本项目确定。',
   rbacCreate: '生成 master 的 Role（恰好是 runtime 发出的调用）及其绑定到 ServiceAccount 的 RoleBinding。',

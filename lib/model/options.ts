@@ -28,11 +28,14 @@ import type { SeaTunnelApplicationProps } from './props';
 import { DEFAULT_RUNTIME_IMAGE } from './version';
 
 /**
- * Where an option's definition comes from: `published` = SeaTunnel's published option table;
- * `pr-era` = SeaTunnel's pre-release documentation/code; `ours` = chosen by this project, either
- * because SeaTunnel's published detail is unknown or because the option is our extension.
+ * Where an option's key comes from, judged by the reference (docs/seatunnel-application-mode.md
+ * §2): `published` = the key is in the known part of SeaTunnel's published documentation;
+ * `published-name` = the published pages name it in prose but its table row is not known, so type,
+ * default and syntax come from SeaTunnel's pre-release code or are ours (the description says
+ * which); `pr-era` = only SeaTunnel's pre-release docs/code (PR #12460, STIP-41); `ours` = chosen
+ * by this project (the description says where SeaTunnel publishes the capability).
  */
-export type OptionOrigin = 'published' | 'pr-era' | 'ours';
+export type OptionOrigin = 'published' | 'published-name' | 'pr-era' | 'ours';
 
 export type OptionType = 'string' | 'int' | 'long' | 'number' | 'boolean' | 'enum' | 'list' | 'map' | 'object';
 
@@ -131,7 +134,7 @@ export const OPTIONS: OptionRegistry = {
     key: 'application.name',
     type: 'string',
     default: 'seatunnel',
-    origin: 'published',
+    origin: 'pr-era',
     coerce: asString,
     description: `Readable prefix of the application ID (lower-cased, sanitised, at most ${APP_ID_PREFIX_MAX} characters) and the Zeta job name.`,
   },
@@ -148,7 +151,7 @@ export const OPTIONS: OptionRegistry = {
     key: 'application.job-id',
     type: 'long',
     unset: 'generated',
-    origin: 'published',
+    origin: 'pr-era',
     coerce: asLong,
     description:
       'Positive native Zeta job ID. Generated once on the submitting host when not set; the master never regenerates it. `--job-id` wins over this key.',
@@ -157,7 +160,7 @@ export const OPTIONS: OptionRegistry = {
     key: 'application.restore-job-id',
     type: 'long',
     unset: 'fresh start',
-    origin: 'published',
+    origin: 'pr-era',
     coerce: asLong,
     description:
       'Historical Zeta job ID whose latest checkpoint initialises this new job; must differ from the job ID. A missing checkpoint fails the application (the runtime checks a checkpoint volume before submitting). SeaTunnel 2.3 restores only under the old ID, so there the job keeps running as that ID (recorded in the job-id annotation). `--restore-job-id` wins over this key.',
@@ -185,13 +188,13 @@ export const OPTIONS: OptionRegistry = {
   workerCpuCores: {
     key: 'application.worker.cpu-cores',
     ...CPU_CORES,
-    origin: 'published',
+    origin: 'pr-era',
     description: 'Worker CPU request and limit in cores. SeaTunnel takes whole cores; fractions with up to three decimals (e.g. 0.5) are our extension.',
   },
   workerMemoryMb: {
     key: 'application.worker.memory-mb',
     ...MEMORY_MIB,
-    origin: 'published',
+    origin: 'pr-era',
     description: 'Worker memory request and limit in MiB. The JVM heap is 75 % of it.',
   },
   workerPort: {
@@ -204,20 +207,20 @@ export const OPTIONS: OptionRegistry = {
   masterCpuCores: {
     key: 'application.master.cpu-cores',
     ...CPU_CORES,
-    origin: 'published',
+    origin: 'pr-era',
     description: 'Master CPU request and limit in cores (fractions as for workers).',
   },
   masterMemoryMb: {
     key: 'application.master.memory-mb',
     ...MEMORY_MIB,
-    origin: 'published',
+    origin: 'pr-era',
     description: 'Master memory request and limit in MiB. The JVM heap is 75 % of it.',
   },
   masterPort: {
     key: 'application.master.port',
     ...PORT,
     default: 5801,
-    origin: 'published',
+    origin: 'pr-era',
     description: 'Hazelcast TCP port of the master; also the Service port and the probe port.',
   },
   masterRestPort: {
@@ -235,7 +238,7 @@ export const OPTIONS: OptionRegistry = {
     min: 5_000,
     max: 86_400_000,
     unit: 'ms',
-    origin: 'published',
+    origin: 'pr-era',
     coerce: asInteger,
     description: 'Applied separately to master startup (the startup probe budget) and to creating and registering all workers. Not a limit on job execution.',
   },
@@ -356,7 +359,7 @@ export const OPTIONS: OptionRegistry = {
   secrets: {
     key: 'kubernetes.secret.<entry>',
     type: 'object',
-    origin: 'ours',
+    origin: 'published-name',
     family: true,
     coerce: roleFiles('Secret', DEFAULT_ROLES.secrets),
     description:
@@ -373,7 +376,7 @@ export const OPTIONS: OptionRegistry = {
   env: {
     key: 'kubernetes.env.<NAME>',
     type: 'object',
-    origin: 'ours',
+    origin: 'published-name',
     family: true,
     coerce: asEntries(asEnvValue),
     description:
@@ -382,7 +385,7 @@ export const OPTIONS: OptionRegistry = {
   envFrom: {
     key: 'kubernetes.env-from.<entry>',
     type: 'object',
-    origin: 'ours',
+    origin: 'published-name',
     family: true,
     coerce: asEntries(
       asRecord(
@@ -396,16 +399,16 @@ export const OPTIONS: OptionRegistry = {
       ),
     ),
     description:
-      'A whole existing Secret or ConfigMap as environment variables of the master: `{ secret = s }` or `{ configmap = c }`, optional `prefix` and `optional`. A prefix that makes or could complete a reserved name (see `kubernetes.env.<NAME>`) is rejected; without a prefix the keys are only known when the Pod starts, so keep reserved names out of the object or set a prefix.',
+      'A whole existing Secret or ConfigMap as environment variables of the master: `{ secret = s }` or `{ configmap = c }`, optional `prefix` and `optional`. A prefix that makes or could complete a reserved name (see `kubernetes.env.<NAME>`) is rejected; without a prefix the keys are only known when the Pod starts, so keep reserved names out of the object or set a prefix. SeaTunnel publishes `kubernetes.env-from.*` (whole-object envFrom); the sub-keys are ours.',
   },
   jobConfig: { propsOnly: 'The job config text; the CLI reads it from `-c`.' },
   jobConfigFile: {
     key: 'kubernetes.job-config-file',
     type: 'string',
-    origin: 'published',
+    origin: 'published-name',
     coerce: asString,
     description:
-      'Absolute path of the job file inside the master, mounted from a `kubernetes.configmap.<entry>` or `kubernetes.secret.<entry>` mount. Makes `-c` unnecessary (and `-c` is then rejected, so nothing is silently ignored).',
+      'Absolute path of the job file inside the master, mounted from a `kubernetes.configmap.<entry>` or `kubernetes.secret.<entry>` mount. Makes `-c` unnecessary (and `-c` is then rejected, so nothing is silently ignored). SeaTunnel publishes the key; the value syntax is ours.',
   },
   labels: {
     key: 'kubernetes.labels',
@@ -482,9 +485,10 @@ export const OPTIONS: OptionRegistry = {
   checkpointPvc: {
     key: 'kubernetes.checkpoint-pvc',
     type: 'string',
-    origin: 'pr-era',
+    origin: 'published-name',
     coerce: asString,
-    description: 'Existing PVC mounted read-write at `/opt/seatunnel/checkpoints` on the master only; never owner-referenced, changed or deleted.',
+    description:
+      "Existing PVC mounted read-write at `/opt/seatunnel/checkpoints` on the master only; never owner-referenced, changed or deleted. SeaTunnel's published pages name the key; the mount path and semantics follow its pre-release code.",
   },
   finishedJobRetentionSeconds: {
     key: 'kubernetes.finished-job-retention-seconds',
@@ -493,18 +497,28 @@ export const OPTIONS: OptionRegistry = {
     min: 1,
     max: 2_147_483_647,
     unit: 's',
-    origin: 'pr-era',
+    origin: 'published-name',
     coerce: asInteger,
-    description: "How long a finished application stays visible: the Job's `ttlSecondsAfterFinished`.",
+    description:
+      "How long a finished application stays visible: the Job's `ttlSecondsAfterFinished`. SeaTunnel's published pages name the key; default and bounds follow its pre-release code.",
   },
   kubeconfig: {
     key: 'kubernetes.kubeconfig',
     type: 'string',
     unset: 'KUBECONFIG, then in-cluster',
-    origin: 'pr-era',
+    origin: 'published-name',
     coerce: asString,
     submitterOnly: true,
-    description: 'Kubeconfig of the submitting host. Never sent to the cluster; keep it in the deployment file rather than in `-D`.',
+    description:
+      "Kubeconfig of the submitting host. Never sent to the cluster; keep it in the deployment file rather than in `-D`. SeaTunnel's published pages name the key; the details follow its pre-release code.",
+  },
+  runtimeConfigMap: {
+    key: 'kubernetes.config-map',
+    type: 'string',
+    origin: 'pr-era',
+    coerce: asString,
+    description:
+      "Existing ConfigMap with SeaTunnel's runtime files, mounted read-only at `<seatunnel-home>/config` on the master and every worker; never created, changed or deleted. `submit` and `preflight` read it first: it must hold `seatunnel.yaml`, a Hazelcast file per role (`hazelcast-master.yaml`/`hazelcast-worker.yaml`, else `hazelcast.yaml`) and `log4j2.properties` (JVM options files are not read: the heap comes from memory-mb, extra flags from `kubernetes.runtime-files.jvm-options`), except files that `kubernetes.runtime-files` supplies or disables. Its files take the place of the generated defaults; the keys application mode controls are applied on top when each engine starts, and a file that sets one of them to another value is refused before anything is created. See docs/runtime.md.",
   },
   runtimeFiles: {
     key: 'kubernetes.runtime-files.<file>',

@@ -268,6 +268,15 @@ export interface SeaTunnelApplicationProps {
   readonly finishedJobRetentionSeconds?: number;
   /** Submitter-local kubeconfig; never sent to the cluster. @default - KUBECONFIG, then in-cluster */
   readonly kubeconfig?: string;
+  /**
+   * An existing ConfigMap with SeaTunnel's own runtime files (`seatunnel.yaml`, `hazelcast.yaml` or
+   * `hazelcast-master.yaml`/`hazelcast-worker.yaml`, `log4j2.properties`, optional JVM options files),
+   * mounted read-only at `<seatunnelHome>/config` on the master and every worker; never created,
+   * changed or deleted. Its files take the place of the generated defaults; application mode's
+   * invariants are applied on top when each engine starts, and a file that contradicts one is refused.
+   * @default - none
+   */
+  readonly runtimeConfigMap?: string;
   /** The engine's runtime files. @default - all generated */
   readonly runtimeFiles?: RuntimeFilesProps;
   /** Generate the master's Role and RoleBinding. @default true */

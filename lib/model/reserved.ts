@@ -77,6 +77,8 @@ export const ENV = {
   podIp: 'SEATUNNEL_POD_IP',
   /** Directory of the generated engine files and runtime.json. */
   engineConfigDir: 'SEATUNNEL_APP_ENGINE_CONFIG',
+  /** Where kubernetes.config-map is mounted (set only then). */
+  userConfigDir: 'SEATUNNEL_APP_USER_CONFIG_DIR',
   /** Writable directory of the runtime (completed engine files, engine logs). */
   workDir: 'SEATUNNEL_APP_WORK_DIR',
   /** On workers: the master's Hazelcast address, stamped by the runtime. */

@@ -113,6 +113,8 @@ export interface ApplicationSpec {
   readonly startupTimeoutMillis: number;
   readonly finishedJobRetentionSeconds: number;
   readonly checkpointPvc?: string;
+  /** kubernetes.config-map: the user's existing runtime ConfigMap, mounted at `runtimeConfigDir(seatunnelHome)`. */
+  readonly runtimeConfigMap?: string;
   readonly configMaps: readonly MountedObject[];
   readonly secrets: readonly MountedObject[];
   readonly secretRef?: string;
@@ -149,3 +151,6 @@ export const PATHS = {
   /** Where the init container puts Node.js and the runtime bundle. */
   runtimeDir: '/opt/seatunnel-app',
 } as const;
+
+/** Where `kubernetes.config-map` is mounted: SeaTunnel's own config directory, `<seatunnel-home>/config`. */
+export const runtimeConfigDir = (seatunnelHome: string): string => `${seatunnelHome.replace(/\/+$/, '')}/config`;

@@ -5,6 +5,8 @@
 // problem at once: a missing object otherwise surfaces only as a Pod stuck in
 // CreateContainerConfigError or ContainerCreating.
 
+import { renderEngineFiles } from '../engine/files';
+import { overlayUserFiles, userFilesManifest } from '../engine/user-files';
 import type { ApplicationSpec } from '../model/spec';
 import { describeError, isStatus, type Kube, type AnyObject, type ObjectRef } from '../kube';
 
@@ -59,6 +61,7 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
     if (!owned) refs.push({ ref: e.kind === 'secret' ? secret(e.name) : cm(e.name), option: `kubernetes.env-from.${e.entry}`, keys: [], optional: e.optional });
   }
   for (const name of spec.imagePullSecrets) refs.push({ ref: secret(name), option: 'kubernetes.image-pull-secrets', keys: [], optional: false });
+  if (spec.runtimeConfigMap) refs.push({ ref: cm(spec.runtimeConfigMap), option: 'kubernetes.config-map', keys: [], optional: false });
   if (spec.checkpointPvc) {
     refs.push({
       ref: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns, name: spec.checkpointPvc },
@@ -135,6 +138,7 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
         });
       }
     }
+    if (r.option === 'kubernetes.config-map') problems.push(...runtimeConfigMapProblems(spec, r.ref, f.obj));
     if (r.ref.kind === 'PersistentVolumeClaim' && (f.obj.status as { phase?: string } | undefined)?.phase === 'Lost') {
       problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} is Lost (its volume is gone)` });
     }
@@ -144,4 +148,15 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
     }
   }
   return problems;
+}
+
+/**
+ * kubernetes.config-map: the files the engines will read must be there, and none may contradict
+ * application mode — the same overlay the Pods run at start, applied now to the ConfigMap's data.
+ */
+export function runtimeConfigMapProblems(spec: ApplicationSpec, ref: ObjectRef, obj: AnyObject): ReferenceProblem[] {
+  const manifest = userFilesManifest(spec);
+  if (!manifest) return [];
+  const data = (obj.data ?? {}) as Record<string, string>;
+  return overlayUserFiles(manifest, data, renderEngineFiles(spec).files).problems.map((p) => ({ ref, option: 'kubernetes.config-map', message: p.message }));
 }

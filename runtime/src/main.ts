@@ -131,7 +131,7 @@ async function main(): Promise<number> {
     terminate: terminate.signal,
     unexpected: unexpected.signal,
     writeEngineFiles: () => {
-      const files = writeEngineFiles(settings.engineConfigDir, settings.engineWorkDir, settings.pod.masterHost);
+      const files = writeEngineFiles(settings.engineConfigDir, settings.engineWorkDir, settings.pod.masterHost, process.env[ENV.userConfigDir] || undefined);
       log.info('engine files written', { dir: settings.engineWorkDir, files: files.join(',') });
     },
   });
@@ -152,6 +152,24 @@ async function main(): Promise<number> {
   });
   return result.exitCode;
 }
+
+/**
+ * `runtime.cjs engine-files <engine dir> <user config dir> <target dir>`: a worker's init container
+ * makes the worker's engine files from kubernetes.config-map the way the master's runtime does.
+ */
+function engineFilesCommand(args: string[]): never {
+  const [engineDir, userDir, targetDir] = args;
+  try {
+    const names = writeEngineFiles(engineDir, targetDir, '', userDir);
+    process.stdout.write(`${new Date().toISOString()} INFO engine files written to ${targetDir}: ${names.join(',')}\n`);
+    process.exit(0);
+  } catch (e) {
+    process.stderr.write(`${new Date().toISOString()} ERROR engine files: ${(e as Error).message}\n`);
+    process.exit(EXIT_CODES.configuration);
+  }
+}
+
+if (process.argv[2] === 'engine-files') engineFilesCommand(process.argv.slice(3));
 
 main().then(exitNow, (e: unknown) => {
   process.stderr.write(`${new Date().toISOString()} ERROR runtime: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -17,7 +17,7 @@ import {
 } from '../k8s-syntax';
 import { DEFAULT_ROLES } from '../options';
 import type { ConfigMapEntryProps, SecretEntryProps } from '../props';
-import { PATHS, type ApplicationSpec, type MountedObject } from '../spec';
+import { PATHS, runtimeConfigDir, type ApplicationSpec, type MountedObject } from '../spec';
 import type { PropReader } from './reader';
 
 /** Entry names become part of object and volume names, which have their own length limits. */
@@ -31,7 +31,7 @@ export const SERVICE_ACCOUNT_TOKEN_DIR = '/var/run/secrets/kubernetes.io/service
  */
 export const GENERATED_NAME_SUFFIXES = ['', '-engine', '-worker', '-runtime', '-master'] as const;
 
-export type Mounts = Pick<ApplicationSpec, 'configMaps' | 'secrets' | 'secretRef' | 'checkpointPvc'>;
+export type Mounts = Pick<ApplicationSpec, 'configMaps' | 'secrets' | 'secretRef' | 'checkpointPvc' | 'runtimeConfigMap'>;
 
 export function resolveMounts(r: PropReader, appId: string, seatunnelHome: string): Mounts {
   const generatedNames = new Set(GENERATED_NAME_SUFFIXES.map((s) => `${appId}${s}`));
@@ -39,10 +39,17 @@ export function resolveMounts(r: PropReader, appId: string, seatunnelHome: strin
   const secrets = mountedObjects(r, 'secrets', appId, generatedNames);
   checkDuplicateNames(r, 'configMaps', configMaps);
   checkDuplicateNames(r, 'secrets', secrets);
-  checkMountConflicts(r, [...configMaps, ...secrets], seatunnelHome);
+  const runtimeConfigMap = r.optionalName('runtimeConfigMap');
+  checkMountConflicts(r, [...configMaps, ...secrets], seatunnelHome, runtimeConfigMap !== undefined);
   const secretRef = r.optionalName('secretRef');
   const checkpointPvc = r.optionalName('checkpointPvc');
-  return { configMaps, secrets, ...(secretRef ? { secretRef } : {}), ...(checkpointPvc ? { checkpointPvc } : {}) };
+  return {
+    configMaps,
+    secrets,
+    ...(secretRef ? { secretRef } : {}),
+    ...(checkpointPvc ? { checkpointPvc } : {}),
+    ...(runtimeConfigMap ? { runtimeConfigMap } : {}),
+  };
 }
 
 function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: string, generatedNames: Set<string>): MountedObject[] {
@@ -159,15 +166,17 @@ interface ReservedPath {
   readonly insideAllowed?: boolean;
 }
 
-function reservedPaths(seatunnelHome: string): ReservedPath[] {
+function reservedPaths(seatunnelHome: string, runtimeConfigMap: boolean): ReservedPath[] {
+  const home = posix.normalize(seatunnelHome || '/');
   return [
+    ...(runtimeConfigMap ? [{ path: runtimeConfigDir(home), what: 'kubernetes.config-map' }] : []),
     { path: PATHS.checkpoints, what: 'the checkpoint volume' },
     { path: PATHS.secretRef, what: 'kubernetes.secret-ref' },
     { path: PATHS.engineConfig, what: 'the generated engine files' },
     { path: PATHS.workDir, what: "the runtime's work directory" },
     { path: PATHS.runtimeDir, what: 'Node.js and the runtime' },
     { path: SERVICE_ACCOUNT_TOKEN_DIR, what: 'the ServiceAccount token' },
-    { path: posix.normalize(seatunnelHome || '/'), what: 'SEATUNNEL_HOME, the SeaTunnel distribution', insideAllowed: true },
+    { path: home, what: 'SEATUNNEL_HOME, the SeaTunnel distribution', insideAllowed: true },
   ];
 }
 
@@ -176,8 +185,8 @@ function reservedPaths(seatunnelHome: string): ReservedPath[] {
  * it, one inside would change it, and two mounts where one lies inside the other cannot both be
  * made (a file is not a directory). Paths are compared in normal form, per role.
  */
-function checkMountConflicts(r: PropReader, objects: MountedObject[], seatunnelHome: string): void {
-  const reserved = reservedPaths(seatunnelHome);
+function checkMountConflicts(r: PropReader, objects: MountedObject[], seatunnelHome: string, runtimeConfigMap: boolean): void {
+  const reserved = reservedPaths(seatunnelHome, runtimeConfigMap);
   for (const role of POD_ROLES) {
     const seen: Array<{ path: string; where: string }> = [];
     for (const o of objects.filter((x) => x.roles.includes(role))) {

@@ -89,25 +89,35 @@ const OTHER_JOINS = ['auto-detection', 'multicast', 'kubernetes', 'aws', 'gcp', 
  * The application's members find each other one way only: tcp-ip to the master's Pod IP, inside
  * the application's NetworkPolicy. Another join mechanism would reach other applications' or
  * other clusters' members; REST on the member port is the master's alone (the runtime uses it).
+ * Returns each offending setting with why it is refused.
  */
-function checkMemberDiscovery(r: PropReader, doc: unknown, origin: string): void {
-  const bad = (path: string, why: string) =>
-    r.fail('runtimeFiles', `${path} in ${origin}`, `${why}; remove it from the file (member discovery is fixed by application mode)`, 'hazelcast');
+export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting: string; readonly why: string }> {
+  const out: Array<{ setting: string; why: string }> = [];
+  const joinOnly = 'members join only by tcp-ip to the master';
   const network = at(doc, ['hazelcast', 'network']);
   for (const join of OTHER_JOINS) {
     const enabled = at(network, ['join', join, 'enabled']);
-    if (enabled !== undefined && enabled !== false)
-      bad(`hazelcast.network.join.${join}.enabled: ${JSON.stringify(enabled)}`, 'members join only by tcp-ip to the master');
+    if (enabled !== undefined && enabled !== false) out.push({ setting: `hazelcast.network.join.${join}.enabled: ${JSON.stringify(enabled)}`, why: joinOnly });
   }
-  if (at(network, ['join', 'discovery-strategies']) !== undefined)
-    bad('hazelcast.network.join.discovery-strategies', 'members join only by tcp-ip to the master');
+  if (at(network, ['join', 'discovery-strategies']) !== undefined) out.push({ setting: 'hazelcast.network.join.discovery-strategies', why: joinOnly });
   const advanced = at(doc, ['hazelcast', 'advanced-network', 'enabled']);
   if (advanced !== undefined && advanced !== false)
-    bad(`hazelcast.advanced-network.enabled: ${JSON.stringify(advanced)}`, 'the advanced network has its own join and ports outside the NetworkPolicy');
+    out.push({
+      setting: `hazelcast.advanced-network.enabled: ${JSON.stringify(advanced)}`,
+      why: 'the advanced network has its own join and ports outside the NetworkPolicy',
+    });
   const discovery = at(doc, ['hazelcast', 'properties', 'hazelcast.discovery.enabled']);
   if (discovery !== undefined && discovery !== false && discovery !== 'false')
-    bad(`hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`, 'members join only by tcp-ip to the master');
-  const rest = at(network, ['rest-api']);
-  if (rest !== undefined)
-    bad('hazelcast.network.rest-api', "application mode enables REST on the master's member port only (for the runtime) and on no worker");
+    out.push({ setting: `hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`, why: joinOnly });
+  if (at(network, ['rest-api']) !== undefined)
+    out.push({
+      setting: 'hazelcast.network.rest-api',
+      why: "application mode enables REST on the master's member port only (for the runtime) and on no worker",
+    });
+  return out;
+}
+
+function checkMemberDiscovery(r: PropReader, doc: unknown, origin: string): void {
+  for (const p of memberDiscoveryProblems(doc))
+    r.fail('runtimeFiles', `${p.setting} in ${origin}`, `${p.why}; remove it from the file (member discovery is fixed by application mode)`, 'hazelcast');
 }

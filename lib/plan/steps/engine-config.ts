@@ -3,25 +3,37 @@
 
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
 import { ENGINE_FILES, haMasterAddresses, renderEngineFiles } from '../../engine/files';
+import { USER_FILES_MANIFEST, userFilesManifest } from '../../engine/user-files';
 import { ENV } from '../../model/reserved';
-import { PATHS } from '../../model/spec';
+import { PATHS, type ApplicationSpec } from '../../model/spec';
 import { addEnv, addMount, addVolume, masterContainer, masterPod, names, objectMeta, workerContainer, workerPod } from '../pod';
 import { runtimeSettings } from '../runtime-settings';
 import type { FeatureStep, PlanDraft } from '../types';
+import { RUNTIME_IMAGE_DIR } from './runtime';
 
 export const ENGINE_VOLUME = 'seatunnel-engine-config';
 export const WORKER_LOG_VOLUME = 'seatunnel-logs';
+/** kubernetes.config-map, mounted where SeaTunnel keeps its config. */
+export const USER_CONFIG_VOLUME = 'seatunnel-config';
+/** The worker's completed engine files when kubernetes.config-map is set. */
+export const WORKER_ENGINE_VOLUME = 'seatunnel-engine-files';
+const WORKER_ENGINE_DIR = `${PATHS.workDir}/engine`;
 
 export const engineConfigStep: FeatureStep = {
   name: 'engine-config',
   apply(d: PlanDraft): PlanDraft {
     const spec = d.spec;
     const { files } = renderEngineFiles(spec);
+    const manifest = userFilesManifest(spec);
     d.configMaps.push({
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: objectMeta(spec, names.engineConfig(spec), 'configuration', 'engine-config'),
-      data: { ...files, [ENGINE_FILES.runtime]: `${JSON.stringify(runtimeSettings(spec), null, 2)}\n` },
+      data: {
+        ...files,
+        [ENGINE_FILES.runtime]: `${JSON.stringify(runtimeSettings(spec), null, 2)}\n`,
+        ...(manifest ? { [USER_FILES_MANIFEST]: `${JSON.stringify(manifest, null, 2)}\n` } : {}),
+      },
     });
     for (const pod of [masterPod(d), workerPod(d)]) {
       addVolume(pod, { name: ENGINE_VOLUME, configMap: { name: names.engineConfig(spec) } });
@@ -34,7 +46,9 @@ export const engineConfigStep: FeatureStep = {
     const worker = workerContainer(d);
     addVolume(workerPod(d), { name: WORKER_LOG_VOLUME, emptyDir: {} });
     addMount(worker, { name: WORKER_LOG_VOLUME, mountPath: `${PATHS.workDir}/logs` });
-    worker.command = zetaCommand(spec, 'worker', { configDir: PATHS.engineConfig, logDir: `${PATHS.workDir}/logs` });
+    const configDir = manifest ? WORKER_ENGINE_DIR : PATHS.engineConfig;
+    worker.command = zetaCommand(spec, 'worker', { configDir, logDir: `${PATHS.workDir}/logs` });
+    if (manifest) userConfigMap(d, manifest.dir);
     // Stamped by the runtime with the master's Pod IP and port when it creates each worker; with
     // HA the masters' stable DNS names are known now and nothing is stamped.
     const masters = spec.ha ? haMasterAddresses(spec, spec.ha.masters).join(',') : '';
@@ -43,3 +57,42 @@ export const engineConfigStep: FeatureStep = {
     return d;
   },
 };
+
+/** Node.js and the runtime bundle as an image other than the master's sees them. */
+function runtimeLauncher(spec: ApplicationSpec): { image: string; imagePullPolicy: string; dir: string } {
+  return spec.runtime.mode === 'init-container'
+    ? { image: spec.runtime.image, imagePullPolicy: spec.runtime.imagePullPolicy, dir: RUNTIME_IMAGE_DIR }
+    : { image: spec.image, imagePullPolicy: spec.imagePullPolicy, dir: PATHS.runtimeDir };
+}
+
+/**
+ * kubernetes.config-map: mounted read-only at `<seatunnel-home>/config` on both roles, as in
+ * SeaTunnel. The master's runtime overlays it on the generated files when it starts; a worker
+ * has no runtime, so an init container runs the same code (`runtime.cjs engine-files`) into an
+ * emptyDir the worker's Zeta reads.
+ */
+function userConfigMap(d: PlanDraft, dir: string): void {
+  const spec = d.spec;
+  const name = spec.runtimeConfigMap!;
+  for (const pod of [masterPod(d), workerPod(d)]) addVolume(pod, { name: USER_CONFIG_VOLUME, configMap: { name } });
+  for (const c of [masterContainer(d), workerContainer(d)]) addMount(c, { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true });
+  addEnv(masterContainer(d), { name: ENV.userConfigDir, value: dir });
+  const pod = workerPod(d);
+  addVolume(pod, { name: WORKER_ENGINE_VOLUME, emptyDir: {} });
+  addMount(workerContainer(d), { name: WORKER_ENGINE_VOLUME, mountPath: WORKER_ENGINE_DIR, readOnly: true });
+  const launcher = runtimeLauncher(spec);
+  // Node.js reading a few small files.
+  const small = { cpu: '100m', memory: '128Mi' };
+  (pod.initContainers ??= []).push({
+    name: 'engine-files',
+    image: launcher.image,
+    imagePullPolicy: launcher.imagePullPolicy,
+    command: [`${launcher.dir}/bin/node`, `${launcher.dir}/runtime.cjs`, 'engine-files', PATHS.engineConfig, dir, WORKER_ENGINE_DIR],
+    resources: { requests: { ...small }, limits: { ...small } },
+    volumeMounts: [
+      { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true },
+      { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true },
+      { name: WORKER_ENGINE_VOLUME, mountPath: WORKER_ENGINE_DIR },
+    ],
+  });
+}

@@ -40,6 +40,7 @@ const kitchenSink = props({
   env: { A: 'a', B: { secret: 'db', key: 'password' }, C: { configmap: 'c', key: 'k', optional: true } },
   envFrom: { e: { secret: 's', prefix: 'S_' } },
   checkpointPvc: 'ckpt',
+  runtimeConfigMap: 'seatunnel-config',
   labels: { team: 'data' },
   annotations: { owner: 'ops' },
   restoreJobId: '42',

@@ -55,6 +55,41 @@ describe('seatunnel-app synth', () => {
     expect(docs.every((d) => d.metadata.namespace === 'jobs')).toBe(true);
   });
 
+  test("a deployment file as SeaTunnel's Kubernetes e2e tests and quick start write it, with kubernetes.config-map and -i overrides", async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'job.conf'), JOB_CONFIG);
+    const deploy = join(__dirname, 'fixtures', 'seatunnel-kubernetes-e2e.conf');
+    const o = capture();
+    const argv = [
+      'synth',
+      '-t=kubernetes',
+      '-a',
+      deploy,
+      '-c',
+      join(dir, 'job.conf'),
+      '-ikubernetes.namespace=seatunnel-e2e',
+      '-i',
+      'application.worker-count=2',
+    ];
+    expect(await main([...argv, '-o', join(dir, 'out')], o)).toBe(0);
+    expect(o.err).toEqual([]);
+    const [file] = readdirSync(join(dir, 'out'));
+    const docs = parseAllDocuments(readFileSync(join(dir, 'out', file), 'utf8')).map((d) => d.toJS());
+    expect(docs.every((d) => d.metadata.namespace === 'seatunnel-e2e')).toBe(true);
+    // The user's ConfigMap is mounted on the master and in the worker template, never generated.
+    const job = docs.find((d) => d.kind === 'Job');
+    const template = docs.find((d) => d.kind === 'PodTemplate');
+    for (const pod of [job.spec.template.spec, template.template.spec]) {
+      expect(pod.volumes).toContainEqual({ name: 'seatunnel-config', configMap: { name: 'seatunnel-config' } });
+      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'seatunnel-config', mountPath: '/opt/seatunnel/config', readOnly: true });
+    }
+    expect(docs.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name)).not.toContain('seatunnel-config');
+    const engine = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name.endsWith('-engine'));
+    expect(JSON.parse(engine.data['runtime.json']).workerCount).toBe(2);
+    expect(JSON.parse(engine.data['user-files.json']).configMap).toBe('seatunnel-config');
+    expect(job.spec.template.metadata.labels).toMatchObject({ team: 'data', tier: 'batch' });
+  });
+
   test('owned secrets in the output are warned about', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'deploy.conf'), 'kubernetes { image = "a/b:1", secret.db.data.password = s3cret }');

@@ -62,6 +62,7 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   masterTolerations: (s) => s.master.tolerations,
   workerTolerations: (s) => s.worker.tolerations,
   checkpointPvc: (s) => s.checkpointPvc,
+  runtimeConfigMap: (s) => s.runtimeConfigMap,
   finishedJobRetentionSeconds: (s) => s.finishedJobRetentionSeconds,
   kubeconfig: (s) => s.kubeconfig,
   runtimeFiles: (s) => s.runtimeFiles,
@@ -160,5 +161,42 @@ describe("the resolver accepts exactly the registry's allowed values", () => {
     expect(problems(() => resolveApplication({ ...MINIMAL, [prop]: 'no-such-value' }))).toEqual([
       `${prop}: must be one of ${def.values!.join(', ')} (case-sensitive)`,
     ]);
+  });
+});
+
+describe('provenance: "SeaTunnel (published)" only where the published material has the key', () => {
+  // docs/seatunnel-application-mode.md §1 and §2.2 ("Src" P): the keys in the known part of the
+  // published pages. Keys named only in published prose are 'published-name'; the rest 'pr-era' or 'ours'.
+  const PUBLISHED = [
+    'application.worker-count',
+    'application.worker.slots',
+    'kubernetes.namespace',
+    'kubernetes.image',
+    'kubernetes.image-pull-policy',
+    'kubernetes.image-pull-secrets',
+    'kubernetes.service-account',
+    'kubernetes.seatunnel-home',
+    'kubernetes.configmap.<entry>',
+    'kubernetes.secret-ref',
+  ];
+  const PUBLISHED_NAME = [
+    'kubernetes.secret.<entry>',
+    'kubernetes.env.<NAME>',
+    'kubernetes.env-from.<entry>',
+    'kubernetes.job-config-file',
+    'kubernetes.checkpoint-pvc',
+    'kubernetes.finished-job-retention-seconds',
+    'kubernetes.kubeconfig',
+  ];
+  const byOrigin = (o: string) => fileOptions.filter(([, d]) => d.origin === o).map(([, d]) => d.key);
+
+  test('the published keys', () => expect(byOrigin('published').sort()).toEqual([...PUBLISHED].sort()));
+  test('the keys published by name only, whose descriptions say where the details come from', () => {
+    expect(byOrigin('published-name').sort()).toEqual([...PUBLISHED_NAME].sort());
+    for (const [, d] of fileOptions.filter(([, def]) => def.origin === 'published-name'))
+      expect(d.description).toMatch(/SeaTunnel( publishes|'s published pages name)/);
+  });
+  test('kubernetes.config-map is pre-release material (not in the known published table)', () => {
+    expect(fileOptions.find(([, d]) => d.key === 'kubernetes.config-map')![1].origin).toBe('pr-era');
   });
 });

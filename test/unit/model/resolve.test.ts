@@ -209,6 +209,11 @@ describe('validation rules, each rejected with the option, the value and the rul
       /^haBackupCount: must be less than the number of masters \(2\)/,
     ],
     ['HA with local checkpoints', { haEnabled: true }, /^checkpointPvc: high availability needs checkpoint storage every master reaches/],
+    [
+      'HA with a user-owned runtime ConfigMap',
+      { haEnabled: true, checkpointPvc: 'c', runtimeConfigMap: 'seatunnel-config' },
+      /^runtimeConfigMap: is not supported with high availability yet/,
+    ],
     ['runtime file content and file', { runtimeFiles: { log4j2: { content: 'x', file: 'y' } } }, /^runtimeFiles\.log4j2: set either content or file, not both/],
     [
       'disabled runtime file with content',

@@ -129,6 +129,7 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       env: { A: 'a', B: { secret: 'db', key: 'user' } },
       checkpointPvc: 'ckpt',
       secretRef: 'legacy',
+      runtimeConfigMap: 'seatunnel-config',
       labels: { team: 'data' },
       annotations: { owner: 'ops' },
     };
@@ -150,6 +151,10 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
     ]);
     const { objects: fromPulumi } = await pulumiObjects('kitchen-sink', chart.application.spec);
     expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));
+    // Both doors take kubernetes.config-map: mounted, never among the objects they create.
+    const job = fromPulumi.find((o) => o.kind === 'Job') as unknown as { spec: { template: { spec: { volumes: unknown[] } } } };
+    expect(job.spec.template.spec.volumes).toContainEqual({ name: 'seatunnel-config', configMap: { name: 'seatunnel-config' } });
+    expect(fromPulumi.filter((o) => o.kind === 'ConfigMap').map((o) => (o.metadata as { name: string }).name)).not.toContain('seatunnel-config');
   });
 
   test('an HA application: the same StatefulSet, REST Service and coordinator Job from both doors', async () => {

@@ -1,0 +1,152 @@
+// kubernetes.config-map with Kubernetes and Zeta both real (as in application.test.ts): the user's
+// own seatunnel.yaml and log4j2.properties, from a ConfigMap the test creates, are what the master
+// and the workers run with — the checkpoint interval and storage from seatunnel.yaml, the log
+// layout and levels from log4j2.properties — while application mode's keys still hold (the
+// application forms its own cluster of master + 2 workers with fixed slots). The ConfigMap is
+// never owned and survives the application untouched.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ANNOTATIONS } from '../../lib/model/reserved';
+import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
+import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
+import { deploymentFiles, labelled, run } from '../cluster/cli-support';
+
+jest.setTimeout(6 * 60_000);
+
+const SERVICE_ACCOUNT = 'seatunnel-runtime';
+const CONFIG_MAP = 'seatunnel-config';
+/** Twice the generated default (10 s), so a gap this long comes from the user's file. */
+const INTERVAL_MS = 20_000;
+
+// No checkpoint.interval in the job's env: the engine's configured interval applies.
+const STREAMING_JOB = `env { job.mode = "STREAMING", parallelism = 1 }
+source { FakeSource { result_table_name = "fake", row.num = 5, split.num = 1, split.read-interval = 500, schema { fields { name = "string" } } } }
+sink { Console { source_table_name = "fake" } }
+`;
+
+// A layout of the user's own, Hazelcast at INFO (the generated file keeps it at WARN) and the
+// checkpoint coordinator at DEBUG (where it logs each checkpoint's trigger time).
+const LOG4J2 = `status = warn
+name = user-config
+appender.console.type = Console
+appender.console.name = out
+appender.console.target = SYSTEM_OUT
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = [user-log4j2] %-5p [%c{1}] - %m%n
+rootLogger.level = INFO
+rootLogger.appenderRef.out.ref = out
+logger.hazelcast.name = com.hazelcast
+logger.hazelcast.level = INFO
+logger.checkpoint.name = org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator
+logger.checkpoint.level = DEBUG
+`;
+
+describe('kubernetes.config-map on a real control plane with real Zeta processes', () => {
+  const ns = useTestNamespace('e2e-cfgmap');
+  let stack: LocalStack;
+  let checkpoints: string;
+
+  beforeAll(async () => {
+    const info = clusterInfo();
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: SERVICE_ACCOUNT },
+    });
+    stack = startLocalStack({ admin: adminHttp(), server: info.server, caData: info.caData, namespace: ns.name });
+    checkpoints = path.join(stack.dir, 'user-checkpoints');
+    fs.mkdirSync(checkpoints, { recursive: true });
+    process.stderr.write(`[e2e] local Pods in ${stack.dir}\n`);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const logOf = (pred: (name: string) => boolean) => {
+    const name = stack.kubelet.podNames().find(pred);
+    return name ? stack.kubelet.logOf(name) : '';
+  };
+
+  test("the user's seatunnel.yaml (checkpoint interval and storage) and log4j2.properties (layout, Hazelcast level) are in effect", async () => {
+    const seatunnelYaml = `seatunnel:\n  engine:\n    checkpoint:\n      interval: ${INTERVAL_MS}\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n`;
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: CONFIG_MAP },
+      data: {
+        'seatunnel.yaml': seatunnelYaml,
+        'hazelcast.yaml': 'hazelcast:\n  properties:\n    hazelcast.max.no.heartbeat.seconds: 240\n',
+        'log4j2.properties': LOG4J2,
+      },
+    });
+    const before = await adminHttp().call<{ metadata: { resourceVersion: string } }>('GET', `/api/v1/namespaces/${ns.name}/configmaps/${CONFIG_MAP}`);
+    const files = deploymentFiles(
+      ns.name,
+      [
+        stack.deploymentLines,
+        'application { name = e2e-cfgmap, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640, startup-timeout-millis = 240000 }',
+        `kubernetes { image = "apache/seatunnel:2.3.8", service-account = ${SERVICE_ACCOUNT}, config-map = ${CONFIG_MAP} }`,
+      ].join('\n'),
+      { name: 'e2e-cfgmap' },
+    );
+    fs.writeFileSync(files.job, STREAMING_JOB);
+    const submitted = await run(['submit', ...files.args]);
+    expect(submitted.err).toEqual([]);
+    expect(submitted.code).toBe(0);
+    const appId = submitted.value('Application ID')!;
+    const jobId = submitted.value('Job ID')!;
+    const master = () => logOf((n) => n.startsWith(appId) && !n.includes('-worker-'));
+
+    await waitFor(
+      async () =>
+        (await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).metadata
+          .annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING',
+      { description: 'the streaming job runs', timeoutMs: 240_000 },
+    );
+
+    // Storage: checkpoints land in the namespace the user's seatunnel.yaml names.
+    const dir = path.join(checkpoints, jobId);
+    await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
+      description: `a checkpoint in ${dir}`,
+      timeoutMs: 120_000,
+    });
+    // Interval: Zeta never triggers a periodic checkpoint sooner than the interval after the
+    // previous trigger (a lower bound the engine enforces, not a measured duration), so two
+    // consecutive triggers at least INTERVAL_MS apart show the user's 20 s, not the default 10 s.
+    const triggers = () =>
+      [
+        ...master().matchAll(
+          new RegExp(
+            `\\[user-log4j2\\] DEBUG \\[CheckpointCoordinator\\] - pending checkpoint\\((\\d+)/\\d+@${jobId}\\) completed! cost: \\d+, trigger: (\\d+)`,
+            'g',
+          ),
+        ),
+      ].map((m) => ({
+        id: Number(m[1]),
+        at: Number(m[2]),
+      }));
+    await waitFor(() => triggers().length >= 2, { description: 'two completed checkpoints in the master log', timeoutMs: 120_000 });
+    const [first, second] = triggers();
+    expect(second.id).toBe(first.id + 1);
+    expect(second.at - first.at).toBeGreaterThanOrEqual(INTERVAL_MS);
+
+    // Log4j2: the user's layout on the master and the workers, and Hazelcast's INFO membership
+    // lines, which the generated configuration (Hazelcast at WARN) would suppress: the three
+    // members of this application's own cluster.
+    expect(master()).toMatch(/\[user-log4j2\] INFO\s+\[ClusterService\]/);
+    expect(master()).toMatch(/Members \{size:3,/);
+    expect(logOf((n) => n === `${appId}-worker-1`)).toMatch(/\[user-log4j2\] INFO /);
+
+    const cancel = await run(['cancel', '-a', files.deploy, '--id', appId]);
+    expect(cancel.code).toBe(0);
+    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, { description: `nothing of ${appId} left`, timeoutMs: 90_000 });
+    const after = await adminHttp().call<{ metadata: { resourceVersion: string; ownerReferences?: unknown[] } }>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/configmaps/${CONFIG_MAP}`,
+    );
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    expect(after.metadata.ownerReferences).toBeUndefined();
+  });
+});
