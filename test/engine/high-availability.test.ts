@@ -285,9 +285,19 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     expect(cancel.code).toBe(0);
     await expectNothingLeft(appId);
     expect(checkpointFiles(jobId)).toBeGreaterThan(0);
+
+    // 6. A later application restores the job, by its id, from what the failovers left on the shared claim.
+    const restored = await submit([...application('ha-restore', 2), '--restore-job-id', jobId]);
+    await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the restored job runs',
+      timeoutMs: 300_000,
+    });
+    expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
+    expect((await run(['cancel', '-a', deploy(), '--id', restored.appId])).code).toBe(0);
+    await expectNothingLeft(restored.appId);
   });
 
-  test('3 masters: the active master lost mid-run, the job goes on under the same id; plain cancel cleans up', async () => {
+  test('3 masters: the active master lost mid-run, the job goes on under the same id; then a worker lost under `fail` fails it fast and everything is removed', async () => {
     const { appId, jobId } = await submit(application('ha-three', 3));
     await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
     const active = await activeMaster(appId);
@@ -295,6 +305,18 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     await runningAgain(appId, jobId, 'after the active master of three was lost');
     await waitFor(async () => (await pods(appId, 'master')).filter(ready).length === 3, { description: 'three masters ready again', timeoutMs: 180_000 });
     expect((await events(appId)).filter((r) => r === 'JobSubmitted')).toHaveLength(1);
+    // worker-failure-policy `fail` (the default): a lost worker ends the application at once.
+    await deletePod(`${appId}-worker-2`);
+    const failed = await run(['status', '-a', deploy(), '--id', appId, '--wait', '--wait-timeout', '120000', '--wait-interval', '500']);
+    expect(failed.value('Status')).toBe('FAILED');
+    expect(failed.value('Reason')).toBe('WorkerLost');
+    await waitFor(
+      async () =>
+        (await pods(appId, 'worker')).length === 0 &&
+        (await pods(appId, 'master')).length === 0 &&
+        (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`)).status === 404,
+      { description: 'workers and masters removed after the failure', timeoutMs: 120_000 },
+    );
     const r = await run(['cancel', '-a', deploy(), '--id', appId]);
     expect(r.code).toBe(0);
     await expectNothingLeft(appId);
