@@ -39,7 +39,11 @@ export function resolveHighAvailability(r: PropReader, storage: { checkpointPvc?
   // The masters run Zeta directly from the generated files; the overlay of a user-owned runtime
   // ConfigMap happens in the runtime (and the workers' init container), which the masters lack.
   if (r.props.runtimeConfigMap !== undefined) {
-    r.fail('runtimeConfigMap', r.props.runtimeConfigMap, 'is not supported with high availability yet; give the engine settings with kubernetes.runtime-files instead');
+    r.fail(
+      'runtimeConfigMap',
+      r.props.runtimeConfigMap,
+      'is not supported with high availability yet; give the engine settings with kubernetes.runtime-files instead',
+    );
   }
   const remoteFs = suppliedCheckpointFs(storage.runtimeFiles);
   if (!storage.checkpointPvc && (remoteFs === undefined || remoteFs.startsWith('file:'))) {
