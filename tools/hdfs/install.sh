@@ -41,6 +41,8 @@ log() { printf '[hdfs-install] %s\n' "$*" >&2; }
 unavailable() { log "HDFS UNAVAILABLE: $*"; exit 3; }
 step=""
 fail() { log "FAILED at step '$step': $*"; exit 1; }
+# shellcheck source=../lib/maven-home.sh
+. "$here/../lib/maven-home.sh"
 
 step="preflight"
 MVN="${MVN:-mvn}"
@@ -49,11 +51,7 @@ command -v "$MVN" >/dev/null 2>&1 || unavailable "no maven ('$MVN') on PATH; the
 command -v flock >/dev/null 2>&1 || fail "no 'flock' on PATH (util-linux)"
 
 mkdir -p "$cache_root/hdfs"
-exec 9>"$cache_root/hdfs/.lock-${HADOOP_VERSION}-${hash}"
-if ! flock -n 9; then
-  log "another install holds the lock; waiting"
-  flock 9
-fi
+hold_lock "$cache_root/hdfs/.lock-${HADOOP_VERSION}-${hash}"
 [[ -f $home/.complete ]] && { echo "$home"; exit 0; } # finished by the other holder
 
 log "assembling Hadoop ${HADOOP_VERSION} MiniDFSCluster into $home"
@@ -105,13 +103,7 @@ POM
 step="fetch jars with maven"
 mvn_log="$cache_root/hdfs/maven-${HADOOP_VERSION}-${hash}.log"
 log "step 1/3: resolving hadoop-hdfs ${V} (+ test jar) and hadoop-common ${V} (log: $mvn_log)"
-if ! (cd "$build" && "$MVN" -B -ntp -f pom.xml validate) >"$mvn_log" 2>&1; then
-  grep -E '^\[ERROR\]' "$mvn_log" | head -5 >&2 || true
-  if grep -qE 'Could not find artifact|was not found in|Could not transfer artifact|Unknown ?Host|Connection refused|Network is unreachable' "$mvn_log"; then
-    unavailable "maven could not obtain the Hadoop ${V} artifacts (full log: $mvn_log)"
-  fi
-  fail "maven failed (full log: $mvn_log)"
-fi
+maven_validate "$build" "$mvn_log" "Hadoop ${V}"
 log "  fetched $(find "$stage/lib" -name '*.jar' | wc -l) jars ($((SECONDS - t0)) s)"
 
 step="compile launcher"
