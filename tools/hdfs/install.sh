@@ -67,38 +67,16 @@ G=org.apache.hadoop
 V=$HADOOP_VERSION
 # MiniDFSCluster lives in hadoop-hdfs's test jar; hadoop-hdfs declares hadoop-hdfs-client and
 # hadoop-common as provided, so they are named here (with its test jar, which MiniDFSCluster's helpers come from).
-cat >"$build/pom.xml" <<POM
-<?xml version="1.0" encoding="UTF-8"?>
-<project>
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.seatunnel-app</groupId>
-  <artifactId>mini-hdfs-assembly</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
+write_pom "$build/pom.xml" "
     <dependency><groupId>$G</groupId><artifactId>hadoop-hdfs</artifactId><version>$V</version></dependency>
     <dependency><groupId>$G</groupId><artifactId>hadoop-hdfs</artifactId><version>$V</version><type>test-jar</type></dependency>
     <dependency><groupId>$G</groupId><artifactId>hadoop-hdfs-client</artifactId><version>$V</version></dependency>
     <dependency><groupId>$G</groupId><artifactId>hadoop-common</artifactId><version>$V</version></dependency>
-    <dependency><groupId>$G</groupId><artifactId>hadoop-common</artifactId><version>$V</version><type>test-jar</type></dependency>
-  </dependencies>
-  <build>
-    <plugins>
-      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-dependency-plugin</artifactId>
-        <version>$MAVEN_DEPENDENCY_PLUGIN_VERSION</version>
-        <executions>
+    <dependency><groupId>$G</groupId><artifactId>hadoop-common</artifactId><version>$V</version><type>test-jar</type></dependency>" "
           <execution>
             <id>hdfs-lib</id><phase>validate</phase><goals><goal>copy-dependencies</goal></goals>
             <configuration><outputDirectory>$stage/lib</outputDirectory><includeScope>runtime</includeScope></configuration>
-          </execution>
-        </executions>
-      </plugin>
-    </plugins>
-  </build>
-</project>
-POM
+          </execution>"
 
 step="fetch jars with maven"
 mvn_log="$cache_root/hdfs/maven-${HADOOP_VERSION}-${hash}.log"

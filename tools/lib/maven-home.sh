@@ -23,3 +23,34 @@ maven_validate() {
     fail "maven failed (full log: $mvn_log)"
   fi
 }
+
+# Writes a throw-away pom (outside the repository) to FILE whose validate phase runs
+# maven-dependency-plugin EXECUTIONS (XML) over DEPENDENCIES (XML).
+write_pom() {
+  local file=$1 dependencies=$2 executions=$3
+  cat >"$file" <<POM
+<?xml version="1.0" encoding="UTF-8"?>
+<project>
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>local.seatunnel-app</groupId>
+  <artifactId>home-assembly</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+$dependencies
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-dependency-plugin</artifactId>
+        <version>$MAVEN_DEPENDENCY_PLUGIN_VERSION</version>
+        <executions>
+$executions
+        </executions>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+POM
+}

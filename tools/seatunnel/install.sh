@@ -90,25 +90,9 @@ item() { # groupId artifactId version classifier outputDirectory
   [[ -n $4 ]] && printf '<classifier>%s</classifier>' "$4"
   printf '<outputDirectory>%s</outputDirectory></artifactItem>\n' "$5"
 }
-cat >"$build/pom.xml" <<EOF
-<?xml version="1.0" encoding="UTF-8"?>
-<project>
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.seatunnel-app</groupId>
-  <artifactId>zeta-home-assembly</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
+write_pom "$build/pom.xml" "
     <!-- the engine: server + everything it needs at run time (transitively) -->
-    <dependency><groupId>$G</groupId><artifactId>seatunnel-engine-server</artifactId><version>$V</version></dependency>
-  </dependencies>
-  <build>
-    <plugins>
-      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-dependency-plugin</artifactId>
-        <version>$MAVEN_DEPENDENCY_PLUGIN_VERSION</version>
-        <executions>
+    <dependency><groupId>$G</groupId><artifactId>seatunnel-engine-server</artifactId><version>$V</version></dependency>" "
           <execution>
             <id>engine-lib</id><phase>validate</phase><goals><goal>copy-dependencies</goal></goals>
             <configuration><outputDirectory>$stage/lib</outputDirectory><includeScope>runtime</includeScope></configuration>
@@ -122,13 +106,7 @@ $(item "$G" connector-fake "$V" "" "$stage/connectors")
 $(item "$G" connector-console "$V" "" "$stage/connectors")
 $(item "$G" connector-assert "$SEATUNNEL_ASSERT_VERSION" "" "$stage/connectors")
             </artifactItems></configuration>
-          </execution>
-        </executions>
-      </plugin>
-    </plugins>
-  </build>
-</project>
-EOF
+          </execution>"
 
 # ---- step: fetch jars -------------------------------------------------------------------------------------------
 step="fetch jars with maven"
