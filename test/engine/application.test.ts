@@ -177,6 +177,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(masterLog(appId)).toMatch(/reason=Terminated/);
     expect(masterLog(appId)).not.toMatch(/reason=WorkerLost/);
     // Zeta 2.3.8 deletes a job's checkpoints when a stop-job cancels it; the runtime sent none.
+    expect(masterLog(appId)).toMatch(/without a stop-job, so its checkpoints stay/);
     expect(masterLog(appId)).not.toMatch(/zetaStatus=CANCELED/);
     expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
     await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status') === 'UNKNOWN', {
@@ -244,6 +245,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId]);
       expect(cancel.out).toEqual([`Application ID: ${first.appId}`, 'Cancellation requested']);
       await expectNothingLeft(first.appId);
+      expect(masterLog(first.appId)).toMatch(/without a stop-job, so its checkpoints stay/);
       const kept = hdfs.list(dir).filter((f) => f.endsWith('.ser'));
       expect(kept.length).toBeGreaterThan(0);
 
