@@ -27,7 +27,8 @@ export async function startMiniHdfs(baseDir: string, timeoutMs = 120_000): Promi
   const home = hdfsHome();
   fs.mkdirSync(baseDir, { recursive: true });
   const classpath = `${home}/classes:${home}/lib/*`;
-  const child: ChildProcess = spawn('java', ['-Xmx384m', '-cp', classpath, 'org.seatunnelapp.hdfs.MiniHdfs', baseDir], {
+  // MiniDFSCluster empties its own directory when it formats: the log and client files stay beside it.
+  const child: ChildProcess = spawn('java', ['-Xmx384m', '-cp', classpath, 'org.seatunnelapp.hdfs.MiniHdfs', path.join(baseDir, 'dfs')], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, HADOOP_USER_NAME: process.env.USER ?? 'root' },
   });
