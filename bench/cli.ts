@@ -4,6 +4,8 @@
 //   - `kubectl get job X -o json`: the process the issue's target names (status ≤ 1.0× kubectl).
 // Each command is one process per run, interleaved round by round so load on the machine hits all
 // of them alike; medians over BENCH_RUNS (default 15) after a warm-up round.
+// `submit`, `cancel` and `list` are in the same rounds (cancel deletes an application created for it
+// outside the timing); their rows are compared with `kubectl get` too, the one kubectl row here.
 // Targets: `status` ≤ 1.0× `kubectl get job`; `synth` ≤ 300 ms.
 //
 //   npm run bench:cli             (SEATUNNEL_TEST_CLUSTER=<cluster.json> reuses a running control plane;
@@ -32,10 +34,12 @@ const SYNTH_TARGET_MS = 300;
 const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
 const ROOT = path.resolve(__dirname, '..', '..');
 
-async function timed(file: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<number> {
+async function timed(file: string, args: readonly string[], env?: NodeJS.ProcessEnv, onOut?: (stdout: string) => void): Promise<number> {
   const t0 = performance.now();
-  await run(file, args, { env: { ...process.env, ...env } });
-  return performance.now() - t0;
+  const r = await run(file, args, { env: { ...process.env, ...env } });
+  const t = performance.now() - t0;
+  onOut?.(r.stdout);
+  return t;
 }
 
 async function main(): Promise<void> {
@@ -64,9 +68,23 @@ async function main(): Promise<void> {
     const cli = path.resolve(process.env.BENCH_CLI ?? path.join(ROOT, 'bin', 'seatunnel-app.js'));
     const node = process.execPath;
 
+    // Applications the submit rows created, cancelled after each round (outside the timings).
+    const submitted: string[] = [];
+    /** A suspended application for `cancel` to delete, created outside the timing. */
+    const toCancel = async (): Promise<string> => {
+      const s = resolveApplication({ name: 'bench-cancel', namespace: NAMESPACE, image: 'apache/seatunnel:2.3.12', jobConfig: JOB, workerCount: 2 });
+      await submitApplication(kube, buildPlan(s, { suspend: true }));
+      return s.appId;
+    };
     const ours = (label: string, bin: string): Array<[string, () => Promise<number>]> => [
       [`seatunnel-app --help${label}`, () => timed(node, [bin, '--help'])],
       [`seatunnel-app status --id${label}`, () => timed(node, [bin, 'status', '-a', deploy, '--id', spec.appId])],
+      [`seatunnel-app list${label}`, () => timed(node, [bin, 'list', '-a', deploy])],
+      [`seatunnel-app cancel --id${label}`, async () => timed(node, [bin, 'cancel', '-a', deploy, '--id', await toCancel()])],
+      [
+        `seatunnel-app submit${label}`,
+        () => timed(node, [bin, 'submit', '-a', deploy, '-c', jobFile], undefined, (o) => submitted.push(/Application ID: (\S+)/.exec(o)?.[1] ?? '')),
+      ],
       [`seatunnel-app synth${label}`, () => timed(node, [bin, 'synth', '-a', deploy, '-c', jobFile, '-o', out])],
     ];
     const commands: Array<[string, () => Promise<number>]> = [
@@ -83,6 +101,7 @@ async function main(): Promise<void> {
         const t = await fn();
         if (i >= 0) times.get(name)!.push(t);
       }
+      await Promise.all(submitted.splice(0).map((id) => cancelApplication(kube, NAMESPACE, id)));
     }
 
     const m = (name: string) => median(times.get(name)!);

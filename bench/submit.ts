@@ -5,6 +5,9 @@
 //       parallel: the slowest single one), patch the Job — summed;
 //   (b) `kubectl apply -f` of the same application's synthesized YAML (a process per run), against
 //       `seatunnel-app submit` as a process per run (node start, config load, submit).
+//   (d) N applications at once (default 50, BENCH_CONCURRENT): from one process with the library and
+//       from N `seatunnel-app submit` processes — throughput, p50/p95, API requests per application
+//       against the minimum, 429 answers (bench/submit-many.ts).
 //   (c) the transport: the same in-process submit over HTTP/2 and over HTTP/1.1 keep-alive, in
 //       each round, with a warm client (the runtime's case: one long-lived client) and with a new
 //       client per submit (the CLI's case: TLS handshakes included), so the choice is a number.
@@ -28,6 +31,7 @@ import { Kube, refOf, type AnyObject, type KubeTransport } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
 import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table } from './harness';
+import { countingApi, countingProxy, minimumRequests, printMany, submitManyInProcess, submitManyProcesses, type Counted } from './submit-many';
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -193,6 +197,36 @@ async function main(): Promise<void> {
     console.log(
       `HTTP/1.1 / HTTP/2 (> 1: HTTP/2 is faster): warm client ${(median(submit1) / median(submit)).toFixed(2)} (medians ${median(submit1).toFixed(1)} / ${median(submit).toFixed(1)} ms); new client each ${(median(cold.h1) / median(cold.h2)).toFixed(2)} (medians ${median(cold.h1).toFixed(1)} / ${median(cold.h2).toFixed(1)} ms)`,
     );
+
+    // (d) many at once
+    const n = Number(process.env.BENCH_CONCURRENT ?? 50);
+    const minimum = minimumRequests(newSpec());
+    const log: Counted[] = [];
+    const shared = await connect({ kubeconfig: info.kubeconfig });
+    const counted = new Kube(countingApi(shared, log));
+    const proxy = await countingProxy(info);
+    try {
+      const inProcess = await submitManyInProcess(
+        'library, 1 process, 1 client',
+        n,
+        () => newSpec(),
+        (s) => submitApplication(counted, buildPlan(s, { suspend: true })),
+        log,
+      );
+      await Promise.all(inProcess.appIds.map((id) => cancelApplication(kube, NAMESPACE, id)));
+      const viaProxy = path.join(work, 'deploy-proxy.conf');
+      fs.writeFileSync(
+        viaProxy,
+        `application { name = bench-many, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(proxy.kubeconfig)} }\n`,
+      );
+      const processes = await submitManyProcesses(`seatunnel-app submit, ${n} processes (counting proxy)`, n, cli, ['-a', viaProxy, '-c', jobFile], proxy.log);
+      await Promise.all(processes.appIds.map((id) => cancelApplication(kube, NAMESPACE, id)));
+      // The protocol is known once the client has negotiated it.
+      printMany([{ ...inProcess, label: `${inProcess.label} (${shared.protocol})` }, processes], minimum);
+    } finally {
+      counted.api.close();
+      await proxy.close();
+    }
   } finally {
     kube.api.close();
     kube1.api.close();

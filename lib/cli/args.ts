@@ -14,7 +14,7 @@ import { CliError } from './exit-codes';
 export const COMMANDS = ['submit', 'status', 'list', 'cancel', 'preflight', 'synth', 'docs', 'help'] as const;
 export type Command = (typeof COMMANDS)[number];
 
-const OPTIONS = {
+export const OPTIONS = {
   target: { type: 'string', short: 't' },
   'application-config': { type: 'string', short: 'a' },
   config: { type: 'string', short: 'c' },

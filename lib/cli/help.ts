@@ -43,7 +43,9 @@ Commands:
              permissions (SelfSubjectAccessReview); missing referenced objects and keys.
   synth      Write the application's manifests (one YAML file, dependents before the Job) for
              kubectl apply or GitOps. Without -a and -c, synthesizes the bundled example.
-  docs       Print (or --write / --check) the option reference docs/options.md.
+  docs       Print the option reference docs/options.md; --write regenerates every generated
+             doc (docs/options.md, docs/zh/options.md, the failure-reason tables of
+             docs/troubleshooting.md and docs/zh/troubleshooting.md), --check fails if one is stale.
 
 Options:
   -t, --target kubernetes        Accepted for compatibility; kubernetes is the only target.

@@ -75,7 +75,7 @@ export interface StatusReport {
 }
 
 /** Waiting reasons that mean "this will not start by itself soon". */
-const STUCK = new Set([
+export const STUCK = new Set([
   'ErrImagePull',
   'ImagePullBackOff',
   'InvalidImageName',

@@ -14,6 +14,7 @@ import { ensureBundle } from './runtime-bundle';
 import type { KubeHttp } from '../../test/support/kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 import { LocalKubelet } from './local-kubelet';
+import { ServiceNetwork } from './service-network';
 
 const REPO = packageRoot();
 
@@ -52,6 +53,8 @@ export interface LocalStackOptions {
 
 export interface LocalStack {
   readonly kubelet: LocalKubelet;
+  /** Cluster DNS stand-in and Service proxies for the kubelet's Pods. */
+  readonly network: ServiceNetwork;
   readonly dir: string;
   readonly seatunnelHome: string;
   /** Deployment-file lines that make an application run on this stack (HOCON). */
@@ -65,6 +68,7 @@ export const LOCAL_POD_ANNOTATIONS = { [KWOK_LIFECYCLE_ANNOTATION]: 'local' };
 export function startLocalStack(opts: LocalStackOptions): LocalStack {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-local-'));
   const home = seatunnelHome();
+  const network = new ServiceNetwork({ admin: opts.admin, namespace: opts.namespace, hostsFile: path.join(dir, 'network', 'hosts'), log: opts.log }).start();
   const kubelet = new LocalKubelet({
     admin: opts.admin,
     server: opts.server,
@@ -73,6 +77,7 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
     dir: path.join(dir, 'pods'),
     images: { [DEFAULT_RUNTIME_IMAGE]: { [RUNTIME_IMAGE_DIR]: runtimeImageDir(dir) } },
     persistentVolumes: opts.persistentVolumes,
+    hostsFile: network.hostsFile,
     // The runtime reaches the engine's REST API at its own Pod address (the JVM binds only there).
     extraEnv: (_pod, ip) => ({ SEATUNNEL_APP_ENGINE_REST_HOST: ip }),
     log: opts.log,
@@ -87,9 +92,13 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
   ].join('\n');
   return {
     kubelet,
+    network,
     dir,
     seatunnelHome: home,
     deploymentLines,
-    stop: () => kubelet.stop(),
+    stop: async () => {
+      await kubelet.stop();
+      await network.stop();
+    },
   };
 }

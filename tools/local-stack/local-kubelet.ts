@@ -14,17 +14,31 @@
 //     args (kubelet-expansion.ts);
 //   - API access: a kubeconfig with a TokenRequest token for the Pod's ServiceAccount (KUBECONFIG);
 //   - network: each Pod gets its own loopback address (127.0.0.N) as its Pod IP, and JVMs are told
-//     to bind to it, so several "Pods" can use the same ports and nothing listens beyond loopback.
-// Pods are started once scheduled; a process exit becomes phase Succeeded/Failed with the exit
-// code; a deleted Pod's processes get SIGTERM, then SIGKILL after the grace period.
+//     to bind to it, so several "Pods" can use the same ports and nothing listens beyond loopback;
+//     a live Pod's address is its own (a released one goes to the back of the queue, so a
+//     replacement Pod normally gets a new one). The Pod's status shows it as 10.245.0.N instead
+//     (EndpointSlices cannot hold loopback addresses; see pod-addresses.ts), while the downward
+//     API's status.podIP gives the process the loopback address it can bind;
+//   - Services (with `hostsFile`, from service-network.ts): JVMs and Node.js processes resolve
+//     names through the cluster DNS stand-in's hosts file (cluster-dns.ts), which points
+//     ClusterIP Services at the userspace proxy (service-proxy.ts);
+//   - probes (container-probes.ts): startup, readiness and liveness probes; readiness drives the
+//     Ready condition (without a readinessProbe a running container is ready at once).
+// Pods are started once scheduled; a process exit restarts the container in the same Pod under
+// restartPolicy Always/OnFailure (container-status.ts), else becomes phase Succeeded/Failed with
+// the exit code; a deleted Pod's processes get SIGTERM, then SIGKILL after the grace period.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ConfigMap, Container, Pod, PodSpec, PodStatus, Secret } from 'kubernetes-types/core/v1';
+import type { ConfigMap, Container, ContainerStateTerminated, Pod, PodSpec, PodStatus, Secret } from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { KubeHttp } from '../../test/support/kube-http';
+import { resolverEnv } from './cluster-dns';
+import { ContainerProber } from './container-probes';
+import { restartBackoffMs, runningPodStatus, shouldRestart, terminatedState } from './container-status';
 import { kubeletExpand } from './kubelet-expansion';
+import { clusterPodIp } from './pod-addresses';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
 /** A Pod as the API server stores it: name, namespace, uid and spec are always there. */
@@ -47,6 +61,8 @@ export interface LocalKubeletOptions {
   readonly podIps?: readonly string[];
   /** Extra environment for every container (e.g. the engine's REST host seam). */
   readonly extraEnv?: (pod: StoredPod, podIp: string) => Record<string, string>;
+  /** The cluster DNS stand-in's hosts file (ServiceNetwork.hostsFile) that containers resolve through. */
+  readonly hostsFile?: string;
   /** Sync period. @default 150 ms */
   readonly periodMs?: number;
   readonly log?: (line: string) => void;
@@ -60,8 +76,25 @@ interface RunningPod {
   proc?: ChildProcess;
   exited?: { code: number | null; signal: NodeJS.Signals | null };
   terminating?: boolean;
+  /** Its IP went back to the free list (the Pod is gone from the API and its process too). */
+  released?: boolean;
   logFile: string;
+  /** The main container as prepared, for restarts. */
+  run?: PreparedRun;
+  restartCount: number;
+  started: boolean;
+  ready: boolean;
+  startedAt?: string;
+  waiting?: { reason: string; message?: string };
+  lastTerminated?: ContainerStateTerminated;
+  prober?: ContainerProber;
+  /** Status patches in order (a probe and an exit may report at once). */
+  reporting: Promise<void>;
+  /** The last status this kubelet wrote (for conditions' transition times). */
+  lastStatus?: PodStatus;
 }
+
+type PreparedRun = Awaited<ReturnType<LocalKubelet['prepare']>>;
 
 const lifecycleOf = (pod: Pod): string | undefined => pod.metadata?.annotations?.[KWOK_LIFECYCLE_ANNOTATION];
 
@@ -102,13 +135,19 @@ export class LocalKubelet {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const p of this.pods.values()) p.prober?.stop();
     await Promise.all([...this.pods.values()].map((p) => this.kill(p, 5)));
   }
 
   /** The container log of a Pod started by this kubelet. */
   logOf(podName: string): string {
-    const p = [...this.pods.values()].find((x) => x.name === podName);
+    const p = this.byName(podName);
     return p && fs.existsSync(p.logFile) ? fs.readFileSync(p.logFile, 'utf8') : '';
+  }
+
+  /** The loopback address a Pod's process has (its status shows clusterPodIp of it). */
+  localAddressOf(podName: string): string | undefined {
+    return this.byName(podName)?.ip;
   }
 
   /** Names of every Pod this kubelet started. */
@@ -123,10 +162,15 @@ export class LocalKubelet {
 
   /** Sends a signal to a Pod's process (e.g. SIGKILL to simulate a crash). */
   signal(podName: string, signal: NodeJS.Signals): boolean {
-    const p = [...this.pods.values()].find((x) => x.name === podName);
+    const p = this.byName(podName);
     if (!p?.proc?.pid || p.exited) return false;
     process.kill(-p.proc.pid, signal);
     return true;
+  }
+
+  /** The newest Pod of that name (a StatefulSet's replacement Pod has its predecessor's name). */
+  private byName(podName: string): RunningPod | undefined {
+    return [...this.pods.values()].reverse().find((x) => x.name === podName);
   }
 
   private note(line: string): void {
@@ -149,6 +193,7 @@ export class LocalKubelet {
       }
       if (pod.metadata.deletionTimestamp && !known.terminating) {
         known.terminating = true;
+        known.prober?.stop();
         void this.kill(known, pod.spec.terminationGracePeriodSeconds ?? 30).then(() => this.finalizeDelete(pod));
       }
     }
@@ -156,7 +201,13 @@ export class LocalKubelet {
     for (const p of this.pods.values()) {
       if (!seen.has(p.uid) && !p.terminating) {
         p.terminating = true;
+        p.prober?.stop();
         void this.kill(p, 30);
+      }
+      // Gone and stopped: its address may serve a later Pod (after every other free one).
+      if (!seen.has(p.uid) && (!p.proc || p.exited) && !p.released) {
+        p.released = true;
+        this.freeIps.push(p.ip);
       }
     }
   }
@@ -199,7 +250,17 @@ export class LocalKubelet {
     const ip = this.freeIps.shift();
     if (!ip) throw new Error('no loopback address left for a Pod');
     const root = path.join(this.opts.dir, `${pod.metadata.name}-${uid.slice(0, 8)}`);
-    const p: RunningPod = { uid, name: pod.metadata.name, ip, root, logFile: path.join(root, 'container.log') };
+    const p: RunningPod = {
+      uid,
+      name: pod.metadata.name,
+      ip,
+      root,
+      logFile: path.join(root, 'container.log'),
+      restartCount: 0,
+      started: false,
+      ready: false,
+      reporting: Promise.resolve(),
+    };
     this.pods.set(uid, p);
     fs.mkdirSync(root, { recursive: true });
     try {
@@ -211,51 +272,87 @@ export class LocalKubelet {
         fs.appendFileSync(p.logFile, `[init ${init.name}] ${r.stdout ?? ''}${r.stderr ?? ''}`);
         if (r.status !== 0) throw new Error(`init container ${init.name} exited ${r.status}: ${r.stderr || r.error?.message}`);
       }
-      const main = pod.spec.containers[0];
-      const run = await this.prepare(pod, main, volumes, ip, token);
-      const out = fs.openSync(p.logFile, 'a');
-      const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', out, out], detached: true });
-      fs.closeSync(out);
-      p.proc = proc;
-      proc.on('error', (e) => this.note(`${p.name}: ${e.message}`));
-      proc.on('exit', (code, signal) => {
-        p.exited = { code, signal };
-        if (!p.terminating) void this.reportExit(pod, main.name, code, signal).catch((e) => this.note(`${p.name}: status: ${(e as Error).message}`));
-      });
-      await this.reportRunning(pod, main.name, ip);
+      p.run = await this.prepare(pod, pod.spec.containers[0], volumes, ip, token);
+      this.launch(pod, p);
+      await p.reporting;
     } catch (e) {
       this.note(`${p.name}: ${(e as Error).message}`);
       await this.reportExit(pod, pod.spec.containers[0].name, 128, null, (e as Error).message).catch(() => undefined);
     }
   }
 
-  private async reportRunning(pod: StoredPod, container: string, ip: string): Promise<void> {
-    const now = new Date().toISOString();
-    const conditions = ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now }));
-    await this.patchStatus(pod, {
-      phase: 'Running',
-      podIP: ip,
-      podIPs: [{ ip }],
-      hostIP: '127.0.0.1',
-      startTime: now,
-      conditions,
-      containerStatuses: [
-        {
-          name: container,
-          ready: true,
-          restartCount: 0,
-          image: pod.spec.containers[0].image ?? '',
-          imageID: '',
-          started: true,
-          state: { running: { startedAt: now } },
+  /** Starts (or restarts) the main container's process and its probes. */
+  private launch(pod: StoredPod, p: RunningPod): void {
+    const run = p.run!;
+    const main = pod.spec.containers[0];
+    const out = fs.openSync(p.logFile, 'a');
+    const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', out, out], detached: true });
+    fs.closeSync(out);
+    p.proc = proc;
+    p.exited = undefined;
+    p.waiting = undefined;
+    p.startedAt = new Date().toISOString();
+    p.prober = new ContainerProber(
+      main,
+      { ip: p.ip, env: run.env, cwd: run.cwd, mapArgv: (argv) => argv.map(run.mapPath) },
+      {
+        changed: (state) => {
+          Object.assign(p, state);
+          this.report(pod, p);
         },
-      ],
+        kill: (reason) => {
+          this.note(`${p.name}: ${reason}; killing the container`);
+          void this.kill(p, pod.spec.terminationGracePeriodSeconds ?? 30);
+        },
+      },
+    );
+    Object.assign(p, p.prober.state);
+    proc.on('error', (e) => this.note(`${p.name}: ${e.message}`));
+    proc.on('exit', (code, signal) => {
+      p.exited = { code, signal };
+      p.prober?.stop();
+      if (!p.terminating && !this.stopped) this.onExit(pod, p, code, signal);
     });
+    p.prober.start();
+    this.report(pod, p);
+  }
+
+  /** A container exit outside deletion: a restart in the same Pod, or the Pod's end. */
+  private onExit(pod: StoredPod, p: RunningPod, code: number | null, signal: NodeJS.Signals | null): void {
+    const last = terminatedState(code, signal, p.startedAt, new Date().toISOString());
+    if (!shouldRestart(pod.spec.restartPolicy, last.exitCode)) {
+      p.reporting = p.reporting
+        .then(() => this.reportExit(pod, pod.spec.containers[0].name, code, signal))
+        .catch((e) => this.note(`${p.name}: status: ${(e as Error).message}`));
+      return;
+    }
+    Object.assign(p, { lastTerminated: last, startedAt: undefined, started: false, ready: false, waiting: { reason: 'CrashLoopBackOff' } });
+    this.report(pod, p);
+    setTimeout(() => {
+      if (p.terminating || this.stopped) return;
+      p.restartCount++;
+      this.launch(pod, p);
+    }, restartBackoffMs(p.restartCount));
+  }
+
+  /** Queues a status patch with the container's current state. */
+  private report(pod: StoredPod, p: RunningPod): void {
+    p.reporting = p.reporting
+      .then(async () => {
+        if (p.terminating) return;
+        const now = new Date().toISOString();
+        const image = pod.spec.containers[0].image ?? '';
+        const status = runningPodStatus({ ...p, name: pod.spec.containers[0].name, image }, clusterPodIp(p.ip), now, p.lastStatus);
+        await this.patchStatus(pod, status);
+        p.lastStatus = status;
+      })
+      .catch((e) => this.note(`${p.name}: status: ${(e as Error).message}`));
   }
 
   private async reportExit(pod: StoredPod, container: string, code: number | null, signal: NodeJS.Signals | null, message?: string): Promise<void> {
-    const exitCode = code ?? 128 + (signal === 'SIGKILL' ? 9 : 15);
     const now = new Date().toISOString();
+    const terminated = terminatedState(code, signal, undefined, now, message);
+    const exitCode = terminated.exitCode;
     await this.patchStatus(pod, {
       phase: exitCode === 0 ? 'Succeeded' : 'Failed',
       conditions: ['Ready', 'ContainersReady'].map((type) => ({ type, status: 'False', reason: 'PodCompleted', lastTransitionTime: now })),
@@ -263,11 +360,11 @@ export class LocalKubelet {
         {
           name: container,
           ready: false,
-          restartCount: 0,
+          restartCount: this.pods.get(pod.metadata.uid)?.restartCount ?? 0,
           image: pod.spec.containers[0].image ?? '',
           imageID: '',
           started: false,
-          state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', finishedAt: now, ...(message ? { message } : {}) } },
+          state: { terminated },
         },
       ],
     });
@@ -405,18 +502,20 @@ export class LocalKubelet {
     for (const k of Object.keys(env)) env[k] = mapPath(env[k]);
     const argv = [...(c.command ?? []), ...(c.args ?? [])].map((a: string) => mapPath(expand(a)));
     if (argv.length === 0) throw new Error(`container ${c.name}: no command (image entrypoints are not emulated)`);
+    const resolver = this.opts.hostsFile ? resolverEnv(this.opts.hostsFile, env) : undefined;
     const full: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: root,
       ...(process.env.JAVA_HOME ? { JAVA_HOME: process.env.JAVA_HOME } : {}),
       ...env,
-      // Bind JVMs to this Pod's loopback address only.
-      JAVA_TOOL_OPTIONS: `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
+      ...resolver?.env,
+      // Bind JVMs to this Pod's loopback address only (and resolve through the cluster DNS stand-in).
+      JAVA_TOOL_OPTIONS: [`-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`, resolver?.javaOptions].filter(Boolean).join(' '),
       ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}),
       ...(this.opts.extraEnv?.(pod, ip) ?? {}),
     };
     const cwd = c.workingDir ? mapPath(c.workingDir) : root;
-    return { argv, env: full, cwd: fs.existsSync(cwd) ? cwd : root };
+    return { argv, env: full, cwd: fs.existsSync(cwd) ? cwd : root, mapPath };
   }
 }
 

@@ -1,34 +1,39 @@
-// `seatunnel-app docs`: the option reference, generated from the option registry.
+// `seatunnel-app docs`: the generated documentation — the option references in English and
+// Chinese and the failure-reason tables of the troubleshooting pages (lib/docs/generated.ts).
 
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { generatedDocs, type GeneratedFile } from '../../docs/generated';
 import { renderOptionsReference } from '../../model/options-doc';
 import type { ParsedArgs } from '../args';
 import { CLI_EXIT, CliError } from '../exit-codes';
 import { packageRoot, writeFilesAtomically } from '../io';
 import type { Output } from '../output';
 
-export const OPTIONS_DOC = join('docs', 'options.md');
+function isCurrent(root: string, f: GeneratedFile): boolean {
+  try {
+    return readFileSync(join(root, f.path), 'utf8') === f.content;
+  } catch {
+    return false; // missing counts as stale
+  }
+}
 
 export async function docsCommand(args: ParsedArgs, out: Output): Promise<number> {
-  const text = renderOptionsReference();
   const root = packageRoot();
+  if (!args.check && !args.write) {
+    process.stdout.write(renderOptionsReference());
+    return CLI_EXIT.ok;
+  }
+  const files = generatedDocs(root);
   if (args.check) {
-    let current = '';
-    try {
-      current = readFileSync(join(root, OPTIONS_DOC), 'utf8');
-    } catch {
-      /* missing counts as stale */
-    }
-    if (current !== text) throw new CliError(`${OPTIONS_DOC} is stale; run: npx seatunnel-app docs --write`, CLI_EXIT.failed);
-    out.line(`${OPTIONS_DOC} is up to date`);
+    const stale = files.filter((f) => !isCurrent(root, f)).map((f) => f.path);
+    if (stale.length) throw new CliError(`${stale.join(', ')} ${stale.length > 1 ? 'are' : 'is'} stale; run: npm run docs`, CLI_EXIT.failed);
+    out.line(`${files.map((f) => f.path).join(', ')}: up to date`);
     return CLI_EXIT.ok;
   }
-  if (args.write) {
-    writeFilesAtomically(join(root, 'docs'), [{ name: 'options.md', content: text }], 'docs --write:');
-    out.line(`Wrote ${OPTIONS_DOC}`);
-    return CLI_EXIT.ok;
+  for (const f of files) {
+    writeFilesAtomically(join(root, dirname(f.path)), [{ name: f.path.slice(dirname(f.path).length + 1), content: f.content }], 'docs --write:');
+    out.line(`Wrote ${f.path}`);
   }
-  process.stdout.write(text);
   return CLI_EXIT.ok;
 }

@@ -82,6 +82,10 @@ beforeAll(() => {
   // compiling the tests, tools and benchmarks too.
   const built = path.join(REPO, 'build', 'lib', 'index.js');
   if (!fs.existsSync(built) || newestMtime(path.join(REPO, 'lib')) > fs.statSync(built).mtimeMs) ok(process.execPath, [TSC, '-p', 'tsconfig.lib.json'], REPO);
+  // The CLI's bundle (build:cli), by the same rule.
+  const cli = path.join(REPO, 'build', 'cli', 'seatunnel-app.js');
+  if (!fs.existsSync(cli) || newestMtime(path.join(REPO, 'lib')) > fs.statSync(cli).mtimeMs)
+    ok(process.execPath, [path.join(REPO, 'tools', 'build-cli.mjs')], REPO);
   const [info] = JSON.parse(ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO)) as Array<{
     filename: string;
     files: Array<{ path: string }>;
@@ -104,6 +108,7 @@ test('the tarball holds the built library, its declarations, the CLI and its exa
     'build/lib/cdk8s/index.d.ts',
     'build/lib/pulumi/index.d.ts',
     'build/lib/cli/main.js',
+    'build/cli/seatunnel-app.js',
     'apps/examples/deploy.conf',
     'apps/examples/job.conf',
     'docs/options.md',

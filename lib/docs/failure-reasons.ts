@@ -1,0 +1,510 @@
+// Every reason the runtime (runtime/src/outcome.ts REASONS) and `status` (lib/submit/status.ts) can
+// print, what it means and what to do, in English and Chinese. docs/troubleshooting.md and
+// docs/zh/troubleshooting.md carry the table rendered from here (`npm run docs`); a unit test fails
+// when a reason either side can print has no entry, or an entry's exit code differs from the runtime's.
+
+export interface ReasonText {
+  readonly meaning: string;
+  readonly action: string;
+}
+
+export interface ReasonEntry {
+  /** Who prints it: the runtime (Job annotation `failure-reason`, Event, exit code) and/or `status` (`Reason:`). */
+  readonly by: 'runtime' | 'status';
+  /** The application status it comes with. */
+  readonly status: string;
+  /** The master's exit code, for the runtime's reasons. */
+  readonly exit?: number;
+  readonly en: ReasonText;
+  readonly zh: ReasonText;
+}
+
+const MASTER_LOG = '`seatunnel-app logs --id APP_ID`';
+
+/** Keyed by the reason exactly as printed; `exit code N` stands for status's `exit code N: …`, `Init:<reason>` for any `Init:…`. */
+export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
+  // ---- the runtime's reasons (also what `status` prints as Reason once the runtime wrote them) ----
+  JobFinished: {
+    by: 'runtime',
+    status: 'SUCCEEDED',
+    exit: 0,
+    en: { meaning: 'The Zeta job ended `FINISHED` (or `SAVEPOINT_DONE`).', action: 'Nothing: this is success.' },
+    zh: { meaning: 'Zeta 作业以 `FINISHED`（或 `SAVEPOINT_DONE`）结束。', action: '无需处理：作业成功。' },
+  },
+  JobFailed: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 1,
+    en: {
+      meaning: "The Zeta job ended `FAILED` or `UNKNOWABLE`; the message carries Zeta's first error line.",
+      action: `Read the master log (${MASTER_LOG}) and the worker logs (\`--role worker\`); fix the job or its source/sink, then submit again (a streaming job with checkpoints: \`--restore-job-id\`).`,
+    },
+    zh: {
+      meaning: 'Zeta 作业以 `FAILED` 或 `UNKNOWABLE` 结束；消息中带有 Zeta 的第一行错误信息。',
+      action: `查看 master 日志（${MASTER_LOG}）和 worker 日志（\`--role worker\`），修复作业或其 source/sink 后重新提交（有检查点的流作业使用 \`--restore-job-id\`）。`,
+    },
+  },
+  JobRejected: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 1,
+    en: {
+      meaning: 'Zeta refused the submission: the job config is not valid for the engine, or a connector plugin is missing.',
+      action:
+        "Read the message; check that every connector, format and driver jar is in the image's `connectors/` and `lib/`, and that the job runs with `seatunnel.sh` of the same version.",
+    },
+    zh: {
+      meaning: 'Zeta 拒绝了作业提交：作业配置对引擎无效，或缺少连接器插件。',
+      action: '查看消息；确认镜像的 `connectors/` 和 `lib/` 中包含所有连接器、格式和驱动 jar，并确认该作业能用同版本的 `seatunnel.sh` 运行。',
+    },
+  },
+  JobCanceled: {
+    by: 'runtime',
+    status: 'CANCELED',
+    exit: 2,
+    en: {
+      meaning: 'The job was cancelled inside the engine without the runtime asking (e.g. through Zeta directly).',
+      action: 'Find out who cancelled it; submit again if it should run.',
+    },
+    zh: { meaning: '作业在引擎内部被取消，而不是由 runtime 发起（例如直接通过 Zeta 取消）。', action: '查明是谁取消的；如需继续运行，重新提交。' },
+  },
+  Terminated: {
+    by: 'runtime',
+    status: 'CANCELED',
+    exit: 2,
+    en: {
+      meaning: 'The application was stopped from outside: `cancel`, the Job deleted, SIGTERM to the master Pod (also an eviction or a node drain).',
+      action:
+        "Expected after `cancel`. Otherwise look at the Job's and the master Pod's Events for an eviction or preemption. A streaming job stopped with a savepoint can continue: see [checkpoint recovery](checkpoint-recovery.md).",
+    },
+    zh: {
+      meaning: '应用被外部停止：`cancel`、Job 被删除、master Pod 收到 SIGTERM（也包括驱逐或节点排空）。',
+      action:
+        '执行 `cancel` 后属于正常现象。否则请查看 Job 和 master Pod 的 Events，确认是否被驱逐或抢占。以保存点停止的流作业可以继续运行：见[检查点恢复](checkpoint-recovery.md)。',
+    },
+  },
+  WorkerLost: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning: 'A worker Pod was deleted, failed, is terminating or ended without the runtime asking. Workers are never replaced: the application fails.',
+      action:
+        '`kubectl describe pod APP_ID-worker-N` and its Events: OOMKilled (raise `application.worker.memory-mb`), eviction, node loss. Submit again; a streaming job continues from its checkpoint with `--restore-job-id`.',
+    },
+    zh: {
+      meaning: '某个 worker Pod 被删除、失败、正在终止，或在 runtime 未要求的情况下结束。worker 不会被替换：应用失败。',
+      action:
+        '执行 `kubectl describe pod APP_ID-worker-N` 并查看其 Events：OOMKilled（调大 `application.worker.memory-mb`）、驱逐、节点丢失。重新提交；流作业可用 `--restore-job-id` 从检查点继续。',
+    },
+  },
+  Unschedulable: {
+    by: 'runtime',
+    status: 'FAILED / DEPLOYING',
+    exit: 3,
+    en: {
+      meaning:
+        "A worker Pod (the runtime fails the application at once) or the master Pod (`status` shows DEPLOYING) cannot be scheduled; the message is the scheduler's.",
+      action:
+        "Read the scheduler's message: not enough CPU or memory (lower `application.worker.cpu-cores` / `memory-mb` / `worker-count`, or add nodes), `node-selector` or taints without matching `tolerations`.",
+    },
+    zh: {
+      meaning: 'worker Pod（runtime 会立即判定应用失败）或 master Pod（`status` 显示 DEPLOYING）无法被调度；消息来自调度器。',
+      action:
+        '阅读调度器消息：CPU 或内存不足（调小 `application.worker.cpu-cores` / `memory-mb` / `worker-count`，或增加节点），`node-selector` 不匹配，或存在污点但没有对应的 `tolerations`。',
+    },
+  },
+  ErrImagePull: {
+    by: 'runtime',
+    status: 'FAILED / DEPLOYING',
+    exit: 3,
+    en: {
+      meaning: 'The image of a worker (or of the master, then DEPLOYING) cannot be pulled.',
+      action: 'Check `kubernetes.image` (name and tag), that the nodes reach the registry, and `kubernetes.image-pull-secrets`.',
+    },
+    zh: {
+      meaning: 'worker（或 master，此时为 DEPLOYING）的镜像无法拉取。',
+      action: '检查 `kubernetes.image`（名称和 tag）、节点能否访问镜像仓库，以及 `kubernetes.image-pull-secrets`。',
+    },
+  },
+  ImagePullBackOff: {
+    by: 'runtime',
+    status: 'FAILED / DEPLOYING',
+    exit: 3,
+    en: { meaning: 'The kubelet gave up pulling the image for a while after failed pulls.', action: 'As for `ErrImagePull`.' },
+    zh: { meaning: '镜像拉取多次失败后，kubelet 暂停重试。', action: '同 `ErrImagePull`。' },
+  },
+  CreateContainerConfigError: {
+    by: 'runtime',
+    status: 'FAILED / DEPLOYING',
+    exit: 3,
+    en: {
+      meaning: 'The kubelet cannot build the container: a referenced Secret or ConfigMap (key) is missing, or `runAsNonRoot` meets an image that runs as root.',
+      action: '`kubectl describe pod`; run `seatunnel-app preflight`; with `kubernetes.pod-security = restricted` set `kubernetes.run-as-user`.',
+    },
+    zh: {
+      meaning: 'kubelet 无法创建容器：引用的 Secret 或 ConfigMap（或其中的键）不存在，或 `runAsNonRoot` 遇到了以 root 运行的镜像。',
+      action: '执行 `kubectl describe pod`；运行 `seatunnel-app preflight`；使用 `kubernetes.pod-security = restricted` 时设置 `kubernetes.run-as-user`。',
+    },
+  },
+  InvalidImageName: {
+    by: 'runtime',
+    status: 'FAILED / DEPLOYING',
+    exit: 3,
+    en: { meaning: 'The image reference is malformed.', action: 'Fix `kubernetes.image` (or `kubernetes.runtime.image`).' },
+    zh: { meaning: '镜像引用格式不正确。', action: '修正 `kubernetes.image`（或 `kubernetes.runtime.image`）。' },
+  },
+  WorkerCreateRefused: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning: 'The API server refused to create a worker Pod: ResourceQuota, LimitRange, Pod Security admission, a webhook or the admission fence.',
+      action:
+        'The message names the refusal. Run `seatunnel-app preflight` with the same files: it checks quota headroom, LimitRanges and a dry run of the worker Pods.',
+    },
+    zh: {
+      meaning: 'API Server 拒绝创建 worker Pod：ResourceQuota、LimitRange、Pod Security 准入、webhook 或准入围栏。',
+      action: '消息中写明了拒绝原因。用相同的文件运行 `seatunnel-app preflight`：它会检查配额余量、LimitRange，并对 worker Pod 做 dry run。',
+    },
+  },
+  StartupTimeout: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning: 'Not every worker registered with the Zeta master within `application.startup-timeout-millis`.',
+      action:
+        'Look at the worker Pods and their logs: a slow image pull, workers that cannot reach the master port (NetworkPolicies, `application.master.port`). Raise the timeout if pulls are just slow.',
+    },
+    zh: {
+      meaning: '在 `application.startup-timeout-millis` 内，并非所有 worker 都注册到了 Zeta master。',
+      action: '查看 worker Pod 及其日志：镜像拉取慢、worker 无法访问 master 端口（NetworkPolicy、`application.master.port`）。如果只是拉取较慢，调大超时时间。',
+    },
+  },
+  ApiUnavailable: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning: 'The runtime lost the Kubernetes API (it could not list or watch the worker Pods) for longer than it tolerates.',
+      action: "Check the API server's health and that the master Pod may reach it (egress NetworkPolicies of the namespace). Submit again.",
+    },
+    zh: {
+      meaning: 'runtime 与 Kubernetes API 失联（无法 list 或 watch worker Pod）的时间超过了容忍范围。',
+      action: '检查 API Server 的健康状况，以及 master Pod 能否访问它（命名空间的出站 NetworkPolicy）。然后重新提交。',
+    },
+  },
+  ApiError: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning: 'A Kubernetes API call of the runtime was refused, e.g. 403 because its Role lacks a permission.',
+      action:
+        'The message names the call. With `kubernetes.rbac.create = false` your own Role must grant what [the runtime calls](runtime.md#the-pod-spec-it-relies-on).',
+    },
+    zh: {
+      meaning: 'runtime 的某个 Kubernetes API 调用被拒绝，例如因其 Role 缺少权限而返回 403。',
+      action:
+        '消息中写明了是哪个调用。设置 `kubernetes.rbac.create = false` 时，你自己的 Role 必须授予 [runtime 所需的调用](runtime.md#runtime-依赖的-pod-规格)。',
+    },
+  },
+  CleanupFailed: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: { meaning: 'The job succeeded, but the runtime could not delete all worker Pods.', action: '`seatunnel-app cancel --id APP_ID` removes what is left.' },
+    zh: { meaning: '作业已成功，但 runtime 未能删除全部 worker Pod。', action: '执行 `seatunnel-app cancel --id APP_ID` 清理残留对象。' },
+  },
+  InternalError: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning: 'An error the runtime did not expect (a bug); it still stopped the job and removed the workers.',
+      action: `Keep the master log (${MASTER_LOG}) and \`status --output json\` and report it.`,
+    },
+    zh: {
+      meaning: 'runtime 未预料到的错误（缺陷）；它仍然停止了作业并删除了 worker。',
+      action: `保留 master 日志（${MASTER_LOG}）和 \`status --output json\` 的输出，并提交问题报告。`,
+    },
+  },
+  InvalidSettings: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 4,
+    en: {
+      meaning: "The runtime's settings in the Pod are invalid: a hand-edited object, or a CLI and a runtime image of different versions.",
+      action: 'Do not edit the generated objects; use the runtime image of the same release as the CLI (`kubernetes.runtime.image`) and submit again.',
+    },
+    zh: {
+      meaning: 'Pod 中 runtime 的设置无效：对象被手工修改，或 CLI 与 runtime 镜像版本不一致。',
+      action: '不要修改生成的对象；使用与 CLI 同一版本的 runtime 镜像（`kubernetes.runtime.image`）后重新提交。',
+    },
+  },
+  InvalidJobConfig: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 4,
+    en: {
+      meaning: 'The job config inside the master cannot be read or is not valid HOCON (a `${VAR}` without its variable, a mounted file that is not there).',
+      action: 'Check `kubernetes.job-config-file` against its mount, and that `kubernetes.env.*` provides every `${VAR}` of the job.',
+    },
+    zh: {
+      meaning: 'master 内的作业配置无法读取或不是合法的 HOCON（`${VAR}` 对应的变量不存在、挂载的文件不存在）。',
+      action: '核对 `kubernetes.job-config-file` 与其挂载，并确认 `kubernetes.env.*` 提供了作业中的每个 `${VAR}`。',
+    },
+  },
+  InvalidWorkerTemplate: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 4,
+    en: {
+      meaning: 'The worker PodTemplate is missing or lacks what the runtime stamps (the master address variables).',
+      action: 'Do not edit the generated template; submit again.',
+    },
+    zh: { meaning: 'worker PodTemplate 不存在，或缺少 runtime 需要填写的内容（master 地址变量）。', action: '不要修改生成的模板；重新提交。' },
+  },
+  CheckpointNotFound: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 4,
+    en: {
+      meaning:
+        '`--restore-job-id` names a job without a checkpoint in the configured storage, or storage the runtime cannot inspect. It never starts fresh instead.',
+      action:
+        'Use the old **Zeta job ID** (not the application ID), the same `kubernetes.checkpoint-pvc` and checkpoint namespace: see [checkpoint recovery](checkpoint-recovery.md).',
+    },
+    zh: {
+      meaning: '`--restore-job-id` 指定的作业在所配置的存储中没有检查点，或该存储 runtime 无法检查。runtime 绝不会改为从头开始。',
+      action: '使用旧的 **Zeta 作业 ID**（而不是应用 ID），以及相同的 `kubernetes.checkpoint-pvc` 和检查点 namespace：见[检查点恢复](checkpoint-recovery.md)。',
+    },
+  },
+  EngineStartFailed: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 5,
+    en: {
+      meaning: 'The Zeta master process could not be started (a wrong `kubernetes.seatunnel-home`, no Java in the image, a broken runtime file).',
+      action: `Read the master log (${MASTER_LOG}); check \`kubernetes.seatunnel-home\` and \`kubernetes.runtime-files.*\`.`,
+    },
+    zh: {
+      meaning: 'Zeta master 进程无法启动（`kubernetes.seatunnel-home` 错误、镜像中没有 Java、运行时文件有误）。',
+      action: `查看 master 日志（${MASTER_LOG}）；检查 \`kubernetes.seatunnel-home\` 和 \`kubernetes.runtime-files.*\`。`,
+    },
+  },
+  EngineStartTimeout: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 5,
+    en: {
+      meaning: 'The Zeta master did not answer within `application.startup-timeout-millis`.',
+      action: 'Read the master log; give the master more memory or CPU, or raise the timeout.',
+    },
+    zh: {
+      meaning: 'Zeta master 在 `application.startup-timeout-millis` 内没有响应。',
+      action: '查看 master 日志；为 master 分配更多内存或 CPU，或调大超时时间。',
+    },
+  },
+  EngineExited: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 5,
+    en: {
+      meaning: 'The Zeta master process ended while the application ran (a crash, the JVM out of memory).',
+      action: 'Read the master log; raise `application.master.memory-mb`.',
+    },
+    zh: { meaning: '应用运行期间 Zeta master 进程退出（崩溃、JVM 内存不足）。', action: '查看 master 日志；调大 `application.master.memory-mb`。' },
+  },
+  EngineUnreachable: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 5,
+    en: {
+      meaning: "The engine's job status could not be read for longer than tolerated.",
+      action: 'Read the master log (long GC pauses, an overloaded master); raise `application.master.memory-mb` or `cpu-cores`.',
+    },
+    zh: {
+      meaning: '在容忍时间内无法读取引擎中的作业状态。',
+      action: '查看 master 日志（GC 停顿过长、master 负载过高）；调大 `application.master.memory-mb` 或 `cpu-cores`。',
+    },
+  },
+
+  // ---- what only `status` prints ----
+  NotFound: {
+    by: 'status',
+    status: 'UNKNOWN',
+    en: {
+      meaning: 'No Job with this ID in the namespace: never submitted there, cancelled, or removed after `kubernetes.finished-job-retention-seconds`.',
+      action: 'Check the namespace (`-a` or `-n`) and `seatunnel-app list`; raise the retention to keep finished applications longer.',
+    },
+    zh: {
+      meaning: '该命名空间中没有此 ID 的 Job：从未提交到这里、已被取消，或超过 `kubernetes.finished-job-retention-seconds` 后被删除。',
+      action: '检查命名空间（`-a` 或 `-n`）并执行 `seatunnel-app list`；如需更长时间保留已结束的应用，调大保留时长。',
+    },
+  },
+  Deleting: {
+    by: 'status',
+    status: 'CANCELED',
+    en: { meaning: 'The Job is being deleted (a `cancel` is under way); its Pods are stopping.', action: 'Wait; run `cancel` again if it stays like that.' },
+    zh: { meaning: 'Job 正在被删除（`cancel` 进行中），其 Pod 正在停止。', action: '等待；若长时间保持此状态，再次执行 `cancel`。' },
+  },
+  Suspended: {
+    by: 'status',
+    status: 'CREATED',
+    en: {
+      meaning:
+        'The Job is suspended: `submit` created it but has not started it — it is still running, or it stopped without a clean answer from the API server.',
+      action: 'If no `submit` is running: `seatunnel-app cancel --id APP_ID`, then submit again.',
+    },
+    zh: {
+      meaning: 'Job 处于挂起状态：`submit` 已创建但尚未启动它——提交仍在进行，或因 API Server 没有给出明确应答而中断。',
+      action: '如果没有正在运行的 `submit`：执行 `seatunnel-app cancel --id APP_ID`，然后重新提交。',
+    },
+  },
+  OOMKilled: {
+    by: 'status',
+    status: 'FAILED',
+    en: { meaning: 'The master container was killed for exceeding its memory limit.', action: 'Raise `application.master.memory-mb`.' },
+    zh: { meaning: 'master 容器因超出内存 limit 被杀死。', action: '调大 `application.master.memory-mb`。' },
+  },
+  'exit code 1': {
+    by: 'status',
+    status: 'FAILED',
+    en: { meaning: "The master exited 1 (the Zeta job failed) and the runtime's own reason is not on the Job.", action: 'As for `JobFailed`.' },
+    zh: { meaning: 'master 以 1 退出（Zeta 作业失败），且 Job 上没有 runtime 自己写入的原因。', action: '同 `JobFailed`。' },
+  },
+  'exit code 2': {
+    by: 'status',
+    status: 'CANCELED',
+    en: { meaning: "The master exited 2 (cancelled) and the runtime's own reason is not on the Job.", action: 'As for `Terminated`.' },
+    zh: { meaning: 'master 以 2 退出（已取消），且 Job 上没有 runtime 自己写入的原因。', action: '同 `Terminated`。' },
+  },
+  'exit code 3': {
+    by: 'status',
+    status: 'FAILED',
+    en: {
+      meaning: 'The master exited 3 (infrastructure: workers not created, scheduled or registered, a worker lost, the API failed).',
+      action: "Look at the Job's Events (`kubectl describe job APP_ID`): the runtime records `WorkerLost` / `WorkerFailed` there.",
+    },
+    zh: {
+      meaning: 'master 以 3 退出（基础设施问题：worker 未能创建、调度或注册，worker 丢失，或 API 失败）。',
+      action: '查看 Job 的 Events（`kubectl describe job APP_ID`）：runtime 会在那里记录 `WorkerLost` / `WorkerFailed`。',
+    },
+  },
+  'exit code 4': {
+    by: 'status',
+    status: 'FAILED',
+    en: { meaning: "The master exited 4 (the Pod's settings are invalid).", action: 'As for `InvalidSettings` / `InvalidJobConfig`; read the master log.' },
+    zh: { meaning: 'master 以 4 退出（Pod 的设置无效）。', action: '同 `InvalidSettings` / `InvalidJobConfig`；查看 master 日志。' },
+  },
+  'exit code 5': {
+    by: 'status',
+    status: 'FAILED',
+    en: {
+      meaning: 'The master exited 5 (the Zeta master could not start or died).',
+      action: 'As for `EngineStartFailed` / `EngineExited`; read the master log.',
+    },
+    zh: { meaning: 'master 以 5 退出（Zeta master 无法启动或已退出）。', action: '同 `EngineStartFailed` / `EngineExited`；查看 master 日志。' },
+  },
+  ErrImageNeverPull: {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: {
+      meaning: 'The image is not on the node and the pull policy is `Never`.',
+      action: 'Set `kubernetes.image-pull-policy` to `IfNotPresent`, or preload the image.',
+    },
+    zh: { meaning: '节点上没有该镜像，而拉取策略为 `Never`。', action: '把 `kubernetes.image-pull-policy` 设为 `IfNotPresent`，或预先加载镜像。' },
+  },
+  CreateContainerError: {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: {
+      meaning: 'The container runtime could not create the container.',
+      action: "`kubectl describe pod` for the runtime's message (a mount, the image's entrypoint).",
+    },
+    zh: { meaning: '容器运行时无法创建容器。', action: '执行 `kubectl describe pod` 查看容器运行时的消息（挂载、镜像入口点等）。' },
+  },
+  RunContainerError: {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: { meaning: 'The container runtime could not start the container.', action: '`kubectl describe pod`; check the image and `kubernetes.run-as-user`.' },
+    zh: { meaning: '容器运行时无法启动容器。', action: '执行 `kubectl describe pod`；检查镜像和 `kubernetes.run-as-user`。' },
+  },
+  CrashLoopBackOff: {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: {
+      meaning: 'A container keeps exiting and the kubelet waits before restarting it.',
+      action: "Read that container's log (`--previous` for the last run).",
+    },
+    zh: { meaning: '某个容器反复退出，kubelet 在重启前等待。', action: '查看该容器的日志（上一次运行用 `--previous`）。' },
+  },
+  PreCreateHookError: {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: { meaning: 'A hook of the container runtime failed before the container was created.', action: "`kubectl describe pod`; ask the cluster's operators." },
+    zh: { meaning: '容器创建前，容器运行时的 hook 执行失败。', action: '执行 `kubectl describe pod`；联系集群运维人员。' },
+  },
+  PostStartHookError: {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: { meaning: 'A postStart hook of the container failed.', action: '`kubectl describe pod`; a hook added by an admission webhook is the usual cause.' },
+    zh: { meaning: '容器的 postStart hook 执行失败。', action: '执行 `kubectl describe pod`；通常由准入 webhook 添加的 hook 引起。' },
+  },
+  'Init:<reason>': {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: {
+      meaning: 'The init container `install-runtime` (it copies the runtime from `kubernetes.runtime.image`) failed.',
+      action: 'Check `kubernetes.runtime.image` and that its pull works; `kubectl logs POD -c install-runtime`.',
+    },
+    zh: {
+      meaning: 'init 容器 `install-runtime`（从 `kubernetes.runtime.image` 复制 runtime）失败。',
+      action: '检查 `kubernetes.runtime.image` 及其能否正常拉取；执行 `kubectl logs POD -c install-runtime`。',
+    },
+  },
+  FailedCreate: {
+    by: 'status',
+    status: 'DEPLOYING',
+    en: {
+      meaning: 'The Job controller cannot create the master Pod (a Warning Event on the Job): ResourceQuota, LimitRange, Pod Security admission, a webhook.',
+      action: 'The message says which; `seatunnel-app preflight` checks all of these before you submit.',
+    },
+    zh: {
+      meaning: 'Job 控制器无法创建 master Pod（Job 上的 Warning Event）：ResourceQuota、LimitRange、Pod Security 准入、webhook。',
+      action: '消息中写明了原因；`seatunnel-app preflight` 会在提交前检查所有这些项。',
+    },
+  },
+  PodFailurePolicy: {
+    by: 'status',
+    status: 'FAILED',
+    en: {
+      meaning: "The Job failed through its podFailurePolicy (master exit code 1–5); shown when neither the runtime's reason nor the exit code is known.",
+      action: 'The message holds the exit code: see its row.',
+    },
+    zh: { meaning: 'Job 因 podFailurePolicy 失败（master 退出码为 1–5）；在 runtime 的原因和退出码都未知时显示。', action: '消息中包含退出码：见对应的行。' },
+  },
+  BackoffLimitExceeded: {
+    by: 'status',
+    status: 'FAILED',
+    en: {
+      meaning: 'The master Pod failed in a way the podFailurePolicy does not cover (killed by a signal, node lost); the Job never retries (`backoffLimit: 0`).',
+      action: "`kubectl describe job APP_ID` and the master Pod's Events.",
+    },
+    zh: {
+      meaning: 'master Pod 以 podFailurePolicy 未覆盖的方式失败（被信号杀死、节点丢失）；Job 不会重试（`backoffLimit: 0`）。',
+      action: '执行 `kubectl describe job APP_ID` 并查看 master Pod 的 Events。',
+    },
+  },
+  Evicted: {
+    by: 'status',
+    status: 'FAILED',
+    en: {
+      meaning: 'The master Pod was evicted (node pressure).',
+      action: 'Give the application more headroom or a higher priority; submit again (with `--restore-job-id` for a streaming job).',
+    },
+    zh: { meaning: 'master Pod 被驱逐（节点资源压力）。', action: '为应用预留更多资源或更高优先级；重新提交（流作业使用 `--restore-job-id`）。' },
+  },
+};

@@ -1,0 +1,90 @@
+// Chinese descriptions of the option registry (options.ts), rendered into docs/zh/options.md.
+// Typed by the registry's own keys: an option added without its Chinese text fails typecheck.
+// Option keys, props, commands and code stay in English, as SeaTunnel's zh documentation writes them.
+
+import { APP_ID_PREFIX_MAX } from './ids';
+import { HA_LIMITS, type OptionRegistry } from './options';
+
+export type OptionId = keyof OptionRegistry;
+
+/** The description (or, for props without a deployment key, the `propsOnly` text) in Chinese. */
+export const OPTIONS_ZH: Record<OptionId, string> = {
+  // ---- application.* ----
+  name: `应用 ID 的可读前缀（转为小写并清理非法字符，最多 ${APP_ID_PREFIX_MAX} 个字符），同时也是 Zeta 作业名。`,
+  applicationId: '应用 ID；CLI 在 status/cancel 时从 `--id` 读取，construct 未指定时自动派生。',
+  runId: '用于声明式入口（synth、cdk8s、Pulumi）：修改它会派生出新的应用 ID，即开始一次新的运行。`submit` 总是生成新的随机 ID。',
+  jobId: 'Zeta 原生作业 ID，必须为正数。未设置时在提交端生成一次，master 不会重新生成。`--job-id` 优先于此配置。',
+  restoreJobId:
+    '历史 Zeta 作业 ID，用其最近一次检查点初始化本次新作业；必须与作业 ID 不同。找不到检查点时应用失败（runtime 在提交前检查检查点卷）。SeaTunnel 2.3 只能以旧 ID 恢复，因此作业会继续以该 ID 运行（记录在 job-id 注解中）。`--restore-job-id` 优先于此配置。',
+  workerCount: 'worker Pod 的固定数量。容量 = worker-count × worker.slots。',
+  workerSlots: '每个 worker 固定的任务槽（slot）数。',
+  workerCpuCores: 'worker 的 CPU request 与 limit，单位为核。SeaTunnel 只接受整数核；最多三位小数（如 0.5）是本项目的扩展。',
+  workerMemoryMb: 'worker 的内存 request 与 limit，单位 MiB。JVM 堆为其 75 %。',
+  workerPort: 'worker 的 Hazelcast 成员端口；必须与 master 端口和 REST 端口不同。',
+  masterCpuCores: 'master 的 CPU request 与 limit，单位为核（小数规则同 worker）。',
+  masterMemoryMb: 'master 的内存 request 与 limit，单位 MiB。JVM 堆为其 75 %。',
+  masterPort: 'master 的 Hazelcast TCP 端口；同时也是 Service 端口和探针端口。',
+  masterRestPort:
+    'master 上 Zeta REST API v2 的端口（SeaTunnel 2.3.9 及以上）。只有同一 Pod 内的 runtime 调用它，NetworkPolicy 不允许其他 Pod 访问。SeaTunnel 2.3.8 及更早版本没有 REST v2：此时 runtime 使用 master Hazelcast 端口上的 REST v1，只有本应用自己的 Pod 能访问该端口。',
+  startupTimeoutMillis: '分别作用于 master 启动（startup 探针的时间预算）以及创建并注册全部 worker 的过程。不限制作业的执行时长。',
+  haEnabled: `多 master 高可用。现在已做校验（master 少于 ${HA_LIMITS.minMasters} 个或 backup-count 小于 ${HA_LIMITS.minBackupCount} 会报错）；HA 清单将在后续版本提供，因此开启时会被拒绝并说明原因。`,
+  haMasters: `HA 模式下的 master 数量；至少 ${HA_LIMITS.minMasters} 个。`,
+  haBackupCount: `HA 模式下 Zeta 的 seatunnel.engine.backup-count；至少为 ${HA_LIMITS.minBackupCount}，且小于 master 数量。`,
+  // ---- kubernetes.* ----
+  namespace: '已存在的命名空间，应用的所有对象都放在其中（DNS-1123 label）。',
+  image: '包含 SeaTunnel 发行版以及作业所需全部连接器、格式和驱动 jar 的镜像；运行时不会下载任何内容。',
+  imagePullPolicy: '`kubernetes.image` 的拉取策略（区分大小写）。',
+  imagePullSecrets: '已存在的镜像拉取 Secret：逗号分隔的字符串或 HOCON 数组；每项会去除首尾空白，空项报错。',
+  serviceAccount:
+    'master 使用的已存在 ServiceAccount，master 是唯一挂载 API token 的 Pod；生成的 Role 绑定到它。未设置时为应用生成一个由应用拥有的 ServiceAccount。拒绝使用 `default`（否则 Role 会授予所有以 `default` 运行的 Pod）。共用同一个具名 ServiceAccount 的应用会共享彼此的 Role：请为每个应用指定各自的 ServiceAccount。',
+  seatunnelHome: '镜像内的 SEATUNNEL_HOME：绝对路径，不能包含 ":"。',
+  configMaps:
+    '`ref` = 挂载已存在的 ConfigMap；`data` = 创建并拥有一个 ConfigMap（名称默认为 `<application-id>-<entry>`，可用 `name` 指定；指定的 `name` 必须以应用的可读名称加 `-` 开头，与生成的名称一致，且不能属于其他应用）。键不能以 `..` 开头（kubelet 自己的文件）；挂载路径须写成规范形式，不能位于应用使用的路径之上、之中或与之相同（`/opt/seatunnel-app`、`/etc/seatunnel-app/engine`、`/var/run/seatunnel-app`、检查点与 secret-ref 路径、ServiceAccount token 目录），也不能位于 SEATUNNEL_HOME 或其上级，不能与同一 Pod 上的其他挂载重叠。`mounts` 把每个要挂载的键映射到完整路径（用 subPath 单独只读挂载）；`roles` 选择 master 和/或 worker（默认两者都挂载）。`mounts`/`roles` 子键是本项目定义的：SeaTunnel 只公开了每个挂载的键需声明完整路径。',
+  secrets:
+    '与 `kubernetes.configmap.<entry>` 相同，用于 Secret：`data` 创建一个由应用拥有的 Secret（值不会写入 ConfigMap 或日志），`ref` 挂载已存在的 Secret。默认 roles：仅 master。SeaTunnel 公开了 `kubernetes.secret.*` 会创建应用拥有的 Secret；子键是本项目定义的。',
+  secretRef: '已存在的 Secret，整体只读挂载到 master 的 `/etc/seatunnel-secret`（SeaTunnel 公开的路径以 `/etc/seatunnel-se` 开头，其余部分由本项目确定）。',
+  env: 'master 的环境变量，用于解析作业配置中的 `${VAR}`：字面字符串、`{ secret = s, key = k }` 或 `{ configmap = c, key = k }`（可选 `optional = true`）。SeaTunnel 公开了字面值、Secret 键和 ConfigMap 键三种来源；语法是本项目定义的。保留名称（它们控制 runtime、Node.js 或 Kubernetes 客户端，或由本工具设置）：`KUBECONFIG`、`OPENSSL_CONF`、`OPENSSL_MODULES`、`OPENSSL_ENGINES`、`LD_PRELOAD`、`LD_AUDIT`、本工具设置的变量（`SEATUNNEL_HOME`、`JAVA_OPTS`、`JvmOption`、`JDK_JAVA_OPTIONS`、`ST_DOCKER_MEMBER_LIST`、`HZ_PHONE_HOME_ENABLED`），以及所有以 `SEATUNNEL_APP_`、`SEATUNNEL_APPLICATION_`、`SEATUNNEL_POD_`、`NODE_` 或 `KUBERNETES_SERVICE_` 开头的名称。',
+  envFrom:
+    '把整个已存在的 Secret 或 ConfigMap 作为 master 的环境变量：`{ secret = s }` 或 `{ configmap = c }`，可选 `prefix` 和 `optional`。会构成或可能补全保留名称（见 `kubernetes.env.<NAME>`）的前缀会被拒绝；不设前缀时，键要到 Pod 启动时才知道，因此请不要在该对象中放保留名称，或设置前缀。',
+  jobConfig: '作业配置文本；CLI 从 `-c` 读取。',
+  jobConfigFile:
+    'master 内作业文件的绝对路径，来自某个 `kubernetes.configmap.<entry>` 或 `kubernetes.secret.<entry>` 挂载。设置后不再需要 `-c`（此时给出 `-c` 会被拒绝，避免被静默忽略）。',
+  labels: '应用所有对象上的标签（例如来自团队模板的成本中心）。',
+  annotations: '应用所有对象上的注解。`seatunnel.apache.org/` 下的键为保留键：runtime 和 `status` 依赖它们。',
+  masterLabels: 'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键。',
+  workerLabels: 'worker Pod 的额外标签（规则同 master 标签）。',
+  masterAnnotations: 'master Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',
+  workerAnnotations: 'worker Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',
+  masterNodeSelector: 'master Pod 的 nodeSelector；值可以为空（`disktype:`），与 Kubernetes 一致。',
+  workerNodeSelector: 'worker Pod 的 nodeSelector（值可以为空）。',
+  masterTolerations:
+    'master Pod 的容忍（toleration）：由 `{ key, operator, value, effect, toleration-seconds }` 组成的 HOCON 数组，或 `key=value:Effect,key:Effect`（没有 "=" 时 operator 为 Exists）。SeaTunnel 公开了可配置容忍；配置名由本项目确定。',
+  workerTolerations: 'worker Pod 的容忍（语法相同）。',
+  checkpointPvc: '已存在的 PVC，仅在 master 上以读写方式挂载到 `/opt/seatunnel/checkpoints`；永远不会被设置 owner reference、修改或删除。',
+  finishedJobRetentionSeconds: '已结束的应用保留可见的时长：即 Job 的 `ttlSecondsAfterFinished`。',
+  kubeconfig: '提交端的 kubeconfig。不会发送到集群；请写在部署文件中，而不是通过 `-D` 传入。',
+  runtimeFiles:
+    '`<file>` 为 `engine`（seatunnel.yaml）、`hazelcast`、`jvm-options` 或 `log4j2`。默认全部自动生成；`{ file = path }` 或 `{ content = "…" }` 提供自定义文件（YAML：合并到 application 模式控制的键之下；JVM 参数：追加；Log4j2：整体替换）；`{ enabled = false }` 使用镜像自带的文件。Hazelcast 文件不能修改成员发现（不允许 auto-detection、multicast、kubernetes 或云发现、discovery strategies、advanced network），也不能修改 `network.rest-api`。自定义文件放入同一个 ConfigMap（engine、hazelcast 和 jvm-options 每个角色一份），其大小必须低于 API Server 的 1 MiB 上限。SeaTunnel 公开了每个文件都可以指定或禁用；配置名由本项目确定。',
+  rbacCreate: '生成 master 的 Role（恰好是 runtime 发出的调用）及其绑定到 ServiceAccount 的 RoleBinding。',
+  networkPolicyEnabled: '生成 NetworkPolicy：master 与 worker 只接受来自本应用 Pod 的 Hazelcast 流量；任何其他 Pod 都无法访问 REST 端口。',
+  podSecurity:
+    'master 与 worker Pod 按此 Pod Security Standards 级别构建（`preflight` 会报告命名空间实际强制的级别）。`baseline`：禁止提权，seccomp 为 RuntimeDefault，不使用主机资源。`restricted` 另外要求 runAsNonRoot 并丢弃所有 capabilities：需要镜像以非 root 用户运行，或设置 `kubernetes.run-as-user`。默认值为 `baseline`，因为官方 apache/seatunnel 镜像以 root 运行并会写入 /opt/seatunnel。',
+  runAsUser:
+    'master 与 worker Pod 中所有容器运行所用的非 root 用户 ID（Pod 的 `securityContext.runAsUser`）。该用户必须能读取 SEATUNNEL_HOME 并写入其 logs 目录。',
+  admissionFence:
+    '在 worker PodTemplate 上写明 master 的 ServiceAccount（注解 `seatunnel.apache.org/fenced-creator`），这样在平台团队安装了准入围栏（ValidatingAdmissionPolicy `seatunnel-app-worker-fence`，Kubernetes 1.30+，见 docs/security.md）的集群上，该 ServiceAccount 只能创建与模板一致的 Pod。平台未安装该策略时不起作用。',
+  runtimeMode:
+    '`init-container` 把 Node.js 和 runtime 从 `kubernetes.runtime.image` 复制到共享卷中，因此可以原样使用官方 SeaTunnel 镜像；`embedded` 要求它们已位于 `kubernetes.image` 内的 /opt/seatunnel-app。',
+  runtimeImage: '包含 Node.js 和 runtime bundle 的镜像（由 runtime/Dockerfile 构建）。',
+  runtimeImagePullPolicy: 'runtime 镜像的拉取策略。',
+};
+
+/** What an unset option without a default means (`unset` in the registry), in Chinese. The renderer refuses an `unset` without one. */
+export const UNSET_ZH: Readonly<Record<string, string>> = {
+  generated: '自动生成',
+  'fresh start': '从头开始',
+  'generated: `<application-id>-runtime`': '自动生成：`<application-id>-runtime`',
+  'KUBECONFIG, then in-cluster': '先 KUBECONFIG，再集群内配置',
+  'all generated': '全部自动生成',
+  "the image's user": '镜像自身的用户',
+};
