@@ -116,7 +116,7 @@ class Application implements Step {
     this.state.streaming = isStreaming(job.json);
     log.info('job config resolved', { bytes: job.json.length, variables: job.envUsed.join(',') || 'none', streaming: this.state.streaming });
     this.d.writeEngineFiles();
-    if (app.restoreJobId) this.d.engine.checkRestorable(app.restoreJobId);
+    if (app.restoreJobId) await this.interruption.guard(this.d.engine.checkRestorable(app.restoreJobId));
     this.interruption.throwIfSet();
 
     this.startEngine();
