@@ -123,7 +123,7 @@ class Application implements Step {
     const ha = app.ha;
     // With HA the masters run in their own Pods (docs/ha.md): nothing to write or start here.
     if (!ha) this.d.writeEngineFiles();
-    if (app.restoreJobId) this.d.engine.checkRestorable(app.restoreJobId);
+    if (app.restoreJobId) await this.interruption.guard(this.d.engine.checkRestorable(app.restoreJobId));
     this.interruption.throwIfSet();
 
     const started = this.d.clock.now();

@@ -8,9 +8,13 @@
 //     application (fail fast, never replaced) — unless the application itself is being deleted
 //     (`cancel` deletes the workers, often before this Pod's SIGTERM): then it is a cancel.
 //   * The first ending wins; once the application is ending every later happening is ignored.
-//   * A submitted job is stopped before the workers go; a streaming job that is *terminated*
-//     (SIGTERM, `cancel --savepoint`) is stopped with a savepoint so it can be restored, unless its
-//     workers are going away too (the application is being deleted).
+//   * A submitted job is stopped before the workers go. A streaming job that is *terminated*
+//     (`cancel`, SIGTERM, `cancel --savepoint`) keeps its checkpoints for a restore, as SeaTunnel's
+//     application mode does by forcing `retain-after-job-cancelled`: Zeta 2.3.8 has no such setting
+//     and deletes a job's checkpoints whenever a stop-job cancels it (CANCELED), so such a job is
+//     stopped with a savepoint while its workers stay, and otherwise (the application is being
+//     deleted: its workers are going away) never sent a plain stop — it ends with its workers and
+//     the engine (FAILED, or the member shut down), which keeps the checkpoints.
 
 import type { EngineExit } from './engine/port';
 import { describeExit } from './engine/process';
@@ -126,8 +130,13 @@ export function decide(f: Facts, h: Happening): Decision {
 export type StopDecision =
   | { readonly do: 'nothing' }
   | { readonly do: 'ask-deletion' }
-  /** stop-job; with `savepoint`, a plain stop follows if the savepoint does not end the job in time. */
-  | { readonly do: 'stop'; readonly savepoint: boolean };
+  /**
+   * stop-job. With `savepoint` no plain stop follows if the savepoint does not end the job in time:
+   * the job then ends with the engine, as with `keep`.
+   */
+  | { readonly do: 'stop'; readonly savepoint: boolean }
+  /** No stop-job (a plain one would delete the checkpoints): the job ends with its workers and the engine. */
+  | { readonly do: 'keep-checkpoints' };
 
 /** How to stop the job when the application ends with `reason`. */
 export function howToStop(f: Facts, reason: Reason): StopDecision {
@@ -137,7 +146,7 @@ export function howToStop(f: Facts, reason: Reason): StopDecision {
   if (f.savepointRequested) return { do: 'stop', savepoint: true };
   // A savepoint needs the workers: not when the application itself is being deleted (they go too).
   if (f.deletion === 'unknown') return { do: 'ask-deletion' };
-  return { do: 'stop', savepoint: f.deletion === 'not-deleting' };
+  return f.deletion === 'not-deleting' ? { do: 'stop', savepoint: true } : { do: 'keep-checkpoints' };
 }
 
 /**

@@ -11,6 +11,7 @@ import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cl
 import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
 import { collection, deploymentFiles, KINDS, labelled, run, type RunResult } from '../cluster/cli-support';
 import { parseAllDocuments } from 'yaml';
+import { startMiniHdfs } from '../support/mini-hdfs';
 
 jest.setTimeout(6 * 60_000);
 
@@ -57,16 +58,18 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     await stack?.stop();
   });
 
+  /** Checkpoints in a local directory standing in for the checkpoint PVC. */
+  const localCheckpoints = () => `storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n`;
+
   /** Writes the files of one application and returns the CLI arguments for them. */
-  function application(name: string, job: string, extra = ''): string[] {
+  function application(name: string, job: string, extra = '', storage = localCheckpoints()): string[] {
     const files = deploymentFiles(
       ns.name,
       [
         stack.deploymentLines,
         `application { name = ${name}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640, startup-timeout-millis = 240000 }`,
         `kubernetes { image = "apache/seatunnel:2.3.8", service-account = ${SERVICE_ACCOUNT}, env.ROWS = "${ROWS}" }`,
-        // Checkpoints go to a local directory standing in for the checkpoint PVC.
-        `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 2000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`,
+        `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 2000\n      ${storage}"""`,
         extra,
       ].join('\n'),
       { name },
@@ -156,11 +159,16 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     await expectNothingLeft(appId);
   });
 
-  test('streaming: cancel stops the engine and removes everything; the application is CANCELED, not failed', async () => {
-    const { appId } = await submit(application('e2e-cancel', STREAMING_JOB));
+  test('streaming: a plain cancel stops the engine and removes everything, CANCELED, not failed, and the checkpoints stay', async () => {
+    const { appId, jobId } = await submit(application('e2e-cancel', STREAMING_JOB));
     await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
       description: 'the streaming job runs',
       timeoutMs: 240_000,
+    });
+    const dir = path.join(checkpoints, jobId);
+    await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
+      description: `a checkpoint in ${dir}`,
+      timeoutMs: 60_000,
     });
     const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', appId]);
     expect(cancel.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
@@ -168,6 +176,10 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     // The runtime saw its application being deleted: a cancel, not a lost worker.
     expect(masterLog(appId)).toMatch(/reason=Terminated/);
     expect(masterLog(appId)).not.toMatch(/reason=WorkerLost/);
+    // Zeta 2.3.8 deletes a job's checkpoints when a stop-job cancels it; the runtime sent none.
+    expect(masterLog(appId)).toMatch(/without a stop-job, so its checkpoints stay/);
+    expect(masterLog(appId)).not.toMatch(/zetaStatus=CANCELED/);
+    expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
     await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status') === 'UNKNOWN', {
       description: 'status UNKNOWN after cancel',
       timeoutMs: 60_000,
@@ -217,6 +229,50 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(status.value('Status')).toBe('FAILED');
     expect(status.out.join('\n')).toMatch(/CheckpointNotFound|no checkpoint/i);
     await expectNothingLeft(wrong.appId);
+  });
+
+  test('HDFS checkpoint storage (a real MiniDFSCluster on 127.0.0.1): a plain cancel keeps the checkpoints there, a new application restores from them, a wrong id fails with CheckpointNotFound', async () => {
+    const hdfs = await startMiniHdfs(path.join(stack.dir, 'hdfs'));
+    try {
+      process.stderr.write(`[e2e] HDFS at ${hdfs.uri}\n`);
+      const onHdfs = `storage:\n        type: hdfs\n        plugin-config:\n          storage.type: hdfs\n          fs.defaultFS: ${hdfs.uri}\n          namespace: /seatunnel/checkpoints/\n`;
+      const first = await submit(application('e2e-hdfs', STREAMING_JOB, '', onHdfs));
+      const dir = `/seatunnel/checkpoints/${first.jobId}/`;
+      await waitFor(() => hdfs.list(dir).some((f) => f.endsWith('.ser')), { description: `a checkpoint in ${hdfs.uri}${dir}`, timeoutMs: 240_000 });
+      // Nothing of it on the local stand-in for the PVC: the engine wrote to HDFS.
+      expect(fs.existsSync(path.join(checkpoints, first.jobId))).toBe(false);
+
+      const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId]);
+      expect(cancel.out).toEqual([`Application ID: ${first.appId}`, 'Cancellation requested']);
+      await expectNothingLeft(first.appId);
+      expect(masterLog(first.appId)).toMatch(/without a stop-job, so its checkpoints stay/);
+      const kept = hdfs.list(dir).filter((f) => f.endsWith('.ser'));
+      expect(kept.length).toBeGreaterThan(0);
+
+      const restored = await submit(application('e2e-hdfs-restore', STREAMING_JOB, '', onHdfs), '--restore-job-id', first.jobId);
+      await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+        description: 'the restored job runs',
+        timeoutMs: 240_000,
+      });
+      expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(first.jobId);
+      // The runtime listed the checkpoints on HDFS before submitting; Zeta then restored from them.
+      await waitFor(() => /checkpoint found for the restore/.test(masterLog(restored.appId)) && /start with savePoint/i.test(masterLog(restored.appId)), {
+        description: 'the master log shows the checkpoint found on HDFS and the restore',
+        timeoutMs: 60_000,
+      });
+      expect(masterLog(restored.appId)).toContain(kept.sort()[kept.length - 1]);
+      await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', restored.appId]);
+      await expectNothingLeft(restored.appId);
+
+      const wrong = await submit(application('e2e-hdfs-wrong', STREAMING_JOB, '', onHdfs), '--restore-job-id', '12345');
+      const status = await waitStatus(wrong.appId, 120_000);
+      expect(status.value('Status')).toBe('FAILED');
+      expect(status.out.join('\n')).toMatch(/CheckpointNotFound/);
+      expect(status.out.join('\n')).toMatch(/no checkpoint found under \/seatunnel\/checkpoints\/12345\/ on hdfs:\/\/127\.0\.0\.1:/);
+      await expectNothingLeft(wrong.appId);
+    } finally {
+      await hdfs.stop();
+    }
   });
 
   test('plain kubectl-style apply of synthesized YAML runs the application; the runtime adopts its dependents; cancel cleans up', async () => {

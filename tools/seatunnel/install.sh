@@ -46,6 +46,8 @@ unavailable() { # exit 3: nothing usable can be obtained here
 }
 step=""
 fail() { log "FAILED at step '$step': $*"; exit 1; }
+# shellcheck source=../lib/maven-home.sh
+. "$here/../lib/maven-home.sh"
 
 if [[ $mode == install && -f $st_home/.complete ]]; then
   echo "$st_home"
@@ -65,12 +67,7 @@ java_major="${java_major#1.}"
 ((java_major >= 11)) || unavailable "java $java_major found; the engine needs Java 11+ (verified on 17)"
 
 mkdir -p "$cache_root/seatunnel"
-lock="$cache_root/seatunnel/.lock-${SEATUNNEL_VERSION}-${hash}"
-exec 9>"$lock"
-if ! flock -n 9; then
-  log "another install holds $lock; waiting"
-  flock 9
-fi
+hold_lock "$cache_root/seatunnel/.lock-${SEATUNNEL_VERSION}-${hash}"
 if [[ $mode == install && -f $st_home/.complete ]]; then # finished by the other holder
   echo "$st_home"
   exit 0
@@ -93,25 +90,9 @@ item() { # groupId artifactId version classifier outputDirectory
   [[ -n $4 ]] && printf '<classifier>%s</classifier>' "$4"
   printf '<outputDirectory>%s</outputDirectory></artifactItem>\n' "$5"
 }
-cat >"$build/pom.xml" <<EOF
-<?xml version="1.0" encoding="UTF-8"?>
-<project>
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.seatunnel-app</groupId>
-  <artifactId>zeta-home-assembly</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
+write_pom "$build/pom.xml" "
     <!-- the engine: server + everything it needs at run time (transitively) -->
-    <dependency><groupId>$G</groupId><artifactId>seatunnel-engine-server</artifactId><version>$V</version></dependency>
-  </dependencies>
-  <build>
-    <plugins>
-      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-dependency-plugin</artifactId>
-        <version>$MAVEN_DEPENDENCY_PLUGIN_VERSION</version>
-        <executions>
+    <dependency><groupId>$G</groupId><artifactId>seatunnel-engine-server</artifactId><version>$V</version></dependency>" "
           <execution>
             <id>engine-lib</id><phase>validate</phase><goals><goal>copy-dependencies</goal></goals>
             <configuration><outputDirectory>$stage/lib</outputDirectory><includeScope>runtime</includeScope></configuration>
@@ -125,25 +106,13 @@ $(item "$G" connector-fake "$V" "" "$stage/connectors")
 $(item "$G" connector-console "$V" "" "$stage/connectors")
 $(item "$G" connector-assert "$SEATUNNEL_ASSERT_VERSION" "" "$stage/connectors")
             </artifactItems></configuration>
-          </execution>
-        </executions>
-      </plugin>
-    </plugins>
-  </build>
-</project>
-EOF
+          </execution>"
 
 # ---- step: fetch jars -------------------------------------------------------------------------------------------
 step="fetch jars with maven"
 mvn_log="$cache_root/seatunnel/maven-${SEATUNNEL_VERSION}-${hash}.log"
 log "step 1/4: resolving engine ${V} (+ its dependencies), Hadoop uber jar, transforms, FakeSource/Console ${V}, Assert ${SEATUNNEL_ASSERT_VERSION} (log: $mvn_log)"
-if ! (cd "$build" && "$MVN" -B -ntp -f pom.xml validate) >"$mvn_log" 2>&1; then
-  grep -E '^\[ERROR\]' "$mvn_log" | head -5 >&2 || true
-  if grep -qE 'Could not find artifact|was not found in|Could not transfer artifact|Unknown ?Host|Connection refused|Network is unreachable|Failed to read artifact descriptor' "$mvn_log"; then
-    unavailable "maven could not obtain the SeaTunnel ${V} artifacts (full log: $mvn_log)"
-  fi
-  fail "maven failed (full log: $mvn_log)"
-fi
+maven_validate "$build" "$mvn_log" "SeaTunnel ${V}"
 n_lib=$(find "$stage/lib" -name '*.jar' | wc -l)
 log "  fetched $n_lib jars into lib/, $(find "$stage/connectors" -name '*.jar' | wc -l) into connectors/ ($((SECONDS - t0)) s)"
 

@@ -64,8 +64,8 @@ export interface EnginePort {
   readonly exited: Promise<EngineExit>;
   /** Resolves once the REST API answers; rejects with EngineUnavailable if `signal` aborts first. */
   waitReady(signal: AbortSignal): Promise<void>;
-  /** Throws CheckpointNotFound unless `jobId` has a checkpoint to restore from. */
-  checkRestorable(jobId: string): void;
+  /** Rejects with CheckpointNotFound unless `jobId` has a checkpoint to restore from. */
+  checkRestorable(jobId: string): Promise<void>;
   overview(): Promise<Overview>;
   submit(request: SubmitRequest): Promise<SubmitResult>;
   jobInfo(jobId: string): Promise<JobInfo>;

@@ -8,6 +8,7 @@ import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { Settings } from '../settings';
 import { requireCheckpoint } from './checkpoints';
+import { hadoopLister } from './hadoop-list';
 import { EngineProcess } from './process';
 import { EngineUnavailable, type EngineExit, type EnginePort, type JobInfo, type Overview, type SubmitRequest, type SubmitResult } from './port';
 import { ZetaRest } from './zeta-rest';
@@ -29,6 +30,7 @@ export class ZetaEngine implements EnginePort {
   private readonly process: EngineProcess | undefined;
   private readonly candidates: ZetaRest[];
   private rest: ZetaRest;
+  private readonly engineEnv: NodeJS.ProcessEnv;
 
   constructor(
     private readonly settings: Settings,
@@ -39,6 +41,7 @@ export class ZetaEngine implements EnginePort {
     // runtime.json master.env: the engine's own settings (JVM module flags, phone-home off).
     const engineEnv: NodeJS.ProcessEnv = { ...env, HZ_PHONE_HOME_ENABLED: 'false', ...(settings.app.master.env ?? {}) };
     for (const k of HIDDEN_FROM_ENGINE) delete engineEnv[k];
+    this.engineEnv = engineEnv;
     this.process = settings.app.ha ? undefined : new EngineProcess({ argv: relocate(settings.app.master.command, settings.workDir), env: engineEnv, log });
     this.candidates = settings.engineRest.candidates.map((c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }));
     this.rest = this.candidates[0];
@@ -72,7 +75,7 @@ export class ZetaEngine implements EnginePort {
     throw new EngineUnavailable(`the engine's REST API did not answer: ${tried || this.candidates.map((c) => c.base).join(', ')}`);
   }
 
-  checkRestorable(jobId: string): void {
+  async checkRestorable(jobId: string): Promise<void> {
     // The master's completed copy; with HA (no copy) the mounted generated file; else the image's.
     const candidates = [
       path.join(this.settings.engineWorkDir, ENGINE_FILES.masterEngine),
@@ -80,7 +83,13 @@ export class ZetaEngine implements EnginePort {
       path.join(process.env.SEATUNNEL_HOME ?? '/opt/seatunnel', 'config', 'seatunnel.yaml'),
     ];
     const file = candidates.find((f) => fs.existsSync(f)) ?? candidates[candidates.length - 1];
-    const files = requireCheckpoint(fs.readFileSync(file, 'utf8'), jobId);
+    const listHadoop = hadoopLister({
+      engineCommand: relocate(this.settings.app.master.command, this.settings.workDir),
+      env: this.engineEnv,
+      confDir: path.join(this.settings.workDir, 'checkpoint-client'),
+      timeoutMs: 120_000,
+    });
+    const files = await requireCheckpoint(fs.readFileSync(file, 'utf8'), jobId, { listHadoop });
     this.log.info('checkpoint found for the restore', { restoreJobId: jobId, files: files.length, latest: files[files.length - 1] });
   }
 

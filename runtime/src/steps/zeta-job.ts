@@ -122,13 +122,19 @@ export async function stopJob(s: Step, reason: Reason, applicationBeingDeleted: 
     const deleting = await applicationBeingDeleted();
     how = howToStop(factsOf(state, false, deleting), reason);
   }
+  if (how.do === 'keep-checkpoints') {
+    s.reporter.event('Normal', 'Stopping', `Zeta job ${jobId} ends with its workers and the engine, without a stop-job, so its checkpoints stay for a restore`);
+    return;
+  }
   if (how.do === 'stop' && how.savepoint) {
     s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId} with a savepoint (its checkpoints stay for a restore)`);
-    if (await requestStop(s, jobId, true, s.t.savepointWaitMs)) return;
-    log.warn('the stop with savepoint did not end the job in time; stopping it without', { jobId });
-  } else {
-    s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId}`);
+    if (!(await requestStop(s, jobId, true, s.t.savepointWaitMs))) {
+      // A plain stop now would make Zeta 2.3.8 delete the checkpoints the savepoint was meant to keep.
+      log.warn('the stop with savepoint did not end the job in time; it ends with its workers and the engine, its checkpoints kept', { jobId });
+    }
+    return;
   }
+  s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId}`);
   if (!(await requestStop(s, jobId, false, s.t.stopWaitMs))) {
     log.warn('the Zeta job did not reach a terminal status in time', { jobId, status: state.zetaStatus, waitedMs: s.t.stopWaitMs });
   }

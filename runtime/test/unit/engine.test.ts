@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { renderEngineFiles, MASTER_HOST_PLACEHOLDER } from 'seatunnel-app/internal/engine/files';
 import { spec } from '../../../test/support/fixtures';
 import { checkpointLocation, requireCheckpoint } from '../../src/engine/checkpoints';
+import { coreSiteXml, javaAndClasspath, parseListing } from '../../src/engine/hadoop-list';
 import { completeEngineFile, writeEngineFiles } from '../../src/engine/config-files';
 import { EngineRejected, EngineUnavailable } from '../../src/engine/port';
 import { ZetaRest } from '../../src/engine/zeta-rest';
@@ -55,30 +56,88 @@ describe('restore checkpoints', () => {
     expect(checkpointLocation(pvcEngine)).toEqual({ kind: 'local', namespace: '/opt/seatunnel/checkpoints/' });
   });
 
-  test('files found → ok; none → CheckpointNotFound, never a fresh start', () => {
+  test('files found → ok; none → CheckpointNotFound, never a fresh start', async () => {
     const readdir = (dir: string) => {
       if (dir === '/opt/seatunnel/checkpoints/4711') return ['1795944094278-806-1-1.ser', '1795944094278-806-1-1.ser.crc', '1795944094279-806-1-2.ser'];
       throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
     };
-    expect(requireCheckpoint(pvcEngine, '4711', readdir)).toEqual([
+    expect(await requireCheckpoint(pvcEngine, '4711', { readdir })).toEqual([
       '/opt/seatunnel/checkpoints/4711/1795944094278-806-1-1.ser',
       '/opt/seatunnel/checkpoints/4711/1795944094279-806-1-2.ser',
     ]);
-    let err: RuntimeFailure | undefined;
-    try {
-      requireCheckpoint(pvcEngine, '4712', readdir);
-    } catch (e) {
-      err = e as RuntimeFailure;
-    }
-    expect(err?.reason).toBe('CheckpointNotFound');
-    expect(err?.message).toMatch(/no checkpoint found under \/opt\/seatunnel\/checkpoints\/4712\//);
+    const err = await requireCheckpoint(pvcEngine, '4712', { readdir }).catch((e: unknown) => e as RuntimeFailure);
+    expect((err as RuntimeFailure).reason).toBe('CheckpointNotFound');
+    expect((err as RuntimeFailure).message).toMatch(/no checkpoint found under \/opt\/seatunnel\/checkpoints\/4712\//);
   });
 
-  test('remote storage cannot be inspected: the restore is refused rather than risk a fresh start', () => {
+  const hdfsEngine = (pluginConfig: string) =>
+    `seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: hdfs\n${pluginConfig}`;
+
+  test('HDFS: the location carries what the hdfs plugin gives Hadoop (fs.defaultFS, seatunnel.hadoop.*, hdfs_site_path)', () => {
+    const yaml = hdfsEngine(
+      '          fs.defaultFS: hdfs://nn:8020\n          namespace: /st/ckpt\n          seatunnel.hadoop.dfs.replication: 1\n          hdfs_site_path: /etc/hadoop/hdfs-site.xml\n',
+    );
+    expect(checkpointLocation(yaml)).toEqual({
+      kind: 'hadoop',
+      namespace: '/st/ckpt',
+      hadoop: { properties: { 'fs.defaultFS': 'hdfs://nn:8020', 'dfs.replication': '1' }, hdfsSitePath: '/etc/hadoop/hdfs-site.xml' },
+      description: 'hdfs/hdfs at hdfs://nn:8020, namespace /st/ckpt',
+    });
+  });
+
+  test('HDFS: lists <namespace>/<jobId>/ with the Hadoop client; .ser files → ok, none → CheckpointNotFound naming the directory', async () => {
+    const yaml = hdfsEngine('          fs.defaultFS: hdfs://127.0.0.1:9000\n          namespace: /st/ckpt\n');
+    const asked: string[] = [];
+    const listHadoop = async (_c: unknown, dir: string) => {
+      asked.push(dir);
+      return dir === '/st/ckpt/4711/' ? ['/st/ckpt/4711/1-806-1-1.ser', '/st/ckpt/4711/1-806-1-1.ser.tmp'] : [];
+    };
+    expect(await requireCheckpoint(yaml, '4711', { listHadoop })).toEqual(['/st/ckpt/4711/1-806-1-1.ser']);
+    const err = (await requireCheckpoint(yaml, '4712', { listHadoop }).catch((e: unknown) => e)) as RuntimeFailure;
+    expect(asked).toEqual(['/st/ckpt/4711/', '/st/ckpt/4712/']);
+    expect(err.reason).toBe('CheckpointNotFound');
+    expect(err.message).toMatch(/no checkpoint found under \/st\/ckpt\/4712\/ on hdfs:\/\/127\.0\.0\.1:9000/);
+  });
+
+  test('HDFS that cannot be listed: CheckpointNotFound with the reason, never a fresh start', async () => {
+    const yaml = hdfsEngine('          fs.defaultFS: hdfs://127.0.0.1:9\n');
+    const listHadoop = async () => {
+      throw new Error('Hadoop FsShell exited with 1: ls: Call From x to 127.0.0.1:9 failed on connection exception');
+    };
+    const err = (await requireCheckpoint(yaml, '1', { listHadoop }).catch((e: unknown) => e)) as RuntimeFailure;
+    expect(err.reason).toBe('CheckpointNotFound');
+    expect(err.message).toMatch(/could not be listed: .*connection exception/);
+  });
+
+  test('storage it cannot inspect (S3, Kerberos HDFS): the restore is refused rather than risk a fresh start', async () => {
     const s3 =
       'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: s3\n          fs.s3a.endpoint: x\n          namespace: /ckpt/\n';
     expect(checkpointLocation(s3).kind).toBe('remote');
-    expect(() => requireCheckpoint(s3, '1')).toThrow(/cannot inspect/);
+    await expect(requireCheckpoint(s3, '1')).rejects.toThrow(/cannot inspect/);
+    const kerberos = hdfsEngine('          fs.defaultFS: hdfs://nn:8020\n          kerberosPrincipal: st@EXAMPLE\n          kerberosKeytabFilePath: /k\n');
+    expect(checkpointLocation(kerberos).kind).toBe('remote');
+  });
+});
+
+describe('Hadoop listing (FsShell)', () => {
+  test('java and classpath come from the master command line', () => {
+    expect(javaAndClasspath(['/usr/bin/java', '-Xmx1g', '-cp', '/h/lib/*:/h/starter/x.jar', 'Main', '-r', 'master'])).toEqual({
+      java: '/usr/bin/java',
+      classpath: '/h/lib/*:/h/starter/x.jar',
+    });
+    expect(() => javaAndClasspath(['java', 'Main'])).toThrow(/no classpath/);
+  });
+
+  test('core-site.xml escapes values', () => {
+    expect(coreSiteXml({ 'fs.defaultFS': 'hdfs://a&b<c>' })).toContain('<value>hdfs://a&amp;b&lt;c&gt;</value>');
+  });
+
+  test('exit 0 → the paths; a missing directory → []; anything else → the error line', () => {
+    expect(parseListing(0, '/c/1/a.ser\n/c/1/b.ser\n', '')).toEqual(['/c/1/a.ser', '/c/1/b.ser']);
+    expect(parseListing(1, '', "ls: `/c/2/': No such file or directory\n")).toEqual([]);
+    expect(() => parseListing(1, '', 'SLF4J: x\nls: Call From h to 127.0.0.1:9 failed on connection exception\n')).toThrow(
+      /exited with 1: ls: Call From .* connection exception/,
+    );
   });
 });
 

@@ -494,7 +494,8 @@ export class FakeEngine implements EnginePort {
     for (let i = 0; i < this.readyAfterPolls; i++) await this.clock.sleep(250);
   }
 
-  checkRestorable(jobId: string): void {
+  async checkRestorable(jobId: string): Promise<void> {
+    await Promise.resolve();
     if (!this.restorable) {
       throw new RuntimeFailure('CheckpointNotFound', `no checkpoint for ${jobId}`);
     }

@@ -10,6 +10,10 @@ function eventReasons(s: S): string[] {
   return s.kube.events.map((e) => e.reason!);
 }
 
+function eventMessages(s: S): string[] {
+  return s.kube.events.map((e) => e.message ?? '');
+}
+
 function expectCleanedUp(s: S): void {
   expect(s.kube.podsOf(SEL)).toEqual([]);
   expect(s.engine.shutdownCalls).toBe(1);
@@ -355,7 +359,7 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
     expectCleanedUp(s);
   });
 
-  test('a savepoint that does not finish in time is followed by a plain stop', async () => {
+  test('a savepoint that does not finish in time is not followed by a plain stop (Zeta 2.3.8 would delete the checkpoints)', async () => {
     const s = setup({ jobConfig: STREAM }, { savepointWaitMs: 2_000 });
     s.engine.script = () => 'RUNNING';
     const stop = s.engine.stopJob.bind(s.engine);
@@ -373,8 +377,9 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
         () => s.terminate.abort(),
       ),
     );
-    expect(s.engine.savepointStops).toEqual([true, false]);
-    expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2, zetaStatus: 'CANCELED' });
+    expect(s.engine.savepointStops).toEqual([true]);
+    expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2, zetaStatus: 'RUNNING' });
+    expectCleanedUp(s);
   });
 
   test('a batch job is stopped without a savepoint', async () => {
@@ -448,10 +453,10 @@ describe('cancel: a deleted application is canceled, not failed', () => {
     expect(s.engine.savepointStops).toEqual([true]);
   });
 
-  test('a streaming job whose application is being deleted is stopped without a savepoint (its workers are going away)', async () => {
+  test('plain cancel: a streaming job whose application is being deleted gets no stop-job (a plain one would delete its checkpoints)', async () => {
     const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' });
     s.engine.script = () => 'RUNNING';
-    await s.run(
+    const out = await s.run(
       once(
         () => s.engine.submits.length === 1,
         () => {
@@ -460,7 +465,10 @@ describe('cancel: a deleted application is canceled, not failed', () => {
         },
       ),
     );
-    expect(s.engine.savepointStops).toEqual([false]);
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+    expect(s.engine.stops).toEqual([]);
+    expect(eventMessages(s).some((m) => /without a stop-job, so its checkpoints stay/.test(m))).toBe(true);
+    expectCleanedUp(s);
   });
 });
 

@@ -134,10 +134,10 @@ describe('howToStop', () => {
     ['a terminated streaming job, deletion unknown: ask first', STREAMING, 'Terminated', { do: 'ask-deletion' }],
     ['a terminated streaming job (eviction, drain): savepoint', { ...STREAMING, deletion: 'not-deleting' }, 'Terminated', { do: 'stop', savepoint: true }],
     [
-      'a streaming job whose application is being deleted: plain (its workers are going)',
+      'a streaming job whose application is being deleted (plain cancel): no stop-job, so Zeta keeps its checkpoints',
       { ...STREAMING, deletion: 'deleting' },
       'Terminated',
-      { do: 'stop', savepoint: false },
+      { do: 'keep-checkpoints' },
     ],
     ['cancel --savepoint: savepoint without asking', { ...STREAMING, savepointRequested: true }, 'Terminated', { do: 'stop', savepoint: true }],
   ])('%s', (_name, facts, reason, expected) => {
