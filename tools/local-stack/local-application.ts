@@ -15,6 +15,8 @@ import type { KubeHttp } from '../../test/support/kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 import { LocalKubelet, type LocalKubeletOptions } from './local-kubelet';
 import { ServiceNetwork } from './service-network';
+import { localAddressBlock } from './pod-addresses';
+import { randomInt } from 'node:crypto';
 
 const REPO = packageRoot();
 
@@ -51,6 +53,8 @@ export interface LocalStackOptions {
   /** Serve the Pods' logs to the API server (`seatunnel-app logs`): see LocalKubeletOptions. */
   readonly kubeletTls?: LocalKubeletOptions['kubeletTls'];
   readonly log?: (line: string) => void;
+  /** The block of loopback addresses its Pods get (127.B.0.N). @default random, 10 to 249 */
+  readonly addressBlock?: number;
 }
 
 export interface LocalStack {
@@ -79,6 +83,9 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
     dir: path.join(dir, 'pods'),
     images: { [DEFAULT_RUNTIME_IMAGE]: { [RUNTIME_IMAGE_DIR]: runtimeImageDir(dir) } },
     persistentVolumes: opts.persistentVolumes,
+    // A block of its own, so that stacks running at the same time (a test run and a bench) never
+    // hand out the same loopback address: 127.B.0.N, B from 10 to 249.
+    podIps: localAddressBlock(opts.addressBlock ?? 10 + randomInt(240)),
     hostsFile: network.hostsFile,
     kubeletTls: opts.kubeletTls,
     // The runtime reaches the engine's REST API at its own Pod address (the JVM binds only there).

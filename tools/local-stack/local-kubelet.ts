@@ -40,7 +40,7 @@ import { resolverEnv } from './cluster-dns';
 import { ContainerProber } from './container-probes';
 import { restartBackoffMs, runningPodStatus, shouldRestart, terminatedState } from './container-status';
 import { kubeletExpand } from './kubelet-expansion';
-import { clusterPodIp } from './pod-addresses';
+import { clusterPodIp, localAddressBlock } from './pod-addresses';
 import { appendCriText, containerLogFile, CriLogWriter, KubeletLogServer, readCriText } from './kubelet-log-server';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
@@ -116,7 +116,7 @@ export class LocalKubelet {
   readonly errors: string[] = [];
 
   constructor(private readonly opts: LocalKubeletOptions) {
-    this.freeIps = [...(opts.podIps ?? Array.from({ length: 249 }, (_, i) => `127.0.0.${i + 2}`))];
+    this.freeIps = [...(opts.podIps ?? localAddressBlock(0))];
     fs.mkdirSync(opts.dir, { recursive: true });
     if (opts.kubeletTls) this.logServer = new KubeletLogServer({ ...opts.kubeletTls, find: (ns, pod, container) => this.containerLog(ns, pod, container) });
   }
