@@ -104,12 +104,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     exit: 3,
     en: {
       meaning:
-        "A worker Pod (the runtime fails the application at once) or the master Pod (`status` shows DEPLOYING) cannot be scheduled; the message is the scheduler's.",
+        "A worker Pod or the master Pod (`status` shows DEPLOYING) cannot be scheduled; the message is the scheduler's. A worker fails the application when a cluster autoscaler says no scale-up helps (`NotTriggerScaleUp`, quoted in the message), or when none started one within `application.scale-up-grace-millis`.",
       action:
         "Read the scheduler's message: not enough CPU or memory (lower `application.worker.cpu-cores` / `memory-mb` / `worker-count`, or add nodes), `node-selector` or taints without matching `tolerations`.",
     },
     zh: {
-      meaning: 'worker Pod（runtime 会立即判定应用失败）或 master Pod（`status` 显示 DEPLOYING）无法被调度；消息来自调度器。',
+      meaning:
+        'worker Pod 或 master Pod（`status` 显示 DEPLOYING）无法被调度；消息来自调度器。当集群自动扩缩容器表示扩容无济于事（`NotTriggerScaleUp`，消息中会引用），或在 `application.scale-up-grace-millis` 内没有任何扩缩容器开始扩容时，worker 会使应用失败。',
       action:
         '阅读调度器消息：CPU 或内存不足（调小 `application.worker.cpu-cores` / `memory-mb` / `worker-count`，或增加节点），`node-selector` 不匹配，或存在污点但没有对应的 `tolerations`。',
     },
@@ -119,11 +120,12 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED / DEPLOYING',
     exit: 3,
     en: {
-      meaning: 'The image of a worker (or of the master, then DEPLOYING) cannot be pulled.',
+      meaning:
+        'The image of a worker (or of the master, then DEPLOYING) cannot be pulled; for a worker, it kept failing for `application.image-pull-retry-millis` while the kubelet retried.',
       action: 'Check `kubernetes.image` (name and tag), that the nodes reach the registry, and `kubernetes.image-pull-secrets`.',
     },
     zh: {
-      meaning: 'worker（或 master，此时为 DEPLOYING）的镜像无法拉取。',
+      meaning: 'worker（或 master，此时为 DEPLOYING）的镜像无法拉取；对 worker 而言，kubelet 重试期间它在 `application.image-pull-retry-millis` 内一直失败。',
       action: '检查 `kubernetes.image`（名称和 tag）、节点能否访问镜像仓库，以及 `kubernetes.image-pull-secrets`。',
     },
   },
@@ -407,6 +409,22 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     zh: {
       meaning: 'HA 模式：上一个协调器 Pod 以非终止性退出码结束，Job 将启动新的协调器。',
       action: '无需处理，除非反复发生：此时查看协调器日志（`seatunnel-app logs --id APP_ID --previous`）。',
+    },
+  },
+  WaitingForNode: {
+    by: 'status',
+    status: 'RUNNING',
+    en: {
+      meaning:
+        'Workers are Unschedulable and wait for a node: "waiting for a node (scale-up triggered)" after a cluster autoscaler\'s `TriggeredScaleUp` (or Karpenter\'s `Nominated`), "(Unschedulable; no scale-up seen yet)" while none has answered within `application.scale-up-grace-millis`.',
+      action:
+        "Nothing while the autoscaler adds nodes (within `application.startup-timeout-millis`). If it lasts, `kubectl describe pod` the worker and read the autoscaler's Events and logs (node group at its maximum, no group fits).",
+    },
+    zh: {
+      meaning:
+        'worker 处于 Unschedulable 状态并在等待节点：集群自动扩缩容器记录 `TriggeredScaleUp`（或 Karpenter 记录 `Nominated`）后显示 "waiting for a node (scale-up triggered)"；在 `application.scale-up-grace-millis` 内尚无扩缩容器答复时显示 "(Unschedulable; no scale-up seen yet)"。',
+      action:
+        '扩缩容器添加节点期间无需处理（在 `application.startup-timeout-millis` 之内）。若持续存在，对 worker 执行 `kubectl describe pod`，查看扩缩容器的事件和日志（节点组已达上限、没有合适的节点组）。',
     },
   },
   'exit code 1': {

@@ -242,6 +242,30 @@ export const OPTIONS: OptionRegistry = {
     coerce: asInteger,
     description: 'Applied separately to master startup (the startup probe budget) and to creating and registering all workers. Not a limit on job execution.',
   },
+  scaleUpGraceMillis: {
+    key: 'application.scale-up-grace-millis',
+    type: 'long',
+    default: 30_000,
+    min: 0,
+    max: 3_600_000,
+    unit: 'ms',
+    origin: 'ours',
+    coerce: asInteger,
+    description:
+      "How long a worker Pod may stay Unschedulable before it fails the application when the cluster has not (yet) answered for it. A cluster autoscaler's `NotTriggerScaleUp` Event on the Pod fails it at once; its `TriggeredScaleUp` (or Karpenter's `Nominated`) Event, or a node nomination, makes the runtime wait for the new node until `application.startup-timeout-millis`. The default gives cluster-autoscaler (10 s scan interval) three scans to answer; 0 fails an Unschedulable worker at once, as on a cluster without an autoscaler. Must be less than `application.startup-timeout-millis`.",
+  },
+  imagePullRetryMillis: {
+    key: 'application.image-pull-retry-millis',
+    type: 'long',
+    default: 60_000,
+    min: 0,
+    max: 3_600_000,
+    unit: 'ms',
+    origin: 'ours',
+    coerce: asInteger,
+    description:
+      'How long a worker Pod may fail to pull its image (`ErrImagePull`, `ImagePullBackOff`) before it fails the application: the kubelet retries the pull after 10, 20, 40 s, so the default lets a registry hiccup pass with two or three retries. `InvalidImageName` and `CreateContainerConfigError` still fail at once; 0 fails every pull error at once. Must be less than `application.startup-timeout-millis`.',
+  },
   haEnabled: {
     key: 'application.ha.enabled',
     type: 'boolean',

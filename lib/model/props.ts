@@ -188,6 +188,10 @@ export interface SeaTunnelApplicationProps {
    * @default 120000
    */
   readonly startupTimeoutMillis?: number;
+  /** How long an Unschedulable worker waits for a cluster autoscaler to answer (docs/runtime.md). @default 30000 */
+  readonly scaleUpGraceMillis?: number;
+  /** How long a worker's image pull may keep failing before the application fails. @default 60000 */
+  readonly imagePullRetryMillis?: number;
   /** High availability: masters as a StatefulSet behind a ClusterIP Service, the Job runs the coordinator (docs/ha.md). @default false */
   readonly haEnabled?: boolean;
   /** Number of masters with HA. Must be at least 2. @default 2 */

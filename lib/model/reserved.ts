@@ -21,6 +21,8 @@ export const ANNOTATIONS = {
   phase: 'seatunnel.apache.org/phase',
   workersRegistered: 'seatunnel.apache.org/workers-registered',
   workersDesired: 'seatunnel.apache.org/workers-desired',
+  /** While workers wait for a node (an autoscaler adds one, or may): which, and why; removed once all registered. */
+  workersWaiting: 'seatunnel.apache.org/workers-waiting',
   zetaJobId: 'seatunnel.apache.org/job-id',
   zetaJobStatus: 'seatunnel.apache.org/job-status',
   reason: 'seatunnel.apache.org/failure-reason',

@@ -56,7 +56,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
     ...resolveServiceAccount(r, identity.appId),
     master,
     worker,
-    startupTimeoutMillis: r.int('startupTimeoutMillis'),
+    ...resolveStartupBudgets(r),
     finishedJobRetentionSeconds: r.int('finishedJobRetentionSeconds'),
     ...mounts,
     env: resolveEnvVars(r),
@@ -73,4 +73,22 @@ function resolveWith(r: PropReader): ApplicationSpec {
     ...(ha ? { ha } : {}),
     ...(r.props.kubeconfig !== undefined ? { kubeconfig: r.str('kubeconfig') } : {}),
   };
+}
+
+/**
+ * The waits for an autoscaler and for image pulls happen inside the startup budget: a wait as long
+ * as the budget would never end before the startup timeout does, and the user would see a timeout
+ * instead of the reason. A wait the user set must fit; a default one is shortened to half the
+ * budget, so that a short startup timeout alone stays valid.
+ */
+function resolveStartupBudgets(r: PropReader): Pick<ApplicationSpec, 'startupTimeoutMillis' | 'scaleUpGraceMillis' | 'imagePullRetryMillis'> {
+  const startupTimeoutMillis = r.int('startupTimeoutMillis');
+  const within = (prop: 'scaleUpGraceMillis' | 'imagePullRetryMillis'): number => {
+    const value = r.int(prop);
+    if (r.props[prop] === undefined) return Math.min(value, Math.floor(startupTimeoutMillis / 2));
+    if (value >= startupTimeoutMillis)
+      r.fail(prop, value, `must be less than ${r.key('startupTimeoutMillis')} (${startupTimeoutMillis} ms): the wait happens inside the startup budget`);
+    return value;
+  };
+  return { startupTimeoutMillis, scaleUpGraceMillis: within('scaleUpGraceMillis'), imagePullRetryMillis: within('imagePullRetryMillis') };
 }

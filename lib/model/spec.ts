@@ -111,6 +111,8 @@ export interface ApplicationSpec {
   readonly master: MasterSpec;
   readonly worker: WorkerSpec;
   readonly startupTimeoutMillis: number;
+  readonly scaleUpGraceMillis: number;
+  readonly imagePullRetryMillis: number;
   readonly finishedJobRetentionSeconds: number;
   readonly checkpointPvc?: string;
   /** kubernetes.config-map: the user's existing runtime ConfigMap, mounted at `runtimeConfigDir(seatunnelHome)`. */

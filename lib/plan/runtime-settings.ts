@@ -25,6 +25,10 @@ export interface RuntimeSettings {
   readonly workerCount: number;
   readonly workerSlots: number;
   readonly startupTimeoutMillis: number;
+  /** application.scale-up-grace-millis; absent in runtime.json written before it existed (then 0: fail fast). */
+  readonly scaleUpGraceMillis?: number;
+  /** application.image-pull-retry-millis; absent in older runtime.json (then 0: fail fast). */
+  readonly imagePullRetryMillis?: number;
   readonly workerTemplate: string;
   readonly master: {
     readonly port: number;
@@ -85,6 +89,8 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
     workerCount: spec.worker.count,
     workerSlots: spec.worker.slots,
     startupTimeoutMillis: spec.startupTimeoutMillis,
+    scaleUpGraceMillis: spec.scaleUpGraceMillis,
+    imagePullRetryMillis: spec.imagePullRetryMillis,
     workerTemplate: names.workerTemplate(spec),
     master: {
       port: spec.master.port,

@@ -332,6 +332,16 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   }
   if (master?.status?.phase === 'Running') {
     const problems = workers?.problems.length ? `workers not running: ${workers.problems.join('; ')}` : undefined;
+    // The runtime's judgement (a cluster autoscaler adds a node, or may) comes before the scheduler's bare Unschedulable.
+    const waitingForNode = ann[ANNOTATIONS.workersWaiting];
+    if (waitingForNode)
+      return {
+        ...common,
+        ...withWorkers,
+        status: 'RUNNING',
+        reason: 'WaitingForNode',
+        message: `workers: ${waitingForNode}${problems ? `; ${problems}` : ''}`,
+      };
     return { ...common, ...withWorkers, status: 'RUNNING', ...(problems ? { message: problems } : {}) };
   }
   // DEPLOYING: say why, when Kubernetes knows.

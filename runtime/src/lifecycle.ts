@@ -258,6 +258,9 @@ class Application implements Step {
         this.reporter.event('Warning', 'WorkerReplaced', `${why}; creating it again (${n} of ${app.ha?.workerReplacements ?? 0} replacements used)`);
       },
       concurrency: this.t.createConcurrency,
+      scaleUpGraceMs: app.scaleUpGraceMillis ?? 0,
+      imagePullRetryMs: app.imagePullRetryMillis ?? 0,
+      timedPollMs: this.t.timedPollMs,
       stamp: (n) => stampWorker(stampInput, n),
       onFailure: (failure) => this.on({ type: 'WorkerFailed', failure }),
     });

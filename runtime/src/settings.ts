@@ -98,6 +98,8 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
   int('workerCount', raw.workerCount, 1, 1000);
   int('workerSlots', raw.workerSlots, 1, 1024);
   int('startupTimeoutMillis', raw.startupTimeoutMillis, 1, 24 * 3600 * 1000);
+  if (raw.scaleUpGraceMillis !== undefined) int('scaleUpGraceMillis', raw.scaleUpGraceMillis, 0, 24 * 3600 * 1000);
+  if (raw.imagePullRetryMillis !== undefined) int('imagePullRetryMillis', raw.imagePullRetryMillis, 0, 24 * 3600 * 1000);
   str('workerTemplate', raw.workerTemplate);
   str('checkpointDir', raw.checkpointDir, false);
   if (!isObj(raw.master)) p.push('runtime.json master: expected an object');

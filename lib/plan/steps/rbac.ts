@@ -33,7 +33,12 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
     // watch (by metadata.name) for `cancel`: its deletion and the cancel-requested annotation.
     { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'watch', 'patch'] },
     // The story on the Job: WorkersCreating, AllWorkersRegistered, JobSubmitted, WorkerLost, …
-    { apiGroups: [''], resources: ['events'], verbs: ['create'] },
+    // `list`: what a cluster autoscaler said about an Unschedulable worker (TriggeredScaleUp,
+    // NotTriggerScaleUp), read with a field selector on the worker Pod's name and uid. RBAC cannot
+    // narrow that: resourceNames match the Event's own (generated) name, and a selector is not part
+    // of an RBAC rule, so `list` reads every Event in the namespace — which `kubectl describe` users
+    // of the namespace see anyway. No `get` or `watch`: the runtime polls, only while a worker waits.
+    { apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] },
   ];
   // Reading the worker template, and adopting the data objects applied without an owner (kubectl apply).
   const byResource = new Map<string, { group: string; names: string[] }>();

@@ -50,6 +50,12 @@ export interface KubePort {
   /** Merge patch of the Job's annotations; null removes one. */
   patchJobAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void>;
   createEvent(event: Event): Promise<void>;
+  /**
+   * The Events about one worker Pod incarnation (field selector involvedObject name and uid), to
+   * learn what a cluster autoscaler said about it. `list` only: RBAC cannot narrow it to these
+   * Events, so the Role grants no more than `list` on events (docs/runtime.md, Permissions).
+   */
+  listPodEvents(podName: string, podUid: string): Promise<Event[]>;
   /** Metadata of a dependent (no data: Secrets are read as PartialObjectMetadata). */
   getMetadata(ref: ObjectRef): Promise<ObjectMeta>;
   /** Sets ownerReferences, only if the object is still at `resourceVersion` (else 409). */

@@ -106,6 +106,12 @@ export class KubeRest implements KubePort {
     await this.kube.create({ apiVersion: 'v1', kind: 'Event', ...event }, this.namespace);
   }
 
+  async listPodEvents(podName: string, podUid: string): Promise<Event[]> {
+    const fieldSelector = `involvedObject.kind=Pod,involvedObject.name=${podName},involvedObject.uid=${podUid}`;
+    const list = await this.kube.list<Event>('v1', 'Event', this.namespace, { fieldSelector });
+    return list.items ?? [];
+  }
+
   async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
     const o = await this.kube.get<{ metadata?: ObjectMeta }>({ ...ref, namespace: this.namespace }, { metadataOnly: true });
     return o.metadata ?? {};

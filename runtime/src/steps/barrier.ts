@@ -2,19 +2,23 @@
 // covers creating all N workers and Zeta's /overview showing them all registered with all their
 // slots. A worker that can never start fails earlier, through the reconciler and the policy; this
 // step only waits, keeps the workers-registered annotation current, and times out with the counts
-// and the reasons the others are not running.
+// and the reasons the others are not running. While workers wait for a node (a cluster autoscaler
+// adds one, or has not answered yet) it says so on the Job (workers-waiting), which `status` shows.
 
 import { EngineRejected, EngineUnavailable } from '../engine/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage } from '../util';
 import type { Assessment, WorkerReconciler } from '../workers/reconciler';
 import type { Step } from './context';
+import { WAITING_FOR_AUTOSCALER, WAITING_FOR_SCALE_UP } from '../workers/classify';
+
+const NODE_WAITS: ReadonlySet<string> = new Set([WAITING_FOR_SCALE_UP, WAITING_FOR_AUTOSCALER]);
 
 /** `2 Pending (app-worker-1, app-worker-2); 1 ImagePullBackOff (…)` — at most five names per reason. */
-export function describeWaiting(a: Assessment | undefined): string {
+export function describeWaiting(a: Assessment | undefined, only: (why: string) => boolean = () => true): string {
   if (!a || a.waiting.size === 0) return '';
   const byState = new Map<string, string[]>();
-  for (const [name, why] of a.waiting) byState.set(why, [...(byState.get(why) ?? []), name]);
+  for (const [name, why] of a.waiting) if (only(why)) byState.set(why, [...(byState.get(why) ?? []), name]);
   return [...byState].map(([why, ns]) => `${ns.length} ${why} (${ns.slice(0, 5).join(', ')}${ns.length > 5 ? ', …' : ''})`).join('; ');
 }
 
@@ -26,40 +30,52 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
   const deadline = started + app.startupTimeoutMillis;
   let last = { workers: 0, totalSlot: 0 };
   let lastError = '';
-  for (;;) {
-    s.interruption.throwIfSet();
-    if (rec.allCreated) {
-      s.setPhase('WaitingForWorkers');
-      try {
-        last = await engine.overview();
-        lastError = '';
-        const registered = Math.min(last.workers, app.workerCount);
-        if (registered !== s.state.registered) {
-          s.state.registered = registered;
-          s.reporter.annotate({ workersRegistered: String(registered) });
-          log.info('workers registered with Zeta', { registered: last.workers, desired: app.workerCount, totalSlot: last.totalSlot });
+  let nodeWaits = '';
+  const noteNodeWaits = (now: string) => {
+    if (now === nodeWaits) return;
+    nodeWaits = now;
+    s.reporter.annotate({ workersWaiting: now || null });
+  };
+  // Whichever way the wait ends, the Job no longer says a worker waits for a node.
+  try {
+    for (;;) {
+      s.interruption.throwIfSet();
+      noteNodeWaits(describeWaiting(rec.assessment, (why) => NODE_WAITS.has(why)));
+      if (rec.allCreated) {
+        s.setPhase('WaitingForWorkers');
+        try {
+          last = await engine.overview();
+          lastError = '';
+          const registered = Math.min(last.workers, app.workerCount);
+          if (registered !== s.state.registered) {
+            s.state.registered = registered;
+            s.reporter.annotate({ workersRegistered: String(registered) });
+            log.info('workers registered with Zeta', { registered: last.workers, desired: app.workerCount, totalSlot: last.totalSlot });
+          }
+          if (last.workers >= want.workers && last.totalSlot >= want.slots) break;
+        } catch (e) {
+          // The engine not answering yet is expected; anything else is a bug and ends the application.
+          if (!(e instanceof EngineUnavailable || e instanceof EngineRejected)) throw e;
+          lastError = errorMessage(e);
+          log.debug('overview failed', { error: lastError });
         }
-        if (last.workers >= want.workers && last.totalSlot >= want.slots) break;
-      } catch (e) {
-        // The engine not answering yet is expected; anything else is a bug and ends the application.
-        if (!(e instanceof EngineUnavailable || e instanceof EngineRejected)) throw e;
-        lastError = errorMessage(e);
-        log.debug('overview failed', { error: lastError });
       }
+      s.interruption.throwIfSet();
+      if (clock.now() >= deadline) {
+        const a = rec.reconcile();
+        const created = rec.records.filter((r) => r.phase === 'created').length;
+        const waiting = describeWaiting(a);
+        throw new RuntimeFailure(
+          'StartupTimeout',
+          `Timed out starting ${app.workerCount} application workers after ${Math.round(app.startupTimeoutMillis / 1000)} s: ` +
+            `${created}/${app.workerCount} created, ${a.running} running, ${Math.min(last.workers, app.workerCount)}/${app.workerCount} registered with Zeta ` +
+            `(totalSlot ${last.totalSlot} of ${want.slots})${waiting ? `; not running: ${waiting}` : ''}${lastError ? `; last engine error: ${lastError}` : ''}`,
+        );
+      }
+      await s.interruption.pause(Math.min(s.t.barrierPollMs, Math.max(1, deadline - clock.now())));
     }
-    s.interruption.throwIfSet();
-    if (clock.now() >= deadline) {
-      const a = rec.reconcile();
-      const created = rec.records.filter((r) => r.phase === 'created').length;
-      const waiting = describeWaiting(a);
-      throw new RuntimeFailure(
-        'StartupTimeout',
-        `Timed out starting ${app.workerCount} application workers after ${Math.round(app.startupTimeoutMillis / 1000)} s: ` +
-          `${created}/${app.workerCount} created, ${a.running} running, ${Math.min(last.workers, app.workerCount)}/${app.workerCount} registered with Zeta ` +
-          `(totalSlot ${last.totalSlot} of ${want.slots})${waiting ? `; not running: ${waiting}` : ''}${lastError ? `; last engine error: ${lastError}` : ''}`,
-      );
-    }
-    await s.interruption.pause(Math.min(s.t.barrierPollMs, Math.max(1, deadline - clock.now())));
+  } finally {
+    noteNodeWaits('');
   }
   s.state.registered = app.workerCount;
   const secs = ((clock.now() - started) / 1000).toFixed(1);

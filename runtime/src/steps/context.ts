@@ -35,6 +35,8 @@ export interface Tuning {
   readonly recordBudgetMs: number;
   /** SIGTERM → SIGKILL grace of the engine process. */
   readonly engineStopGraceMs: number;
+  /** How often an Unschedulable worker's Events are read, and timed waits re-judged (autoscaler, image pulls). */
+  readonly timedPollMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -49,6 +51,7 @@ export const DEFAULT_TUNING: Tuning = {
   cleanupBudgetMs: 45_000,
   recordBudgetMs: 10_000,
   engineStopGraceMs: 10_000,
+  timedPollMs: 5_000,
 };
 
 export interface LifecycleDeps {

@@ -11,6 +11,11 @@
 // right name and owner reference is never adopted; 403/422 (quota, admission, Pod Security) →
 // fail at once with the API's message; no answer / 5xx / 429 → retry with backoff.
 //
+// Unschedulable workers and failing image pulls are judged over time (./classify.ts
+// judgeUnschedulable, judgeImagePull): while any worker is in such a state the reconciler reads
+// the Events of the Unschedulable ones (what a cluster autoscaler said) and re-evaluates every
+// `timedPollMs`, so a grace period or a retry budget ends even when nothing else changes.
+//
 // A Pod counts as a worker only if it is the one this runtime created: the uid recorded at create
 // time, or (before the answer arrived) the creation token.
 
@@ -22,7 +27,15 @@ import type { Logger } from '../log';
 import type { Reason } from '../outcome';
 import { LABELS } from 'seatunnel-app/internal/model/reserved';
 import { backoffMs, errorMessage, mapLimit } from '../util';
-import { classifyWorker } from './classify';
+import {
+  classifyWorker,
+  judgeImagePull,
+  judgeUnschedulable,
+  scaleUpSignal,
+  WAITING_FOR_AUTOSCALER,
+  WAITING_FOR_SCALE_UP,
+  type ScaleUpSignal,
+} from './classify';
 import type { PodSnapshot, PodSnapshotStore } from './snapshot';
 import { ownedBy } from 'seatunnel-app/internal/plan/stamp';
 
@@ -43,6 +56,12 @@ export interface WorkerRecord {
   uid?: string;
   /** The name is taken by a Pod this runtime did not create: never deleted by it. */
   refused?: boolean;
+  /** Clock time the Pod was first seen Unschedulable (cleared once it is not). */
+  unschedulableSince?: number;
+  /** What a cluster autoscaler last said about the Pod (from its Events), while Unschedulable. */
+  scaleUp?: { readonly signal: ScaleUpSignal; readonly message?: string };
+  /** Clock time the Pod's image pull was first seen failing (cleared once it is not). */
+  pullFailingSince?: number;
 }
 
 /** Annotation on each worker: its creation token (see WorkerRecord.token). */
@@ -69,15 +88,27 @@ export interface Assessment {
   readonly waiting: ReadonlyMap<string, string>;
   /** Names seen for the first time in this assessment. */
   readonly newlySeen: readonly string[];
+  /** Workers in a state judged over time, by name. */
+  readonly timed: ReadonlyMap<string, 'unschedulable' | 'image-pull'>;
 }
 
+/** The budgets of the states judged over time, and the time now; all 0 = fail at once. */
+export interface TimedJudgement {
+  readonly now: number;
+  readonly scaleUpGraceMs: number;
+  readonly imagePullRetryMs: number;
+}
+
+const FAIL_AT_ONCE: TimedJudgement = { now: 0, scaleUpGraceMs: 0, imagePullRetryMs: 0 };
+
 /** What the snapshot means for the workers (pure). The first failure, in worker order, wins. */
-export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, masterUid: string): Assessment {
+export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, masterUid: string, t: TimedJudgement = FAIL_AT_ONCE): Assessment {
   let failure: WorkerFailure | undefined;
   let created = 0;
   let running = 0;
   const waiting = new Map<string, string>();
   const newlySeen: string[] = [];
+  const timed = new Map<string, 'unschedulable' | 'image-pull'>();
   const fail = (f: WorkerFailure) => (failure ??= f);
   for (const r of records) {
     if (r.phase === 'released') continue;
@@ -96,6 +127,34 @@ export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, mast
         case 'fatal':
           fail({ reason: state.reason, worker: r.name, message: `worker ${r.name} ${state.message}` });
           break;
+        case 'unschedulable': {
+          timed.set(r.name, 'unschedulable');
+          const forMs = t.now - (r.unschedulableSince ?? t.now);
+          const said = r.scaleUp ?? { signal: 'none' };
+          const verdict = judgeUnschedulable(said.signal, state.nominated, forMs, t.scaleUpGraceMs);
+          if (verdict === 'wait-for-node') waiting.set(r.name, WAITING_FOR_SCALE_UP);
+          else if (verdict === 'wait-for-autoscaler') waiting.set(r.name, WAITING_FOR_AUTOSCALER);
+          else {
+            const why =
+              said.signal === 'refused'
+                ? `; the cluster autoscaler will not add a node for it (NotTriggerScaleUp${said.message ? `: ${said.message}` : ''})`
+                : t.scaleUpGraceMs > 0
+                  ? `; no autoscaler started adding a node within ${Math.round(t.scaleUpGraceMs / 1000)} s (application.scale-up-grace-millis)`
+                  : '';
+            fail({ reason: 'Unschedulable', worker: r.name, message: `worker ${r.name} ${state.message}${why}` });
+          }
+          break;
+        }
+        case 'image-pull': {
+          timed.set(r.name, 'image-pull');
+          const forMs = t.now - (r.pullFailingSince ?? t.now);
+          if (judgeImagePull(forMs, t.imagePullRetryMs) === 'retry') waiting.set(r.name, state.reason);
+          else {
+            const why = t.imagePullRetryMs > 0 ? ` (still failing after ${Math.round(forMs / 1000)} s; application.image-pull-retry-millis)` : '';
+            fail({ reason: state.reason, worker: r.name, message: `worker ${r.name} ${state.message}${why}` });
+          }
+          break;
+        }
         case 'lost':
           fail({ reason: 'WorkerLost', worker: r.name, message: `worker ${r.name} ${state.message}` });
           break;
@@ -117,7 +176,7 @@ export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, mast
       waiting.set(r.name, 'Created');
     }
   }
-  return { failure, created, running, waiting, newlySeen };
+  return { failure, created, running, waiting, newlySeen, timed };
 }
 
 export interface ReconcilerOptions {
@@ -148,6 +207,12 @@ export interface ReconcilerOptions {
    */
   readonly replacements?: number;
   readonly onReplaced?: (worker: string, replacedSoFar: number, why: string) => void;
+  /** application.scale-up-grace-millis (0: an Unschedulable worker without a scale-up fails at once). */
+  readonly scaleUpGraceMs?: number;
+  /** application.image-pull-retry-millis (0: a failing image pull fails at once). */
+  readonly imagePullRetryMs?: number;
+  /** How often workers in a timed state are re-read and re-judged (default 5000). */
+  readonly timedPollMs?: number;
 }
 
 export class WorkerReconciler {
@@ -159,6 +224,7 @@ export class WorkerReconciler {
   private failed = false;
   private unsubscribe: (() => void) | undefined;
   private last: Assessment | undefined;
+  private timing = false;
   /** Workers replaced so far (policy `replace`). */
   replaced = 0;
 
@@ -190,12 +256,28 @@ export class WorkerReconciler {
 
   /** Re-evaluates now (also called by the store subscription, coalesced into one microtask). */
   reconcile(): Assessment {
-    const a = assess(this.records, this.opts.store.snapshot(), this.opts.masterUid);
+    const now = this.opts.clock.now();
+    const a = assess(this.records, this.opts.store.snapshot(), this.opts.masterUid, {
+      now,
+      scaleUpGraceMs: this.opts.scaleUpGraceMs ?? 0,
+      imagePullRetryMs: this.opts.imagePullRetryMs ?? 0,
+    });
     for (const name of a.newlySeen) {
       const r = this.records.find((x) => x.name === name);
       if (r) r.seen = true;
     }
+    for (const r of this.records) {
+      const timed = a.timed.get(r.name);
+      if (timed === 'unschedulable') r.unschedulableSince ??= now;
+      else {
+        r.unschedulableSince = undefined;
+        r.scaleUp = undefined;
+      }
+      if (timed === 'image-pull') r.pullFailingSince ??= now;
+      else r.pullFailingSince = undefined;
+    }
     this.last = a;
+    if (a.timed.size > 0) this.judgeOverTime();
     if (!this.stopped) {
       if (a.failure && !this.failed && this.replace(a.failure)) return this.reconcile();
       if (a.failure && !this.failed) {
@@ -219,6 +301,7 @@ export class WorkerReconciler {
     r.seen = false;
     r.attempts = 0;
     r.ackedAtList = undefined;
+    r.unschedulableSince = r.pullFailingSince = r.scaleUp = undefined;
     r.token = randomBytes(16).toString('hex');
     this.opts.log.warn('replacing a lost worker', { worker: r.name, replaced: this.replaced, budget: this.opts.replacements, why: f.message });
     this.opts.onReplaced?.(r.name, this.replaced, f.message);
@@ -232,6 +315,43 @@ export class WorkerReconciler {
     };
     this.creating = Promise.all([this.creating, again()]);
     return true;
+  }
+
+  /**
+   * While workers are in a timed state: reads the Unschedulable ones' Events and re-evaluates every
+   * `timedPollMs`, until none is left or the reconciler stops or fails.
+   */
+  private judgeOverTime(): void {
+    if (this.timing || this.stopped || this.failed) return;
+    this.timing = true;
+    void (async () => {
+      try {
+        for (;;) {
+          const timed = this.records.filter((r) => r.unschedulableSince !== undefined || r.pullFailingSince !== undefined);
+          if (this.stopped || this.failed || timed.length === 0) return;
+          await mapLimit(
+            timed.filter((r) => r.unschedulableSince !== undefined && r.uid !== undefined),
+            5,
+            (r) => this.readScaleUp(r),
+          );
+          this.schedule();
+          await this.opts.clock.sleep(this.opts.timedPollMs ?? 5000, this.stop$.signal);
+        }
+      } finally {
+        this.timing = false;
+      }
+    })();
+  }
+
+  /** What an autoscaler said about `r`'s Pod; without its Events (e.g. not allowed) the grace period alone decides. */
+  private async readScaleUp(r: WorkerRecord): Promise<void> {
+    const uid = r.uid!;
+    try {
+      const events = await this.opts.kube.listPodEvents(r.name, uid);
+      if (r.uid === uid && r.unschedulableSince !== undefined) r.scaleUp = scaleUpSignal(events);
+    } catch (e) {
+      this.opts.log.warn("reading a worker's Events failed; judging it by the grace period alone", { worker: r.name, error: errorMessage(e) });
+    }
   }
 
   private schedule(): void {

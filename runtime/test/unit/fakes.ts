@@ -392,6 +392,32 @@ export class FakeKube implements KubePort {
     this.events.push(event);
   }
 
+  /** Events on Pods, as a cluster autoscaler (or the scheduler, the kubelet) would write them. */
+  readonly podEvents: Event[] = [];
+
+  /** Writes an Event about a Pod, as cluster-autoscaler does (`TriggeredScaleUp`, `NotTriggerScaleUp`). */
+  addPodEvent(podName: string, reason: string, message: string, component = 'cluster-autoscaler'): void {
+    const pod = this.pods.get(podName);
+    if (!pod) throw new Error(`no Pod ${podName}`);
+    const at = this.clock.wallTime().toISOString();
+    this.podEvents.push({
+      metadata: { name: `${podName}.${this.podEvents.length}`, namespace: this.namespace },
+      involvedObject: { kind: 'Pod', name: podName, namespace: this.namespace, uid: pod.metadata?.uid },
+      reason,
+      message,
+      type: 'Normal',
+      source: { component },
+      firstTimestamp: at,
+      lastTimestamp: at,
+    });
+  }
+
+  async listPodEvents(podName: string, podUid: string): Promise<Event[]> {
+    this.record('listPodEvents', podName);
+    this.maybeFail('listPodEvents');
+    return structuredClone(this.podEvents.filter((e) => e.involvedObject.name === podName && e.involvedObject.uid === podUid));
+  }
+
   async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
     this.record('getMetadata', `${ref.kind}/${ref.name}`);
     return { name: ref.name, resourceVersion: '7', ownerReferences: this.owners.get(`${ref.kind}/${ref.name}`) };
@@ -449,6 +475,27 @@ export function running(pod: MutablePod): void {
       { type: 'PodScheduled', status: 'True' },
       { type: 'Ready', status: 'True' },
     ],
+  };
+}
+
+/** Pending and not schedulable, as the scheduler reports it (no node fits, e.g. before an autoscaler adds one). */
+export function unschedulable(pod: MutablePod): void {
+  pod.status = {
+    phase: 'Pending',
+    conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }],
+  };
+}
+
+/** Scheduled, and the kubelet fails to pull the image (`ErrImagePull`, then `ImagePullBackOff` between retries). */
+export function pullFailing(reason: 'ErrImagePull' | 'ImagePullBackOff' = 'ErrImagePull') {
+  return (pod: MutablePod): void => {
+    pod.status = {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'True' }],
+      containerStatuses: [
+        { name: 'seatunnel', image: 'img', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason, message: 'rpc error: i/o timeout' } } },
+      ],
+    };
   };
 }
 

@@ -1,7 +1,7 @@
 // The lifecycle state machine on virtual time, with fakes of the Kubernetes and engine ports.
 import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import { PHASES } from '../../src/report/reporter';
-import { EngineRejected, KubeApiError, running } from './fakes';
+import { EngineRejected, KubeApiError, pullFailing, running, unschedulable } from './fakes';
 import { SEL, setup } from './lifecycle-setup';
 
 type S = ReturnType<typeof setup>;
@@ -134,54 +134,105 @@ test('a worker that fails (OOMKilled) mid-run is lost with the container reason'
   expect(out.message).toBe('worker app-1-worker-1 failed: container seatunnel terminated with exit code 137 (OOMKilled)');
 });
 
-test('a worker that can never schedule fails fast with Unschedulable, long before the startup timeout; nothing is submitted', async () => {
-  const s = setup({ startupTimeoutMillis: 600_000 });
-  s.kube.onCreate = (pod) =>
-    s.kube.update(pod.metadata!.name!, (p) => {
-      if (p.metadata!.name!.endsWith('-3'))
-        p.status = {
-          phase: 'Pending',
-          conditions: [
-            {
-              type: 'PodScheduled',
-              status: 'False',
-              reason: 'Unschedulable',
-              message: "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.",
-            },
-          ],
-        };
-      else running(p);
-    });
+/** The values the runtime gave the workers-waiting annotation, in order. */
+function nodeWaits(s: S): Array<string | null> {
+  return s.kube.annotationPatches.filter((p) => ANNOTATIONS.workersWaiting in p).map((p) => p[ANNOTATIONS.workersWaiting]);
+}
+
+test('an Unschedulable worker the cluster autoscaler will not scale up for (NotTriggerScaleUp) fails at once, inside the grace period; nothing is submitted', async () => {
+  const s = setup({ startupTimeoutMillis: 600_000, scaleUpGraceMillis: 120_000 });
+  s.kube.onCreate = (pod) => {
+    const name = pod.metadata!.name!;
+    s.kube.update(name, name.endsWith('-3') ? unschedulable : running);
+    if (name.endsWith('-3')) s.kube.addPodEvent(name, 'NotTriggerScaleUp', "pod didn't trigger scale-up: 1 max node group size reached");
+  };
   const out = await s.run();
   expect(out).toMatchObject({ state: 'FAILED', reason: 'Unschedulable', exitCode: 3 });
-  expect(out.message).toMatch(/^worker app-1-worker-3 cannot be scheduled: 0\/3 nodes are available/);
-  expect(s.clock.now()).toBeLessThan(10_000);
+  expect(out.message).toBe(
+    "worker app-1-worker-3 cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.; the cluster autoscaler will not add a node for it (NotTriggerScaleUp: pod didn't trigger scale-up: 1 max node group size reached)",
+  );
+  expect(s.clock.now()).toBeLessThan(120_000);
   expect(s.engine.submits).toEqual([]);
   expect(s.engine.stops).toEqual([]);
   expectCleanedUp(s);
   expect(eventReasons(s)).toEqual(['WorkersCreating', 'WorkerFailed', 'Failed']);
 });
 
-test('an image that cannot be pulled fails fast with its reason', async () => {
-  const s = setup();
-  s.kube.onCreate = (pod) =>
-    s.kube.update(pod.metadata!.name!, (p) => {
-      p.status = {
-        phase: 'Pending',
-        containerStatuses: [
-          {
-            name: 'seatunnel',
-            image: 'nope',
-            imageID: '',
-            ready: false,
-            restartCount: 0,
-            state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "nope"' } },
-          },
-        ],
-      };
-    });
+test('an Unschedulable worker the cluster autoscaler scales up for (TriggeredScaleUp) waits past the grace period, says so on the Job, then runs', async () => {
+  const s = setup({ startupTimeoutMillis: 600_000, scaleUpGraceMillis: 30_000 });
+  s.kube.onCreate = (pod) => {
+    const name = pod.metadata!.name!;
+    s.kube.update(name, name.endsWith('-3') ? unschedulable : running);
+    if (name.endsWith('-3')) s.kube.addPodEvent(name, 'TriggeredScaleUp', 'pod triggered scale-up: [{pool-1 3->4 (max: 10)}]');
+  };
+  // The new node is up after two minutes, well past the grace period.
+  const out = await s.run(
+    once(
+      () => s.clock.now() >= 120_000,
+      () => s.kube.update('app-1-worker-3', running),
+    ),
+  );
+  expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished' });
+  expect(s.clock.now()).toBeGreaterThanOrEqual(120_000);
+  expect(s.engine.submits).toHaveLength(1);
+  expect(s.engine.submits[0].registeredAtSubmit).toBe(3);
+  // Until its Events are read the runtime has seen no answer; then the scale-up; then nothing waits.
+  expect(nodeWaits(s)).toEqual([
+    '1 waiting for a node (Unschedulable; no scale-up seen yet) (app-1-worker-3)',
+    '1 waiting for a node (scale-up triggered) (app-1-worker-3)',
+    null,
+  ]);
+});
+
+test('an Unschedulable worker no autoscaler answers for fails once the grace period is over, long before the startup timeout', async () => {
+  const s = setup({ startupTimeoutMillis: 600_000, scaleUpGraceMillis: 30_000 });
+  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-3') ? unschedulable : running);
   const out = await s.run();
-  expect(out).toMatchObject({ reason: 'ImagePullBackOff', exitCode: 3 });
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'Unschedulable', exitCode: 3 });
+  expect(out.message).toBe(
+    'worker app-1-worker-3 cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.; no autoscaler started adding a node within 30 s (application.scale-up-grace-millis)',
+  );
+  expect(s.clock.now()).toBeGreaterThanOrEqual(30_000);
+  expect(s.clock.now()).toBeLessThan(60_000);
+  expect(s.engine.submits).toEqual([]);
+  expect(nodeWaits(s)).toEqual(['1 waiting for a node (Unschedulable; no scale-up seen yet) (app-1-worker-3)', null]);
+  expectCleanedUp(s);
+});
+
+test('with scale-up-grace-millis 0 an Unschedulable worker without a scale-up fails at once, as on a cluster without an autoscaler', async () => {
+  const s = setup({ startupTimeoutMillis: 600_000, scaleUpGraceMillis: 0 });
+  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-3') ? unschedulable : running);
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'Unschedulable' });
+  expect(out.message).toBe('worker app-1-worker-3 cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.');
+  expect(s.clock.now()).toBeLessThan(10_000);
+});
+
+test('an image pull that fails once (ErrImagePull) and then succeeds is retried: the application succeeds', async () => {
+  const s = setup({ imagePullRetryMillis: 30_000 });
+  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-2') ? pullFailing('ErrImagePull') : running);
+  // The kubelet's next pull, 10 s later, works.
+  const out = await s.run(
+    once(
+      () => s.clock.now() >= 10_000,
+      () => s.kube.update('app-1-worker-2', running),
+    ),
+  );
+  expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished' });
+  expect(s.engine.submits[0].registeredAtSubmit).toBe(3);
+});
+
+test('an image pull that keeps failing (ImagePullBackOff) fails the application with the image error once the budget is used', async () => {
+  const s = setup({ imagePullRetryMillis: 20_000 });
+  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, pullFailing('ImagePullBackOff'));
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'FAILED', reason: 'ImagePullBackOff', exitCode: 3 });
+  expect(out.message).toMatch(
+    /^worker app-1-worker-1 container seatunnel: ImagePullBackOff: rpc error: i\/o timeout \(still failing after 2\d s; application.image-pull-retry-millis\)$/,
+  );
+  expect(s.clock.now()).toBeGreaterThanOrEqual(20_000);
+  expect(s.clock.now()).toBeLessThan(60_000);
+  expectCleanedUp(s);
 });
 
 test('startup timeout: one deadline for creation and registration, with the reason in the message', async () => {

@@ -4,7 +4,7 @@
 // same calls with the real ServiceAccount token against the real Role.
 import { runtimeRules } from 'seatunnel-app/internal/plan/steps/rbac';
 import { RESOURCES } from 'seatunnel-app/internal/kube/resources';
-import type { CallRecord } from './fakes';
+import { unschedulable, type CallRecord } from './fakes';
 import { setup } from './lifecycle-setup';
 
 interface ApiCall {
@@ -36,6 +36,8 @@ function toApiCall(c: CallRecord): ApiCall {
       return pods('watch');
     case 'createEvent':
       return { group: '', resource: 'events', verb: 'create' };
+    case 'listPodEvents':
+      return { group: '', resource: 'events', verb: 'list' };
     case 'getPodTemplate':
       return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
     case 'getStatefulSet':
@@ -68,6 +70,12 @@ test('every call is allowed by runtimeRules(), and every granted verb is used', 
     }
   });
   calls.push(...lost.kube.calls.map(toApiCall));
+  // an Unschedulable worker: its Events are read for what the cluster autoscaler said
+  const autoscaled = setup();
+  autoscaled.kube.onCreate = (pod) => autoscaled.kube.update(pod.metadata!.name!, unschedulable);
+  await autoscaled.run();
+  expect(autoscaled.kube.calls.some((c) => c.op === 'listPodEvents')).toBe(true);
+  calls.push(...autoscaled.kube.calls.map(toApiCall));
 
   const rules = runtimeRules(happy.p.spec);
   const allowed = (c: ApiCall) =>

@@ -31,6 +31,8 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   masterPort: (s) => s.master.port,
   masterRestPort: (s) => s.master.restPort,
   startupTimeoutMillis: (s) => s.startupTimeoutMillis,
+  scaleUpGraceMillis: (s) => s.scaleUpGraceMillis,
+  imagePullRetryMillis: (s) => s.imagePullRetryMillis,
   // In the spec only with HA on: these resolve with HA_ON (see baseFor).
   haEnabled: (s) => s.ha !== undefined,
   haMasters: (s) => s.ha?.masters,
@@ -91,6 +93,9 @@ const resolved = resolveApplication(MINIMAL);
 /** Options under the HA switch resolve with it on (and the storage HA needs). */
 const HA_SWITCHED: ReadonlySet<string> = new Set(['haMasters', 'haBackupCount', 'haWorkerFailurePolicy', 'haWorkerReplacements', 'haCoordinatorRestarts']);
 const baseFor = (prop: string): SeaTunnelApplicationProps => (HA_SWITCHED.has(prop) ? { ...MINIMAL, haEnabled: true, checkpointPvc: 'ckpt' } : MINIMAL);
+/** Waits inside the startup budget must be shorter than it (checked in their own test below): bounds are checked with the longest budget. */
+const WITHIN_STARTUP: ReadonlySet<string> = new Set(['scaleUpGraceMillis', 'imagePullRetryMillis']);
+const boundsBase = (prop: string): SeaTunnelApplicationProps => (WITHIN_STARTUP.has(prop) ? { ...MINIMAL, startupTimeoutMillis: 86_400_000 } : MINIMAL);
 const fileOptions = Object.entries(OPTIONS).filter(([, def]) => isOptionDef(def)) as Array<[PropName, OptionDef]>;
 
 describe("a minimal configuration resolves every option to the registry's default", () => {
@@ -137,20 +142,31 @@ describe("the resolver enforces the registry's bounds", () => {
     // HA options' bounds are checked with HA off: with it on, the HA rules add their own limits.
     const inSpec = RESOLVED[prop] !== NOT_IN_SPEC && !HA_SWITCHED.has(prop);
     for (const edge of [def.min, def.max].filter((n): n is number => n !== undefined)) {
-      const spec = resolveApplication({ ...MINIMAL, [prop]: edge });
+      const spec = resolveApplication({ ...boundsBase(prop), [prop]: edge });
       if (inSpec) expect(RESOLVED[prop](spec)).toEqual(edge);
     }
     const unit = def.unit ? ` ${def.unit}` : '';
     if (def.min !== undefined) {
-      expect(problems(() => resolveApplication({ ...MINIMAL, [prop]: def.min! - step(def) }))).toEqual([
+      expect(problems(() => resolveApplication({ ...boundsBase(prop), [prop]: def.min! - step(def) }))).toEqual([
         `${prop}: must be between ${def.min} and ${def.max}${unit}`,
       ]);
     }
     if (def.max !== undefined) {
-      const found = problems(() => resolveApplication({ ...MINIMAL, [prop]: def.max! + step(def) }));
+      const found = problems(() => resolveApplication({ ...boundsBase(prop), [prop]: def.max! + step(def) }));
       expect(found).toEqual([expect.stringMatching(new RegExp(`^${prop}: must be .*${def.max}${unit}$`))]);
     }
   });
+});
+
+test('a wait inside the startup budget must be shorter than it; a default one is shortened to fit', () => {
+  expect(problems(() => resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000, scaleUpGraceMillis: 20_000 }))).toEqual([
+    'scaleUpGraceMillis: must be less than startupTimeoutMillis (20000 ms): the wait happens inside the startup budget',
+  ]);
+  expect(problems(() => resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000, imagePullRetryMillis: 30_000 }))).toEqual([
+    'imagePullRetryMillis: must be less than startupTimeoutMillis (20000 ms): the wait happens inside the startup budget',
+  ]);
+  const spec = resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000 });
+  expect([spec.scaleUpGraceMillis, spec.imagePullRetryMillis]).toEqual([10_000, 10_000]);
 });
 
 const enums = fileOptions.filter(([, def]) => def.values !== undefined);

@@ -19,7 +19,7 @@ describe('rbac step', () => {
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['pods'], resourceNames: ['app-1-worker-1'], verbs: ['delete'] });
     expect(rules.flatMap((r) => r.verbs)).not.toContain('deletecollection');
     expect(rules).toContainEqual({ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['app-1'], verbs: ['get', 'watch', 'patch'] });
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['events'], verbs: ['create'] });
+    expect(rules).toContainEqual({ apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], resourceNames: ['app-1-db'], verbs: ['get', 'patch'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['podtemplates'], resourceNames: ['app-1-worker'], verbs: ['get', 'patch'] });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['configmaps'], resourceNames: ['app-1-engine'], verbs: ['get', 'patch'] });

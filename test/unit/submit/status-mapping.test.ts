@@ -185,6 +185,27 @@ describe('deriveStatus', () => {
     ]);
   });
 
+  test("workers waiting for an autoscaler's node → RUNNING with reason WaitingForNode, the runtime's account before the scheduler's", () => {
+    const r = deriveStatus(
+      obs({
+        job: job({
+          annotations: {
+            [ANNOTATIONS.phase]: 'WaitingForWorkers',
+            [ANNOTATIONS.workersRegistered]: '1',
+            [ANNOTATIONS.workersDesired]: '2',
+            [ANNOTATIONS.workersWaiting]: `1 waiting for a node (scale-up triggered) (${ID}-worker-2)`,
+          },
+        }),
+        pods: [pod('master', 'm', running), pod('worker', 'w1', running), pod('worker', 'w2', unschedulable)],
+      }),
+    );
+    expect(r).toMatchObject({
+      status: 'RUNNING',
+      reason: 'WaitingForNode',
+      message: `workers: 1 waiting for a node (scale-up triggered) (${ID}-worker-2); workers not running: 1 Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.`,
+    });
+  });
+
   test.each([
     ['Unschedulable with the scheduler message', unschedulable, 'Unschedulable', /0\/3 nodes are available/],
     ['ErrImagePull', waiting('ErrImagePull', 'pull access denied'), 'ErrImagePull', /pull access denied/],
