@@ -1,9 +1,23 @@
 // The runtime against a real control plane: the bundle runs as a local process with the master
 // Pod's environment and the application ServiceAccount's token (RBAC is the plan's Role), and an
 // engine stand-in that registers a worker once its Pod is Running. See ../support/application.ts.
+import { randomBytes } from 'node:crypto';
+import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES } from 'seatunnel-app/internal/model/reserved';
-import { adminHttp, clusterInfo, recordWatch, restartApiServer, useTestNamespace, withComponentLogs, type RecordedWatch } from '../../../test/support/cluster';
+import { ANNOTATIONS, EXIT_CODES, LABELS } from 'seatunnel-app/internal/model/reserved';
+import { deriveStatus } from 'seatunnel-app/internal/submit/status';
+import {
+  adminHttp,
+  clusterInfo,
+  createFakeNode,
+  deleteNode,
+  recordWatch,
+  restartApiServer,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+  type RecordedWatch,
+} from '../../../test/support/cluster';
 import {
   deleteApplication,
   deployApplication,
@@ -160,15 +174,118 @@ test(
   }),
 );
 
+/** The application's worker Pod once the scheduler has marked it Unschedulable. */
+async function unschedulableWorker(app: Deployed): Promise<Pod> {
+  return waitFor(
+    async () =>
+      (await workerPods(app.namespace, app.appId)).find((p) =>
+        p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'),
+      ),
+    { description: 'a worker Pod marked Unschedulable by the scheduler' },
+  );
+}
+
+/** Writes the Event cluster-autoscaler writes about a Pod it looked at. */
+async function autoscalerEvent(pod: Pod, reason: 'TriggeredScaleUp' | 'NotTriggerScaleUp', message: string): Promise<void> {
+  const at = new Date().toISOString();
+  const { name, namespace, uid } = pod.metadata!;
+  await adminHttp().call('POST', `/api/v1/namespaces/${namespace}/events`, {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${name}.${Date.now().toString(16)}`, namespace },
+    involvedObject: { apiVersion: 'v1', kind: 'Pod', name, namespace, uid },
+    reason,
+    message,
+    type: 'Normal',
+    source: { component: 'cluster-autoscaler' },
+    reportingComponent: 'cluster-autoscaler',
+    firstTimestamp: at,
+    lastTimestamp: at,
+    count: 1,
+  });
+}
+
 test(
-  'a worker that can never be scheduled fails the application at once with Unschedulable (the startup timeout is 10 minutes)',
+  'an Unschedulable worker the cluster autoscaler will not scale up for (its NotTriggerScaleUp Event) fails the application at once, inside a 5-minute grace period',
   withComponentLogs(async () => {
-    const app = await deploy('unsched', { owned: true, props: { workerNodeSelector: { pool: 'does-not-exist' }, startupTimeoutMillis: 600_000 } });
+    const app = await deploy('notscale', {
+      owned: true,
+      props: { workerCount: 1, workerNodeSelector: { pool: 'does-not-exist' }, startupTimeoutMillis: 600_000, scaleUpGraceMillis: 300_000 },
+    });
+    const run = await start(app);
+    const pod = await unschedulableWorker(app);
+    await autoscalerEvent(pod, 'NotTriggerScaleUp', "pod didn't trigger scale-up: 1 node(s) didn't match Pod's node affinity/selector");
+    // waitForExit gives up after 2 minutes: well inside the grace period.
+    await expectExit(run, EXIT_CODES.infrastructure);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.reason]).toBe('Unschedulable');
+    expect(ann[ANNOTATIONS.message]).toMatch(
+      /cannot be scheduled: 0\/\d+ nodes are available: .*; the cluster autoscaler will not add a node for it \(NotTriggerScaleUp: pod didn't trigger scale-up/,
+    );
+    expect(run.standInLog().some((e) => e.call === 'submit')).toBe(false);
+    expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['WorkersCreating', 'WorkerFailed', 'Failed']);
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'an Unschedulable worker the cluster autoscaler scales up for (TriggeredScaleUp) waits past the grace period, status says so, and runs once the node is there',
+  withComponentLogs(async () => {
+    const pool = `scaled-${randomBytes(3).toString('hex')}`;
+    const graceMs = 2_000;
+    const app = await deploy('scaleup', {
+      owned: true,
+      props: { workerCount: 1, workerNodeSelector: { pool }, startupTimeoutMillis: 600_000, scaleUpGraceMillis: graceMs },
+    });
+    const run = await start(app);
+    const pod = await unschedulableWorker(app);
+    await autoscalerEvent(pod, 'TriggeredScaleUp', `pod triggered scale-up: [{${pool} 0->1 (max: 3)}]`);
+    // The runtime read the Event: the Job says the worker waits for a node, and so does `status`.
+    await waitFor(async () => (await jobAnnotations(app))[ANNOTATIONS.workersWaiting]?.includes('waiting for a node (scale-up triggered)'), {
+      description: 'the workers-waiting annotation to say a scale-up was triggered',
+    });
+    const job = await adminHttp().call<Job>('GET', `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`);
+    const pods = await adminHttp().call<{ items: Pod[] }>(
+      'GET',
+      `/api/v1/namespaces/${app.namespace}/pods?labelSelector=${encodeURIComponent(`${LABELS.applicationId}=${app.appId}`)}`,
+    );
+    expect(deriveStatus({ applicationId: app.appId, namespace: app.namespace, job, pods: pods.items })).toMatchObject({
+      status: 'RUNNING',
+      reason: 'WaitingForNode',
+      message: expect.stringContaining(`1 waiting for a node (scale-up triggered) (${pod.metadata!.name})`),
+    });
+    // Several grace periods pass while the node comes up: the application goes on.
+    await new Promise((r) => setTimeout(r, 3 * graceMs + 5_000));
+    expect(run.child.exitCode).toBeNull();
+    const node = `st-scaled-${randomBytes(3).toString('hex')}`;
+    await createFakeNode(node, { labels: { pool } });
+    try {
+      await expectExit(run, EXIT_CODES.succeeded);
+      expect(run.standInLog().filter((e) => e.call === 'submit')).toHaveLength(1);
+      const ann = await jobAnnotations(app);
+      expect(ann[ANNOTATIONS.workersWaiting]).toBeUndefined();
+      expect(ann[ANNOTATIONS.phase]).toBe('Succeeded');
+      await expectNoWorkersLeft(app.namespace, app.appId);
+    } finally {
+      await deleteNode(node);
+    }
+  }),
+);
+
+test(
+  'a worker that stays Unschedulable with no autoscaler answering fails the application with Unschedulable after the grace period (the startup timeout is 10 minutes)',
+  withComponentLogs(async () => {
+    const app = await deploy('unsched', {
+      owned: true,
+      props: { workerNodeSelector: { pool: 'does-not-exist' }, startupTimeoutMillis: 600_000, scaleUpGraceMillis: 3_000 },
+    });
     const run = await start(app);
     await expectExit(run, EXIT_CODES.infrastructure);
     const ann = await jobAnnotations(app);
     expect(ann[ANNOTATIONS.reason]).toBe('Unschedulable');
-    expect(ann[ANNOTATIONS.message]).toMatch(/cannot be scheduled: 0\/\d+ nodes are available: .*node affinity\/selector/);
+    expect(ann[ANNOTATIONS.message]).toMatch(
+      /cannot be scheduled: 0\/\d+ nodes are available: .*node affinity\/selector.*; no autoscaler started adding a node within 3 s \(application.scale-up-grace-millis\)/,
+    );
     expect(run.standInLog().some((e) => e.call === 'submit')).toBe(false);
     expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['WorkersCreating', 'WorkerFailed', 'Failed']);
     await expectNoWorkersLeft(app.namespace, app.appId);
