@@ -81,18 +81,10 @@ export class BareZeta {
   }
 
   /** REST v1 of the master at `ip` (any master: a standby forwards to the active one). */
-  rest(ip: string, method: string, p: string, body?: string, timeoutMs = 5000): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: ip, port: this.spec.master.port, method, path: `/hazelcast/rest/maps${p}`, timeout: timeoutMs }, (res) => {
-        let s = '';
-        res.on('data', (c) => (s += c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(s) : reject(new Error(`${method} ${p}: ${res.statusCode} ${s}`))));
-      });
-      req.on('timeout', () => req.destroy(new Error(`${method} ${p}: timeout`)));
-      req.on('error', reject);
-      if (body) req.end(body);
-      else req.end();
-    });
+  async rest(ip: string, method: string, p: string, body?: string, timeoutMs = 5000): Promise<string> {
+    const r = await httpCall(ip, this.spec.master.port, method, `/hazelcast/rest/maps${p}`, body, timeoutMs);
+    if (r.status !== 200) throw new Error(`${method} ${p}: ${r.status} ${r.body}`);
+    return r.body;
   }
 
   /** Resolves once the master at `ip` counts `workers` workers. */
@@ -121,4 +113,19 @@ export class BareZeta {
         }
     this.procs.clear();
   }
+}
+
+/** One plain HTTP call to a Zeta member (loopback, no keep-alive); rejects on network errors and timeouts. */
+export function httpCall(host: string, port: number, method: string, p: string, body?: string, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host, port, method, path: p, timeout: timeoutMs }, (res) => {
+      let s = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (s += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: s }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${p}: timeout`)));
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -14,7 +14,6 @@
 //   npm run bench:failover   (BENCH_FAILOVER_TRIALS=5, BENCH_RESTORE_TRIALS=3, BENCH_FAILOVER_TABLES=300)
 
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Service } from 'kubernetes-types/core/v1';
@@ -23,7 +22,7 @@ import type { Output } from '../lib/cli/output';
 import { resolveApplication } from '../lib/model/resolve';
 import { ControlPlane } from '../tools/local-stack/control-plane';
 import { startLocalStack, seatunnelHome, type LocalStack } from '../tools/local-stack/local-application';
-import { BareZeta } from './bare-zeta';
+import { BareZeta, httpCall } from './bare-zeta';
 import {
   countAll,
   countedJob,
@@ -204,20 +203,17 @@ async function bareZeta(dir: string): Promise<Counted & { trials: Trial[] }> {
     zeta.start(role, ip);
   };
   const currentLog = (ip: string) => (fs.existsSync(zeta.logFile(ip)) ? fs.readFileSync(zeta.logFile(ip), 'utf8').slice(since.get(ip) ?? 0) : '');
-  const ready = async (ip: string) =>
-    new Promise<boolean>((resolve) => {
-      const req = http.get({ host: ip, port: spec.master.port, path: '/hazelcast/health/ready', timeout: 1000 }, (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
-      });
-      req.on('timeout', () => req.destroy());
-      req.on('error', () => resolve(false));
-    });
+  const ready = (ip: string) =>
+    httpCall(ip, spec.master.port, 'GET', '/hazelcast/health/ready', undefined, 1000).then(
+      (r) => r.status === 200,
+      () => false,
+    );
   try {
     for (const ip of masters) start('master', ip);
     for (const ip of workers) start('worker', ip);
     await zeta.waitWorkers(masters[0], 2);
-    const jobId = (JSON.parse(await zeta.rest(masters[0], 'POST', '/submit-job?jobName=bare-failover', JSON.stringify(JOB))) as { jobId: string }).jobId;
+    const jobId = (JSON.parse(await zeta.rest(masters[0], 'POST', '/submit-job?jobName=bare-failover', JSON.stringify(JOB), 120_000)) as { jobId: string })
+      .jobId;
     let standby = masters[1];
     const status = async (ip: string) => {
       try {
@@ -315,23 +311,10 @@ async function pods(p: Plane, appId: string, role: string): Promise<PodLike[]> {
 
 const isReady = (x: PodLike) => x.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
-function get(host: string, port: number, pathname: string, timeoutMs: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host, port, path: pathname, timeout: timeoutMs }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-  });
-}
-
 async function jobInfo(host: string | undefined, jobId: string): Promise<string | undefined> {
   if (!host) return undefined;
   try {
-    const r = await get(host, 5801, `/hazelcast/rest/maps/job-info/${jobId}`, READ_TIMEOUT_MS);
+    const r = await httpCall(host, 5801, 'GET', `/hazelcast/rest/maps/job-info/${jobId}`, undefined, READ_TIMEOUT_MS);
     return r.status === 200 ? (JSON.parse(r.body) as { jobStatus?: string }).jobStatus : undefined;
   } catch {
     return undefined;
