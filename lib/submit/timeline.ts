@@ -72,6 +72,8 @@ export interface TimelineOptions {
   readonly now: Date;
   readonly maxEntries?: number;
   readonly eventTtlMs?: number;
+  /** false: the Events could not be read (e.g. no permission to list them). */
+  readonly eventsRead?: boolean;
 }
 
 const ms = (t: string | undefined) => (t ? Date.parse(t) : NaN);
@@ -248,7 +250,7 @@ export function applicationTimeline(job: Job, events: readonly Event[], pods: re
   const notes: string[] = [];
   const ttl = opts.eventTtlMs ?? EVENT_TTL_MS;
   const created = ms(job.metadata?.creationTimestamp);
-  if (!Number.isNaN(created) && opts.now.getTime() - created > ttl) {
+  if (opts.eventsRead !== false && !Number.isNaN(created) && opts.now.getTime() - created > ttl) {
     const since = iso(new Date(opts.now.getTime() - ttl));
     notes.push(
       own.length === 0
@@ -256,6 +258,10 @@ export function applicationTimeline(job: Job, events: readonly Event[], pods: re
         : `Events before about ${since} have expired (their lifetime is 1 h by default, kube-apiserver --event-ttl); the earlier story comes from the Job, its annotations and its remaining Pods only`,
     );
   }
+  if (opts.eventsRead === false)
+    notes.push(
+      "the Job's Events could not be read (listing Events in the namespace was refused or failed): the story comes from the Job, its annotations and its Pods only",
+    );
   if (Object.keys(phaseTimes).length === 0 && job.metadata?.annotations?.[ANNOTATIONS.phase])
     notes.push('the runtime recorded no phase times (a runtime older than the phase-times annotation): phase durations are unknown');
   return {
