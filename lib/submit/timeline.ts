@@ -142,22 +142,45 @@ function podEntries(p: Pod): TimelineEntry[] {
   return out;
 }
 
-function jobEntries(job: Job, phaseTimes: Record<string, string>): TimelineEntry[] {
-  const ann = job.metadata?.annotations ?? {};
+type Add = (e: Omit<TimelineEntry, 'at'> & { at?: string }) => void;
+
+function collector(): { out: TimelineEntry[]; add: Add } {
   const out: TimelineEntry[] = [];
-  const add = (e: Omit<TimelineEntry, 'at'> & { at?: string }) => out.push({ ...e, ...(e.at ? { at: iso(e.at) } : {}) });
+  return { out, add: (e) => out.push({ ...e, ...(e.at ? { at: iso(e.at) } : {}) }) };
+}
+
+/** The Job's beginning: created (submit), started (unsuspended). */
+function jobStart(job: Job): TimelineEntry[] {
+  const { out, add } = collector();
   add({ at: job.metadata?.creationTimestamp, type: 'Normal', source: 'job', subject: 'Job', what: 'created (submitted)' });
   if (job.status?.startTime) add({ at: job.status.startTime, type: 'Normal', source: 'job', subject: 'Job', what: 'started' });
+  return out;
+}
+
+/**
+ * The runtime's phases as timeline entries, only where its Events no longer tell the story (they
+ * expired, or were never readable): the Phases line has them all; here they would only repeat
+ * the Events, in an order that one-second timestamps cannot settle.
+ */
+function phaseEntries(phaseTimes: Record<string, string>, runtimeEventsFrom: number | undefined): TimelineEntry[] {
+  const { out, add } = collector();
   for (const [phase, at] of Object.entries(phaseTimes))
-    add({ at, type: phase === 'Failed' ? 'Warning' : 'Normal', source: 'annotation', subject: 'runtime', what: `phase ${phase}` });
+    if (runtimeEventsFrom === undefined || ms(at) < runtimeEventsFrom)
+      add({ at, type: phase === 'Failed' ? 'Warning' : 'Normal', source: 'annotation', subject: 'runtime', what: `phase ${phase}` });
+  return out;
+}
+
+/** The terminal record: the runtime's final annotations, the Job's conditions, its deletion. */
+function jobEnd(job: Job): TimelineEntry[] {
+  const ann = job.metadata?.annotations ?? {};
+  const { out, add } = collector();
   if (ann[ANNOTATIONS.submittedAt])
     add({ at: ann[ANNOTATIONS.submittedAt], type: 'Normal', source: 'annotation', subject: 'runtime', what: 'job submitted (recorded)' });
   if (ann[ANNOTATIONS.finishedAt]) {
     const why = [ann[ANNOTATIONS.reason], ann[ANNOTATIONS.message]].filter(Boolean).join(': ');
-    const failed = ann[ANNOTATIONS.phase] === 'Failed';
     add({
       at: ann[ANNOTATIONS.finishedAt],
-      type: failed ? 'Warning' : 'Normal',
+      type: ann[ANNOTATIONS.phase] === 'Failed' ? 'Warning' : 'Normal',
       source: 'annotation',
       subject: 'runtime',
       what: `finished${ann[ANNOTATIONS.phase] ? ` (${ann[ANNOTATIONS.phase]})` : ''}`,
@@ -231,8 +254,11 @@ export function applicationTimeline(job: Job, events: readonly Event[], pods: re
   const own = events.filter((e) => !uid || !e.involvedObject?.uid || e.involvedObject.uid === uid);
   const phaseTimes = recordedPhaseTimes(job);
   const eventEntries = own.map(eventEntry);
-  const all = [...jobEntries(job, phaseTimes), ...eventEntries, ...pods.flatMap(podEntries)];
-  // Stable: entries of one second stay in source order (the Job, then the runtime, then Pods).
+  const runtimeTimes = eventEntries.filter((e) => e.subject === 'runtime' && e.at).map((e) => ms(e.at));
+  const runtimeEventsFrom = runtimeTimes.length ? Math.min(...runtimeTimes) : undefined;
+  const all = [...jobStart(job), ...phaseEntries(phaseTimes, runtimeEventsFrom), ...eventEntries, ...pods.flatMap(podEntries), ...jobEnd(job)];
+  // Stable: entries of one second stay in this order (the Job's start, the runtime's phases, the
+  // Events, the Pods, the terminal record) — timestamps have one-second precision.
   const sorted = all
     .map((e, i) => ({ e, i }))
     .sort((a, b) => {

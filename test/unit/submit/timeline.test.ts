@@ -129,6 +129,9 @@ const cases: Case[] = [
       expect(w.indexOf('runtime: JobSubmitted')).toBeGreaterThan(w.indexOf('runtime: AllWorkersRegistered'));
       expect(w).toContain('Pod app-1-worker-0 (worker): scheduled');
       expect(t.notes).toEqual([]);
+      // the runtime's Events tell the phases from WorkersCreating on: the timeline does not repeat
+      // them (the Phases line has all); Starting, before any runtime Event, is told from the annotation
+      expect(w.filter((x) => x.startsWith('runtime: phase'))).toEqual(['runtime: phase Starting']);
       expect(text[0]).toBe(
         'Durations: Job created → Job started 1s → runtime started 2s → workers registered 37s → job submitted 1s → job ended 1m19s → finished 4s (total 2m04s)',
       );
@@ -212,6 +215,8 @@ const cases: Case[] = [
       const replaced = t.entries.find((e) => e.what === 'MasterReplaced')!;
       expect(replaced).toMatchObject({ at: at(200), count: 2, lastAt: at(260) });
       expect(t.entries.some((e) => e.what === 'WorkersCreating')).toBe(false);
+      // only the phase from before the earliest remaining runtime Event is told from the annotation
+      expect(whats(t).filter((x) => x.startsWith('runtime: phase'))).toEqual(['runtime: phase Starting']);
       expect(
         whats(t)
           .filter((w) => w.startsWith('runtime: '))
@@ -243,6 +248,9 @@ const cases: Case[] = [
       expect(t.notes[0]).toMatch(/^no Events remain: .*1 h by default, kube-apiserver --event-ttl/);
       expect(t.stages.map((s) => s.to)).toEqual(['Job started', 'runtime started', 'workers registered', 'job submitted', 'job ended', 'finished']);
       expect(t.entries.find((e) => e.what === 'finished (Failed)')!.detail).toContain('sink unreachable');
+      expect(whats(t).filter((x) => x.startsWith('runtime: phase'))).toEqual(
+        ['Starting', 'CreatingWorkers', 'WaitingForWorkers', 'Submitting', 'Running', 'CleaningUp', 'Failed'].map((p) => `runtime: phase ${p}`),
+      );
       expect(text[text.length - 1]).toMatch(/^Note: no Events remain/);
     },
   },
