@@ -6,18 +6,15 @@
 //
 //   npm run bench:e2e        (BENCH_RUNS=3 by default; SEATUNNEL_TEST_CLUSTER=<file> reuses a dev-cluster)
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { zetaCommand, zetaEnvironment } from '../lib/engine/command';
-import { MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files';
 import { main } from '../lib/cli/main';
 import type { Output } from '../lib/cli/output';
 import { resolveApplication } from '../lib/model/resolve';
 import { ControlPlane } from '../tools/local-stack/control-plane';
 import { startLocalStack, LOCAL_POD_ANNOTATIONS } from '../tools/local-stack/local-application';
+import { BareZeta } from './bare-zeta';
 import { median, table, timeMsAsync } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -128,38 +125,8 @@ async function bareRun(home: string, dir: string, i: number): Promise<number> {
     workerMemoryMb: 640,
     masterMemoryMb: 640,
   });
-  const conf = path.join(dir, `bare-${i}`);
-  fs.mkdirSync(conf, { recursive: true });
   const masterIp = '127.0.1.1';
-  for (const [name, content] of Object.entries(renderEngineFiles(spec).files))
-    fs.writeFileSync(path.join(conf, name), content.split(MASTER_HOST_PLACEHOLDER).join(masterIp));
-  const procs: ChildProcess[] = [];
-  const start = (role: 'master' | 'worker', ip: string) => {
-    const [cmd, ...args] = zetaCommand(spec, role, { configDir: conf, logDir: path.join(conf, 'logs') });
-    const p = spawn(cmd, args, {
-      cwd: home,
-      stdio: 'ignore',
-      detached: true,
-      env: {
-        ...process.env,
-        ...zetaEnvironment(),
-        ST_DOCKER_MEMBER_LIST: `${masterIp}:${spec.master.port}`,
-        JAVA_TOOL_OPTIONS: `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
-      },
-    });
-    procs.push(p);
-  };
-  const rest = (method: string, p: string, body?: string) =>
-    new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: masterIp, port: spec.master.port, method, path: `/hazelcast/rest/maps${p}` }, (res) => {
-        let s = '';
-        res.on('data', (c) => (s += c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(s) : reject(new Error(`${method} ${p}: ${res.statusCode} ${s}`))));
-      });
-      req.on('error', reject);
-      if (body) req.end(body);
-      else req.end();
-    });
+  const zeta = new BareZeta(spec, path.join(dir, `bare-${i}`), [masterIp]);
   const body = JSON.stringify({
     env: { 'job.mode': 'BATCH', parallelism: 2, 'job.retry.times': 0 },
     source: [{ plugin_name: 'FakeSource', result_table_name: 'fake', row: { num: 1000 }, schema: { fields: { name: 'string', age: 'int' } } }],
@@ -167,34 +134,20 @@ async function bareRun(home: string, dir: string, i: number): Promise<number> {
   });
   try {
     return await timeMsAsync(async () => {
-      start('master', masterIp);
-      start('worker', '127.0.1.2');
-      start('worker', '127.0.1.3');
+      zeta.start('master', masterIp);
+      zeta.start('worker', '127.0.1.2');
+      zeta.start('worker', '127.0.1.3');
+      await zeta.waitWorkers(masterIp, 2);
+      const id = (JSON.parse(await zeta.rest(masterIp, 'POST', `/submit-job?jobName=bare-${i}`, body)) as { jobId: string }).jobId;
       for (;;) {
-        try {
-          const o = JSON.parse(await rest('GET', '/overview')) as { workers?: string };
-          if (Number(o.workers) >= 2) break;
-        } catch {
-          /* not up yet */
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const id = (JSON.parse(await rest('POST', `/submit-job?jobName=bare-${i}`, body)) as { jobId: string }).jobId;
-      for (;;) {
-        const s = (JSON.parse(await rest('GET', `/job-info/${id}`)) as { jobStatus?: string }).jobStatus;
+        const s = (JSON.parse(await zeta.rest(masterIp, 'GET', `/job-info/${id}`)) as { jobStatus?: string }).jobStatus;
         if (s === 'FINISHED') return;
         if (s && ['FAILED', 'CANCELED'].includes(s)) throw new Error(`bare job ${s}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     });
   } finally {
-    for (const p of procs)
-      if (p.pid)
-        try {
-          process.kill(-p.pid, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
+    zeta.killAll();
   }
 }
 

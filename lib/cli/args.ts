@@ -45,6 +45,7 @@ export const OPTIONS = {
   previous: { type: 'boolean' },
   timestamps: { type: 'boolean' },
   tail: { type: 'string' },
+  explain: { type: 'boolean' },
 } as const;
 
 type Flag = keyof typeof OPTIONS;
@@ -52,7 +53,7 @@ type Flag = keyof typeof OPTIONS;
 const COMMON: Flag[] = ['target', 'application-config', 'D', 'i', 'output', 'help'];
 const ALLOWED: Record<Command, Flag[]> = {
   submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
-  status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval'],
+  status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval', 'explain'],
   list: [...COMMON, 'namespace', 'all-namespaces', 'selector', 'status'],
   // No --output: a log is printed as the container wrote it (control characters escaped).
   logs: [...COMMON.filter((f) => f !== 'output'), 'id', 'namespace', 'role', 'worker', 'follow', 'since', 'previous', 'timestamps', 'tail'],
@@ -96,6 +97,8 @@ export interface ParsedArgs {
   readonly selector?: string;
   /** list: keep only these statuses (validated). */
   readonly statuses?: ReadonlySet<ApplicationStatus>;
+  /** status: the application's story (timeline, phase durations) after the status. */
+  readonly explain: boolean;
   /** logs: which Pods and how (validated). */
   readonly logs?: LogFlags;
 }
@@ -184,6 +187,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   if (command !== 'cancel' && !v.wait && (v['wait-timeout'] !== undefined || v['wait-interval'] !== undefined)) {
     throw new CliError(`${command}: --wait-timeout and --wait-interval only apply with --wait`);
   }
+  if (v.explain && v.wait) {
+    throw new CliError('status: --explain cannot be combined with --wait (run status --explain once --wait has returned)');
+  }
   const listScope = command === 'list' ? listScopeOf(v) : {};
   const logScope = command === 'logs' ? { ...namespaceOf(v), logs: parseLogFlags(v) } : {};
   return {
@@ -207,6 +213,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     check: v.check === true,
     help: v.help === true,
     allNamespaces: v['all-namespaces'] === true,
+    explain: v.explain === true,
   };
 }
 
@@ -248,5 +255,6 @@ function defaults(): Omit<ParsedArgs, 'command'> {
     check: false,
     help: false,
     allNamespaces: false,
+    explain: false,
   };
 }

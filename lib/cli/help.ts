@@ -4,7 +4,7 @@ one job = one isolated engine cluster (a master Job that creates its own workers
 Usage:
   seatunnel-app submit    [-t kubernetes] [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
                           [--job-id N] [--restore-job-id M] [--wait [--wait-timeout MS] [--wait-interval MS]] [--dry-run]
-  seatunnel-app status    --id APP_ID [-a deploy.conf] [--wait [--wait-timeout MS] [--wait-interval MS]]
+  seatunnel-app status    --id APP_ID [-a deploy.conf] [--wait [--wait-timeout MS] [--wait-interval MS] | --explain]
   seatunnel-app list      [-a deploy.conf | -n NS | -A] [-l SELECTOR] [--status S[,S...]]
   seatunnel-app logs      --id APP_ID [-a deploy.conf | -n NS] [--role master|worker | --worker N] [-f]
                           [--since DURATION] [--tail N] [--previous] [--timestamps]
@@ -28,6 +28,12 @@ Commands:
              runtime's failure reason, Zeta's error. Also the phase and registered/desired workers.
              CANCELED: the master exited with the runtime's cancel code (2), or the Job is being
              deleted before it finished.
+             --explain adds the story: durations between the milestones (Job created, started,
+             runtime started, workers registered, job submitted, ended, finished), the phases
+             with their times, and a timeline from the Job, the runtime's annotations, the Job's
+             Events (the Job controller's and the runtime's) and the Pods that still exist — at
+             most 60 entries. Events expire after 1 h by default; the Job and its annotations
+             keep the phases and the final reason for as long as the Job exists.
   list       One line per application: ID, status, phase, workers registered/desired, Zeta job
              ID, age, name — each exactly what status --id says. Reads all applications with one
              list call per kind (Jobs, Pods; Events only if one waits for its master Pod), page
@@ -84,6 +90,7 @@ Options:
                                  otherwise a line on stderr each time the state changes.
       --wait-timeout MS          Give up waiting after MS milliseconds (0 = never, the default).
       --wait-interval MS         Poll interval while waiting (default 500).
+      --explain                  status: the application's timeline and phase durations.
       --dry-run                  submit: run the preflight instead of creating anything.
   -o, --output-dir DIR           synth: where to write (default dist).
       --output json              One JSON document on stdout instead of text.

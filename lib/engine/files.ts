@@ -22,8 +22,8 @@ export const MASTER_HOST_PLACEHOLDER = '${SEATUNNEL_APPLICATION_MASTER_HOST}';
 
 export const clusterName = (appId: string) => `seatunnel-application-${appId}`;
 
-/** With HA: the StatefulSet of the masters and the headless Service that names their Pods. */
-export const haMasterSetName = (appId: string) => `${appId}-master`;
+export { haMasterSetName } from '../model/ids';
+import { haMasterSetName } from '../model/ids';
 
 /**
  * With HA, every member lists every master by its stable DNS name (StatefulSet Pod

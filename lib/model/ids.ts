@@ -57,3 +57,6 @@ export function derivedJobId(appId: string): string {
 }
 
 export const MAX_LONG = MASK_63;
+
+/** With HA (docs/ha.md): the StatefulSet of the masters; its Pods are `<appId>-master-<i>`. */
+export const haMasterSetName = (appId: string): string => `${appId}-master`;

@@ -46,6 +46,12 @@ export const ANNOTATIONS = {
   workersReplaced: 'seatunnel.apache.org/workers-replaced',
   /** With HA: set once the coordinator submitted the job; a restarted coordinator never submits again. */
   submittedAt: 'seatunnel.apache.org/submitted-at',
+  /**
+   * When each phase began, as compact JSON ({"Starting":"2026-01-01T00:00:00Z",…}; at most one
+   * entry per PHASES value, so it stays small): `status --explain` tells the phases' durations
+   * from it once the Events have expired.
+   */
+  phaseTimes: 'seatunnel.apache.org/phase-times',
 } as const;
 
 /** Values of the phase annotation, in lifecycle order; the last three are final. */

@@ -10,6 +10,7 @@
 // referenced ConfigMaps/Secrets, a named ServiceAccount and the checkpoint PVC never carry them.
 // Idempotent: a second cancel finds nothing and succeeds.
 
+import { haMasterSetName } from '../model/ids';
 import { ANNOTATIONS, LABELS, MANAGED_BY } from '../model/reserved';
 import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../kube';
 
@@ -137,21 +138,29 @@ export async function cancelApplication(kube: Kube, namespace: string, applicati
       errors.push(`delete ${kind}s with ${selector}: ${describeError(e)}`);
     }
   });
-  const service = deleteOwnedService(kube, namespace, applicationId).then(
-    (ref) => {
-      if (ref) deleted.push(ref);
-    },
-    (e) => {
-      errors.push(`delete Service ${namespace}/${applicationId}: ${describeError(e)}`);
-    },
+  // By name, for kinds without deletecollection in the submitter Role: the Service, and with HA
+  // the REST Service and the masters' StatefulSet (owned by the Job once the runtime adopted them;
+  // on the kubectl apply path perhaps not yet).
+  const named = [
+    { apiVersion: 'v1', kind: 'Service', name: applicationId },
+    { apiVersion: 'v1', kind: 'Service', name: `${applicationId}-rest` },
+    { apiVersion: 'apps/v1', kind: 'StatefulSet', name: haMasterSetName(applicationId) },
+  ].map((o) =>
+    deleteOwnedByName(kube, { ...o, namespace }, applicationId).then(
+      (ref) => {
+        if (ref) deleted.push(ref);
+      },
+      (e) => {
+        errors.push(`delete ${o.kind} ${namespace}/${o.name}: ${describeError(e)}`);
+      },
+    ),
   );
-  await Promise.all([pods, service, ...others]);
+  await Promise.all([pods, ...named, ...others]);
   return { applicationId, namespace, jobFound, deleted, errors };
 }
 
-/** The application's Service is named after it; deleted only if it carries the application's labels. */
-async function deleteOwnedService(kube: Kube, namespace: string, applicationId: string): Promise<ObjectRef | undefined> {
-  const ref: ObjectRef = { apiVersion: 'v1', kind: 'Service', namespace, name: applicationId };
+/** An object of the application found by its name; deleted only if it carries the application's labels. */
+async function deleteOwnedByName(kube: Kube, ref: ObjectRef, applicationId: string): Promise<ObjectRef | undefined> {
   const svc = await withRetry(() => kube.find<AnyObject>(ref, { metadataOnly: true }));
   const labels = svc?.metadata?.labels ?? {};
   if (!svc || svc.metadata?.deletionTimestamp || labels[LABELS.applicationId] !== applicationId || labels[LABELS.managedBy] !== MANAGED_BY) return undefined;

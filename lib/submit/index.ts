@@ -10,3 +10,4 @@ export * from './permissions';
 export * from './preflight';
 export * from './status';
 export * from './cancel';
+export * from './timeline';

@@ -401,21 +401,38 @@ export function jobEventsSelector(name?: string): string {
   return `involvedObject.kind=Job${name !== undefined ? `,involvedObject.name=${name}` : ''}`;
 }
 
-/** Reads the Job, the application's Pods and, when needed, the Job's events; then derives the status. */
-export async function readStatus(kube: Kube, namespace: string, applicationId: string): Promise<StatusReport> {
+/** What status reads: the Job, the Pods with the application-id label, and (when read) the Job's Events. */
+export interface ApplicationObjects {
+  readonly job: Job | undefined;
+  readonly pods: readonly Pod[];
+  readonly events?: readonly Event[];
+}
+
+/**
+ * Reads the Job, the application's Pods and the Job's events — when the status needs them, or
+ * always (`status --explain`) — with one list call per kind.
+ */
+export async function readApplication(kube: Kube, namespace: string, applicationId: string, opts: { events?: 'always' } = {}): Promise<ApplicationObjects> {
   const ref: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
   const [job, pods] = await Promise.all([
     kube.find<Job>(ref),
     kube.list<Pod>('v1', 'Pod', namespace, { labelSelector: `${LABELS.applicationId}=${applicationId}` }).then((l) => l.items),
   ]);
   // Best effort: without the events the status is still right, only less specific.
-  const events = needsEvents(job, pods)
-    ? await kube
-        .list<Event>('v1', 'Event', namespace, { fieldSelector: jobEventsSelector(applicationId) })
-        .then((l) => l.items)
-        .catch(() => undefined)
-    : undefined;
-  return applicationStatus(applicationId, namespace, job, pods, events);
+  const events =
+    (job && opts.events === 'always') || needsEvents(job, pods)
+      ? await kube
+          .list<Event>('v1', 'Event', namespace, { fieldSelector: jobEventsSelector(applicationId) })
+          .then((l) => l.items)
+          .catch(() => undefined)
+      : undefined;
+  return { job, pods, ...(events ? { events } : {}) };
+}
+
+/** Reads the Job, the application's Pods and, when needed, the Job's events; then derives the status. */
+export async function readStatus(kube: Kube, namespace: string, applicationId: string): Promise<StatusReport> {
+  const o = await readApplication(kube, namespace, applicationId);
+  return applicationStatus(applicationId, namespace, o.job, o.pods, o.events);
 }
 
 /** The lines `status` prints after `Application ID:`. */

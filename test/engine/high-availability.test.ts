@@ -184,19 +184,25 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     return active!;
   }
 
-  function checkpointFiles(jobId: string): number {
+  /** Checkpoint files of a job and the time the newest was written (Zeta keeps only the latest few). */
+  function checkpointState(jobId: string): { files: number; newestMs: number } {
     const dir = path.join(checkpoints, jobId);
-    if (!fs.existsSync(dir)) return 0;
-    let n = 0;
+    let files = 0;
+    let newestMs = 0;
     const walk = (d: string) => {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        if (e.isDirectory()) walk(path.join(d, e.name));
-        else n++;
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else {
+          files++;
+          newestMs = Math.max(newestMs, fs.statSync(p).mtimeMs);
+        }
       }
     };
-    walk(dir);
-    return n;
+    if (fs.existsSync(dir)) walk(dir);
+    return { files, newestMs };
   }
+  const checkpointFiles = (jobId: string) => checkpointState(jobId).files;
 
   function coordinatorLogs(appId: string): string {
     return stack.kubelet
@@ -245,8 +251,9 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     });
     await runningAgain(appId, jobId, 'after the active master was lost');
     expect((await restThroughService(appId, '/hazelcast/rest/maps/overview')).status).toBe(200);
-    const afterFailover = checkpointFiles(jobId);
-    await waitFor(() => checkpointFiles(jobId) > afterFailover, { description: 'checkpoints continue after the failover', timeoutMs: 90_000 });
+    // Checkpoints continue: a checkpoint written after the job ran again on the new active master.
+    const runningAgainAt = Date.now();
+    await waitFor(() => checkpointState(jobId).newestMs > runningAgainAt, { description: 'checkpoints continue after the failover', timeoutMs: 90_000 });
     await waitFor(async () => Number((await annotation(appId, ANNOTATIONS.masterFailovers)) ?? 0) >= 1, {
       description: 'the coordinator counted the failover',
       timeoutMs: 30_000,

@@ -1,9 +1,10 @@
-// `seatunnel-app status --id APP_ID [--wait]`: the status from Kubernetes alone (see
-// lib/submit/status.ts for the mapping). Plain status exits 0 whenever the query succeeded, even
+// `seatunnel-app status --id APP_ID [--wait | --explain]`: the status from Kubernetes alone (see
+// lib/submit/status.ts for the mapping); --explain adds the story (lib/submit/timeline.ts). Plain status exits 0 whenever the query succeeded, even
 // for FAILED or UNKNOWN; with --wait the final status decides (SeaTunnel 3.1.0).
 
 import type { Kube } from '../../kube';
-import { readStatus, statusLines, type StatusReport } from '../../submit/status';
+import { applicationStatus, readApplication, readStatus, statusLines, type StatusReport } from '../../submit/status';
+import { applicationTimeline, timelineLines } from '../../submit/timeline';
 import type { ParsedArgs } from '../args';
 import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
@@ -41,6 +42,19 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
     if (args.wait) {
       out.line(`Application ID: ${applicationId}`);
       return await waitAndReport(kube, args, out, conn.namespace, applicationId, { data: {}, lines: [] });
+    }
+    if (args.explain) {
+      // The status exactly as plain status derives it, then the story (lib/submit/timeline.ts).
+      const o = await readApplication(kube, conn.namespace, applicationId, { events: 'always' });
+      const report = applicationStatus(applicationId, conn.namespace, o.job, o.pods, o.events);
+      const timeline = o.job ? applicationTimeline(o.job, o.events ?? [], o.pods, { now: new Date(), eventsRead: o.events !== undefined }) : undefined;
+      out.result({ ...statusData(report), ...(timeline ? { timeline } : {}) }, [
+        `Application ID: ${applicationId}`,
+        ...statusLines(report),
+        ...(report.finishedAt ? [`Finished: ${report.finishedAt}`] : []),
+        ...(timeline ? timelineLines(timeline) : ['Timeline: none (without its Job nothing of the application is recorded)']),
+      ]);
+      return CLI_EXIT.ok;
     }
     const report = await readStatus(kube, conn.namespace, applicationId);
     out.result(statusData(report), [`Application ID: ${applicationId}`, ...statusLines(report)]);

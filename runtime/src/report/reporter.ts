@@ -5,7 +5,7 @@
 
 import type { Event } from 'kubernetes-types/core/v1';
 import { withRetry } from 'seatunnel-app/internal/kube/retry';
-import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS, PHASES } from 'seatunnel-app/internal/model/reserved';
 import type { Clock } from '../clock';
 import { isStatus, isTransient, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
@@ -37,6 +37,7 @@ export type EventReason =
   | 'Canceled';
 
 const COMPONENT = 'seatunnel-app-runtime';
+const PHASE_SET: ReadonlySet<string> = new Set(PHASES);
 const MAX_MESSAGE = 1024;
 /** How long one write is retried (an API server restart takes a few seconds). */
 const RETRY_BUDGET_MS = 20_000;
@@ -62,6 +63,8 @@ export class Reporter {
   private urgent = false;
   /** Writes given up so far. */
   private dropped = 0;
+  /** When each phase began (the first time it was set): the phase-times annotation. */
+  private readonly phaseTimes: Record<string, string> = {};
 
   constructor(
     private readonly kube: KubePort,
@@ -78,6 +81,24 @@ export class Reporter {
     this.job = { ...this.job, uid };
   }
 
+  /**
+   * The phase times an earlier runtime of this Job recorded (with HA, a restarted coordinator):
+   * the earlier time of a phase wins, so the record keeps when the application first got there.
+   */
+  seedPhaseTimes(recorded: string | undefined): void {
+    let earlier: unknown;
+    try {
+      earlier = JSON.parse(recorded ?? '{}');
+    } catch {
+      return;
+    }
+    if (!earlier || typeof earlier !== 'object') return;
+    for (const [phase, at] of Object.entries(earlier)) {
+      if (PHASE_SET.has(phase) && typeof at === 'string' && at.length <= 32 && !(this.phaseTimes[phase] && this.phaseTimes[phase] <= at))
+        this.phaseTimes[phase] = at;
+    }
+  }
+
   event(type: 'Normal' | 'Warning', reason: EventReason, message: string): void {
     this.log.info(`event ${reason}`, { type, message });
     this.queue.push({ kind: 'event', type, reason, message: truncate(message), at: this.clock.wallTime() });
@@ -85,6 +106,14 @@ export class Reporter {
   }
 
   annotate(patch: StatusPatch): void {
+    if (patch.phase && PHASE_SET.has(patch.phase) && !(patch.phase in this.phaseTimes)) {
+      // Whole seconds, one entry per known phase: the annotation stays bounded (under 400 bytes).
+      this.phaseTimes[patch.phase] = this.clock
+        .wallTime()
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z');
+      patch = { ...patch, phaseTimes: JSON.stringify(this.phaseTimes) };
+    }
     const last = this.queue[this.queue.length - 1];
     if (last?.kind === 'patch') Object.assign(last.patch, patch);
     else this.queue.push({ kind: 'patch', patch: { ...patch } });

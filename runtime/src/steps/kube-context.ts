@@ -56,6 +56,7 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
   const jobUid = jobObj.metadata?.uid;
   if (!jobUid) throw new RuntimeFailure('ApiError', `Job ${app.appId} has no uid`);
   s.reporter.setJobUid(jobUid);
+  s.reporter.seedPhaseTimes(jobObj.metadata?.annotations?.[ANNOTATIONS.phaseTimes]);
   const pod = await read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name));
   const podRef: MasterRef = { name: settings.pod.name, uid: pod.metadata?.uid ?? settings.pod.uid };
   const master: MasterRef = app.ha ? { name: app.appId, uid: jobUid } : podRef;

@@ -122,6 +122,7 @@ test(
         [ANNOTATIONS.zetaJobStatus]: 'FINISHED',
         [ANNOTATIONS.message]: `Zeta job ${app.spec.jobId} ended FINISHED`,
         [ANNOTATIONS.finishedAt]: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        [ANNOTATIONS.phaseTimes]: expect.stringMatching(/^\{"Starting":"\d{4}-\d\d-\d\dT.*"Succeeded":/),
       });
       expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
 

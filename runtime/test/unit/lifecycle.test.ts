@@ -68,7 +68,11 @@ test('happy path: workers created, all registered, then exactly one submit; succ
     [ANNOTATIONS.zetaJobStatus]: 'FINISHED',
     [ANNOTATIONS.message]: 'Zeta job 9223372036854775807 ended FINISHED',
     [ANNOTATIONS.finishedAt]: expect.stringMatching(/^2026-01-01T/),
+    [ANNOTATIONS.phaseTimes]: expect.any(String),
   });
+  expect(Object.keys(JSON.parse(s.kube.annotations[ANNOTATIONS.phaseTimes]!) as object)).toEqual(
+    expect.arrayContaining(['Starting', 'CreatingWorkers', 'WaitingForWorkers', 'Submitting', 'Running', 'CleaningUp', 'Succeeded']),
+  );
   // the phases in lifecycle order (patches waiting in the queue are merged, so some may be skipped)
   const phases = s.kube.annotationPatches.map((a) => a[ANNOTATIONS.phase]).filter((x): x is string => !!x);
   const order = phases.map((x) => PHASES.indexOf(x as (typeof PHASES)[number]));

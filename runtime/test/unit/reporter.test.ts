@@ -20,7 +20,11 @@ test('Events carry the Job (with its uid once known) and keep their order; queue
   reporter.event('Warning', 'WorkerLost', 'x'.repeat(2000));
   expect(await runOn(clock, reporter.flush(10_000))).toBe(true);
   expect(kube.calls.map((c) => c.op)).toEqual(['patchJobAnnotations', 'createEvent', 'patchJobAnnotations', 'createEvent']);
-  expect(kube.annotationPatches[1]).toEqual({ [ANNOTATIONS.phase]: 'CreatingWorkers', [ANNOTATIONS.workersRegistered]: '1' });
+  expect(kube.annotationPatches[1]).toEqual({
+    [ANNOTATIONS.phase]: 'CreatingWorkers',
+    [ANNOTATIONS.workersRegistered]: '1',
+    [ANNOTATIONS.phaseTimes]: expect.stringContaining('"CreatingWorkers"'),
+  });
   const [first, second] = kube.events;
   expect(first.involvedObject).toEqual({ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', namespace: 'ns', uid: 'job-uid' });
   expect(first).toMatchObject({ reason: 'WorkersCreating', type: 'Normal', source: { component: 'seatunnel-app-runtime' }, count: 1 });
@@ -58,4 +62,35 @@ test('flush gives up after its budget when the API does not answer', async () =>
   );
   reporter.annotate({ phase: 'Failed' });
   expect(await runOn(clock, reporter.flush(5000))).toBe(false);
+});
+
+test('each phase records when it began, once, in one bounded annotation; an earlier runtime of the Job keeps its earlier times', async () => {
+  const { clock, kube, reporter } = setup();
+  const t0 = clock
+    .wallTime()
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z');
+  reporter.annotate({ phase: 'Starting' });
+  await runOn(clock, reporter.flush(1000));
+  await runOn(clock, clock.sleep(5000));
+  const t1 = clock
+    .wallTime()
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z');
+  reporter.annotate({ phase: 'Running', zetaJobId: '7' });
+  reporter.annotate({ phase: 'Running' });
+  await runOn(clock, reporter.flush(1000));
+  expect(JSON.parse(kube.annotations[ANNOTATIONS.phaseTimes]!)).toEqual({ Starting: t0, Running: t1 });
+
+  // a restarted coordinator: its own Starting is later than the recorded one; unknown keys are dropped
+  const next = new Reporter(kube, { name: 'app-1' }, { podName: 'app-1-m2' }, clock, memoryLogger());
+  next.annotate({ phase: 'Starting' });
+  next.seedPhaseTimes(JSON.stringify({ Starting: '2025-01-01T00:00:00Z', Bogus: 'x' }));
+  next.annotate({ phase: 'Succeeded' });
+  await runOn(clock, next.flush(1000));
+  const times = JSON.parse(kube.annotations[ANNOTATIONS.phaseTimes]!) as Record<string, string>;
+  expect(Object.keys(times).sort()).toEqual(['Starting', 'Succeeded']);
+  expect(times.Starting).toBe('2025-01-01T00:00:00Z');
+  next.seedPhaseTimes('not json');
+  expect(kube.annotations[ANNOTATIONS.phaseTimes]!.length).toBeLessThan(400);
 });

@@ -38,7 +38,11 @@ describe('seatunnel-application.sh compatible flags', () => {
   });
 
   test('defaults: wait-interval 500 ms, wait-timeout 0 = forever', () => {
-    expect(parseCommandLine(['status', '--id', 'a-000000000000'])).toMatchObject({ wait: false, waitIntervalMs: 500, waitTimeoutMs: 0 });
+    expect(parseCommandLine(['status', '--id', 'a-000000000000'])).toMatchObject({ wait: false, waitIntervalMs: 500, waitTimeoutMs: 0, explain: false });
+  });
+
+  test('status --explain', () => {
+    expect(parseCommandLine(['status', '--id', 'a-000000000000', '--explain', '--output', 'json'])).toMatchObject({ explain: true, json: true });
   });
 
   test.each([
@@ -55,6 +59,8 @@ describe('seatunnel-application.sh compatible flags', () => {
     [['submit', '--bogus'], /Unknown option '--bogus'/],
     [['launch'], /unknown command "launch"/],
     [['status', '--id', 'x', '--wait-timeout', '5'], /only apply with --wait/],
+    [['status', '--id', 'x', '--explain', '--wait'], /--explain cannot be combined with --wait/],
+    [['list', '--explain'], /list does not accept --explain/],
     [['status', '--id', 'x', '--wait', '--wait-timeout', 'soon'], /--wait-timeout: got "soon"/],
     [['submit', '--output', 'yaml'], /--output: got "yaml"; must be json or text/],
     [['submit', 'extra'], /unexpected argument "extra"/],

@@ -1,0 +1,131 @@
+// A bare Zeta cluster for the benches' baselines: an application's own engine files (the same
+// shape as in its Pods), its masters and workers started directly as processes on loopback
+// addresses, no Kubernetes, driven through REST v1 on a master's member port.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { zetaCommand, zetaEnvironment } from '../lib/engine/command';
+import { haMasterAddresses, MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files';
+import type { ApplicationSpec } from '../lib/model/spec';
+
+export type Role = 'master' | 'worker';
+
+export class BareZeta {
+  readonly conf: string;
+  private readonly procs = new Map<string, ChildProcess>();
+
+  /**
+   * Writes the engine files of `spec` into `dir`, with the master addresses (the runtime's
+   * placeholder, or with HA the masters' DNS names) replaced by `masterIps`.
+   */
+  constructor(
+    readonly spec: ApplicationSpec,
+    readonly dir: string,
+    readonly masterIps: readonly string[],
+  ) {
+    this.conf = path.join(dir, 'conf');
+    fs.mkdirSync(this.conf, { recursive: true });
+    const port = spec.master.port;
+    const names = spec.ha ? haMasterAddresses(spec, spec.ha.masters) : [];
+    if (names.length && names.length !== masterIps.length) throw new Error(`${names.length} masters in the spec, ${masterIps.length} addresses given`);
+    for (const [name, content] of Object.entries(renderEngineFiles(spec).files)) {
+      let text = content.split(MASTER_HOST_PLACEHOLDER).join(masterIps[0]);
+      names.forEach((n, i) => (text = text.split(n).join(`${masterIps[i]}:${port}`)));
+      fs.writeFileSync(path.join(this.conf, name), text);
+    }
+  }
+
+  logFile(ip: string): string {
+    return path.join(this.dir, `zeta-${ip}.log`);
+  }
+
+  /** Starts a member bound to `ip`; its output is appended to logFile(ip). */
+  start(role: Role, ip: string): void {
+    const [cmd, ...args] = zetaCommand(this.spec, role, { configDir: this.conf, logDir: path.join(this.dir, 'logs') });
+    const out = fs.openSync(this.logFile(ip), 'a');
+    const p = spawn(cmd, args, {
+      cwd: this.spec.seatunnelHome,
+      stdio: ['ignore', out, out],
+      detached: true,
+      env: {
+        ...process.env,
+        ...zetaEnvironment(),
+        ST_DOCKER_MEMBER_LIST: this.masterIps.map((m) => `${m}:${this.spec.master.port}`).join(','),
+        JAVA_TOOL_OPTIONS: `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
+      },
+    });
+    fs.closeSync(out);
+    this.procs.set(ip, p);
+  }
+
+  /** Whether the member at `ip` still runs. */
+  running(ip: string): boolean {
+    const p = this.procs.get(ip);
+    return p !== undefined && p.exitCode === null && p.signalCode === null;
+  }
+
+  /** Signals the member at `ip` (its process group) and resolves when it has exited. */
+  stopMember(ip: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const p = this.procs.get(ip);
+    if (!p?.pid || p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      p.once('exit', () => resolve());
+      try {
+        process.kill(-p.pid!, signal);
+      } catch {
+        resolve();
+      }
+    });
+  }
+
+  /** REST v1 of the master at `ip` (any master: a standby forwards to the active one). */
+  async rest(ip: string, method: string, p: string, body?: string, timeoutMs = 5000): Promise<string> {
+    const r = await httpCall(ip, this.spec.master.port, method, `/hazelcast/rest/maps${p}`, body, timeoutMs);
+    if (r.status !== 200) throw new Error(`${method} ${p}: ${r.status} ${r.body}`);
+    return r.body;
+  }
+
+  /** Resolves once the master at `ip` counts `workers` workers. */
+  async waitWorkers(ip: string, workers: number, timeoutMs = 300_000): Promise<void> {
+    const t0 = Date.now();
+    for (;;) {
+      try {
+        const o = JSON.parse(await this.rest(ip, 'GET', '/overview')) as { workers?: string };
+        if (Number(o.workers) >= workers) return;
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() - t0 > timeoutMs) throw new Error(`bare Zeta: ${workers} workers not registered at ${ip} in ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Kills every member still running. */
+  killAll(): void {
+    for (const p of this.procs.values())
+      if (p.pid)
+        try {
+          process.kill(-p.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+    this.procs.clear();
+  }
+}
+
+/** One plain HTTP call to a Zeta member (loopback, no keep-alive); rejects on network errors and timeouts. */
+export function httpCall(host: string, port: number, method: string, p: string, body?: string, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host, port, method, path: p, timeout: timeoutMs }, (res) => {
+      let s = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (s += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: s }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`${method} ${p}: timeout`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
