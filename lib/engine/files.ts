@@ -3,6 +3,7 @@
 // the `<appId>-engine` ConfigMap; the runtime completes the master's files with its Pod IP.
 
 import { isMap, parseDocument, stringify } from 'yaml';
+import { haMasterSetName } from '../model/ids';
 import type { ValidationIssue } from '../model/issues';
 import { PATHS, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
 
@@ -21,9 +22,6 @@ export const ENGINE_FILES = {
 export const MASTER_HOST_PLACEHOLDER = '${SEATUNNEL_APPLICATION_MASTER_HOST}';
 
 export const clusterName = (appId: string) => `seatunnel-application-${appId}`;
-
-export { haMasterSetName } from '../model/ids';
-import { haMasterSetName } from '../model/ids';
 
 /**
  * With HA, every member lists every master by its stable DNS name (StatefulSet Pod

@@ -4,7 +4,7 @@
 import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from 'kubernetes-types/core/v1';
 import { LABELS, MANAGED_BY, type RoleLabel } from '../model/reserved';
 import type { ApplicationSpec } from '../model/spec';
-import { haMasterSetName } from '../engine/files';
+import { haMasterSetName } from '../model/ids';
 import type { PlanDraft } from './types';
 
 export const CONTAINER_NAME = 'seatunnel';

@@ -5,6 +5,7 @@
 // snapshot: the Role allows deleting the worker names only, and a look-alike Pod someone else made
 // is never touched. One budget covers it all.
 
+import { names as planNames } from 'seatunnel-app/internal/plan/pod';
 import { isStatus, isTransient } from '../kube/port';
 import { errorMessage, mapLimit, retry } from '../util';
 import type { Step } from './context';
@@ -26,7 +27,7 @@ export async function removeWorkers(s: Step): Promise<string[]> {
     } else for (const n of attempted) names.add(n);
   }
   // With HA an earlier coordinator may have created workers this one never attempted: every name.
-  if (s.state.ha) for (let i = 1; i <= s.d.settings.app.workerCount; i++) names.add(`${s.d.settings.app.appId}-worker-${i}`);
+  if (s.state.ha) for (let i = 1; i <= s.d.settings.app.workerCount; i++) names.add(planNames.worker(s.d.settings.app.appId, i));
   const attempt = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
     try {
       // 403 is retried within the budget: an API server that just restarted refuses for a moment.

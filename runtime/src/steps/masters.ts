@@ -39,19 +39,18 @@ export class MastersWatch {
   private timer: Promise<void> | undefined;
   private readonly stop$ = new AbortController();
   private readonly seen = new Map<string, Set<string>>();
-  private last: MastersView;
+  /** Undefined until the first reading. */
+  private last: MastersView | undefined;
 
   /** `earlier`: replacements counted by earlier coordinators of this Job (its annotation). */
   constructor(
     private readonly s: Step,
     private readonly ha: HaRuntimeSettings,
     private readonly earlier = 0,
-  ) {
-    this.last = { desired: ha.masters, ready: -1, failovers: earlier };
-  }
+  ) {}
 
   get view(): MastersView {
-    return this.last;
+    return this.last ?? { desired: this.ha.masters, ready: 0, failovers: this.earlier };
   }
 
   start(): void {
@@ -82,11 +81,12 @@ export class MastersWatch {
         pods.items.filter((p) => p.metadata?.name && p.metadata.uid).map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
       );
     const next: MastersView = { desired: this.ha.masters, ready: set.status?.readyReplicas ?? 0, failovers };
-    if (this.last.ready < 0) this.last = { ...next, ready: -1 };
-    if (next.ready !== this.last.ready || next.failovers !== this.last.failovers) {
+    const prev = this.last;
+    // The first reading is always recorded; a replacement only once it is seen to happen.
+    if (!prev || next.ready !== prev.ready || next.failovers !== prev.failovers) {
       this.s.d.log.info('masters', { ready: next.ready, desired: next.desired, failovers: next.failovers });
       this.s.reporter.annotate({ mastersReady: String(next.ready), masterFailovers: String(next.failovers) });
-      if (next.failovers > this.last.failovers) {
+      if (next.failovers > (prev?.failovers ?? this.earlier)) {
         this.s.reporter.event('Normal', 'MasterReplaced', `a master Pod was replaced (${next.failovers} so far); Zeta keeps the job running on the others`);
       }
     }

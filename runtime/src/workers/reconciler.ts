@@ -37,6 +37,7 @@ import {
   type ScaleUpSignal,
 } from './classify';
 import type { PodSnapshot, PodSnapshotStore } from './snapshot';
+import { names } from 'seatunnel-app/internal/plan/pod';
 import { ownedBy } from 'seatunnel-app/internal/plan/stamp';
 
 export type WorkerPhase = 'new' | 'creating' | 'created' | 'released';
@@ -231,7 +232,7 @@ export class WorkerReconciler {
   constructor(private readonly opts: ReconcilerOptions) {
     this.records = Array.from({ length: opts.count }, (_, i) => ({
       index: i + 1,
-      name: `${opts.appId}-worker-${i + 1}`,
+      name: names.worker(opts.appId, i + 1),
       phase: 'new',
       seen: false,
       attempts: 0,
