@@ -21,6 +21,7 @@ import { main } from '../lib/cli/main';
 import type { Output } from '../lib/cli/output';
 import { resolveApplication } from '../lib/model/resolve';
 import { ControlPlane } from '../tools/local-stack/control-plane';
+import { createSharedClaim } from '../tools/local-stack/shared-claim';
 import { startLocalStack, seatunnelHome, type LocalStack } from '../tools/local-stack/local-application';
 import { BareZeta, httpCall } from './bare-zeta';
 import {
@@ -439,25 +440,7 @@ async function startPlane(dir: string): Promise<Plane> {
   // A ReadWriteMany claim bound to a local directory that every local "Pod" sees (as in the engine tier).
   const checkpoints = path.join(dir, 'checkpoints');
   fs.mkdirSync(checkpoints, { recursive: true });
-  await admin.call('POST', '/api/v1/persistentvolumes', {
-    apiVersion: 'v1',
-    kind: 'PersistentVolume',
-    metadata: { name: `${NAMESPACE}-${CLAIM}` },
-    spec: {
-      capacity: { storage: '1Gi' },
-      accessModes: ['ReadWriteMany'],
-      storageClassName: '',
-      persistentVolumeReclaimPolicy: 'Retain',
-      hostPath: { path: checkpoints },
-      claimRef: { namespace: NAMESPACE, name: CLAIM },
-    },
-  });
-  await admin.call('POST', `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`, {
-    apiVersion: 'v1',
-    kind: 'PersistentVolumeClaim',
-    metadata: { name: CLAIM },
-    spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: `${NAMESPACE}-${CLAIM}`, resources: { requests: { storage: '1Gi' } } },
-  });
+  await createSharedClaim(admin, NAMESPACE, CLAIM, checkpoints);
   const stack = startLocalStack({
     admin,
     server: cp.info.server,

@@ -7,8 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/model/reserved';
-import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
-import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
+import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
+import type { LocalStack } from '../../tools/local-stack/local-application';
+import { startEngineStack } from '../support/engine-stack';
 import { collection, deploymentFiles, KINDS, labelled, run, type RunResult } from '../cluster/cli-support';
 import { parseAllDocuments } from 'yaml';
 import { startMiniHdfs } from '../support/mini-hdfs';
@@ -42,15 +43,8 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
   let checkpoints: string;
 
   beforeAll(async () => {
-    const info = clusterInfo();
-    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: SERVICE_ACCOUNT },
-    });
-    stack = startLocalStack({ admin: adminHttp(), server: info.server, caData: info.caData, namespace: ns.name });
+    stack = await startEngineStack(ns.name, SERVICE_ACCOUNT);
     checkpoints = path.join(stack.dir, 'checkpoints');
-    process.stderr.write(`[e2e] local Pods in ${stack.dir}\n`);
     fs.mkdirSync(checkpoints, { recursive: true });
   });
 

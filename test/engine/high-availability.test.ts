@@ -12,8 +12,10 @@ import * as path from 'node:path';
 import type { Service } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
 import { ANNOTATIONS } from '../../lib/model/reserved';
-import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
-import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
+import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
+import { createSharedClaim } from '../../tools/local-stack/shared-claim';
+import type { LocalStack } from '../../tools/local-stack/local-application';
+import { startEngineStack } from '../support/engine-stack';
 import { collection, deploymentFiles, KINDS, labelled, run, type RunResult } from '../cluster/cli-support';
 
 jest.setTimeout(12 * 60_000);
@@ -36,47 +38,12 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
   let checkpoints: string;
 
   beforeAll(async () => {
-    const info = clusterInfo();
-    const admin = adminHttp();
-    await admin.call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: SERVICE_ACCOUNT },
-    });
-    // The shared checkpoint volume: a ReadWriteMany claim bound to a volume (the real PV controller
-    // binds them), standing in for a local directory every "Pod" of this stack sees.
+    // The shared checkpoint volume (tools/local-stack/shared-claim.ts).
     const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-ha-'));
     checkpoints = path.join(stackDir, 'checkpoints');
     fs.mkdirSync(checkpoints, { recursive: true });
-    const pv = `${ns.name}-${CLAIM}`;
-    await admin.call('POST', '/api/v1/persistentvolumes', {
-      apiVersion: 'v1',
-      kind: 'PersistentVolume',
-      metadata: { name: pv },
-      spec: {
-        capacity: { storage: '1Gi' },
-        accessModes: ['ReadWriteMany'],
-        storageClassName: '',
-        persistentVolumeReclaimPolicy: 'Retain',
-        hostPath: { path: checkpoints },
-        claimRef: { namespace: ns.name, name: CLAIM },
-      },
-    });
-    await admin.call('POST', `/api/v1/namespaces/${ns.name}/persistentvolumeclaims`, {
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name: CLAIM },
-      spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: pv, resources: { requests: { storage: '1Gi' } } },
-    });
-    stack = startLocalStack({
-      admin,
-      server: info.server,
-      caData: info.caData,
-      namespace: ns.name,
-      dir: stackDir,
-      persistentVolumes: { [CLAIM]: checkpoints },
-    });
-    process.stderr.write(`[ha] local Pods in ${stack.dir}\n`);
+    await createSharedClaim(adminHttp(), ns.name, CLAIM, checkpoints);
+    stack = await startEngineStack(ns.name, SERVICE_ACCOUNT, { dir: stackDir, persistentVolumes: { [CLAIM]: checkpoints } });
   });
 
   afterAll(async () => {

@@ -8,8 +8,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/model/reserved';
-import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cluster';
-import { startLocalStack, type LocalStack } from '../../tools/local-stack/local-application';
+import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
+import type { LocalStack } from '../../tools/local-stack/local-application';
+import { startEngineStack } from '../support/engine-stack';
 import { deploymentFiles, labelled, run } from '../cluster/cli-support';
 
 jest.setTimeout(6 * 60_000);
@@ -48,16 +49,9 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
   let checkpoints: string;
 
   beforeAll(async () => {
-    const info = clusterInfo();
-    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: SERVICE_ACCOUNT },
-    });
-    stack = startLocalStack({ admin: adminHttp(), server: info.server, caData: info.caData, namespace: ns.name });
+    stack = await startEngineStack(ns.name, SERVICE_ACCOUNT);
     checkpoints = path.join(stack.dir, 'user-checkpoints');
     fs.mkdirSync(checkpoints, { recursive: true });
-    process.stderr.write(`[e2e] local Pods in ${stack.dir}\n`);
   });
 
   afterAll(async () => {

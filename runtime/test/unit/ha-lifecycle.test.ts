@@ -2,7 +2,7 @@
 // one submission ever — a replaced coordinator re-attaches — and the masters go at the end.
 import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import { running } from './fakes';
-import { SEL, setup } from './lifecycle-setup';
+import { once, SEL, setup } from './lifecycle-setup';
 
 const HA = { haEnabled: true, haMasters: 2, checkpointPvc: 'ckpt' } as const;
 const STS = 'app-1-master';
@@ -11,16 +11,6 @@ function haSetup(extra: Parameters<typeof setup>[0] = {}, tuning: Parameters<typ
   const s = setup({ ...HA, ...extra }, tuning);
   s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 2 } };
   return s;
-}
-
-function once(cond: () => boolean, fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (!done && cond()) {
-      done = true;
-      fn();
-    }
-  };
 }
 
 const reasons = (s: ReturnType<typeof setup>) => s.kube.events.map((e) => e.reason!);

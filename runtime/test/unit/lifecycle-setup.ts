@@ -8,6 +8,17 @@ import type { Outcome } from '../../src/outcome';
 import type { Settings } from '../../src/settings';
 import { FakeClock, FakeEngine, FakeKube, runOn, running } from './fakes';
 
+/** Runs `fn` once, the first time `cond` holds (a step hook for `run`). */
+export function once(cond: () => boolean, fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done && cond()) {
+      done = true;
+      fn();
+    }
+  };
+}
+
 export const SEL = 'seatunnel.apache.org/application-id=app-1,seatunnel.apache.org/role=worker';
 
 export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Partial<Tuning> = {}) {

@@ -2,7 +2,7 @@
 import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
 import { PHASES } from '../../src/report/reporter';
 import { EngineRejected, KubeApiError, pullFailing, running, unschedulable } from './fakes';
-import { SEL, setup } from './lifecycle-setup';
+import { once, SEL, setup } from './lifecycle-setup';
 
 type S = ReturnType<typeof setup>;
 
@@ -17,17 +17,6 @@ function eventMessages(s: S): string[] {
 function expectCleanedUp(s: S): void {
   expect(s.kube.podsOf(SEL)).toEqual([]);
   expect(s.engine.shutdownCalls).toBe(1);
-}
-
-/** Runs `fn` once, the first time `cond` holds. */
-function once(cond: () => boolean, fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (!done && cond()) {
-      done = true;
-      fn();
-    }
-  };
 }
 
 const JOB = `env { job.mode = "BATCH", big = 9007199254740993 }

@@ -54,6 +54,19 @@ function toApiCall(c: CallRecord): ApiCall {
   }
 }
 
+/** The calls no rule allows (a resourceNames rule allows only calls naming one of them). */
+function notAllowed(calls: readonly ApiCall[], rules: ReturnType<typeof runtimeRules>): ApiCall[] {
+  const allowed = (c: ApiCall) =>
+    rules.some(
+      (r) =>
+        r.apiGroups!.includes(c.group) &&
+        r.resources!.includes(c.resource) &&
+        r.verbs.includes(c.verb) &&
+        (!r.resourceNames || (c.name !== undefined && r.resourceNames.includes(c.name))),
+    );
+  return calls.filter((c) => !allowed(c));
+}
+
 test('every call is allowed by runtimeRules(), and every granted verb is used', async () => {
   const calls: ApiCall[] = [];
   // success with adoption; a worker lost mid-run (delete, stop); a stale worker replaced (delete with uid)
@@ -78,15 +91,7 @@ test('every call is allowed by runtimeRules(), and every granted verb is used', 
   calls.push(...autoscaled.kube.calls.map(toApiCall));
 
   const rules = runtimeRules(happy.p.spec);
-  const allowed = (c: ApiCall) =>
-    rules.some(
-      (r) =>
-        r.apiGroups!.includes(c.group) &&
-        r.resources!.includes(c.resource) &&
-        r.verbs.includes(c.verb) &&
-        (!r.resourceNames || (c.name !== undefined && r.resourceNames.includes(c.name))),
-    );
-  expect(calls.filter((c) => !allowed(c))).toEqual([]);
+  expect(notAllowed(calls, rules)).toEqual([]);
 
   const used = new Set(calls.map((c) => `${c.group}/${c.resource}/${c.verb}`));
   const granted = rules.flatMap((r) => r.resources!.flatMap((res) => r.verbs.map((v) => `${r.apiGroups![0]}/${res}/${v}`)));
@@ -101,15 +106,7 @@ test('with HA the same holds for the coordinator: every call allowed by its Role
   await happy.run();
   const calls = happy.kube.calls.map(toApiCall);
   const rules = runtimeRules(happy.p.spec);
-  const allowed = (c: ApiCall) =>
-    rules.some(
-      (r) =>
-        r.apiGroups!.includes(c.group) &&
-        r.resources!.includes(c.resource) &&
-        r.verbs.includes(c.verb) &&
-        (!r.resourceNames || (c.name !== undefined && r.resourceNames.includes(c.name))),
-    );
-  expect(calls.filter((c) => !allowed(c))).toEqual([]);
+  expect(notAllowed(calls, rules)).toEqual([]);
   const used = new Set(calls.map((c) => `${c.group}/${c.resource}/${c.verb}`));
   for (const verb of ['get', 'patch', 'delete']) expect(used).toContain(`apps/statefulsets/${verb}`);
 });
