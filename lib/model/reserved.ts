@@ -173,3 +173,12 @@ export const EXIT_CODES = {
    */
   detached: 75,
 } as const;
+
+/** The runtime's decisions about the application's end: the Job's podFailurePolicy fails the Job at once on these. */
+export const TERMINAL_EXIT_CODES: readonly number[] = [
+  EXIT_CODES.jobFailed,
+  EXIT_CODES.canceled,
+  EXIT_CODES.infrastructure,
+  EXIT_CODES.configuration,
+  EXIT_CODES.engine,
+];

@@ -21,7 +21,7 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS } from '../model/reserved';
+import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS, TERMINAL_EXIT_CODES } from '../model/reserved';
 import { CONTAINER_NAME } from '../plan/pod';
 import type { Kube, ObjectRef } from '../kube';
 
@@ -135,8 +135,7 @@ function coordinatorWillBeRetried(job: Job, pod: Pod | undefined): boolean {
   if (!pod || role(pod) !== 'coordinator' || pod.status?.phase !== 'Failed') return false;
   if (condition(job, 'Failed') ?? condition(job, 'FailureTarget')) return false;
   const code = terminated(pod)?.exitCode;
-  const terminal: readonly number[] = [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine];
-  return code === undefined || !terminal.includes(code);
+  return code === undefined || !TERMINAL_EXIT_CODES.includes(code);
 }
 
 /** The current Job Pod: not being deleted first, then the newest. */

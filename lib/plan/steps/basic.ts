@@ -3,7 +3,7 @@
 
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { cpuQuantity } from '../../model/k8s-syntax';
-import { ANNOTATIONS, EXIT_CODES } from '../../model/reserved';
+import { ANNOTATIONS, TERMINAL_EXIT_CODES } from '../../model/reserved';
 import type { ApplicationSpec, RoleSpec } from '../../model/spec';
 import { applicationLabels, CONTAINER_NAME, names, objectMeta } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
@@ -45,7 +45,6 @@ export const basicStep: FeatureStep = {
   name: 'basic',
   apply(d: PlanDraft): PlanDraft {
     const spec = d.spec;
-    const exitCodesThatFailTheJob = [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine];
     d.job = {
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -63,7 +62,7 @@ export const basicStep: FeatureStep = {
         // as implicit HA. Servers older than 1.26 ignore this field, which is equivalent with backoffLimit 0.
         podFailurePolicy: {
           rules: [
-            { action: 'FailJob', onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...exitCodesThatFailTheJob] } },
+            { action: 'FailJob', onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...TERMINAL_EXIT_CODES] } },
             { action: 'Count', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
           ],
         },

@@ -12,7 +12,7 @@
 
 import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
-import { ANNOTATIONS, ENV, EXIT_CODES, LABELS } from '../../model/reserved';
+import { ANNOTATIONS, ENV, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
 import { PATHS, type ApplicationSpec } from '../../model/spec';
 import { applicationLabels, CONTAINER_NAME, mainContainer, masterPod, names, objectMeta, roleSelector } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
@@ -125,7 +125,7 @@ export const highAvailabilityStep: FeatureStep = {
           onExitCodes: {
             containerName: CONTAINER_NAME,
             operator: 'In',
-            values: [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine],
+            values: [...TERMINAL_EXIT_CODES],
           },
         },
         // Evictions, preemption and node drains do not use up the restarts.
