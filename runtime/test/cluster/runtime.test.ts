@@ -111,6 +111,8 @@ test(
         expect(p.spec!.containers[0].command).toEqual(app.plan.workerTemplate.template!.spec!.containers[0].command);
         expect(p.spec!.automountServiceAccountToken).toBe(false);
       }
+      // The runtime exits once its deletes are acknowledged; the test's own watch may hear of the last one a moment later.
+      await waitFor(() => pods.events.filter((e) => e.type === 'DELETED').length >= 3, { description: 'the three workers deleted (watch)' });
       expect(pods.events.filter((e) => e.type === 'DELETED')).toHaveLength(3);
 
       // the story on the Job
