@@ -3,7 +3,8 @@
 # kube-controller-manager, kube-scheduler, kwok) from published Go modules, into a cache
 # outside the repository keyed by component, version, wrapper template, Go version and flags.
 #
-#   tools/testbin/build.sh [etcd] [kubernetes] [kwok]   build what is missing (default: all)
+#   tools/testbin/build.sh [etcd] [kubernetes] [kwok]   build what is missing (default: these three)
+#   tools/testbin/build.sh kubernetes-node              kubelet + kube-proxy for the real node (tools/node/)
 #   tools/testbin/build.sh --paths                      print where each component lives, build nothing
 #
 # Idempotent (a finished component has a .complete marker), safe against concurrent runs
@@ -54,12 +55,13 @@ KWOK_FLAGS_ID="trimpath -s -w stages"
 
 dir_kubernetes() { echo "$TESTBIN/kubernetes-$K8S_VERSION-$(key_for kubernetes "$K8S_VERSION" "$HERE/k8s/go.mod.in" "$K8S_FLAGS_ID")"; }
 dir_etcd() { echo "$TESTBIN/etcd-$ETCD_VERSION-$(key_for etcd "$ETCD_VERSION" "$HERE/etcd/go.mod.in" "$ETCD_FLAGS_ID")"; }
+dir_kubernetes_node() { echo "$TESTBIN/kubernetes-node-$K8S_VERSION-$(key_for kubernetes-node "$K8S_VERSION" "$HERE/k8s-node/go.mod.in" "$K8S_FLAGS_ID")"; }
 dir_kwok() { echo "$TESTBIN/kwok-$KWOK_VERSION-$(key_for kwok "$KWOK_VERSION" "$HERE/kwok/go.mod.in" "$KWOK_FLAGS_ID")"; }
 
 print_paths() {
   local c d
-  for c in etcd kubernetes kwok; do
-    d="$(dir_$c)"
+  for c in etcd kubernetes kwok kubernetes-node; do
+    d="$(dir_${c//-/_})"
     if [[ -f "$d/.complete" ]]; then echo "$c=$d"; else echo "$c=$d (missing)"; fi
   done
 }
@@ -74,16 +76,17 @@ prepare_module() {
 }
 
 
-build_kubernetes() {
-  local out; out="$(dir_kubernetes)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION cached at $out"; return; }
-  local t0=$SECONDS
-  step "kubernetes: download k8s.io/kubernetes@$K8S_VERSION module metadata"
+# Prepares a wrapper module for k8s.io/kubernetes from a template: `go install` refuses the module
+# (replace => ./staging/...), so every staging replace line of its downloaded go.mod becomes a
+# replace to the published staging module of the same release. Prints the module directory.
+prepare_k8s_module() {
+  local name="$1" template="$2" label="$3"
+  step "$label: download k8s.io/kubernetes@$K8S_VERSION module metadata"
   local gomod
   gomod="$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",$/\1/p')"
   [[ -s "$gomod" ]] || { log "no go.mod path from go mod download"; false; }
-  step "kubernetes: generate the staging-module replace list from $gomod"
-  local mod; mod="$(prepare_module k8s "$HERE/k8s/go.mod.in" K8S_VERSION "$K8S_VERSION")"
+  step "$label: generate the staging-module replace list from $gomod"
+  local mod; mod="$(prepare_module "$name" "$template" K8S_VERSION "$K8S_VERSION")"
   local staging_version="v0.${K8S_VERSION#v1.}"
   local count
   count="$(grep -cE '^[[:space:]]*k8s\.io/[^[:space:]]+ => \./staging/' "$gomod")"
@@ -96,21 +99,48 @@ build_kubernetes() {
       | awk -v v="$staging_version" '{ printf "\t%s => %s %s\n", $1, $1, v }'
     echo ")"
   } >> "$mod/go.mod"
-  log "kubernetes: $count staging modules replaced with $staging_version"
-  step "kubernetes: go mod tidy (downloads the module graph; several minutes when cold)"
+  log "$label: $count staging modules replaced with $staging_version"
+  echo "$mod"
+}
+
+# Builds Kubernetes commands into <out>/bin from a prepared wrapper module and checks that each
+# prints the stamped version.
+compile_k8s() {
+  local label="$1" mod="$2" out="$3"; shift 3
+  step "$label: go mod tidy (downloads the module graph; several minutes when cold)"
   (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "kubernetes: compile kube-apiserver, kube-controller-manager, kube-scheduler (15-25 min cold on 2 cores)"
+  step "$label: compile $* (minutes when cold on 2 cores)"
   rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
+  local pkgs=() b
+  for b in "$@"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
   (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -tags selinux,notest \
-      -ldflags "$(k8s_ldflags)" -o "$out.tmp/bin/" \
-      k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler)
-  step "kubernetes: verify the version stamps"
-  local b v
-  for b in kube-apiserver kube-controller-manager kube-scheduler; do
+      -ldflags "$(k8s_ldflags)" -o "$out.tmp/bin/" "${pkgs[@]}")
+  step "$label: verify the version stamps"
+  local v
+  for b in "$@"; do
     v="$("$out.tmp/bin/$b" --version)"
     [[ "$v" == "Kubernetes $K8S_VERSION" ]] || { log "$b --version printed '$v'"; false; }
   done
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
+}
+
+build_kubernetes() {
+  local out; out="$(dir_kubernetes)"
+  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION cached at $out"; return; }
+  local t0=$SECONDS
+  local mod; mod="$(prepare_k8s_module k8s "$HERE/k8s/go.mod.in" kubernetes)"
+  compile_k8s kubernetes "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
+  finish_component "$out" "$t0"
+}
+
+# kubelet and kube-proxy for the real-node tier (tools/node/build.sh asks for them); not built
+# by default, since the tiers without a real node do not need them.
+build_kubernetes_node() {
+  local out; out="$(dir_kubernetes_node)"
+  [[ -f "$out/.complete" ]] && { log "kubernetes-node $K8S_VERSION cached at $out"; return; }
+  local t0=$SECONDS
+  local mod; mod="$(prepare_k8s_module k8s-node "$HERE/k8s-node/go.mod.in" kubernetes-node)"
+  compile_k8s kubernetes-node "$mod" "$out" kubelet kube-proxy
   finish_component "$out" "$t0"
 }
 
@@ -161,7 +191,7 @@ build_kwok() {
 # build that runs out of space mid-way fails with confusing errors).
 check_disk() {
   local c need=0
-  for c in "$@"; do [[ -f "$(dir_$c)/.complete" ]] || need=1; done
+  for c in "$@"; do [[ -f "$(dir_${c//-/_})/.complete" ]] || need=1; done
   [[ $need -eq 1 ]] || return 0
   step "check free disk space (need ${MIN_FREE_MB} MB; override with SEATUNNEL_APP_TESTBIN_MIN_FREE_MB)"
   local d free
@@ -184,12 +214,12 @@ main() {
   local c
   for c in "${components[@]}"; do
     case "$c" in
-      etcd|kubernetes|kwok) ;;
-      *) CURRENT_STEP="arguments"; log "unknown component '$c' (expected etcd, kubernetes or kwok)"; exit 2 ;;
+      etcd|kubernetes|kwok|kubernetes-node) ;;
+      *) CURRENT_STEP="arguments"; log "unknown component '$c' (expected etcd, kubernetes, kwok or kubernetes-node)"; exit 2 ;;
     esac
   done
   check_disk "${components[@]}"
-  for c in "${components[@]}"; do "build_$c"; done
+  for c in "${components[@]}"; do "build_${c//-/_}"; done
   print_paths
 }
 
