@@ -30,24 +30,45 @@ export function repoRoot(from = __dirname): string {
 
 type Component = 'etcd' | 'kubernetes' | 'kwok';
 
-async function paths(buildScript: string): Promise<{ found: Partial<Record<Component, string>>; missing: Component[] }> {
+/**
+ * Runs `<buildScript> --paths` and splits its `name=/abs/path` lines (suffix ` (missing)` when not
+ * built yet) into found and missing components; lines naming other components are ignored.
+ */
+export async function readBuildPaths<C extends string>(
+  buildScript: string,
+  names: readonly C[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ found: Partial<Record<C, string>>; missing: C[] }> {
   let stdout: string;
   try {
-    ({ stdout } = await run('bash', [buildScript, '--paths']));
+    ({ stdout } = await run('bash', [buildScript, '--paths'], { env }));
   } catch (e) {
     const err = e as Error & { stderr?: string };
     throw new Error(`${buildScript} --paths failed: ${err.stderr || err.message}`, { cause: e });
   }
-  const found: Partial<Record<Component, string>> = {};
-  const missing: Component[] = [];
+  const found: Partial<Record<C, string>> = {};
+  const missing: C[] = [];
   for (const line of stdout.split('\n')) {
-    const m = /^(etcd|kubernetes|kwok)=(\S+)( \(missing\))?$/.exec(line.trim());
-    if (!m) continue;
-    if (m[3]) missing.push(m[1] as Component);
-    else found[m[1] as Component] = m[2];
+    const m = /^([a-z0-9-]+)=(\/\S*)( \(missing\))?$/.exec(line.trim());
+    if (!m || !(names as readonly string[]).includes(m[1])) continue;
+    const name = m[1] as C;
+    if (m[3]) missing.push(name);
+    else found[name] = m[2];
   }
   return { found, missing };
 }
+
+/** Runs a build script with its progress on this process's stderr; resolves to its exit code. */
+export function runBuildScript(buildScript: string, args: string[]): Promise<number | null> {
+  return new Promise<number | null>((resolve, reject) => {
+    const child = spawn('bash', [buildScript, ...args], { stdio: ['ignore', 2, 2] });
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+}
+
+const COMPONENTS: readonly Component[] = ['etcd', 'kubernetes', 'kwok'];
+const paths = (buildScript: string) => readBuildPaths(buildScript, COMPONENTS);
 
 /**
  * Locates the binaries. With `build: true` (the default) missing components are built first by
@@ -64,11 +85,7 @@ export async function resolveBinaries(opts: { build?: boolean; log?: (line: stri
     (opts.log ?? ((l) => process.stderr.write(`${l}\n`)))(
       `building missing test binaries (${missing.join(', ')}) with ${buildScript}; a cold build takes minutes`,
     );
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('bash', [buildScript, ...missing], { stdio: ['ignore', 2, 2] });
-      child.once('error', reject);
-      child.once('exit', resolve);
-    });
+    const code = await runBuildScript(buildScript, missing);
     if (code !== 0) throw new Error(`${buildScript} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`);
     ({ found, missing } = await paths(buildScript));
     if (missing.length > 0) throw new Error(`still missing after the build: ${missing.join(', ')}`);
