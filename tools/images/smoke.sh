@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Proves the archives from build.sh work in containerd, without touching the machine's own
+# containerd: starts a throw-away containerd (root, state and sockets in a temp dir, CRI plugin
+# off), imports every image through tools/local-stack/node-images.ts (twice: the second run must
+# skip), then runs each image with ctr + runc:
+#   pause      starts, and exits 0 on SIGTERM
+#   seatunnel  java -version; the JVM under a 256 MiB memory limit sizes its heap from it; as a
+#              non-root user the plan's classpath and entry point load; bash is there
+#   runtime    its CMD (the Dockerfile's) prints the layout and node's version; the init
+#              container's `cp -a /seatunnel-app/. <dir>` works as a non-root user
+# Needs root, containerd, runc and ctr (apt-get install -y --no-install-recommends containerd runc).
+#
+#   tools/images/smoke.sh        (builds missing images first)
+set -Eeuo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+# shellcheck source=../lib/go-build.sh
+source "$HERE/../lib/go-build.sh"
+GO_BUILD_PREFIX=images-smoke
+CURRENT_STEP=start
+trap 'rc=$?; log "FAILED during step: ${CURRENT_STEP} (exit ${rc})"; exit $rc' ERR
+
+for tool in containerd ctr runc; do
+  command -v "$tool" >/dev/null 2>&1 || { log "$tool is not installed (apt-get install -y --no-install-recommends containerd runc)"; exit 3; }
+done
+[[ "$(id -u)" == 0 ]] || { log "containerd needs root"; exit 3; }
+
+step "build missing images"
+bash "$HERE/build.sh" >/dev/null
+
+TMP="$(mktemp -d /tmp/images-smoke.XXXXXX)"
+SOCK="$TMP/containerd.sock"
+CTR=(ctr --address "$SOCK" --namespace k8s.io)
+CONTAINERD_PID=
+cleanup() {
+  local id
+  if [[ -n "$CONTAINERD_PID" ]]; then
+    for id in $("${CTR[@]}" tasks ls -q 2>/dev/null); do "${CTR[@]}" tasks kill -s KILL "$id" >/dev/null 2>&1 || true; done
+    sleep 1
+    for id in $("${CTR[@]}" containers ls -q 2>/dev/null); do
+      "${CTR[@]}" tasks delete "$id" >/dev/null 2>&1 || true
+      "${CTR[@]}" containers delete "$id" >/dev/null 2>&1 || true
+    done
+    kill "$CONTAINERD_PID" 2>/dev/null || true
+    wait "$CONTAINERD_PID" 2>/dev/null || true
+  fi
+  grep -F " $TMP/" /proc/mounts | cut -d' ' -f2 | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+step "start a private containerd in $TMP"
+cat > "$TMP/config.toml" <<EOF
+version = 2
+root = "$TMP/root"
+state = "$TMP/state"
+disabled_plugins = ["io.containerd.grpc.v1.cri"]
+[grpc]
+  address = "$SOCK"
+[ttrpc]
+  address = "$SOCK.ttrpc"
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$TMP/opt"
+EOF
+containerd --config "$TMP/config.toml" > "$TMP/containerd.log" 2>&1 &
+CONTAINERD_PID=$!
+for _ in $(seq 1 100); do "${CTR[@]}" version >/dev/null 2>&1 && break; sleep 0.1; done
+"${CTR[@]}" version >/dev/null || { tail -20 "$TMP/containerd.log" >&2; false; }
+log "containerd $(containerd --version | awk '{print $3}') up (pid $CONTAINERD_PID)"
+
+step "import the images through node-images.ts (then again: must skip)"
+cat > "$TMP/import.ts" <<EOF
+import { importImages, resolveImages } from '$REPO/tools/local-stack/node-images';
+(async () => {
+  const images = await resolveImages({ build: false });
+  for (const pass of [1, 2]) {
+    const lines: string[] = [];
+    const t0 = Date.now();
+    await importImages('ctr', '$SOCK', images, (l) => { lines.push(l); console.error(l); });
+    console.error(\`pass \${pass}: \${((Date.now() - t0) / 1000).toFixed(1)} s\`);
+    if (pass === 2 && lines.some((l) => !l.includes('already imported'))) throw new Error('second import did not skip');
+  }
+  for (const i of images) console.log(i.name, i.ref);
+})().catch((e) => { console.error(e); process.exit(1); });
+EOF
+(cd "$REPO" && npx ts-node --transpile-only -O '{"module":"commonjs"}' "$TMP/import.ts") > "$TMP/refs.txt"
+ref() { awk -v n="$1" '$1 == n { print $2 }' "$TMP/refs.txt"; }
+"${CTR[@]}" images ls | sed 's/^/  /' >&2
+
+# Runs an image's command to completion (runc, no network); prints its output.
+run() {
+  local id="smoke-$RANDOM"
+  "${CTR[@]}" run --rm "$@" 2>&1 | sed "s/^/  | /" >&2
+}
+# ctr run takes the full name containerd stored (the short runtime ref was normalized).
+stored() { "${CTR[@]}" images ls -q | grep -E "(^|/)$(sed 's/[.]/[.]/g' <<<"$1")\$" | head -n1; }
+
+step "pause: runs, exits 0 on SIGTERM"
+"${CTR[@]}" run -d "$(stored "$(ref pause)")" smoke-pause >/dev/null
+sleep 1
+"${CTR[@]}" tasks ls | grep -q 'smoke-pause.*RUNNING'
+"${CTR[@]}" tasks kill -s TERM smoke-pause
+code=""
+for _ in $(seq 1 50); do
+  code="$("${CTR[@]}" tasks ls | awk '$1 == "smoke-pause" { print $3 }')"
+  [[ "$code" == STOPPED ]] && break
+  sleep 0.1
+done
+[[ "$code" == STOPPED ]]
+"${CTR[@]}" tasks delete smoke-pause 2>&1 | grep -q 'exit status 0' || { log "pause did not exit 0"; false; }
+"${CTR[@]}" containers delete smoke-pause
+
+ST="$(stored "$(ref seatunnel)")"
+step "seatunnel: java -version"
+out="$("${CTR[@]}" run --rm "$ST" smoke-java java -version 2>&1)"
+echo "$out" | sed 's/^/  | /' >&2
+grep -q 'openjdk version "17' <<<"$out"
+
+step "seatunnel: the JVM sizes its heap from a 256 MiB cgroup memory limit"
+out="$("${CTR[@]}" run --rm --memory-limit 268435456 "$ST" smoke-mem java -XX:+PrintFlagsFinal -version 2>&1 | grep -E ' MaxHeapSize ')"
+echo "  | $out" >&2
+heap="$(awk '{print $4}' <<<"$out")"
+((heap <= 134217728)) || { log "MaxHeapSize $heap is not derived from the 256 MiB limit"; false; }
+
+step "seatunnel: as user 1000 the plan's classpath and entry point load; bash and SEATUNNEL_HOME"
+out="$("${CTR[@]}" run --rm --user 1000:1000 --cwd /opt/seatunnel "$ST" smoke-user bash -c \
+  'echo home=$SEATUNNEL_HOME pwd=$(pwd); touch logs/probe && echo logs-writable; java -cp "/opt/seatunnel/lib/*:/opt/seatunnel/starter/logging/*:/opt/seatunnel/starter/seatunnel-starter.jar" org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer --bogus' 2>&1 || true)"
+echo "$out" | sed 's/^/  | /' >&2
+grep -q 'home=/opt/seatunnel pwd=/opt/seatunnel' <<<"$out"
+grep -q 'logs-writable' <<<"$out"
+grep -q 'unsupported argument' <<<"$out"
+
+RT="$(stored "$(ref runtime)")"
+step "runtime: the image's CMD (the Dockerfile's)"
+out="$("${CTR[@]}" run --rm "$RT" smoke-rt 2>&1)"
+echo "$out" | sed 's/^/  | /' >&2
+grep -q "^v$(sed -n 's/^NODE_VERSION=//p' "$HERE/versions.env")\$" <<<"$out"
+
+step "runtime: the init container's copy, as user 65532"
+out="$("${CTR[@]}" run --rm --user 65532:65532 "$RT" smoke-cp sh -c \
+  'mkdir /tmp/x && cp -a /seatunnel-app/. /tmp/x/ && /tmp/x/bin/node -e "console.log(require(\"fs\").statSync(\"/tmp/x/runtime.cjs\").size > 0)"' 2>&1)"
+echo "$out" | sed 's/^/  | /' >&2
+grep -qx true <<<"$out"
+
+log "all checks passed"

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Writes a docker-archive (the `docker save` layout that `ctr images import` reads) from layer
+// tarballs that already exist, without Docker:
+//
+//   manifest.json                 [{Config, RepoTags, Layers}]
+//   <sha256 of config>.json       the image config: rootfs.diff_ids = sha256 of each layer tar
+//   <sha256 of layer>/layer.tar   each layer, uncompressed
+//
+// docker-archive rather than an OCI layout because containerd normalizes RepoTags the way the
+// kubelet normalizes a Pod's `image` (a short name like `seatunnel-app-runtime:0.1.0` gets the
+// default domain and `library/`), so the plan's default image ref resolves with no registry name
+// written here. The config digest (the image ID) is printed as JSON and is what
+// tools/local-stack/node-images.ts compares to decide whether an import is needed.
+//
+//   node write-image.mjs --out <archive.tar> --ref <name:tag> --layer <a.tar> [--layer <b.tar> …]
+//        [--env K=V …] [--cmd '<json array>'] [--workdir <dir>] [--history '<text>' (one per layer)]
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string' },
+    ref: { type: 'string' },
+    layer: { type: 'string', multiple: true, default: [] },
+    history: { type: 'string', multiple: true, default: [] },
+    env: { type: 'string', multiple: true, default: [] },
+    cmd: { type: 'string' },
+    workdir: { type: 'string' },
+  },
+});
+
+function fail(msg) {
+  process.stderr.write(`write-image: ${msg}\n`);
+  process.exit(1);
+}
+
+if (!values.out) fail('--out <archive.tar> is required');
+if (!values.ref) fail('--ref <name:tag> is required');
+if (values.layer.length === 0) fail('at least one --layer <tar> is required');
+if (values.history.length > 0 && values.history.length !== values.layer.length) {
+  fail(`--history given ${values.history.length} times for ${values.layer.length} layers; give one per layer or none`);
+}
+
+async function sha256File(file) {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+
+const layers = [];
+for (const file of values.layer) {
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) fail(`layer ${file} is not a file`);
+  layers.push({ file, sha: await sha256File(file), size: fs.statSync(file).size });
+}
+
+let cmd;
+if (values.cmd !== undefined) {
+  try {
+    cmd = JSON.parse(values.cmd);
+  } catch (e) {
+    fail(`--cmd must be a JSON array of strings: ${e.message}`);
+  }
+  if (!Array.isArray(cmd) || !cmd.every((s) => typeof s === 'string')) fail('--cmd must be a JSON array of strings');
+}
+
+// A fixed creation time: the same layers and settings give the same image ID on every machine.
+const created = '1970-01-01T00:00:00Z';
+const config = {
+  architecture: 'amd64',
+  os: 'linux',
+  created,
+  config: {
+    Env: values.env,
+    ...(cmd ? { Cmd: cmd } : {}),
+    ...(values.workdir ? { WorkingDir: values.workdir } : {}),
+  },
+  rootfs: { type: 'layers', diff_ids: layers.map((l) => `sha256:${l.sha}`) },
+  history: layers.map((l, i) => ({ created, created_by: values.history[i] ?? path.basename(l.file) })),
+};
+const configJson = JSON.stringify(config);
+const configSha = sha256(configJson);
+const manifest = [{ Config: `${configSha}.json`, RepoTags: [values.ref], Layers: layers.map((l) => `${l.sha}/layer.tar`) }];
+
+// Staged next to the archive so that hard links work (the layers are in the same cache); the
+// archive appears under its final name only when complete.
+const out = path.resolve(values.out);
+const staging = `${out}.staging`;
+fs.rmSync(staging, { recursive: true, force: true });
+fs.mkdirSync(staging, { recursive: true });
+fs.writeFileSync(path.join(staging, 'manifest.json'), JSON.stringify(manifest));
+fs.writeFileSync(path.join(staging, `${configSha}.json`), configJson);
+for (const l of layers) {
+  fs.mkdirSync(path.join(staging, l.sha), { recursive: true });
+  const dest = path.join(staging, l.sha, 'layer.tar');
+  if (!fs.existsSync(dest)) {
+    try {
+      fs.linkSync(l.file, dest);
+    } catch {
+      fs.copyFileSync(l.file, dest);
+    }
+  }
+}
+const members = ['manifest.json', `${configSha}.json`, ...[...new Set(layers.map((l) => l.sha))].map((s) => `${s}/layer.tar`)];
+const tar = spawnSync(
+  'tar',
+  ['--create', '--file', `${out}.tmp`, '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '--hard-dereference', '-C', staging, ...members],
+  { stdio: ['ignore', 'inherit', 'inherit'] },
+);
+if (tar.status !== 0) fail(`tar exited with ${tar.status ?? tar.signal}`);
+fs.renameSync(`${out}.tmp`, out);
+fs.rmSync(staging, { recursive: true, force: true });
+
+process.stdout.write(
+  `${JSON.stringify({
+    ref: values.ref,
+    archive: out,
+    configDigest: `sha256:${configSha}`,
+    layers: layers.map((l) => ({ diffId: `sha256:${l.sha}`, size: l.size })),
+    size: fs.statSync(out).size,
+  })}\n`,
+);
