@@ -168,6 +168,9 @@ build_rootfs() {
   if grep -qE '^\./etc/apt/sources\.list$|^\./etc/apt/sources\.list\.d/.' "$out.tmp/contents.txt"; then
     log "apt sources were left in the root filesystem"; false
   fi
+  if [[ "$kind" == base ]]; then
+    grep -q '^./usr/lib/x86_64-linux-gnu/libstdc++.so.6$' "$out.tmp/contents.txt" || { log "no libstdc++ (Node.js needs it) in the root filesystem"; false; }
+  fi
   if [[ "$kind" == java ]]; then
     grep -qx './usr/lib/jvm/java-17-openjdk-amd64/bin/java' "$out.tmp/contents.txt" || { log "no Java 17 in the root filesystem"; false; }
     grep -q '^./etc/ssl/certs/java/cacerts$' "$out.tmp/contents.txt" || { log "no Java trust store (ca-certificates-java did not run)"; false; }
