@@ -258,6 +258,7 @@ build_seatunnel() {
     --workdir /opt/seatunnel --cmd '["/bin/bash"]'
   rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
   finish_component "$out" "$t0"
+  prune_stale seatunnel "$out"
 }
 
 # The runtime layer, entry by entry from runtime-layout.json (the same list the Dockerfile test checks).
@@ -301,6 +302,15 @@ build_runtime() {
     --cmd "$(node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).cmd))' "$LAYOUT")"
   rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
   finish_component "$out" "$t0"
+  prune_stale runtime "$out"
+}
+
+# Superseded runtime and SeaTunnel images (a new bundle or engine home makes a new ~200-400 MB
+# archive) are removed once a day old: other worktrees sharing the cache may still use theirs.
+prune_stale() {
+  local kind="$1" keep="$2"
+  find "$IMAGES" -mindepth 1 -maxdepth 1 -type d -name "$kind-*" ! -path "$keep" -mmin +1440 -print0 |
+    while IFS= read -r -d '' d; do log "removing superseded $(basename "$d")"; rm -rf "$d"; done
 }
 
 # ---- main -----------------------------------------------------------------------------------------------------
