@@ -12,5 +12,13 @@ module.exports = {
     { ...base, ...controlPlane, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/**/*.test.ts', '<rootDir>/runtime/test/cluster/**/*.test.ts'] },
     { ...base, ...controlPlane, displayName: 'engine', testMatch: ['<rootDir>/test/engine/**/*.test.ts'] },
     { ...base, ...controlPlane, displayName: 'pulumi', testMatch: ['<rootDir>/test/pulumi/**/*.test.ts'] },
+    // A real node (tools/local-stack/real-node): its own control plane, started once per run.
+    {
+      ...base,
+      globalSetup: '<rootDir>/test/support/node-global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/node-global-teardown.ts',
+      displayName: 'node',
+      testMatch: ['<rootDir>/test/node/**/*.test.ts'],
+    },
   ],
 };

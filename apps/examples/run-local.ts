@@ -7,6 +7,8 @@
 //
 //   npm run example               the bundled example
 //   npm run example -- --keep     keep the control plane's and the Pods' files for a look afterwards
+//   npm run example -- --node     on a real node instead (containerd, kubelet, CNI, kube-proxy, kube-router,
+//                                 CoreDNS; needs root): real containers from locally built images
 
 import * as path from 'node:path';
 import { packageRoot } from '../../lib/cli/io';
@@ -18,14 +20,66 @@ import { KWOK_LIFECYCLE_ANNOTATION } from '../../tools/local-stack/kwok-stages';
 
 const examples = path.join(packageRoot(), 'apps', 'examples');
 
-async function run(): Promise<number> {
-  const keep = process.argv.includes('--keep');
-  const say = (l: string) => process.stderr.write(`[example] ${l}\n`);
+/** Where the example runs: the control plane plus either the local kubelet stand-in or a real node. */
+interface Cluster {
+  cp: ControlPlane;
+  /** What the submission needs on top of the example's own files. */
+  overrides: string[];
+  stop(): Promise<void>;
+  kept: string;
+}
+
+const say = (l: string) => process.stderr.write(`[example] ${l}\n`);
+
+async function localCluster(keep: boolean): Promise<Cluster> {
   say('starting a local Kubernetes control plane (the first run builds it from Go modules: a few minutes)');
   const cp = await ControlPlane.start({ keepDir: keep });
-  let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
+  say('assembling the SeaTunnel engine (Maven Central, cached) and the runtime bundle');
+  const stack = startLocalStack({ admin: cp.admin, server: cp.info.server, caData: cp.info.caData, namespace: NAMESPACE });
+  const local = `${KWOK_LIFECYCLE_ANNOTATION}:local`;
+  return {
+    cp,
+    // Only what running on this machine needs: where the engine lives, and that the local kubelet runs the Pods.
+    overrides: [`-Dkubernetes.seatunnel-home=${stack.seatunnelHome}`, `-Dkubernetes.master.annotations=${local}`, `-Dkubernetes.worker.annotations=${local}`],
+    stop: async () => {
+      await stack.stop();
+      await cp.stop();
+    },
+    kept: `Pod files and logs kept in ${stack.dir}; control plane files in ${cp.info.dir}`,
+  };
+}
+
+async function realNodeCluster(keep: boolean): Promise<Cluster> {
+  say(
+    'starting a local control plane and a real node: containerd, kubelet, kube-proxy, kube-router, CoreDNS (root; the first run builds them: several minutes)',
+  );
+  const { NodeCluster } = await import('../../tools/local-stack/real-node/node-cluster.js');
+  const nc = await NodeCluster.start({ keepDir: keep });
+  return {
+    cp: nc.controlPlane,
+    // The images are imported, never pulled; the node has 2 cores, and the example asks 1 per Pod.
+    overrides: [
+      '-Dkubernetes.image-pull-policy=Never',
+      '-Dkubernetes.runtime.image-pull-policy=Never',
+      '-Dapplication.master.cpu-cores=0.5',
+      '-Dapplication.worker.cpu-cores=0.5',
+    ],
+    stop: () => nc.stop(),
+    kept: `control plane and node files in ${nc.controlPlane.info.dir}`,
+  };
+}
+
+const NAMESPACE = 'seatunnel';
+
+async function run(): Promise<number> {
+  const keep = process.argv.includes('--keep');
+  const onNode = process.argv.includes('--node');
+  const unknown = process.argv.slice(2).filter((a) => a !== '--keep' && a !== '--node');
+  if (unknown.length > 0) throw new Error(`unknown argument ${JSON.stringify(unknown[0])} (usage: npm run example [-- --keep] [-- --node])`);
+  const cluster = await (onNode ? realNodeCluster(keep) : localCluster(keep));
+  const { cp } = cluster;
   try {
-    const namespace = 'seatunnel';
+    const namespace = NAMESPACE;
     const admin = cp.admin;
     await admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, { accept: [409] });
     await admin.call(
@@ -34,9 +88,6 @@ async function run(): Promise<number> {
       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } },
       { accept: [409] },
     );
-    say('assembling the SeaTunnel engine (Maven Central, cached) and the runtime bundle');
-    stack = startLocalStack({ admin, server: cp.info.server, caData: cp.info.caData, namespace });
-    const local = `${KWOK_LIFECYCLE_ANNOTATION}:local`;
     process.env.KUBECONFIG = cp.info.kubeconfig;
     const argv = [
       'submit',
@@ -44,10 +95,7 @@ async function run(): Promise<number> {
       path.join(examples, 'deploy.conf'),
       '-c',
       path.join(examples, 'job.conf'),
-      // Only what running on this machine needs: where the engine lives, and that the local kubelet runs the Pods.
-      `-Dkubernetes.seatunnel-home=${stack.seatunnelHome}`,
-      `-Dkubernetes.master.annotations=${local}`,
-      `-Dkubernetes.worker.annotations=${local}`,
+      ...cluster.overrides,
       '--wait',
       '--wait-timeout',
       '600000',
@@ -63,11 +111,10 @@ async function run(): Promise<number> {
       process.stdout.write(`\nEvents of Job ${j.metadata.name} (kubectl describe job shows the same):\n`);
       for (const e of events.items) process.stdout.write(`  ${e.type.padEnd(7)} ${e.reason.padEnd(22)} ${e.message}\n`);
     }
-    if (keep) say(`Pod files and logs kept in ${stack.dir}; control plane files in ${cp.info.dir}`);
+    if (keep) say(cluster.kept);
     return code;
   } finally {
-    await stack?.stop();
-    await cp.stop();
+    await cluster.stop();
   }
 }
 

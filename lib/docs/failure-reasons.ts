@@ -156,6 +156,19 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     en: { meaning: 'The image reference is malformed.', action: 'Fix `kubernetes.image` (or `kubernetes.runtime.image`).' },
     zh: { meaning: '镜像引用格式不正确。', action: '修正 `kubernetes.image`（或 `kubernetes.runtime.image`）。' },
   },
+  ErrImageNeverPull: {
+    by: 'runtime',
+    status: 'FAILED / DEPLOYING',
+    exit: 3,
+    en: {
+      meaning: 'The pull policy is `Never` and the image is not on the node; nothing will put it there while the application waits.',
+      action: 'Load the image onto the nodes first, or use `IfNotPresent` (`kubernetes.image-pull-policy`, `kubernetes.runtime.image-pull-policy`).',
+    },
+    zh: {
+      meaning: '拉取策略为 `Never`，而节点上没有该镜像；应用等待期间不会有任何东西把它放到节点上。',
+      action: '先把镜像加载到节点上，或改用 `IfNotPresent`（`kubernetes.image-pull-policy`、`kubernetes.runtime.image-pull-policy`）。',
+    },
+  },
   WorkerCreateRefused: {
     by: 'runtime',
     status: 'FAILED',
@@ -465,15 +478,6 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       action: 'As for `EngineStartFailed` / `EngineExited`; read the master log.',
     },
     zh: { meaning: 'master 以 5 退出（Zeta master 无法启动或已退出）。', action: '同 `EngineStartFailed` / `EngineExited`；查看 master 日志。' },
-  },
-  ErrImageNeverPull: {
-    by: 'status',
-    status: 'DEPLOYING',
-    en: {
-      meaning: 'The image is not on the node and the pull policy is `Never`.',
-      action: 'Set `kubernetes.image-pull-policy` to `IfNotPresent`, or preload the image.',
-    },
-    zh: { meaning: '节点上没有该镜像，而拉取策略为 `Never`。', action: '把 `kubernetes.image-pull-policy` 设为 `IfNotPresent`，或预先加载镜像。' },
   },
   CreateContainerError: {
     by: 'status',

@@ -83,7 +83,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   podSecurity:
     'master 与 worker Pod 按此 Pod Security Standards 级别构建（`preflight` 会报告命名空间实际强制的级别）。`baseline`：禁止提权，seccomp 为 RuntimeDefault，不使用主机资源。`restricted` 另外要求 runAsNonRoot 并丢弃所有 capabilities：需要镜像以非 root 用户运行，或设置 `kubernetes.run-as-user`。默认值为 `baseline`，因为官方 apache/seatunnel 镜像以 root 运行并会写入 /opt/seatunnel。',
   runAsUser:
-    'master 与 worker Pod 中所有容器运行所用的非 root 用户 ID（Pod 的 `securityContext.runAsUser`）。该用户必须能读取 SEATUNNEL_HOME 并写入其 logs 目录。',
+    'master 与 worker Pod 中所有容器运行所用的非 root 用户 ID（Pod 的 `securityContext.runAsUser`）。该用户必须能读取 SEATUNNEL_HOME 并写入其 logs 目录，且镜像的 /etc/passwd 中必须有该用户：Zeta 的 checkpoint 存储通过 Hadoop 登录，没有用户名时会失败（`invalid null input: name`）。',
   admissionFence:
     '在 worker PodTemplate 上写明 master 的 ServiceAccount（注解 `seatunnel.apache.org/fenced-creator`），这样在平台团队安装了准入围栏（ValidatingAdmissionPolicy `seatunnel-app-worker-fence`，Kubernetes 1.30+，见 docs/security.md）的集群上，该 ServiceAccount 只能创建与模板一致的 Pod。平台未安装该策略时不起作用。',
   runtimeMode:

@@ -596,7 +596,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asInteger,
     description:
-      'Non-root user ID every container of the master and worker Pods runs as (Pod `securityContext.runAsUser`). The user must be able to read SEATUNNEL_HOME and write its logs directory.',
+      "Non-root user ID every container of the master and worker Pods runs as (Pod `securityContext.runAsUser`). The user must be able to read SEATUNNEL_HOME and write its logs directory, and the image's /etc/passwd must name it: Zeta's checkpoint storage logs in through Hadoop, which fails without a user name (`invalid null input: name`).",
   },
   admissionFence: {
     key: 'kubernetes.admission-fence',

@@ -22,6 +22,7 @@ export const REASONS = {
   ImagePullBackOff: 'infrastructure',
   CreateContainerConfigError: 'infrastructure',
   InvalidImageName: 'infrastructure',
+  ErrImageNeverPull: 'infrastructure',
   WorkerCreateRefused: 'infrastructure',
   StartupTimeout: 'infrastructure',
   ApiUnavailable: 'infrastructure',

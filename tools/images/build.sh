@@ -33,7 +33,7 @@ WRITER="$HERE/write-image.mjs"
 LAYOUT="$HERE/runtime-layout.json"
 # Changing how a root filesystem is made (not only its inputs) must change its key: bump this. (The
 # images' keys include this script itself: they take seconds to rebuild, a root filesystem a minute.)
-ROOTFS_RECIPE=1
+ROOTFS_RECIPE=2
 # Fixed file times inside every layer, so the same inputs give the same layer bytes.
 LAYER_EPOCH=1704067200
 TAR_LAYER=(--sort=name --owner=0 --group=0 --numeric-owner "--mtime=@$LAYER_EPOCH" --format=gnu)
@@ -66,7 +66,7 @@ apt_opts() {
 rootfs_key() {
   local variant="$1" packages="$2" f
   {
-    printf '%s\n' "$ROOTFS_RECIPE" "$DEBIAN_SUITE" "$variant" "$packages" "$ROOTFS_PATH_EXCLUDES" "$LAYER_EPOCH"
+    printf '%s\n' "$ROOTFS_RECIPE" "$DEBIAN_SUITE" "$variant" "$packages" "$ROOTFS_PATH_EXCLUDES" "$LAYER_EPOCH" "$IMAGE_USER:$IMAGE_UID"
     apt_opts
     while read -r f; do echo "$f"; cat "$f"; done < <(apt_sources)
   } | sha
@@ -156,11 +156,15 @@ build_rootfs() {
   rm -rf "$out.tmp"; mkdir -p "$out.tmp"
   # The essential hook: openjdk's postinst links its man page into /usr/share/man/man1 and fails if
   # the directory is missing (its contents are excluded). The customize hook removes the apt sources
-  # that mmdebstrap wrote from the host's: the image needs no package source.
+  # that mmdebstrap wrote from the host's: the image needs no package source. The user entry: a
+  # Pod run as that UID (kubernetes.run-as-user, restricted Pod Security) has a user name, which
+  # Hadoop's login (the checkpoint storage's file system) needs — without one it fails with
+  # "invalid null input: name" (seen on the real node).
   SOURCE_DATE_EPOCH="$LAYER_EPOCH" run_logged "$out.tmp/mmdebstrap.log" mmdebstrap --variant="$variant" --format=tar \
     "${opts[@]}" \
     --essential-hook='mkdir -p "$1/usr/share/man/man1"' \
     --customize-hook='rm -f "$1/etc/apt/sources.list"; rm -f "$1"/etc/apt/sources.list.d/*' \
+    --customize-hook="echo '$IMAGE_USER:x:$IMAGE_UID:$IMAGE_UID::/tmp:/bin/sh' >> \"\$1/etc/passwd\"; echo '$IMAGE_USER:x:$IMAGE_UID:' >> \"\$1/etc/group\"" \
     "$DEBIAN_SUITE" "$out.tmp/rootfs.tar" "${sources[@]}"
   step "rootfs-$kind: verify the contents"
   tar -tf "$out.tmp/rootfs.tar" > "$out.tmp/contents.txt"
@@ -250,7 +254,7 @@ build_seatunnel() {
   grep -rq "$home" "$st" && { log "a file under /opt/seatunnel still names the cache path $home"; false; }
   tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" opt
   step "seatunnel: write the image archive"
-  write_image "$out" "$(ref_seatunnel)" --layer "$(dir_rootfs_java)/rootfs.tar" --layer "$out.tmp/layer.tar" \
+  write_image "$out" "$(ref_seatunnel)" --ref "$SEATUNNEL_IMAGE_ALIAS" --layer "$(dir_rootfs_java)/rootfs.tar" --layer "$out.tmp/layer.tar" \
     --history "mmdebstrap --variant=$JAVA_ROOTFS_VARIANT --include=$JAVA_ROOTFS_PACKAGES $DEBIAN_SUITE" \
     --history "SeaTunnel Zeta $SEATUNNEL_VERSION home (tools/seatunnel/install.sh) at /opt/seatunnel" \
     --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \

@@ -7,7 +7,7 @@
 #   seatunnel  java -version; the JVM under a 256 MiB memory limit sizes its heap from it; as a
 #              non-root user the plan's classpath and entry point load; bash is there
 #   runtime    its CMD (the Dockerfile's) prints the layout and node's version; the init
-#              container's `cp -a /seatunnel-app/. <dir>` works as a non-root user
+#              container's `cp -R /seatunnel-app/. <dir>` works as a non-root user
 # Needs root, containerd, runc and ctr (apt-get install -y --no-install-recommends containerd runc).
 #
 #   tools/images/smoke.sh        (builds missing images first)
@@ -147,7 +147,7 @@ grep -q "^v$(sed -n 's/^NODE_VERSION=//p' "$HERE/versions.env")\$" <<<"$out"
 
 step "runtime: the init container's copy, as user 65532"
 capture "${RUN[@]}" --rm "$RT" smoke-cp setpriv --reuid=65532 --regid=65532 --clear-groups sh -c \
-  'mkdir /tmp/x && cp -a /seatunnel-app/. /tmp/x/ && /tmp/x/bin/node -e "console.log(require(\"fs\").statSync(\"/tmp/x/runtime.cjs\").size > 0)"'
+  'mkdir /tmp/x && cp -R /seatunnel-app/. /tmp/x/ && /tmp/x/bin/node -e "console.log(require(\"fs\").statSync(\"/tmp/x/runtime.cjs\").size > 0)"'
 grep -qx true <<<"$out"
 
 log "all checks passed"

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     out: { type: 'string' },
-    ref: { type: 'string' },
+    ref: { type: 'string', multiple: true, default: [] },
     layer: { type: 'string', multiple: true, default: [] },
     history: { type: 'string', multiple: true, default: [] },
     env: { type: 'string', multiple: true, default: [] },
@@ -38,7 +38,7 @@ function fail(msg) {
 }
 
 if (!values.out) fail('--out <archive.tar> is required');
-if (!values.ref) fail('--ref <name:tag> is required');
+if (values.ref.length === 0) fail('--ref <name:tag> is required (repeat it for more names of the same image)');
 if (values.layer.length === 0) fail('at least one --layer <tar> is required');
 if (values.history.length > 0 && values.history.length !== values.layer.length) {
   fail(`--history given ${values.history.length} times for ${values.layer.length} layers; give one per layer or none`);
@@ -84,7 +84,7 @@ const config = {
 };
 const configJson = JSON.stringify(config);
 const configSha = sha256(configJson);
-const manifest = [{ Config: `${configSha}.json`, RepoTags: [values.ref], Layers: layers.map((l) => `${l.sha}/layer.tar`) }];
+const manifest = [{ Config: `${configSha}.json`, RepoTags: values.ref, Layers: layers.map((l) => `${l.sha}/layer.tar`) }];
 
 // Staged next to the archive so that hard links work (the layers are in the same cache); the
 // archive appears under its final name only when complete.
@@ -117,7 +117,8 @@ fs.rmSync(staging, { recursive: true, force: true });
 
 process.stdout.write(
   `${JSON.stringify({
-    ref: values.ref,
+    ref: values.ref[0],
+    aliases: values.ref.slice(1),
     archive: out,
     configDigest: `sha256:${configSha}`,
     layers: layers.map((l) => ({ diffId: `sha256:${l.sha}`, size: l.size })),

@@ -92,6 +92,12 @@ export interface ControlPlaneOptions {
   watchdog?: boolean;
   /** Progress lines (default: stderr). */
   log?: (line: string) => void;
+  /**
+   * The address Pods reach the API server at (a real node's relay, see real-node/): the API server
+   * then advertises it on the default/kubernetes Service, kept by the lease endpoint reconciler.
+   * Without it the Service has no endpoints (the fake nodes' Pods never dial it).
+   */
+  apiServerAdvertiseAddress?: string;
 }
 
 export const DEFAULT_NODE: Required<Omit<FakeNodeOptions, 'labels' | 'taints'>> = {
@@ -444,7 +450,7 @@ class Starter {
     await this.spawn('kube-apiserver', bins.kubeApiserver, [
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
+      `--advertise-address=${opts.apiServerAdvertiseAddress ?? '127.0.0.1'}`,
       `--secure-port=${apiPort}`,
       `--cert-dir=${path.join(dir, 'apiserver-certs')}`,
       `--tls-cert-file=${pki.servingCert}`,
@@ -473,8 +479,8 @@ class Starter {
       `--kubelet-client-key=${pki.clients['kube-apiserver-kubelet-client'].key}`,
       '--kubelet-preferred-address-types=InternalIP,Hostname',
       // The default/kubernetes Service must not advertise 127.0.0.1 (Endpoints reject loopback
-      // addresses) and nothing in the fake cluster dials it.
-      '--endpoint-reconciler-type=none',
+      // addresses) and nothing in the fake cluster dials it; a real node's Pods do.
+      `--endpoint-reconciler-type=${opts.apiServerAdvertiseAddress ? 'lease' : 'none'}`,
     ]);
     const admin = new KubeHttp({ server, ca: caData, cert: read(pki.clients.admin.cert), key: read(pki.clients.admin.key) });
     await waitFor(() => apiServerReady(admin), {

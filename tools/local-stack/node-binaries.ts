@@ -9,6 +9,8 @@ import { readBuildPaths, repoRoot, runBuildScript } from './binaries';
 export interface NodeBinaries {
   kubelet: string;
   kubeProxy: string;
+  /** For tests and people: `kubectl apply -f`, `kubectl run` against the node cluster. */
+  kubectl: string;
   kubeRouter: string;
   coredns: string;
   containerd: string;
@@ -87,6 +89,7 @@ export async function resolveNodeBinaries(opts: { build?: boolean; log?: (line: 
   const bins: NodeBinaries = {
     kubelet: at('kubernetes-node', 'bin', 'kubelet'),
     kubeProxy: at('kubernetes-node', 'bin', 'kube-proxy'),
+    kubectl: at('kubernetes-node', 'bin', 'kubectl'),
     kubeRouter: at('kube-router', 'bin', 'kube-router'),
     coredns: at('coredns', 'bin', 'coredns'),
     containerd: at('containerd'),

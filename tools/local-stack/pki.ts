@@ -61,7 +61,7 @@ async function openssl(step: string, args: string[]): Promise<void> {
 
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
-async function signed(dir: string, name: string, subject: string, ext: string, ca: { cert: string; key: string }) {
+async function signed(dir: string, name: string, subject: string, ext: string, ca: { cert: string; key: string }): Promise<{ cert: string; key: string }> {
   const key = path.join(dir, `${name}.key`);
   const csr = path.join(dir, `${name}.csr`);
   const cert = path.join(dir, `${name}.crt`);
@@ -174,4 +174,16 @@ export async function createPki(dir: string): Promise<Pki> {
     saKey,
     saPub,
   };
+}
+
+/**
+ * A further certificate signed by the CA of `pki`: a client certificate (`sans` empty) or a serving
+ * one for the given subjectAltName entries (e.g. `IP:10.247.3.2`, `DNS:node-3`). For a real node's kubelet.
+ */
+export function issueCertificate(pki: Pki, name: string, subject: string, sans: string[] = []): Promise<{ cert: string; key: string }> {
+  const usage = sans.length > 0 ? `serverAuth\nsubjectAltName=${sans.join(',')}` : 'clientAuth';
+  return signed(pki.dir, name, subject, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\n`, {
+    cert: pki.caCert,
+    key: pki.caKey,
+  });
 }

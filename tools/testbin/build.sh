@@ -55,7 +55,8 @@ KWOK_FLAGS_ID="trimpath -s -w stages"
 
 dir_kubernetes() { echo "$TESTBIN/kubernetes-$K8S_VERSION-$(key_for kubernetes "$K8S_VERSION" "$HERE/k8s/go.mod.in" "$K8S_FLAGS_ID")"; }
 dir_etcd() { echo "$TESTBIN/etcd-$ETCD_VERSION-$(key_for etcd "$ETCD_VERSION" "$HERE/etcd/go.mod.in" "$ETCD_FLAGS_ID")"; }
-dir_kubernetes_node() { echo "$TESTBIN/kubernetes-node-$K8S_VERSION-$(key_for kubernetes-node "$K8S_VERSION" "$HERE/k8s-node/go.mod.in" "$K8S_FLAGS_ID")"; }
+K8S_NODE_BINARIES=(kubelet kube-proxy kubectl)
+dir_kubernetes_node() { echo "$TESTBIN/kubernetes-node-$K8S_VERSION-$(key_for kubernetes-node "$K8S_VERSION" "$HERE/k8s-node/go.mod.in" "$K8S_FLAGS_ID ${K8S_NODE_BINARIES[*]}")"; }
 dir_kwok() { echo "$TESTBIN/kwok-$KWOK_VERSION-$(key_for kwok "$KWOK_VERSION" "$HERE/kwok/go.mod.in" "$KWOK_FLAGS_ID")"; }
 
 print_paths() {
@@ -118,7 +119,9 @@ compile_k8s() {
   step "$label: verify the version stamps"
   local v
   for b in "$@"; do
-    v="$("$out.tmp/bin/$b" --version)"
+    # kubectl has no --version; its client version is the same stamp.
+    if [[ "$b" == kubectl ]]; then v="$("$out.tmp/bin/$b" version --client | sed -n 's/^Client Version: /Kubernetes /p')"
+    else v="$("$out.tmp/bin/$b" --version)"; fi
     [[ "$v" == "Kubernetes $K8S_VERSION" ]] || { log "$b --version printed '$v'"; false; }
   done
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
@@ -133,14 +136,14 @@ build_kubernetes() {
   finish_component "$out" "$t0"
 }
 
-# kubelet and kube-proxy for the real-node tier (tools/node/build.sh asks for them); not built
+# kubelet, kube-proxy and kubectl for the real-node tier (tools/node/build.sh asks for them); not built
 # by default, since the tiers without a real node do not need them.
 build_kubernetes_node() {
   local out; out="$(dir_kubernetes_node)"
   [[ -f "$out/.complete" ]] && { log "kubernetes-node $K8S_VERSION cached at $out"; return; }
   local t0=$SECONDS
   local mod; mod="$(prepare_k8s_module k8s-node "$HERE/k8s-node/go.mod.in" kubernetes-node)"
-  compile_k8s kubernetes-node "$mod" "$out" kubelet kube-proxy
+  compile_k8s kubernetes-node "$mod" "$out" "${K8S_NODE_BINARIES[@]}"
   finish_component "$out" "$t0"
 }
 

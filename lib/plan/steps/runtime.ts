@@ -42,7 +42,10 @@ export const runtimeStep: FeatureStep = {
         name: 'install-runtime',
         image: spec.runtime.image,
         imagePullPolicy: spec.runtime.imagePullPolicy,
-        command: ['cp', '-a', `${RUNTIME_IMAGE_DIR}/.`, `${PATHS.runtimeDir}/`],
+        // Not `cp -a`: as a non-root user (restricted Pod Security) it fails setting the times of
+        // the emptyDir it does not own ("preserving times for '/opt/seatunnel-app/.'"), seen on a
+        // real node. -R keeps the modes (the node binary stays executable) and leaves the mount point alone.
+        command: ['cp', '-R', `${RUNTIME_IMAGE_DIR}/.`, `${PATHS.runtimeDir}/`],
         resources: { requests: { ...small }, limits: { ...small } },
         securityContext: { allowPrivilegeEscalation: false },
         volumeMounts: [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir }],

@@ -18,8 +18,11 @@
 import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
 import type { Reason } from '../outcome';
 
-/** Container waiting reasons that do not resolve by waiting. */
-export const FATAL_WAITING_REASONS: ReadonlySet<string> = new Set(['CreateContainerConfigError', 'InvalidImageName']);
+/**
+ * Container waiting reasons that do not resolve by waiting. ErrImageNeverPull: imagePullPolicy Never
+ * and the image is not on the node — nothing will put it there while we wait (seen on a real node).
+ */
+export const FATAL_WAITING_REASONS: ReadonlySet<string> = new Set(['CreateContainerConfigError', 'InvalidImageName', 'ErrImageNeverPull']);
 
 /** Container waiting reasons of a failing image pull, which the kubelet retries with backoff. */
 export const IMAGE_PULL_REASONS: ReadonlySet<string> = new Set(['ErrImagePull', 'ImagePullBackOff']);

@@ -14,7 +14,7 @@ test('Unschedulable (PodScheduled=False, reason Unschedulable) is judged over ti
   expect(classifyWorker(pod({ phase: 'Pending', conditions, nominatedNodeName: 'n-4' }))).toMatchObject({ kind: 'unschedulable', nominated: true });
 });
 
-test.each(['CreateContainerConfigError', 'InvalidImageName'])('waiting reason %s is fatal, also in an init container', (reason) => {
+test.each(['CreateContainerConfigError', 'InvalidImageName', 'ErrImageNeverPull'])('waiting reason %s is fatal, also in an init container', (reason) => {
   const waiting = { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason, message: 'details' } } };
   expect(classifyWorker(pod({ phase: 'Pending', containerStatuses: [waiting] }))).toMatchObject({
     kind: 'fatal',

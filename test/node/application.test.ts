@@ -1,0 +1,245 @@
+// SeaTunnel applications on a real node: the CLI submits; the Job controller makes the master Pod;
+// containerd runs the init container that copies the runtime out of the locally built runtime image
+// and the master container from the stock-layout SeaTunnel image; the runtime creates the workers
+// through the API; kube-proxy, CoreDNS and kube-router carry and police the traffic between them.
+import * as path from 'node:path';
+import { ANNOTATIONS } from '../../lib/model/reserved';
+import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
+import { nodeContainers, nodeInfo, runPod, tcpProbe, imageRef, STREAMING_JOB } from '../support/node-pods';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { labelled, run, tmpDir, type RunResult } from '../cluster/cli-support';
+import * as fs from 'node:fs';
+
+jest.setTimeout(10 * 60_000);
+const execFileP = promisify(execFile);
+
+const EXAMPLES = path.join(__dirname, '..', '..', 'apps', 'examples');
+const SERVICE_ACCOUNT = 'seatunnel-runtime';
+
+/** The parts of a Pod the tests read. */
+interface PodObj {
+  metadata: { name: string; uid: string };
+  spec: { initContainers?: Array<{ image: string }>; containers: Array<{ image: string }> };
+  status?: { podIP?: string; containerStatuses?: Array<{ containerID?: string }> };
+}
+
+interface Job {
+  metadata: { annotations?: Record<string, string>; uid: string };
+  status?: { conditions?: Array<{ type: string; status: string; reason?: string }> };
+}
+
+describe('applications on a real node', () => {
+  // A namespace per test: the example names its settings ConfigMap, so two of its applications
+  // cannot share one (the second submission is refused, as it should be).
+  let ns: string;
+  beforeEach(async () => {
+    // Pod Security admission enforces baseline, the level the plan builds its Pods for by default.
+    ns = await createTestNamespace('node-app', { 'pod-security.kubernetes.io/enforce': 'baseline' });
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: SERVICE_ACCOUNT },
+    });
+  });
+  afterEach(async () => {
+    if (ns) await deleteNamespace(ns);
+  });
+
+  /**
+   * What running on this node needs beyond the files: the namespace and kubeconfig of the test, images
+   * that are never pulled, and CPU requests that fit a 2-core node (the example asks 1 core per Pod).
+   */
+  const overrides = () => [
+    `-Dkubernetes.namespace=${ns}`,
+    `-Dkubernetes.kubeconfig=${clusterInfo().kubeconfig}`,
+    '-Dkubernetes.image-pull-policy=Never',
+    '-Dkubernetes.runtime.image-pull-policy=Never',
+    '-Dapplication.master.cpu-cores=0.5',
+    '-Dapplication.worker.cpu-cores=0.5',
+  ];
+
+  /** `seatunnel-app submit` of the example's deployment file with `jobFile` (default: the example's job). */
+  function submitExample(extra: string[] = [], jobFile = path.join(EXAMPLES, 'job.conf')): Promise<RunResult> {
+    return run(['submit', '-a', path.join(EXAMPLES, 'deploy.conf'), '-c', jobFile, ...overrides(), ...extra]);
+  }
+
+  async function job(appId: string): Promise<Job> {
+    return adminHttp().call('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`);
+  }
+
+  async function status(appId: string, ...flags: string[]): Promise<RunResult> {
+    return run(['status', '-a', path.join(EXAMPLES, 'deploy.conf'), ...overrides(), '--id', appId, ...flags]);
+  }
+
+  /** Deletes the application (as `kubectl delete job --cascade=background` would) and waits until neither the API nor containerd has anything of it. */
+  async function expectNothingLeftAfterDelete(appId: string): Promise<void> {
+    const uids = [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).map(([, o]) => (o.metadata as { uid?: string }).uid!);
+    await adminHttp().call('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}?propagationPolicy=Background`, undefined, { accept: [404] });
+    await waitFor(async () => [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).length === 0, {
+      description: `no Pod of ${appId} in the API`,
+      timeoutMs: 120_000,
+    });
+    for (const uid of uids) {
+      await waitFor(async () => (await nodeContainers(uid)).length === 0, {
+        description: `no container of Pod ${uid} on the node`,
+        timeoutMs: 150_000,
+        intervalMs: 1000,
+      });
+    }
+  }
+
+  test('the bundled example through the CLI: SUCCEEDED, every row counted by Assert, workers removed', async () => {
+    const r = await submitExample(['--wait', '--wait-timeout', '480000']);
+    const appId = r.value('Application ID')!;
+    expect(r.err).toEqual([]);
+    expect(r.value('Status')).toBe('SUCCEEDED');
+    expect(r.code).toBe(0);
+    const j = await job(appId);
+    // The Assert sink fails the job unless exactly ROWS (32) rows arrived: FINISHED is the row count.
+    expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
+    expect(j.metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
+    // The runtime came from the init container (an emptyDir filled from the runtime image).
+    const [master] = await podsOf(appId, 'master');
+    expect(master).toBeDefined();
+    const pod = master;
+    expect(pod.spec.initContainers?.[0]?.image).toBe(imageRef('runtime'));
+    expect(pod.spec.containers[0]?.image).toBe('apache/seatunnel:2.3.8');
+    await waitFor(
+      async () =>
+        [...(await labelled(ns, appId))].filter(([k, o]) => k.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker').length === 0,
+      {
+        description: 'the workers removed by the runtime',
+        timeoutMs: 60_000,
+      },
+    );
+    await expectNothingLeftAfterDelete(appId);
+  });
+
+  test("NetworkPolicy enforced: only the application's own Pods reach the master's member port; cancel ends it CANCELED", async () => {
+    // Running means the workers joined the master with the policies on.
+    const appId = await runningStream();
+    const [master] = await podsOf(appId, 'master');
+    const ip = master.status!.podIP!;
+    const port = 5801;
+    const probe = (name: string, labels: Record<string, string>) => runPod(ns, name, imageRef('seatunnel'), tcpProbe(ip, port), { labels });
+    // A Pod carrying the application's label is let in (so the port listens and a refusal below is the policy's).
+    const own = await probe('probe-own', { 'seatunnel.apache.org/application-id': appId });
+    expect(own.log).toMatch(/^OPEN$/m);
+    const other = await probe('probe-other', { 'seatunnel.apache.org/application-id': 'another-application' });
+    expect(other.log).toMatch(/^CLOSED/m);
+    const unlabelled = await probe('probe-unlabelled', {});
+    expect(unlabelled.log).toMatch(/^CLOSED/m);
+    // probe-own carries the application's label: gone first, so "every Pod of the application" below means its own.
+    for (const n of ['probe-own', 'probe-other', 'probe-unlabelled'])
+      await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${n}`, undefined, { accept: [404] });
+
+    const cancel = await run(['cancel', '-a', path.join(EXAMPLES, 'deploy.conf'), ...overrides(), '--id', appId]);
+    expect(cancel.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
+    await waitFor(async () => [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).length === 0, {
+      description: 'every Pod of the cancelled application gone (SIGTERM honoured within the grace period)',
+      timeoutMs: 120_000,
+    });
+    await expectNothingLeftAfterDelete(appId);
+  });
+
+  /** Submits the streaming job and waits until it runs; returns the application ID. */
+  async function runningStream(...extra: string[]): Promise<string> {
+    const dir = tmpDir();
+    const jobFile = path.join(dir, 'stream.conf');
+    fs.writeFileSync(jobFile, STREAMING_JOB);
+    const r = await submitExample([...extra], jobFile);
+    expect(r.err).toEqual([]);
+    const appId = r.value('Application ID')!;
+    await waitFor(async () => (await job(appId)).metadata.annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING', {
+      description: `the streaming job of ${appId} RUNNING`,
+      timeoutMs: 300_000,
+      intervalMs: 1000,
+    });
+    return appId;
+  }
+
+  async function podsOf(appId: string, role: 'master' | 'worker'): Promise<PodObj[]> {
+    return [...(await labelled(ns, appId))]
+      .filter(([k, o]) => k.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === role)
+      .map(([, o]) => o as unknown as PodObj);
+  }
+
+  test('a worker Pod deleted mid-run fails the application fast with WorkerLost', async () => {
+    const appId = await runningStream();
+    const [worker] = await podsOf(appId, 'worker');
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${worker.metadata.name}`);
+    const s = await status(appId, '--wait', '--wait-timeout', '180000', '--wait-interval', '1000');
+    expect(s.value('Status')).toBe('FAILED');
+    expect(s.out.join('\n')).toMatch(/WorkerLost/);
+    await expectNothingLeftAfterDelete(appId);
+  });
+
+  test('a worker with too little memory for its JVM is OOMKilled by the kernel, and status says so', async () => {
+    // The minimum worker memory (256 MiB, heap 192 MiB) with the whole heap touched at start: the
+    // cgroup's limit, not the JVM, ends the worker.
+    const r = await submitExample(['-Dapplication.worker.memory-mb=256', '-Dkubernetes.runtime-files.jvm-options.content=-XX:+AlwaysPreTouch']);
+    expect(r.err).toEqual([]);
+    const appId = r.value('Application ID')!;
+    const s = await status(appId, '--wait', '--wait-timeout', '240000', '--wait-interval', '1000');
+    expect(s.value('Status')).toBe('FAILED');
+    expect(s.out.join('\n')).toMatch(/OOMKilled/);
+    await expectNothingLeftAfterDelete(appId);
+  });
+
+  test('the master container killed on the node fails the Job, and status names the reason', async () => {
+    const appId = await runningStream();
+    const [master] = await podsOf(appId, 'master');
+    const containerId = master.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+    expect(containerId).toBeTruthy();
+    const node = nodeInfo();
+    await execFileP(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'kill', '-s', 'SIGKILL', containerId!]);
+    await waitFor(async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'), {
+      description: 'the Job Failed',
+      timeoutMs: 120_000,
+    });
+    const s = await status(appId);
+    expect(s.value('Status')).toBe('FAILED');
+    expect(s.out.join('\n')).toMatch(/137|SIGKILL|killed/i);
+    await expectNothingLeftAfterDelete(appId);
+  });
+
+  test('Pod Security restricted: the example runs as a non-root user in a namespace that enforces it', async () => {
+    await adminHttp().call(
+      'PATCH',
+      `/api/v1/namespaces/${ns}`,
+      { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } },
+      { contentType: 'application/merge-patch+json' },
+    );
+    const r = await submitExample(['-Dkubernetes.pod-security=restricted', '-Dkubernetes.run-as-user=1000', '--wait', '--wait-timeout', '480000']);
+    expect(r.err).toEqual([]);
+    // The whole output on a mismatch: it says why.
+    expect({ status: r.value('Status'), out: r.value('Status') === 'SUCCEEDED' ? [] : r.out }).toEqual({ status: 'SUCCEEDED', out: [] });
+    const appId = r.value('Application ID')!;
+    expect((await job(appId)).metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
+    await expectNothingLeftAfterDelete(appId);
+  });
+
+  test('the example synthesized and applied with a real `kubectl apply -f`: SUCCEEDED; cancel removes everything', async () => {
+    const outDir = tmpDir();
+    const synth = await run(['synth', '-a', path.join(EXAMPLES, 'deploy.conf'), '-c', path.join(EXAMPLES, 'job.conf'), ...overrides(), '-o', outDir]);
+    expect(synth.code).toBe(0);
+    const appId = synth.value('Application ID')!;
+    const applied = await execFileP(nodeInfo().kubectl, ['--kubeconfig', clusterInfo().kubeconfig, 'apply', '-f', path.join(outDir, `${appId}.k8s.yaml`)]);
+    expect(applied.stdout).toMatch(new RegExp(`job.batch/${appId} created`));
+    const s = await status(appId, '--wait', '--wait-timeout', '480000', '--wait-interval', '1000');
+    expect(s.value('Status')).toBe('SUCCEEDED');
+    expect((await job(appId)).metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
+    const uids = [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).map(([, o]) => (o.metadata as { uid?: string }).uid!);
+    const cancel = await run(['cancel', '-a', path.join(EXAMPLES, 'deploy.conf'), ...overrides(), '--id', appId]);
+    expect(cancel.code).toBe(0);
+    await waitFor(async () => (await labelled(ns, appId)).size === 0, { description: `nothing of ${appId} left in the API`, timeoutMs: 120_000 });
+    for (const uid of uids) {
+      await waitFor(async () => (await nodeContainers(uid)).length === 0, {
+        description: `no container of Pod ${uid} on the node`,
+        timeoutMs: 150_000,
+        intervalMs: 1000,
+      });
+    }
+  });
+});

@@ -1,0 +1,152 @@
+// High availability on a real node (docs/ha.md): two Zeta masters as a StatefulSet whose members
+// find each other by their Pods' DNS names through CoreDNS; the coordinator reaches them through the
+// ClusterIP Service that kube-proxy load-balances. The active master's Pod is deleted mid-run: the
+// StatefulSet replaces it, the standby takes over, and the same job runs on — reached from a Pod
+// through the ClusterIP Service before and after.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ANNOTATIONS } from '../../lib/model/reserved';
+import { createSharedClaim } from '../../tools/local-stack/shared-claim';
+import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
+import { imageRef, nodeContainers, podLog, runPod, STREAMING_JOB } from '../support/node-pods';
+import { labelled, run } from '../cluster/cli-support';
+
+jest.setTimeout(12 * 60_000);
+
+const EXAMPLES = path.join(__dirname, '..', '..', 'apps', 'examples');
+const CLAIM = 'ha-checkpoints';
+
+interface PodLike {
+  metadata: { name: string; uid: string; labels?: Record<string, string> };
+  status?: { conditions?: Array<{ type: string; status: string }> };
+}
+
+describe('an HA application on a real node', () => {
+  let ns: string;
+  let volume: string | undefined;
+  let hostDir: string;
+
+  beforeAll(async () => {
+    ns = await createTestNamespace('node-ha', { 'pod-security.kubernetes.io/enforce': 'baseline' });
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'seatunnel-runtime' },
+    });
+    // One node: a hostPath volume is shared storage for every Pod on it (ReadWriteMany is honest here).
+    hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-node-ha-'));
+    volume = await createSharedClaim(adminHttp(), ns, CLAIM, hostDir);
+  });
+  afterAll(async () => {
+    if (ns) await deleteNamespace(ns, { wait: true });
+    if (volume) await adminHttp().request('DELETE', `/api/v1/persistentvolumes/${volume}`);
+    if (hostDir) fs.rmSync(hostDir, { recursive: true, force: true });
+  });
+
+  const args = (jobFile: string) => [
+    '-a',
+    path.join(EXAMPLES, 'deploy.conf'),
+    '-c',
+    jobFile,
+    `-Dkubernetes.namespace=${ns}`,
+    `-Dkubernetes.kubeconfig=${clusterInfo().kubeconfig}`,
+    '-Dkubernetes.image-pull-policy=Never',
+    '-Dkubernetes.runtime.image-pull-policy=Never',
+    `-Dkubernetes.checkpoint-pvc=${CLAIM}`,
+    '-Dapplication.ha.enabled=true',
+    '-Dapplication.ha.masters=2',
+    '-Dapplication.ha.backup-count=1',
+    // 2 masters + 2 workers + the coordinator (0.25) within the node's 2 cores.
+    '-Dapplication.master.cpu-cores=0.4',
+    '-Dapplication.worker.cpu-cores=0.4',
+  ];
+
+  async function pods(appId: string, role: string): Promise<PodLike[]> {
+    return [...(await labelled(ns, appId))]
+      .filter(([k, o]) => k.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === role)
+      .map(([, o]) => o as unknown as PodLike);
+  }
+  const ready = (p: PodLike) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+  /** GET on the REST Service by its DNS name from a Pod of the application (the masters' policy admits only those). */
+  async function restFromPod(appId: string, name: string, pathname: string): Promise<string> {
+    const host = `${appId}-rest.${ns}.svc.cluster.local`;
+    const script = `exec 3<>/dev/tcp/${host}/5801 && printf 'GET ${pathname} HTTP/1.0\\r\\nHost: ${host}\\r\\n\\r\\n' >&3 && timeout 5 cat <&3`;
+    const r = await runPod(ns, name, imageRef('seatunnel'), ['bash', '-c', script], { labels: { 'seatunnel.apache.org/application-id': appId } });
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${name}`, undefined, { accept: [404] });
+    return r.log;
+  }
+
+  test('the active master Pod deleted mid-run: replaced, the standby takes over, the job runs on, the ClusterIP answers before and after', async () => {
+    const jobFile = path.join(hostDir, 'stream.conf');
+    fs.writeFileSync(jobFile, STREAMING_JOB);
+    const r = await run(['submit', ...args(jobFile)]);
+    expect(r.err).toEqual([]);
+    const appId = r.value('Application ID')!;
+    const jobId = r.value('Job ID')!;
+    const annotation = async (key: string) =>
+      (await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`)).metadata
+        .annotations?.[key];
+    await waitFor(async () => (await annotation(ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the HA job RUNNING',
+      timeoutMs: 300_000,
+      intervalMs: 1000,
+    });
+    expect(await restFromPod(appId, 'rest-before', `/hazelcast/rest/maps/job-info/${jobId}`)).toMatch(/"jobStatus":"RUNNING"/);
+
+    let active: PodLike | undefined;
+    await waitFor(
+      async () => {
+        for (const p of await pods(appId, 'master')) if (/become a new active master/i.test(await podLog(ns, p.metadata.name))) active = p;
+        return active !== undefined;
+      },
+      { description: 'a master that says it is the active one', timeoutMs: 60_000 },
+    );
+    const activeUid = active!.metadata.uid;
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${active!.metadata.name}`);
+    await waitFor(
+      async () => (await pods(appId, 'master')).some((p) => p.metadata.name === active!.metadata.name && p.metadata.uid !== activeUid && ready(p)),
+      {
+        description: `${active!.metadata.name} replaced by the StatefulSet and Ready`,
+        timeoutMs: 240_000,
+        intervalMs: 1000,
+      },
+    );
+    await waitFor(
+      async () => {
+        const answer = await restFromPod(appId, `rest-after-${Date.now() % 100000}`, `/hazelcast/rest/maps/job-info/${jobId}`);
+        // Thrown, so a timeout shows the last answer (waitFor keeps the last error).
+        if (!/"jobStatus":"RUNNING"/.test(answer)) throw new Error(`REST answered: ${answer.slice(0, 400)}`);
+        return true;
+      },
+      { description: 'the same job RUNNING through the ClusterIP Service after the failover', timeoutMs: 180_000, intervalMs: 2000 },
+    );
+    expect(await annotation(ANNOTATIONS.zetaJobId)).toBe(jobId);
+    // The deleted master's containers are gone from the node.
+    await waitFor(async () => (await nodeContainers(activeUid)).length === 0, {
+      description: "the old master Pod's containers removed",
+      timeoutMs: 150_000,
+      intervalMs: 1000,
+    });
+
+    const cancel = await run([
+      'cancel',
+      '-a',
+      path.join(EXAMPLES, 'deploy.conf'),
+      `-Dkubernetes.namespace=${ns}`,
+      `-Dkubernetes.kubeconfig=${clusterInfo().kubeconfig}`,
+      '--id',
+      appId,
+    ]);
+    expect(cancel.code).toBe(0);
+    await waitFor(
+      async () => {
+        const left = [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/'));
+        const set = await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns}/statefulsets/${appId}-master`);
+        return left.length === 0 && set.status === 404;
+      },
+      { description: `no Pod or StatefulSet of ${appId} left`, timeoutMs: 180_000 },
+    );
+  });
+});

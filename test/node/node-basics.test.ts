@@ -1,0 +1,72 @@
+// The real node itself: Pods from locally built images run under containerd/runc, resolve Service
+// names through CoreDNS, reach a ClusterIP through kube-proxy's rules, see their cgroup limits, and
+// have no route off the machine; a deleted Pod leaves no container behind.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { adminHttp, deleteNamespace, createTestNamespace, waitFor } from '../support/cluster';
+import { getPod, imageRef, nodeContainers, nodeInfo, runPod, tcpProbe } from '../support/node-pods';
+
+jest.setTimeout(5 * 60_000);
+
+describe('a real node', () => {
+  let ns: string;
+  beforeAll(async () => {
+    ns = await createTestNamespace('node');
+  });
+  afterAll(async () => {
+    if (ns) await deleteNamespace(ns);
+  });
+
+  test('the node is Ready and reports the containerd runtime and the kubelet version', async () => {
+    const node = await adminHttp().call<{
+      status: { nodeInfo: { containerRuntimeVersion: string; kubeletVersion: string }; addresses: Array<{ type: string; address: string }> };
+    }>('GET', `/api/v1/nodes/${nodeInfo().name}`);
+    expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\//);
+    expect(node.status.nodeInfo.kubeletVersion).toBe('v1.36.3');
+    expect(node.status.addresses).toContainEqual({ type: 'InternalIP', address: nodeInfo().address });
+  });
+
+  test('a Pod of the SeaTunnel image runs Java 17 under its cgroup memory limit', async () => {
+    const r = await runPod(ns, 'java', imageRef('seatunnel'), ['bash', '-c', 'java -XshowSettings:system -version 2>&1; ls /opt/seatunnel'], {
+      memory: '256Mi',
+      cpu: '200m',
+    });
+    expect(r.phase).toBe('Succeeded');
+    expect(r.log).toMatch(/openjdk version "17\./);
+    // The JVM reads the container's limit (cgroup v1 here), not the machine's 24 GiB.
+    expect(r.log).toMatch(/Memory Limit: 256\.00M/);
+    expect(r.log).toMatch(/\bconnectors\b/);
+  });
+
+  test('Service names resolve through CoreDNS and the kubernetes ClusterIP answers', async () => {
+    const r = await runPod(ns, 'dns', imageRef('seatunnel'), [
+      'bash',
+      '-c',
+      `getent hosts kubernetes.default.svc.cluster.local; getent hosts kube-dns.kube-system; ${tcpProbe('10.96.0.1', 443).slice(2).join(' ')}`,
+    ]);
+    expect(r.phase).toBe('Succeeded');
+    expect(r.log).toMatch(/^10\.96\.0\.1\s+kubernetes\.default\.svc\.cluster\.local$/m);
+    expect(r.log).toMatch(/^10\.96\.0\.10\s+kube-dns\.kube-system/m);
+    expect(r.log).toMatch(/^OPEN$/m);
+  });
+
+  test('a Pod has no route off the machine', async () => {
+    // 192.0.2.1 (TEST-NET-1) stands for any outside address: the node namespace has no default route.
+    const r = await runPod(ns, 'outside', imageRef('seatunnel'), tcpProbe('192.0.2.1', 80));
+    expect(r.log).toMatch(/CLOSED .*(unreachable|No route)/i);
+    const { stdout: routes } = await promisify(execFile)('ip', ['-n', nodeInfo().netns, 'route', 'show']);
+    expect(routes).not.toMatch(/^default/m);
+  });
+
+  test('a deleted Pod leaves no container or sandbox on the node', async () => {
+    const r = await runPod(ns, 'gone', imageRef('seatunnel'), ['true']);
+    expect(r.phase).toBe('Succeeded');
+    const { metadata } = await getPod(ns, 'gone');
+    expect((await nodeContainers(metadata.uid)).length).toBeGreaterThan(0);
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/gone`);
+    await waitFor(async () => (await nodeContainers(metadata.uid)).length === 0, {
+      description: "the Pod's containers removed from containerd",
+      timeoutMs: 60_000,
+    });
+  });
+});

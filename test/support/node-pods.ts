@@ -1,0 +1,118 @@
+// Test helpers for the node tier: the node's facts from the cluster info, plain Pods from the locally
+// imported images (imagePullPolicy Never), and what is left on the node (containerd's tasks).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { adminHttp, clusterInfo, waitFor } from './cluster';
+import type { NodeInfo } from '../../tools/local-stack/real-node/node-cluster';
+
+const run = promisify(execFile);
+
+export function nodeInfo(): NodeInfo {
+  const node = (clusterInfo() as { node?: NodeInfo }).node;
+  if (!node) throw new Error('the cluster info has no `node` section: node-tier tests run on the cluster of test/support/node-global-setup.ts');
+  return node;
+}
+
+/** The reference of a locally imported image by its build name (pause, seatunnel, runtime). */
+export function imageRef(name: string): string {
+  const ref = nodeInfo().images.find((i) => i.name === name)?.ref;
+  if (!ref)
+    throw new Error(
+      `no image named ${name} was imported on the node (have: ${nodeInfo()
+        .images.map((i) => i.name)
+        .join(', ')})`,
+    );
+  return ref;
+}
+
+export interface PodSpecOptions {
+  labels?: Record<string, string>;
+  memory?: string;
+  cpu?: string;
+  restartPolicy?: 'Never' | 'Always';
+}
+
+/** A one-container Pod from a local image, small Guaranteed resources. */
+export function podObject(name: string, image: string, command: string[], opts: PodSpecOptions = {}): Record<string, unknown> {
+  const resources = { cpu: opts.cpu ?? '50m', memory: opts.memory ?? '128Mi' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: opts.labels ?? {} },
+    spec: {
+      restartPolicy: opts.restartPolicy ?? 'Never',
+      terminationGracePeriodSeconds: 2,
+      automountServiceAccountToken: false,
+      containers: [{ name: 'main', image, imagePullPolicy: 'Never', command, resources: { requests: resources, limits: resources } }],
+    },
+  };
+}
+
+interface PodStatus {
+  phase?: string;
+  podIP?: string;
+  containerStatuses?: Array<{
+    state?: { terminated?: { exitCode: number; reason?: string } };
+    lastState?: { terminated?: { exitCode: number; reason?: string } };
+  }>;
+}
+
+export async function getPod(ns: string, name: string): Promise<{ status?: PodStatus; metadata: { uid: string } }> {
+  return adminHttp().call('GET', `/api/v1/namespaces/${ns}/pods/${name}`);
+}
+
+export async function podLog(ns: string, name: string, container?: string): Promise<string> {
+  const r = await adminHttp().request('GET', `/api/v1/namespaces/${ns}/pods/${name}/log${container ? `?container=${container}` : ''}`);
+  return r.text;
+}
+
+/** Runs a Pod to completion; resolves with its phase, exit code and log. */
+export async function runPod(
+  ns: string,
+  name: string,
+  image: string,
+  command: string[],
+  opts: PodSpecOptions & { timeoutMs?: number } = {},
+): Promise<{ phase: string; exitCode: number | undefined; reason: string | undefined; log: string }> {
+  await adminHttp().call('POST', `/api/v1/namespaces/${ns}/pods`, podObject(name, image, command, opts));
+  const pod = await waitFor(
+    async () => {
+      const p = await getPod(ns, name);
+      return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed' ? p : undefined;
+    },
+    { description: `Pod ${ns}/${name} to finish`, timeoutMs: opts.timeoutMs ?? 90_000, intervalMs: 250 },
+  );
+  const term = pod.status?.containerStatuses?.[0]?.state?.terminated;
+  return { phase: pod.status!.phase!, exitCode: term?.exitCode, reason: term?.reason, log: await podLog(ns, name) };
+}
+
+/** Creates a long-running Pod and waits until it is Running with an IP. */
+export async function startPod(ns: string, name: string, image: string, command: string[], opts: PodSpecOptions = {}): Promise<{ ip: string }> {
+  await adminHttp().call('POST', `/api/v1/namespaces/${ns}/pods`, podObject(name, image, command, { restartPolicy: 'Always', ...opts }));
+  return waitFor(
+    async () => {
+      const p = await getPod(ns, name);
+      return p.status?.phase === 'Running' && p.status.podIP ? { ip: p.status.podIP } : undefined;
+    },
+    { description: `Pod ${ns}/${name} Running`, timeoutMs: 90_000, intervalMs: 250 },
+  );
+}
+
+/** IDs of containerd's containers (Pod sandboxes and containers) on the node, optionally only a Pod's (by UID label). */
+export async function nodeContainers(podUid?: string): Promise<string[]> {
+  const node = nodeInfo();
+  const filter = podUid ? ['labels."io.kubernetes.pod.uid"==' + podUid] : [];
+  const { stdout } = await run(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', 'containers', 'ls', '-q', ...filter]);
+  return stdout.split('\n').filter(Boolean);
+}
+
+/** A bash command that tries a TCP connection and prints OPEN or CLOSED (bash's /dev/tcp; no extra tools in the image). */
+export function tcpProbe(host: string, port: number, seconds = 3): string[] {
+  return ['bash', '-c', `if timeout ${seconds} bash -c 'exec 3<>/dev/tcp/${host}/${port}' 2>/tmp/err; then echo OPEN; else echo "CLOSED $(cat /tmp/err)"; fi`];
+}
+
+/** A streaming job with parallelism 1 and no end: it stays RUNNING (checkpointing) until cancelled. */
+export const STREAMING_JOB = `env { job.mode = "STREAMING", parallelism = 1, checkpoint.interval = 3000 }
+source { FakeSource { result_table_name = "fake", row.num = 5, split.num = 1, split.read-interval = 1000, schema { fields { name = "string" } } } }
+sink { Console { source_table_name = "fake" } }
+`;

@@ -1,0 +1,264 @@
+// The configuration files of a real single-node data plane (containerd, CNI, kubelet, kube-proxy,
+// kube-router, CoreDNS), as pure functions of one NodeLayout. The node runs in a network namespace
+// of its own (network-namespace.ts): its only links are a veth pair to the host (a /30 that carries
+// the API server's calls to the kubelet) and the Pods' bridge, and it has no default route, so no
+// packet from a Pod can leave the machine.
+import * as path from 'node:path';
+
+/** Where everything of one node lives; every path is under `dir` except the shared binaries. */
+export interface NodeLayout {
+  /** Node name (also the kubelet's hostname override). */
+  name: string;
+  /** The node's address: the namespace side of the veth pair; kubelet, CoreDNS and the API relay listen on it. */
+  address: string;
+  /** The host side of the veth pair (the API server reaches the kubelet through it). */
+  hostAddress: string;
+  /** The Pods' subnet on this node (the bridge takes its first address). */
+  podSubnet: string;
+  /** Cluster-wide Pod range (kube-proxy's clusterCIDR). */
+  clusterCidr: string;
+  /** ClusterIP of the kube-dns Service. */
+  dnsServiceIp: string;
+  /** The node's working directory (removed at teardown). */
+  dir: string;
+  /** cgroup parent of every Pod, one per node (cgroup v1, cgroupfs driver). */
+  cgroupRoot: string;
+  /** Sandbox (pause) image reference, imported before the kubelet starts. */
+  pauseImage: string;
+  /** Directory with the CNI plugins (bridge, host-local, loopback, portmap). */
+  cniBinDir: string;
+  /** MTU of the Pods' interfaces (the machine's eth0 has 1400). */
+  mtu: number;
+  /** The kubelet's HTTPS port inside the namespace. */
+  kubeletPort: number;
+}
+
+export const BRIDGE = 'cni0';
+
+export function containerdPaths(layout: NodeLayout) {
+  const base = path.join(layout.dir, 'containerd');
+  return {
+    config: path.join(base, 'config.toml'),
+    root: path.join(base, 'root'),
+    state: path.join(base, 'state'),
+    socket: path.join(base, 'containerd.sock'),
+  };
+}
+
+export function nodePaths(layout: NodeLayout) {
+  return {
+    cniConfDir: path.join(layout.dir, 'cni', 'net.d'),
+    cniIpamDir: path.join(layout.dir, 'cni', 'ipam'),
+    kubeletRoot: path.join(layout.dir, 'kubelet'),
+    kubeletConfig: path.join(layout.dir, 'kubelet.yaml'),
+    podLogs: path.join(layout.dir, 'pod-logs'),
+    resolvConf: path.join(layout.dir, 'resolv.conf'),
+    kubeProxyConfig: path.join(layout.dir, 'kube-proxy.yaml'),
+    corefile: path.join(layout.dir, 'Corefile'),
+    apiRelaySocket: path.join(layout.dir, 'api.sock'),
+  };
+}
+
+/** containerd 1.6 (Debian's) in TOML version 2. */
+export function containerdConfig(layout: NodeLayout): string {
+  const p = containerdPaths(layout);
+  const n = nodePaths(layout);
+  const q = JSON.stringify;
+  return `version = 2
+root = ${q(p.root)}
+state = ${q(p.state)}
+# Nothing of the host's containerd (if any) is shared: own socket, root and state.
+[grpc]
+  address = ${q(p.socket)}
+[ttrpc]
+  address = ${q(`${p.socket}.ttrpc`)}
+[metrics]
+  address = ""
+[plugins."io.containerd.internal.v1.opt"]
+  path = ${q(path.join(p.root, 'opt'))}
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = ${q(layout.pauseImage)}
+  # This VM lacks CAP_SYS_RESOURCE: a negative oom_score_adj cannot be written, and without this
+  # every sandbox fails with "can't get final child's PID from pipe".
+  restrict_oom_score_adj = true
+  enable_selinux = false
+  # Pod network namespaces under the state dir (not the machine's /run/netns), removed with it.
+  netns_mounts_under_state_dir = true
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+        # runc's state beside containerd's own, not in the machine-wide /run/containerd/runc.
+        Root = ${q(path.join(p.state, 'runc'))}
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = ${q(layout.cniBinDir)}
+    conf_dir = ${q(n.cniConfDir)}
+    max_conf_num = 1
+`;
+}
+
+/** Bridge + host-local + portmap; no IP masquerade and no route beyond the node (see the file comment). */
+export function cniConfList(layout: NodeLayout): Record<string, unknown> {
+  return {
+    cniVersion: '1.0.0',
+    name: 'seatunnel-app-node',
+    plugins: [
+      {
+        type: 'bridge',
+        bridge: BRIDGE,
+        isGateway: true,
+        ipMasq: false,
+        hairpinMode: true,
+        mtu: layout.mtu,
+        ipam: {
+          type: 'host-local',
+          ranges: [[{ subnet: layout.podSubnet }]],
+          routes: [{ dst: '0.0.0.0/0' }],
+          // The default is /var/lib/cni on the host, shared by every node the machine ever ran.
+          dataDir: nodePaths(layout).cniIpamDir,
+        },
+      },
+      { type: 'portmap', capabilities: { portMappings: true } },
+    ],
+  };
+}
+
+export interface KubeletFiles {
+  kubeconfig: string;
+  caFile: string;
+  servingCert: string;
+  servingKey: string;
+}
+
+export function kubeletConfig(layout: NodeLayout, files: KubeletFiles): Record<string, unknown> {
+  const n = nodePaths(layout);
+  return {
+    apiVersion: 'kubelet.config.k8s.io/v1beta1',
+    kind: 'KubeletConfiguration',
+    // This VM has cgroup v1 (hybrid); 1.36 refuses it unless told otherwise.
+    failCgroupV1: false,
+    cgroupDriver: 'cgroupfs',
+    cgroupRoot: layout.cgroupRoot,
+    containerRuntimeEndpoint: `unix://${containerdPaths(layout).socket}`,
+    address: layout.address,
+    port: layout.kubeletPort,
+    readOnlyPort: 0,
+    healthzBindAddress: '127.0.0.1',
+    healthzPort: 10248,
+    tlsCertFile: files.servingCert,
+    tlsPrivateKeyFile: files.servingKey,
+    authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: files.caFile } },
+    authorization: { mode: 'Webhook' },
+    clusterDomain: 'cluster.local',
+    clusterDNS: [layout.dnsServiceIp],
+    resolvConf: n.resolvConf,
+    failSwapOn: false,
+    // The field is podLogsDir: an unknown name is dropped with only a "strict decoding" log line.
+    podLogsDir: n.podLogs,
+    serializeImagePulls: false,
+    // Images are imported, never pulled: the kubelet must not garbage-collect them on a full disk.
+    imageGCHighThresholdPercent: 100,
+    imageGCLowThresholdPercent: 99,
+    evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '1%', 'imagefs.available': '1%', 'nodefs.inodesFree': '1%' },
+    nodeStatusUpdateFrequency: '4s',
+    nodeStatusReportFrequency: '10s',
+    // Short, so a ConfigMap change reaches a mounted volume within the test's patience.
+    syncFrequency: '10s',
+    maxPods: 110,
+    rotateCertificates: false,
+    serverTLSBootstrap: false,
+    shutdownGracePeriod: '0s',
+    kubeAPIQPS: 50,
+    kubeAPIBurst: 100,
+  };
+}
+
+/** Pods with dnsPolicy Default get this file; only the cluster's DNS exists here. */
+export function resolvConf(layout: NodeLayout): string {
+  return `nameserver ${layout.dnsServiceIp}\noptions ndots:5\n`;
+}
+
+export function kubeProxyConfig(layout: NodeLayout, kubeconfig: string): Record<string, unknown> {
+  return {
+    apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
+    kind: 'KubeProxyConfiguration',
+    clientConnection: { kubeconfig },
+    mode: 'iptables',
+    clusterCIDR: layout.clusterCidr,
+    hostnameOverride: layout.name,
+    bindAddress: layout.address,
+    // On the node address: the harness checks it from the host through the veth pair.
+    healthzBindAddress: `${layout.address}:10256`,
+    metricsBindAddress: '127.0.0.1:10249',
+    // 0 = leave the kernel's values: nf_conntrack_max is read-only outside the initial namespace.
+    conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: '0s', tcpCloseWaitTimeout: '0s' },
+    // true would set route_localnet, which no test needs.
+    iptables: { localhostNodePorts: false, masqueradeAll: false, syncPeriod: '10s', minSyncPeriod: '0s' },
+  };
+}
+
+export function kubeRouterArgs(layout: NodeLayout, kubeconfig: string): string[] {
+  return [
+    `--kubeconfig=${kubeconfig}`,
+    `--hostname-override=${layout.name}`,
+    // NetworkPolicy only: kube-proxy does Services and the bridge does routing.
+    '--run-firewall=true',
+    '--run-router=false',
+    '--run-service-proxy=false',
+    '--enable-ipv4=true',
+    '--enable-ipv6=false',
+    '--metrics-port=0',
+    '--health-port=0',
+    '--iptables-sync-period=30s',
+  ];
+}
+
+/**
+ * CoreDNS: cluster names only. No `forward`: nothing outside the node may be asked. Health and
+ * readiness listen on the node address, which the harness reaches through the veth pair.
+ */
+export function corefile(layout: NodeLayout, kubeconfig: string): string {
+  return `.:53 {
+    errors
+    health ${layout.address}:8080
+    ready ${layout.address}:8181
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig ${kubeconfig}
+        pods insecure
+        fallthrough in-addr.arpa ip6.arpa
+        ttl 5
+    }
+    cache 5
+    loop
+    reload
+    loadbalance
+}
+`;
+}
+
+/** The kube-dns Service and its endpoint (CoreDNS is a process on the node, not a Pod). */
+export function dnsObjects(layout: NodeLayout): Array<Record<string, unknown>> {
+  const ports = [
+    { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
+    { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 },
+  ];
+  return [
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
+      spec: { clusterIP: layout.dnsServiceIp, ports },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
+      subsets: [{ addresses: [{ ip: layout.address }], ports: ports.map(({ name, port, protocol }) => ({ name, port, protocol })) }],
+    },
+  ];
+}
