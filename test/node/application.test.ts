@@ -4,7 +4,7 @@
 // through the API; kube-proxy, CoreDNS and kube-router carry and police the traffic between them.
 import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/model/reserved';
-import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
+import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, recordWatch, waitFor } from '../support/cluster';
 import { nodeContainers, nodeInfo, runPod, tcpProbe, imageRef, STREAMING_JOB } from '../support/node-pods';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -121,6 +121,7 @@ describe('applications on a real node', () => {
     const appId = await runningStream();
     const [master] = await podsOf(appId, 'master');
     const ip = master.status!.podIP!;
+    const workerNames = podsOf(appId, 'worker').then((ws) => ws.map((w) => w.metadata.name));
     const port = 5801;
     const probe = (name: string, labels: Record<string, string>) => runPod(ns, name, imageRef('seatunnel'), tcpProbe(ip, port), { labels });
     // A Pod carrying the application's label is let in (so the port listens and a refusal below is the policy's).
@@ -134,12 +135,26 @@ describe('applications on a real node', () => {
     for (const n of ['probe-own', 'probe-other', 'probe-unlabelled'])
       await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${n}`, undefined, { accept: [404] });
 
+    // What the kubelet reports as each Pod's containers end, before the Pods go.
+    const watch = await recordWatch<{ metadata: { name: string }; status?: { containerStatuses?: Array<{ state?: { terminated?: { exitCode: number } } }> } }>(
+      `/api/v1/namespaces/${ns}/pods`,
+      { labelSelector: `seatunnel.apache.org/application-id=${appId}` },
+    );
     const cancel = await run(['cancel', '-a', path.join(EXAMPLES, 'deploy.conf'), ...overrides(), '--id', appId]);
     expect(cancel.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
     await waitFor(async () => [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).length === 0, {
-      description: 'every Pod of the cancelled application gone (SIGTERM honoured within the grace period)',
+      description: 'every Pod of the cancelled application gone',
       timeoutMs: 120_000,
     });
+    watch.stop();
+    // SIGTERM honoured within the grace period: each container ended by itself, none was SIGKILLed (137) at its end.
+    const exits = new Map<string, number>();
+    for (const e of watch.events) {
+      const t = e.object.status?.containerStatuses?.[0]?.state?.terminated;
+      if (t) exits.set(e.object.metadata.name, t.exitCode);
+    }
+    expect([...exits.keys()].sort()).toEqual([master.metadata.name, ...(await workerNames)].sort());
+    expect([...exits.values()].filter((code) => code === 137)).toEqual([]);
     await expectNothingLeftAfterDelete(appId);
   });
 
