@@ -180,7 +180,12 @@ export async function createPki(dir: string): Promise<Pki> {
  * A further certificate signed by the CA of `pki`: a client certificate (`sans` empty) or a serving
  * one for the given subjectAltName entries (e.g. `IP:10.247.3.2`, `DNS:node-3`). For a real node's kubelet.
  */
-export function issueCertificate(pki: Pki, name: string, subject: string, sans: string[] = []): Promise<{ cert: string; key: string }> {
+export function issueCertificate(
+  pki: Pick<Pki, 'dir' | 'caCert' | 'caKey'>,
+  name: string,
+  subject: string,
+  sans: string[] = [],
+): Promise<{ cert: string; key: string }> {
   const usage = sans.length > 0 ? `serverAuth\nsubjectAltName=${sans.join(',')}` : 'clientAuth';
   return signed(pki.dir, name, subject, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\n`, {
     cert: pki.caCert,

@@ -17,8 +17,8 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ControlPlane, kubeconfigYaml, type ClusterInfo } from '../control-plane';
-import { issueCertificate, type Pki } from '../pki';
-import { ManagedProcess } from '../process';
+import { issueCertificate } from '../pki';
+import { ManagedProcess, processStartTime } from '../process';
 import { waitFor } from '../wait';
 import { resolveNodeBinaries, type NodeBinaries } from '../node-binaries';
 import { importImages, resolveImages, type NodeImage } from '../node-images';
@@ -122,7 +122,7 @@ export class NodeCluster {
         containerdSocket: containerdPaths(layout).socket,
         ctr: bins.ctr,
         ownerPid: process.pid,
-        ownerStart: ownerStart(),
+        ownerStart: processStartTime(process.pid) ?? '-',
       };
       recordNodeState(state);
       const nc = new NodeCluster(cp, layout, plan, state, processes, bins, log);
@@ -206,7 +206,8 @@ export class NodeCluster {
 
     log('starting the kubelet');
     createCgroupRoot(layout.cgroupRoot);
-    const pki = pkiOf(cp);
+    // The harness CA (next to ca.crt) signs the kubelet's certificates.
+    const pki = { dir: path.dirname(cp.info.caFile), caCert: cp.info.caFile, caKey: path.join(path.dirname(cp.info.caFile), 'ca.key') };
     const [serving, client] = await Promise.all([
       issueCertificate(pki, `kubelet-${layout.name}-serving`, `/O=system:nodes/CN=system:node:${layout.name}`, [`IP:${layout.address}`, `DNS:${layout.name}`]),
       issueCertificate(pki, `kubelet-${layout.name}-client`, `/O=system:nodes/CN=system:node:${layout.name}`),
@@ -307,16 +308,6 @@ export class NodeCluster {
     await this.controlPlane.stop();
     removeNodeState(this.state);
   }
-}
-
-function ownerStart(): string {
-  const stat = fs.readFileSync(`/proc/${process.pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '-';
-}
-
-function pkiOf(cp: ControlPlane): Pki {
-  const dir = path.dirname(cp.info.caFile);
-  return { dir, caCert: cp.info.caFile, caKey: path.join(dir, 'ca.key') } as Pki;
 }
 
 async function nodeReady(cp: ControlPlane, name: string): Promise<true> {

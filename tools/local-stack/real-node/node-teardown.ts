@@ -1,13 +1,14 @@
 // Removes everything a real node made, whether its owner stops it or died: Pod processes (every
-// process in the node's cgroup tree), containerd's shims, the Pods' network namespaces, mounts under
-// the node directory, the cgroups, and the node's network namespace (with the bridge, veths,
+// process in the node's cgroup tree), containerd's shims, mounts under the node directory (the Pods'
+// network namespaces among them), the cgroups, and the node's network namespace (with the bridge, veths,
 // iptables chains and ipsets inside it). Each node records what it made in a state file under
 // /run/seatunnel-app/nodes; a later start reaps the nodes whose owner is gone.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { ManagedProcess } from '../process';
+import { processStartTime, type ManagedProcess } from '../process';
+import { waitFor } from '../wait';
 import { cgroupProcesses, removeCgroupRoot } from './cgroups';
 import { deleteNamespace, namespacePlan } from './network-namespace';
 
@@ -36,15 +37,6 @@ export function removeNodeState(state: NodeState): void {
   fs.rmSync(stateFile(state), { force: true });
 }
 
-function startTime(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
 /** Tears down the nodes whose owning process is gone (a crashed test run or dev cluster). */
 export async function reapStaleNodes(log: (l: string) => void): Promise<void> {
   let files: string[];
@@ -60,33 +52,12 @@ export async function reapStaleNodes(log: (l: string) => void): Promise<void> {
     } catch {
       continue;
     }
-    if (startTime(state.ownerPid) === state.ownerStart) continue;
+    if (processStartTime(state.ownerPid) === state.ownerStart) continue;
     log(`removing node ${state.netns} left by process ${state.ownerPid}, which is gone`);
     await teardownNode(state, { log });
     fs.rmSync(state.dir, { recursive: true, force: true });
     removeNodeState(state);
   }
-}
-
-/** The inode of a network namespace file or a process's namespace, as `net:[N]` compares. */
-function nsInode(file: string): number | undefined {
-  try {
-    return fs.statSync(file).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Pod network namespaces (bind mounts under /run/netns made by CNI/containerd) used by these processes. */
-function podNamespaceFiles(pids: number[]): string[] {
-  const wanted = new Set(pids.map((p) => nsInode(`/proc/${p}/ns/net`)).filter((i): i is number => i !== undefined));
-  let files: string[];
-  try {
-    files = fs.readdirSync('/run/netns').filter((f) => f.startsWith('cni-'));
-  } catch {
-    return [];
-  }
-  return files.map((f) => path.join('/run/netns', f)).filter((f) => wanted.has(nsInode(f) ?? -1));
 }
 
 /** Processes whose command line names `needle` (containerd's shims carry the socket address). */
@@ -111,15 +82,6 @@ function kill(pids: number[], sig: NodeJS.Signals): void {
       /* gone */
     }
   }
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return check();
 }
 
 /** Mount points at or under `dir`, deepest first (from this process's mount table). */
@@ -150,14 +112,14 @@ export async function teardownNode(state: NodeState, opts: TeardownOptions): Pro
   const byName = (...names: string[]) => (opts.processes ?? []).filter((p) => names.includes(p.name));
   // The kubelet first, so it does not restart what is being removed.
   await Promise.all(byName('kubelet').map((p) => p.stop(5000)));
-  // The Pods: every process in the node's cgroup tree; their network namespaces are found first.
-  const podPids = cgroupProcesses(state.cgroupRoot);
-  const podNetns = podNamespaceFiles(podPids);
-  kill(podPids, 'SIGKILL');
+  // The Pods: every process in the node's cgroup tree, and containerd's shims that watch them.
+  kill(cgroupProcesses(state.cgroupRoot), 'SIGKILL');
   kill(processesMentioning(state.containerdSocket), 'SIGKILL');
-  if (!(await until(() => cgroupProcesses(state.cgroupRoot).length === 0, 10_000))) {
-    log(`processes still in ${state.cgroupRoot} after SIGKILL: ${cgroupProcesses(state.cgroupRoot).join(', ')}`);
-  }
+  await waitFor(() => cgroupProcesses(state.cgroupRoot).length === 0, {
+    description: `the processes in ${state.cgroupRoot} to exit after SIGKILL`,
+    timeoutMs: 10_000,
+    intervalMs: 100,
+  }).catch((e: Error) => log(e.message));
   // Everything else that runs in the node's namespace (containerd, kube-proxy, kube-router, CoreDNS, relay).
   await Promise.all((opts.processes ?? []).map((p) => p.stop(3000)));
   const inNs = await run('ip', ['netns', 'pids', state.netns]).then(
@@ -165,11 +127,8 @@ export async function teardownNode(state: NodeState, opts: TeardownOptions): Pro
     () => [] as number[],
   );
   kill(inNs, 'SIGKILL');
-  kill(processesMentioning(state.containerdSocket), 'SIGKILL');
-  for (const f of podNetns) {
-    await unmount(f);
-    fs.rmSync(f, { force: true });
-  }
+  // Container root filesystems, kubelet volumes and the Pods' network namespaces (containerd keeps
+  // those under its state directory: netns_mounts_under_state_dir).
   for (const m of mountsUnder(state.dir)) await unmount(m);
   const left = removeCgroupRoot(state.cgroupRoot);
   if (left.length > 0) log(`cgroups not removed (still busy): ${left.join(', ')}`);
