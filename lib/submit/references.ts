@@ -5,8 +5,9 @@
 // problem at once: a missing object otherwise surfaces only as a Pod stuck in
 // CreateContainerConfigError or ContainerCreating.
 
-import { renderEngineFiles } from '../engine/files';
+import { ENGINE_FILES, renderEngineFiles } from '../engine/files';
 import { overlayUserFiles, userFilesManifest } from '../engine/user-files';
+import { checkpointFs, checkpointStorageRule, isSharedFs } from '../model/rules/high-availability';
 import type { ApplicationSpec } from '../model/spec';
 import { describeError, isStatus, type Kube, type AnyObject, type ObjectRef } from '../kube';
 
@@ -158,5 +159,17 @@ export function runtimeConfigMapProblems(spec: ApplicationSpec, ref: ObjectRef, 
   const manifest = userFilesManifest(spec);
   if (!manifest) return [];
   const data = (obj.data ?? {}) as Record<string, string>;
-  return overlayUserFiles(manifest, data, renderEngineFiles(spec).files).problems.map((p) => ({ ref, option: 'kubernetes.config-map', message: p.message }));
+  const generated = renderEngineFiles(spec).files;
+  const { files, problems } = overlayUserFiles(manifest, data, generated);
+  const found = problems.map((p) => ({ ref, option: 'kubernetes.config-map', message: p.message }));
+  // HA with the user's seatunnel.yaml and no shared claim: its checkpoint storage must be remote.
+  const engine = files[ENGINE_FILES.masterEngine] ?? generated[ENGINE_FILES.masterEngine] ?? '';
+  if (spec.ha && !spec.checkpointPvc && !isSharedFs(checkpointFs(engine))) {
+    found.push({
+      ref,
+      option: 'kubernetes.config-map',
+      message: checkpointStorageRule(checkpointFs(engine), `ConfigMap ${manifest.configMap}'s seatunnel.yaml`),
+    });
+  }
+  return found;
 }

@@ -9,13 +9,24 @@ import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/model/reserved';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
-import { imageRef, nodeContainers, podLog, runPod, STREAMING_JOB } from '../support/node-pods';
+import { imageRef, nodeContainers, podLog, runPod, serviceDiagnosis, STREAMING_JOB } from '../support/node-pods';
 import { labelled, run } from '../cluster/cli-support';
 
 jest.setTimeout(12 * 60_000);
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'apps', 'examples');
 const CLAIM = 'ha-checkpoints';
+const USER_CONFIG = 'user-seatunnel-config';
+// kubernetes.config-map: the user's own log layout, which shows in every line a master prints.
+const USER_LOG4J2 = `status = warn
+appender.console.type = Console
+appender.console.name = out
+appender.console.target = SYSTEM_OUT
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = [user-log4j2] %-5p [%c{1}] - %m%n
+rootLogger.level = INFO
+rootLogger.appenderRef.out.ref = out
+`;
 
 interface PodLike {
   metadata: { name: string; uid: string; labels?: Record<string, string> };
@@ -37,6 +48,16 @@ describe('an HA application on a real node', () => {
     // One node: a hostPath volume is shared storage for every Pod on it (ReadWriteMany is honest here).
     hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-node-ha-'));
     volume = await createSharedClaim(adminHttp(), ns, CLAIM, hostDir);
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: USER_CONFIG },
+      data: {
+        'seatunnel.yaml': 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 3000\n',
+        'hazelcast.yaml': 'hazelcast:\n  properties:\n    hazelcast.logging.type: log4j2\n',
+        'log4j2.properties': USER_LOG4J2,
+      },
+    });
   });
   afterAll(async () => {
     if (ns) await deleteNamespace(ns, { wait: true });
@@ -54,6 +75,7 @@ describe('an HA application on a real node', () => {
     '-Dkubernetes.image-pull-policy=Never',
     '-Dkubernetes.runtime.image-pull-policy=Never',
     `-Dkubernetes.checkpoint-pvc=${CLAIM}`,
+    `-Dkubernetes.config-map=${USER_CONFIG}`,
     '-Dapplication.ha.enabled=true',
     '-Dapplication.ha.masters=2',
     '-Dapplication.ha.backup-count=1',
@@ -78,7 +100,23 @@ describe('an HA application on a real node', () => {
     return r.log;
   }
 
-  test('the active master Pod deleted mid-run: replaced, the standby takes over, the job runs on, the ClusterIP answers before and after', async () => {
+  /** A failed wait on the REST Service says what the Service, its endpoints, the node and the masters looked like. */
+  async function explained<T>(wait: Promise<T>, appId: string): Promise<T> {
+    try {
+      return await wait;
+    } catch (e) {
+      const masters = await pods(appId, 'master');
+      const logs = await Promise.all(
+        masters.map(
+          async (p) =>
+            `--- ${p.metadata.name} (last lines)\n${(await podLog(ns, p.metadata.name).catch((err: Error) => err.message)).trimEnd().split('\n').slice(-25).join('\n')}`,
+        ),
+      );
+      throw new Error(`${(e as Error).message}\n${await serviceDiagnosis(ns, `${appId}-rest`)}\n${logs.join('\n')}`, { cause: e });
+    }
+  }
+
+  test('the active master Pod deleted mid-run: replaced, the standby takes over, the job runs on, the ClusterIP answers before and after; the masters run on the user-owned ConfigMap', async () => {
     const jobFile = path.join(hostDir, 'stream.conf');
     fs.writeFileSync(jobFile, STREAMING_JOB);
     const r = await run(['submit', ...args(jobFile)]);
@@ -94,6 +132,11 @@ describe('an HA application on a real node', () => {
       intervalMs: 1000,
     });
     expect(await restFromPod(appId, 'rest-before', `/hazelcast/rest/maps/job-info/${jobId}`)).toMatch(/"jobStatus":"RUNNING"/);
+    // The masters completed their engine files from kubernetes.config-map (init container) and Zeta uses them.
+    for (const p of await pods(appId, 'master')) {
+      expect(await podLog(ns, p.metadata.name)).toMatch(/^\[user-log4j2\] INFO /m);
+      expect(await podLog(ns, p.metadata.name, 'engine-files')).toMatch(/engine files written to /);
+    }
 
     let active: PodLike | undefined;
     await waitFor(
@@ -113,14 +156,17 @@ describe('an HA application on a real node', () => {
         intervalMs: 1000,
       },
     );
-    await waitFor(
-      async () => {
-        const answer = await restFromPod(appId, `rest-after-${Date.now() % 100000}`, `/hazelcast/rest/maps/job-info/${jobId}`);
-        // Thrown, so a timeout shows the last answer (waitFor keeps the last error).
-        if (!/"jobStatus":"RUNNING"/.test(answer)) throw new Error(`REST answered: ${answer.slice(0, 400)}`);
-        return true;
-      },
-      { description: 'the same job RUNNING through the ClusterIP Service after the failover', timeoutMs: 180_000, intervalMs: 2000 },
+    await explained(
+      waitFor(
+        async () => {
+          const answer = await restFromPod(appId, `rest-after-${Date.now() % 100000}`, `/hazelcast/rest/maps/job-info/${jobId}`);
+          // Thrown, so a timeout shows the last answer (waitFor keeps the last error).
+          if (!/"jobStatus":"RUNNING"/.test(answer)) throw new Error(`REST answered: ${answer.slice(0, 400)}`);
+          return true;
+        },
+        { description: 'the same job RUNNING through the ClusterIP Service after the failover', timeoutMs: 180_000, intervalMs: 2000 },
+      ),
+      appId,
     );
     expect(await annotation(ANNOTATIONS.zetaJobId)).toBe(jobId);
     // The deleted master's containers are gone from the node.

@@ -1,6 +1,8 @@
 // Test helpers for the node tier: the node's facts from the cluster info, plain Pods from the locally
 // imported images (imagePullPolicy Never), and what is left on the node (containerd's tasks).
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { adminHttp, clusterInfo, waitFor } from './cluster';
 import type { NodeInfo } from '../../tools/local-stack/real-node/node-cluster';
@@ -116,3 +118,86 @@ export const STREAMING_JOB = `env { job.mode = "STREAMING", parallelism = 1, che
 source { FakeSource { result_table_name = "fake", row.num = 5, split.num = 1, split.read-interval = 1000, schema { fields { name = "string" } } } }
 sink { Console { source_table_name = "fake" } }
 `;
+
+interface EndpointSliceLike {
+  endpoints?: Array<{ addresses: string[]; conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean }; targetRef?: { name?: string } }>;
+}
+interface EventLike {
+  lastTimestamp?: string;
+  eventTime?: string;
+  reason?: string;
+  message?: string;
+  involvedObject?: { kind?: string; name?: string };
+}
+
+/**
+ * What stands between a Pod and a Service, as text for a failed test: the endpoints with their
+ * conditions, the Pods behind them, the namespace's Warning Events, the node's NAT rules for the
+ * cluster IP and kube-proxy's last lines. A ClusterIP with no rule answers "network unreachable"
+ * on this node (no default route), so the rules say whether kube-proxy or the endpoints are missing.
+ */
+export async function serviceDiagnosis(ns: string, service: string): Promise<string> {
+  const out: string[] = [`--- diagnosis of Service ${ns}/${service}`];
+  const attempt = async (what: string, f: () => Promise<void>) => {
+    try {
+      await f();
+    } catch (e) {
+      out.push(`${what}: ${(e as Error).message}`);
+    }
+  };
+  let clusterIP = '';
+  await attempt('service', async () => {
+    const s = await adminHttp().call<{ spec: { clusterIP: string; selector?: Record<string, string> } }>('GET', `/api/v1/namespaces/${ns}/services/${service}`);
+    clusterIP = s.spec.clusterIP;
+    out.push(`clusterIP ${clusterIP}`);
+    const selector = Object.entries(s.spec.selector ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    const pods = await adminHttp().call<{
+      items: Array<{
+        metadata: { name: string };
+        status?: {
+          podIP?: string;
+          phase?: string;
+          conditions?: Array<{ type: string; status: string; lastTransitionTime?: string }>;
+          containerStatuses?: Array<{ restartCount: number }>;
+        };
+      }>;
+    }>('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(selector)}`);
+    for (const p of pods.items) {
+      const ready = p.status?.conditions?.find((c) => c.type === 'Ready');
+      out.push(
+        `pod ${p.metadata.name} ${p.status?.phase} ip=${p.status?.podIP} Ready=${ready?.status} since ${ready?.lastTransitionTime} restarts=${p.status?.containerStatuses?.[0]?.restartCount}`,
+      );
+    }
+  });
+  await attempt('endpoint slices', async () => {
+    const slices = await adminHttp().call<{ items: EndpointSliceLike[] }>(
+      'GET',
+      `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${service}`)}`,
+    );
+    for (const s of slices.items)
+      for (const e of s.endpoints ?? []) out.push(`endpoint ${e.addresses.join(',')} ${e.targetRef?.name} ${JSON.stringify(e.conditions)}`);
+  });
+  await attempt('events', async () => {
+    const events = await adminHttp().call<{ items: EventLike[] }>('GET', `/api/v1/namespaces/${ns}/events?fieldSelector=type%3DWarning`);
+    for (const e of events.items.slice(-15))
+      out.push(`event ${e.lastTimestamp ?? e.eventTime} ${e.involvedObject?.kind}/${e.involvedObject?.name} ${e.reason}: ${e.message}`);
+  });
+  await attempt('nat rules', async () => {
+    const { stdout } = await run('ip', ['netns', 'exec', nodeInfo().netns, 'iptables-save', '-t', 'nat']);
+    const chains = new Set(
+      stdout
+        .split('\n')
+        .filter((l) => clusterIP && l.includes(clusterIP))
+        .flatMap((l) => /-j (KUBE-SVC-\S+)/.exec(l)?.[1] ?? []),
+    );
+    const rules = stdout.split('\n').filter((l) => (clusterIP && l.includes(clusterIP)) || [...chains].some((c) => l.startsWith(`-A ${c} `)));
+    out.push(`nat rules for ${clusterIP}:`, ...(rules.length ? rules : ['(none)']));
+  });
+  await attempt('kube-proxy log', async () => {
+    const log = await fs.promises.readFile(path.join(clusterInfo().logDir, 'kube-proxy.log'), 'utf8');
+    out.push('kube-proxy log (last lines):', ...log.trimEnd().split('\n').slice(-10));
+  });
+  return out.join('\n');
+}

@@ -11,14 +11,27 @@ import type { PropReader } from './reader';
 
 const { minMasters: HA_MIN_MASTERS, minBackupCount: HA_MIN_BACKUP_COUNT } = HA_LIMITS;
 
-/** `fs.defaultFS` of the checkpoint storage in a supplied engine file, if it sets one. */
-export function suppliedCheckpointFs(files: RuntimeFilesSpec): string | undefined {
-  const f = files.engine;
-  if (f.mode !== 'supplied') return undefined;
-  const doc = parseDocument(f.content);
+/** `fs.defaultFS` of the checkpoint storage in an engine file (seatunnel.yaml), if it sets one. */
+export function checkpointFs(engineFile: string): string | undefined {
+  const doc = parseDocument(engineFile);
   if (doc.errors.length) return undefined;
   const v = doc.getIn(['seatunnel', 'engine', 'checkpoint', 'storage', 'plugin-config', 'fs.defaultFS']);
   return typeof v === 'string' ? v : undefined;
+}
+
+/** `fs.defaultFS` of the checkpoint storage in a supplied engine file, if it sets one. */
+export function suppliedCheckpointFs(files: RuntimeFilesSpec): string | undefined {
+  return files.engine.mode === 'supplied' ? checkpointFs(files.engine.content) : undefined;
+}
+
+/** Storage every master reaches: a file system that is not the Pod's own disk. */
+export function isSharedFs(fs: string | undefined): boolean {
+  return fs !== undefined && !fs.startsWith('file:');
+}
+
+/** The rule, as the message of a refusal; `where` names the file that was read. */
+export function checkpointStorageRule(fs: string | undefined, where: string): string {
+  return `high availability needs checkpoint storage every master reaches: a ReadWriteMany PersistentVolumeClaim (kubernetes.checkpoint-pvc), or remote storage (fs.defaultFS) in ${where} — without it each master checkpoints to its own Pod's disk${fs ? ` (${where} says ${fs})` : ''}`;
 }
 
 export function resolveHighAvailability(r: PropReader, storage: { checkpointPvc?: string; runtimeFiles: RuntimeFilesSpec }): HaSpec | undefined {
@@ -36,22 +49,12 @@ export function resolveHighAvailability(r: PropReader, storage: { checkpointPvc?
   if (backupCount >= HA_MIN_BACKUP_COUNT && masters >= HA_MIN_MASTERS && backupCount >= masters) {
     r.fail('haBackupCount', backupCount, `must be less than the number of masters (${masters})`);
   }
-  // The masters run Zeta directly from the generated files; the overlay of a user-owned runtime
-  // ConfigMap happens in the runtime (and the workers' init container), which the masters lack.
-  if (r.props.runtimeConfigMap !== undefined) {
-    r.fail(
-      'runtimeConfigMap',
-      r.props.runtimeConfigMap,
-      'is not supported with high availability yet; give the engine settings with kubernetes.runtime-files instead',
-    );
-  }
+  // With kubernetes.config-map supplying seatunnel.yaml, the storage is in a ConfigMap only the
+  // cluster has: submit and preflight check it there (haCheckpointStorageProblem).
+  const engineFromConfigMap = r.props.runtimeConfigMap !== undefined && storage.runtimeFiles.engine.mode === 'generated';
   const remoteFs = suppliedCheckpointFs(storage.runtimeFiles);
-  if (!storage.checkpointPvc && (remoteFs === undefined || remoteFs.startsWith('file:'))) {
-    r.fail(
-      'checkpointPvc',
-      '(unset)',
-      `high availability needs checkpoint storage every master reaches: a ReadWriteMany PersistentVolumeClaim, or remote storage (fs.defaultFS) in the supplied engine file — without it each master checkpoints to its own Pod's disk${remoteFs ? ` (the engine file says ${remoteFs})` : ''}`,
-    );
+  if (!storage.checkpointPvc && !engineFromConfigMap && !isSharedFs(remoteFs)) {
+    r.fail('checkpointPvc', '(unset)', checkpointStorageRule(remoteFs, 'the supplied engine file'));
   }
   return { masters, backupCount, workerFailurePolicy, workerReplacements, coordinatorRestarts };
 }

@@ -15,9 +15,11 @@ export const ENGINE_VOLUME = 'seatunnel-engine-config';
 export const WORKER_LOG_VOLUME = 'seatunnel-logs';
 /** kubernetes.config-map, mounted where SeaTunnel keeps its config. */
 export const USER_CONFIG_VOLUME = 'seatunnel-config';
-/** The worker's completed engine files when kubernetes.config-map is set. */
-export const WORKER_ENGINE_VOLUME = 'seatunnel-engine-files';
-const WORKER_ENGINE_DIR = `${PATHS.workDir}/engine`;
+/** A Zeta member's completed engine files when kubernetes.config-map is set (workers; with HA, masters). */
+export const COMPLETED_ENGINE_VOLUME = 'seatunnel-engine-files';
+export const COMPLETED_ENGINE_DIR = `${PATHS.workDir}/engine`;
+/** The init container that completes them (`runtime.cjs engine-files`). */
+export const ENGINE_FILES_INIT = 'engine-files';
 
 export const engineConfigStep: FeatureStep = {
   name: 'engine-config',
@@ -46,7 +48,7 @@ export const engineConfigStep: FeatureStep = {
     const worker = workerContainer(d);
     addVolume(workerPod(d), { name: WORKER_LOG_VOLUME, emptyDir: {} });
     addMount(worker, { name: WORKER_LOG_VOLUME, mountPath: `${PATHS.workDir}/logs` });
-    const configDir = manifest ? WORKER_ENGINE_DIR : PATHS.engineConfig;
+    const configDir = manifest ? COMPLETED_ENGINE_DIR : PATHS.engineConfig;
     worker.command = zetaCommand(spec, 'worker', { configDir, logDir: `${PATHS.workDir}/logs` });
     if (manifest) userConfigMap(d, manifest.dir);
     // Stamped by the runtime with the master's Pod IP and port when it creates each worker; with
@@ -78,21 +80,21 @@ function userConfigMap(d: PlanDraft, dir: string): void {
   for (const c of [masterContainer(d), workerContainer(d)]) addMount(c, { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true });
   addEnv(masterContainer(d), { name: ENV.userConfigDir, value: dir });
   const pod = workerPod(d);
-  addVolume(pod, { name: WORKER_ENGINE_VOLUME, emptyDir: {} });
-  addMount(workerContainer(d), { name: WORKER_ENGINE_VOLUME, mountPath: WORKER_ENGINE_DIR, readOnly: true });
+  addVolume(pod, { name: COMPLETED_ENGINE_VOLUME, emptyDir: {} });
+  addMount(workerContainer(d), { name: COMPLETED_ENGINE_VOLUME, mountPath: COMPLETED_ENGINE_DIR, readOnly: true });
   const launcher = runtimeLauncher(spec);
   // Node.js reading a few small files.
   const small = { cpu: '100m', memory: '128Mi' };
   (pod.initContainers ??= []).push({
-    name: 'engine-files',
+    name: ENGINE_FILES_INIT,
     image: launcher.image,
     imagePullPolicy: launcher.imagePullPolicy,
-    command: [`${launcher.dir}/bin/node`, `${launcher.dir}/runtime.cjs`, 'engine-files', PATHS.engineConfig, dir, WORKER_ENGINE_DIR],
+    command: [`${launcher.dir}/bin/node`, `${launcher.dir}/runtime.cjs`, ENGINE_FILES_INIT, PATHS.engineConfig, dir, COMPLETED_ENGINE_DIR],
     resources: { requests: { ...small }, limits: { ...small } },
     volumeMounts: [
       { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true },
       { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true },
-      { name: WORKER_ENGINE_VOLUME, mountPath: WORKER_ENGINE_DIR },
+      { name: COMPLETED_ENGINE_VOLUME, mountPath: COMPLETED_ENGINE_DIR },
     ],
   });
 }

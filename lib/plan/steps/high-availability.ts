@@ -14,8 +14,9 @@ import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
 import { ANNOTATIONS, ENV, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
 import { PATHS, type ApplicationSpec } from '../../model/spec';
-import { applicationLabels, CONTAINER_NAME, mainContainer, masterPod, names, objectMeta, roleSelector } from '../pod';
+import { addMount, addVolume, applicationLabels, CONTAINER_NAME, mainContainer, masterPod, names, objectMeta, roleSelector, workerPod } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
+import { COMPLETED_ENGINE_DIR, COMPLETED_ENGINE_VOLUME, ENGINE_FILES_INIT } from './engine-config';
 import { RUNTIME_VOLUME } from './runtime';
 
 /** The coordinator runs Node.js only; it needs no master-sized resources. */
@@ -32,6 +33,7 @@ const RUNTIME_ONLY_ENV: ReadonlySet<string> = new Set([
   ENV.workDir,
   ENV.jobConfig,
   ENV.jobConfigFile,
+  ENV.userConfigDir,
 ]);
 
 /** Hazelcast's own readiness: 200 only once the member has joined the cluster (docs/ha.md). */
@@ -39,21 +41,39 @@ function readiness(spec: ApplicationSpec): Probe {
   return { httpGet: { path: '/hazelcast/health/ready', port: spec.master.port }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 2 };
 }
 
+const clone = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
+
 /** The masters' Pod: everything the earlier steps gave the master Pod, running Zeta itself. */
-function mastersPod(spec: ApplicationSpec, master: PodSpec): PodSpec {
-  const pod = JSON.parse(JSON.stringify(master)) as PodSpec;
+function mastersPod(spec: ApplicationSpec, master: PodSpec, worker: PodSpec): PodSpec {
+  const pod = clone(master);
   const c = mainContainer(pod);
-  c.command = zetaCommand(spec, 'master', { configDir: PATHS.engineConfig, logDir: `${PATHS.workDir}/logs` });
   c.env = [...(c.env ?? []).filter((e) => !RUNTIME_ONLY_ENV.has(e.name)), ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value }))];
   c.volumeMounts = (c.volumeMounts ?? []).filter((m) => m.name !== RUNTIME_VOLUME);
   c.readinessProbe = readiness(spec);
   pod.volumes = (pod.volumes ?? []).filter((v) => v.name !== RUNTIME_VOLUME);
   pod.initContainers = (pod.initContainers ?? []).filter((i) => !i.volumeMounts?.some((m) => m.name === RUNTIME_VOLUME));
+  const configDir = completeEngineFilesAsWorkers(pod, worker);
+  c.command = zetaCommand(spec, 'master', { configDir, logDir: `${PATHS.workDir}/logs` });
   if (pod.initContainers.length === 0) delete pod.initContainers;
   // A StatefulSet's Pods restart in place; the masters never call the API server.
   pod.restartPolicy = 'Always';
   pod.automountServiceAccountToken = false;
   return pod;
+}
+
+/**
+ * kubernetes.config-map: without HA the master's runtime overlays the user's files when it starts;
+ * the HA masters have no runtime, so they complete their files as the workers do — the same init
+ * container into the same emptyDir. Returns the directory Zeta reads.
+ */
+function completeEngineFilesAsWorkers(pod: PodSpec, worker: PodSpec): string {
+  const init = worker.initContainers?.find((i) => i.name === ENGINE_FILES_INIT);
+  const volume = worker.volumes?.find((v) => v.name === COMPLETED_ENGINE_VOLUME);
+  if (!init || !volume) return PATHS.engineConfig;
+  (pod.initContainers ??= []).push(clone(init));
+  addVolume(pod, clone(volume));
+  addMount(mainContainer(pod), { name: COMPLETED_ENGINE_VOLUME, mountPath: COMPLETED_ENGINE_DIR, readOnly: true });
+  return COMPLETED_ENGINE_DIR;
 }
 
 /** The coordinator: the runtime as without HA, minus the member's port, probes and size. */
@@ -86,7 +106,7 @@ export const highAvailabilityStep: FeatureStep = {
         selector: { matchLabels: roleSelector(spec, 'master') },
         template: {
           metadata: { ...template.metadata, labels: masterLabels },
-          spec: mastersPod(spec, masterPod(d)),
+          spec: mastersPod(spec, masterPod(d), workerPod(d)),
         },
       },
     };

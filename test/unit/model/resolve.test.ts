@@ -210,9 +210,9 @@ describe('validation rules, each rejected with the option, the value and the rul
     ],
     ['HA with local checkpoints', { haEnabled: true }, /^checkpointPvc: high availability needs checkpoint storage every master reaches/],
     [
-      'HA with a user-owned runtime ConfigMap',
-      { haEnabled: true, checkpointPvc: 'c', runtimeConfigMap: 'seatunnel-config' },
-      /^runtimeConfigMap: is not supported with high availability yet/,
+      'HA with a runtime ConfigMap whose seatunnel.yaml is replaced by a local one',
+      { haEnabled: true, runtimeConfigMap: 'seatunnel-config', runtimeFiles: { engine: { content: 'seatunnel: {}\n' } } },
+      /^checkpointPvc: high availability needs checkpoint storage every master reaches/,
     ],
     ['runtime file content and file', { runtimeFiles: { log4j2: { content: 'x', file: 'y' } } }, /^runtimeFiles\.log4j2: set either content or file, not both/],
     [

@@ -185,3 +185,55 @@ describe('kubernetes.config-map: user files merged with the invariants', () => {
     expect(found.map((p) => p.option)).toEqual(['kubernetes.config-map', 'kubernetes.config-map', 'kubernetes.config-map', 'kubernetes.config-map']);
   });
 });
+
+describe('kubernetes.config-map with high availability', () => {
+  const REMOTE = `seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          fs.defaultFS: hdfs://namenode:9000\n`;
+  const ha = { runtimeConfigMap: CM, haEnabled: true } as const;
+
+  test('the masters complete their engine files as the workers do and run Zeta on them', () => {
+    const p = plan({ ...ha, checkpointPvc: 'shared' });
+    const masters = p.masters!.spec!.template.spec!;
+    const workerInit = workerPod(p).initContainers!.find((c) => c.name === 'engine-files')!;
+    expect(masters.initContainers).toEqual([workerInit]);
+    expect(volume(masters, 'seatunnel-engine-files')).toEqual({ name: 'seatunnel-engine-files', emptyDir: {} });
+    expect(volume(masters, 'seatunnel-config')?.configMap?.name).toBe(CM);
+    expect(mountAt(main(masters), `${PATHS.workDir}/engine`)).toMatchObject({ name: 'seatunnel-engine-files', readOnly: true });
+    expect(main(masters).command).toContain(`-Dseatunnel.config=${PATHS.workDir}/engine/${ENGINE_FILES.masterEngine}`);
+    // Only the runtime reads it, and the masters have none.
+    expect(env(main(masters), ENV.userConfigDir)).toBeUndefined();
+  });
+
+  test('without it the HA masters read the generated files and have no init container', () => {
+    const masters = plan({ haEnabled: true, checkpointPvc: 'shared' }).masters!.spec!.template.spec!;
+    expect(masters.initContainers).toBeUndefined();
+    expect(main(masters).command).toContain(`-Dseatunnel.config=${PATHS.engineConfig}/${ENGINE_FILES.masterEngine}`);
+  });
+
+  test("the checkpoint storage is checked in the ConfigMap's seatunnel.yaml when no shared claim is given", () => {
+    const s = spec(ha);
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: s.namespace, name: CM };
+    const check = (seatunnelYaml: string) =>
+      runtimeConfigMapProblems(s, ref, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: CM },
+        data: { ...complete, 'seatunnel.yaml': seatunnelYaml },
+      }).map((p) => p.message);
+    expect(check(REMOTE)).toEqual([]);
+    expect(check('seatunnel:\n  engine:\n    checkpoint:\n      interval: 7000\n')).toEqual([
+      expect.stringMatching(/^high availability needs checkpoint storage every master reaches: .*in ConfigMap seatunnel-config's seatunnel\.yaml/),
+    ]);
+    expect(check(REMOTE.replace('hdfs://namenode:9000', 'file:///tmp/cp'))).toEqual([
+      expect.stringMatching(/ConfigMap seatunnel-config's seatunnel\.yaml says file:\/\/\/tmp\/cp\)$/),
+    ]);
+    // A shared claim settles it, whatever the file says.
+    expect(
+      runtimeConfigMapProblems(spec({ ...ha, checkpointPvc: 'shared' }), ref, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: CM },
+        data: { ...complete, 'seatunnel.yaml': 'seatunnel: {}\n' },
+      }),
+    ).toEqual([]);
+  });
+});

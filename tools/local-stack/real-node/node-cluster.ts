@@ -253,7 +253,7 @@ export class NodeCluster {
     }
     write(n.kubeProxyConfig, JSON.stringify(kubeProxyConfig(layout, cp.info.kubeconfig)));
     write(n.corefile, corefile(layout, cp.info.kubeconfig));
-    await this.spawnInNode('kube-proxy', [bins.kubeProxy, `--config=${n.kubeProxyConfig}`, '--v=1']);
+    await this.spawnInNode('kube-proxy', [bins.kubeProxy, `--config=${n.kubeProxyConfig}`, '--v=2']);
     await this.spawnInNode('kube-router', [bins.kubeRouter, ...kubeRouterArgs(layout, cp.info.kubeconfig)]);
     await this.spawnInNode('coredns', [bins.coredns, '-conf', n.corefile]);
 
