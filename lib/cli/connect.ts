@@ -12,10 +12,12 @@ import { defaultOf } from '../model/options';
 // From the rule itself, not model/resolve: status and cancel need this one check, not every rule.
 import { applicationIdProblem } from '../model/rules/identity';
 import { connect, ConnectionError } from '../submit/client-node-api';
+import { serverSupport, type ServerDependentUse, type ServerSupport } from '../submit/server-support';
 import { Kube } from '../kube';
 import type { ParsedArgs } from './args';
 import { CLI_EXIT, CliError } from './exit-codes';
 import { readInputFile } from './io';
+import type { Output } from './output';
 
 /** Test hook and escape hatch: a per-request deadline other than SeaTunnel's 10 s. */
 export const REQUEST_TIMEOUT_ENV = 'SEATUNNEL_APP_REQUEST_TIMEOUT_MS';
@@ -43,6 +45,19 @@ export async function connectKube(kubeconfig: string | undefined, deploymentFile
     if (e instanceof ConnectionError) throw new CliError(withoutExcerpt(e.message), CLI_EXIT.usage);
     throw e;
   }
+}
+
+/** The server's version (one GET /version per command) and what it means for `use` (lib/submit/server-support.ts). */
+export async function readServerSupport(kube: Kube, use?: ServerDependentUse): Promise<ServerSupport> {
+  return serverSupport(await kube.serverVersion(), use);
+}
+
+/** For submit, status and cancel: stops the command on a server it must not use, prints what the server changes. */
+export async function requireSupportedServer(kube: Kube, out: Output, use?: ServerDependentUse): Promise<ServerSupport> {
+  const support = await readServerSupport(kube, use);
+  if (support.refusal) throw new CliError(support.refusal, CLI_EXIT.failed);
+  for (const w of support.warnings) out.warn(w);
+  return support;
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import { isStatus, statusError } from './errors';
 import { collectionPath, objectPath, query, type ObjectRef } from './resources';
+import { parseServerVersion, type ServerVersion } from './server-version';
 import type { KubeApi, KubeRequest, StreamEvents, WatchEvents, WatchStream } from './transport';
 
 export interface KubeMeta {
@@ -56,6 +57,11 @@ export class Kube {
     const res = await this.api.request(req);
     if (res.status >= 200 && res.status < 300) return res.body as T;
     throw statusError(req, res.status, res.body);
+  }
+
+  /** GET /version: what the CLI's commands decide their behaviour from (lib/submit/server-support.ts). */
+  async serverVersion(): Promise<ServerVersion> {
+    return parseServerVersion(await this.call({ method: 'GET', path: '/version' }));
   }
 
   get<T = AnyObject>(ref: ObjectRef, opts: { metadataOnly?: boolean } = {}): Promise<T> {

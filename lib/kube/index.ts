@@ -5,4 +5,5 @@ export * from './resources';
 export * from './transport';
 export * from './client';
 export * from './retry';
+export * from './server-version';
 export { clientNodeCredentials, type ClientNodeCredentialOptions } from './credentials';

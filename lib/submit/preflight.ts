@@ -10,7 +10,9 @@
 //   - the caller's permissions (SelfSubjectAccessReview for everything submit, its rollback,
 //     status and cancel need);
 //   - referenced ConfigMaps, Secrets, ServiceAccount and PVC (and the keys read from them);
-//   - the namespace's enforced Pod Security level and whether the Pods pass it.
+//   - the namespace's enforced Pod Security level and whether the Pods pass it;
+//   - the server's version: refused below the supported range, and what an older one changes
+//     (lib/submit/server-support.ts).
 // Creates nothing.
 
 import { dependents } from '../plan/build-plan';
@@ -21,9 +23,10 @@ import { checkAccess, qualified, requiredAccess, type AccessResult } from './per
 import { describePodSecurity, isPodSecurityRefusal, podSecurityReport, readNamespaceLabels, type PodSecurityReport } from './pod-security';
 import { checkReferences, referencedObjects } from './references';
 import { stampMasterPod, stampWorkers, type StampedPod } from '../plan/stamp';
+import type { ServerSupport } from './server-support';
 import { FIELD_MANAGER } from './submit';
 
-export type PreflightCheck = 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';
+export type PreflightCheck = 'server-version' | 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';
 
 export interface PreflightProblem {
   readonly check: PreflightCheck;
@@ -35,6 +38,8 @@ export interface PreflightProblem {
 export interface PreflightReport {
   readonly applicationId: string;
   readonly namespace: string;
+  /** The API server's version (gitVersion). */
+  readonly server: string;
   readonly ok: boolean;
   readonly problems: readonly PreflightProblem[];
   readonly notes: readonly string[];
@@ -93,7 +98,8 @@ function summarize(fp: Footprint): PreflightReport['footprint'] {
   return { pods: 1 + fp.workers, workers: fp.workers, requests: fmt(fp.requests), limits: fmt(fp.limits) };
 }
 
-export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<PreflightReport> {
+/** `server`: the decision from the server's version, read once by the command (lib/cli/connect.ts). */
+export async function runPreflight(kube: Kube, plan: ApplicationPlan, server: ServerSupport): Promise<PreflightReport> {
   const spec = plan.spec;
   const ns = spec.namespace;
   const job = { ...plan.job, spec: { ...plan.job.spec!, suspend: true } };
@@ -119,7 +125,8 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
   ]);
 
   const problems: PreflightProblem[] = [];
-  const notes: string[] = [];
+  const notes: string[] = [...server.notes];
+  if (server.refusal) problems.push({ check: 'server-version', object: `Kubernetes ${server.server}`, message: server.refusal });
 
   // Permissions first: a missing one explains the dry-run refusals it causes.
   const denied = access.filter((a) => !a.allowed);
@@ -207,6 +214,7 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan): Promise<P
   return {
     applicationId: spec.appId,
     namespace: ns,
+    server: server.server,
     ok: problems.length === 0,
     problems,
     notes,

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { LABELS } from '../../lib/model/reserved';
 import { KWOK_LIFECYCLE_ANNOTATION, adminHttp, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
-import { createObj, deploymentFiles, getObj, labelled, randomSuffix, run, tmpDir, waitAllGone, type Obj } from './cli-support';
+import { createObj, deploymentFiles, getObj, labelled, randomSuffix, run, submitWarnings, tmpDir, waitAllGone, type Obj } from './cli-support';
 
 const ns = useTestNamespace('cli-cancel');
 
@@ -96,7 +96,7 @@ test(
     const refs = await referenced();
     const files = deploymentFiles(ns.name, usingThem(refs));
     const submitted = await run(['submit', ...files.args]);
-    expect(submitted.err).toEqual([]);
+    expect(submitted.err).toEqual(submitWarnings());
     const appId = submitted.value('Application ID')!;
     await waitFor(async () => ((await run(['status', '--id', appId, '-a', files.deploy])).value('Status') === 'RUNNING' ? true : undefined), {
       description: `${appId} RUNNING`,

@@ -1,5 +1,6 @@
 // The API requests one `seatunnel-app submit` sends, counted by a proxy in front of the real API
-// server: exactly the minimum the order of operations needs — one read per referenced object,
+// server: exactly the minimum the order of operations needs — the server's version (what the
+// command may rely on, lib/submit/server-support.ts), one read per referenced object,
 // one create for the Job, one per dependent, one patch to unsuspend — and nothing else (no
 // discovery, no read of the Job's uid, which the create's answer carries). bench/submit prints the
 // same count for 50 concurrent submissions.
@@ -24,7 +25,7 @@ afterAll(async () => {
 /** "METHOD /path" without the query, with the namespace and the object names kept. */
 const line = (l: { method: string; path: string }) => `${l.method} ${l.path.split('?')[0]}`;
 
-test('submit sends one request per object to create, one patch, one read per referenced object, and nothing else', async () => {
+test('submit sends one version read, one request per object to create, one patch, one read per referenced object, and nothing else', async () => {
   await createObj(ns.name, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, stringData: { password: 'p' } });
   const files = deploymentFiles(
     ns.name,
@@ -52,16 +53,18 @@ kubernetes {
 
   const job = `/apis/batch/v1/namespaces/${ns.name}/jobs`;
   const expected = [
+    'GET /version',
     `GET /api/v1/namespaces/${ns.name}/secrets/db`,
     `POST ${job}`,
     ...deps.map((d) => `POST ${collectionPath(d.apiVersion, d.kind, ns.name)}`),
     `PATCH ${job}/${jobName}`,
   ];
   expect(proxy.log.map(line).sort()).toEqual([...expected].sort());
-  expect(proxy.log.length).toBe(refs.size + 1 + deps.length + 1);
-  // Order: the reads before any create, the Job before its dependents, the patch last.
+  expect(proxy.log.length).toBe(1 + refs.size + 1 + deps.length + 1);
+  // Order: the version first, the reads before any create, the Job before its dependents, the patch last.
   expect(line(proxy.log[0])).toBe(expected[0]);
   expect(line(proxy.log[1])).toBe(expected[1]);
+  expect(line(proxy.log[2])).toBe(expected[2]);
   expect(line(proxy.log[proxy.log.length - 1])).toBe(expected[expected.length - 1]);
   expect(proxy.log.every((l) => l.upstream !== undefined && l.upstream < 300)).toBe(true);
 });

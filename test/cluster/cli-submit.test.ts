@@ -15,7 +15,7 @@ import {
   waitFor,
   withComponentLogs,
 } from '../support/cluster';
-import { createObj, deploymentFiles, labelled, randomSuffix, run } from './cli-support';
+import { createObj, deploymentFiles, labelled, randomSuffix, run, submitWarnings } from './cli-support';
 
 const ns = useTestNamespace('cli-submit');
 
@@ -37,7 +37,7 @@ kubernetes {
 }`,
     );
     const submitted = await run(['submit', '-t', 'kubernetes', ...files.args]);
-    expect(submitted.err).toEqual([]);
+    expect(submitted.err).toEqual(submitWarnings());
     expect(submitted.code).toBe(0);
     const appId = submitted.value('Application ID')!;
     expect(appId).toMatch(/^cli-test-[0-9a-f]{12}$/);
@@ -173,7 +173,7 @@ test(
       if (saved === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = saved;
     }
-    expect(r.err).toEqual([]);
+    expect(r.err).toEqual(submitWarnings());
     expect(r.code).toBe(0);
     expect(r.out[0]).toMatch(/^Application ID: wait-test-[0-9a-f]{12}$/);
     expect(r.out[1]).toMatch(/^Job ID: \d+$/);

@@ -10,7 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { main } from '../../lib/cli/main';
 import type { JsonDocument, Output } from '../../lib/cli/output';
+import { parseServerVersion } from '../../lib/kube/server-version';
 import { LABELS } from '../../lib/model/reserved';
+import { serverSupport } from '../../lib/submit/server-support';
 import { adminHttp, clusterInfo, waitFor } from '../support/cluster';
 import { JOB_CONFIG } from '../support/fixtures';
 
@@ -68,6 +70,16 @@ export async function run(argv: string[], opts: { json?: boolean } = {}): Promis
     progress: o.progressLines,
     value: (key) => o.out.find((l) => l.startsWith(`${key}: `))?.slice(key.length + 2),
   };
+}
+
+/**
+ * What `submit` of an application without HA prints on stderr against the running control plane:
+ * nothing on the newest Kubernetes; on the oldest (tier cluster-oldest) the server-version warning
+ * (lib/submit/server-support.ts; test/cluster/cli-server-version.test.ts proves what it says).
+ */
+export function submitWarnings(): string[] {
+  const version = parseServerVersion({ gitVersion: clusterInfo().kubernetesVersion });
+  return serverSupport(version, { highAvailability: false, admissionFence: true }).warnings.map((w) => `warning: ${w}`);
 }
 
 const tmpDirs: string[] = [];

@@ -44,7 +44,8 @@ test(
       },
       { description: 'the Suspended=True condition on the Job' },
     );
-    const selector = 'batch.kubernetes.io/job-name=suspended';
+    // job-name: the label every version sets (batch.kubernetes.io/job-name only from 1.27).
+    const selector = 'job-name=suspended';
     expect((await core.listNamespacedPod({ namespace: ns.name, labelSelector: selector })).items).toHaveLength(0);
     expect((await batch.readNamespacedJob({ name: 'suspended', namespace: ns.name })).status?.active ?? 0).toBe(0);
 
@@ -92,7 +93,7 @@ test(
       watch.stop();
     }
     // The TTL controller deletes with foreground propagation: the Pods go too.
-    await waitFor(async () => (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'batch.kubernetes.io/job-name=ttl' })).items.length === 0, {
+    await waitFor(async () => (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'job-name=ttl' })).items.length === 0, {
       description: 'the Pods of Job "ttl" to be deleted',
     });
     await expect(batch.readNamespacedJob({ name: 'ttl', namespace: ns.name })).rejects.toMatchObject({ code: 404 });

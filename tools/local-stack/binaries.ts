@@ -28,7 +28,21 @@ export function repoRoot(from = __dirname): string {
   }
 }
 
-type Component = 'etcd' | 'kubernetes' | 'kwok';
+type Component = 'etcd' | 'kubernetes' | 'kubernetes-oldest' | 'kwok';
+
+/**
+ * Which Kubernetes the control plane runs: `newest` (K8S_VERSION in tools/testbin/versions.env,
+ * every tier) or `oldest` (K8S_OLDEST_VERSION, the oldest supported minor: tier cluster-oldest).
+ */
+export type KubernetesRelease = 'newest' | 'oldest';
+export const KUBERNETES_RELEASE_ENV = 'SEATUNNEL_TEST_KUBERNETES';
+
+export function kubernetesRelease(env: NodeJS.ProcessEnv = process.env): KubernetesRelease {
+  const v = env[KUBERNETES_RELEASE_ENV];
+  if (v === undefined || v === '' || v === 'newest') return 'newest';
+  if (v === 'oldest') return 'oldest';
+  throw new Error(`${KUBERNETES_RELEASE_ENV}: got "${v}"; must be "newest" (tools/testbin/versions.env K8S_VERSION) or "oldest" (K8S_OLDEST_VERSION)`);
+}
 
 /**
  * Runs `<buildScript> --paths` and splits its `name=/abs/path` lines (suffix ` (missing)` when not
@@ -67,16 +81,15 @@ export function runBuildScript(buildScript: string, args: string[]): Promise<num
   });
 }
 
-const COMPONENTS: readonly Component[] = ['etcd', 'kubernetes', 'kwok'];
-const paths = (buildScript: string) => readBuildPaths(buildScript, COMPONENTS);
-
 /**
  * Locates the binaries. With `build: true` (the default) missing components are built first by
  * tools/testbin/build.sh, whose progress goes to this process's stderr; otherwise a missing
  * component is an error that says how to build it.
  */
-export async function resolveBinaries(opts: { build?: boolean; log?: (line: string) => void } = {}): Promise<TestBinaries> {
+export async function resolveBinaries(opts: { build?: boolean; log?: (line: string) => void; kubernetes?: KubernetesRelease } = {}): Promise<TestBinaries> {
   const buildScript = path.join(repoRoot(), 'tools', 'testbin', 'build.sh');
+  const kubernetes: Component = (opts.kubernetes ?? 'newest') === 'oldest' ? 'kubernetes-oldest' : 'kubernetes';
+  const paths = (script: string) => readBuildPaths(script, ['etcd', kubernetes, 'kwok']);
   let { found, missing } = await paths(buildScript);
   if (missing.length > 0) {
     if (opts.build === false) {
@@ -92,9 +105,9 @@ export async function resolveBinaries(opts: { build?: boolean; log?: (line: stri
   }
   const bins: TestBinaries = {
     etcd: path.join(found.etcd!, 'bin', 'etcd'),
-    kubeApiserver: path.join(found.kubernetes!, 'bin', 'kube-apiserver'),
-    kubeControllerManager: path.join(found.kubernetes!, 'bin', 'kube-controller-manager'),
-    kubeScheduler: path.join(found.kubernetes!, 'bin', 'kube-scheduler'),
+    kubeApiserver: path.join(found[kubernetes]!, 'bin', 'kube-apiserver'),
+    kubeControllerManager: path.join(found[kubernetes]!, 'bin', 'kube-controller-manager'),
+    kubeScheduler: path.join(found[kubernetes]!, 'bin', 'kube-scheduler'),
     kwok: path.join(found.kwok!, 'bin', 'kwok'),
     kwokStages: path.join(found.kwok!, 'stages'),
   };

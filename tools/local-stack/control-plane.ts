@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { resolveBinaries, type TestBinaries } from './binaries';
+import { kubernetesRelease, resolveBinaries, type KubernetesRelease, type TestBinaries } from './binaries';
 import { KubeHttp, KubeHttpError } from '../../test/support/kube-http';
 import { KWOK_NODE_ANNOTATION, KWOK_NODE_ANNOTATION_VALUE, writeKwokStages } from './kwok-stages';
 import type { ControlEndpoint } from './control-server';
@@ -98,6 +98,8 @@ export interface ControlPlaneOptions {
    * Without it the Service has no endpoints (the fake nodes' Pods never dial it).
    */
   apiServerAdvertiseAddress?: string;
+  /** Which Kubernetes to run (default: SEATUNNEL_TEST_KUBERNETES, else the newest; see binaries.ts). */
+  kubernetes?: KubernetesRelease;
 }
 
 export const DEFAULT_NODE: Required<Omit<FakeNodeOptions, 'labels' | 'taints'>> = {
@@ -182,6 +184,11 @@ export function fakeNodeObject(name: string, opts: FakeNodeOptions = {}, interna
   };
 }
 
+/** The newest KubeSchedulerConfiguration version a scheduler of this minor reads (v1 is GA from 1.25). */
+export function schedulerConfigApiVersion(minor: number): string {
+  return minor >= 25 ? 'kubescheduler.config.k8s.io/v1' : 'kubescheduler.config.k8s.io/v1beta3';
+}
+
 /** Resolves once /readyz answers 200; otherwise throws with the failing checks (`[-]` lines). */
 async function apiServerReady(admin: KubeHttp): Promise<true> {
   const r = await admin.request('GET', '/readyz', undefined, { timeoutMs: 5000 });
@@ -218,7 +225,7 @@ export class ControlPlane {
   static async start(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
     const log = opts.log ?? ((l: string) => process.stderr.write(`[control-plane] ${l}\n`));
     const keepDir = opts.keepDir ?? process.env.SEATUNNEL_TEST_KEEP === '1';
-    const bins = await resolveBinaries({ build: opts.build, log });
+    const bins = await resolveBinaries({ build: opts.build, log, kubernetes: opts.kubernetes ?? kubernetesRelease() });
     const t0 = Date.now();
     const dir = fs.mkdtempSync(path.join(opts.baseDir ?? os.tmpdir(), 'seatunnel-app-cp-'));
     const logDir = path.join(dir, 'logs');
@@ -489,7 +496,8 @@ class Starter {
       guard: this.guard,
       intervalMs: 250,
     });
-    const version = await admin.call<{ gitVersion: string }>('GET', '/version');
+    const version = await admin.call<{ gitVersion: string; minor: string }>('GET', '/version');
+    this.log(`kube-apiserver ${version.gitVersion} is ready`);
 
     // controller manager, scheduler and kwok, in parallel
     this.log('starting kube-controller-manager, kube-scheduler and kwok');
@@ -515,7 +523,7 @@ class Starter {
     const schedConfig = this.file(
       'kube-scheduler.yaml',
       JSON.stringify({
-        apiVersion: 'kubescheduler.config.k8s.io/v1',
+        apiVersion: schedulerConfigApiVersion(Number.parseInt(version.minor, 10)),
         kind: 'KubeSchedulerConfiguration',
         clientConnection: { kubeconfig: schedKubeconfig, qps: 100, burst: 200 },
         leaderElection: { leaderElect: false },

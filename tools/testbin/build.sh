@@ -5,6 +5,8 @@
 #
 #   tools/testbin/build.sh [etcd] [kubernetes] [kwok]   build what is missing (default: these three)
 #   tools/testbin/build.sh kubernetes-node              kubelet + kube-proxy for the real node (tools/node/)
+#   tools/testbin/build.sh kubernetes-oldest            the control plane at K8S_OLDEST_VERSION, for the
+#                                                       cluster-oldest tier (the oldest supported minor)
 #   tools/testbin/build.sh --paths                      print where each component lives, build nothing
 #
 # Idempotent (a finished component has a .complete marker), safe against concurrent runs
@@ -57,11 +59,15 @@ dir_kubernetes() { echo "$TESTBIN/kubernetes-$K8S_VERSION-$(key_for kubernetes "
 dir_etcd() { echo "$TESTBIN/etcd-$ETCD_VERSION-$(key_for etcd "$ETCD_VERSION" "$HERE/etcd/go.mod.in" "$ETCD_FLAGS_ID")"; }
 K8S_NODE_BINARIES=(kubelet kube-proxy kubectl)
 dir_kubernetes_node() { echo "$TESTBIN/kubernetes-node-$K8S_VERSION-$(key_for kubernetes-node "$K8S_VERSION" "$HERE/k8s-node/go.mod.in" "$K8S_FLAGS_ID ${K8S_NODE_BINARIES[*]}")"; }
+# Same wrapper, flags and stamps as `kubernetes`, at the oldest supported version; its own directory
+# name (the component is part of the key) so the two never share a cache entry.
+dir_kubernetes_oldest() { K8S_VERSION="$K8S_OLDEST_VERSION" _dir_kubernetes_oldest; }
+_dir_kubernetes_oldest() { echo "$TESTBIN/kubernetes-$K8S_VERSION-$(key_for kubernetes-oldest "$K8S_VERSION" "$HERE/k8s/go.mod.in" "$K8S_FLAGS_ID")"; }
 dir_kwok() { echo "$TESTBIN/kwok-$KWOK_VERSION-$(key_for kwok "$KWOK_VERSION" "$HERE/kwok/go.mod.in" "$KWOK_FLAGS_ID")"; }
 
 print_paths() {
   local c d
-  for c in etcd kubernetes kwok kubernetes-node; do
+  for c in etcd kubernetes kwok kubernetes-node kubernetes-oldest; do
     d="$(dir_${c//-/_})"
     if [[ -f "$d/.complete" ]]; then echo "$c=$d"; else echo "$c=$d (missing)"; fi
   done
@@ -147,6 +153,18 @@ build_kubernetes_node() {
   finish_component "$out" "$t0"
 }
 
+# The control plane of the oldest supported minor (K8S_OLDEST_VERSION): the same three commands,
+# built the same way, for the cluster-oldest tier (tools/test.sh).
+build_kubernetes_oldest() {
+  local K8S_VERSION="$K8S_OLDEST_VERSION"
+  local out; out="$(_dir_kubernetes_oldest)"
+  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION (oldest) cached at $out"; return; }
+  local t0=$SECONDS
+  local mod; mod="$(prepare_k8s_module k8s-oldest "$HERE/k8s/go.mod.in" kubernetes-oldest)"
+  compile_k8s kubernetes-oldest "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
+  finish_component "$out" "$t0"
+}
+
 build_etcd() {
   local out; out="$(dir_etcd)"
   [[ -f "$out/.complete" ]] && { log "etcd $ETCD_VERSION cached at $out"; return; }
@@ -217,8 +235,8 @@ main() {
   local c
   for c in "${components[@]}"; do
     case "$c" in
-      etcd|kubernetes|kwok|kubernetes-node) ;;
-      *) CURRENT_STEP="arguments"; log "unknown component '$c' (expected etcd, kubernetes, kwok or kubernetes-node)"; exit 2 ;;
+      etcd|kubernetes|kwok|kubernetes-node|kubernetes-oldest) ;;
+      *) CURRENT_STEP="arguments"; log "unknown component '$c' (expected etcd, kubernetes, kwok, kubernetes-node or kubernetes-oldest)"; exit 2 ;;
     esac
   done
   check_disk "${components[@]}"

@@ -6,7 +6,7 @@
 import { cancelApplication, requestGracefulStop } from '../../submit/cancel';
 import { describeRef } from '../../kube';
 import type { ParsedArgs } from '../args';
-import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
+import { applicationIdFrom, connectKube, connectionFromArgs, requireSupportedServer } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import type { Output } from '../output';
 
@@ -18,6 +18,7 @@ export async function cancelCommand(args: ParsedArgs, out: Output): Promise<numb
   const conn = connectionFromArgs(args);
   const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
   try {
+    await requireSupportedServer(kube, out);
     if (args.savepoint) {
       const timeoutMs = args.waitTimeoutMs > 0 ? args.waitTimeoutMs : DEFAULT_SAVEPOINT_TIMEOUT_MS;
       const g = await requestGracefulStop(kube, conn.namespace, applicationId, { timeoutMs });

@@ -5,8 +5,9 @@ import { buildPlan } from '../../plan/build-plan';
 import type { ApplicationPlan } from '../../plan/types';
 import type { Kube } from '../../kube';
 import { runPreflight, type PreflightReport } from '../../submit/preflight';
+import { serverDependentUse, type ServerSupport } from '../../submit/server-support';
 import type { ParsedArgs } from '../args';
-import { connectKube } from '../connect';
+import { connectKube, readServerSupport } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import { loadFromArgs } from '../load';
 import type { Output } from '../output';
@@ -21,6 +22,7 @@ export function preflightLines(r: PreflightReport): string[] {
   const lines = [
     `Application ID: ${r.applicationId}`,
     `Namespace: ${r.namespace}`,
+    `Kubernetes: ${r.server}`,
     `Footprint: ${fp.pods} Pods (master + ${fp.workers} worker${fp.workers === 1 ? '' : 's'}); requests ${res(fp.requests)}; limits ${res(fp.limits)}`,
     `Checked: server-side dry run of ${r.checked.dryRunObjects} objects and ${r.checked.dryRunPods} Pods; ${r.checked.resourceQuotas} ResourceQuota(s); ${r.checked.limitRanges} LimitRange(s); ${r.checked.permissions} permissions; ${r.checked.references} referenced object(s)`,
   ];
@@ -33,8 +35,8 @@ export function preflightLines(r: PreflightReport): string[] {
   return lines;
 }
 
-export async function reportPreflight(kube: Kube, plan: ApplicationPlan, out: Output): Promise<number> {
-  const report = await runPreflight(kube, plan);
+export async function reportPreflight(kube: Kube, plan: ApplicationPlan, out: Output, server: ServerSupport): Promise<number> {
+  const report = await runPreflight(kube, plan, server);
   out.result({ ...report }, preflightLines(report));
   return report.ok ? CLI_EXIT.ok : CLI_EXIT.preflightFailed;
 }
@@ -45,7 +47,7 @@ export async function preflightCommand(args: ParsedArgs, out: Output): Promise<n
   const plan = buildPlan(spec, { suspend: true });
   const kube = await connectKube(spec.kubeconfig, deploymentFile);
   try {
-    return await reportPreflight(kube, plan, out);
+    return await reportPreflight(kube, plan, out, await readServerSupport(kube, serverDependentUse(spec)));
   } finally {
     kube.api.close();
   }

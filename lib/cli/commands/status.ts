@@ -6,7 +6,7 @@ import type { Kube } from '../../kube';
 import { applicationStatus, readApplication, readStatus, statusLines, type StatusReport } from '../../submit/status';
 import { applicationTimeline, timelineLines } from '../../submit/timeline';
 import type { ParsedArgs } from '../args';
-import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
+import { applicationIdFrom, connectKube, connectionFromArgs, requireSupportedServer } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import type { Output } from '../output';
 import { elapsed, waitExitCode, waitForApplication } from '../wait';
@@ -39,6 +39,7 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
   const conn = connectionFromArgs(args);
   const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
   try {
+    await requireSupportedServer(kube, out);
     if (args.wait) {
       out.line(`Application ID: ${applicationId}`);
       return await waitAndReport(kube, args, out, conn.namespace, applicationId, { data: {}, lines: [] });

@@ -4,9 +4,10 @@
 
 import { buildPlan } from '../../plan/build-plan';
 import { describeRef } from '../../kube';
+import { serverDependentUse } from '../../submit/server-support';
 import { submitApplication, SubmitError } from '../../submit/submit';
 import type { ParsedArgs } from '../args';
-import { connectKube } from '../connect';
+import { connectKube, readServerSupport, requireSupportedServer } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import { loadFromArgs } from '../load';
 import type { Output } from '../output';
@@ -23,8 +24,9 @@ export async function submitCommand(args: ParsedArgs, out: Output): Promise<numb
       // modules a plain submit never runs.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, typed by the cast
       const { reportPreflight } = require('./preflight') as typeof import('./preflight');
-      return await reportPreflight(kube, plan, out);
+      return await reportPreflight(kube, plan, out, await readServerSupport(kube, serverDependentUse(spec)));
     }
+    await requireSupportedServer(kube, out, serverDependentUse(spec));
     let result;
     try {
       result = await submitApplication(kube, plan);

@@ -59,7 +59,8 @@ export const basicStep: FeatureStep = {
         parallelism: 1,
         ttlSecondsAfterFinished: spec.finishedJobRetentionSeconds,
         // The runtime's exit codes (see EXIT_CODES) end the Job at once; Job retries are never used
-        // as implicit HA. Servers older than 1.26 ignore this field, which is equivalent with backoffLimit 0.
+        // as implicit HA. Servers older than 1.26 drop this field: equivalent with backoffLimit 0, except
+        // that the Job records no exit code then (submit warns: lib/submit/server-support.ts).
         podFailurePolicy: {
           rules: [
             { action: 'FailJob', onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...TERMINAL_EXIT_CODES] } },
