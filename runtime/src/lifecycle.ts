@@ -228,7 +228,13 @@ class Application implements Step {
       'WorkersCreating',
       `creating ${app.workerCount} worker Pod(s) with ${app.workerSlots} slot(s) each from PodTemplate ${app.workerTemplate}`,
     );
-    const store = new PodSnapshotStore(kube, workerSelector(app.appId), { clock, log, resyncMs: this.t.resyncMs, failureBudgetMs: this.t.apiFailureBudgetMs });
+    const store = new PodSnapshotStore(kube, workerSelector(app.appId), {
+      clock,
+      log,
+      resyncMs: this.t.resyncMs,
+      failureBudgetMs: this.t.apiFailureBudgetMs,
+      applicationDeleted: () => this.state.applicationDeleted,
+    });
     this.state.store = store;
     store.onFatal((e) => this.on({ type: 'WorkersUnobservable', error: e.message }));
     await this.interruption.guard(store.start());
@@ -275,7 +281,7 @@ class Application implements Step {
       clock: this.d.clock,
       log: this.d.log,
       onJob: (seen) => {
-        if (seen === 'gone' || seen.deleting) this.state.applicationDeleted = true;
+        if (seen === 'gone' || seen.deleting) this.markApplicationDeleted();
         else if (seen.cancelRequested && !this.interruption.isSet) {
           this.state.savepointRequested = seen.cancelRequested === 'savepoint';
           this.d.log.info('cancel requested on the Job', { mode: seen.cancelRequested });
@@ -299,8 +305,14 @@ class Application implements Step {
       deleting(kube.getJob(settings.app.appId)),
       settings.app.ha ? Promise.resolve(false) : deleting(kube.getPod(settings.pod.name)),
     ]);
-    if (job || pod) this.state.applicationDeleted = true;
+    if (job || pod) this.markApplicationDeleted();
     return job || pod;
+  }
+
+  /** From now on a 403 is final everywhere: the runtime's Role goes with the Job. */
+  private markApplicationDeleted(): void {
+    this.state.applicationDeleted = true;
+    this.reporter.markApplicationDeleted();
   }
 
   /**

@@ -68,3 +68,14 @@ export interface KubePort {
 
 // One error type for every API call, the CLI's and the runtime's (lib/kube/errors.ts).
 export { KubeApiError, isStatus, isTransient } from 'seatunnel-app/internal/kube/errors';
+import { isStatus as statusIs, isTransient as transient } from 'seatunnel-app/internal/kube/errors';
+
+/**
+ * Whether a failed call is worth another try. A 403 is, while the runtime's Role stands: right after
+ * an API server restart RBAC answers 403 for a moment. Once the application is being deleted the
+ * Role goes with the Job (garbage collection, `cancel`), so a 403 is final — retrying it only keeps
+ * the Pod Terminating until its grace period ends.
+ */
+export function retryableUnlessRoleGone(applicationDeleted: () => boolean): (e: unknown) => boolean {
+  return (e) => transient(e) || (statusIs(e, 403) && !applicationDeleted());
+}

@@ -7,7 +7,7 @@ import type { Event } from 'kubernetes-types/core/v1';
 import { withRetry } from 'seatunnel-app/internal/kube/retry';
 import { ANNOTATIONS, PHASES } from 'seatunnel-app/internal/model/reserved';
 import type { Clock } from '../clock';
-import { isStatus, isTransient, type KubePort } from '../kube/port';
+import { retryableUnlessRoleGone, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
 import { errorMessage } from '../util';
 
@@ -65,6 +65,8 @@ export class Reporter {
   private dropped = 0;
   /** When each phase began (the first time it was set): the phase-times annotation. */
   private readonly phaseTimes: Record<string, string> = {};
+  /** The application is being deleted: its Role goes with the Job, a 403 is final. */
+  private applicationDeleted = false;
 
   constructor(
     private readonly kube: KubePort,
@@ -74,6 +76,11 @@ export class Reporter {
     private readonly log: Logger,
   ) {
     this.job = job;
+  }
+
+  /** The application is being deleted (its Job has a deletionTimestamp or is gone): stop retrying 403s. */
+  markApplicationDeleted(): void {
+    this.applicationDeleted = true;
   }
 
   /** The Job's uid, once known (Events carry it so `kubectl describe job` finds them). */
@@ -154,8 +161,7 @@ export class Reporter {
         budgetMs: () => (this.urgent ? URGENT_RETRY_BUDGET_MS : RETRY_BUDGET_MS),
         baseMs: 250,
         maxMs: 2000,
-        // 403 is retried as well: right after an API server restart RBAC answers 403 for a moment.
-        retryable: (e) => isTransient(e) || isStatus(e, 403),
+        retryable: retryableUnlessRoleGone(() => this.applicationDeleted),
         onRetry: (e) => this.log.warn(`${what}; retrying`, { error: errorMessage(e) }),
         sleep: (ms) => this.clock.sleep(ms),
         now: () => this.clock.now(),

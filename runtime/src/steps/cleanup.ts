@@ -6,7 +6,7 @@
 // is never touched. One budget covers it all.
 
 import { names as planNames } from 'seatunnel-app/internal/plan/pod';
-import { isStatus, isTransient } from '../kube/port';
+import { retryableUnlessRoleGone } from '../kube/port';
 import { errorMessage, mapLimit, retry } from '../util';
 import type { Step } from './context';
 
@@ -30,8 +30,7 @@ export async function removeWorkers(s: Step): Promise<string[]> {
   if (s.state.ha) for (let i = 1; i <= s.d.settings.app.workerCount; i++) names.add(planNames.worker(s.d.settings.app.appId, i));
   const attempt = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
     try {
-      // 403 is retried within the budget: an API server that just restarted refuses for a moment.
-      await retry(fn, { clock, retryable: (e) => isTransient(e) || isStatus(e, 403), budgetMs: deadline - clock.now(), backoff: [200, 2000] });
+      await retry(fn, { clock, retryable: retryableUnlessRoleGone(() => s.state.applicationDeleted), budgetMs: deadline - clock.now(), backoff: [200, 2000] });
     } catch (e) {
       problems.push(`${what}: ${errorMessage(e)}`);
     }

@@ -5,7 +5,7 @@
 
 import { LABELS } from 'seatunnel-app/internal/model/reserved';
 import type { HaRuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
-import { isStatus, isTransient } from '../kube/port';
+import { retryableUnlessRoleGone } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage, retry } from '../util';
 import type { Step } from './context';
@@ -121,7 +121,7 @@ export async function removeMasters(s: Step, ha: HaRuntimeSettings): Promise<str
   try {
     await retry(() => kube.deleteStatefulSet(ha.statefulSet), {
       clock,
-      retryable: (e) => isTransient(e) || isStatus(e, 403),
+      retryable: retryableUnlessRoleGone(() => s.state.applicationDeleted),
       budgetMs: s.t.cleanupBudgetMs,
       backoff: [200, 2000],
     });

@@ -40,6 +40,8 @@ export interface SnapshotStoreOptions {
   /** How long consecutive failures are tolerated (default 60 s). */
   readonly failureBudgetMs?: number;
   readonly backoff?: (attempt: number) => number;
+  /** The application is being deleted: the Role goes with the Job, so a 403 is final. */
+  readonly applicationDeleted?: () => boolean;
 }
 
 type WatchEnd = KubeWatchEnd | { kind: 'resync' } | { kind: 'stopped' };
@@ -129,7 +131,7 @@ export class PodSnapshotStore {
     this.failures++;
     // A 403 after the store has worked before is retried too: an API server that has just
     // restarted answers 403 until its RBAC authorizer has caught up (observed in the cluster tier).
-    const authzWarmup = isStatus(e, 403) && this.syncedList > 0;
+    const authzWarmup = isStatus(e, 403) && this.syncedList > 0 && !this.opts.applicationDeleted?.();
     if (!isTransient(e) && !isExpired(e) && !authzWarmup) {
       throw new Error(`${what}: ${errorMessage(e)}`);
     }

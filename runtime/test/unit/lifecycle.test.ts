@@ -484,6 +484,28 @@ describe('cancel: a deleted application is canceled, not failed', () => {
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
   });
 
+  test('the Role gone with the deleted Job: each refused delete is tried once, not retried for the cleanup budget', async () => {
+    const s = setup();
+    s.engine.script = () => 'RUNNING';
+    const del = s.kube.deletePod.bind(s.kube);
+    const tried: string[] = [];
+    s.kube.deletePod = async (name, opts) => {
+      tried.push(name);
+      if (tried.length > 1) throw new KubeApiError(403, 'Forbidden', `pods "${name}" is forbidden`);
+      return del(name, opts);
+    };
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        () => s.kube.markJobDeleting(),
+      ),
+    );
+    expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+    // One delete per worker: the first went through, the 403s were final.
+    expect(tried).toEqual(['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3']);
+    expect(out.message).toMatch(/cleanup also failed: deleting worker app-1-worker-2: .*forbidden/);
+  });
+
   test('cancel --savepoint (annotation): a streaming job is stopped with a savepoint', async () => {
     const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' }, {});
     s.engine.script = () => 'RUNNING';

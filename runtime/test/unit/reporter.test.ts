@@ -54,6 +54,17 @@ test('transient errors and 403 (RBAC catching up after an API server restart) ar
   expect(kube.ops('createEvent')).toHaveLength(4);
 });
 
+test('once the application is being deleted a 403 is final: its Role goes with the Job, so the write is dropped at once', async () => {
+  const { clock, kube, reporter } = setup();
+  reporter.markApplicationDeleted();
+  kube.failNext.set('createEvent', [new KubeApiError(403, 'Forbidden', 'gone'), new KubeApiError(0, 'ECONNREFUSED', 'down')]);
+  reporter.event('Warning', 'Canceled', 'a');
+  reporter.event('Warning', 'Canceled', 'b');
+  expect(await runOn(clock, reporter.flush(60_000))).toBe(false); // 'a' was given up at its first 403
+  expect(kube.events.map((e) => e.message)).toEqual(['b']); // a transient error is still retried
+  expect(kube.ops('createEvent')).toHaveLength(3);
+});
+
 test('flush gives up after its budget when the API does not answer', async () => {
   const { clock, kube, reporter } = setup();
   kube.failNext.set(
