@@ -9,7 +9,8 @@
 //   - non-HA recovery: `cancel --savepoint`, then a new application with `--restore-job-id`,
 //     until its job is RUNNING again (polled on the new master's REST).
 // One HA application and one bare cluster serve all their trials: kill the active master, time,
-// wait until the replacement is ready again, let a few checkpoints pass, repeat.
+// wait until the replacement is ready again, let a few checkpoints pass, repeat. Both run side by
+// side and take turns, so that both see the same background load.
 //
 //   npm run bench:failover   (BENCH_FAILOVER_TRIALS=5, BENCH_RESTORE_TRIALS=3, BENCH_FAILOVER_TABLES=300)
 
@@ -160,22 +161,39 @@ async function failover(m: Masters, jobId: string): Promise<Trial> {
   };
 }
 
-async function trials(m: Masters, jobId: string, settle: () => Promise<void>): Promise<Trial[]> {
-  const out: Trial[] = [];
+/** A running cluster with its job, ready for trials; `finish` stops it and counts the rows. */
+interface SetUp {
+  readonly name: string;
+  readonly masters: Masters;
+  readonly jobId: string;
+  /** Until the job and both masters are back, then a few checkpoints. */
+  settle(): Promise<void>;
+  finish(): Promise<Counted>;
+}
+
+/**
+ * Both clusters run side by side and take turns (bare, HA, HA, bare, bare, HA…): each trial of one
+ * runs under the other's background load, and neither gets the quieter half of the run. Run one
+ * after the other, the two saw different load from the rest of the machine (docs/performance.md).
+ */
+async function interleavedTrials(setUps: readonly SetUp[]): Promise<Map<string, Trial[]>> {
+  const out = new Map<string, Trial[]>(setUps.map((u) => [u.name, []]));
   for (let i = 0; i < TRIALS; i++) {
-    await settle();
-    out.push(await failover(m, jobId));
-    const t = out[out.length - 1];
-    console.error(
-      `[failover] trial ${i + 1}: RUNNING again after ${t.recoveredAt - t.lostAt} ms (${t.event}), replacement ready after ${t.replacedAt - t.lostAt} ms`,
-    );
+    for (const u of i % 2 === 0 ? setUps : [...setUps].reverse()) {
+      await u.settle();
+      const t = await failover(u.masters, u.jobId);
+      out.get(u.name)!.push(t);
+      console.error(
+        `[failover] ${u.name} trial ${i + 1}: RUNNING again after ${t.recoveredAt - t.lostAt} ms (${t.event}), replacement ready after ${t.replacedAt - t.lostAt} ms`,
+      );
+    }
   }
   return out;
 }
 
 // ---- bare Zeta: 2 masters + 2 workers as processes ----
 
-async function bareZeta(dir: string): Promise<Counted & { trials: Trial[] }> {
+async function startBareZeta(dir: string): Promise<SetUp> {
   const home = seatunnelHome();
   const checkpoints = path.join(dir, 'bare-checkpoints');
   fs.mkdirSync(checkpoints, { recursive: true });
@@ -239,13 +257,23 @@ async function bareZeta(dir: string): Promise<Counted & { trials: Trial[] }> {
         await until(`bare master ${ip} ready again`, 180_000, () => ready(ip));
       },
     };
-    const result = await trials(m, jobId, async () => {
-      await until('the bare job RUNNING', 120_000, async () => (await status(masters[0])) === 'RUNNING' && (await status(masters[1])) === 'RUNNING');
-      await sleep(SETTLE_MS);
-    });
-    return { trials: result, ...counted(workers.map((ip) => fs.readFileSync(zeta.logFile(ip), 'utf8'))) };
-  } finally {
+    return {
+      name: 'bare Zeta',
+      masters: m,
+      jobId,
+      settle: async () => {
+        await until('the bare job RUNNING', 120_000, async () => (await status(masters[0])) === 'RUNNING' && (await status(masters[1])) === 'RUNNING');
+        await sleep(SETTLE_MS);
+      },
+      finish: async () => {
+        const rows = counted(workers.map((ip) => fs.readFileSync(zeta.logFile(ip), 'utf8')));
+        zeta.killAll();
+        return rows;
+      },
+    };
+  } catch (e) {
     zeta.killAll();
+    throw e;
   }
 }
 
@@ -330,7 +358,7 @@ function workerLogs(p: Plane, appIds: readonly string[]): string[] {
     .map((n) => p.stack.kubelet.logOf(n));
 }
 
-async function haApplication(p: Plane): Promise<Counted & { trials: Trial[]; startMs: number }> {
+async function startHaApplication(p: Plane): Promise<SetUp & { startMs: number }> {
   const t0 = Date.now();
   const sub = await cli(['submit', ...deployFile(p, 'failover-ha', true)]);
   const appId = String(sub.applicationId);
@@ -365,17 +393,25 @@ async function haApplication(p: Plane): Promise<Counted & { trials: Trial[]; sta
       );
     },
   };
-  const result = await trials(m, jobId, async () => {
-    await until(
-      'both masters ready and the job RUNNING',
-      180_000,
-      async () => (await pods(p, appId, 'master')).filter(isReady).length === 2 && (await status()) === 'RUNNING',
-    );
-    await sleep(SETTLE_MS);
-  });
-  const rows = counted(workerLogs(p, [appId]));
-  await cli(['cancel', '-a', path.join(p.dir, 'failover-ha.conf'), '--id', appId]);
-  return { trials: result, ...rows, startMs };
+  return {
+    name: 'HA application',
+    masters: m,
+    jobId,
+    startMs,
+    settle: async () => {
+      await until(
+        'both masters ready and the job RUNNING',
+        180_000,
+        async () => (await pods(p, appId, 'master')).filter(isReady).length === 2 && (await status()) === 'RUNNING',
+      );
+      await sleep(SETTLE_MS);
+    },
+    finish: async () => {
+      const rows = counted(workerLogs(p, [appId]));
+      await cli(['cancel', '-a', path.join(p.dir, 'failover-ha.conf'), '--id', appId]);
+      return rows;
+    },
+  };
 }
 
 interface Restore {
@@ -485,14 +521,23 @@ function trialTable(name: string, ts: readonly Trial[], c: Counted): string {
 async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-failover-'));
   console.error(`[failover] work directory ${dir}`);
-  // The control plane runs (idle) during the bare Zeta trials too: the same background load.
   const plane = await startPlane(dir);
-  let bare: Awaited<ReturnType<typeof bareZeta>>;
-  let ha: Awaited<ReturnType<typeof haApplication>>;
+  let bare: Counted & { trials: Trial[] };
+  let ha: Counted & { trials: Trial[]; startMs: number };
   let plain: Awaited<ReturnType<typeof nonHaRecovery>>;
   try {
-    bare = await bareZeta(dir);
-    ha = await haApplication(plane);
+    const bareUp = await startBareZeta(dir);
+    let bareFinished = false;
+    try {
+      const haUp = await startHaApplication(plane);
+      const trials = await interleavedTrials([bareUp, haUp]);
+      bareFinished = true;
+      bare = { trials: trials.get(bareUp.name)!, ...(await bareUp.finish()) };
+      ha = { trials: trials.get(haUp.name)!, startMs: haUp.startMs, ...(await haUp.finish()) };
+    } finally {
+      // The HA application goes with the control plane; the bare processes need their own stop.
+      if (!bareFinished) await bareUp.finish().catch(() => undefined);
+    }
     plain = await nonHaRecovery(plane);
   } finally {
     await plane.stack.stop();
@@ -509,7 +554,7 @@ async function run(): Promise<void> {
     `Failover of a streaming job (FakeSource, ${TABLES} tables × ${ROWS_PER_TABLE} rows, about one table a second → Console; checkpoint every ${CHECKPOINT_MS} ms; 2 masters, 2 workers × 2 slots).`,
   );
   console.log(
-    `HA: one application serves all ${TRIALS} trials (delete the active master's Pod, wait until its replacement is ready, ${SETTLE_MS} ms, repeat).`,
+    `HA: one application serves all ${TRIALS} trials (delete the active master's Pod, wait until its replacement is ready, ${SETTLE_MS} ms, repeat). Both clusters run side by side and take turns (bare, HA, HA, bare…), so each sees the other's load.`,
   );
   console.log(
     `bare Zeta: one cluster serves all ${TRIALS} trials (SIGTERM the active master, start it again, wait until it is ready, ${SETTLE_MS} ms, repeat).`,
