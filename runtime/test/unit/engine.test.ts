@@ -40,7 +40,7 @@ describe('engine files', () => {
     }
     fs.symlinkSync('..2026_01_01', path.join(src, '..data'));
     const dst = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'st-work-')), 'engine');
-    const written = writeEngineFiles(src, dst, '10.1.2.3');
+    const written = writeEngineFiles(src, dst, '10.1.2.3').names;
     expect(written).toEqual(Object.keys(files).sort());
     expect(fs.readdirSync(dst).sort()).toEqual(Object.keys(files).sort());
     expect(fs.readFileSync(path.join(dst, 'hazelcast-master.yaml'), 'utf8')).toContain('10.1.2.3:5801');
