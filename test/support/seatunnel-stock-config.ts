@@ -50,6 +50,15 @@ const REST_API = `    rest-api:
           enabled: true
 `;
 
+/** The per-role files list both members of a master + worker pair on one host. */
+const SEPARATED_JOIN = `    join:
+      tcp-ip:
+        enabled: true
+        member-list:
+          - localhost:5801
+          - localhost:5802
+`;
+
 export const STOCK_HAZELCAST_YAML = `hazelcast:
   cluster-name: seatunnel
   network:
@@ -66,13 +75,7 @@ ${HAZELCAST_PROPERTIES}`;
 export const STOCK_HAZELCAST_MASTER_YAML = `hazelcast:
   cluster-name: seatunnel
   network:
-${REST_API}    join:
-      tcp-ip:
-        enabled: true
-        member-list:
-          - localhost:5801
-          - localhost:5802
-    port:
+${REST_API}${SEPARATED_JOIN}    port:
       auto-increment: false
       port: 5801
 ${HAZELCAST_PROPERTIES}`;
@@ -80,13 +83,7 @@ ${HAZELCAST_PROPERTIES}`;
 export const STOCK_HAZELCAST_WORKER_YAML = `hazelcast:
   cluster-name: seatunnel
   network:
-    join:
-      tcp-ip:
-        enabled: true
-        member-list:
-          - localhost:5801
-          - localhost:5802
-    port:
+${SEPARATED_JOIN}    port:
       auto-increment: false
       port: 5802
 ${HAZELCAST_PROPERTIES}`;
