@@ -46,10 +46,25 @@ export function zetaClasspath(home: string): string {
   return [`${home}/lib/*`, `${home}/starter/logging/*`, `${home}/starter/seatunnel-starter.jar`].join(':');
 }
 
+/**
+ * Starts java with the flags of a JVM options file in front of its other arguments: `sh -c
+ * LAUNCHER <file> java <args…>`. Java 8 (SeaTunnel 2.3.x images) has no `@argfile`; the file is
+ * split on whitespace as SeaTunnel's start script splits its jvm_*_options (`set -f`: no globbing).
+ */
+export const JVM_FILE_LAUNCHER = 'set -f; flags=$(cat "$0") || exit 1; java=$1; shift; exec "$java" $flags "$@"';
+
+/**
+ * With kubernetes.config-map the JVM flags are the completed options file (the user's flags between
+ * the generated and the supplied ones, lib/engine/user-files.ts), which exists only once the
+ * member's engine files are written; otherwise they are on the command line.
+ */
+const jvmFlagsFromFile = (spec: ApplicationSpec) => spec.runtimeConfigMap !== undefined && spec.runtimeFiles.jvmOptions.mode !== 'disabled';
+
 /** The full command line (argv) of a Zeta member of `role`. */
 export function zetaCommand(spec: ApplicationSpec, role: 'master' | 'worker', paths: ZetaCommandPaths): string[] {
   const home = spec.seatunnelHome;
-  const jvm = spec.runtimeFiles.jvmOptions.mode === 'disabled' ? [] : jvmOptions(spec, role);
+  const fromFile = jvmFlagsFromFile(spec);
+  const jvm = spec.runtimeFiles.jvmOptions.mode === 'disabled' || fromFile ? [] : jvmOptions(spec, role);
   const engine = role === 'master' ? ENGINE_FILES.masterEngine : ENGINE_FILES.workerEngine;
   const hazelcast = role === 'master' ? ENGINE_FILES.masterHazelcast : ENGINE_FILES.workerHazelcast;
   const props = [
@@ -62,5 +77,13 @@ export function zetaCommand(spec: ApplicationSpec, role: 'master' | 'worker', pa
   if (spec.runtimeFiles.engine.mode !== 'disabled') props.push(`-Dseatunnel.config=${paths.configDir}/${engine}`);
   if (spec.runtimeFiles.hazelcast.mode !== 'disabled') props.push(`-Dhazelcast.config=${paths.configDir}/${hazelcast}`);
   if (spec.runtimeFiles.log4j2.mode !== 'disabled') props.push(`-Dlog4j2.configurationFile=${paths.configDir}/${ENGINE_FILES.log4j2}`);
-  return ['java', ...jvm, ...props, '-cp', zetaClasspath(home), ZETA_MAIN_CLASS, '-r', role];
+  const java = ['java', ...jvm, ...props, '-cp', zetaClasspath(home), ZETA_MAIN_CLASS, '-r', role];
+  if (!fromFile) return java;
+  const file = `${paths.configDir}/${role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm}`;
+  return ['/bin/sh', '-c', JVM_FILE_LAUNCHER, file, ...java];
+}
+
+/** The java argv of a Zeta command, without the launcher that reads the JVM options file. */
+export function zetaJavaArgv(argv: readonly string[]): readonly string[] {
+  return argv[1] === '-c' && argv[2] === JVM_FILE_LAUNCHER ? argv.slice(4) : argv;
 }

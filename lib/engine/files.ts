@@ -264,18 +264,29 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
   return header('hazelcast.yaml', role) + stringify(merged);
 }
 
-/** JVM flags of one role, one per line; the heap is 75 % of the memory limit. */
-export function jvmOptions(spec: ApplicationSpec, role: 'master' | 'worker'): string[] {
+/** The generated JVM flags of one role; the heap is 75 % of the memory limit. */
+export function baseJvmOptions(spec: ApplicationSpec, role: 'master' | 'worker'): string[] {
   const heap = role === 'master' ? spec.master.heapMiB : spec.worker.heapMiB;
-  const lines = [`-Xms${heap}m`, `-Xmx${heap}m`, '-XX:+UseG1GC', '-XX:+ExitOnOutOfMemoryError', '-XX:MaxMetaspaceSize=256m'];
+  return [`-Xms${heap}m`, `-Xmx${heap}m`, '-XX:+UseG1GC', '-XX:+ExitOnOutOfMemoryError', '-XX:MaxMetaspaceSize=256m'];
+}
+
+/** Flags of a JVM options file, one per line: blank lines and `#` comments dropped. */
+export function jvmOptionLines(content: string): string[] {
+  return content
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
+/** The flags kubernetes.runtime-files.jvm-options supplies (appended, so they win). */
+export function suppliedJvmOptions(spec: ApplicationSpec): string[] {
   const f = spec.runtimeFiles.jvmOptions;
-  if (f.mode === 'supplied') {
-    for (const raw of f.content.split('\n')) {
-      const line = raw.trim();
-      if (line && !line.startsWith('#')) lines.push(line);
-    }
-  }
-  return lines;
+  return f.mode === 'supplied' ? jvmOptionLines(f.content) : [];
+}
+
+/** JVM flags of one role, one per line. */
+export function jvmOptions(spec: ApplicationSpec, role: 'master' | 'worker'): string[] {
+  return [...baseJvmOptions(spec, role), ...suppliedJvmOptions(spec)];
 }
 
 export const CONSOLE_LOG4J2 = `# Console logging so that \`kubectl logs\` shows the engine's output.

@@ -7,7 +7,18 @@
 import { isMap, parseDocument, stringify } from 'yaml';
 import { memberDiscoveryProblems } from '../model/rules/runtime-files';
 import { runtimeConfigDir, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
-import { ENGINE_FILES, engineInvariants, hazelcastInvariants, mergeWithInvariants, type Invariant } from './files';
+import {
+  baseJvmOptions,
+  ENGINE_FILES,
+  engineInvariants,
+  hazelcastInvariants,
+  jvmOptionLines,
+  MASTER_HOST_PLACEHOLDER,
+  mergeWithInvariants,
+  suppliedJvmOptions,
+  type Invariant,
+} from './files';
+import { keyPath, sameValue, STOCK_JVM_REPLACED, STOCK_YAML_VALUES, valueAt, withoutKey } from './stock-files';
 
 export const USER_FILES_MANIFEST = 'user-files.json';
 
@@ -16,13 +27,15 @@ export interface UserFileRule {
   readonly target: string;
   /** Names in the user's ConfigMap, most specific first; the first present is used. */
   readonly from: readonly string[];
-  /** yaml: merged under the invariants; replace: used as is. */
-  readonly kind: 'yaml' | 'replace';
+  /** yaml: merged under the invariants; replace: used as is; jvm: JVM flags between the generated and the supplied ones. */
+  readonly kind: 'yaml' | 'replace' | 'jvm';
   readonly invariants: readonly Invariant[];
   /** The engine cannot start in application mode without it. */
   readonly required: boolean;
   /** A Hazelcast member file: member discovery is fixed by application mode. */
   readonly hazelcast?: boolean;
+  /** A JVM options file: the flags it goes between, and the option that sizes the heap. */
+  readonly jvm?: { readonly base: readonly string[]; readonly supplied: readonly string[]; readonly heapOption: string };
 }
 
 export interface UserFilesManifest {
@@ -62,6 +75,20 @@ export function userFilesManifest(spec: ApplicationSpec): UserFilesManifest | un
         hazelcast: true,
       });
   }
+  // SeaTunnel's start script reads jvm_master_options / jvm_worker_options for the roles (2.3.6+),
+  // earlier versions jvm_options. Supplied kubernetes.runtime-files.jvm-options flags come after
+  // the file's (the explicit option wins); a disabled one leaves the JVM's own defaults.
+  if (f.jvmOptions.mode !== 'disabled') {
+    for (const role of ['master', 'worker'] as const)
+      rules.push({
+        target: role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm,
+        from: [`jvm_${role}_options`, 'jvm_options'],
+        kind: 'jvm',
+        invariants: [],
+        required: false,
+        jvm: { base: baseJvmOptions(spec, role), supplied: suppliedJvmOptions(spec), heapOption: `application.${role}.memory-mb` },
+      });
+  }
   if (generated(f.log4j2)) rules.push({ target: ENGINE_FILES.log4j2, from: ['log4j2.properties'], kind: 'replace', invariants: [], required: true });
   return { configMap: spec.runtimeConfigMap, dir: runtimeConfigDir(spec.seatunnelHome), rules };
 }
@@ -72,58 +99,140 @@ export interface UserFileProblem {
   readonly message: string;
 }
 
+/** A value SeaTunnel ships in the file that application mode replaced with its own. */
+export interface UserFileNotice {
+  readonly file: string;
+  readonly key: string;
+  readonly stock: unknown;
+  readonly applied: unknown;
+  /** Why application mode controls the key, where an invariant says so. */
+  readonly why?: string;
+  readonly message: string;
+}
+
+export interface UserFileOverlay {
+  readonly content: string;
+  readonly problems: UserFileProblem[];
+  readonly notices: UserFileNotice[];
+}
+
 const DOC_HEADER = (m: UserFilesManifest, source: string, target: string) =>
   `# ${target}: ${source} of ConfigMap ${m.configMap}, with the keys application mode controls applied by seatunnel-app.\n`;
+
+const where = (m: UserFilesManifest, source: string) => `kubernetes.config-map: ConfigMap ${m.configMap} file ${source}`;
+
+/** A value as a message shows it: the master's address is known only when its Pod runs. */
+const shown = (v: unknown) => JSON.stringify(v).split(MASTER_HOST_PLACEHOLDER).join('<master Pod IP>');
+
+function notice(m: UserFilesManifest, source: string, key: string, stock: unknown, applied: unknown, why?: string): UserFileNotice {
+  const show = (v: unknown) => (typeof v === 'string' && v.startsWith('-') ? v : shown(v));
+  return {
+    file: source,
+    key,
+    stock,
+    applied,
+    ...(why ? { why } : {}),
+    message: `${where(m, source)}: ${key} is ${show(stock)}, SeaTunnel's shipped default; application mode applies ${applied === undefined ? 'none' : show(applied)} instead${why ? ` (${why})` : ''}`,
+  };
+}
 
 /**
  * The engine file `rule.target` made from the user's file `userContent` (named `source`) and the
  * generated file: YAML is merged over the generated defaults and the invariants are set again;
- * Log4j2 is used as is. (JVM options files are not read: the engine's flags are on its command
- * line, from application.*.memory-mb and kubernetes.runtime-files.jvm-options.) Conflicting invariants and refused discovery settings come back as problems.
+ * Log4j2 is used as is; JVM flags go between the generated and the supplied ones. Values SeaTunnel
+ * ships for keys application mode controls are replaced (notices); conflicting values the user
+ * chose, and refused discovery settings, come back as problems.
  */
-export function overlayUserFile(
-  m: UserFilesManifest,
-  rule: UserFileRule,
-  source: string,
-  userContent: string,
-  generatedContent: string,
-): { content: string; problems: UserFileProblem[] } {
-  const where = `kubernetes.config-map: ConfigMap ${m.configMap} file ${source}`;
-  if (rule.kind === 'replace') return { content: userContent, problems: [] };
+export function overlayUserFile(m: UserFilesManifest, rule: UserFileRule, source: string, userContent: string, generatedContent: string): UserFileOverlay {
+  if (rule.kind === 'replace') return { content: userContent, problems: [], notices: [] };
+  if (rule.kind === 'jvm') return overlayJvmOptions(m, rule, source, userContent);
   const doc = parseDocument(userContent);
   if (doc.errors.length || (doc.contents !== null && !isMap(doc.contents))) {
     const why = doc.errors[0]?.message.split('\n')[0] ?? 'the top level must be a mapping';
-    return { content: generatedContent, problems: [{ file: source, message: `${where} is not valid YAML: ${why}` }] };
+    return { content: generatedContent, problems: [{ file: source, message: `${where(m, source)} is not valid YAML: ${why}` }], notices: [] };
   }
-  const user = (doc.toJS() as Record<string, unknown> | null) ?? {};
+  let user = (doc.toJS() as Record<string, unknown> | null) ?? {};
   const base = (parseDocument(generatedContent).toJS() as Record<string, unknown> | null) ?? {};
+  // The distribution's values of the keys application mode controls are set aside before the
+  // merge: the generated value or the invariant then applies, and the notice says which.
+  const stockKeys = Object.entries(STOCK_YAML_VALUES[source] ?? {}).filter(([key, stock]) => sameValue(valueAt(user, keyPath(key)), stock));
+  for (const [key] of stockKeys) user = withoutKey(user, keyPath(key));
   const { merged, conflicts } = mergeWithInvariants(base, user, rule.invariants);
+  const notices: UserFileNotice[] = [];
+  for (const [key, stock] of stockKeys) {
+    const applied = valueAt(merged, keyPath(key));
+    if (sameValue(applied, stock)) continue;
+    notices.push(notice(m, source, key, stock, applied, rule.invariants.find((e) => e.path.join('.') === key)?.why));
+  }
   const problems: UserFileProblem[] = conflicts.map((c) => ({
     file: source,
-    message: `${where}: ${c.path} is ${JSON.stringify(c.given)}, but application mode sets it to ${JSON.stringify(c.invariant.value)} (${c.invariant.why}); remove it from the file`,
+    message: `${where(m, source)}: ${c.path} is ${JSON.stringify(c.given)}, but application mode sets it to ${JSON.stringify(c.invariant.value)} (${c.invariant.why}); remove it from the file`,
   }));
   if (rule.hazelcast) {
     for (const p of memberDiscoveryProblems(user))
       problems.push({
         file: source,
-        message: `${where}: ${p.setting} is refused: ${p.why}; remove it from the file (member discovery is fixed by application mode)`,
+        message: `${where(m, source)}: ${p.setting} is refused: ${p.why}; remove it from the file (member discovery is fixed by application mode)`,
       });
   }
-  return { content: DOC_HEADER(m, source, rule.target) + stringify(merged), problems };
+  return { content: DOC_HEADER(m, source, rule.target) + stringify(merged), problems, notices };
+}
+
+/** Flags that set the heap: application mode sizes it from memory-mb, which is also the Pod's memory limit. */
+const HEAP_FLAG = /^(-Xm[sx]|-XX:(MaxHeapSize|InitialHeapSize|MinHeapSize|MaxRAM|(Max|Initial|Min)RAMPercentage|(Max|Initial|Min)RAMFraction)=)/;
+/** System properties on the Zeta command line (lib/engine/command.ts), which come after the file's flags. */
+const COMMAND_PROPERTY = /^-D(seatunnel\.config|hazelcast\.config|log4j2\.configurationFile|seatunnel\.home|SEATUNNEL_HOME|seatunnel\.logs\.path)=/;
+
+/** `-Xmx2g` → `-Xmx`; `-XX:MaxMetaspaceSize=2g` → `-XX:MaxMetaspaceSize=`. */
+const flagName = (flag: string) => /^(-X(ms|mx|mn|ss)|-XX:[^=]+=|-D[^=]+=)/.exec(flag)?.[1] ?? flag;
+
+/**
+ * A JVM options file of the ConfigMap, read as SeaTunnel's start script reads it: `#` lines
+ * dropped, the rest split on whitespace. The Zeta JVM gets the generated flags, then the file's,
+ * then kubernetes.runtime-files.jvm-options (for the JVM the last of a repeated flag wins). The
+ * distribution's heap and metaspace lines give way to the generated ones; another heap flag is
+ * refused (memory-mb sizes heap and Pod together), as are the properties the command line sets.
+ */
+function overlayJvmOptions(m: UserFilesManifest, rule: UserFileRule, source: string, userContent: string): UserFileOverlay {
+  const jvm = rule.jvm!;
+  const kept: string[] = [];
+  const problems: UserFileProblem[] = [];
+  const notices: UserFileNotice[] = [];
+  const heapWhy = `the heap follows ${jvm.heapOption}, which also sets the Pod's memory limit`;
+  for (const flag of jvmOptionLines(userContent).flatMap((l) => l.split(/\s+/))) {
+    const generated = jvm.base.find((b) => flagName(b) === flagName(flag));
+    if (STOCK_JVM_REPLACED.includes(flag)) {
+      if (generated !== flag) notices.push(notice(m, source, flagName(flag).replace(/=$/, ''), flag, generated, HEAP_FLAG.test(flag) ? heapWhy : undefined));
+    } else if (HEAP_FLAG.test(flag)) {
+      problems.push({
+        file: source,
+        message: `${where(m, source)}: ${flag} is refused: application mode sizes the heap from ${jvm.heapOption} (${jvm.base.filter((b) => HEAP_FLAG.test(b)).join(' ')}), which also sets the Pod's memory limit; remove the line and set ${jvm.heapOption} instead`,
+      });
+    } else if (COMMAND_PROPERTY.test(flag)) {
+      problems.push({
+        file: source,
+        message: `${where(m, source)}: ${flag} is refused: application mode sets ${flagName(flag).slice(2, -1)} on the Zeta command line (its engine files and paths); remove the line`,
+      });
+    } else kept.push(flag);
+  }
+  const content = [...jvm.base, ...kept, ...jvm.supplied].join('\n') + '\n';
+  return { content, problems, notices };
 }
 
 /**
  * Every engine file the manifest makes from `userFiles` (name → content of the user's ConfigMap),
- * with every problem: missing required files and conflicting keys. A problem reported for the
- * same file and message by both roles is listed once.
+ * with every problem (missing required files, conflicting keys) and every notice (shipped
+ * defaults replaced). Files the rules do not name are not read. A problem or notice that both
+ * roles report for the same file is listed once.
  */
 export function overlayUserFiles(
   m: UserFilesManifest,
   userFiles: Readonly<Record<string, string>>,
   generatedFiles: Readonly<Record<string, string>>,
-): { files: Record<string, string>; problems: UserFileProblem[] } {
+): { files: Record<string, string>; problems: UserFileProblem[]; notices: UserFileNotice[] } {
   const files: Record<string, string> = {};
   const problems: UserFileProblem[] = [];
+  const notices: UserFileNotice[] = [];
   for (const rule of m.rules) {
     const source = rule.from.find((n) => n in userFiles);
     if (source === undefined) {
@@ -136,7 +245,16 @@ export function overlayUserFiles(
     const out = overlayUserFile(m, rule, source, userFiles[source], generatedFiles[rule.target] ?? '');
     files[rule.target] = out.content;
     problems.push(...out.problems);
+    notices.push(...out.notices);
   }
-  const unique = problems.filter((p, i) => problems.findIndex((q) => q.message === p.message) === i);
-  return { files, problems: unique };
+  const uniqueProblems = problems.filter((p, i) => problems.findIndex((q) => q.message === p.message) === i);
+  // One notice per file, key and applied value; the master's engine file has no invariant for
+  // some keys the workers' has (dynamic-slot), and the one that says why is kept.
+  const byKey = new Map<string, UserFileNotice>();
+  for (const n of notices) {
+    const k = `${n.file}\0${n.key}\0${JSON.stringify(n.applied)}`;
+    const kept = byKey.get(k);
+    if (!kept || (!kept.why && n.why)) byKey.set(k, n);
+  }
+  return { files, problems: uniqueProblems, notices: [...byKey.values()] };
 }

@@ -43,6 +43,8 @@ export interface PreflightReport {
   readonly ok: boolean;
   readonly problems: readonly PreflightProblem[];
   readonly notes: readonly string[];
+  /** What the application will run with differently from what its references say (printed as warnings). */
+  readonly warnings: readonly string[];
   readonly podSecurity: PodSecurityReport;
   readonly footprint: {
     readonly pods: number;
@@ -182,7 +184,7 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan, server: Se
     dryRunProblem(first, label, `server-side dry run rejected ${label}: ${describeError(first.error)}`);
   }
 
-  for (const p of references) problems.push({ check: 'reference', object: describeRef(p.ref), message: p.message });
+  for (const p of references.problems) problems.push({ check: 'reference', object: describeRef(p.ref), message: p.message });
 
   const fp = applicationFootprint(
     plan.job.spec!.template.spec!,
@@ -218,6 +220,7 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan, server: Se
     ok: problems.length === 0,
     problems,
     notes,
+    warnings: references.notices.map((n) => n.message),
     podSecurity,
     footprint: summarize(fp),
     checked: {

@@ -27,6 +27,14 @@ export interface ReferenceProblem {
   readonly message: string;
 }
 
+/** Something submit and preflight print as a warning, without refusing (e.g. a shipped default replaced). */
+export type ReferenceNotice = ReferenceProblem;
+
+export interface ReferenceCheck {
+  readonly problems: ReferenceProblem[];
+  readonly notices: ReferenceNotice[];
+}
+
 /** Every object the application references, in option order. */
 export function referencedObjects(spec: ApplicationSpec): Reference[] {
   const ns = spec.namespace;
@@ -83,11 +91,6 @@ function keysIn(obj: AnyObject): Set<string> {
 }
 
 /**
- * Reads each referenced object once (in parallel) and returns every problem: missing objects,
- * missing keys, objects the caller may not read, a Lost PVC. Throws only for errors that say
- * nothing about the object (the API server failing), so the caller does not proceed blind.
- */
-/**
  * With HA every master (and the coordinator) mounts the checkpoint PVC, on whatever node it runs:
  * only ReadWriteMany allows that. Undefined when the claim is fine.
  */
@@ -97,7 +100,12 @@ export function haClaimProblem(claim: AnyObject, masters: number): string | unde
   return `has access modes ${modes.join(', ') || 'none'}: high availability needs ReadWriteMany, because ${masters} masters and the coordinator mount it, possibly on different nodes (a ReadWriteOnce volume attaches to one node only)`;
 }
 
-export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promise<ReferenceProblem[]> {
+/**
+ * Reads each referenced object once (in parallel) and returns every problem: missing objects,
+ * missing keys, objects the caller may not read, a Lost PVC; and the notices to print. Throws only for errors that say
+ * nothing about the object (the API server failing), so the caller does not proceed blind.
+ */
+export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promise<ReferenceCheck> {
   const refs = referencedObjects(spec);
   const unique = new Map<string, ObjectRef>();
   for (const r of refs) unique.set(keyOf(r.ref), r.ref);
@@ -117,6 +125,7 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
   const fatal = [...fetched.values()].find((f) => f.error !== undefined && !isStatus(f.error, 403));
   if (fatal) throw fatal.error;
   const problems: ReferenceProblem[] = [];
+  const notices: ReferenceNotice[] = [];
   for (const r of refs) {
     const f = fetched.get(keyOf(r.ref))!;
     const what = `${r.ref.kind} ${r.ref.name}`;
@@ -139,7 +148,11 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
         });
       }
     }
-    if (r.option === 'kubernetes.config-map') problems.push(...runtimeConfigMapProblems(spec, r.ref, f.obj));
+    if (r.option === 'kubernetes.config-map') {
+      const found = runtimeConfigMapProblems(spec, r.ref, f.obj);
+      problems.push(...found.problems);
+      notices.push(...found.notices);
+    }
     if (r.ref.kind === 'PersistentVolumeClaim' && (f.obj.status as { phase?: string } | undefined)?.phase === 'Lost') {
       problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} is Lost (its volume is gone)` });
     }
@@ -148,19 +161,20 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
       if (problem) problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} ${problem}` });
     }
   }
-  return problems;
+  return { problems, notices };
 }
 
 /**
  * kubernetes.config-map: the files the engines will read must be there, and none may contradict
  * application mode — the same overlay the Pods run at start, applied now to the ConfigMap's data.
+ * The notices name SeaTunnel's shipped defaults that application mode replaces.
  */
-export function runtimeConfigMapProblems(spec: ApplicationSpec, ref: ObjectRef, obj: AnyObject): ReferenceProblem[] {
+export function runtimeConfigMapProblems(spec: ApplicationSpec, ref: ObjectRef, obj: AnyObject): ReferenceCheck {
   const manifest = userFilesManifest(spec);
-  if (!manifest) return [];
+  if (!manifest) return { problems: [], notices: [] };
   const data = (obj.data ?? {}) as Record<string, string>;
   const generated = renderEngineFiles(spec).files;
-  const { files, problems } = overlayUserFiles(manifest, data, generated);
+  const { files, problems, notices } = overlayUserFiles(manifest, data, generated);
   const found = problems.map((p) => ({ ref, option: 'kubernetes.config-map', message: p.message }));
   // HA with the user's seatunnel.yaml and no shared claim: its checkpoint storage must be remote.
   const engine = files[ENGINE_FILES.masterEngine] ?? generated[ENGINE_FILES.masterEngine] ?? '';
@@ -171,5 +185,5 @@ export function runtimeConfigMapProblems(spec: ApplicationSpec, ref: ObjectRef, 
       message: checkpointStorageRule(checkpointFs(engine), `ConfigMap ${manifest.configMap}'s seatunnel.yaml`),
     });
   }
-  return found;
+  return { problems: found, notices: notices.map((n) => ({ ref, option: 'kubernetes.config-map', message: n.message })) };
 }

@@ -81,6 +81,8 @@ export interface SubmitOptions {
   readonly skipReferenceCheck?: boolean;
   /** Observes the steps (progress output, benchmarks). */
   readonly onStep?: (step: SubmitStep, phase: 'start' | 'end') => void;
+  /** Receives each warning of the reference check (e.g. a SeaTunnel default application mode replaced). */
+  readonly onNotice?: (message: string) => void;
 }
 
 function marked<T extends KubeObject>(obj: T, attemptId: string): T {
@@ -229,7 +231,7 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
 
   // 1. Referenced objects, before anything is created.
   if (!opts.skipReferenceCheck) {
-    const problems = await step('references', async () => {
+    const { problems, notices } = await step('references', async () => {
       try {
         return await checkReferences(kube, spec);
       } catch (e) {
@@ -241,6 +243,7 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
         );
       }
     });
+    for (const n of notices) opts.onNotice?.(n.message);
     if (problems.length) {
       throw new SubmitError(
         'references',

@@ -131,8 +131,14 @@ async function main(): Promise<number> {
     terminate: terminate.signal,
     unexpected: unexpected.signal,
     writeEngineFiles: () => {
-      const files = writeEngineFiles(settings.engineConfigDir, settings.engineWorkDir, settings.pod.masterHost, process.env[ENV.userConfigDir] || undefined);
-      log.info('engine files written', { dir: settings.engineWorkDir, files: files.join(',') });
+      const { names, notices } = writeEngineFiles(
+        settings.engineConfigDir,
+        settings.engineWorkDir,
+        settings.pod.masterHost,
+        process.env[ENV.userConfigDir] || undefined,
+      );
+      for (const n of notices) log.warn(n.message, { file: n.file, key: n.key });
+      log.info('engine files written', { dir: settings.engineWorkDir, files: names.join(',') });
     },
   });
   lifecycleRunning = false;
@@ -160,7 +166,8 @@ async function main(): Promise<number> {
 function engineFilesCommand(args: string[]): never {
   const [engineDir, userDir, targetDir] = args;
   try {
-    const names = writeEngineFiles(engineDir, targetDir, '', userDir);
+    const { names, notices } = writeEngineFiles(engineDir, targetDir, '', userDir);
+    for (const n of notices) process.stdout.write(`${new Date().toISOString()} WARN ${n.message}\n`);
     process.stdout.write(`${new Date().toISOString()} INFO engine files written to ${targetDir}: ${names.join(',')}\n`);
     process.exit(0);
   } catch (e) {

@@ -12,6 +12,8 @@ import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
 import type { LocalStack } from '../../tools/local-stack/local-application';
 import { startEngineStack } from '../support/engine-stack';
 import { deploymentFiles, labelled, run } from '../cluster/cli-support';
+import { heapMiB } from '../../lib/model/resolve';
+import { STOCK_CONFIG_2_3_8 } from '../support/seatunnel-stock-config';
 
 jest.setTimeout(6 * 60_000);
 
@@ -23,6 +25,11 @@ const INTERVAL_MS = 20_000;
 // No checkpoint.interval in the job's env: the engine's configured interval applies.
 const STREAMING_JOB = `env { job.mode = "STREAMING", parallelism = 1 }
 source { FakeSource { result_table_name = "fake", row.num = 5, split.num = 1, split.read-interval = 500, schema { fields { name = "string" } } } }
+sink { Console { source_table_name = "fake" } }
+`;
+
+const BATCH_JOB = `env { job.mode = "BATCH", parallelism = 1 }
+source { FakeSource { result_table_name = "fake", row.num = 20, split.num = 1, schema { fields { name = "string" } } } }
 sink { Console { source_table_name = "fake" } }
 `;
 
@@ -142,5 +149,68 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
     );
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
     expect(after.metadata.ownerReferences).toBeUndefined();
+  });
+  test("SeaTunnel 2.3.8's own config directory, unchanged but for a JVM flag of the user's: the batch job runs to completion with application mode's heap and the user's flag", async () => {
+    // The distribution's files; each role's JVM file gains a flag that makes the JVM print its
+    // effective flags at start: the user's flags are in effect, and the heap is memory-mb's.
+    const printFlags = (file: string) => `${file}-XX:+PrintCommandLineFlags\n`;
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'stock-config' },
+      data: {
+        ...STOCK_CONFIG_2_3_8,
+        jvm_master_options: printFlags(STOCK_CONFIG_2_3_8.jvm_master_options),
+        jvm_worker_options: printFlags(STOCK_CONFIG_2_3_8.jvm_worker_options),
+      },
+    });
+    const files = deploymentFiles(
+      ns.name,
+      [
+        stack.deploymentLines,
+        'application { name = e2e-stock, worker-count = 1, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640, startup-timeout-millis = 240000 }',
+        `kubernetes { image = "apache/seatunnel:2.3.8", service-account = ${SERVICE_ACCOUNT}, config-map = stock-config }`,
+      ].join('\n'),
+      { name: 'e2e-stock' },
+    );
+    fs.writeFileSync(files.job, BATCH_JOB);
+    const submitted = await run(['submit', ...files.args]);
+    expect(submitted.code).toBe(0);
+    // Submit warns of the shipped defaults it replaces, and of nothing else.
+    expect(submitted.err.length).toBeGreaterThan(0);
+    expect(submitted.err.every((l) => /^warning: kubernetes\.config-map: ConfigMap stock-config file .*SeaTunnel's shipped default/.test(l))).toBe(true);
+    const appId = submitted.value('Application ID')!;
+    const master = () => logOf((n) => n.startsWith(appId) && !n.includes('-worker-'));
+    const worker = () => logOf((n) => n === `${appId}-worker-1`);
+
+    // -XX:MaxHeapSize is the heap memory-mb gives (not the file's -Xmx2g); the file's other flags
+    // and the user's are there. The worker's line is read while its Pod exists.
+    const heap = `-XX:MaxHeapSize=${heapMiB(640) * 1024 * 1024} `;
+    const flagsLine = (log: string) => log.split('\n').find((l) => l.includes('-XX:+PrintCommandLineFlags')) ?? '';
+    await waitFor(() => flagsLine(worker()) !== '', { description: "the worker JVM's flags in its log", timeoutMs: 240_000 });
+    for (const line of [flagsLine(worker())]) {
+      expect(line).toContain(heap);
+      expect(line).toContain('-XX:HeapDumpPath=/tmp/seatunnel/dump/zeta-server');
+      expect(line).toContain('-XX:MaxMetaspaceSize=268435456');
+    }
+    // The worker's init container logged what it replaced.
+    expect(worker()).toMatch(
+      /WARN kubernetes\.config-map: ConfigMap stock-config file jvm_worker_options: -Xmx is -Xmx2g, SeaTunnel's shipped default; application mode applies -Xmx\d+m/,
+    );
+
+    await waitFor(
+      async () =>
+        (
+          await adminHttp().call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
+            'GET',
+            `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+          )
+        ).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true,
+      { description: 'the Job Complete', timeoutMs: 240_000 },
+    );
+    const job = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+    expect(job.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
+    expect(flagsLine(master())).toContain(heap);
+    expect(master()).toMatch(/hazelcast-master\.yaml: hazelcast\.cluster-name is \\?"seatunnel\\?", SeaTunnel's shipped default/);
   });
 });

@@ -37,6 +37,7 @@ export function preflightLines(r: PreflightReport): string[] {
 
 export async function reportPreflight(kube: Kube, plan: ApplicationPlan, out: Output, server: ServerSupport): Promise<number> {
   const report = await runPreflight(kube, plan, server);
+  for (const w of report.warnings) out.warn(w);
   out.result({ ...report }, preflightLines(report));
   return report.ok ? CLI_EXIT.ok : CLI_EXIT.preflightFailed;
 }

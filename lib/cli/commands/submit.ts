@@ -29,7 +29,7 @@ export async function submitCommand(args: ParsedArgs, out: Output): Promise<numb
     await requireSupportedServer(kube, out, serverDependentUse(spec));
     let result;
     try {
-      result = await submitApplication(kube, plan);
+      result = await submitApplication(kube, plan, { onNotice: (m) => out.warn(m) });
     } catch (e) {
       if (!(e instanceof SubmitError)) throw e;
       if (out.json) {

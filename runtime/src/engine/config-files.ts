@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, Scalar, visit } from 'yaml';
 import { MASTER_HOST_PLACEHOLDER } from 'seatunnel-app/internal/engine/files';
-import { overlayUserFiles, USER_FILES_MANIFEST, type UserFilesManifest } from 'seatunnel-app/internal/engine/user-files';
+import { overlayUserFiles, USER_FILES_MANIFEST, type UserFileNotice, type UserFilesManifest } from 'seatunnel-app/internal/engine/user-files';
 import { RuntimeFailure } from '../outcome';
 
 /** The address as it goes before `:port` in Hazelcast files: IPv6 in brackets. */
@@ -51,28 +51,42 @@ export function engineFileNames(dir: string): string[] {
     .sort();
 }
 
+export interface UserEngineFiles {
+  readonly files: Record<string, string>;
+  /** SeaTunnel's shipped defaults that application mode replaced, for the log. */
+  readonly notices: readonly UserFileNotice[];
+}
+
 /**
  * kubernetes.config-map: the engine files made from the user's mounted ConfigMap and the generated
  * ones, by the rules the plan wrote (user-files.json). Submit checked the ConfigMap already; it is
  * checked again here because it may have changed since, or the application was applied by kubectl.
  */
-export function userEngineFiles(sourceDir: string, generated: Readonly<Record<string, string>>, userDir?: string): Record<string, string> {
+export function userEngineFiles(sourceDir: string, generated: Readonly<Record<string, string>>, userDir?: string): UserEngineFiles {
   const manifestFile = path.join(sourceDir, USER_FILES_MANIFEST);
-  if (!fs.existsSync(manifestFile)) return {};
+  if (!fs.existsSync(manifestFile)) return { files: {}, notices: [] };
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as UserFilesManifest;
   const user: Record<string, string> = {};
   const dir = userDir ?? manifest.dir;
   for (const name of engineFileNames(dir)) user[name] = fs.readFileSync(path.join(dir, name), 'utf8');
-  const { files, problems } = overlayUserFiles(manifest, user, generated);
+  const { files, problems, notices } = overlayUserFiles(manifest, user, generated);
   if (problems.length) throw new RuntimeFailure('InvalidSettings', problems.map((p) => p.message).join('; '));
-  return files;
+  return { files, notices };
 }
 
-/** Writes the completed copy of every engine file from `sourceDir` into `targetDir`; returns the names. */
-export function writeEngineFiles(sourceDir: string, targetDir: string, masterHost: string, userDir?: string): string[] {
+/**
+ * Writes the completed copy of every engine file from `sourceDir` into `targetDir`; returns the
+ * names and the notices of kubernetes.config-map.
+ */
+export function writeEngineFiles(
+  sourceDir: string,
+  targetDir: string,
+  masterHost: string,
+  userDir?: string,
+): { names: string[]; notices: readonly UserFileNotice[] } {
   let names: string[];
   const generated: Record<string, string> = {};
-  let fromUser: Record<string, string>;
+  let fromUser: UserEngineFiles;
   try {
     names = engineFileNames(sourceDir);
     for (const name of names) generated[name] = fs.readFileSync(path.join(sourceDir, name), 'utf8');
@@ -84,11 +98,11 @@ export function writeEngineFiles(sourceDir: string, targetDir: string, masterHos
   try {
     fs.mkdirSync(targetDir, { recursive: true });
     for (const name of names) {
-      const content = fromUser[name] ?? generated[name];
+      const content = fromUser.files[name] ?? generated[name];
       fs.writeFileSync(path.join(targetDir, name), completeEngineFile(content, masterHost, name), { mode: 0o644 });
     }
   } catch (e) {
     throw new RuntimeFailure('InvalidSettings', `cannot write the engine files into ${targetDir}: ${(e as Error).message} (the plan mounts an emptyDir there)`);
   }
-  return names;
+  return { names, notices: fromUser.notices };
 }

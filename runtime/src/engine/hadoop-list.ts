@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { zetaJavaArgv } from 'seatunnel-app/internal/engine/command';
 import type { HadoopClientConfig, HadoopLister } from './checkpoints';
 
 const FS_SHELL = 'org.apache.hadoop.fs.FsShell';
@@ -22,7 +23,8 @@ export interface HadoopListOptions {
 }
 
 /** `java` and the classpath of a java command line. */
-export function javaAndClasspath(argv: readonly string[]): { java: string; classpath: string } {
+export function javaAndClasspath(command: readonly string[]): { java: string; classpath: string } {
+  const argv = zetaJavaArgv(command);
   const i = argv.findIndex((a) => a === '-cp' || a === '-classpath' || a === '--class-path');
   if (i < 0 || i + 1 >= argv.length) throw new Error(`the engine command has no classpath: ${argv.join(' ')}`);
   return { java: argv[0], classpath: argv[i + 1] };

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
+import { zetaClasspath, zetaCommand } from 'seatunnel-app/internal/engine/command';
 import { renderEngineFiles, MASTER_HOST_PLACEHOLDER } from 'seatunnel-app/internal/engine/files';
 import { spec } from '../../../test/support/fixtures';
 import { checkpointLocation, requireCheckpoint } from '../../src/engine/checkpoints';
@@ -40,7 +41,7 @@ describe('engine files', () => {
     }
     fs.symlinkSync('..2026_01_01', path.join(src, '..data'));
     const dst = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'st-work-')), 'engine');
-    const written = writeEngineFiles(src, dst, '10.1.2.3');
+    const written = writeEngineFiles(src, dst, '10.1.2.3').names;
     expect(written).toEqual(Object.keys(files).sort());
     expect(fs.readdirSync(dst).sort()).toEqual(Object.keys(files).sort());
     expect(fs.readFileSync(path.join(dst, 'hazelcast-master.yaml'), 'utf8')).toContain('10.1.2.3:5801');
@@ -126,6 +127,12 @@ describe('Hadoop listing (FsShell)', () => {
       classpath: '/h/lib/*:/h/starter/x.jar',
     });
     expect(() => javaAndClasspath(['java', 'Main'])).toThrow(/no classpath/);
+  });
+
+  test('with kubernetes.config-map the master command starts java through the JVM options launcher: java is found behind it', () => {
+    const command = zetaCommand(spec({ runtimeConfigMap: 'seatunnel-config' }), 'master', { configDir: '/w/engine', logDir: '/w/logs' });
+    expect(command[0]).toBe('/bin/sh');
+    expect(javaAndClasspath(command)).toEqual({ java: 'java', classpath: zetaClasspath('/opt/seatunnel') });
   });
 
   test('core-site.xml escapes values', () => {

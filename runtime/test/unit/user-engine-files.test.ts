@@ -10,6 +10,7 @@ import { buildPlan } from 'seatunnel-app/internal/plan/build-plan';
 import { spec } from '../../../test/support/fixtures';
 import { writeEngineFiles } from '../../src/engine/config-files';
 import { RuntimeFailure } from '../../src/outcome';
+import { STOCK_CONFIG_2_3_8 } from '../../../test/support/seatunnel-stock-config';
 
 function pod(userFiles: Record<string, string>) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'st-user-files-'));
@@ -47,11 +48,11 @@ test("the master's files: the user's settings, the invariants, the Pod IP comple
 });
 
 test('a ConfigMap changed after submit into a conflict, or missing a file, fails the start with InvalidSettings naming it', () => {
-  const d = pod({ ...USER, 'seatunnel.yaml': 'seatunnel:\n  engine:\n    backup-count: 1\n' });
+  const d = pod({ ...USER, 'seatunnel.yaml': 'seatunnel:\n  engine:\n    backup-count: 2\n' });
   expect(() => writeEngineFiles(d.engine, d.out, '10.1.2.3', d.user)).toThrow(
     expect.objectContaining({
       reason: 'InvalidSettings',
-      message: expect.stringMatching(/ConfigMap seatunnel-config file seatunnel\.yaml: seatunnel\.engine\.backup-count is 1/),
+      message: expect.stringMatching(/ConfigMap seatunnel-config file seatunnel\.yaml: seatunnel\.engine\.backup-count is 2/),
     }),
   );
   const e = pod({ 'seatunnel.yaml': USER['seatunnel.yaml'] });
@@ -64,4 +65,18 @@ test('a ConfigMap changed after submit into a conflict, or missing a file, fails
   expect(caught).toBeInstanceOf(RuntimeFailure);
   expect((caught as Error).message).toMatch(/has no "hazelcast-master\.yaml" or "hazelcast\.yaml"/);
   expect(fs.existsSync(e.out)).toBe(false);
+});
+
+test("SeaTunnel's own config directory: written with application mode's values, the replaced defaults returned for the log", () => {
+  const d = pod({ ...STOCK_CONFIG_2_3_8, jvm_worker_options: `${STOCK_CONFIG_2_3_8.jvm_worker_options}-Dapp.mark=worker\n` });
+  const { notices } = writeEngineFiles(d.engine, d.out, '10.1.2.3', d.user);
+  expect(notices.map((n) => `${n.file} ${n.key}`)).toEqual(
+    expect.arrayContaining(['hazelcast-master.yaml hazelcast.cluster-name', 'seatunnel.yaml seatunnel.engine.backup-count', 'jvm_worker_options -Xmx']),
+  );
+  const hz = parse(fs.readFileSync(path.join(d.out, ENGINE_FILES.masterHazelcast), 'utf8')).hazelcast;
+  expect(hz.network.join['tcp-ip']['member-list']).toEqual(['10.1.2.3:5801']);
+  const jvm = fs.readFileSync(path.join(d.out, ENGINE_FILES.workerJvm), 'utf8').trim().split('\n');
+  expect(jvm).toContain('-Dapp.mark=worker');
+  expect(jvm).not.toContain('-Xmx2g');
+  expect(jvm.filter((f) => f.startsWith('-Xmx'))).toHaveLength(1);
 });
