@@ -5,6 +5,7 @@
 import { isMap, parseDocument, stringify } from 'yaml';
 import { haMasterSetName } from '../model/ids';
 import type { ValidationIssue } from '../model/issues';
+import { TERMINATION_GRACE_SECONDS } from '../model/reserved';
 import { PATHS, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
 
 export const ENGINE_FILES = {
@@ -33,8 +34,25 @@ export function haMasterAddresses(spec: Pick<ApplicationSpec, 'appId' | 'namespa
   return Array.from({ length: masters }, (_, i) => `${haMasterSetName(spec.appId)}-${i}.${spec.appId}.${spec.namespace}.svc:${spec.master.port}`);
 }
 
-/** Hazelcast settings that differ with HA: a frozen master is suspected in 30 s, not 180 s (docs/ha.md). */
-const HA_HAZELCAST_PROPERTIES = { 'hazelcast.max.no.heartbeat.seconds': 30 };
+/**
+ * Hazelcast settings that differ with HA (docs/ha.md, "A replaced master"):
+ *   - a frozen master is suspected in 30 s, not 180 s;
+ *   - SIGTERM (a deleted or evicted Pod) leaves the cluster gracefully: the others learn of it
+ *     before the StatefulSet's replacement, which comes back under the same DNS name, asks to join.
+ *     With Hazelcast's default (terminate), a survivor that has not yet dropped the old member
+ *     names it — the newcomer's own address — as the cluster's master, and the newcomer forms a
+ *     cluster of its own: a split brain, seen on the real node under load. The wait stays inside
+ *     the Pod's termination grace period;
+ *   - a split that still happens (a crash, a lost node: no SIGTERM) is merged after 10 s, not
+ *     Hazelcast's 300 s: the lone replacement holds no data and joins the others.
+ */
+const HA_HAZELCAST_PROPERTIES = {
+  'hazelcast.max.no.heartbeat.seconds': 30,
+  'hazelcast.shutdownhook.policy': 'GRACEFUL',
+  'hazelcast.graceful.shutdown.max.wait': Math.floor(TERMINATION_GRACE_SECONDS / 2),
+  'hazelcast.merge.first.run.delay.seconds': 10,
+  'hazelcast.merge.next.run.delay.seconds': 10,
+};
 
 type Yaml = Record<string, unknown>;
 const isObj = (v: unknown): v is Yaml => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -19,7 +19,7 @@ import { Reporter, type Phase, type StatusPatch } from './report/reporter';
 import { resolveJobConfig } from './settings';
 import { awaitRegistration } from './steps/barrier';
 import { removeWorkers } from './steps/cleanup';
-import { DEFAULT_TUNING, factsOf, initialState, type LifecycleDeps, type Step, type Tuning } from './steps/context';
+import { DEFAULT_TUNING, factsOf, HA_TUNING, initialState, type LifecycleDeps, type Step, type Tuning } from './steps/context';
 import { Interruption } from './steps/interruption';
 import { readKubernetes, type KubeContext } from './steps/kube-context';
 import { awaitMasters, MastersWatch, removeMasters } from './steps/masters';
@@ -49,7 +49,7 @@ class Application implements Step {
   private masters: MastersWatch | undefined;
 
   constructor(readonly d: LifecycleDeps) {
-    this.t = { ...DEFAULT_TUNING, ...d.tuning };
+    this.t = { ...DEFAULT_TUNING, ...(d.settings.app.ha ? HA_TUNING : {}), ...d.tuning };
     this.interruption = new Interruption(d.clock);
     this.state.ha = Boolean(d.settings.app.ha);
     this.reporter = new Reporter(d.kube, { name: d.settings.app.appId }, { podName: d.settings.pod.name }, d.clock, d.log);

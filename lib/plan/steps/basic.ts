@@ -7,9 +7,7 @@ import { ANNOTATIONS, TERMINAL_EXIT_CODES } from '../../model/reserved';
 import type { ApplicationSpec, RoleSpec } from '../../model/spec';
 import { applicationLabels, CONTAINER_NAME, names, objectMeta } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
-
-/** SeaTunnel's grace period: enough for the runtime to stop the job and remove the workers. */
-export const TERMINATION_GRACE_SECONDS = 120;
+import { TERMINATION_GRACE_SECONDS } from '../../model/reserved';
 
 function resources(role: RoleSpec) {
   const amounts = { cpu: cpuQuantity(role.cpuMillicores), memory: `${role.memoryMiB}Mi` };

@@ -54,6 +54,14 @@ export const DEFAULT_TUNING: Tuning = {
   timedPollMs: 5_000,
 };
 
+/**
+ * With HA the masters' REST may be unanswerable for longer without the job being at risk: the
+ * workers keep the tasks running while Zeta elects a master, and a split brain after a master's
+ * replacement (docs/ha.md, "A replaced master") heals only at Hazelcast's next merge run (10 s)
+ * plus a rejoin. Two minutes cover two merge runs and a slow member's start on a loaded node.
+ */
+export const HA_TUNING: Partial<Tuning> = { engineUnreachableMs: 120_000 };
+
 export interface LifecycleDeps {
   readonly settings: Settings;
   readonly env: Env;

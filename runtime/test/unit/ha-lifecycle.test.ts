@@ -1,6 +1,7 @@
 // The coordinator (HA, docs/ha.md) on virtual time: no Zeta in its Pod, the Job owns the workers,
 // one submission ever — a replaced coordinator re-attaches — and the masters go at the end.
 import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { EngineUnavailable } from '../../src/engine/port';
 import { running } from './fakes';
 import { once, SEL, setup } from './lifecycle-setup';
 
@@ -123,6 +124,35 @@ test('submitted before, but no master knows the job any more: JobLost (exit 5) o
   expect(out).toMatchObject({ state: 'FAILED', reason: 'JobLost', exitCode: 5 });
   expect(out.message).toContain('--restore-job-id 9223372036854775807');
   expect(s.engine.submits).toEqual([]);
+});
+
+describe("the masters' REST unanswerable for a minute (a split brain after a master's replacement, healing)", () => {
+  // After the job is submitted, every read fails for 60 s, as through a split brain (HTTP 500 "Not Member!").
+  const splitFor60s = (s: ReturnType<typeof setup>) => {
+    const read = s.engine.jobInfo.bind(s.engine);
+    let since: number | undefined;
+    s.engine.jobInfo = async (id) => {
+      if (s.engine.submits.length === 0) return read(id);
+      since ??= s.clock.now();
+      if (s.clock.now() - since < 60_000) throw new EngineUnavailable('GET /job-info: HTTP 500: Not Member!');
+      return read(id);
+    };
+  };
+
+  test('the HA coordinator waits it out (up to 2 min) and the job finishes', async () => {
+    const s = haSetup();
+    splitFor60s(s);
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0 });
+    expect(s.engine.submits).toHaveLength(1);
+  });
+
+  test('a plain application gives up after 30 s (EngineUnreachable): its one master is the engine', async () => {
+    const s = setup();
+    splitFor60s(s);
+    const out = await s.run();
+    expect(out).toMatchObject({ reason: 'EngineUnreachable', exitCode: 5 });
+  });
 });
 
 test('masters that never become ready: StartupTimeout naming the StatefulSet, nothing submitted', async () => {

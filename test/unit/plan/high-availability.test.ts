@@ -21,6 +21,13 @@ describe('without HA nothing changes', () => {
     expect(p.job.spec!.template.metadata!.labels![role]).toBe('master');
     expect(allObjects(p).map((o) => o.kind)).not.toContain('StatefulSet');
   });
+
+  test("Hazelcast's own shutdown and merge defaults: the one master leaving is the application ending", () => {
+    const hz = parse(plan().configMaps.find((c) => c.metadata.name.endsWith('-engine'))!.data![ENGINE_FILES.masterHazelcast]).hazelcast;
+    for (const key of ['hazelcast.shutdownhook.policy', 'hazelcast.graceful.shutdown.max.wait', 'hazelcast.merge.first.run.delay.seconds']) {
+      expect(hz.properties[key]).toBeUndefined();
+    }
+  });
 });
 
 describe('with HA', () => {
@@ -93,6 +100,14 @@ describe('with HA', () => {
       expect(hz.network.join['tcp-ip']['member-list']).toEqual(names);
       expect(hz.network['public-address']).toBeUndefined();
       expect(hz.properties['hazelcast.max.no.heartbeat.seconds']).toBe(30);
+      // A deleted master leaves before its replacement asks to join; a split that happens anyway merges soon.
+      expect(hz.properties).toMatchObject({
+        'hazelcast.shutdownhook.policy': 'GRACEFUL',
+        'hazelcast.graceful.shutdown.max.wait': 60,
+        'hazelcast.merge.first.run.delay.seconds': 10,
+        'hazelcast.merge.next.run.delay.seconds': 10,
+      });
+      expect(hz.properties['hazelcast.graceful.shutdown.max.wait']).toBeLessThan(p.masters!.spec!.template.spec!.terminationGracePeriodSeconds!);
     }
     expect(parse(engine[ENGINE_FILES.masterHazelcast]).hazelcast.network['rest-api']['endpoint-groups'].HEALTH_CHECK).toEqual({ enabled: true });
     expect(parse(engine[ENGINE_FILES.masterEngine]).seatunnel.engine['backup-count']).toBe(1);
