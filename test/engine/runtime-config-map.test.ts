@@ -14,6 +14,7 @@ import { startEngineStack } from '../support/engine-stack';
 import { deploymentFiles, labelled, run } from '../cluster/cli-support';
 import { heapMiB } from '../../lib/model/resolve';
 import { STOCK_CONFIG_2_3_8 } from '../support/seatunnel-stock-config';
+import { USER_LOG4J2 } from '../support/user-log4j2';
 
 jest.setTimeout(6 * 60_000);
 
@@ -31,23 +32,6 @@ sink { Console { source_table_name = "fake" } }
 const BATCH_JOB = `env { job.mode = "BATCH", parallelism = 1 }
 source { FakeSource { result_table_name = "fake", row.num = 20, split.num = 1, schema { fields { name = "string" } } } }
 sink { Console { source_table_name = "fake" } }
-`;
-
-// A layout of the user's own, Hazelcast at INFO (the generated file keeps it at WARN) and the
-// checkpoint coordinator at DEBUG (where it logs each checkpoint's trigger time).
-const LOG4J2 = `status = warn
-name = user-config
-appender.console.type = Console
-appender.console.name = out
-appender.console.target = SYSTEM_OUT
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = [user-log4j2] %-5p [%c{1}] - %m%n
-rootLogger.level = INFO
-rootLogger.appenderRef.out.ref = out
-logger.hazelcast.name = com.hazelcast
-logger.hazelcast.level = INFO
-logger.checkpoint.name = org.apache.seatunnel.engine.server.checkpoint.CheckpointCoordinator
-logger.checkpoint.level = DEBUG
 `;
 
 describe('kubernetes.config-map on a real control plane with real Zeta processes', () => {
@@ -79,7 +63,7 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
       data: {
         'seatunnel.yaml': seatunnelYaml,
         'hazelcast.yaml': 'hazelcast:\n  properties:\n    hazelcast.max.no.heartbeat.seconds: 240\n',
-        'log4j2.properties': LOG4J2,
+        'log4j2.properties': USER_LOG4J2,
       },
     });
     const before = await adminHttp().call<{ metadata: { resourceVersion: string } }>('GET', `/api/v1/namespaces/${ns.name}/configmaps/${CONFIG_MAP}`);

@@ -11,22 +11,13 @@ import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
 import { imageRef, nodeContainers, podLog, runPod, serviceDiagnosis, STREAMING_JOB } from '../support/node-pods';
 import { labelled, run } from '../cluster/cli-support';
+import { USER_LOG4J2 } from '../support/user-log4j2';
 
 jest.setTimeout(12 * 60_000);
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'apps', 'examples');
 const CLAIM = 'ha-checkpoints';
 const USER_CONFIG = 'user-seatunnel-config';
-// kubernetes.config-map: the user's own log layout, which shows in every line a master prints.
-const USER_LOG4J2 = `status = warn
-appender.console.type = Console
-appender.console.name = out
-appender.console.target = SYSTEM_OUT
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = [user-log4j2] %-5p [%c{1}] - %m%n
-rootLogger.level = INFO
-rootLogger.appenderRef.out.ref = out
-`;
 
 interface PodLike {
   metadata: { name: string; uid: string; labels?: Record<string, string> };

@@ -67,8 +67,9 @@ export interface KubePort {
 }
 
 // One error type for every API call, the CLI's and the runtime's (lib/kube/errors.ts).
-export { KubeApiError, isStatus, isTransient } from 'seatunnel-app/internal/kube/errors';
-import { isStatus as statusIs, isTransient as transient } from 'seatunnel-app/internal/kube/errors';
+import { isStatus, isTransient } from 'seatunnel-app/internal/kube/errors';
+export { KubeApiError } from 'seatunnel-app/internal/kube/errors';
+export { isStatus, isTransient };
 
 /**
  * Whether a failed call is worth another try. A 403 is, while the runtime's Role stands: right after
@@ -77,5 +78,5 @@ import { isStatus as statusIs, isTransient as transient } from 'seatunnel-app/in
  * the Pod Terminating until its grace period ends.
  */
 export function retryableUnlessRoleGone(applicationDeleted: () => boolean): (e: unknown) => boolean {
-  return (e) => transient(e) || (statusIs(e, 403) && !applicationDeleted());
+  return (e) => isTransient(e) || (isStatus(e, 403) && !applicationDeleted());
 }
