@@ -6,9 +6,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { zetaCommand, zetaEnvironment } from '../lib/engine/command';
-import { haMasterAddresses, MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files';
+import { ZETA_MAIN_CLASS, zetaClasspath, zetaCommand, zetaEnvironment } from '../lib/engine/command';
+import { haMasterAddresses, jvmOptionLines, MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files';
 import type { ApplicationSpec } from '../lib/model/spec';
+import { parseDocument } from 'yaml';
+import { STOCK_CONFIG_2_3_8 } from '../test/support/seatunnel-stock-config';
 
 export type Role = 'master' | 'worker';
 
@@ -41,9 +43,19 @@ export class BareZeta {
     return path.join(this.dir, `zeta-${ip}.log`);
   }
 
+  /** The member's command line, as application mode starts it in its Pods. */
+  protected argv(role: Role): string[] {
+    return zetaCommand(this.spec, role, { configDir: this.conf, logDir: path.join(this.dir, 'logs') });
+  }
+
+  /** The master list as the runtime stamps it into worker Pods (Zeta prefers it to the file's). */
+  protected memberListEnv(): Record<string, string> {
+    return { ST_DOCKER_MEMBER_LIST: this.masterIps.map((m) => `${m}:${this.spec.master.port}`).join(',') };
+  }
+
   /** Starts a member bound to `ip`; its output is appended to logFile(ip). */
   start(role: Role, ip: string): void {
-    const [cmd, ...args] = zetaCommand(this.spec, role, { configDir: this.conf, logDir: path.join(this.dir, 'logs') });
+    const [cmd, ...args] = this.argv(role);
     const out = fs.openSync(this.logFile(ip), 'a');
     const p = spawn(cmd, args, {
       cwd: this.spec.seatunnelHome,
@@ -52,7 +64,7 @@ export class BareZeta {
       env: {
         ...process.env,
         ...zetaEnvironment(),
-        ST_DOCKER_MEMBER_LIST: this.masterIps.map((m) => `${m}:${this.spec.master.port}`).join(','),
+        ...this.memberListEnv(),
         JAVA_TOOL_OPTIONS: `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
       },
     });
@@ -113,6 +125,59 @@ export class BareZeta {
         }
     this.procs.clear();
   }
+}
+
+/**
+ * A bare Zeta cluster on SeaTunnel's own configuration: the 2.3.8 `config/` directory unchanged
+ * (its JVM options with the 2 GiB heap, its separate master and worker Hazelcast files, its
+ * checkpoint storage), the members started as `bin/seatunnel-cluster.sh -r <role>` starts them, and
+ * only what a user deploying it to one master and two worker hosts must edit: the member list,
+ * which names those hosts instead of `localhost`.
+ */
+export class StockZeta extends BareZeta {
+  constructor(spec: ApplicationSpec, dir: string, masterIp: string, workerIps: readonly string[]) {
+    super(spec, dir, [masterIp]);
+    const members = [`${masterIp}:5801`, ...workerIps.map((ip) => `${ip}:5802`)];
+    for (const [name, content] of Object.entries(STOCK_CONFIG_2_3_8)) {
+      const text = /^hazelcast(-master|-worker)?\.yaml$/.test(name) ? withMembers(content, members) : content;
+      fs.writeFileSync(path.join(this.conf, name), text);
+    }
+  }
+
+  /** A hand-made cluster has no ST_DOCKER_MEMBER_LIST: the files' member list decides. */
+  protected override memberListEnv(): Record<string, string> {
+    return {};
+  }
+
+  protected override argv(role: Role): string[] {
+    const home = this.spec.seatunnelHome;
+    const jvm = jvmOptionLines(fs.readFileSync(path.join(this.conf, `jvm_${role}_options`), 'utf8'));
+    return [
+      'java',
+      ...jvm,
+      `-Dseatunnel.config=${this.conf}/seatunnel.yaml`,
+      `-Dhazelcast.config=${this.conf}/hazelcast-${role}.yaml`,
+      `-Dlog4j2.configurationFile=${this.conf}/log4j2.properties`,
+      `-Dseatunnel.logs.path=${path.join(this.dir, 'logs')}`,
+      `-Dseatunnel.logs.file_name=seatunnel-engine-${role}`,
+      `-DSEATUNNEL_HOME=${home}`,
+      `-Dseatunnel.home=${home}`,
+      '-cp',
+      zetaClasspath(home),
+      ZETA_MAIN_CLASS,
+      '-r',
+      role,
+    ];
+  }
+}
+
+/** A stock Hazelcast file whose tcp-ip member list names `members` instead of localhost. */
+function withMembers(text: string, members: readonly string[]): string {
+  const doc = parseDocument(text);
+  const path = ['hazelcast', 'network', 'join', 'tcp-ip', 'member-list'];
+  if (!doc.hasIn(path)) throw new Error('no tcp-ip member-list in a stock Hazelcast file');
+  doc.setIn(path, [...members]);
+  return doc.toString();
 }
 
 /** One plain HTTP call to a Zeta member (loopback, no keep-alive); rejects on network errors and timeouts. */

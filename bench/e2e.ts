@@ -1,66 +1,188 @@
 // bench/e2e: wall time of one small batch application from `submit` to the Job Complete, on the
-// local control plane with real Zeta processes (the engine tier's setup), broken into phases from
-// the runtime's own log and the API — and, measured in the same run, the baseline: the same job
-// on a bare Zeta cluster of the same shape (master + 2 workers started directly, job submitted
-// through REST, no Kubernetes). The ratio is the price of application mode on this machine.
+// local control plane with real Zeta processes (the engine tier's setup), phase by phase, next to
+// what each phase costs without Kubernetes and to its floor — all measured in the same run, round
+// by round, so every column sees the same load:
 //
-//   npm run bench:e2e        (BENCH_RUNS=3 by default; SEATUNNEL_TEST_CLUSTER=<file> reuses a dev-cluster)
+//   - application mode: the CLI's submit, then the runtime's own log (master started, engine ready,
+//     workers registered, job RUNNING, FINISHED, exit) and the bench's own reads of the master's
+//     REST (members joined, workers registered), then the Job's Complete condition;
+//   - bare Zeta on application mode's engine files: master + 2 workers started directly as
+//     processes on loopback addresses, the job submitted through REST, no Kubernetes;
+//   - bare Zeta on SeaTunnel's default configuration (the 2.3.8 `config/` directory; the target's
+//     baseline, issue #15);
+//   - floors: a JVM that starts and exits (`java -version`), a Zeta master starting alone, and a
+//     trivial Job on the same control plane (Job created → its process runs; process exit → Job
+//     Complete).
+//
+//   npm run bench:e2e        (BENCH_RUNS=3 by default)
 
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { main } from '../lib/cli/main';
 import type { Output } from '../lib/cli/output';
 import { resolveApplication } from '../lib/model/resolve';
+import type { SeaTunnelApplicationProps } from '../lib/model/props';
+import type { ApplicationSpec } from '../lib/model/spec';
+import { JOIN_WAIT_PROPERTY } from '../lib/engine/files';
 import { ControlPlane } from '../tools/local-stack/control-plane';
 import { startLocalStack, LOCAL_POD_ANNOTATIONS } from '../tools/local-stack/local-application';
-import { BareZeta } from './bare-zeta';
-import { median, table, timeMsAsync } from './harness';
+import { BareZeta, httpCall, StockZeta } from './bare-zeta';
+import { median, table } from './harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const POLL_MS = 100;
+const WORKERS = 2;
 const JOB = `env { job.mode = "BATCH", parallelism = 2 }
 source { FakeSource { result_table_name = "fake", row.num = 1000, schema { fields { name = "string", age = "int" } } } }
 sink { Console { source_table_name = "fake" } }
 `;
+const JOB_JSON = JSON.stringify({
+  env: { 'job.mode': 'BATCH', parallelism: 2, 'job.retry.times': 0 },
+  source: [{ plugin_name: 'FakeSource', result_table_name: 'fake', row: { num: 1000 }, schema: { fields: { name: 'string', age: 'int' } } }],
+  sink: [{ plugin_name: 'Console', source_table_name: 'fake' }],
+});
+
+/** The phases every set-up goes through, ms. `undefined`: the set-up has no such phase. */
+type Phases = Record<string, number | undefined>;
+
+const ZETA_PHASES = [
+  'master JVM started → REST up',
+  'REST up → workers joined',
+  'joined → workers registered',
+  'registered → job RUNNING',
+  'RUNNING → FINISHED',
+];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const now = () => performance.timeOrigin + performance.now();
 
 function quiet(): Output {
   const nop = () => undefined;
   return { json: false, result: nop, line: nop, warn: nop, error: (t) => process.stderr.write(`${t}\n`) };
 }
 
-/** Timestamps (ms) of runtime log lines matching each pattern, from the master container log. */
-function logTimes(log: string, patterns: Record<string, RegExp>): Record<string, number | undefined> {
-  const out: Record<string, number | undefined> = {};
+/**
+ * Polls a master's REST every POLL_MS and notes when it first answers, when the cluster first
+ * counts 1 + WORKERS members (Hazelcast join) and when /overview first counts WORKERS workers
+ * (Zeta's slot registration). The same reads for every set-up, so they compare.
+ */
+class ClusterWatch {
+  up?: number;
+  joined?: number;
+  registered?: number;
+  private stopped = false;
+  private readonly done: Promise<void>;
+
+  constructor(host: () => string | undefined, port: number) {
+    this.done = (async () => {
+      while (!this.stopped && this.registered === undefined) {
+        const h = host();
+        if (h) await this.read(h, port).catch(() => undefined);
+        await sleep(POLL_MS);
+      }
+    })();
+  }
+
+  private async read(host: string, port: number): Promise<void> {
+    // Up: Zeta's overview answers (what the runtime waits for); Hazelcast's own REST answers earlier.
+    const o = await httpCall(host, port, 'GET', '/hazelcast/rest/maps/overview', undefined, 2000);
+    if (o.status !== 200) return;
+    const t = now();
+    this.up ??= t;
+    if (this.joined === undefined) {
+      const c = await httpCall(host, port, 'GET', '/hazelcast/rest/cluster', undefined, 2000);
+      const members = c.status === 200 ? (JSON.parse(c.body) as { members?: unknown[] }).members : undefined;
+      if (members && members.length >= 1 + WORKERS) this.joined = t;
+    }
+    if (Number((JSON.parse(o.body) as { workers?: string }).workers) >= WORKERS) {
+      this.joined ??= t;
+      this.registered = t;
+    }
+  }
+
+  /** Resolves once the workers are registered (or rejects after `timeoutMs`). */
+  async registration(timeoutMs: number): Promise<void> {
+    const t0 = now();
+    while (this.registered === undefined) {
+      if (now() - t0 > timeoutMs) throw new Error(`${WORKERS} workers not registered in ${timeoutMs} ms`);
+      await sleep(POLL_MS);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.done;
+  }
+}
+
+/** Timestamps (ms) of the first log line matching each pattern. */
+function logTimes(log: string, patterns: Record<string, RegExp>): Record<string, number> {
+  const out: Record<string, number> = {};
   for (const [k, re] of Object.entries(patterns)) {
     const line = log.split('\n').find((l) => re.test(l));
     const m = line ? /(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z)/.exec(line) : null;
-    out[k] = m ? Date.parse(m[1]) : undefined;
+    if (!m) throw new Error(`no "${k}" line (${re}) in the master's log`);
+    out[k] = Date.parse(m[1]);
   }
   return out;
 }
 
-async function applicationRun(
-  cp: ControlPlane,
-  stack: ReturnType<typeof startLocalStack>,
-  namespace: string,
-  dir: string,
-  i: number,
-): Promise<Record<string, number>> {
-  const deploy = path.join(dir, `deploy-${i}.conf`);
-  const job = path.join(dir, 'job.conf');
+interface Bench {
+  readonly cp: ControlPlane;
+  readonly stack: ReturnType<typeof startLocalStack>;
+  readonly namespace: string;
+  readonly dir: string;
+}
+
+async function waitJob(b: Bench, name: string, t0: number): Promise<number> {
+  for (;;) {
+    const j = await b.cp.admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
+      'GET',
+      `/apis/batch/v1/namespaces/${b.namespace}/jobs/${name}`,
+    );
+    const c = j.status?.conditions ?? [];
+    if (c.some((x) => x.type === 'Failed' && x.status === 'True')) throw new Error(`Job ${name} failed`);
+    if (c.some((x) => x.type === 'Complete' && x.status === 'True')) return now();
+    if (now() - t0 > 300_000) throw new Error(`Job ${name} did not complete in 300 s`);
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * What this release changed for speed (issue #15), undone: the JVMs without the class-data sharing
+ * archive, and Hazelcast's own 5 s wait before the master admits a joining member.
+ */
+const BEFORE_LINES = [
+  'kubernetes.class-data-sharing = off',
+  `kubernetes.runtime-files.hazelcast.content = "hazelcast:\\n  properties:\\n    ${JOIN_WAIT_PROPERTY}: 5\\n"`,
+];
+const BEFORE_PROPS = {
+  classDataSharing: 'off',
+  runtimeFiles: { hazelcast: { content: `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 5\n` } },
+} as const;
+const NO_CDS = { classDataSharing: 'off' } as const;
+const JOIN_WAIT = { runtimeFiles: BEFORE_PROPS.runtimeFiles } as const;
+
+async function applicationRun(b: Bench, i: number, variant: string, extraLines: readonly string[] = []): Promise<Phases> {
+  const deploy = path.join(b.dir, `deploy-${variant}-${i}.conf`);
+  const job = path.join(b.dir, 'job.conf');
   const annotations = Object.entries(LOCAL_POD_ANNOTATIONS)
     .map(([k, v]) => `"${k}" = ${v}`)
     .join(', ');
   fs.writeFileSync(
     deploy,
     [
-      `application { name = bench-e2e-${i}, worker-count = 2, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
-      `kubernetes { namespace = ${namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, seatunnel-home = "${stack.seatunnelHome}",`,
-      `  master.annotations { ${annotations} }, worker.annotations { ${annotations} }, kubeconfig = "${cp.info.kubeconfig}" }`,
+      `application { name = bench-e2e-${variant}-${i}, worker-count = ${WORKERS}, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
+      `kubernetes { namespace = ${b.namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, seatunnel-home = "${b.stack.seatunnelHome}",`,
+      `  master.annotations { ${annotations} }, worker.annotations { ${annotations} }, kubeconfig = "${b.cp.info.kubeconfig}" }`,
+      ...extraLines,
     ].join('\n'),
   );
   fs.writeFileSync(job, JOB);
-  const t0 = Date.now();
+  const t0 = now();
   let appId = '';
   const out: Output = {
     ...quiet(),
@@ -68,87 +190,292 @@ async function applicationRun(
       if (!Array.isArray(d) && typeof d.applicationId === 'string') appId = d.applicationId;
     },
   };
-  const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
-  if (submitted !== 0) throw new Error(`submit exited ${submitted}`);
-  const tSubmit = Date.now();
-  let complete: number;
-  for (;;) {
-    const j = await cp.admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
-      'GET',
-      `/apis/batch/v1/namespaces/${namespace}/jobs/${appId}`,
-    );
-    const c = j.status?.conditions ?? [];
-    if (c.some((x) => x.type === 'Failed' && x.status === 'True')) throw new Error(`application ${appId} failed`);
-    if (c.some((x) => x.type === 'Complete' && x.status === 'True')) {
-      complete = Date.now();
-      break;
+  const isMaster = (n: string) => n.startsWith(`${appId}-`) && !n.includes('-worker-');
+  const watch = new ClusterWatch(() => {
+    const master = appId ? b.stack.kubelet.podNames().find(isMaster) : undefined;
+    return master ? b.stack.kubelet.localAddressOf(master) : undefined;
+  }, 5801);
+  try {
+    const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
+    if (submitted !== 0) throw new Error(`submit exited ${submitted}`);
+    const tSubmit = now();
+    const complete = await waitJob(b, appId, t0);
+    const master = b.stack.kubelet.podNames().find(isMaster)!;
+    const t = logTimes(b.stack.kubelet.logOf(master), {
+      runtimeStarted: /runtime: settings loaded/,
+      engineStarted: /runtime: engine process started/,
+      workersCreated: /runtime: created worker/,
+      masterReady: /runtime: engine ready/,
+      registered: /runtime: event AllWorkersRegistered/,
+      running: /runtime: Zeta job status .*status=RUNNING/,
+      finished: /runtime: ending state=SUCCEEDED/,
+      exited: /runtime: exit code=0/,
+    });
+    const w = watch;
+    if (process.env.BENCH_VERBOSE) {
+      const lines = b.stack.kubelet
+        .logOf(master)
+        .split('\n')
+        .filter((l) => / runtime: /.test(l));
+      process.stderr.write(`${appId}:\n${lines.map((l) => `  ${l.slice(l.indexOf(' runtime: ') - 24)}`).join('\n')}\n`);
     }
-    if (Date.now() - t0 > 300_000) throw new Error(`application ${appId} did not complete in 300 s`);
-    await new Promise((r) => setTimeout(r, 100));
+    return {
+      'submit (CLI process work, in-process here)': tSubmit - t0,
+      'Job unsuspended → master process started': t.runtimeStarted - tSubmit,
+      'master JVM started → REST up': (w.up ?? t.masterReady) - t.runtimeStarted,
+      'REST up → workers joined': w.joined !== undefined && w.up !== undefined ? w.joined - w.up : undefined,
+      'joined → workers registered': w.registered !== undefined && w.joined !== undefined ? w.registered - w.joined : undefined,
+      '(runtime: REST up → all registered, its own reads)': t.registered - t.masterReady,
+      '(first worker Pod created → master JVM started: the head start)': t.engineStarted - t.workersCreated,
+      'registered → job RUNNING': t.running - t.registered,
+      'RUNNING → FINISHED': t.finished - t.running,
+      'FINISHED → workers removed, process exited': t.exited - t.finished,
+      'process exited → Job Complete': complete - t.exited,
+      total: complete - t0,
+    };
+  } finally {
+    await watch.stop();
   }
-  const master = stack.kubelet.podNames().find((n) => n.startsWith(appId) && !n.includes('-worker-'))!;
-  const t = logTimes(stack.kubelet.logOf(master), {
-    runtimeStarted: /runtime: settings loaded/,
-    masterReady: /runtime: engine ready/,
-    registered: /runtime: event AllWorkersRegistered/,
-    running: /runtime: Zeta job status .*status=RUNNING/,
-    finished: /runtime: ending state=SUCCEEDED/,
-    cleaned: /runtime: exit code=0/,
-  });
-  const at = (k: string) => {
-    const v = t[k];
-    if (v === undefined) throw new Error(`no "${k}" line in the master log of ${appId}`);
-    return v;
-  };
-  return {
-    'submit (CLI)': tSubmit - t0,
-    'master Pod scheduled, runtime started': at('runtimeStarted') - tSubmit,
-    'Zeta master ready': at('masterReady') - at('runtimeStarted'),
-    'workers created and registered': at('registered') - at('masterReady'),
-    'job submitted and running': at('running') - at('registered'),
-    'job finished': at('finished') - at('running'),
-    'cleanup and exit': at('cleaned') - at('finished'),
-    'Job Complete recorded': complete - at('cleaned'),
-    total: complete - t0,
-  };
 }
 
-/** The same job on a bare Zeta cluster: master + 2 workers started directly, REST submit, poll. */
-async function bareRun(home: string, dir: string, i: number): Promise<number> {
-  const spec = resolveApplication({
-    name: `bare-${i}`,
+/** The same job on bare Zeta processes (`zeta`'s files and command lines); every member started at once. */
+async function bareRun(zeta: BareZeta, name: string): Promise<Phases> {
+  const [master, ...workers] = ['127.0.1.1', '127.0.1.2', '127.0.1.3'];
+  const t0 = now();
+  zeta.start('master', master);
+  for (const w of workers) zeta.start('worker', w);
+  const watch = new ClusterWatch(() => master, zeta.spec.master.port);
+  try {
+    await watch.registration(300_000);
+    const tSubmit = now();
+    const id = (JSON.parse(await zeta.rest(master, 'POST', `/submit-job?jobName=${name}`, JOB_JSON, 60_000)) as { jobId: string }).jobId;
+    let running: number | undefined;
+    for (;;) {
+      const s = (JSON.parse(await zeta.rest(master, 'GET', `/job-info/${id}`)) as { jobStatus?: string }).jobStatus;
+      if (s === 'RUNNING') running ??= now();
+      if (s === 'FINISHED') {
+        const finished = now();
+        running ??= finished;
+        return {
+          'master JVM started → REST up': watch.up! - t0,
+          'REST up → workers joined': watch.joined! - watch.up!,
+          'joined → workers registered': watch.registered! - watch.joined!,
+          'registered → job RUNNING': running - tSubmit,
+          'RUNNING → FINISHED': finished - running,
+          total: finished - t0,
+        };
+      }
+      if (s && ['FAILED', 'CANCELED'].includes(s)) throw new Error(`bare job ${s}`);
+      await sleep(POLL_MS);
+    }
+  } finally {
+    await watch.stop();
+    zeta.killAll();
+  }
+}
+
+/** A JVM that starts and exits: `java -version`, the same java the members run. */
+function jvmFloor(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = now();
+    const p = spawn('java', ['-version'], { stdio: 'ignore' });
+    p.on('error', reject);
+    p.on('exit', (code) => (code === 0 ? resolve(now() - t0) : reject(new Error(`java -version exited ${code}`))));
+  });
+}
+
+/** A Zeta master alone, on application mode's files: started → its REST answers. */
+async function memberAloneFloor(spec: ApplicationSpec, dir: string): Promise<number> {
+  const zeta = new BareZeta(spec, dir, ['127.0.1.1']);
+  const t0 = now();
+  zeta.start('master', '127.0.1.1');
+  try {
+    for (;;) {
+      const r = await httpCall('127.0.1.1', spec.master.port, 'GET', '/hazelcast/rest/maps/overview', undefined, 2000).catch(() => undefined);
+      if (r?.status === 200) return now() - t0;
+      if (now() - t0 > 120_000) throw new Error('a master alone did not answer in 120 s');
+      await sleep(POLL_MS);
+    }
+  } finally {
+    zeta.killAll();
+  }
+}
+
+/**
+ * A trivial Job on the same control plane and kubelet: created (not suspended) → its process
+ * runs, and the process's exit → the Job's Complete condition, read the way the application's is.
+ */
+async function trivialJobFloor(b: Bench, i: number): Promise<{ start: number; complete: number }> {
+  const name = `bench-e2e-floor-${i}`;
+  const t0 = now();
+  await b.cp.admin.call('POST', `/apis/batch/v1/namespaces/${b.namespace}/jobs`, {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        metadata: { annotations: LOCAL_POD_ANNOTATIONS },
+        spec: {
+          restartPolicy: 'Never',
+          serviceAccountName: 'seatunnel-runtime',
+          automountServiceAccountToken: false,
+          containers: [{ name: 'main', image: 'floor', command: ['/bin/sh', '-c', 'date +%s%3N'] }],
+        },
+      },
+    },
+  });
+  const complete = await waitJob(b, name, t0);
+  const pod = b.stack.kubelet.podNames().find((n) => n.startsWith(`${name}-`))!;
+  const stamp = Number(/(\d{13})/.exec(b.stack.kubelet.logOf(pod))?.[1]);
+  if (!stamp) throw new Error(`no timestamp in the log of ${pod}`);
+  await b.cp.admin.call('DELETE', `/apis/batch/v1/namespaces/${b.namespace}/jobs/${name}?propagationPolicy=Background`);
+  return { start: stamp - t0, complete: complete - stamp };
+}
+
+function bareSpec(home: string, name: string, extra: Partial<SeaTunnelApplicationProps> = {}): ApplicationSpec {
+  return resolveApplication({
+    ...extra,
+    name,
     image: 'apache/seatunnel:2.3.8',
     jobConfig: JOB,
     seatunnelHome: home,
-    workerCount: 2,
+    workerCount: WORKERS,
     workerSlots: 2,
     workerMemoryMb: 640,
     masterMemoryMb: 640,
   });
-  const masterIp = '127.0.1.1';
-  const zeta = new BareZeta(spec, path.join(dir, `bare-${i}`), [masterIp]);
-  const body = JSON.stringify({
-    env: { 'job.mode': 'BATCH', parallelism: 2, 'job.retry.times': 0 },
-    source: [{ plugin_name: 'FakeSource', result_table_name: 'fake', row: { num: 1000 }, schema: { fields: { name: 'string', age: 'int' } } }],
-    sink: [{ plugin_name: 'Console', source_table_name: 'fake' }],
-  });
-  try {
-    return await timeMsAsync(async () => {
-      zeta.start('master', masterIp);
-      zeta.start('worker', '127.0.1.2');
-      zeta.start('worker', '127.0.1.3');
-      await zeta.waitWorkers(masterIp, 2);
-      const id = (JSON.parse(await zeta.rest(masterIp, 'POST', `/submit-job?jobName=bare-${i}`, body)) as { jobId: string }).jobId;
-      for (;;) {
-        const s = (JSON.parse(await zeta.rest(masterIp, 'GET', `/job-info/${id}`)) as { jobStatus?: string }).jobStatus;
-        if (s === 'FINISHED') return;
-        if (s && ['FAILED', 'CANCELED'].includes(s)) throw new Error(`bare job ${s}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    });
-  } finally {
-    zeta.killAll();
-  }
+}
+
+interface Round {
+  app: Phases;
+  appBefore: Phases;
+  own: Phases;
+  ownNoCds: Phases;
+  ownJoinWait: Phases;
+  stock: Phases;
+  jvm: number;
+  alone: number;
+  job: { start: number; complete: number };
+}
+
+function med(rounds: readonly Round[], pick: (r: Round) => number | undefined): number | undefined {
+  const xs = rounds.map(pick).filter((x): x is number => x !== undefined);
+  return xs.length ? median(xs) : undefined;
+}
+
+const cell = (x: number | undefined) => (x === undefined ? '' : Math.round(x));
+const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b <= 0 ? '' : `${(a / b).toFixed(2)}x`);
+
+function report(rounds: readonly Round[]): void {
+  const floorOf: Record<string, [string, (r: Round) => number]> = {
+    'Job unsuspended → master process started': ['trivial Job: created → process runs', (r) => r.job.start],
+    'master JVM started → REST up': ['Zeta master alone (java -version: see below)', (r) => r.alone],
+    'process exited → Job Complete': ['trivial Job: process exit → Complete', (r) => r.job.complete],
+  };
+  const phases = Object.keys(rounds[0].app);
+  console.log(`One batch application (FakeSource 2 × 1000 rows → Console, ${WORKERS} workers × 2 slots), median of ${rounds.length} rounds, ms.`);
+  console.log('"bare, own files": bare Zeta processes on application mode\'s engine files; "bare, defaults": on SeaTunnel 2.3.8\'s config/.');
+  console.log('');
+  console.log(
+    table(
+      ['phase', 'application', 'bare, own files', 'app / bare', 'bare, defaults', 'floor', 'app / floor', 'floor measured as'],
+      phases.map((p) => {
+        const app = med(rounds, (r) => r.app[p]);
+        const own = med(rounds, (r) => r.own[p]);
+        const stock = med(rounds, (r) => r.stock[p]);
+        const f = floorOf[p];
+        const floor = f ? med(rounds, f[1]) : ZETA_PHASES.includes(p) ? own : undefined;
+        return [p, cell(app), cell(own), ratio(app, own), cell(stock), cell(floor), ratio(app, floor), f ? f[0] : floor !== undefined ? 'bare, own files' : ''];
+      }),
+    ),
+  );
+  console.log('');
+  console.log(
+    table(
+      ['floor', 'median', 'min', 'max'],
+      [
+        ['java -version', ...stats(rounds.map((r) => r.jvm))],
+        ['Zeta master alone → REST up', ...stats(rounds.map((r) => r.alone))],
+      ],
+    ),
+  );
+  const gain = (label: string, phase: string, pick: (r: Round) => Phases, without: (r: Round) => Phases): Array<string | number> => {
+    const a = med(rounds, (r) => pick(r)[phase]);
+    const w = med(rounds, (r) => without(r)[phase]);
+    return [label, phase, cell(a), cell(w), a !== undefined && w !== undefined ? Math.round(w - a) : '', ratio(a, w)];
+  };
+  console.log('');
+  console.log('Each setting against the same set-up without it (medians, ms; gain = without − with):');
+  console.log(
+    table(
+      ['setting', 'phase', 'with', 'without', 'gain', 'with / without'],
+      [
+        gain(
+          'class-data sharing archive (bare, own files)',
+          'master JVM started → REST up',
+          (r) => r.own,
+          (r) => r.ownNoCds,
+        ),
+        gain(
+          'class-data sharing archive (bare, own files)',
+          'total',
+          (r) => r.own,
+          (r) => r.ownNoCds,
+        ),
+        gain(
+          `${JOIN_WAIT_PROPERTY}: 0, not 5 (bare, own files)`,
+          'REST up → workers joined',
+          (r) => r.own,
+          (r) => r.ownJoinWait,
+        ),
+        gain(
+          `${JOIN_WAIT_PROPERTY}: 0, not 5 (bare, own files)`,
+          'total',
+          (r) => r.own,
+          (r) => r.ownJoinWait,
+        ),
+        gain(
+          'both (application mode)',
+          'master JVM started → REST up',
+          (r) => r.app,
+          (r) => r.appBefore,
+        ),
+        gain(
+          'both (application mode)',
+          'REST up → workers joined',
+          (r) => r.app,
+          (r) => r.appBefore,
+        ),
+        gain(
+          'both (application mode)',
+          'total',
+          (r) => r.app,
+          (r) => r.appBefore,
+        ),
+      ],
+    ),
+  );
+  const total = med(rounds, (r) => r.app.total)!;
+  const before = med(rounds, (r) => r.appBefore.total)!;
+  const stock = med(rounds, (r) => r.stock.total)!;
+  const own = med(rounds, (r) => r.own.total)!;
+  console.log('');
+  console.log(
+    table(
+      ['start → job FINISHED (application: submit → Job Complete)', 'ms', 'ratio'],
+      [
+        ['bare Zeta, SeaTunnel 2.3.8 defaults (the baseline)', stock, '1.00x'],
+        ["bare Zeta, application mode's engine files", own, ratio(own, stock)],
+        ["application mode, without this release's two settings", before, ratio(before, stock)],
+        ['application mode', total, `${ratio(total, stock)} (target ≤ 0.90x)`],
+      ],
+    ),
+  );
+}
+
+function stats(xs: readonly number[]): number[] {
+  return [median(xs), Math.min(...xs), Math.max(...xs)];
 }
 
 async function run(): Promise<void> {
@@ -162,36 +489,30 @@ async function run(): Promise<void> {
     metadata: { name: 'seatunnel-runtime' },
   });
   const stack = startLocalStack({ admin: cp.admin, server: cp.info.server, caData: cp.info.caData, namespace, dir });
+  const b: Bench = { cp, stack, namespace, dir };
   try {
-    const apps: Array<Record<string, number>> = [];
-    const bare: number[] = [];
+    const rounds: Round[] = [];
     for (let i = 0; i < RUNS; i++) {
-      apps.push(await applicationRun(cp, stack, namespace, dir, i));
-      bare.push(await bareRun(stack.seatunnelHome, dir, i));
+      const home = stack.seatunnelHome;
+      const spec = bareSpec(home, `bare-${i}`);
+      const bare = (name: string, s: ApplicationSpec) => bareRun(new BareZeta(s, path.join(dir, `${name}-${i}`), ['127.0.1.1']), `${name}-${i}`);
+      const round: Round = {
+        jvm: await jvmFloor(),
+        alone: await memberAloneFloor(spec, path.join(dir, `alone-${i}`)),
+        job: await trivialJobFloor(b, i),
+        app: await applicationRun(b, i, 'now'),
+        own: await bare('own', spec),
+        stock: await bareRun(new StockZeta(spec, path.join(dir, `stock-${i}`), '127.0.1.1', ['127.0.1.2', '127.0.1.3']), `stock-${i}`),
+        appBefore: await applicationRun(b, i, 'before', BEFORE_LINES),
+        ownNoCds: await bare('own-nocds', bareSpec(home, `bare-nocds-${i}`, NO_CDS)),
+        ownJoinWait: await bare('own-joinwait', bareSpec(home, `bare-joinwait-${i}`, JOIN_WAIT)),
+      };
+      rounds.push(round);
+      console.error(
+        `round ${i + 1}/${RUNS}: application ${Math.round(round.app.total!)} ms, bare own ${Math.round(round.own.total!)}, bare defaults ${Math.round(round.stock.total!)}`,
+      );
     }
-    const phases = Object.keys(apps[0]);
-    console.log(`One batch application (FakeSource 2 × 1000 rows → Console, 2 workers × 2 slots), median of ${RUNS} runs, ms:`);
-    console.log(
-      table(
-        ['phase', 'median', 'min', 'max'],
-        phases.map((p) => {
-          const xs = apps.map((a) => a[p]);
-          return [p, median(xs), Math.min(...xs), Math.max(...xs)];
-        }),
-      ),
-    );
-    const total = median(apps.map((a) => a.total));
-    const base = median(bare);
-    console.log('');
-    console.log(
-      table(
-        ['', 'ms', 'ratio'],
-        [
-          ['bare Zeta (start master + 2 workers, submit, FINISHED)', base, '1.00x'],
-          ['application mode (submit → Job Complete)', total, `${(total / base).toFixed(2)}x`],
-        ],
-      ),
-    );
+    report(rounds);
   } finally {
     await stack.stop();
     await cp.stop();
@@ -200,5 +521,5 @@ async function run(): Promise<void> {
 
 run().catch((e: unknown) => {
   console.error(e);
-  process.exitCode = 1;
+  process.exit(1);
 });

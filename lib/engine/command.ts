@@ -46,12 +46,22 @@ export function zetaClasspath(home: string): string {
   return [`${home}/lib/*`, `${home}/starter/logging/*`, `${home}/starter/seatunnel-starter.jar`].join(':');
 }
 
+/** Where kubernetes.class-data-sharing looks for the image's archive of the engine's classes. */
+export const classDataArchive = (home: string): string => `${home.replace(/\/+$/, '')}/cds/zeta.jsa`;
+
 /**
- * Starts java with the flags of a JVM options file in front of its other arguments: `sh -c
- * LAUNCHER <file> java <args…>`. Java 8 (SeaTunnel 2.3.x images) has no `@argfile`; the file is
- * split on whitespace as SeaTunnel's start script splits its jvm_*_options (`set -f`: no globbing).
+ * Starts java with what only the container can know: `sh -c LAUNCHER <options file | ''>
+ * <archive | ''> java <args…>`.
+ *   - The JVM options file's flags go in front of the other arguments. Java 8 (SeaTunnel 2.3.x
+ *     images) has no `@argfile`; the file is split on whitespace as SeaTunnel's start script splits
+ *     its jvm_*_options (`set -f`: no globbing).
+ *   - The class-data sharing archive is used only when the image has it: given a missing archive,
+ *     the JVM turns off even its own (the JDK's) sharing, and Java 8 does not know the flag — but its
+ *     images have no archive. The file's flags come after it, so a user's `-Xshare:off` wins.
  */
-export const JVM_FILE_LAUNCHER = 'set -f; flags=$(cat "$0") || exit 1; java=$1; shift; exec "$java" $flags "$@"';
+export const ZETA_LAUNCHER =
+  'set -f; f=; [ -z "$0" ] || f=$(cat "$0") || exit 1; a=$1; j=$2; shift 2; ' +
+  'if [ -n "$a" ] && [ -r "$a" ]; then exec "$j" "-XX:SharedArchiveFile=$a" $f "$@"; fi; exec "$j" $f "$@"';
 
 /**
  * With kubernetes.config-map the JVM flags are the completed options file (the user's flags between
@@ -78,12 +88,13 @@ export function zetaCommand(spec: ApplicationSpec, role: 'master' | 'worker', pa
   if (spec.runtimeFiles.hazelcast.mode !== 'disabled') props.push(`-Dhazelcast.config=${paths.configDir}/${hazelcast}`);
   if (spec.runtimeFiles.log4j2.mode !== 'disabled') props.push(`-Dlog4j2.configurationFile=${paths.configDir}/${ENGINE_FILES.log4j2}`);
   const java = ['java', ...jvm, ...props, '-cp', zetaClasspath(home), ZETA_MAIN_CLASS, '-r', role];
-  if (!fromFile) return java;
-  const file = `${paths.configDir}/${role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm}`;
-  return ['/bin/sh', '-c', JVM_FILE_LAUNCHER, file, ...java];
+  const archive = spec.classDataSharing === 'auto' ? classDataArchive(home) : '';
+  if (!fromFile && !archive) return java;
+  const file = fromFile ? `${paths.configDir}/${role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm}` : '';
+  return ['/bin/sh', '-c', ZETA_LAUNCHER, file, archive, ...java];
 }
 
-/** The java argv of a Zeta command, without the launcher that reads the JVM options file. */
+/** The java argv of a Zeta command, without its launcher. */
 export function zetaJavaArgv(argv: readonly string[]): readonly string[] {
-  return argv[1] === '-c' && argv[2] === JVM_FILE_LAUNCHER ? argv.slice(4) : argv;
+  return argv[1] === '-c' && argv[2] === ZETA_LAUNCHER ? argv.slice(5) : argv;
 }

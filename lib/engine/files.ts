@@ -192,6 +192,9 @@ function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: Va
   return header('seatunnel.yaml', role) + stringify(merged);
 }
 
+/** Seconds the Hazelcast master waits before admitting a member that asked to join. */
+export const JOIN_WAIT_PROPERTY = 'hazelcast.wait.seconds.before.join';
+
 const HAZELCAST_PROPERTIES = {
   'hazelcast.invocation.max.retry.count': 20,
   'hazelcast.tcp.join.port.try.count': 30,
@@ -204,6 +207,10 @@ const HAZELCAST_PROPERTIES = {
   'hazelcast.heartbeat.phiaccrual.failuredetector.sample.size': 200,
   'hazelcast.heartbeat.phiaccrual.failuredetector.min.std.dev.millis': 100,
   'hazelcast.phone.home.enabled': false,
+  // Hazelcast's master holds a join request back for this long (default 5 s), to admit members
+  // that arrive close together in one round. Every member of an application starts at once and
+  // no other will ever join, so the wait only delays the workers' registration (docs/performance.md).
+  [JOIN_WAIT_PROPERTY]: 0,
 };
 
 function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Yaml {

@@ -3,6 +3,8 @@
 // here is accepted (and documented) everywhere at once.
 
 export const IMAGE_PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
+/** kubernetes.class-data-sharing: use the image's archive of the engine's classes when it has one, or never. */
+export const CLASS_DATA_SHARING = ['auto', 'off'] as const;
 
 /** How the runtime reaches the master container (see `runtimeMode`). */
 export const RUNTIME_MODES = ['init-container', 'embedded'] as const;

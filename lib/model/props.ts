@@ -5,12 +5,21 @@
 // below repeat the registry's defaults for editors and generated API docs; a unit test
 // (test/unit/model/props-defaults.test.ts) fails when one of them disagrees with the registry.
 
-import type { IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES, TOLERATION_EFFECTS, TOLERATION_OPERATORS } from './allowed-values';
+import type {
+  CLASS_DATA_SHARING,
+  IMAGE_PULL_POLICIES,
+  POD_ROLES,
+  POD_SECURITY_LEVELS,
+  RUNTIME_MODES,
+  TOLERATION_EFFECTS,
+  TOLERATION_OPERATORS,
+} from './allowed-values';
 
 /** The two Pod roles of an application. */
 export type PodRole = (typeof POD_ROLES)[number];
 
 export type ImagePullPolicy = (typeof IMAGE_PULL_POLICIES)[number];
+export type ClassDataSharing = (typeof CLASS_DATA_SHARING)[number];
 
 export type RuntimeMode = (typeof RUNTIME_MODES)[number];
 
@@ -221,6 +230,11 @@ export interface SeaTunnelApplicationProps {
   readonly serviceAccount?: string;
   /** SEATUNNEL_HOME inside the image. @default '/opt/seatunnel' */
   readonly seatunnelHome?: string;
+  /**
+   * Class-data sharing for the Zeta JVMs: `auto` uses the image's archive of the engine's classes,
+   * `<seatunnelHome>/cds/zeta.jsa`, when the image has one; `off` never does. @default 'auto'
+   */
+  readonly classDataSharing?: ClassDataSharing;
   /** ConfigMaps mounted into the application, by entry name. @default - none */
   readonly configMaps?: Readonly<Record<string, ConfigMapEntryProps>>;
   /** Secrets mounted into the application, by entry name. @default - none */

@@ -1,7 +1,7 @@
 // The resolved, validated description of one application: every default applied, every rule
 // checked. The plan is a pure function of this object.
 
-import type { ImagePullPolicy, PodRole, PodSecurityLevel, RuntimeMode, TolerationProps } from './props';
+import type { ClassDataSharing, ImagePullPolicy, PodRole, PodSecurityLevel, RuntimeMode, TolerationProps } from './props';
 
 export interface Toleration {
   readonly key?: string;
@@ -108,6 +108,8 @@ export interface ApplicationSpec {
   /** True when the plan creates `serviceAccount` (`kubernetes.service-account` unset). */
   readonly serviceAccountGenerated: boolean;
   readonly seatunnelHome: string;
+  /** kubernetes.class-data-sharing. */
+  readonly classDataSharing: ClassDataSharing;
   readonly master: MasterSpec;
   readonly worker: WorkerSpec;
   readonly startupTimeoutMillis: number;

@@ -127,16 +127,21 @@ class Application implements Step {
     this.interruption.throwIfSet();
 
     const started = this.d.clock.now();
-    if (!ha) this.startEngine();
-    // The workers' JVMs start while the master's does: a worker keeps trying to join the master's
-    // address (known from the start: this Pod's IP), so nothing waits for the master to be ready
-    // before the workers are created — the registration barrier waits for both.
-    const engineReady = this.waitForEngine();
-    engineReady.catch(() => undefined);
     const kctx = await this.interruption.guard(readKubernetes(this));
     this.watchOwnJob();
     if (ha) this.masters = new MastersWatch(this, ha, kctx.masterFailovers);
     const reconciler = await this.startWorkers(kctx);
+    // The master's JVM starts once the workers' containers run (docs/runtime.md, "Start order"):
+    // Zeta's master registers the workers that are members when its resource manager starts, and a
+    // worker that joins after that registers only at its next heartbeat, every 5 s. A worker keeps
+    // trying to join the master's address (this Pod's IP, known from the start), so the workers'
+    // JVMs start while the master's does; the registration barrier waits for both.
+    if (!ha) {
+      await this.workersUnderway(reconciler);
+      this.startEngine();
+    }
+    const engineReady = this.waitForEngine();
+    engineReady.catch(() => undefined);
     if (this.masters) await awaitMasters(this, this.masters, started);
     await this.interruption.guard(engineReady);
     if (this.masters) {
@@ -184,6 +189,27 @@ class Application implements Step {
       }
       await this.interruption.pause(1000);
     }
+  }
+
+  /**
+   * Resolves when every worker's container runs, or a worker failed or waits for a node or an image
+   * (judged over minutes: the barrier reports those waits), or the head start is used up.
+   */
+  private async workersUnderway(reconciler: WorkerReconciler): Promise<void> {
+    const { clock, log, settings } = this.d;
+    const began = clock.now();
+    const until = began + this.t.workerHeadStartMs;
+    for (;;) {
+      this.interruption.throwIfSet();
+      const a = reconciler.assessment;
+      if (a && (a.failure || a.timed.size > 0 || a.running >= settings.app.workerCount)) break;
+      if (clock.now() >= until) {
+        log.info('starting the engine before every worker runs', { running: a?.running ?? 0, afterMs: Math.round(clock.now() - began) });
+        return;
+      }
+      await this.interruption.pause(Math.min(50, until - clock.now()));
+    }
+    log.info('workers running', { afterMs: Math.round(clock.now() - began) });
   }
 
   private startEngine(): void {

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { adminHttp, deleteNamespace, createTestNamespace, waitFor } from '../support/cluster';
+import { classDataArchive, ZETA_MAIN_CLASS, zetaClasspath } from '../../lib/engine/command';
 import { getPod, imageRef, nodeContainers, nodeInfo, runPod, tcpProbe } from '../support/node-pods';
 
 jest.setTimeout(5 * 60_000);
@@ -36,6 +37,17 @@ describe('a real node', () => {
     // The JVM reads the container's limit (cgroup v1 here), not the machine's 24 GiB.
     expect(r.log).toMatch(/Memory Limit: 256\.00M/);
     expect(r.log).toMatch(/\bconnectors\b/);
+  });
+
+  test("the image's class-data sharing archive is valid for its java and the plan's classpath", async () => {
+    // tools/images/build.sh makes it with the image's own java; -Xshare:on makes an archive the JVM
+    // cannot use fatal, where the plan's auto mode would only print a warning and start without it.
+    const archive = classDataArchive('/opt/seatunnel');
+    const java = `java -Xshare:on -XX:SharedArchiveFile=${archive} -cp '${zetaClasspath('/opt/seatunnel')}' ${ZETA_MAIN_CLASS} --bogus 2>&1`;
+    const r = await runPod(ns, 'cds', imageRef('seatunnel'), ['sh', '-c', `ls -l ${archive} && ${java}`], { memory: '256Mi', cpu: '500m' });
+    expect(r.log).toMatch(/zeta\.jsa/);
+    expect(r.log).toMatch(/unsupported argument '--bogus'/);
+    expect(r.log).not.toMatch(/Unable to use shared archive|Error occurred during initialization|mismatch/i);
   });
 
   test('Service names resolve through CoreDNS and the kubernetes ClusterIP answers', async () => {

@@ -221,6 +221,32 @@ build_pause() {
   finish_component "$out" "$t0"
 }
 
+# <st>/cds/zeta.jsa for the image (kubernetes.class-data-sharing): an archive is valid only for the
+# JVM build that wrote it and the classpath it was written with, so it is made by the image's own
+# java with the home at /opt/seatunnel — in a scratch copy of the Java root filesystem, chrooted, in
+# mount and PID namespaces of its own (the member binds 127.0.0.1 of this machine; the copy gets an
+# /etc/hosts and an empty resolv.conf, so no name is looked up outside).
+image_class_archive() {
+  local st="$1" root port
+  step "seatunnel: class-data sharing archive at /opt/seatunnel/cds/zeta.jsa (the image's java, chrooted)"
+  root="$(mktemp -d -t seatunnel-cds-root.XXXXXX)"
+  tar -xf "$(dir_rootfs_java)/rootfs.tar" -C "$root"
+  mkdir -p "$root/opt/seatunnel" "$root/proc" "$root/tmp"
+  printf '127.0.0.1 localhost %s\n' "$(hostname)" >"$root/etc/hosts"
+  : >"$root/etc/resolv.conf"
+  cp "$REPO/tools/seatunnel/class-data-archive.sh" "$root/tmp/class-data-archive.sh"
+  port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+  local rc=0
+  unshare --mount --pid --fork --propagation private bash -c '
+    set -e
+    mount --bind "$2" "$1/opt/seatunnel"
+    mount -t proc proc "$1/proc"
+    mount --bind /dev "$1/dev"
+    CDS_PORT="$3" chroot "$1" /bin/bash /tmp/class-data-archive.sh /opt/seatunnel' _ "$root" "$st" "$port" || rc=$?
+  rm -rf "$root"
+  [[ $rc == 0 && -s "$st/cds/zeta.jsa" ]] || { log "the class-data sharing archive could not be made (exit $rc)"; false; }
+}
+
 build_seatunnel() {
   local home
   step "seatunnel: the engine home (tools/seatunnel/install.sh)"
@@ -241,6 +267,10 @@ build_seatunnel() {
   sed -i "s|$home|/opt/seatunnel|g" "$st/zeta.env"
   # The stock image's layout has starter/logging (on the plan's classpath) and logs/.
   mkdir -p "$st/starter/logging" "$st/logs"
+  # The home's class-data sharing archive names the cache path and this machine's java; the image
+  # gets one of its own.
+  rm -rf "$st/cds"
+  image_class_archive "$st"
   # Pods may run as any non-root user (kubernetes.run-as-user): everything readable, logs/ writable
   # by all (sticky, like /tmp), nothing writable otherwise.
   chmod -R u=rwX,go=rX "$out.tmp/layer"

@@ -30,7 +30,8 @@ esac
 
 cache_root="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
 # the home's name changes whenever anything that shapes it changes (this script included)
-hash="$(cat "$here/versions.env" "$here/launcher/ZetaNode.java" "$here/launcher/SeaTunnelServer.java" "$here/log4j2-console.properties" "$here/install.sh" |
+hash="$(cat "$here/versions.env" "$here/launcher/ZetaNode.java" "$here/launcher/SeaTunnelServer.java" "$here/log4j2-console.properties" "$here/install.sh" \
+  "$here/class-data-archive.sh" |
   sha256sum | cut -c1-12)"
 st_home="$cache_root/seatunnel/${SEATUNNEL_VERSION}-${hash}"
 
@@ -165,6 +166,9 @@ step="publish"
 rm -rf "$st_home"
 mv "$stage" "$st_home"
 # zeta.env was written with the final path already
+# The class-data sharing archive names the classpath it was made with: it is made at the final path.
+step="class-data sharing archive"
+bash "$here/class-data-archive.sh" "$st_home" || fail "tools/seatunnel/class-data-archive.sh could not write $st_home/cds/zeta.jsa"
 date -u +%Y-%m-%dT%H:%M:%SZ >"$st_home/.complete"
 log "done in $((SECONDS - t0)) s: $(du -sh "$st_home" | cut -f1) at $st_home"
 echo "$st_home"

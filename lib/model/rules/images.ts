@@ -5,7 +5,7 @@ import { absolutePathProblem, dns1123SubdomainProblem, imageReferenceProblem } f
 import type { ApplicationSpec } from '../spec';
 import type { PropReader } from './reader';
 
-export type Images = Pick<ApplicationSpec, 'image' | 'imagePullPolicy' | 'imagePullSecrets' | 'seatunnelHome' | 'runtime'>;
+export type Images = Pick<ApplicationSpec, 'image' | 'imagePullPolicy' | 'imagePullSecrets' | 'seatunnelHome' | 'classDataSharing' | 'runtime'>;
 
 export function resolveImages(r: PropReader): Images {
   let image = '';
@@ -16,6 +16,7 @@ export function resolveImages(r: PropReader): Images {
     imagePullPolicy: r.choice('imagePullPolicy'),
     imagePullSecrets: pullSecrets(r),
     seatunnelHome: r.str('seatunnelHome', absolutePathProblem),
+    classDataSharing: r.choice('classDataSharing'),
     runtime: {
       mode: r.choice('runtimeMode'),
       image: r.str('runtimeImage', imageReferenceProblem),

@@ -37,6 +37,8 @@ export interface Tuning {
   readonly engineStopGraceMs: number;
   /** How often an Unschedulable worker's Events are read, and timed waits re-judged (autoscaler, image pulls). */
   readonly timedPollMs: number;
+  /** How long the master's JVM waits for every worker's container to run before it starts anyway. */
+  readonly workerHeadStartMs: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -52,6 +54,7 @@ export const DEFAULT_TUNING: Tuning = {
   recordBudgetMs: 10_000,
   engineStopGraceMs: 10_000,
   timedPollMs: 5_000,
+  workerHeadStartMs: 10_000,
 };
 
 /**

@@ -147,7 +147,10 @@ test('an Unschedulable worker the cluster autoscaler will not scale up for (NotT
   expect(s.clock.now()).toBeLessThan(120_000);
   expect(s.engine.submits).toEqual([]);
   expect(s.engine.stops).toEqual([]);
-  expectCleanedUp(s);
+  // The worker failed before the master's JVM was due to start: no engine was started or stopped.
+  expect(s.kube.podsOf(SEL)).toEqual([]);
+  expect(s.engine.started).toBe(false);
+  expect(s.engine.shutdownCalls).toBe(0);
   expect(eventReasons(s)).toEqual(['WorkersCreating', 'WorkerFailed', 'Failed']);
 });
 
@@ -169,12 +172,11 @@ test('an Unschedulable worker the cluster autoscaler scales up for (TriggeredSca
   expect(s.clock.now()).toBeGreaterThanOrEqual(120_000);
   expect(s.engine.submits).toHaveLength(1);
   expect(s.engine.submits[0].registeredAtSubmit).toBe(3);
-  // Until its Events are read the runtime has seen no answer; then the scale-up; then nothing waits.
-  expect(nodeWaits(s)).toEqual([
-    '1 waiting for a node (Unschedulable; no scale-up seen yet) (app-1-worker-3)',
-    '1 waiting for a node (scale-up triggered) (app-1-worker-3)',
-    null,
-  ]);
+  // Until its Events are read the runtime has seen no answer (the barrier may look only after they
+  // were read); then the scale-up; then nothing waits.
+  const waits = nodeWaits(s);
+  expect(waits.slice(-2)).toEqual(['1 waiting for a node (scale-up triggered) (app-1-worker-3)', null]);
+  expect(waits.slice(0, -2)).toEqual(waits.slice(0, -2).map(() => '1 waiting for a node (Unschedulable; no scale-up seen yet) (app-1-worker-3)'));
 });
 
 test('an Unschedulable worker no autoscaler answers for fails once the grace period is over, long before the startup timeout', async () => {
@@ -639,5 +641,52 @@ describe('the own Job is watched', () => {
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
     expect(out.message).toBe("the application's Job was deleted (e.g. by `cancel`)");
     expect(s.kube.podsOf(SEL)).toEqual([]);
+  });
+});
+
+describe("the master's JVM starts once the workers' containers run", () => {
+  /** Records, when the engine is started, the time and how many worker Pods were Running. */
+  function watchStart(s: S): { at?: number; running?: number } {
+    const seen: { at?: number; running?: number } = {};
+    const start = s.engine.start.bind(s.engine);
+    s.engine.start = () => {
+      seen.at = s.clock.now();
+      seen.running = s.kube.podsOf(SEL).filter((p) => p.status?.phase === 'Running').length;
+      start();
+    };
+    return seen;
+  }
+
+  test('so that they are members when its resource manager starts (a later one registers only at its next 5 s heartbeat)', async () => {
+    const s = setup();
+    s.kube.onCreate = () => undefined;
+    const seen = watchStart(s);
+    const out = await s.run(
+      once(
+        () => s.clock.now() >= 2_000,
+        () => ['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3'].forEach((n) => s.kube.update(n, running)),
+      ),
+    );
+    expect(out).toMatchObject({ state: 'SUCCEEDED', exitCode: 0 });
+    expect(seen.running).toBe(3);
+    expect(seen.at).toBeGreaterThanOrEqual(2_000);
+    expect(s.log.lines.some((l) => /workers running/.test(l))).toBe(true);
+  });
+
+  test('but a worker slower than the head start does not hold the master back', async () => {
+    const s = setup({}, { workerHeadStartMs: 1_000 });
+    s.kube.onCreate = () => undefined;
+    const seen = watchStart(s);
+    const out = await s.run(
+      once(
+        () => s.clock.now() >= 5_000,
+        () => ['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3'].forEach((n) => s.kube.update(n, running)),
+      ),
+    );
+    expect(out).toMatchObject({ state: 'SUCCEEDED', exitCode: 0 });
+    expect(seen.running).toBe(0);
+    expect(seen.at).toBeGreaterThanOrEqual(1_000);
+    expect(seen.at).toBeLessThan(5_000);
+    expect(s.log.lines.some((l) => /starting the engine before every worker runs/.test(l))).toBe(true);
   });
 });

@@ -46,6 +46,7 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   imagePullSecrets: (s) => s.imagePullSecrets,
   serviceAccount: (s) => s.serviceAccount,
   seatunnelHome: (s) => s.seatunnelHome,
+  classDataSharing: (s) => s.classDataSharing,
   configMaps: (s) => s.configMaps,
   secrets: (s) => s.secrets,
   secretRef: (s) => s.secretRef,

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { ENGINE_FILES } from '../../../lib/engine/files';
+import { ENGINE_FILES, JOIN_WAIT_PROPERTY } from '../../../lib/engine/files';
 import { PATHS } from '../../../lib/model/spec';
 import { plan, problems } from '../../support/fixtures';
 import { env, main, mountAt, workerPod, masterPod } from './helpers';
@@ -20,6 +20,16 @@ describe('engine config step', () => {
     }
     expect(yaml(p, ENGINE_FILES.masterHazelcast).hazelcast.network.port.port).toBe(5801);
     expect(yaml(p, ENGINE_FILES.workerHazelcast).hazelcast.network.port.port).toBe(5802);
+  });
+
+  test("the master admits a member that asks to join at once, not after Hazelcast's 5 s; a value the user chose stays", () => {
+    for (const q of [p, plan({ haEnabled: true, haMasters: 2, haBackupCount: 1, checkpointPvc: 'ckpt' })]) {
+      for (const f of [ENGINE_FILES.masterHazelcast, ENGINE_FILES.workerHazelcast]) {
+        expect(yaml(q, f).hazelcast.properties[JOIN_WAIT_PROPERTY]).toBe(0);
+      }
+    }
+    const chosen = plan({ runtimeFiles: { hazelcast: { content: `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 3\n` } } });
+    expect(yaml(chosen, ENGINE_FILES.masterHazelcast).hazelcast.properties[JOIN_WAIT_PROPERTY]).toBe(3);
   });
 
   test('backup-count 0; fixed slots on workers; REST v2 on the master only', () => {

@@ -3,7 +3,7 @@
 // invariants of application mode (the pure functions submit, the master and the workers share).
 
 import { parse } from 'yaml';
-import { JVM_FILE_LAUNCHER, zetaJavaArgv } from '../../../lib/engine/command';
+import { classDataArchive, ZETA_LAUNCHER, zetaJavaArgv } from '../../../lib/engine/command';
 import { baseJvmOptions, ENGINE_FILES, MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../../../lib/engine/files';
 import { overlayUserFiles, USER_FILES_MANIFEST, userFilesManifest, type UserFilesManifest } from '../../../lib/engine/user-files';
 import { readDeploymentOptions } from '../../../lib/model/deployment';
@@ -404,11 +404,15 @@ describe('kubernetes.config-map: JVM options files', () => {
   test('the Zeta command reads the completed file: a launcher puts its flags in front of the other arguments', () => {
     const p = plan({ runtimeConfigMap: CM });
     const cmd = main(workerPod(p)).command!;
-    expect(cmd.slice(0, 5)).toEqual(['/bin/sh', '-c', JVM_FILE_LAUNCHER, `${PATHS.workDir}/engine/${ENGINE_FILES.workerJvm}`, 'java']);
+    const archive = classDataArchive(p.spec.seatunnelHome);
+    expect(cmd.slice(0, 6)).toEqual(['/bin/sh', '-c', ZETA_LAUNCHER, `${PATHS.workDir}/engine/${ENGINE_FILES.workerJvm}`, archive, 'java']);
     expect(cmd.some((a) => a.startsWith('-Xmx'))).toBe(false);
     expect(zetaJavaArgv(cmd)[0]).toBe('java');
-    // Without the ConfigMap the flags stay on the command line.
-    expect(main(workerPod(plan())).command![0]).toBe('java');
-    expect(main(workerPod(plan({ runtimeConfigMap: CM, runtimeFiles: { jvmOptions: { enabled: false } } }))).command![0]).toBe('java');
+    // Without the ConfigMap the flags stay on the command line: the launcher gets no file.
+    const plain = main(workerPod(plan())).command!;
+    expect(plain.slice(0, 6)).toEqual(['/bin/sh', '-c', ZETA_LAUNCHER, '', archive, 'java']);
+    expect(zetaJavaArgv(plain).some((a) => a.startsWith('-Xmx'))).toBe(true);
+    const noFile = main(workerPod(plan({ runtimeConfigMap: CM, runtimeFiles: { jvmOptions: { enabled: false } } }))).command!;
+    expect(noFile.slice(3, 6)).toEqual(['', archive, 'java']);
   });
 });
