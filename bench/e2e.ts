@@ -48,13 +48,9 @@ const JOB_JSON = JSON.stringify({
 /** The phases every set-up goes through, ms. `undefined`: the set-up has no such phase. */
 type Phases = Record<string, number | undefined>;
 
-const ZETA_PHASES = [
-  'master JVM started → REST up',
-  'REST up → workers joined',
-  'joined → workers registered',
-  'registered → job RUNNING',
-  'RUNNING → FINISHED',
-];
+const MASTER_UP = 'master JVM started → REST up';
+const JOINED = 'REST up → workers joined';
+const ZETA_PHASES = [MASTER_UP, JOINED, 'joined → workers registered', 'registered → job RUNNING', 'RUNNING → FINISHED'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const now = () => performance.timeOrigin + performance.now();
@@ -405,55 +401,17 @@ function report(rounds: readonly Round[]): void {
     const w = med(rounds, (r) => without(r)[phase]);
     return [label, phase, cell(a), cell(w), a !== undefined && w !== undefined ? Math.round(w - a) : '', ratio(a, w)];
   };
+  const bareOwn = (r: Round) => r.own;
   console.log('');
   console.log('Each setting against the same set-up without it (medians, ms; gain = without − with):');
   console.log(
     table(
       ['setting', 'phase', 'with', 'without', 'gain', 'with / without'],
       [
-        gain(
-          'class-data sharing archive (bare, own files)',
-          'master JVM started → REST up',
-          (r) => r.own,
-          (r) => r.ownNoCds,
-        ),
-        gain(
-          'class-data sharing archive (bare, own files)',
-          'total',
-          (r) => r.own,
-          (r) => r.ownNoCds,
-        ),
-        gain(
-          `${JOIN_WAIT_PROPERTY}: 0, not 5 (bare, own files)`,
-          'REST up → workers joined',
-          (r) => r.own,
-          (r) => r.ownJoinWait,
-        ),
-        gain(
-          `${JOIN_WAIT_PROPERTY}: 0, not 5 (bare, own files)`,
-          'total',
-          (r) => r.own,
-          (r) => r.ownJoinWait,
-        ),
-        gain(
-          'both (application mode)',
-          'master JVM started → REST up',
-          (r) => r.app,
-          (r) => r.appBefore,
-        ),
-        gain(
-          'both (application mode)',
-          'REST up → workers joined',
-          (r) => r.app,
-          (r) => r.appBefore,
-        ),
-        gain(
-          'both (application mode)',
-          'total',
-          (r) => r.app,
-          (r) => r.appBefore,
-        ),
-      ],
+        { label: 'class-data sharing archive (bare, own files)', pick: bareOwn, without: (r: Round) => r.ownNoCds, phases: [MASTER_UP, 'total'] },
+        { label: `${JOIN_WAIT_PROPERTY}: 0, not 5 (bare, own files)`, pick: bareOwn, without: (r: Round) => r.ownJoinWait, phases: [JOINED, 'total'] },
+        { label: 'both (application mode)', pick: (r: Round) => r.app, without: (r: Round) => r.appBefore, phases: [MASTER_UP, JOINED, 'total'] },
+      ].flatMap((c) => c.phases.map((phase) => gain(c.label, phase, c.pick, c.without))),
     ),
   );
   const total = med(rounds, (r) => r.app.total)!;
