@@ -268,8 +268,10 @@ build_seatunnel() {
   # The stock image's layout has starter/logging (on the plan's classpath) and logs/.
   mkdir -p "$st/starter/logging" "$st/logs"
   # The home's class-data sharing archive names the cache path and this machine's java; the image
-  # gets one of its own.
+  # gets one of its own. The archive records each jar's size and mtime, so the files get the mtime
+  # the layer's tar gives them first.
   rm -rf "$st/cds"
+  find "$st" -exec touch -h -d "@$LAYER_EPOCH" {} +
   image_class_archive "$st"
   # Pods may run as any non-root user (kubernetes.run-as-user): everything readable, logs/ writable
   # by all (sticky, like /tmp), nothing writable otherwise.
