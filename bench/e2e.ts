@@ -151,16 +151,10 @@ async function waitJob(b: Bench, name: string, t0: number): Promise<number> {
  * What this release changed for speed (issue #15), undone: the JVMs without the class-data sharing
  * archive, and Hazelcast's own 5 s wait before the master admits a joining member.
  */
-const BEFORE_LINES = [
-  'kubernetes.class-data-sharing = off',
-  `kubernetes.runtime-files.hazelcast.content = "hazelcast:\\n  properties:\\n    ${JOIN_WAIT_PROPERTY}: 5\\n"`,
-];
-const BEFORE_PROPS = {
-  classDataSharing: 'off',
-  runtimeFiles: { hazelcast: { content: `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 5\n` } },
-} as const;
+const JOIN_WAIT_5S = `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 5\n`;
+const BEFORE_LINES = ['kubernetes.class-data-sharing = off', `kubernetes.runtime-files.hazelcast.content = ${JSON.stringify(JOIN_WAIT_5S)}`];
 const NO_CDS = { classDataSharing: 'off' } as const;
-const JOIN_WAIT = { runtimeFiles: BEFORE_PROPS.runtimeFiles } as const;
+const JOIN_WAIT = { runtimeFiles: { hazelcast: { content: JOIN_WAIT_5S } } } as const;
 
 async function applicationRun(b: Bench, i: number, variant: string, extraLines: readonly string[] = []): Promise<Phases> {
   const deploy = path.join(b.dir, `deploy-${variant}-${i}.conf`);

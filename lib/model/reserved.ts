@@ -151,10 +151,10 @@ export function reservedEnvPrefixProblem(prefix: string): string | undefined {
   return undefined;
 }
 
-/** Annotation and label keys under this prefix belong to this tool (the runtime acts on its annotations). */
 /** SeaTunnel's grace period for every Pod: enough for the runtime to stop the job and remove the workers. */
 export const TERMINATION_GRACE_SECONDS = 120;
 
+/** Annotation and label keys under this prefix belong to this tool (the runtime acts on its annotations). */
 export const RESERVED_KEY_PREFIX = 'seatunnel.apache.org/';
 
 /** Exit codes of the runtime (the master container), wired into the Job's podFailurePolicy. */

@@ -3,11 +3,10 @@
 
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { cpuQuantity } from '../../model/k8s-syntax';
-import { ANNOTATIONS, TERMINAL_EXIT_CODES } from '../../model/reserved';
+import { ANNOTATIONS, TERMINAL_EXIT_CODES, TERMINATION_GRACE_SECONDS } from '../../model/reserved';
 import type { ApplicationSpec, RoleSpec } from '../../model/spec';
 import { applicationLabels, CONTAINER_NAME, names, objectMeta } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
-import { TERMINATION_GRACE_SECONDS } from '../../model/reserved';
 
 function resources(role: RoleSpec) {
   const amounts = { cpu: cpuQuantity(role.cpuMillicores), memory: `${role.memoryMiB}Mi` };

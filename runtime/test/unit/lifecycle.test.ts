@@ -657,33 +657,30 @@ describe("the master's JVM starts once the workers' containers run", () => {
     return seen;
   }
 
-  test('so that they are members when its resource manager starts (a later one registers only at its next 5 s heartbeat)', async () => {
-    const s = setup();
+  /** Runs an application whose worker Pods start Running `runningAt` ms in; when the engine started, and with how many running. */
+  async function withWorkersRunningAt(runningAt: number, tuning: Parameters<typeof setup>[1] = {}) {
+    const s = setup({}, tuning);
     s.kube.onCreate = () => undefined;
     const seen = watchStart(s);
     const out = await s.run(
       once(
-        () => s.clock.now() >= 2_000,
+        () => s.clock.now() >= runningAt,
         () => ['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3'].forEach((n) => s.kube.update(n, running)),
       ),
     );
     expect(out).toMatchObject({ state: 'SUCCEEDED', exitCode: 0 });
+    return { s, seen };
+  }
+
+  test('so that they are members when its resource manager starts (a later one registers only at its next 5 s heartbeat)', async () => {
+    const { s, seen } = await withWorkersRunningAt(2_000);
     expect(seen.running).toBe(3);
     expect(seen.at).toBeGreaterThanOrEqual(2_000);
     expect(s.log.lines.some((l) => /workers running/.test(l))).toBe(true);
   });
 
   test('but a worker slower than the head start does not hold the master back', async () => {
-    const s = setup({}, { workerHeadStartMs: 1_000 });
-    s.kube.onCreate = () => undefined;
-    const seen = watchStart(s);
-    const out = await s.run(
-      once(
-        () => s.clock.now() >= 5_000,
-        () => ['app-1-worker-1', 'app-1-worker-2', 'app-1-worker-3'].forEach((n) => s.kube.update(n, running)),
-      ),
-    );
-    expect(out).toMatchObject({ state: 'SUCCEEDED', exitCode: 0 });
+    const { s, seen } = await withWorkersRunningAt(5_000, { workerHeadStartMs: 1_000 });
     expect(seen.running).toBe(0);
     expect(seen.at).toBeGreaterThanOrEqual(1_000);
     expect(seen.at).toBeLessThan(5_000);
