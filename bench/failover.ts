@@ -5,7 +5,8 @@
 //     the ClusterIP Service (the local stack's proxy) every 100 ms.
 //   - bare Zeta: the same engine files (2 masters + 2 workers) started directly on loopback
 //     addresses; the active master's process gets SIGTERM (what the kubelet sends a deleted Pod),
-//     the job is polled through the standby's REST, and the killed master is started again.
+//     the job is polled through the standby's REST, and the killed master is started again as soon
+//     as it has exited, as the StatefulSet and the kubelet do for the HA application.
 //   - non-HA recovery: `cancel --savepoint`, then a new application with `--restore-job-id`,
 //     until its job is RUNNING again (polled on the new master's REST).
 // One HA application and one bare cluster serve all their trials: kill the active master, time,
@@ -42,6 +43,12 @@ import { median, table } from './harness';
 const TRIALS = Number(process.env.BENCH_FAILOVER_TRIALS ?? 5);
 const RESTORE_TRIALS = Number(process.env.BENCH_RESTORE_TRIALS ?? 3);
 const TABLES = Number(process.env.BENCH_FAILOVER_TABLES ?? 300);
+/**
+ * BENCH_FAILOVER_BARE_RESTART=after-recovery starts bare Zeta's lost master only once the job is
+ * RUNNING again, as this bench did before: its survivor then restores the job with the cores to
+ * itself, while the HA application's replacement Pod starts at once.
+ */
+const RESTART_AFTER_RECOVERY = process.env.BENCH_FAILOVER_BARE_RESTART === 'after-recovery';
 const CHECKPOINT_MS = 2000;
 /** After a replacement is ready: let a few checkpoints complete before the next loss. */
 const SETTLE_MS = 3 * CHECKPOINT_MS;
@@ -99,8 +106,8 @@ interface Masters {
   jobStatus(): Promise<string | undefined>;
   /** Logs of the masters other than `lost`. */
   survivorLogs(lost: string): string[];
-  /** Resolves once `lost` is replaced and ready. */
-  replaced(lost: string): Promise<void>;
+  /** Resolves once `lost` is replaced and ready, with the time its replacement's process started. */
+  replaced(lost: string): Promise<number | undefined>;
 }
 
 interface Trial {
@@ -117,6 +124,8 @@ interface Trial {
   /** The event timed: upAt, or restoreDoneAt when the job never stopped being RUNNING for the client. */
   recoveredAt: number;
   event: 'client' | 'log';
+  /** When the replacement's process started: it competes with the survivor's restore for the cores. */
+  replacementStartedAt?: number;
   replacedAt: number;
 }
 
@@ -143,7 +152,7 @@ async function failover(m: Masters, jobId: string): Promise<Trial> {
     if (now - lostAt > 180_000) throw new Error(`job ${jobId} not RUNNING again 180 s after losing ${lost}`);
     await sleep(Math.max(0, POLL_MS - (now - t)));
   }
-  await m.replaced(lost);
+  const replacementStartedAt = await m.replaced(lost);
   const replacedAt = Date.now();
   const logs = m.survivorLogs(lost);
   const restoreDoneAt = zetaLogTime(logs, RESTORE_DONE(jobId), lostAt);
@@ -157,6 +166,7 @@ async function failover(m: Masters, jobId: string): Promise<Trial> {
     restoreDoneAt,
     recoveredAt: upAt ?? doneAt!,
     event: upAt !== undefined ? 'client' : 'log',
+    replacementStartedAt,
     replacedAt,
   };
 }
@@ -221,6 +231,7 @@ async function startBareZeta(dir: string): Promise<SetUp> {
     since.set(ip, fs.existsSync(zeta.logFile(ip)) ? fs.statSync(zeta.logFile(ip)).size : 0);
     zeta.start(role, ip);
   };
+  const restartedAt = new Map<string, number>();
   const currentLog = (ip: string) => (fs.existsSync(zeta.logFile(ip)) ? fs.readFileSync(zeta.logFile(ip), 'utf8').slice(since.get(ip) ?? 0) : '');
   const ready = (ip: string) =>
     httpCall(ip, spec.master.port, 'GET', '/hazelcast/health/ready', undefined, 1000).then(
@@ -247,14 +258,25 @@ async function startBareZeta(dir: string): Promise<SetUp> {
       active: () => until('an active bare master', 60_000, () => masters.find((ip) => ACTIVE.test(currentLog(ip)))),
       lose: async (ip) => {
         standby = masters.find((x) => x !== ip)!;
-        void zeta.stopMember(ip, 'SIGTERM');
+        restartedAt.delete(ip);
+        // A supervisor's restart: the replacement starts while the survivor restores the job.
+        void zeta.stopMember(ip, 'SIGTERM').then(() => {
+          if (RESTART_AFTER_RECOVERY) return;
+          start('master', ip);
+          restartedAt.set(ip, Date.now());
+        });
       },
       jobStatus: () => status(standby),
       survivorLogs: (ip) => masters.filter((x) => x !== ip).map(currentLog),
       replaced: async (ip) => {
-        await until(`bare master ${ip} gone`, 60_000, () => !zeta.running(ip));
-        start('master', ip);
+        if (RESTART_AFTER_RECOVERY) {
+          await until(`bare master ${ip} gone`, 60_000, () => !zeta.running(ip));
+          start('master', ip);
+          restartedAt.set(ip, Date.now());
+        }
+        await until(`bare master ${ip} restarted`, 60_000, () => restartedAt.get(ip));
         await until(`bare master ${ip} ready again`, 180_000, () => ready(ip));
+        return restartedAt.get(ip);
       },
     };
     return {
@@ -391,6 +413,7 @@ async function startHaApplication(p: Plane): Promise<SetUp & { startMs: number }
       await until(`${lost} replaced and ready`, 180_000, async () =>
         (await pods(p, appId, 'master')).some((x) => x.metadata.name === lost && x.metadata.uid !== lostUid && isReady(x)),
       );
+      return p.stack.kubelet.processStartedAt(lost);
     },
   };
   return {
@@ -500,7 +523,18 @@ function trialTable(name: string, ts: readonly Trial[], c: Counted): string {
     c.emitted,
     ts.map((t) => t.lostAt),
   );
-  const head = [name, 'new active', 'restore begin', 'restore done', 'client down', 'RUNNING again', '(last read took)', 'timed event', 'replacement ready'];
+  const head = [
+    name,
+    'new active',
+    'restore begin',
+    'restore done',
+    'client down',
+    'RUNNING again',
+    '(last read took)',
+    'timed event',
+    'replacement started',
+    'replacement ready',
+  ];
   return table(
     [...head, 'rows seen', 'lost', 'duplicated'],
     ts.map((t, i) => [
@@ -512,6 +546,7 @@ function trialTable(name: string, ts: readonly Trial[], c: Counted): string {
       t.recoveredAt - t.lostAt,
       t.upReadMs ?? '–',
       t.event === 'client' ? 'client read RUNNING' : 'restore done (log)',
+      ms(t, t.replacementStartedAt),
       t.replacedAt - t.lostAt,
       ...rowCells(counts[i]),
     ]),
@@ -557,7 +592,7 @@ async function run(): Promise<void> {
     `HA: one application serves all ${TRIALS} trials (delete the active master's Pod, wait until its replacement is ready, ${SETTLE_MS} ms, repeat). Both clusters run side by side and take turns (bare, HA, HA, bare…), so each sees the other's load.`,
   );
   console.log(
-    `bare Zeta: one cluster serves all ${TRIALS} trials (SIGTERM the active master, start it again, wait until it is ready, ${SETTLE_MS} ms, repeat).`,
+    `bare Zeta: one cluster serves all ${TRIALS} trials (SIGTERM the active master, start it again ${RESTART_AFTER_RECOVERY ? 'once the job is RUNNING again' : 'as soon as it has exited'}, wait until it is ready, ${SETTLE_MS} ms, repeat).`,
   );
   console.log(
     `Times in ms from the loss. "RUNNING again": the arrival of the first job-info reading RUNNING (polled every ${POLL_MS} ms through the stable endpoint) after one that did not; if the job never read otherwise, the survivor's "restore job … from master active switch finished" log line.`,

@@ -29,7 +29,7 @@ sink { Console { source_table_name = "fake" } }
 
 interface PodLike {
   metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
-  status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
+  status?: { phase?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<{ restartCount: number }> };
 }
 
 describe('HA applications: masters as a StatefulSet, a coordinator that can be replaced', () => {
@@ -179,6 +179,37 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
       .join('\n');
   }
 
+  /** The members a master's Hazelcast counts, by UUID (sorted), read on that master's own address. */
+  async function membersSeenBy(podName: string): Promise<string[] | undefined> {
+    const host = stack.kubelet.localAddressOf(podName);
+    if (!host) return undefined;
+    return new Promise((resolve) => {
+      const req = http.get({ host, port: 5801, path: '/hazelcast/rest/cluster', timeout: 5000 }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => {
+          try {
+            const members = (JSON.parse(body) as { members?: Array<{ uuid?: string }> }).members;
+            resolve(res.statusCode === 200 && members ? members.map((m) => String(m.uuid)).sort() : undefined);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', () => resolve(undefined));
+    });
+  }
+
+  /** Every master ready and every master counting the same `size` members: one cluster, no split. */
+  async function oneCluster(appId: string, masters: number, size: number): Promise<boolean> {
+    const current = await pods(appId, 'master');
+    if (current.length !== masters || !current.every(ready)) return false;
+    const views = await Promise.all(current.map((p) => membersSeenBy(p.metadata.name)));
+    return views.every((v) => v?.length === size && v.join() === views[0]!.join());
+  }
+
   async function runningAgain(appId: string, jobId: string, what: string): Promise<void> {
     await waitFor(async () => (await zetaStatus(appId, jobId)) === 'RUNNING', { description: `job ${jobId} RUNNING ${what}`, timeoutMs: 120_000 });
   }
@@ -271,7 +302,7 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     await expectNothingLeft(restored.appId);
   });
 
-  test('3 masters: the active master lost mid-run, the job goes on under the same id; then a worker lost under `fail` fails it fast and everything is removed', async () => {
+  test('3 masters: the active master lost mid-run, then the new one crashed and restarted in place — the job goes on under the same id; then a worker lost under `fail` fails it fast and everything is removed', async () => {
     const { appId, jobId } = await submit(application('ha-three', 3));
     await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
     const active = await activeMaster(appId);
@@ -279,6 +310,28 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     await runningAgain(appId, jobId, 'after the active master of three was lost');
     await waitFor(async () => (await pods(appId, 'master')).filter(ready).length === 3, { description: 'three masters ready again', timeoutMs: 180_000 });
     expect((await events(appId)).filter((r) => r === 'JobSubmitted')).toHaveLength(1);
+
+    // A crash, not a deletion: the new active master's JVM is SIGKILLed (no graceful leave) and the
+    // kubelet restarts the container in the same Pod, at the same address, while the others may
+    // still count its previous incarnation — the split that the merge settings heal (docs/ha.md
+    // "A replaced master"). The job goes on under its id and the masters end up as one cluster.
+    const crashed = await activeMaster(appId);
+    const [{ metadata: before }] = (await pods(appId, 'master')).filter((p) => p.metadata.name === crashed);
+    expect(stack.kubelet.signal(crashed, 'SIGKILL')).toBe(true);
+    await waitFor(
+      async () => (await pods(appId, 'master')).some((p) => p.metadata.name === crashed && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1),
+      { description: `${crashed} restarted in place`, timeoutMs: 60_000 },
+    );
+    await runningAgain(appId, jobId, 'after the active master crashed');
+    await waitFor(() => oneCluster(appId, 3, 3 + 2), {
+      description: 'three masters and two workers in one cluster, seen alike by every master',
+      timeoutMs: 180_000,
+    });
+    expect((await pods(appId, 'master')).find((p) => p.metadata.name === crashed)?.metadata.uid).toBe(before.uid);
+    await runningAgain(appId, jobId, 'with the crashed master back');
+    expect(await annotation(appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
+    expect((await events(appId)).filter((r) => r === 'JobSubmitted')).toHaveLength(1);
+
     // worker-failure-policy `fail` (the default): a lost worker ends the application at once.
     await deletePod(`${appId}-worker-2`);
     const failed = await run(['status', '-a', deploy(), '--id', appId, '--wait', '--wait-timeout', '120000', '--wait-interval', '500']);

@@ -174,6 +174,12 @@ export class LocalKubelet {
     return this.byName(podName)?.ip;
   }
 
+  /** When the newest Pod of that name had its main process started (ms since the epoch), if it runs. */
+  processStartedAt(podName: string): number | undefined {
+    const at = this.byName(podName)?.startedAt;
+    return at === undefined ? undefined : Date.parse(at);
+  }
+
   /** Names of every Pod this kubelet started. */
   podNames(): string[] {
     return [...this.pods.values()].map((p) => p.name);
