@@ -12,9 +12,11 @@
 //     baseline, issue #15);
 //   - floors: a JVM that starts and exits (`java -version`), a Zeta master starting alone, and a
 //     trivial Job on the same control plane (Job created → its process runs; process exit → Job
-//     Complete).
+//     Complete);
+//   - the same job as an HA application (2 masters, backup-count 1; docs/ha.md): the masters'
+//     StatefulSet Pods, then the coordinator's own log.
 //
-//   npm run bench:e2e        (BENCH_RUNS=3 by default)
+//   npm run bench:e2e        (BENCH_RUNS=3 by default; BENCH_E2E_HA_ONLY=1 runs the HA rounds alone)
 
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -28,6 +30,7 @@ import type { SeaTunnelApplicationProps } from '../lib/model/props';
 import type { ApplicationSpec } from '../lib/model/spec';
 import { JOIN_WAIT_PROPERTY } from '../lib/engine/files';
 import { ControlPlane } from '../tools/local-stack/control-plane';
+import { createSharedClaim } from '../tools/local-stack/shared-claim';
 import { startLocalStack, LOCAL_POD_ANNOTATIONS } from '../tools/local-stack/local-application';
 import { BareZeta, httpCall, StockZeta } from './bare-zeta';
 import { median, table } from './harness';
@@ -131,7 +134,13 @@ interface Bench {
   readonly stack: ReturnType<typeof startLocalStack>;
   readonly namespace: string;
   readonly dir: string;
+  /** The ReadWriteMany checkpoint claim HA needs, bound to this local directory. */
+  readonly checkpoints: string;
 }
+
+const HA_ONLY = process.env.BENCH_E2E_HA_ONLY === '1';
+const HA_MASTERS = 2;
+const CHECKPOINT_CLAIM = 'e2e-checkpoints';
 
 async function waitJob(b: Bench, name: string, t0: number): Promise<number> {
   for (;;) {
@@ -226,6 +235,88 @@ async function applicationRun(b: Bench, i: number, variant: string, extraLines: 
   } finally {
     await watch.stop();
   }
+}
+
+/**
+ * The same job as an HA application: the masters' StatefulSet starts with the Job, the coordinator
+ * (the Job's Pod) creates the workers, waits for every master ready and every worker registered,
+ * submits through the ClusterIP Service and follows the job to the end.
+ */
+async function haRun(b: Bench, i: number): Promise<Phases> {
+  const name = `bench-e2e-ha-${i}`;
+  const deploy = path.join(b.dir, `deploy-ha-${i}.conf`);
+  const job = path.join(b.dir, 'job.conf');
+  // Zeta reads its checkpoint directory from its file, not through a mount: the shared directory.
+  const engine = `seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        plugin-config:\n          namespace: ${b.checkpoints}/\n`;
+  fs.writeFileSync(
+    deploy,
+    [
+      b.stack.deploymentLines,
+      `application { name = ${name}, worker-count = ${WORKERS}, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
+      `application.ha { enabled = true, masters = ${HA_MASTERS}, backup-count = 1 }`,
+      `kubernetes { namespace = ${b.namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, checkpoint-pvc = ${CHECKPOINT_CLAIM}, kubeconfig = "${b.cp.info.kubeconfig}" }`,
+      `kubernetes.runtime-files.engine.content = ${JSON.stringify(engine)}`,
+    ].join('\n'),
+  );
+  fs.writeFileSync(job, JOB);
+  const t0 = now();
+  let appId = '';
+  const out: Output = {
+    ...quiet(),
+    result: (d) => {
+      if (!Array.isArray(d) && typeof d.applicationId === 'string') appId = d.applicationId;
+    },
+  };
+  const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
+  if (submitted !== 0) throw new Error(`HA submit exited ${submitted}`);
+  const tSubmit = now();
+  // The masters are gone once the Job completes: note when each one's process started while they run.
+  const masterStarts = new Map<string, number>();
+  const masters = Array.from({ length: HA_MASTERS }, (_, m) => `${appId}-master-${m}`);
+  let done = false;
+  const noting = (async () => {
+    while (!done && masterStarts.size < HA_MASTERS) {
+      for (const m of masters) {
+        const at = b.stack.kubelet.processStartedAt(m);
+        if (at !== undefined && !masterStarts.has(m)) masterStarts.set(m, at);
+      }
+      await sleep(POLL_MS);
+    }
+  })();
+  const complete = await waitJob(b, appId, t0).finally(() => (done = true));
+  await noting;
+  const coordinator = b.stack.kubelet.podNames().find((n) => n.startsWith(`${appId}-`) && !n.includes('-worker-') && !n.includes('-master-'))!;
+  const log = b.stack.kubelet.logOf(coordinator);
+  if (process.env.BENCH_VERBOSE)
+    process.stderr.write(
+      `${appId}:\n${log
+        .split('\n')
+        .filter((l) => / runtime: /.test(l))
+        .join('\n')}\n`,
+    );
+  const t = logTimes(log, {
+    runtimeStarted: /runtime: settings loaded/,
+    workersCreated: /runtime: created worker/,
+    mastersReady: new RegExp(`runtime: masters ready=${HA_MASTERS} `),
+    registered: /runtime: event AllWorkersRegistered/,
+    running: /runtime: Zeta job status .*status=RUNNING/,
+    finished: /runtime: ending state=SUCCEEDED/,
+    exited: /runtime: exit code=0/,
+  });
+  const mastersStarted = masterStarts.size === HA_MASTERS ? Math.max(...masterStarts.values()) : undefined;
+  return {
+    'submit (CLI process work, in-process here)': tSubmit - t0,
+    "submit → both masters' processes started": mastersStarted !== undefined ? mastersStarted - tSubmit : undefined,
+    'Job unsuspended → coordinator process started': t.runtimeStarted - tSubmit,
+    'coordinator started → first worker created': t.workersCreated - t.runtimeStarted,
+    'masters started → all masters ready (readiness probes)': mastersStarted !== undefined ? t.mastersReady - mastersStarted : undefined,
+    'all masters ready → workers registered': t.registered - t.mastersReady,
+    'registered → job RUNNING': t.running - t.registered,
+    'RUNNING → FINISHED': t.finished - t.running,
+    'FINISHED → workers and masters removed, process exited': t.exited - t.finished,
+    'process exited → Job Complete': complete - t.exited,
+    total: complete - t0,
+  };
 }
 
 /** The same job on bare Zeta processes (`zeta`'s files and command lines); every member started at once. */
@@ -349,7 +440,7 @@ interface Round {
   job: { start: number; complete: number };
 }
 
-function med(rounds: readonly Round[], pick: (r: Round) => number | undefined): number | undefined {
+function med<R>(rounds: readonly R[], pick: (r: R) => number | undefined): number | undefined {
   const xs = rounds.map(pick).filter((x): x is number => x !== undefined);
   return xs.length ? median(xs) : undefined;
 }
@@ -426,6 +517,28 @@ function report(rounds: readonly Round[]): void {
   );
 }
 
+function reportHa(ha: readonly Phases[], rounds: readonly Round[]): void {
+  const app = rounds.length ? med(rounds, (r) => r.app.total) : undefined;
+  const stock = rounds.length ? med(rounds, (r) => r.stock.total) : undefined;
+  console.log('');
+  console.log(`The same job as an HA application (${HA_MASTERS} masters, backup-count 1), median of ${ha.length} rounds, ms:`);
+  console.log(
+    table(
+      ['phase (HA application)', 'median', 'min', 'max'],
+      Object.keys(ha[0]).map((p) => {
+        const xs = ha.map((r) => r[p]).filter((x): x is number => x !== undefined);
+        return [p, ...(xs.length ? stats(xs).map(Math.round) : ['', '', ''])];
+      }),
+    ),
+  );
+  const total = med(ha, (r) => r.total)!;
+  if (app !== undefined && stock !== undefined) {
+    console.log(
+      `HA application total ${Math.round(total)} ms: ${ratio(total, app)} the application without HA, ${ratio(total, stock)} bare Zeta on SeaTunnel's defaults.`,
+    );
+  }
+}
+
 function stats(xs: readonly number[]): number[] {
   return [median(xs), Math.min(...xs), Math.max(...xs)];
 }
@@ -440,11 +553,25 @@ async function run(): Promise<void> {
     kind: 'ServiceAccount',
     metadata: { name: 'seatunnel-runtime' },
   });
-  const stack = startLocalStack({ admin: cp.admin, server: cp.info.server, caData: cp.info.caData, namespace, dir });
-  const b: Bench = { cp, stack, namespace, dir };
+  const checkpoints = path.join(dir, 'checkpoints');
+  fs.mkdirSync(checkpoints, { recursive: true });
+  await createSharedClaim(cp.admin, namespace, CHECKPOINT_CLAIM, checkpoints);
+  const stack = startLocalStack({
+    admin: cp.admin,
+    server: cp.info.server,
+    caData: cp.info.caData,
+    namespace,
+    dir,
+    persistentVolumes: { [CHECKPOINT_CLAIM]: checkpoints },
+  });
+  const b: Bench = { cp, stack, namespace, dir, checkpoints };
   try {
     const rounds: Round[] = [];
+    const ha: Phases[] = [];
     for (let i = 0; i < RUNS; i++) {
+      ha.push(await haRun(b, i));
+      console.error(`round ${i + 1}/${RUNS}: HA application ${Math.round(ha[i].total!)} ms`);
+      if (HA_ONLY) continue;
       const home = stack.seatunnelHome;
       const spec = bareSpec(home, `bare-${i}`);
       const bare = (name: string, s: ApplicationSpec) => bareRun(new BareZeta(s, path.join(dir, `${name}-${i}`), ['127.0.1.1']), `${name}-${i}`);
@@ -464,7 +591,8 @@ async function run(): Promise<void> {
         `round ${i + 1}/${RUNS}: application ${Math.round(round.app.total!)} ms, bare own ${Math.round(round.own.total!)}, bare defaults ${Math.round(round.stock.total!)}`,
       );
     }
-    report(rounds);
+    if (rounds.length) report(rounds);
+    reportHa(ha, rounds);
   } finally {
     await stack.stop();
     await cp.stop();

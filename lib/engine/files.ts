@@ -213,6 +213,18 @@ const HAZELCAST_PROPERTIES = {
   [JOIN_WAIT_PROPERTY]: 0,
 };
 
+/**
+ * How long a member asks the listed members for a master before it claims the role itself
+ * (tcp-ip `connection-timeout-seconds`). Masters of an HA application start together and none is
+ * master yet, so each asks for the whole time and the cluster forms only then: 10 s on every start.
+ * A master that comes later still finds the master within the first second of asking, and a claim
+ * needs every reachable listed master's consent, so a shorter time forms no second cluster.
+ * Workers keep 10 s: they never claim the role from a live master, and each failed claim costs
+ * up to 10 s of Zeta's own claim timeout.
+ */
+export const HA_MASTER_JOIN_SECONDS = 2;
+const JOIN_SECONDS = 10;
+
 function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Yaml {
   const port = role === 'master' ? spec.master.port : spec.worker.port;
   return {
@@ -233,7 +245,7 @@ function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Ya
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },
-          'tcp-ip': { enabled: true, 'connection-timeout-seconds': 10, 'member-list': [] },
+          'tcp-ip': { enabled: true, 'connection-timeout-seconds': spec.ha && role === 'master' ? HA_MASTER_JOIN_SECONDS : JOIN_SECONDS, 'member-list': [] },
         },
         port: { 'auto-increment': false, port },
       },

@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { ENGINE_FILES, JOIN_WAIT_PROPERTY } from '../../../lib/engine/files';
+import { ENGINE_FILES, HA_MASTER_JOIN_SECONDS, JOIN_WAIT_PROPERTY } from '../../../lib/engine/files';
 import { PATHS } from '../../../lib/model/spec';
 import { plan, problems } from '../../support/fixtures';
 import { env, main, mountAt, workerPod, masterPod } from './helpers';
@@ -30,6 +30,24 @@ describe('engine config step', () => {
     }
     const chosen = plan({ runtimeFiles: { hazelcast: { content: `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 3\n` } } });
     expect(yaml(chosen, ENGINE_FILES.masterHazelcast).hazelcast.properties[JOIN_WAIT_PROPERTY]).toBe(3);
+  });
+
+  test('HA masters ask for a master for 2 s before they claim the role, not 10 s; workers and a lone master keep 10 s; a value the user chose stays', () => {
+    const timeout = (q: ReturnType<typeof plan>, f: string) => yaml(q, f).hazelcast.network.join['tcp-ip']['connection-timeout-seconds'];
+    const ha = plan({ haEnabled: true, haMasters: 3, haBackupCount: 1, checkpointPvc: 'ckpt' });
+    expect(HA_MASTER_JOIN_SECONDS).toBe(2);
+    expect(timeout(ha, ENGINE_FILES.masterHazelcast)).toBe(2);
+    expect(timeout(ha, ENGINE_FILES.workerHazelcast)).toBe(10);
+    expect(timeout(p, ENGINE_FILES.masterHazelcast)).toBe(10);
+    expect(timeout(p, ENGINE_FILES.workerHazelcast)).toBe(10);
+    const chosen = plan({
+      haEnabled: true,
+      haMasters: 2,
+      haBackupCount: 1,
+      checkpointPvc: 'ckpt',
+      runtimeFiles: { hazelcast: { content: 'hazelcast:\n  network:\n    join:\n      tcp-ip:\n        connection-timeout-seconds: 7\n' } },
+    });
+    expect(timeout(chosen, ENGINE_FILES.masterHazelcast)).toBe(7);
   });
 
   test('backup-count 0; fixed slots on workers; REST v2 on the master only', () => {

@@ -63,6 +63,8 @@ describe('with HA', () => {
     expect(env.HZ_PHONE_HOME_ENABLED).toBe('false');
     // Ready only once the member has joined: Hazelcast's health endpoint, not a TCP check.
     expect(c.readinessProbe!.httpGet).toEqual({ path: '/hazelcast/health/ready', port: p.spec.master.port });
+    // Probed every second: the coordinator waits for every master ready before it submits.
+    expect(c.readinessProbe).toMatchObject({ periodSeconds: 1, failureThreshold: 10 });
   });
 
   test('the Job Pod is the coordinator: the runtime, small, no member port or probes, retried unless the runtime ended it', () => {
