@@ -91,6 +91,15 @@ async function main(): Promise<void> {
       ['node -e 0 (floor)', () => timed(node, ['-e', '0'])],
       ['kubectl get job -o json', () => timed('kubectl', ['--kubeconfig', info.kubeconfig, '-n', NAMESPACE, 'get', 'job', jobName, '-o', 'json'])],
       ...ours('', cli),
+      // What the V8 code cache (bin/code-cache.js on Node 20, Node's own from 22.1) saves, same rounds.
+      ['seatunnel-app status --id (no code cache)', () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], { NODE_DISABLE_COMPILE_CACHE: '1' })],
+      [
+        'seatunnel-app submit (no code cache)',
+        () =>
+          timed(node, [cli, 'submit', '-a', deploy, '-c', jobFile], { NODE_DISABLE_COMPILE_CACHE: '1' }, (o) =>
+            submitted.push(/Application ID: (\S+)/.exec(o)?.[1] ?? ''),
+          ),
+      ],
       // Another build in the same rounds (e.g. the commit before a change): on a shared machine
       // only an interleaved comparison is fair; runs minutes apart see different loads.
       ...(process.env.BENCH_CLI_BASE ? ours(' (base)', path.resolve(process.env.BENCH_CLI_BASE)) : []),

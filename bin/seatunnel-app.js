@@ -3,23 +3,35 @@
 // Entry point of the seatunnel-app CLI: one bundled file, build/cli/seatunnel-app.js, built from
 // lib/cli by `npm ci` (the package's prepare script runs the build; tools/build-cli.mjs says why
 // it is one file).
-// Node >= 22.1 keeps V8's compiled code of that file between runs (NODE_DISABLE_COMPILE_CACHE=1
-// turns it off); on Node 20 the function does not exist and nothing changes.
-require('node:module').enableCompileCache?.();
+// V8's compiled code of that file is kept between runs: by Node itself from 22.1
+// (module.enableCompileCache), by code-cache.js before that. NODE_DISABLE_COMPILE_CACHE=1 turns
+// either off.
+const nodeModule = require('node:module');
 const { join } = require('node:path');
+const bundle = join(__dirname, '..', 'build', 'cli', 'seatunnel-app.js');
+const argv = process.argv.slice(2);
 let main;
+let done = () => undefined;
 try {
-  ({ main } = require(join(__dirname, '..', 'build', 'cli', 'seatunnel-app.js')));
+  if (nodeModule.enableCompileCache) {
+    nodeModule.enableCompileCache();
+    ({ main } = require(bundle));
+  } else {
+    const loaded = require('./code-cache.js').loadWithCodeCache(bundle, argv[0] ?? '');
+    ({ main } = loaded.exports);
+    done = loaded.done;
+  }
 } catch (e) {
-  if (e && e.code === 'MODULE_NOT_FOUND' && /build[\\/]cli[\\/]seatunnel-app\.js/.test(e.message)) {
+  if (e && (e.code === 'MODULE_NOT_FOUND' || e.code === 'ENOENT') && /build[\\/]cli[\\/]seatunnel-app\.js/.test(e.message)) {
     process.stderr.write('seatunnel-app is not built yet: run `npm ci` (or `npm run build`) in the project first\n');
     process.exit(70);
   }
   throw e;
 }
-main(process.argv.slice(2)).then(
+main(argv).then(
   (code) => {
     process.exitCode = code;
+    done();
   },
   (e) => {
     process.stderr.write(`${e && e.stack ? e.stack : e}\n`);

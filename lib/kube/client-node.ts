@@ -15,9 +15,23 @@ export type ClientNode = typeof k8s;
 
 let loading: Promise<ClientNode> | undefined;
 
+/**
+ * Where the CLI runs from a V8 code cache (bin/code-cache.js, Node 20), an import() inside the
+ * bundle cannot load a module: the cached script comes back without Node's dynamic-import hook.
+ * That loader then lends its own import() under this symbol (both resolve from the package's
+ * node_modules).
+ */
+export const HOST_IMPORT = Symbol.for('seatunnel-app.import');
+
+function hostImport(): ((specifier: string) => Promise<unknown>) | undefined {
+  const f = (globalThis as Record<symbol, unknown>)[HOST_IMPORT];
+  return typeof f === 'function' ? (f as (specifier: string) => Promise<unknown>) : undefined;
+}
+
 /** Loads @kubernetes/client-node once per module registry and returns its namespace object. */
 export function loadClientNode(): Promise<ClientNode> {
-  loading ??= import('@kubernetes/client-node').catch((e: unknown) => {
+  const lent = hostImport();
+  loading ??= (lent ? (lent('@kubernetes/client-node') as Promise<ClientNode>) : import('@kubernetes/client-node')).catch((e: unknown) => {
     loading = undefined;
     const err = e as Error;
     if (/experimental-vm-modules|ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING/.test(`${err.message} ${(err as { code?: string }).code ?? ''}`)) {

@@ -80,3 +80,49 @@ test('an error inside the bundle keeps a stack trace that names the source file 
   expect(text).toMatch(/^\/\/ lib\/cli\/commands\/status\.ts$/m);
   expect(text).toMatch(/^\/\/ lib\/kube\/transport\.ts$/m);
 });
+
+/** Runs `argv` on the bundle loaded through bin/code-cache.js (the CLI on Node 20), as a process. */
+const CACHED_RUNNER = `
+const { loadWithCodeCache } = require(process.env.CODE_CACHE);
+const loaded = loadWithCodeCache(process.env.BUNDLE, 'status');
+loaded.exports.main(JSON.parse(process.env.ARGV)).then((code) => {
+  loaded.done();
+  process.stdout.write('\\n' + JSON.stringify({ code, cache: loaded.cache }) + '\\n');
+});
+`;
+
+test('from a V8 code cache the bundle still loads the ESM-only Kubernetes client (import() lent by the loader)', () => {
+  // A kubeconfig with an exec plugin: the CLI's own reader leaves it to @kubernetes/client-node.
+  const kubeconfig = path.join(dir, 'exec-kubeconfig');
+  fs.writeFileSync(
+    kubeconfig,
+    'apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: { server: "https://127.0.0.1:1" }\nusers:\n- name: u\n  user:\n    exec: { apiVersion: client.authentication.k8s.io/v1, command: /bin/false, interactiveMode: Never }\ncontexts:\n- name: c\n  context: { cluster: c, user: u }\ncurrent-context: c\n',
+  );
+  const deploy = path.join(dir, 'exec-deploy.conf');
+  fs.writeFileSync(deploy, `application { name = bundled }\nkubernetes { namespace = ns, image = "apache/seatunnel:2.3.12", kubeconfig = "${kubeconfig}" }\n`);
+  const run = () => {
+    const r = spawnSync(process.execPath, ['-e', CACHED_RUNNER], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        XDG_CACHE_HOME: path.join(dir, 'cache'),
+        CODE_CACHE: path.join(REPO, 'bin', 'code-cache.js'),
+        BUNDLE: bundle,
+        ARGV: JSON.stringify(['status', '-a', deploy, '--id', 'bundled-0123456789ab']),
+      },
+    });
+    const report = JSON.parse(r.stdout.trim().split('\n').pop()!) as { code: number; cache: string };
+    return { ...report, stderr: r.stderr };
+  };
+  const first = run();
+  const second = run();
+  expect([first.cache, second.cache]).toEqual(['none', 'accepted']);
+  for (const r of [first, second]) {
+    // The exec plugin ran (and failed) inside the client: it was loaded.
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/EAUTH: cannot authenticate/);
+    expect(r.stderr).not.toMatch(/import|ERR_VM/);
+  }
+});
