@@ -165,39 +165,54 @@ const BEFORE_LINES = ['kubernetes.class-data-sharing = off', `kubernetes.runtime
 const NO_CDS = { classDataSharing: 'off' } as const;
 const JOIN_WAIT = { runtimeFiles: { hazelcast: { content: JOIN_WAIT_5S } } } as const;
 
-async function applicationRun(b: Bench, i: number, variant: string, extraLines: readonly string[] = []): Promise<Phases> {
-  const deploy = path.join(b.dir, `deploy-${variant}-${i}.conf`);
+/** One application's submit, in process: its ID once the CLI prints it, and the times around it. */
+interface Submission {
+  appId: string;
+  t0: number;
+  tSubmit: number;
+}
+
+/** Writes `lines` as the deployment file `name`.conf (and the job) and submits it through the CLI's main. */
+async function submitDeployment(b: Bench, name: string, lines: readonly string[], s: Submission): Promise<void> {
+  const deploy = path.join(b.dir, `${name}.conf`);
   const job = path.join(b.dir, 'job.conf');
-  const annotations = Object.entries(LOCAL_POD_ANNOTATIONS)
-    .map(([k, v]) => `"${k}" = ${v}`)
-    .join(', ');
-  fs.writeFileSync(
-    deploy,
-    [
-      `application { name = bench-e2e-${variant}-${i}, worker-count = ${WORKERS}, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
-      `kubernetes { namespace = ${b.namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, seatunnel-home = "${b.stack.seatunnelHome}",`,
-      `  master.annotations { ${annotations} }, worker.annotations { ${annotations} }, kubeconfig = "${b.cp.info.kubeconfig}" }`,
-      ...extraLines,
-    ].join('\n'),
-  );
+  fs.writeFileSync(deploy, lines.join('\n'));
   fs.writeFileSync(job, JOB);
-  const t0 = now();
-  let appId = '';
+  s.t0 = now();
   const out: Output = {
     ...quiet(),
     result: (d) => {
-      if (!Array.isArray(d) && typeof d.applicationId === 'string') appId = d.applicationId;
+      if (!Array.isArray(d) && typeof d.applicationId === 'string') s.appId = d.applicationId;
     },
   };
-  const isMaster = (n: string) => n.startsWith(`${appId}-`) && !n.includes('-worker-');
+  const code = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
+  if (code !== 0) throw new Error(`submit of ${name} exited ${code}`);
+  s.tSubmit = now();
+}
+
+async function applicationRun(b: Bench, i: number, variant: string, extraLines: readonly string[] = []): Promise<Phases> {
+  const annotations = Object.entries(LOCAL_POD_ANNOTATIONS)
+    .map(([k, v]) => `"${k}" = ${v}`)
+    .join(', ');
+  const s: Submission = { appId: '', t0: 0, tSubmit: 0 };
+  const isMaster = (n: string) => n.startsWith(`${s.appId}-`) && !n.includes('-worker-');
   const watch = new ClusterWatch(() => {
-    const master = appId ? b.stack.kubelet.podNames().find(isMaster) : undefined;
+    const master = s.appId ? b.stack.kubelet.podNames().find(isMaster) : undefined;
     return master ? b.stack.kubelet.localAddressOf(master) : undefined;
   }, 5801);
   try {
-    const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
-    if (submitted !== 0) throw new Error(`submit exited ${submitted}`);
-    const tSubmit = now();
+    await submitDeployment(
+      b,
+      `deploy-${variant}-${i}`,
+      [
+        `application { name = bench-e2e-${variant}-${i}, worker-count = ${WORKERS}, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
+        `kubernetes { namespace = ${b.namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, seatunnel-home = "${b.stack.seatunnelHome}",`,
+        `  master.annotations { ${annotations} }, worker.annotations { ${annotations} }, kubeconfig = "${b.cp.info.kubeconfig}" }`,
+        ...extraLines,
+      ],
+      s,
+    );
+    const { appId, t0, tSubmit } = s;
     const complete = await waitJob(b, appId, t0);
     const master = b.stack.kubelet.podNames().find(isMaster)!;
     const t = logTimes(b.stack.kubelet.logOf(master), {
@@ -243,33 +258,22 @@ async function applicationRun(b: Bench, i: number, variant: string, extraLines: 
  * submits through the ClusterIP Service and follows the job to the end.
  */
 async function haRun(b: Bench, i: number): Promise<Phases> {
-  const name = `bench-e2e-ha-${i}`;
-  const deploy = path.join(b.dir, `deploy-ha-${i}.conf`);
-  const job = path.join(b.dir, 'job.conf');
   // Zeta reads its checkpoint directory from its file, not through a mount: the shared directory.
   const engine = `seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        plugin-config:\n          namespace: ${b.checkpoints}/\n`;
-  fs.writeFileSync(
-    deploy,
+  const s: Submission = { appId: '', t0: 0, tSubmit: 0 };
+  await submitDeployment(
+    b,
+    `deploy-ha-${i}`,
     [
       b.stack.deploymentLines,
-      `application { name = ${name}, worker-count = ${WORKERS}, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
+      `application { name = bench-e2e-ha-${i}, worker-count = ${WORKERS}, worker.slots = 2, worker.memory-mb = 640, master.memory-mb = 640 }`,
       `application.ha { enabled = true, masters = ${HA_MASTERS}, backup-count = 1 }`,
       `kubernetes { namespace = ${b.namespace}, image = "apache/seatunnel:2.3.8", service-account = seatunnel-runtime, checkpoint-pvc = ${CHECKPOINT_CLAIM}, kubeconfig = "${b.cp.info.kubeconfig}" }`,
       `kubernetes.runtime-files.engine.content = ${JSON.stringify(engine)}`,
-    ].join('\n'),
+    ],
+    s,
   );
-  fs.writeFileSync(job, JOB);
-  const t0 = now();
-  let appId = '';
-  const out: Output = {
-    ...quiet(),
-    result: (d) => {
-      if (!Array.isArray(d) && typeof d.applicationId === 'string') appId = d.applicationId;
-    },
-  };
-  const submitted = await main(['submit', '-a', deploy, '-c', job, '--output', 'json'], out);
-  if (submitted !== 0) throw new Error(`HA submit exited ${submitted}`);
-  const tSubmit = now();
+  const { appId, t0, tSubmit } = s;
   // The masters are gone once the Job completes: note when each one's process started while they run.
   const masterStarts = new Map<string, number>();
   const masters = Array.from({ length: HA_MASTERS }, (_, m) => `${appId}-master-${m}`);
