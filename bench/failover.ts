@@ -232,6 +232,10 @@ async function startBareZeta(dir: string): Promise<SetUp> {
     zeta.start(role, ip);
   };
   const restartedAt = new Map<string, number>();
+  const restart = (ip: string) => {
+    start('master', ip);
+    restartedAt.set(ip, Date.now());
+  };
   const currentLog = (ip: string) => (fs.existsSync(zeta.logFile(ip)) ? fs.readFileSync(zeta.logFile(ip), 'utf8').slice(since.get(ip) ?? 0) : '');
   const ready = (ip: string) =>
     httpCall(ip, spec.master.port, 'GET', '/hazelcast/health/ready', undefined, 1000).then(
@@ -261,9 +265,7 @@ async function startBareZeta(dir: string): Promise<SetUp> {
         restartedAt.delete(ip);
         // A supervisor's restart: the replacement starts while the survivor restores the job.
         void zeta.stopMember(ip, 'SIGTERM').then(() => {
-          if (RESTART_AFTER_RECOVERY) return;
-          start('master', ip);
-          restartedAt.set(ip, Date.now());
+          if (!RESTART_AFTER_RECOVERY) restart(ip);
         });
       },
       jobStatus: () => status(standby),
@@ -271,8 +273,7 @@ async function startBareZeta(dir: string): Promise<SetUp> {
       replaced: async (ip) => {
         if (RESTART_AFTER_RECOVERY) {
           await until(`bare master ${ip} gone`, 60_000, () => !zeta.running(ip));
-          start('master', ip);
-          restartedAt.set(ip, Date.now());
+          restart(ip);
         }
         await until(`bare master ${ip} restarted`, 60_000, () => restartedAt.get(ip));
         await until(`bare master ${ip} ready again`, 180_000, () => ready(ip));

@@ -81,10 +81,8 @@ function loadWithCodeCache(file, command, env = process.env) {
   // An import() inside a script from a code cache finds no loader on Node 20, so the bundle's one
   // import() (the ESM-only Kubernetes client, lib/kube/client-node.ts) borrows this one.
   globalThis[HOST_IMPORT] = (specifier) => import(specifier);
-  const mod = new Module(file, module);
-  mod.filename = file;
-  mod.paths = Module._nodeModulePaths(path.dirname(file));
-  Module._cache[file] = mod;
+  // The bundle's own require() resolves from its file, as Node's would; it reads nothing else of `module`.
+  const mod = { id: file, filename: file, exports: {}, loaded: false };
   script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   mod.loaded = true;
   const cache = disabled ? 'off' : cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
