@@ -7,6 +7,15 @@
 // `submit`, `cancel` and `list` are in the same rounds (cancel deletes an application created for it
 // outside the timing); their rows are compared with `kubectl get` too, the one kubectl row here.
 // Targets: `status` ≤ 1.0× `kubectl get job`; `synth` ≤ 300 ms.
+// Two more floors and one more path, in the same rounds:
+//   - `node + TLS context`: node, then one TLS context with the cluster's CA. Node 20 parses its
+//     ~140 bundled root certificates for the first TLS context, even one given its own CA
+//     (docs/performance.md): any Node CLI that checks the server's certificate pays this.
+//   - the environment's NODE_EXTRA_CA_CERTS, when set, makes Node 20 parse those roots and that
+//     file at start-up: rows "(without NODE_EXTRA_CA_CERTS)" show what it costs.
+//   - `(RTT N ms)`: `status` and `kubectl get` through a relay that holds each byte half of
+//     BENCH_CLI_RTT_MS (default 30; 0 leaves the rows out) each way — a remote API server, where
+//     a CLI's time is mostly its sequential round trips.
 //
 //   npm run bench:cli             (SEATUNNEL_TEST_CLUSTER=<cluster.json> reuses a running control plane;
 //                                  BENCH_CLI=<path to seatunnel-app.js> measures another build;
@@ -26,11 +35,13 @@ import { Kube } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
 import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table } from './harness';
+import { startLatencyRelay, type LatencyRelay } from './latency-relay';
 
 const run = promisify(execFile);
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 15));
 const NAMESPACE = 'bench-cli';
 const SYNTH_TARGET_MS = 300;
+const RTT_MS = Math.max(0, Number(process.env.BENCH_CLI_RTT_MS ?? 30));
 const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -48,6 +59,7 @@ async function main(): Promise<void> {
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
   let appId: string | undefined;
+  let relay: LatencyRelay | undefined;
   try {
     await ensureNamespace(kube, NAMESPACE);
     // One application for status and kubectl to read.
@@ -62,11 +74,30 @@ async function main(): Promise<void> {
       deploy,
       `application { name = bench-cli, worker-count = 2 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`,
     );
+    // The same cluster behind the relay: a kubeconfig and a deployment file that name it.
+    const server = new URL(info.server);
+    relay = RTT_MS > 0 ? await startLatencyRelay({ host: server.hostname, port: Number(server.port) }, RTT_MS) : undefined;
+    const farKubeconfig = path.join(work, 'far.kubeconfig');
+    const farDeploy = path.join(work, 'far-deploy.conf');
+    if (relay) {
+      const kc = JSON.parse(fs.readFileSync(info.kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
+      for (const c of kc.clusters) c.cluster.server = `https://${relay.address}`;
+      fs.writeFileSync(farKubeconfig, JSON.stringify(kc), { mode: 0o600 });
+      fs.writeFileSync(
+        farDeploy,
+        `application { name = bench-cli, worker-count = 2 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(farKubeconfig)} }\n`,
+      );
+    }
+    const far = ` (RTT ${RTT_MS} ms)`;
     const jobFile = path.join(work, 'job.conf');
     fs.writeFileSync(jobFile, JOB);
     const out = path.join(work, 'out');
     const cli = path.resolve(process.env.BENCH_CLI ?? path.join(ROOT, 'bin', 'seatunnel-app.js'));
     const node = process.execPath;
+    const caFile = path.join(work, 'ca.crt');
+    fs.writeFileSync(caFile, caOf(info.kubeconfig));
+    const withoutExtraCa: NodeJS.ProcessEnv = { NODE_EXTRA_CA_CERTS: '' };
+    const extraCa = process.env.NODE_EXTRA_CA_CERTS ? [process.env.NODE_EXTRA_CA_CERTS] : [];
 
     // Applications the submit rows created, cancelled after each round (outside the timings).
     const submitted: string[] = [];
@@ -87,10 +118,33 @@ async function main(): Promise<void> {
       ],
       [`seatunnel-app synth${label}`, () => timed(node, [bin, 'synth', '-a', deploy, '-c', jobFile, '-o', out])],
     ];
+    const tlsFloor = `require('node:tls').createSecureContext({ ca: require('node:fs').readFileSync(${JSON.stringify(caFile)}) })`;
+    const kubectlGet = (kubeconfig: string) => () => timed('kubectl', ['--kubeconfig', kubeconfig, '-n', NAMESPACE, 'get', 'job', jobName, '-o', 'json']);
     const commands: Array<[string, () => Promise<number>]> = [
       ['node -e 0 (floor)', () => timed(node, ['-e', '0'])],
-      ['kubectl get job -o json', () => timed('kubectl', ['--kubeconfig', info.kubeconfig, '-n', NAMESPACE, 'get', 'job', jobName, '-o', 'json'])],
+      ['node + TLS context (floor)', () => timed(node, ['-e', tlsFloor])],
+      ['kubectl get job -o json', kubectlGet(info.kubeconfig)],
       ...ours('', cli),
+      // What the environment's NODE_EXTRA_CA_CERTS costs every Node process (Node 20 reads it, and
+      // its own roots, before any code runs); an empty value is the same as unset.
+      ...extraCa.flatMap((): Array<[string, () => Promise<number>]> => [
+        ['node + TLS context (without NODE_EXTRA_CA_CERTS)', () => timed(node, ['-e', tlsFloor], withoutExtraCa)],
+        ['seatunnel-app status --id (without NODE_EXTRA_CA_CERTS)', () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], withoutExtraCa)],
+      ]),
+      ...(relay
+        ? ([
+            [`kubectl get job -o json${far}`, kubectlGet(farKubeconfig)],
+            [`seatunnel-app status --id${far}`, () => timed(node, [cli, 'status', '-a', farDeploy, '--id', spec.appId])],
+            ...(process.env.BENCH_CLI_BASE
+              ? [
+                  [
+                    `seatunnel-app status --id${far} (base)`,
+                    () => timed(node, [path.resolve(process.env.BENCH_CLI_BASE!), 'status', '-a', farDeploy, '--id', spec.appId]),
+                  ],
+                ]
+              : []),
+          ] as Array<[string, () => Promise<number>]>)
+        : []),
       // What the V8 code cache (bin/code-cache.js on Node 20, Node's own from 22.1) saves, same rounds.
       ['seatunnel-app status --id (no code cache)', () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], { NODE_DISABLE_COMPILE_CACHE: '1' })],
       [
@@ -128,6 +182,15 @@ async function main(): Promise<void> {
         }),
       ),
     );
+    const tls = m('node + TLS context (floor)');
+    console.log(
+      `node + TLS context / kubectl get job = ${(tls / kubectl).toFixed(2)}: the floor of a Node CLI that checks the server's certificate; ` +
+        `status above it: ${(status - tls).toFixed(0)} ms`,
+    );
+    if (relay)
+      console.log(
+        `at an RTT of ${RTT_MS} ms: status / kubectl get job = ${(m(`seatunnel-app status --id${far}`) / m(`kubectl get job -o json${far}`)).toFixed(2)}`,
+      );
     console.log(
       `status / kubectl get job = ${(status / kubectl).toFixed(2)} (target ≤ 1.0: ${status <= kubectl ? 'yes' : 'NO'}); ` +
         `synth = ${synth.toFixed(0)} ms (target ≤ ${SYNTH_TARGET_MS} ms: ${synth <= SYNTH_TARGET_MS ? 'yes' : 'NO'}; ${(synth / SYNTH_TARGET_MS).toFixed(2)}x)`,
@@ -135,9 +198,16 @@ async function main(): Promise<void> {
   } finally {
     if (appId) await cancelApplication(kube, NAMESPACE, appId).catch(() => undefined);
     kube.api.close();
+    await relay?.close();
     fs.rmSync(work, { recursive: true, force: true });
     await cluster.stop();
   }
+}
+
+/** The cluster's CA from a kubeconfig of the local stack (JSON, with certificate-authority-data). */
+function caOf(kubeconfig: string): Buffer {
+  const kc = JSON.parse(fs.readFileSync(kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { 'certificate-authority-data': string } }> };
+  return Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64');
 }
 
 main().catch((e) => {

@@ -54,10 +54,28 @@ export async function readServerSupport(kube: Kube, use?: ServerDependentUse): P
 
 /** For submit, status and cancel: stops the command on a server it must not use, prints what the server changes. */
 export async function requireSupportedServer(kube: Kube, out: Output, use?: ServerDependentUse): Promise<ServerSupport> {
-  const support = await readServerSupport(kube, use);
+  return acceptServer(await readServerSupport(kube, use), out);
+}
+
+function acceptServer(support: ServerSupport, out: Output): ServerSupport {
   if (support.refusal) throw new CliError(support.refusal, CLI_EXIT.failed);
   for (const w of support.warnings) out.warn(w);
   return support;
+}
+
+/**
+ * requireSupportedServer and a read in the same round trip: on a remote cluster each sequential
+ * request costs the whole network round trip, and a read changes nothing, so it need not wait for
+ * the version. Only for reads: whatever writes must follow the check. The server's refusal, or a
+ * failure to learn its version, wins over the read's outcome; the read's answer is used only on a
+ * server the CLI accepts.
+ */
+export async function readOnSupportedServer<T>(kube: Kube, out: Output, read: () => Promise<T>): Promise<T> {
+  const [support, result] = await Promise.allSettled([readServerSupport(kube), read()]);
+  if (support.status === 'rejected') throw support.reason;
+  acceptServer(support.value, out);
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /**

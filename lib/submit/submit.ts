@@ -83,6 +83,12 @@ export interface SubmitOptions {
   readonly onStep?: (step: SubmitStep, phase: 'start' | 'end') => void;
   /** Receives each warning of the reference check (e.g. a SeaTunnel default application mode replaced). */
   readonly onNotice?: (message: string) => void;
+  /**
+   * Nothing is created before this settles, and if it rejects, its error is thrown as is and nothing
+   * is created; the reads of step 1 do not wait for it. The CLI's server-version check, which so
+   * shares a round trip with those reads (on a remote cluster each sequential request costs one).
+   */
+  readonly writesWaitFor?: Promise<unknown>;
 }
 
 function marked<T extends KubeObject>(obj: T, attemptId: string): T {
@@ -229,20 +235,28 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
   };
   const noRollback: RollbackReport = { deleted: [], untouched: [], errors: [] };
 
-  // 1. Referenced objects, before anything is created.
-  if (!opts.skipReferenceCheck) {
-    const { problems, notices } = await step('references', async () => {
-      try {
-        return await checkReferences(kube, spec);
-      } catch (e) {
-        throw new SubmitError(
-          'references',
-          [e as Error],
-          noRollback,
-          `submit failed before creating anything: checking referenced objects: ${describeError(e)}`,
-        );
-      }
-    });
+  // 1. Referenced objects, before anything is created; the caller's gate in the same round trip.
+  const [gate, references] = await Promise.allSettled([
+    opts.writesWaitFor,
+    opts.skipReferenceCheck
+      ? undefined
+      : step('references', async () => {
+          try {
+            return await checkReferences(kube, spec);
+          } catch (e) {
+            throw new SubmitError(
+              'references',
+              [e as Error],
+              noRollback,
+              `submit failed before creating anything: checking referenced objects: ${describeError(e)}`,
+            );
+          }
+        }),
+  ]);
+  if (gate.status === 'rejected') throw gate.reason;
+  if (references.status === 'rejected') throw references.reason;
+  if (references.value) {
+    const { problems, notices } = references.value;
     for (const n of notices) opts.onNotice?.(n.message);
     if (problems.length) {
       throw new SubmitError(

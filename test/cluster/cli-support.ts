@@ -217,7 +217,9 @@ export type FaultAction =
   /** Forward, then close the connection without answering. */
   | 'drop-after'
   /** Forward, then never answer (the client's deadline expires). */
-  | 'hang-after';
+  | 'hang-after'
+  /** Forward, then hold the real answer for `delayMs` (a slow server or a long network path). */
+  | 'delay-after';
 
 export interface Fault {
   readonly method: string;
@@ -231,6 +233,8 @@ export interface Fault {
   readonly status?: number;
   /** Only requests whose query does not contain dryRun (default true). */
   readonly skipDryRun?: boolean;
+  /** For delay-after: how long the answer is held. Default 300 ms. */
+  readonly delayMs?: number;
 }
 
 export interface ProxyLogEntry {
@@ -241,6 +245,9 @@ export interface ProxyLogEntry {
   fault?: FaultAction;
   /** For a forwarded create that answered 201: the object created. */
   created?: { kind: string; name: string; uid: string };
+  /** performance.now() when the whole request had arrived, and when its answer was sent. */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 /**
@@ -328,7 +335,8 @@ export class FaultProxy {
       const url = new URL(req.url ?? '/', 'http://x');
       const method = req.method ?? 'GET';
       const fault = this.matchFault(method, url.pathname, url.search);
-      const entry: ProxyLogEntry = { method, path: url.pathname + url.search, ...(fault ? { fault: fault.action } : {}) };
+      const entry: ProxyLogEntry = { method, path: url.pathname + url.search, ...(fault ? { fault: fault.action } : {}), receivedAt: performance.now() };
+      res.on('finish', () => (entry.answeredAt = performance.now()));
       this.log.push(entry);
       if (fault?.action === 'status-before') return this.answer(res, fault.status ?? 500, 'injected before forwarding');
       if (fault?.action === 'drop-before') return void req.socket.destroy();
@@ -351,8 +359,12 @@ export class FaultProxy {
           if (fault?.action === 'status-after') return this.answer(res, fault.status ?? 500, 'injected after forwarding');
           if (fault?.action === 'drop-after') return void req.socket.destroy();
           if (fault?.action === 'hang-after') return; // never answered; closed when the client gives up
-          res.writeHead(ures.statusCode ?? 502, ures.headers);
-          res.end(ubody);
+          const forward = () => {
+            res.writeHead(ures.statusCode ?? 502, ures.headers);
+            res.end(ubody);
+          };
+          if (fault?.action === 'delay-after') setTimeout(forward, fault.delayMs ?? 300);
+          else forward();
         });
       });
       up.on('error', (e) => this.answer(res, 502, `proxy: ${e.message}`));

@@ -6,7 +6,7 @@ import type { Kube } from '../../kube';
 import { applicationStatus, readApplication, readStatus, statusLines, type StatusReport } from '../../submit/status';
 import { applicationTimeline, timelineLines } from '../../submit/timeline';
 import type { ParsedArgs } from '../args';
-import { applicationIdFrom, connectKube, connectionFromArgs, requireSupportedServer } from '../connect';
+import { applicationIdFrom, connectKube, connectionFromArgs, readOnSupportedServer, requireSupportedServer } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import type { Output } from '../output';
 import { elapsed, waitExitCode, waitForApplication } from '../wait';
@@ -39,14 +39,14 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
   const conn = connectionFromArgs(args);
   const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
   try {
-    await requireSupportedServer(kube, out);
     if (args.wait) {
+      await requireSupportedServer(kube, out);
       out.line(`Application ID: ${applicationId}`);
       return await waitAndReport(kube, args, out, conn.namespace, applicationId, { data: {}, lines: [] });
     }
     if (args.explain) {
       // The status exactly as plain status derives it, then the story (lib/submit/timeline.ts).
-      const o = await readApplication(kube, conn.namespace, applicationId, { events: 'always' });
+      const o = await readOnSupportedServer(kube, out, () => readApplication(kube, conn.namespace, applicationId, { events: 'always' }));
       const report = applicationStatus(applicationId, conn.namespace, o.job, o.pods, o.events);
       const timeline = o.job ? applicationTimeline(o.job, o.events ?? [], o.pods, { now: new Date(), eventsRead: o.events !== undefined }) : undefined;
       out.result({ ...statusData(report), ...(timeline ? { timeline } : {}) }, [
@@ -57,7 +57,7 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
       ]);
       return CLI_EXIT.ok;
     }
-    const report = await readStatus(kube, conn.namespace, applicationId);
+    const report = await readOnSupportedServer(kube, out, () => readStatus(kube, conn.namespace, applicationId));
     out.result(statusData(report), [`Application ID: ${applicationId}`, ...statusLines(report)]);
     return CLI_EXIT.ok;
   } finally {

@@ -26,10 +26,12 @@ export async function submitCommand(args: ParsedArgs, out: Output): Promise<numb
       const { reportPreflight } = require('./preflight') as typeof import('./preflight');
       return await reportPreflight(kube, plan, out, await readServerSupport(kube, serverDependentUse(spec)));
     }
-    await requireSupportedServer(kube, out, serverDependentUse(spec));
+    // The version is asked while submit reads the referenced objects; nothing is created before
+    // the server is accepted.
+    const accepted = requireSupportedServer(kube, out, serverDependentUse(spec));
     let result;
     try {
-      result = await submitApplication(kube, plan, { onNotice: (m) => out.warn(m) });
+      result = await submitApplication(kube, plan, { onNotice: (m) => out.warn(m), writesWaitFor: accepted });
     } catch (e) {
       if (!(e instanceof SubmitError)) throw e;
       if (out.json) {

@@ -1,0 +1,58 @@
+// A TCP relay on 127.0.0.1 that holds every byte for half a round trip in each direction: a remote
+// API server (a laptop to a cloud region, a VPN) on this machine, with the server's own TLS passing
+// through untouched. A CLI's wall time on such a path is mostly its sequential round trips, which a
+// loopback benchmark hides. Bytes keep their order: every chunk waits the same time, and Node fires
+// timers of one duration in the order they were set.
+import * as net from 'node:net';
+
+export interface LatencyRelay {
+  /** host:port to dial instead of the target. */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+function delayed(from: net.Socket, to: net.Socket, oneWayMs: number): void {
+  from.on('data', (chunk: Buffer) => {
+    setTimeout(() => {
+      if (!to.destroyed) to.write(chunk);
+    }, oneWayMs);
+  });
+  from.on('end', () => setTimeout(() => to.end(), oneWayMs));
+}
+
+export async function startLatencyRelay(target: { host: string; port: number }, roundTripMs: number): Promise<LatencyRelay> {
+  const oneWay = roundTripMs / 2;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    for (const s of [client, upstream]) {
+      open.add(s);
+      s.on('close', () => open.delete(s));
+      // Either side gone: both go, as a broken path would take them.
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    // The TCP handshake crosses the path too: the client's first bytes wait until the upstream
+    // connection is open, which is itself held a whole round trip.
+    client.pause();
+    upstream.once('connect', () =>
+      setTimeout(() => {
+        delayed(client, upstream, oneWay);
+        delayed(upstream, client, oneWay);
+        client.resume();
+      }, roundTripMs),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    address: `127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of open) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
