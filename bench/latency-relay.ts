@@ -3,6 +3,7 @@
 // through untouched. A CLI's wall time on such a path is mostly its sequential round trips, which a
 // loopback benchmark hides. Bytes keep their order: every chunk waits the same time, and Node fires
 // timers of one duration in the order they were set.
+import * as fs from 'node:fs';
 import * as net from 'node:net';
 
 export interface LatencyRelay {
@@ -56,3 +57,14 @@ export async function startLatencyRelay(target: { host: string; port: number }, 
       }),
   };
 }
+
+/** A copy of a kubeconfig of the local stack (JSON) whose clusters are reached through `relay`. */
+export function kubeconfigThrough(relay: LatencyRelay, kubeconfig: string, file: string): string {
+  const kc = JSON.parse(fs.readFileSync(kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
+  for (const c of kc.clusters) c.cluster.server = `https://${relay.address}`;
+  fs.writeFileSync(file, JSON.stringify(kc), { mode: 0o600 });
+  return file;
+}
+
+/** The round-trip time the relayed rows of a bench add: BENCH_RTT_MS, default 30; 0 leaves them out. */
+export const BENCH_RTT_MS = Math.max(0, Number(process.env.BENCH_RTT_MS ?? 30));

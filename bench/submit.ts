@@ -11,6 +11,9 @@
 //   (c) the transport: the same in-process submit over HTTP/2 and over HTTP/1.1 keep-alive, in
 //       each round, with a warm client (the runtime's case: one long-lived client) and with a new
 //       client per submit (the CLI's case: TLS handshakes included), so the choice is a number.
+//   (e) both processes again through a relay that adds a round-trip time (BENCH_RTT_MS, default
+//       30 ms; 0 leaves the rows out; bench/latency-relay.ts): a remote API server, where the
+//       sequential round trips decide — kubectl apply reads and then writes each object in turn.
 // Targets: in-process submit ≤ 2× the floor; the CLI process faster than kubectl.
 //
 //   npm run bench:submit          (SEATUNNEL_TEST_CLUSTER=<cluster.json> reuses a running control plane)
@@ -31,6 +34,7 @@ import { Kube, refOf, type AnyObject, type KubeTransport } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
 import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table } from './harness';
+import { BENCH_RTT_MS, kubeconfigThrough, startLatencyRelay, type LatencyRelay } from './latency-relay';
 import { countingApi, countingProxy, minimumRequests, printMany, submitManyInProcess, submitManyProcesses, type Counted } from './submit-many';
 
 const run = promisify(execFile);
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const kube1 = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: false }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
+  let relay: LatencyRelay | undefined;
   try {
     await ensureNamespace(kube, NAMESPACE);
     const deploy = path.join(work, 'deploy.conf');
@@ -73,6 +78,16 @@ async function main(): Promise<void> {
     const jobFile = path.join(work, 'job.conf');
     fs.writeFileSync(jobFile, JOB);
     const cli = path.join(ROOT, 'bin', 'seatunnel-app.js');
+    const server = new URL(info.server);
+    relay = BENCH_RTT_MS > 0 ? await startLatencyRelay({ host: server.hostname, port: Number(server.port) }, BENCH_RTT_MS) : undefined;
+    const farKubeconfig = relay ? kubeconfigThrough(relay, info.kubeconfig, path.join(work, 'far.kubeconfig')) : '';
+    const farDeploy = path.join(work, 'far-deploy.conf');
+    fs.writeFileSync(
+      farDeploy,
+      `application { name = bench-cli, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(farKubeconfig)} }\n`,
+    );
+    const farCli: number[] = [];
+    const farKubectl: number[] = [];
 
     const floorJob: number[] = [];
     const floorDep: number[] = [];
@@ -163,6 +178,19 @@ async function main(): Promise<void> {
         if (!warm) kubectl.push(t);
         cleanup.push(spec.appId);
       }
+      // (e) both processes through the relay
+      if (relay) {
+        const [t, out] = await timed(() => run(process.execPath, [cli, 'submit', '-a', farDeploy, '-c', jobFile]));
+        if (!warm) farCli.push(t);
+        const id = /Application ID: (\S+)/.exec(out.stdout)?.[1];
+        if (id) cleanup.push(id);
+        const spec = newSpec('derived');
+        const file = path.join(work, `${spec.appId}.yaml`);
+        fs.writeFileSync(file, synthYaml(spec));
+        const [tk] = await timed(() => run('kubectl', ['--kubeconfig', farKubeconfig, 'apply', '-f', file]));
+        if (!warm) farKubectl.push(tk);
+        cleanup.push(spec.appId);
+      }
       // Clean up outside the timings, so the next round starts from the same state.
       await Promise.all(cleanup.splice(0).map((id) => cancelApplication(kube, NAMESPACE, id)));
       await new Promise((r) => setTimeout(r, 300));
@@ -190,10 +218,19 @@ async function main(): Promise<void> {
           row('submit, new client each (http/1.1)', cold.h1, f),
           row('kubectl apply -f (process)', kubectl, k, '1x'),
           row('seatunnel-app submit (process)', cliRuns, k, median(cliRuns) < k ? '< kubectl: yes' : '< kubectl: NO'),
+          ...(relay
+            ? [
+                row(`kubectl apply -f (process, RTT ${BENCH_RTT_MS} ms)`, farKubectl, median(farKubectl), '1x'),
+                row(`seatunnel-app submit (process, RTT ${BENCH_RTT_MS} ms)`, farCli, median(farKubectl)),
+              ]
+            : []),
         ],
       ),
     );
-    console.log(`submit in process / floor = ${(median(submit) / f).toFixed(2)}; seatunnel-app submit / kubectl apply = ${(median(cliRuns) / k).toFixed(2)}`);
+    console.log(
+      `submit in process / floor = ${(median(submit) / f).toFixed(2)}; seatunnel-app submit / kubectl apply = ${(median(cliRuns) / k).toFixed(2)}` +
+        (relay ? `; at an RTT of ${BENCH_RTT_MS} ms ${(median(farCli) / median(farKubectl)).toFixed(2)}` : ''),
+    );
     console.log(
       `HTTP/1.1 / HTTP/2 (> 1: HTTP/2 is faster): warm client ${(median(submit1) / median(submit)).toFixed(2)} (medians ${median(submit1).toFixed(1)} / ${median(submit).toFixed(1)} ms); new client each ${(median(cold.h1) / median(cold.h2)).toFixed(2)} (medians ${median(cold.h1).toFixed(1)} / ${median(cold.h2).toFixed(1)} ms)`,
     );
@@ -230,6 +267,7 @@ async function main(): Promise<void> {
   } finally {
     kube.api.close();
     kube1.api.close();
+    await relay?.close();
     fs.rmSync(work, { recursive: true, force: true });
     await cluster.stop();
   }

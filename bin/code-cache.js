@@ -10,7 +10,9 @@
 //   length, so a rebuilt bundle of the same size must not meet an old cache.
 // - Written once, after the command has run (so it holds what the command compiled), atomically
 //   (a temporary file, then rename: processes started together never read half a file), and only
-//   when there was none or V8 rejected it. Older caches of that command are removed then.
+//   when there was none or V8 rejected it. Older caches of that command for the same bundle file
+//   are removed then; another installation (another path) keeps its own, so two versions used in
+//   turn do not evict each other's cache on every run.
 // - Kept under $XDG_CACHE_HOME or ~/.cache (a directory only the user can write), never in a
 //   shared temporary directory: whoever can write the cache decides what code runs.
 // - NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own. Any error reading or
@@ -30,8 +32,10 @@ function cacheDir(env) {
   return path.join(base, 'seatunnel-app', 'cli-code-cache');
 }
 
-/** The cache file's name: the command, then what the bytecode depends on. */
-function cacheName(command, source) {
+const digest = (text, length) => crypto.createHash('sha256').update(text).digest('hex').slice(0, length);
+
+/** The cache file's name: the command, the bundle's path, then what the bytecode depends on. */
+function cacheName(command, source, file) {
   const key = crypto
     .createHash('sha256')
     .update(process.version)
@@ -42,7 +46,7 @@ function cacheName(command, source) {
     .update('\0')
     .update(source);
   const safe = /^[a-z][a-z-]{0,19}$/.test(command) ? command : 'other';
-  return `${safe}-${key.digest('hex').slice(0, 24)}.v8`;
+  return `${safe}-${digest(path.resolve(file), 8)}-${key.digest('hex').slice(0, 24)}.v8`;
 }
 
 function readCache(file) {
@@ -75,7 +79,7 @@ function loadWithCodeCache(file, command, env = process.env) {
   const source = fs.readFileSync(file, 'utf8');
   const disabled = env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE === 'true';
   const dir = cacheDir(env);
-  const name = cacheName(command, source);
+  const name = cacheName(command, source, file);
   const cachedData = disabled ? undefined : readCache(path.join(dir, name));
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   // An import() inside a script from a code cache finds no loader on Node 20, so the bundle's one

@@ -64,7 +64,7 @@ afterEach(() => {
 test('the first run writes the command’s cache, readable by the user only; the second uses it and writes nothing', () => {
   expect(load('status')).toEqual({ cache: 'none', out: EXPECTED });
   const [name] = files();
-  expect(name).toMatch(/^status-[0-9a-f]{24}\.v8$/);
+  expect(name).toMatch(/^status-[0-9a-f]{8}-[0-9a-f]{24}\.v8$/);
   const file = path.join(cacheDir(), name);
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   expect(fs.statSync(cacheDir()).mode & 0o777).toBe(0o700);
@@ -80,7 +80,7 @@ test('each command has its own cache; an odd command name is filed under "other"
   load('status');
   load('submit');
   load('../../etc/passwd');
-  expect(files().map((f) => f.replace(/-[0-9a-f]{24}\.v8$/, ''))).toEqual(['other', 'status', 'submit']);
+  expect(files().map((f) => f.replace(/-[0-9a-f]{8}-[0-9a-f]{24}\.v8$/, ''))).toEqual(['other', 'status', 'submit']);
 });
 
 test('a damaged cache is rejected by V8, the command still runs, and the cache is written again', () => {
@@ -100,6 +100,27 @@ test('a rebuilt bundle of the same length never meets the old cache, and the old
   const now = files();
   expect(now).toHaveLength(1);
   expect(now[0]).not.toBe(old);
+});
+
+test('two installations used in turn keep a cache each: neither evicts the other', () => {
+  const other = path.join(dir, 'other-install');
+  fs.mkdirSync(other);
+  fs.writeFileSync(path.join(other, 'bundle.js'), BUNDLE.replace('twice(21)', 'twice(22)'));
+  fs.copyFileSync(path.join(dir, 'helper.js'), path.join(other, 'helper.js'));
+  const first = bundle;
+  const runOther = () => {
+    bundle = path.join(other, 'bundle.js');
+    try {
+      return load('status');
+    } finally {
+      bundle = first;
+    }
+  };
+  expect(load('status').cache).toBe('none');
+  expect(runOther()).toEqual({ cache: 'none', out: { ...EXPECTED, answer: 44 } });
+  expect(load('status')).toEqual({ cache: 'accepted', out: EXPECTED });
+  expect(runOther()).toEqual({ cache: 'accepted', out: { ...EXPECTED, answer: 44 } });
+  expect(files()).toHaveLength(2);
 });
 
 test('NODE_DISABLE_COMPILE_CACHE=1 turns it off: nothing read, nothing written', () => {
@@ -142,5 +163,5 @@ test('bin/seatunnel-app.js uses it on Node 20, runs the command, and says so whe
   }
   // Node 22.1+ keeps its own cache instead (module.enableCompileCache), in another place.
   const ownCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-  expect(files().map((f) => f.replace(/-[0-9a-f]{24}\.v8$/, ''))).toEqual(ownCache ? [] : ['status']);
+  expect(files().map((f) => f.replace(/-[0-9a-f]{8}-[0-9a-f]{24}\.v8$/, ''))).toEqual(ownCache ? [] : ['status']);
 });
