@@ -107,9 +107,21 @@ export async function requestGracefulStop(kube: Kube, namespace: string, applica
   }
 }
 
-export async function cancelApplication(kube: Kube, namespace: string, applicationId: string): Promise<CancelReport> {
+/**
+ * `writesWaitFor`: nothing is deleted before it settles, and its rejection is thrown as is; the
+ * first read (the Job) does not wait for it — the CLI's server-version check, in the same round trip.
+ */
+export async function cancelApplication(
+  kube: Kube,
+  namespace: string,
+  applicationId: string,
+  opts: { writesWaitFor?: Promise<unknown> } = {},
+): Promise<CancelReport> {
   const jobRef: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
-  const job = await withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true }));
+  const [gate, found] = await Promise.allSettled([opts.writesWaitFor, withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true }))]);
+  if (gate.status === 'rejected') throw gate.reason;
+  if (found.status === 'rejected') throw found.reason;
+  const job = found.value;
   let jobFound = false;
   if (job) {
     requireApplicationJob(job, namespace, applicationId, 'deleted');

@@ -118,3 +118,22 @@ test("status sends the version read, the Job read and the Pod list at once: none
   const cancel = await run(['cancel', '--id', appId, '-a', files.deploy]);
   expect(cancel.code).toBe(0);
 });
+
+test('cancel reads the Job while it asks for the version, and deletes nothing before the version has answered', async () => {
+  const files = deploymentFiles(ns.name, 'application.worker-count = 1', { kubeconfig: proxy.kubeconfig() });
+  proxy.inject();
+  const sub = await run(['submit', ...files.args]);
+  expect(sub.code).toBe(0);
+  const appId = sub.value('Application ID')!;
+
+  proxy.inject({ method: 'GET', path: /^\/version$/, action: 'delay-after', delayMs: 300 });
+  const r = await run(['cancel', '--id', appId, '-a', files.deploy]);
+  expect(errors(r)).toEqual([]);
+  expect(r.code).toBe(0);
+  const version = proxy.log.find((e) => line(e) === 'GET /version')!;
+  const jobRead = proxy.log.find((e) => line(e) === `GET /apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)!;
+  const firstDelete = proxy.log.find((e) => e.method === 'DELETE')!;
+  expect(jobRead.receivedAt).toBeLessThan(version.answeredAt!);
+  expect(firstDelete.receivedAt).toBeGreaterThan(version.answeredAt!);
+  expect(line(firstDelete)).toBe(`DELETE /apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+});

@@ -18,13 +18,15 @@ export async function cancelCommand(args: ParsedArgs, out: Output): Promise<numb
   const conn = connectionFromArgs(args);
   const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
   try {
-    await requireSupportedServer(kube, out);
+    // The version is asked while cancel reads the Job; nothing is changed before the server is accepted.
+    const accepted = requireSupportedServer(kube, out);
     if (args.savepoint) {
+      await accepted;
       const timeoutMs = args.waitTimeoutMs > 0 ? args.waitTimeoutMs : DEFAULT_SAVEPOINT_TIMEOUT_MS;
       const g = await requestGracefulStop(kube, conn.namespace, applicationId, { timeoutMs });
       if (!g.stopped) out.warn(`the application did not stop with a savepoint within ${timeoutMs} ms (last phase ${g.phase ?? 'unknown'}); deleting it anyway`);
     }
-    const r = await cancelApplication(kube, conn.namespace, applicationId);
+    const r = await cancelApplication(kube, conn.namespace, applicationId, { writesWaitFor: accepted });
     const lines = [`Application ID: ${applicationId}`, 'Cancellation requested'];
     for (const e of r.errors) out.warn(`leftover not removed (run cancel again): ${e}`);
     out.result(
