@@ -135,7 +135,22 @@ interface Outgoing {
   readonly payload?: string;
 }
 
-const tlsKey = (tls: TlsMaterial) => JSON.stringify(tls, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : v));
+// What a session or agent was made with, to tell when the credentials changed it. Once per
+// TlsMaterial object: a credential source that does not rotate hands out the same one every time,
+// and serialising keys and certificates for every request cost ~0.2 ms each.
+const tlsKeys = new WeakMap<TlsMaterial, string>();
+function tlsKey(tls: TlsMaterial): string {
+  let key = tlsKeys.get(tls);
+  if (key === undefined) {
+    // A Buffer's own toJSON runs before a replacer sees it: turn them to base64 first.
+    key = JSON.stringify(tls, function (this: Record<string, unknown>, k: string, v: unknown) {
+      const raw = k === '' ? v : this[k];
+      return Buffer.isBuffer(raw) ? raw.toString('base64') : v;
+    });
+    tlsKeys.set(tls, key);
+  }
+  return key;
+}
 
 export class KubeTransport implements KubeApi {
   readonly server: string;

@@ -1,8 +1,11 @@
 // The shared client (lib/kube) against the real API server, over HTTP/2 and HTTP/1.1:
 //  - the runtime's own-Job watch (KubePort.watchJob) with a real ServiceAccount token bound to the
 //    Role the plan generates: it sees a change of its Job, and the same token cannot watch another;
-//  - the body cap holds against a real answer.
+//  - the body cap holds against a real answer;
+//  - a client certificate that changes between requests (a rotating credential source) is the one
+//    the next request presents, over both protocols.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Kube, KubeApiError, KubeTransport } from '../../lib/kube';
 import { runtimeRules } from '../../lib/plan/steps/rbac';
 import { KubeRest } from '../../runtime/src/kube/rest';
@@ -122,5 +125,37 @@ test('an answer over the body cap is refused (a real list; HTTP/2 and HTTP/1.1)'
     // The same client reads a small answer: the cap ended one exchange, not the connection's use.
     expect((await kube.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name: 'big-0' })).metadata?.name).toBe('big-0');
     kube.api.close();
+  }
+});
+
+test.each([true, false])('new TLS material from the credential source is the one the next request presents (HTTP/2: %s)', async (http2) => {
+  const info = clusterInfo();
+  const pem = (f: string) => fs.readFileSync(f);
+  const admin = { ca: info.caData, cert: pem(info.adminCertFile), key: pem(info.adminKeyFile) };
+  const scheduler = {
+    ca: info.caData,
+    cert: pem(path.join(info.dir, 'pki', 'kube-scheduler.crt')),
+    key: pem(path.join(info.dir, 'pki', 'kube-scheduler.key')),
+  };
+  let current = admin;
+  const t = new KubeTransport(info.server, async () => ({ headers: {}, tls: current }), { http2 });
+  const who = async () => {
+    const r = await t.request<{ status: { userInfo: { username: string } } }>({
+      method: 'POST',
+      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    });
+    return r.body.status.userInfo.username;
+  };
+  try {
+    expect(await who()).toBe('seatunnel-app-test-admin');
+    expect(await who()).toBe('seatunnel-app-test-admin');
+    current = scheduler; // a rotated certificate: a new object, as every credential source hands out
+    expect(await who()).toBe('system:kube-scheduler');
+    expect(await who()).toBe('system:kube-scheduler');
+    current = { ...admin }; // back, in another object with the same contents
+    expect(await who()).toBe('seatunnel-app-test-admin');
+  } finally {
+    t.close();
   }
 });
