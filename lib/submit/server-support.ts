@@ -11,6 +11,8 @@
 //   Job spec.podFailurePolicy (beta, on, 1.26) and the Pod condition DisruptionTarget (1.26)
 //       without HA: equivalent (backoffLimit 0), but the Job no longer records the exit code  → warning
 //       with HA: a coordinator's terminal exit would be retried instead of ending the Job  → refused
+//   a probe's own terminationGracePeriodSeconds (beta, on, 1.25), on the HA masters' liveness probe
+//       only: covered by HA's 1.26
 //   fieldValidation=Strict on preflight's dry run (beta, on, 1.25)          → preflight note
 //   ValidatingAdmissionPolicy v1 for the platform's admission fence (GA 1.30) → preflight note
 // The plan uses no other field newer than 1.24 (podReplacementPolicy, backoffLimitPerIndex,

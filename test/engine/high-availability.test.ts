@@ -349,6 +349,52 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     await expectNothingLeft(appId);
   });
 
+  test('2 masters: the active master frozen (a long GC pause, a stopped VM) — its liveness probe kills it before the others suspect it, it restarts in place, the standby takes over and the job goes on under its id', async () => {
+    const { appId, jobId } = await submit(application('ha-frozen', 2));
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
+    await waitFor(() => oneCluster(appId, 2, 2 + 2), { description: 'two masters and two workers in one cluster', timeoutMs: 180_000 });
+    const frozen = await activeMaster(appId);
+    const standby = (await pods(appId, 'master')).map((p) => p.metadata.name).find((n) => n !== frozen)!;
+    const [{ metadata: before }] = (await pods(appId, 'master')).filter((p) => p.metadata.name === frozen);
+    const standbyLogBefore = stack.kubelet.logOf(standby).length;
+    const frozenAddress = stack.kubelet.localAddressOf(frozen)!;
+
+    // SIGSTOP: the process keeps its connections and its address and answers nothing; the kernel
+    // still completes TCP connections to it. Left so for 30 s (the heartbeat timeout) it broke the
+    // cluster: the new active master did not restore the job, the workers found no data member
+    // and shut down. The HTTP liveness probe makes it a crash long before that.
+    expect(stack.kubelet.signal(frozen, 'SIGSTOP')).toBe(true);
+    try {
+      await waitFor(
+        async () => (await pods(appId, 'master')).some((p) => p.metadata.name === frozen && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1),
+        { description: `${frozen} killed by its liveness probe and restarted in place`, timeoutMs: 90_000 },
+      );
+    } finally {
+      stack.kubelet.signal(frozen, 'SIGCONT'); // the restarted process, if any: a no-op
+    }
+    const standbyLog = () => stack.kubelet.logOf(standby).slice(standbyLogBefore);
+    await waitFor(() => /become a new active master/i.test(standbyLog()), { description: `${standby} takes over from ${frozen}`, timeoutMs: 120_000 });
+    const tookOverAt = Date.now();
+    await waitFor(() => checkpointState(jobId).newestMs > tookOverAt, { description: 'a checkpoint written by the new active master', timeoutMs: 120_000 });
+    await waitFor(() => oneCluster(appId, 2, 2 + 2), {
+      description: 'the restarted master back in one cluster with the other master and both workers, seen alike by both masters',
+      timeoutMs: 180_000,
+    });
+    // The kill came first: the standby learned of the loss from closed connections, never by
+    // suspecting a member that sent no heartbeats.
+    expect(standbyLog()).not.toMatch(new RegExp(`Suspecting Member \\[${frozenAddress.replace(/\./g, '\\.')}\\]`));
+    expect((await pods(appId, 'master')).find((p) => p.metadata.name === frozen)?.metadata.uid).toBe(before.uid);
+    await runningAgain(appId, jobId, 'with the restarted master back');
+    const settled = Date.now();
+    await waitFor(() => checkpointState(jobId).newestMs > settled, { description: 'checkpoints go on', timeoutMs: 60_000 });
+    expect(await annotation(appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
+    expect((await events(appId)).filter((r) => r === 'JobSubmitted')).toHaveLength(1);
+    expect((await status(appId)).value('Status')).toBe('RUNNING');
+
+    expect((await run(['cancel', '-a', deploy(), '--id', appId])).code).toBe(0);
+    await expectNothingLeft(appId);
+  });
+
   test('synthesized YAML applied in file order (kubectl apply): the coordinator adopts the masters, the batch job finishes, masters and workers are removed', async () => {
     const BATCH = `env { job.mode = "BATCH", parallelism = 1 }
 source { FakeSource { result_table_name = "fake", row.num = 16, schema { fields { name = "string" } } } }

@@ -9,7 +9,8 @@
 //   - livenessProbe: failureThreshold failures kill the container (the restart policy decides the rest).
 // Handlers: httpGet (HTTP or HTTPS without verification, as the kubelet; 200–399 is success),
 // tcpSocket (a connect), exec (the command run locally with the container's environment; exit 0).
-// Not emulated: grpc probes, terminationGracePeriodSeconds on a probe, redirects to other hosts.
+// A probe's own terminationGracePeriodSeconds replaces the Pod's when it kills the container.
+// Not emulated: grpc probes, redirects to other hosts.
 import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -29,8 +30,8 @@ export interface ProbeTarget {
 export interface ProbeEvents {
   /** The container's started/ready state changed. */
   changed(state: { started: boolean; ready: boolean }): void;
-  /** A startup or liveness probe failed for good: the container must be killed. */
-  kill(reason: string): void;
+  /** A startup or liveness probe failed for good: the container must be killed (with the probe's own grace, if it has one). */
+  kill(reason: string, graceSeconds?: number): void;
 }
 
 /** A port given by number or by the name of one of the container's ports. */
@@ -172,7 +173,7 @@ export class ContainerProber {
       const result = new ProbeResult(c.livenessProbe, true);
       this.loop(c.livenessProbe, (ok) => {
         if (result.record(ok) && !result.ok) {
-          this.events.kill(`liveness probe failed ${c.livenessProbe?.failureThreshold ?? 3} times`);
+          this.events.kill(`liveness probe failed ${c.livenessProbe?.failureThreshold ?? 3} times`, c.livenessProbe?.terminationGracePeriodSeconds);
           return false;
         }
         return true;
@@ -190,7 +191,7 @@ export class ContainerProber {
         return false;
       }
       if (result.failuresInARow >= (probe.failureThreshold ?? 3)) {
-        this.events.kill(`startup probe failed ${probe.failureThreshold ?? 3} times`);
+        this.events.kill(`startup probe failed ${probe.failureThreshold ?? 3} times`, probe.terminationGracePeriodSeconds);
         return false;
       }
       return true;

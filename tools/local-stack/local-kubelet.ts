@@ -337,9 +337,9 @@ export class LocalKubelet {
           Object.assign(p, state);
           this.report(pod, p);
         },
-        kill: (reason) => {
+        kill: (reason, graceSeconds) => {
           this.note(`${p.name}: ${reason}; killing the container`);
-          void this.kill(p, pod.spec.terminationGracePeriodSeconds ?? 30);
+          void this.kill(p, graceSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30);
         },
       },
     );

@@ -46,6 +46,27 @@ function readiness(spec: ApplicationSpec): Probe {
   return { httpGet: { path: '/hazelcast/health/ready', port: spec.master.port }, periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 10 };
 }
 
+/**
+ * Alive while Hazelcast answers HTTP: a frozen JVM (a long GC pause, a stopped process or VM) still
+ * accepts TCP connections — the kernel completes them — so a TCP check never catches it, and the
+ * others suspect it only after the 30 s heartbeat timeout. A frozen active master left that long
+ * broke the cluster in the engine tier: the new active master did not restore the job, the
+ * workers found no data member and shut down, the application failed. Killed after about 10 s
+ * unanswered, with a 1 s grace (a frozen process cannot leave gracefully), it is a crash instead:
+ * its connections close at once, the others drop it, and it restarts in place — the path the
+ * engine tier's crash test proves. The probe's own grace is GA in 1.28 and on by default from
+ * 1.25; HA needs 1.26 (lib/submit/server-support.ts).
+ */
+function liveness(spec: ApplicationSpec): Probe {
+  return {
+    httpGet: { path: '/hazelcast/health/node-state', port: spec.master.port },
+    periodSeconds: 2,
+    timeoutSeconds: 2,
+    failureThreshold: 5,
+    terminationGracePeriodSeconds: 1,
+  };
+}
+
 const clone = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
 
 /** The masters' Pod: everything the earlier steps gave the master Pod, running Zeta itself. */
@@ -55,6 +76,7 @@ function mastersPod(spec: ApplicationSpec, master: PodSpec, worker: PodSpec): Po
   c.env = [...(c.env ?? []).filter((e) => !RUNTIME_ONLY_ENV.has(e.name)), ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value }))];
   c.volumeMounts = (c.volumeMounts ?? []).filter((m) => m.name !== RUNTIME_VOLUME);
   c.readinessProbe = readiness(spec);
+  c.livenessProbe = liveness(spec);
   pod.volumes = (pod.volumes ?? []).filter((v) => v.name !== RUNTIME_VOLUME);
   pod.initContainers = (pod.initContainers ?? []).filter((i) => !i.volumeMounts?.some((m) => m.name === RUNTIME_VOLUME));
   const configDir = completeEngineFilesAsWorkers(pod, worker);

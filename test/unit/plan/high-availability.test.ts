@@ -65,6 +65,18 @@ describe('with HA', () => {
     expect(c.readinessProbe!.httpGet).toEqual({ path: '/hazelcast/health/ready', port: p.spec.master.port });
     // Probed every second: the coordinator waits for every master ready before it submits.
     expect(c.readinessProbe).toMatchObject({ periodSeconds: 1, failureThreshold: 10 });
+    // Alive while Hazelcast answers HTTP (a frozen JVM still accepts TCP): killed after about 10 s
+    // unanswered, with a 1 s grace, well inside the 30 s heartbeat timeout.
+    expect(c.livenessProbe).toEqual({
+      httpGet: { path: '/hazelcast/health/node-state', port: p.spec.master.port },
+      periodSeconds: 2,
+      timeoutSeconds: 2,
+      failureThreshold: 5,
+      terminationGracePeriodSeconds: 1,
+    });
+    const heartbeatTimeoutSeconds = 30;
+    const l = c.livenessProbe!;
+    expect(l.periodSeconds! * l.failureThreshold! + l.timeoutSeconds! + l.terminationGracePeriodSeconds!).toBeLessThan(heartbeatTimeoutSeconds);
   });
 
   test('the Job Pod is the coordinator: the runtime, small, no member port or probes, retried unless the runtime ended it', () => {
