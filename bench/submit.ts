@@ -159,34 +159,28 @@ async function main(): Promise<void> {
         if (!warm) cold[proto].push(t);
         cleanup.push(plan.spec.appId);
       }
-      // seatunnel-app submit as a process
-      {
-        const [t, out] = await timed(() => run(process.execPath, [cli, 'submit', '-a', deploy, '-c', jobFile]));
-        if (!warm) cliRuns.push(t);
+      /** seatunnel-app submit as a process, with `deployFile`'s kubeconfig. */
+      const cliSubmit = async (deployFile: string, into: number[]) => {
+        const [t, out] = await timed(() => run(process.execPath, [cli, 'submit', '-a', deployFile, '-c', jobFile]));
+        if (!warm) into.push(t);
         const id = /Application ID: (\S+)/.exec(out.stdout)?.[1];
         if (id) cleanup.push(id);
-      }
-      // kubectl apply -f of the synthesized YAML (a new application each time)
-      {
+      };
+      /** kubectl apply -f of the synthesized YAML (a new application each time). */
+      const kubectlApply = async (kubeconfig: string, into: number[]) => {
         const spec = newSpec('derived');
         const file = path.join(work, `${spec.appId}.yaml`);
         fs.writeFileSync(file, synthYaml(spec));
-        const [t] = await timed(() => run('kubectl', ['--kubeconfig', info.kubeconfig, 'apply', '-f', file]));
-        if (!warm) kubectl.push(t);
+        const [t] = await timed(() => run('kubectl', ['--kubeconfig', kubeconfig, 'apply', '-f', file]));
+        if (!warm) into.push(t);
         cleanup.push(spec.appId);
-      }
+      };
+      await cliSubmit(deploy, cliRuns);
+      await kubectlApply(info.kubeconfig, kubectl);
       // (e) both processes through the relay
       if (relay) {
-        const [t, out] = await timed(() => run(process.execPath, [cli, 'submit', '-a', farDeploy, '-c', jobFile]));
-        if (!warm) farCli.push(t);
-        const id = /Application ID: (\S+)/.exec(out.stdout)?.[1];
-        if (id) cleanup.push(id);
-        const spec = newSpec('derived');
-        const file = path.join(work, `${spec.appId}.yaml`);
-        fs.writeFileSync(file, synthYaml(spec));
-        const [tk] = await timed(() => run('kubectl', ['--kubeconfig', farKubeconfig, 'apply', '-f', file]));
-        if (!warm) farKubectl.push(tk);
-        cleanup.push(spec.appId);
+        await cliSubmit(farDeploy, farCli);
+        await kubectlApply(farKubeconfig, farKubectl);
       }
       // Clean up outside the timings, so the next round starts from the same state.
       await Promise.all(cleanup.splice(0).map((id) => cancelApplication(kube, NAMESPACE, id)));

@@ -26,6 +26,15 @@ afterAll(async () => {
 /** What the command printed on stderr, but for what the server's version makes it say (an old server's warning). */
 const errors = (r: { err: string[] }) => r.err.filter((l) => !l.startsWith('warning: Kubernetes server '));
 
+/** A small application submitted through the proxy (nothing injected), for the other commands to read. */
+async function submitThroughProxy(): Promise<{ appId: string; files: ReturnType<typeof deploymentFiles> }> {
+  const files = deploymentFiles(ns.name, 'application.worker-count = 1', { kubeconfig: proxy.kubeconfig() });
+  proxy.inject();
+  const sub = await run(['submit', ...files.args]);
+  expect(sub.code).toBe(0);
+  return { appId: sub.value('Application ID')!, files };
+}
+
 /** "METHOD /path" without the query, with the namespace and the object names kept. */
 const line = (l: { method: string; path: string }) => `${l.method} ${l.path.split('?')[0]}`;
 
@@ -92,11 +101,7 @@ test('submit reads the referenced objects while it asks for the version, and cre
 });
 
 test("status sends the version read, the Job read and the Pod list at once: none waits for another's answer", async () => {
-  const files = deploymentFiles(ns.name, 'application.worker-count = 1', { kubeconfig: proxy.kubeconfig() });
-  proxy.inject();
-  const sub = await run(['submit', ...files.args]);
-  expect(sub.code).toBe(0);
-  const appId = sub.value('Application ID')!;
+  const { appId, files } = await submitThroughProxy();
 
   // Every answer held 300 ms: a client that waited for the version before reading would send its
   // reads 300 ms after the version read, after its answer.
@@ -120,11 +125,7 @@ test("status sends the version read, the Job read and the Pod list at once: none
 });
 
 test('cancel reads the Job while it asks for the version, and deletes nothing before the version has answered', async () => {
-  const files = deploymentFiles(ns.name, 'application.worker-count = 1', { kubeconfig: proxy.kubeconfig() });
-  proxy.inject();
-  const sub = await run(['submit', ...files.args]);
-  expect(sub.code).toBe(0);
-  const appId = sub.value('Application ID')!;
+  const { appId, files } = await submitThroughProxy();
 
   proxy.inject({ method: 'GET', path: /^\/version$/, action: 'delay-after', delayMs: 300 });
   const r = await run(['cancel', '--id', appId, '-a', files.deploy]);
