@@ -12,6 +12,7 @@ import { defaultOf } from '../model/options';
 // From the rule itself, not model/resolve: status and cancel need this one check, not every rule.
 import { applicationIdProblem } from '../model/rules/identity';
 import { connect, ConnectionError } from '../submit/client-node-api';
+import { readBeside } from '../submit/read-beside';
 import { serverSupport, type ServerDependentUse, type ServerSupport } from '../submit/server-support';
 import { Kube } from '../kube';
 import type { ParsedArgs } from './args';
@@ -54,28 +55,19 @@ export async function readServerSupport(kube: Kube, use?: ServerDependentUse): P
 
 /** For submit, status and cancel: stops the command on a server it must not use, prints what the server changes. */
 export async function requireSupportedServer(kube: Kube, out: Output, use?: ServerDependentUse): Promise<ServerSupport> {
-  return acceptServer(await readServerSupport(kube, use), out);
-}
-
-function acceptServer(support: ServerSupport, out: Output): ServerSupport {
+  const support = await readServerSupport(kube, use);
   if (support.refusal) throw new CliError(support.refusal, CLI_EXIT.failed);
   for (const w of support.warnings) out.warn(w);
   return support;
 }
 
 /**
- * requireSupportedServer and a read in the same round trip: on a remote cluster each sequential
- * request costs the whole network round trip, and a read changes nothing, so it need not wait for
- * the version. Only for reads: whatever writes must follow the check. The server's refusal, or a
- * failure to learn its version, wins over the read's outcome; the read's answer is used only on a
- * server the CLI accepts.
+ * requireSupportedServer and a read in the same round trip (lib/submit/read-beside.ts): the
+ * server's refusal, or a failure to learn its version, wins over the read's outcome, and the read's
+ * answer is used only on a server the CLI accepts. Only for reads: whatever writes must follow the check.
  */
-export async function readOnSupportedServer<T>(kube: Kube, out: Output, read: () => Promise<T>): Promise<T> {
-  const [support, result] = await Promise.allSettled([readServerSupport(kube), read()]);
-  if (support.status === 'rejected') throw support.reason;
-  acceptServer(support.value, out);
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
+export function readOnSupportedServer<T>(kube: Kube, out: Output, read: () => Promise<T>): Promise<T> {
+  return readBeside(requireSupportedServer(kube, out), read);
 }
 
 /**

@@ -13,6 +13,7 @@
 import { haMasterSetName } from '../model/ids';
 import { ANNOTATIONS, LABELS, MANAGED_BY } from '../model/reserved';
 import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../kube';
+import { readBeside } from './read-beside';
 
 /** Kinds of the application's own objects removed by label (Services have no deletecollection). */
 export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = [
@@ -109,7 +110,7 @@ export async function requestGracefulStop(kube: Kube, namespace: string, applica
 
 /**
  * `writesWaitFor`: nothing is deleted before it settles, and its rejection is thrown as is; the
- * first read (the Job) does not wait for it — the CLI's server-version check, in the same round trip.
+ * first read (the Job) goes out beside it (read-beside.ts). The CLI's server-version check.
  */
 export async function cancelApplication(
   kube: Kube,
@@ -118,10 +119,7 @@ export async function cancelApplication(
   opts: { writesWaitFor?: Promise<unknown> } = {},
 ): Promise<CancelReport> {
   const jobRef: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
-  const [gate, found] = await Promise.allSettled([opts.writesWaitFor, withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true }))]);
-  if (gate.status === 'rejected') throw gate.reason;
-  if (found.status === 'rejected') throw found.reason;
-  const job = found.value;
+  const job = await readBeside(opts.writesWaitFor, () => withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true })));
   let jobFound = false;
   if (job) {
     requireApplicationJob(job, namespace, applicationId, 'deleted');

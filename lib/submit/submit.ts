@@ -20,6 +20,7 @@ import { dependents, withJobOwner } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
 import { describeError, describeRef, isStatus, type Kube, KubeApiError, refOf, withRetry, type AnyObject, type ObjectRef } from '../kube';
 import { checkReferences, type ReferenceProblem } from './references';
+import { readBeside } from './read-beside';
 
 /** Marker of one submit attempt on every object it creates (how ambiguous creates are verified). */
 export const SUBMIT_ATTEMPT_ANNOTATION = 'seatunnel.apache.org/submit-attempt';
@@ -84,9 +85,8 @@ export interface SubmitOptions {
   /** Receives each warning of the reference check (e.g. a SeaTunnel default application mode replaced). */
   readonly onNotice?: (message: string) => void;
   /**
-   * Nothing is created before this settles, and if it rejects, its error is thrown as is and nothing
-   * is created; the reads of step 1 do not wait for it. The CLI's server-version check, which so
-   * shares a round trip with those reads (on a remote cluster each sequential request costs one).
+   * Nothing is created before this settles, and if it rejects, its error is thrown as is; the reads
+   * of step 1 go out beside it (read-beside.ts). The CLI's server-version check.
    */
   readonly writesWaitFor?: Promise<unknown>;
 }
@@ -236,8 +236,7 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
   const noRollback: RollbackReport = { deleted: [], untouched: [], errors: [] };
 
   // 1. Referenced objects, before anything is created; the caller's gate in the same round trip.
-  const [gate, references] = await Promise.allSettled([
-    opts.writesWaitFor,
+  const references = await readBeside(opts.writesWaitFor, async () =>
     opts.skipReferenceCheck
       ? undefined
       : step('references', async () => {
@@ -252,11 +251,9 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
             );
           }
         }),
-  ]);
-  if (gate.status === 'rejected') throw gate.reason;
-  if (references.status === 'rejected') throw references.reason;
-  if (references.value) {
-    const { problems, notices } = references.value;
+  );
+  if (references) {
+    const { problems, notices } = references;
     for (const n of notices) opts.onNotice?.(n.message);
     if (problems.length) {
       throw new SubmitError(
