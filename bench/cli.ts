@@ -33,9 +33,9 @@ import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
 import { Kube } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
-import { benchCluster, ensureNamespace } from './cluster';
+import { benchCluster, ensureNamespace, writeDeploymentFile } from './cluster';
 import { median, percentile, table } from './harness';
-import { BENCH_RTT_MS as RTT_MS, kubeconfigThrough, startLatencyRelay, type LatencyRelay } from './latency-relay';
+import { relayedCluster, type RelayedCluster } from './latency-relay';
 
 const run = promisify(execFile);
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 15));
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
   let appId: string | undefined;
-  let relay: LatencyRelay | undefined;
+  let relayed: RelayedCluster | undefined;
   try {
     await ensureNamespace(kube, NAMESPACE);
     // One application for status and kubectl to read.
@@ -68,31 +68,18 @@ async function main(): Promise<void> {
     appId = spec.appId;
     const jobName = plan.job.metadata.name;
 
-    const deploy = path.join(work, 'deploy.conf');
-    fs.writeFileSync(
-      deploy,
-      `application { name = bench-cli, worker-count = 2 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`,
-    );
-    // The same cluster behind the relay: a kubeconfig and a deployment file that name it.
-    const server = new URL(info.server);
-    relay = RTT_MS > 0 ? await startLatencyRelay({ host: server.hostname, port: Number(server.port) }, RTT_MS) : undefined;
-    const farKubeconfig = path.join(work, 'far.kubeconfig');
-    const farDeploy = path.join(work, 'far-deploy.conf');
-    if (relay) {
-      kubeconfigThrough(relay, info.kubeconfig, farKubeconfig);
-      fs.writeFileSync(
-        farDeploy,
-        `application { name = bench-cli, worker-count = 2 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(farKubeconfig)} }\n`,
-      );
-    }
-    const far = ` (RTT ${RTT_MS} ms)`;
+    const deployment = (file: string, kubeconfig: string) =>
+      writeDeploymentFile(path.join(work, file), { name: 'bench-cli', workerCount: 2, namespace: NAMESPACE, kubeconfig });
+    const deploy = deployment('deploy.conf', info.kubeconfig);
+    // The same cluster behind the relay, and a deployment file that names it.
+    relayed = await relayedCluster(info, work);
+    const farDeploy = relayed ? deployment('far-deploy.conf', relayed.kubeconfig) : '';
+    const far = ` (RTT ${relayed?.rttMs} ms)`;
     const jobFile = path.join(work, 'job.conf');
     fs.writeFileSync(jobFile, JOB);
     const out = path.join(work, 'out');
     const cli = path.resolve(process.env.BENCH_CLI ?? path.join(ROOT, 'bin', 'seatunnel-app.js'));
     const node = process.execPath;
-    const caFile = path.join(work, 'ca.crt');
-    fs.writeFileSync(caFile, caOf(info.kubeconfig));
     const withoutExtraCa: NodeJS.ProcessEnv = { NODE_EXTRA_CA_CERTS: '' };
     const extraCa = process.env.NODE_EXTRA_CA_CERTS ? [process.env.NODE_EXTRA_CA_CERTS] : [];
 
@@ -115,7 +102,7 @@ async function main(): Promise<void> {
       ],
       [`seatunnel-app synth${label}`, () => timed(node, [bin, 'synth', '-a', deploy, '-c', jobFile, '-o', out])],
     ];
-    const tlsFloor = `require('node:tls').createSecureContext({ ca: require('node:fs').readFileSync(${JSON.stringify(caFile)}) })`;
+    const tlsFloor = `require('node:tls').createSecureContext({ ca: require('node:fs').readFileSync(${JSON.stringify(info.caFile)}) })`;
     const kubectlGet = (kubeconfig: string) => () => timed('kubectl', ['--kubeconfig', kubeconfig, '-n', NAMESPACE, 'get', 'job', jobName, '-o', 'json']);
     const commands: Array<[string, () => Promise<number>]> = [
       ['node -e 0 (floor)', () => timed(node, ['-e', '0'])],
@@ -128,9 +115,9 @@ async function main(): Promise<void> {
         ['node + TLS context (without NODE_EXTRA_CA_CERTS)', () => timed(node, ['-e', tlsFloor], withoutExtraCa)],
         ['seatunnel-app status --id (without NODE_EXTRA_CA_CERTS)', () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], withoutExtraCa)],
       ]),
-      ...(relay
+      ...(relayed
         ? ([
-            [`kubectl get job -o json${far}`, kubectlGet(farKubeconfig)],
+            [`kubectl get job -o json${far}`, kubectlGet(relayed.kubeconfig)],
             [`seatunnel-app status --id${far}`, () => timed(node, [cli, 'status', '-a', farDeploy, '--id', spec.appId])],
             ...(process.env.BENCH_CLI_BASE
               ? [
@@ -187,9 +174,9 @@ async function main(): Promise<void> {
       `node + TLS context / kubectl get job = ${(tls / kubectl).toFixed(2)}: the floor of a Node CLI that checks the server's certificate; ` +
         `status above it: ${(status - tls).toFixed(0)} ms`,
     );
-    if (relay)
+    if (relayed)
       console.log(
-        `at an RTT of ${RTT_MS} ms: status / kubectl get job = ${(m(`seatunnel-app status --id${far}`) / m(`kubectl get job -o json${far}`)).toFixed(2)}`,
+        `at an RTT of ${relayed.rttMs} ms: status / kubectl get job = ${(m(`seatunnel-app status --id${far}`) / m(`kubectl get job -o json${far}`)).toFixed(2)}`,
       );
     console.log(
       `status / kubectl get job = ${(status / kubectl).toFixed(2)} (target ≤ 1.0: ${status <= kubectl ? 'yes' : 'NO'}); ` +
@@ -198,16 +185,10 @@ async function main(): Promise<void> {
   } finally {
     if (appId) await cancelApplication(kube, NAMESPACE, appId).catch(() => undefined);
     kube.api.close();
-    await relay?.close();
+    await relayed?.close();
     fs.rmSync(work, { recursive: true, force: true });
     await cluster.stop();
   }
-}
-
-/** The cluster's CA from a kubeconfig of the local stack (JSON, with certificate-authority-data). */
-function caOf(kubeconfig: string): Buffer {
-  const kc = JSON.parse(fs.readFileSync(kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { 'certificate-authority-data': string } }> };
-  return Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64');
 }
 
 main().catch((e) => {

@@ -28,3 +28,12 @@ export async function ensureNamespace(kube: Kube, namespace: string): Promise<vo
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/** A deployment file for the bench's applications (the image is never pulled: nothing runs it). */
+export function writeDeploymentFile(file: string, o: { name: string; workerCount: number; namespace: string; kubeconfig: string }): string {
+  fs.writeFileSync(
+    file,
+    `application { name = ${o.name}, worker-count = ${o.workerCount} }\nkubernetes { namespace = ${o.namespace}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(o.kubeconfig)} }\n`,
+  );
+  return file;
+}

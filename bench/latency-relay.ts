@@ -5,6 +5,8 @@
 // timers of one duration in the order they were set.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as path from 'node:path';
+import type { ClusterInfo } from '../tools/local-stack/control-plane';
 
 export interface LatencyRelay {
   /** host:port to dial instead of the target. */
@@ -58,13 +60,25 @@ export async function startLatencyRelay(target: { host: string; port: number }, 
   };
 }
 
-/** A copy of a kubeconfig of the local stack (JSON) whose clusters are reached through `relay`. */
-export function kubeconfigThrough(relay: LatencyRelay, kubeconfig: string, file: string): string {
-  const kc = JSON.parse(fs.readFileSync(kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
-  for (const c of kc.clusters) c.cluster.server = `https://${relay.address}`;
-  fs.writeFileSync(file, JSON.stringify(kc), { mode: 0o600 });
-  return file;
-}
-
 /** The round-trip time the relayed rows of a bench add: BENCH_RTT_MS, default 30; 0 leaves them out. */
 export const BENCH_RTT_MS = Math.max(0, Number(process.env.BENCH_RTT_MS ?? 30));
+
+export interface RelayedCluster {
+  readonly rttMs: number;
+  /** A copy of the cluster's kubeconfig that reaches it through the relay. */
+  readonly kubeconfig: string;
+  close(): Promise<void>;
+}
+
+/** The bench's cluster behind a relay of BENCH_RTT_MS, or undefined when that is 0. */
+export async function relayedCluster(info: ClusterInfo, dir: string): Promise<RelayedCluster | undefined> {
+  if (BENCH_RTT_MS <= 0) return undefined;
+  const server = new URL(info.server);
+  const relay = await startLatencyRelay({ host: server.hostname, port: Number(server.port) }, BENCH_RTT_MS);
+  // The local stack writes its kubeconfig as JSON.
+  const kc = JSON.parse(fs.readFileSync(info.kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
+  for (const c of kc.clusters) c.cluster.server = `https://${relay.address}`;
+  const kubeconfig = path.join(dir, 'relayed.kubeconfig');
+  fs.writeFileSync(kubeconfig, JSON.stringify(kc), { mode: 0o600 });
+  return { rttMs: BENCH_RTT_MS, kubeconfig, close: () => relay.close() };
+}

@@ -33,9 +33,9 @@ import { cancelApplication } from '../lib/submit/cancel';
 import { connect } from '../lib/submit/client-node-api';
 import { Kube, refOf, type AnyObject, type KubeTransport } from '../lib/kube';
 import { submitApplication } from '../lib/submit/submit';
-import { benchCluster, ensureNamespace } from './cluster';
+import { benchCluster, ensureNamespace, writeDeploymentFile } from './cluster';
 import { median, percentile, table } from './harness';
-import { BENCH_RTT_MS, kubeconfigThrough, startLatencyRelay, type LatencyRelay } from './latency-relay';
+import { relayedCluster, type RelayedCluster } from './latency-relay';
 import { countingApi, countingProxy, minimumRequests, printMany, submitManyInProcess, submitManyProcesses, type Counted } from './submit-many';
 
 const run = promisify(execFile);
@@ -68,25 +68,17 @@ async function main(): Promise<void> {
   const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
   const kube1 = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: false }));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
-  let relay: LatencyRelay | undefined;
+  let relayed: RelayedCluster | undefined;
   try {
     await ensureNamespace(kube, NAMESPACE);
-    const deploy = path.join(work, 'deploy.conf');
-    fs.writeFileSync(
-      deploy,
-      `application { name = bench-cli, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`,
-    );
+    const deployment = (file: string, kubeconfig: string, name = 'bench-cli') =>
+      writeDeploymentFile(path.join(work, file), { name, workerCount: 3, namespace: NAMESPACE, kubeconfig });
+    const deploy = deployment('deploy.conf', info.kubeconfig);
     const jobFile = path.join(work, 'job.conf');
     fs.writeFileSync(jobFile, JOB);
     const cli = path.join(ROOT, 'bin', 'seatunnel-app.js');
-    const server = new URL(info.server);
-    relay = BENCH_RTT_MS > 0 ? await startLatencyRelay({ host: server.hostname, port: Number(server.port) }, BENCH_RTT_MS) : undefined;
-    const farKubeconfig = relay ? kubeconfigThrough(relay, info.kubeconfig, path.join(work, 'far.kubeconfig')) : '';
-    const farDeploy = path.join(work, 'far-deploy.conf');
-    fs.writeFileSync(
-      farDeploy,
-      `application { name = bench-cli, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(farKubeconfig)} }\n`,
-    );
+    relayed = await relayedCluster(info, work);
+    const farDeploy = relayed ? deployment('far-deploy.conf', relayed.kubeconfig) : '';
     const farCli: number[] = [];
     const farKubectl: number[] = [];
 
@@ -178,9 +170,9 @@ async function main(): Promise<void> {
       await cliSubmit(deploy, cliRuns);
       await kubectlApply(info.kubeconfig, kubectl);
       // (e) both processes through the relay
-      if (relay) {
+      if (relayed) {
         await cliSubmit(farDeploy, farCli);
-        await kubectlApply(farKubeconfig, farKubectl);
+        await kubectlApply(relayed.kubeconfig, farKubectl);
       }
       // Clean up outside the timings, so the next round starts from the same state.
       await Promise.all(cleanup.splice(0).map((id) => cancelApplication(kube, NAMESPACE, id)));
@@ -209,10 +201,10 @@ async function main(): Promise<void> {
           row('submit, new client each (http/1.1)', cold.h1, f),
           row('kubectl apply -f (process)', kubectl, k, '1x'),
           row('seatunnel-app submit (process)', cliRuns, k, median(cliRuns) < k ? '< kubectl: yes' : '< kubectl: NO'),
-          ...(relay
+          ...(relayed
             ? [
-                row(`kubectl apply -f (process, RTT ${BENCH_RTT_MS} ms)`, farKubectl, median(farKubectl), '1x'),
-                row(`seatunnel-app submit (process, RTT ${BENCH_RTT_MS} ms)`, farCli, median(farKubectl)),
+                row(`kubectl apply -f (process, RTT ${relayed.rttMs} ms)`, farKubectl, median(farKubectl), '1x'),
+                row(`seatunnel-app submit (process, RTT ${relayed.rttMs} ms)`, farCli, median(farKubectl)),
               ]
             : []),
         ],
@@ -220,7 +212,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `submit in process / floor = ${(median(submit) / f).toFixed(2)}; seatunnel-app submit / kubectl apply = ${(median(cliRuns) / k).toFixed(2)}` +
-        (relay ? `; at an RTT of ${BENCH_RTT_MS} ms ${(median(farCli) / median(farKubectl)).toFixed(2)}` : ''),
+        (relayed ? `; at an RTT of ${relayed.rttMs} ms ${(median(farCli) / median(farKubectl)).toFixed(2)}` : ''),
     );
     console.log(
       `HTTP/1.1 / HTTP/2 (> 1: HTTP/2 is faster): warm client ${(median(submit1) / median(submit)).toFixed(2)} (medians ${median(submit1).toFixed(1)} / ${median(submit).toFixed(1)} ms); new client each ${(median(cold.h1) / median(cold.h2)).toFixed(2)} (medians ${median(cold.h1).toFixed(1)} / ${median(cold.h2).toFixed(1)} ms)`,
@@ -242,11 +234,7 @@ async function main(): Promise<void> {
         log,
       );
       await Promise.all(inProcess.appIds.map((id) => cancelApplication(kube, NAMESPACE, id)));
-      const viaProxy = path.join(work, 'deploy-proxy.conf');
-      fs.writeFileSync(
-        viaProxy,
-        `application { name = bench-many, worker-count = 3 }\nkubernetes { namespace = ${NAMESPACE}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(proxy.kubeconfig)} }\n`,
-      );
+      const viaProxy = deployment('deploy-proxy.conf', proxy.kubeconfig, 'bench-many');
       const processes = await submitManyProcesses(`seatunnel-app submit, ${n} processes (counting proxy)`, n, cli, ['-a', viaProxy, '-c', jobFile], proxy.log);
       await Promise.all(processes.appIds.map((id) => cancelApplication(kube, NAMESPACE, id)));
       // The protocol is known once the client has negotiated it.
@@ -258,7 +246,7 @@ async function main(): Promise<void> {
   } finally {
     kube.api.close();
     kube1.api.close();
-    await relay?.close();
+    await relayed?.close();
     fs.rmSync(work, { recursive: true, force: true });
     await cluster.stop();
   }
