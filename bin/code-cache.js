@@ -32,21 +32,18 @@ function cacheDir(env) {
   return path.join(base, 'seatunnel-app', 'cli-code-cache');
 }
 
-const digest = (text, length) => crypto.createHash('sha256').update(text).digest('hex').slice(0, length);
+/** The first `length` hex digits of the SHA-256 of `parts`, NUL between them. */
+function digest(parts, length) {
+  const hash = crypto.createHash('sha256');
+  parts.forEach((p, i) => (i ? hash.update('\0') : hash).update(p));
+  return hash.digest('hex').slice(0, length);
+}
 
 /** The cache file's name: the command, the bundle's path, then what the bytecode depends on. */
 function cacheName(command, source, file) {
-  const key = crypto
-    .createHash('sha256')
-    .update(process.version)
-    .update('\0')
-    .update(process.versions.v8)
-    .update('\0')
-    .update(process.arch)
-    .update('\0')
-    .update(source);
   const safe = /^[a-z][a-z-]{0,19}$/.test(command) ? command : 'other';
-  return `${safe}-${digest(path.resolve(file), 8)}-${key.digest('hex').slice(0, 24)}.v8`;
+  const depends = digest([process.version, process.versions.v8, process.arch, source], 24);
+  return `${safe}-${digest([path.resolve(file)], 8)}-${depends}.v8`;
 }
 
 function readCache(file) {
