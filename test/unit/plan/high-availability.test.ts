@@ -74,7 +74,10 @@ describe('with HA', () => {
       failureThreshold: 5,
       terminationGracePeriodSeconds: 1,
     });
-    const heartbeatTimeoutSeconds = 30;
+    // The heartbeat timeout the same plan's engine files set for the masters.
+    const engine = p.configMaps.find((m) => m.metadata.name === `${p.spec.appId}-engine`)!.data!;
+    const heartbeatTimeoutSeconds = Number(parse(engine[ENGINE_FILES.masterHazelcast]).hazelcast.properties['hazelcast.max.no.heartbeat.seconds']);
+    expect(heartbeatTimeoutSeconds).toBeGreaterThan(0);
     const l = c.livenessProbe!;
     expect(l.periodSeconds! * l.failureThreshold! + l.timeoutSeconds! + l.terminationGracePeriodSeconds!).toBeLessThan(heartbeatTimeoutSeconds);
   });
