@@ -3,13 +3,30 @@ const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
 // The runtime imports the core by package name (seatunnel-app/internal/*, package.json "exports");
 // tests run it from source, as tsconfig.json's and runtime/tsconfig.json's "paths" do.
 const moduleNameMapper = { '^seatunnel-app/internal/(.*)$': '<rootDir>/lib/$1' };
-const base = { testEnvironment: 'node', transform: { '^.+\\.ts$': tsJest }, moduleFileExtensions: ['ts', 'js', 'json'], moduleNameMapper };
+const base = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': tsJest },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper,
+};
 // One real control plane per test run, shared by the projects that need it (test/support/global-setup.ts).
-const controlPlane = { globalSetup: '<rootDir>/test/support/global-setup.ts', globalTeardown: '<rootDir>/test/support/global-teardown.ts' };
+const controlPlane = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
 module.exports = {
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/runtime/test/unit/**/*.test.ts'] },
-    { ...base, ...controlPlane, displayName: 'cluster', testMatch: ['<rootDir>/test/cluster/**/*.test.ts', '<rootDir>/runtime/test/cluster/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/runtime/test/unit/**/*.test.ts'],
+    },
+    {
+      ...base,
+      ...controlPlane,
+      displayName: 'cluster',
+      testMatch: ['<rootDir>/test/cluster/**/*.test.ts', '<rootDir>/runtime/test/cluster/**/*.test.ts'],
+    },
     { ...base, ...controlPlane, displayName: 'engine', testMatch: ['<rootDir>/test/engine/**/*.test.ts'] },
     { ...base, ...controlPlane, displayName: 'pulumi', testMatch: ['<rootDir>/test/pulumi/**/*.test.ts'] },
     // A real node (tools/local-stack/real-node): its own control plane, started once per run.

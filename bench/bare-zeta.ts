@@ -31,7 +31,8 @@ export class BareZeta {
     fs.mkdirSync(this.conf, { recursive: true });
     const port = spec.master.port;
     const names = spec.ha ? haMasterAddresses(spec, spec.ha.masters) : [];
-    if (names.length && names.length !== masterIps.length) throw new Error(`${names.length} masters in the spec, ${masterIps.length} addresses given`);
+    if (names.length && names.length !== masterIps.length)
+      throw new Error(`${names.length} masters in the spec, ${masterIps.length} addresses given`);
     for (const [name, content] of Object.entries(renderEngineFiles(spec).files)) {
       let text = content.split(MASTER_HOST_PLACEHOLDER).join(masterIps[0]);
       names.forEach((n, i) => (text = text.split(n).join(`${masterIps[i]}:${port}`)));
@@ -109,7 +110,8 @@ export class BareZeta {
       } catch {
         /* not up yet */
       }
-      if (Date.now() - t0 > timeoutMs) throw new Error(`bare Zeta: ${workers} workers not registered at ${ip} in ${timeoutMs} ms`);
+      if (Date.now() - t0 > timeoutMs)
+        throw new Error(`bare Zeta: ${workers} workers not registered at ${ip} in ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -181,7 +183,14 @@ function withMembers(text: string, members: readonly string[]): string {
 }
 
 /** One plain HTTP call to a Zeta member (loopback, no keep-alive); rejects on network errors and timeouts. */
-export function httpCall(host: string, port: number, method: string, p: string, body?: string, timeoutMs = 5000): Promise<{ status: number; body: string }> {
+export function httpCall(
+  host: string,
+  port: number,
+  method: string,
+  p: string,
+  body?: string,
+  timeoutMs = 5000,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host, port, method, path: p, timeout: timeoutMs }, (res) => {
       let s = '';

@@ -41,10 +41,16 @@ const run = promisify(execFile);
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 15));
 const NAMESPACE = 'bench-cli';
 const SYNTH_TARGET_MS = 300;
-const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
+const JOB =
+  'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
 const ROOT = path.resolve(__dirname, '..', '..');
 
-async function timed(file: string, args: readonly string[], env?: NodeJS.ProcessEnv, onOut?: (stdout: string) => void): Promise<number> {
+async function timed(
+  file: string,
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+  onOut?: (stdout: string) => void,
+): Promise<number> {
   const t0 = performance.now();
   const r = await run(file, args, { env: { ...process.env, ...env } });
   const t = performance.now() - t0;
@@ -62,14 +68,25 @@ async function main(): Promise<void> {
   try {
     await ensureNamespace(kube, NAMESPACE);
     // One application for status and kubectl to read.
-    const spec = resolveApplication({ name: 'bench-cli', namespace: NAMESPACE, image: 'apache/seatunnel:2.3.12', jobConfig: JOB, workerCount: 2 });
+    const spec = resolveApplication({
+      name: 'bench-cli',
+      namespace: NAMESPACE,
+      image: 'apache/seatunnel:2.3.12',
+      jobConfig: JOB,
+      workerCount: 2,
+    });
     const plan = buildPlan(spec, { suspend: true });
     await submitApplication(kube, plan);
     appId = spec.appId;
     const jobName = plan.job.metadata.name;
 
     const deployment = (file: string, kubeconfig: string) =>
-      writeDeploymentFile(path.join(work, file), { name: 'bench-cli', workerCount: 2, namespace: NAMESPACE, kubeconfig });
+      writeDeploymentFile(path.join(work, file), {
+        name: 'bench-cli',
+        workerCount: 2,
+        namespace: NAMESPACE,
+        kubeconfig,
+      });
     const deploy = deployment('deploy.conf', info.kubeconfig);
     // The same cluster behind the relay, and a deployment file that names it.
     relayed = await relayedCluster(info, work);
@@ -87,7 +104,13 @@ async function main(): Promise<void> {
     const submitted: string[] = [];
     /** A suspended application for `cancel` to delete, created outside the timing. */
     const toCancel = async (): Promise<string> => {
-      const s = resolveApplication({ name: 'bench-cancel', namespace: NAMESPACE, image: 'apache/seatunnel:2.3.12', jobConfig: JOB, workerCount: 2 });
+      const s = resolveApplication({
+        name: 'bench-cancel',
+        namespace: NAMESPACE,
+        image: 'apache/seatunnel:2.3.12',
+        jobConfig: JOB,
+        workerCount: 2,
+      });
       await submitApplication(kube, buildPlan(s, { suspend: true }));
       return s.appId;
     };
@@ -95,15 +118,22 @@ async function main(): Promise<void> {
       [`seatunnel-app --help${label}`, () => timed(node, [bin, '--help'])],
       [`seatunnel-app status --id${label}`, () => timed(node, [bin, 'status', '-a', deploy, '--id', spec.appId])],
       [`seatunnel-app list${label}`, () => timed(node, [bin, 'list', '-a', deploy])],
-      [`seatunnel-app cancel --id${label}`, async () => timed(node, [bin, 'cancel', '-a', deploy, '--id', await toCancel()])],
+      [
+        `seatunnel-app cancel --id${label}`,
+        async () => timed(node, [bin, 'cancel', '-a', deploy, '--id', await toCancel()]),
+      ],
       [
         `seatunnel-app submit${label}`,
-        () => timed(node, [bin, 'submit', '-a', deploy, '-c', jobFile], undefined, (o) => submitted.push(/Application ID: (\S+)/.exec(o)?.[1] ?? '')),
+        () =>
+          timed(node, [bin, 'submit', '-a', deploy, '-c', jobFile], undefined, (o) =>
+            submitted.push(/Application ID: (\S+)/.exec(o)?.[1] ?? ''),
+          ),
       ],
       [`seatunnel-app synth${label}`, () => timed(node, [bin, 'synth', '-a', deploy, '-c', jobFile, '-o', out])],
     ];
     const tlsFloor = `require('node:tls').createSecureContext({ ca: require('node:fs').readFileSync(${JSON.stringify(info.caFile)}) })`;
-    const kubectlGet = (kubeconfig: string) => () => timed('kubectl', ['--kubeconfig', kubeconfig, '-n', NAMESPACE, 'get', 'job', jobName, '-o', 'json']);
+    const kubectlGet = (kubeconfig: string) => () =>
+      timed('kubectl', ['--kubeconfig', kubeconfig, '-n', NAMESPACE, 'get', 'job', jobName, '-o', 'json']);
     const commands: Array<[string, () => Promise<number>]> = [
       ['node -e 0 (floor)', () => timed(node, ['-e', '0'])],
       ['node + TLS context (floor)', () => timed(node, ['-e', tlsFloor])],
@@ -113,24 +143,41 @@ async function main(): Promise<void> {
       // its own roots, before any code runs); an empty value is the same as unset.
       ...extraCa.flatMap((): Array<[string, () => Promise<number>]> => [
         ['node + TLS context (without NODE_EXTRA_CA_CERTS)', () => timed(node, ['-e', tlsFloor], withoutExtraCa)],
-        ['seatunnel-app status --id (without NODE_EXTRA_CA_CERTS)', () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], withoutExtraCa)],
+        [
+          'seatunnel-app status --id (without NODE_EXTRA_CA_CERTS)',
+          () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], withoutExtraCa),
+        ],
       ]),
       ...(relayed
         ? ([
             [`kubectl get job -o json${far}`, kubectlGet(relayed.kubeconfig)],
-            [`seatunnel-app status --id${far}`, () => timed(node, [cli, 'status', '-a', farDeploy, '--id', spec.appId])],
+            [
+              `seatunnel-app status --id${far}`,
+              () => timed(node, [cli, 'status', '-a', farDeploy, '--id', spec.appId]),
+            ],
             ...(process.env.BENCH_CLI_BASE
               ? [
                   [
                     `seatunnel-app status --id${far} (base)`,
-                    () => timed(node, [path.resolve(process.env.BENCH_CLI_BASE!), 'status', '-a', farDeploy, '--id', spec.appId]),
+                    () =>
+                      timed(node, [
+                        path.resolve(process.env.BENCH_CLI_BASE!),
+                        'status',
+                        '-a',
+                        farDeploy,
+                        '--id',
+                        spec.appId,
+                      ]),
                   ],
                 ]
               : []),
           ] as Array<[string, () => Promise<number>]>)
         : []),
       // What the V8 code cache (bin/code-cache.js on Node 20, Node's own from 22.1) saves, same rounds.
-      ['seatunnel-app status --id (no code cache)', () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], { NODE_DISABLE_COMPILE_CACHE: '1' })],
+      [
+        'seatunnel-app status --id (no code cache)',
+        () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], { NODE_DISABLE_COMPILE_CACHE: '1' }),
+      ],
       [
         'seatunnel-app submit (no code cache)',
         () =>
@@ -159,7 +206,9 @@ async function main(): Promise<void> {
     const kubectl = m('kubectl get job -o json');
     const status = m('seatunnel-app status --id');
     const synth = m('seatunnel-app synth');
-    console.log(`CLI processes against a local control plane (Kubernetes ${info.kubernetesVersion}); ${RUNS} runs each after a warm-up; ms`);
+    console.log(
+      `CLI processes against a local control plane (Kubernetes ${info.kubernetesVersion}); ${RUNS} runs each after a warm-up; ms`,
+    );
     console.log(
       table(
         ['', 'median', 'p90', 'above node', '/ kubectl'],

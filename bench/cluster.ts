@@ -13,7 +13,8 @@ export interface BenchCluster {
 
 export async function benchCluster(nodes = 1): Promise<BenchCluster> {
   const file = process.env.SEATUNNEL_TEST_CLUSTER;
-  if (file && fs.existsSync(file)) return { info: JSON.parse(fs.readFileSync(file, 'utf8')) as ClusterInfo, stop: async () => undefined };
+  if (file && fs.existsSync(file))
+    return { info: JSON.parse(fs.readFileSync(file, 'utf8')) as ClusterInfo, stop: async () => undefined };
   const cp = await ControlPlane.start({ nodes });
   return { info: cp.info, stop: () => cp.stop() };
 }
@@ -21,7 +22,11 @@ export async function benchCluster(nodes = 1): Promise<BenchCluster> {
 /** Creates the namespace (if missing) and waits for its default ServiceAccount, which Pods need. */
 export async function ensureNamespace(kube: Kube, namespace: string): Promise<void> {
   await kube
-    .call({ method: 'POST', path: '/api/v1/namespaces', body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } } })
+    .call({
+      method: 'POST',
+      path: '/api/v1/namespaces',
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    })
     .catch(() => undefined);
   for (let i = 0; i < 50; i++) {
     if (await kube.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace, name: 'default' })) return;
@@ -30,7 +35,10 @@ export async function ensureNamespace(kube: Kube, namespace: string): Promise<vo
 }
 
 /** A deployment file for the bench's applications (the image is never pulled: nothing runs it). */
-export function writeDeploymentFile(file: string, o: { name: string; workerCount: number; namespace: string; kubeconfig: string }): string {
+export function writeDeploymentFile(
+  file: string,
+  o: { name: string; workerCount: number; namespace: string; kubeconfig: string },
+): string {
   fs.writeFileSync(
     file,
     `application { name = ${o.name}, worker-count = ${o.workerCount} }\nkubernetes { namespace = ${o.namespace}, image = "apache/seatunnel:2.3.12", kubeconfig = ${JSON.stringify(o.kubeconfig)} }\n`,

@@ -44,7 +44,14 @@ sink { Console { source_table_name = "fake" } }
 `;
 const JOB_JSON = JSON.stringify({
   env: { 'job.mode': 'BATCH', parallelism: 2, 'job.retry.times': 0 },
-  source: [{ plugin_name: 'FakeSource', result_table_name: 'fake', row: { num: 1000 }, schema: { fields: { name: 'string', age: 'int' } } }],
+  source: [
+    {
+      plugin_name: 'FakeSource',
+      result_table_name: 'fake',
+      row: { num: 1000 },
+      schema: { fields: { name: 'string', age: 'int' } },
+    },
+  ],
   sink: [{ plugin_name: 'Console', source_table_name: 'fake' }],
 });
 
@@ -53,7 +60,13 @@ type Phases = Record<string, number | undefined>;
 
 const MASTER_UP = 'master JVM started → REST up';
 const JOINED = 'REST up → workers joined';
-const ZETA_PHASES = [MASTER_UP, JOINED, 'joined → workers registered', 'registered → job RUNNING', 'RUNNING → FINISHED'];
+const ZETA_PHASES = [
+  MASTER_UP,
+  JOINED,
+  'joined → workers registered',
+  'registered → job RUNNING',
+  'RUNNING → FINISHED',
+];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const now = () => performance.timeOrigin + performance.now();
@@ -161,7 +174,10 @@ async function waitJob(b: Bench, name: string, t0: number): Promise<number> {
  * archive, and Hazelcast's own 5 s wait before the master admits a joining member.
  */
 const JOIN_WAIT_5S = `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 5\n`;
-const BEFORE_LINES = ['kubernetes.class-data-sharing = off', `kubernetes.runtime-files.hazelcast.content = ${JSON.stringify(JOIN_WAIT_5S)}`];
+const BEFORE_LINES = [
+  'kubernetes.class-data-sharing = off',
+  `kubernetes.runtime-files.hazelcast.content = ${JSON.stringify(JOIN_WAIT_5S)}`,
+];
 const NO_CDS = { classDataSharing: 'off' } as const;
 const JOIN_WAIT = { runtimeFiles: { hazelcast: { content: JOIN_WAIT_5S } } } as const;
 
@@ -190,7 +206,12 @@ async function submitDeployment(b: Bench, name: string, lines: readonly string[]
   s.tSubmit = now();
 }
 
-async function applicationRun(b: Bench, i: number, variant: string, extraLines: readonly string[] = []): Promise<Phases> {
+async function applicationRun(
+  b: Bench,
+  i: number,
+  variant: string,
+  extraLines: readonly string[] = [],
+): Promise<Phases> {
   const annotations = Object.entries(LOCAL_POD_ANNOTATIONS)
     .map(([k, v]) => `"${k}" = ${v}`)
     .join(', ');
@@ -238,7 +259,8 @@ async function applicationRun(b: Bench, i: number, variant: string, extraLines: 
       'Job unsuspended → master process started': t.runtimeStarted - tSubmit,
       'master JVM started → REST up': (w.up ?? t.masterReady) - t.runtimeStarted,
       'REST up → workers joined': w.joined !== undefined && w.up !== undefined ? w.joined - w.up : undefined,
-      'joined → workers registered': w.registered !== undefined && w.joined !== undefined ? w.registered - w.joined : undefined,
+      'joined → workers registered':
+        w.registered !== undefined && w.joined !== undefined ? w.registered - w.joined : undefined,
       '(runtime: REST up → all registered, its own reads)': t.registered - t.masterReady,
       '(first worker Pod created → master JVM started: the head start)': t.engineStarted - t.workersCreated,
       'registered → job RUNNING': t.running - t.registered,
@@ -289,7 +311,9 @@ async function haRun(b: Bench, i: number): Promise<Phases> {
   })();
   const complete = await waitJob(b, appId, t0).finally(() => (done = true));
   await noting;
-  const coordinator = b.stack.kubelet.podNames().find((n) => n.startsWith(`${appId}-`) && !n.includes('-worker-') && !n.includes('-master-'))!;
+  const coordinator = b.stack.kubelet
+    .podNames()
+    .find((n) => n.startsWith(`${appId}-`) && !n.includes('-worker-') && !n.includes('-master-'))!;
   const log = b.stack.kubelet.logOf(coordinator);
   if (process.env.BENCH_VERBOSE)
     process.stderr.write(
@@ -313,7 +337,8 @@ async function haRun(b: Bench, i: number): Promise<Phases> {
     "submit → both masters' processes started": mastersStarted !== undefined ? mastersStarted - tSubmit : undefined,
     'Job unsuspended → coordinator process started': t.runtimeStarted - tSubmit,
     'coordinator started → first worker created': t.workersCreated - t.runtimeStarted,
-    'masters started → all masters ready (readiness probes)': mastersStarted !== undefined ? t.mastersReady - mastersStarted : undefined,
+    'masters started → all masters ready (readiness probes)':
+      mastersStarted !== undefined ? t.mastersReady - mastersStarted : undefined,
     'all masters ready → workers registered': t.registered - t.mastersReady,
     'registered → job RUNNING': t.running - t.registered,
     'RUNNING → FINISHED': t.finished - t.running,
@@ -333,7 +358,9 @@ async function bareRun(zeta: BareZeta, name: string): Promise<Phases> {
   try {
     await watch.registration(300_000);
     const tSubmit = now();
-    const id = (JSON.parse(await zeta.rest(master, 'POST', `/submit-job?jobName=${name}`, JOB_JSON, 60_000)) as { jobId: string }).jobId;
+    const id = (
+      JSON.parse(await zeta.rest(master, 'POST', `/submit-job?jobName=${name}`, JOB_JSON, 60_000)) as { jobId: string }
+    ).jobId;
     let running: number | undefined;
     for (;;) {
       const s = (JSON.parse(await zeta.rest(master, 'GET', `/job-info/${id}`)) as { jobStatus?: string }).jobStatus;
@@ -376,7 +403,14 @@ async function memberAloneFloor(spec: ApplicationSpec, dir: string): Promise<num
   zeta.start('master', '127.0.1.1');
   try {
     for (;;) {
-      const r = await httpCall('127.0.1.1', spec.master.port, 'GET', '/hazelcast/rest/maps/overview', undefined, 2000).catch(() => undefined);
+      const r = await httpCall(
+        '127.0.1.1',
+        spec.master.port,
+        'GET',
+        '/hazelcast/rest/maps/overview',
+        undefined,
+        2000,
+      ).catch(() => undefined);
       if (r?.status === 200) return now() - t0;
       if (now() - t0 > 120_000) throw new Error('a master alone did not answer in 120 s');
       await sleep(POLL_MS);
@@ -450,7 +484,8 @@ function med<R>(rounds: readonly R[], pick: (r: R) => number | undefined): numbe
 }
 
 const cell = (x: number | undefined) => (x === undefined ? '' : Math.round(x));
-const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b <= 0 ? '' : `${(a / b).toFixed(2)}x`);
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || b <= 0 ? '' : `${(a / b).toFixed(2)}x`;
 
 function report(rounds: readonly Round[]): void {
   const floorOf: Record<string, [string, (r: Round) => number]> = {
@@ -459,19 +494,41 @@ function report(rounds: readonly Round[]): void {
     'process exited → Job Complete': ['trivial Job: process exit → Complete', (r) => r.job.complete],
   };
   const phases = Object.keys(rounds[0].app);
-  console.log(`One batch application (FakeSource 2 × 1000 rows → Console, ${WORKERS} workers × 2 slots), median of ${rounds.length} rounds, ms.`);
-  console.log('"bare, own files": bare Zeta processes on application mode\'s engine files; "bare, defaults": on SeaTunnel 2.3.8\'s config/.');
+  console.log(
+    `One batch application (FakeSource 2 × 1000 rows → Console, ${WORKERS} workers × 2 slots), median of ${rounds.length} rounds, ms.`,
+  );
+  console.log(
+    '"bare, own files": bare Zeta processes on application mode\'s engine files; "bare, defaults": on SeaTunnel 2.3.8\'s config/.',
+  );
   console.log('');
   console.log(
     table(
-      ['phase', 'application', 'bare, own files', 'app / bare', 'bare, defaults', 'floor', 'app / floor', 'floor measured as'],
+      [
+        'phase',
+        'application',
+        'bare, own files',
+        'app / bare',
+        'bare, defaults',
+        'floor',
+        'app / floor',
+        'floor measured as',
+      ],
       phases.map((p) => {
         const app = med(rounds, (r) => r.app[p]);
         const own = med(rounds, (r) => r.own[p]);
         const stock = med(rounds, (r) => r.stock[p]);
         const f = floorOf[p];
         const floor = f ? med(rounds, f[1]) : ZETA_PHASES.includes(p) ? own : undefined;
-        return [p, cell(app), cell(own), ratio(app, own), cell(stock), cell(floor), ratio(app, floor), f ? f[0] : floor !== undefined ? 'bare, own files' : ''];
+        return [
+          p,
+          cell(app),
+          cell(own),
+          ratio(app, own),
+          cell(stock),
+          cell(floor),
+          ratio(app, floor),
+          f ? f[0] : floor !== undefined ? 'bare, own files' : '',
+        ];
       }),
     ),
   );
@@ -485,7 +542,12 @@ function report(rounds: readonly Round[]): void {
       ],
     ),
   );
-  const gain = (label: string, phase: string, pick: (r: Round) => Phases, without: (r: Round) => Phases): Array<string | number> => {
+  const gain = (
+    label: string,
+    phase: string,
+    pick: (r: Round) => Phases,
+    without: (r: Round) => Phases,
+  ): Array<string | number> => {
     const a = med(rounds, (r) => pick(r)[phase]);
     const w = med(rounds, (r) => without(r)[phase]);
     return [label, phase, cell(a), cell(w), a !== undefined && w !== undefined ? Math.round(w - a) : '', ratio(a, w)];
@@ -497,9 +559,24 @@ function report(rounds: readonly Round[]): void {
     table(
       ['setting', 'phase', 'with', 'without', 'gain', 'with / without'],
       [
-        { label: 'class-data sharing archive (bare, own files)', pick: bareOwn, without: (r: Round) => r.ownNoCds, phases: [MASTER_UP, 'total'] },
-        { label: `${JOIN_WAIT_PROPERTY}: 0, not 5 (bare, own files)`, pick: bareOwn, without: (r: Round) => r.ownJoinWait, phases: [JOINED, 'total'] },
-        { label: 'both (application mode)', pick: (r: Round) => r.app, without: (r: Round) => r.appBefore, phases: [MASTER_UP, JOINED, 'total'] },
+        {
+          label: 'class-data sharing archive (bare, own files)',
+          pick: bareOwn,
+          without: (r: Round) => r.ownNoCds,
+          phases: [MASTER_UP, 'total'],
+        },
+        {
+          label: `${JOIN_WAIT_PROPERTY}: 0, not 5 (bare, own files)`,
+          pick: bareOwn,
+          without: (r: Round) => r.ownJoinWait,
+          phases: [JOINED, 'total'],
+        },
+        {
+          label: 'both (application mode)',
+          pick: (r: Round) => r.app,
+          without: (r: Round) => r.appBefore,
+          phases: [MASTER_UP, JOINED, 'total'],
+        },
       ].flatMap((c) => c.phases.map((phase) => gain(c.label, phase, c.pick, c.without))),
     ),
   );
@@ -525,7 +602,9 @@ function reportHa(ha: readonly Phases[], rounds: readonly Round[]): void {
   const app = rounds.length ? med(rounds, (r) => r.app.total) : undefined;
   const stock = rounds.length ? med(rounds, (r) => r.stock.total) : undefined;
   console.log('');
-  console.log(`The same job as an HA application (${HA_MASTERS} masters, backup-count 1), median of ${ha.length} rounds, ms:`);
+  console.log(
+    `The same job as an HA application (${HA_MASTERS} masters, backup-count 1), median of ${ha.length} rounds, ms:`,
+  );
   console.log(
     table(
       ['phase (HA application)', 'median', 'min', 'max'],
@@ -551,7 +630,11 @@ async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-e2e-'));
   const cp = await ControlPlane.start({ nodes: 3 });
   const namespace = 'bench-e2e';
-  await cp.admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  await cp.admin.call('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: namespace },
+  });
   await cp.admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
@@ -578,14 +661,18 @@ async function run(): Promise<void> {
       if (HA_ONLY) continue;
       const home = stack.seatunnelHome;
       const spec = bareSpec(home, `bare-${i}`);
-      const bare = (name: string, s: ApplicationSpec) => bareRun(new BareZeta(s, path.join(dir, `${name}-${i}`), ['127.0.1.1']), `${name}-${i}`);
+      const bare = (name: string, s: ApplicationSpec) =>
+        bareRun(new BareZeta(s, path.join(dir, `${name}-${i}`), ['127.0.1.1']), `${name}-${i}`);
       const round: Round = {
         jvm: await jvmFloor(),
         alone: await memberAloneFloor(spec, path.join(dir, `alone-${i}`)),
         job: await trivialJobFloor(b, i),
         app: await applicationRun(b, i, 'now'),
         own: await bare('own', spec),
-        stock: await bareRun(new StockZeta(spec, path.join(dir, `stock-${i}`), '127.0.1.1', ['127.0.1.2', '127.0.1.3']), `stock-${i}`),
+        stock: await bareRun(
+          new StockZeta(spec, path.join(dir, `stock-${i}`), '127.0.1.1', ['127.0.1.2', '127.0.1.3']),
+          `stock-${i}`,
+        ),
         appBefore: await applicationRun(b, i, 'before', BEFORE_LINES),
         ownNoCds: await bare('own-nocds', bareSpec(home, `bare-nocds-${i}`, NO_CDS)),
         ownJoinWait: await bare('own-joinwait', bareSpec(home, `bare-joinwait-${i}`, JOIN_WAIT)),

@@ -17,7 +17,10 @@ export function countedJob(tables: number, checkpointMs: number): Record<string,
           schema: { table: `t${t}`, fields: { id: 'int' } },
           'row.num': ROWS_PER_TABLE,
           'split.num': 1,
-          rows: Array.from({ length: ROWS_PER_TABLE }, (_, j) => ({ kind: 'INSERT', fields: [t * ROWS_PER_TABLE + j] })),
+          rows: Array.from({ length: ROWS_PER_TABLE }, (_, j) => ({
+            kind: 'INSERT',
+            fields: [t * ROWS_PER_TABLE + j],
+          })),
         })),
       },
     ],
@@ -61,7 +64,8 @@ export interface Emitted {
   readonly table: number;
 }
 
-const SPLIT_EMITTED = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3}) .*rows of data have been generated in split\(t(\d+)_0\)/;
+const SPLIT_EMITTED =
+  /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3}) .*rows of data have been generated in split\(t(\d+)_0\)/;
 
 /** Tables whose split the source emitted (its own log line, once per emission, replays included). */
 export function emittedTables(logs: readonly string[]): Emitted[] {
@@ -89,7 +93,11 @@ export interface RowCount {
  * come out in no particular order, so "lost" is judged against what the source says it emitted.
  * `drained`: the source emitted no new table after the window began.
  */
-export function countPerWindow(rows: readonly SinkRow[], emitted: readonly Emitted[], starts: readonly number[]): Array<RowCount & { drained: boolean }> {
+export function countPerWindow(
+  rows: readonly SinkRow[],
+  emitted: readonly Emitted[],
+  starts: readonly number[],
+): Array<RowCount & { drained: boolean }> {
   const windowOf = (at: number) => {
     let w = -1;
     starts.forEach((s, i) => (at >= s ? (w = i) : undefined));
@@ -117,7 +125,10 @@ export function countPerWindow(rows: readonly SinkRow[], emitted: readonly Emitt
 }
 
 /** Totals over the whole run: rows written, distinct ids, lost (of emitted tables) and duplicated. */
-export function countAll(rows: readonly SinkRow[], emitted: readonly Emitted[]): { seen: number; distinct: number; lost: number; duplicated: number } {
+export function countAll(
+  rows: readonly SinkRow[],
+  emitted: readonly Emitted[],
+): { seen: number; distinct: number; lost: number; duplicated: number } {
   const ids = new Set(rows.map((r) => r.id));
   const tables = new Set(emitted.map((e) => e.table));
   let lost = 0;

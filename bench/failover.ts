@@ -67,7 +67,11 @@ const RESTORE_DONE = (jobId: string) => new RegExp(`restore job \\(${jobId}\\) f
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined> | T | undefined,
+): Promise<T> {
   const t0 = Date.now();
   for (;;) {
     const v = await probe();
@@ -236,7 +240,8 @@ async function startBareZeta(dir: string): Promise<SetUp> {
     start('master', ip);
     restartedAt.set(ip, Date.now());
   };
-  const currentLog = (ip: string) => (fs.existsSync(zeta.logFile(ip)) ? fs.readFileSync(zeta.logFile(ip), 'utf8').slice(since.get(ip) ?? 0) : '');
+  const currentLog = (ip: string) =>
+    fs.existsSync(zeta.logFile(ip)) ? fs.readFileSync(zeta.logFile(ip), 'utf8').slice(since.get(ip) ?? 0) : '';
   const ready = (ip: string) =>
     httpCall(ip, spec.master.port, 'GET', '/hazelcast/health/ready', undefined, 1000).then(
       (r) => r.status === 200,
@@ -246,12 +251,19 @@ async function startBareZeta(dir: string): Promise<SetUp> {
     for (const ip of masters) start('master', ip);
     for (const ip of workers) start('worker', ip);
     await zeta.waitWorkers(masters[0], 2);
-    const jobId = (JSON.parse(await zeta.rest(masters[0], 'POST', '/submit-job?jobName=bare-failover', JSON.stringify(JOB), 120_000)) as { jobId: string })
-      .jobId;
+    const jobId = (
+      JSON.parse(
+        await zeta.rest(masters[0], 'POST', '/submit-job?jobName=bare-failover', JSON.stringify(JOB), 120_000),
+      ) as { jobId: string }
+    ).jobId;
     let standby = masters[1];
     const status = async (ip: string) => {
       try {
-        return (JSON.parse(await zeta.rest(ip, 'GET', `/job-info/${jobId}`, undefined, READ_TIMEOUT_MS)) as { jobStatus?: string }).jobStatus;
+        return (
+          JSON.parse(await zeta.rest(ip, 'GET', `/job-info/${jobId}`, undefined, READ_TIMEOUT_MS)) as {
+            jobStatus?: string;
+          }
+        ).jobStatus;
       } catch {
         return undefined;
       }
@@ -285,7 +297,11 @@ async function startBareZeta(dir: string): Promise<SetUp> {
       masters: m,
       jobId,
       settle: async () => {
-        await until('the bare job RUNNING', 120_000, async () => (await status(masters[0])) === 'RUNNING' && (await status(masters[1])) === 'RUNNING');
+        await until(
+          'the bare job RUNNING',
+          120_000,
+          async () => (await status(masters[0])) === 'RUNNING' && (await status(masters[1])) === 'RUNNING',
+        );
         await sleep(SETTLE_MS);
       },
       finish: async () => {
@@ -357,7 +373,10 @@ interface PodLike {
 
 async function pods(p: Plane, appId: string, role: string): Promise<PodLike[]> {
   const sel = encodeURIComponent(`seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=${role}`);
-  const list = await p.cp.admin.call<{ items: PodLike[] }>('GET', `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=${sel}`);
+  const list = await p.cp.admin.call<{ items: PodLike[] }>(
+    'GET',
+    `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=${sel}`,
+  );
   return list.items.filter((x) => !x.metadata.deletionTimestamp);
 }
 
@@ -386,7 +405,10 @@ async function startHaApplication(p: Plane): Promise<SetUp & { startMs: number }
   const sub = await cli(['submit', ...deployFile(p, 'failover-ha', true)]);
   const appId = String(sub.applicationId);
   const jobId = String(sub.jobId);
-  const svc = async () => p.stack.network.proxyAddress(await p.cp.admin.call<Service>('GET', `/api/v1/namespaces/${NAMESPACE}/services/${appId}-rest`));
+  const svc = async () =>
+    p.stack.network.proxyAddress(
+      await p.cp.admin.call<Service>('GET', `/api/v1/namespaces/${NAMESPACE}/services/${appId}-rest`),
+    );
   let proxy: string | undefined;
   const status = async () => {
     proxy ??= await svc().catch(() => undefined);
@@ -399,7 +421,9 @@ async function startHaApplication(p: Plane): Promise<SetUp & { startMs: number }
   let lostUid = '';
   const m: Masters = {
     active: () =>
-      until('an active master Pod', 60_000, async () => (await pods(p, appId, 'master')).map((x) => x.metadata.name).find((n) => ACTIVE.test(masterLog(n)))),
+      until('an active master Pod', 60_000, async () =>
+        (await pods(p, appId, 'master')).map((x) => x.metadata.name).find((n) => ACTIVE.test(masterLog(n))),
+      ),
     lose: async (name) => {
       lostUid = (await pods(p, appId, 'master')).find((x) => x.metadata.name === name)!.metadata.uid;
       await p.cp.admin.call('DELETE', `/api/v1/namespaces/${NAMESPACE}/pods/${name}`);
@@ -412,7 +436,9 @@ async function startHaApplication(p: Plane): Promise<SetUp & { startMs: number }
         .map(masterLog),
     replaced: async (lost) => {
       await until(`${lost} replaced and ready`, 180_000, async () =>
-        (await pods(p, appId, 'master')).some((x) => x.metadata.name === lost && x.metadata.uid !== lostUid && isReady(x)),
+        (await pods(p, appId, 'master')).some(
+          (x) => x.metadata.name === lost && x.metadata.uid !== lostUid && isReady(x),
+        ),
       );
       return p.stack.kubelet.processStartedAt(lost);
     },
@@ -452,7 +478,11 @@ async function nonHaRecovery(p: Plane): Promise<Counted & { restores: Restore[];
     return master ? p.stack.kubelet.localAddressOf(master.metadata.name) : undefined;
   };
   const waitRunning = async (appId: string, jobId: string) => {
-    await until(`${appId}: job RUNNING`, 300_000, async () => (await jobInfo(await masterRest(appId), jobId)) === 'RUNNING');
+    await until(
+      `${appId}: job RUNNING`,
+      300_000,
+      async () => (await jobInfo(await masterRest(appId), jobId)) === 'RUNNING',
+    );
   };
   let args = deployFile(p, 'failover-plain-0', false);
   const first = await cli(['submit', ...args]);
@@ -491,7 +521,11 @@ async function nonHaRecovery(p: Plane): Promise<Counted & { restores: Restore[];
 async function startPlane(dir: string): Promise<Plane> {
   const cp = await ControlPlane.start({ nodes: 3 });
   const admin = cp.admin;
-  await admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } });
+  await admin.call('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: NAMESPACE },
+  });
   await admin.call('POST', `/api/v1/namespaces/${NAMESPACE}/serviceaccounts`, {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
@@ -516,7 +550,8 @@ async function startPlane(dir: string): Promise<Plane> {
 
 const stats = (xs: readonly number[]) => [median(xs), Math.min(...xs), Math.max(...xs)] as const;
 const ms = (t: Trial, at: number | undefined) => (at === undefined ? '–' : at - t.lostAt);
-const rowCells = (c: RowCount & { drained: boolean }) => (c.drained ? [String(c.seen), 'drained', 'drained'] : [c.seen, c.lost, c.duplicated].map(String));
+const rowCells = (c: RowCount & { drained: boolean }) =>
+  c.drained ? [String(c.seen), 'drained', 'drained'] : [c.seen, c.lost, c.duplicated].map(String);
 
 function trialTable(name: string, ts: readonly Trial[], c: Counted): string {
   const counts = countPerWindow(
@@ -606,20 +641,42 @@ async function run(): Promise<void> {
   const plainCounts = countPerWindow(plain.rows, plain.emitted, plain.starts);
   console.log(
     table(
-      ['non-HA recovery', 'cancel --savepoint', 'submit --restore-job-id', 'job RUNNING', 'total', 'rows seen', 'lost', 'duplicated'],
-      plain.restores.map((r, i) => [`trial ${i + 1}`, r.cancelMs, r.submitMs, r.runningMs, r.totalMs, ...rowCells(plainCounts[i])]),
+      [
+        'non-HA recovery',
+        'cancel --savepoint',
+        'submit --restore-job-id',
+        'job RUNNING',
+        'total',
+        'rows seen',
+        'lost',
+        'duplicated',
+      ],
+      plain.restores.map((r, i) => [
+        `trial ${i + 1}`,
+        r.cancelMs,
+        r.submitMs,
+        r.runningMs,
+        r.totalMs,
+        ...rowCells(plainCounts[i]),
+      ]),
     ),
   );
   console.log('');
   const [haT, bareT, plainT] = [ha, bare, plain].map((c) => countAll(c.rows, c.emitted));
-  const totals = (xs: readonly number[], c: ReturnType<typeof countAll>) => [xs.length, c.seen, c.lost, c.duplicated].map(String);
+  const totals = (xs: readonly number[], c: ReturnType<typeof countAll>) =>
+    [xs.length, c.seen, c.lost, c.duplicated].map(String);
   console.log(
     table(
       ['RUNNING again after the loss (ms)', 'p50', 'min', 'max', 'trials', 'rows seen', 'lost', 'duplicated', 'ratio'],
       [
         ['bare Zeta failover', ...stats(bareMs), ...totals(bareMs, bareT), '1.00x'],
         ['HA application failover', ...stats(haMs), ...totals(haMs, haT), `${(haP50 / bareP50).toFixed(2)}x bare`],
-        ['non-HA: cancel --savepoint + restore', ...stats(plainMs), ...totals(plainMs, plainT), `${(plainP50 / haP50).toFixed(2)}x HA`],
+        [
+          'non-HA: cancel --savepoint + restore',
+          ...stats(plainMs),
+          ...totals(plainMs, plainT),
+          `${(plainP50 / haP50).toFixed(2)}x HA`,
+        ],
       ],
     ),
   );

@@ -23,7 +23,10 @@ function delayed(from: net.Socket, to: net.Socket, oneWayMs: number): void {
   from.on('end', () => setTimeout(() => to.end(), oneWayMs));
 }
 
-export async function startLatencyRelay(target: { host: string; port: number }, roundTripMs: number): Promise<LatencyRelay> {
+export async function startLatencyRelay(
+  target: { host: string; port: number },
+  roundTripMs: number,
+): Promise<LatencyRelay> {
   const oneWay = roundTripMs / 2;
   const open = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -76,7 +79,9 @@ export async function relayedCluster(info: ClusterInfo, dir: string): Promise<Re
   const server = new URL(info.server);
   const relay = await startLatencyRelay({ host: server.hostname, port: Number(server.port) }, BENCH_RTT_MS);
   // The local stack writes its kubeconfig as JSON.
-  const kc = JSON.parse(fs.readFileSync(info.kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
+  const kc = JSON.parse(fs.readFileSync(info.kubeconfig, 'utf8')) as {
+    clusters: Array<{ cluster: { server: string } }>;
+  };
   for (const c of kc.clusters) c.cluster.server = `https://${relay.address}`;
   const kubeconfig = path.join(dir, 'relayed.kubeconfig');
   fs.writeFileSync(kubeconfig, JSON.stringify(kc), { mode: 0o600 });

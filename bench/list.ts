@@ -28,7 +28,8 @@ const run = promisify(execFile);
 const APPS = Number(process.env.BENCH_APPS ?? 500);
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const NAMESPACE = 'bench-list';
-const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
+const JOB =
+  'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
 const ROOT = path.resolve(__dirname, '..', '..');
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 
@@ -76,13 +77,24 @@ async function createApplication(kube: Kube, i: number): Promise<void> {
         name: `${spec.appId}-${role}`,
         labels: { ...tpl?.metadata?.labels, [LABELS.applicationId]: spec.appId, [LABELS.role]: role },
       },
-      spec: { ...tpl?.spec, containers: tpl?.spec?.containers ?? [], restartPolicy: 'Never', serviceAccountName: 'default' },
+      spec: {
+        ...tpl?.spec,
+        containers: tpl?.spec?.containers ?? [],
+        restartPolicy: 'Never',
+        serviceAccountName: 'default',
+      },
     };
     await kube.create(pod as Pod & { apiVersion: string; kind: string }, NAMESPACE);
   }
 }
 
-const quiet = (): Output => ({ json: false, result: () => undefined, line: () => undefined, warn: () => undefined, error: () => undefined });
+const quiet = (): Output => ({
+  json: false,
+  result: () => undefined,
+  line: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+});
 
 async function main(): Promise<void> {
   const cp = await benchCluster();
@@ -91,22 +103,31 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-list-'));
   try {
     await ensureNamespace(kube, NAMESPACE);
-    const existing = (await kube.list('batch/v1', 'Job', NAMESPACE, { labelSelector: `${LABELS.managedBy}=${MANAGED_BY}` })).items.length;
+    const existing = (
+      await kube.list('batch/v1', 'Job', NAMESPACE, { labelSelector: `${LABELS.managedBy}=${MANAGED_BY}` })
+    ).items.length;
     const t0 = Date.now();
     await inParallel(
       Array.from({ length: Math.max(0, APPS - existing) }, (_, i) => existing + i),
       16,
       (i) => createApplication(kube, i),
     );
-    console.log(`created ${Math.max(0, APPS - existing)} applications (${existing} existed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `created ${Math.max(0, APPS - existing)} applications (${existing} existed) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const deploy = path.join(work, 'deploy.conf');
-    fs.writeFileSync(deploy, `kubernetes { namespace = ${NAMESPACE}, kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`);
+    fs.writeFileSync(
+      deploy,
+      `kubernetes { namespace = ${NAMESPACE}, kubeconfig = ${JSON.stringify(info.kubeconfig)} }\n`,
+    );
     const bin = path.join(ROOT, 'bin', 'seatunnel-app.js');
     const selector = `${LABELS.managedBy}=${MANAGED_BY}`;
 
     // Correctness first: every application listed.
-    const check = await run(process.execPath, [bin, 'list', '-a', deploy, '--output', 'json'], { maxBuffer: 256 * 1024 * 1024 });
+    const check = await run(process.execPath, [bin, 'list', '-a', deploy, '--output', 'json'], {
+      maxBuffer: 256 * 1024 * 1024,
+    });
     const listed = (JSON.parse(check.stdout) as unknown[]).length;
     if (listed !== APPS) throw new Error(`list printed ${listed} applications, expected ${APPS}`);
 
@@ -114,13 +135,17 @@ async function main(): Promise<void> {
     const inProcess: number[] = [];
     const kubectl: number[] = [];
     for (let i = -1; i < RUNS; i++) {
-      const p = await timeMsAsync(() => run(process.execPath, [bin, 'list', '-a', deploy], { maxBuffer: 64 * 1024 * 1024 }));
+      const p = await timeMsAsync(() =>
+        run(process.execPath, [bin, 'list', '-a', deploy], { maxBuffer: 64 * 1024 * 1024 }),
+      );
       const q = await timeMsAsync(async () => {
         const code = await cli(['list', '-a', deploy], quiet());
         if (code !== 0) throw new Error(`list exited ${code}`);
       });
       const k = await timeMsAsync(() =>
-        run(KUBECTL, ['--kubeconfig', info.kubeconfig, 'get', 'jobs', '-n', NAMESPACE, '-l', selector, '-o', 'json'], { maxBuffer: 256 * 1024 * 1024 }),
+        run(KUBECTL, ['--kubeconfig', info.kubeconfig, 'get', 'jobs', '-n', NAMESPACE, '-l', selector, '-o', 'json'], {
+          maxBuffer: 256 * 1024 * 1024,
+        }),
       );
       if (i < 0) continue; // warm-up
       processRuns.push(p);
@@ -128,7 +153,12 @@ async function main(): Promise<void> {
       kubectl.push(k);
     }
     const k = median(kubectl);
-    const row = (name: string, xs: number[]) => [name, median(xs), percentile(xs, 90), `${(median(xs) / k).toFixed(2)}x`];
+    const row = (name: string, xs: number[]) => [
+      name,
+      median(xs),
+      percentile(xs, 90),
+      `${(median(xs) / k).toFixed(2)}x`,
+    ];
     console.log(
       `list of ${APPS} applications (${APPS} Jobs, ${2 * APPS} Pods) on a local control plane (Kubernetes ${info.kubernetesVersion}); ${RUNS} runs each after a warm-up; ms`,
     );

@@ -19,7 +19,14 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import { ControlPlane } from '../tools/local-stack/control-plane';
 import { CLUSTER_ENV } from '../tools/local-stack/control-server';
 import { ensureBundle } from '../tools/local-stack/runtime-bundle';
-import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, recordWatch, type RecordedWatch } from '../test/support/cluster';
+import {
+  adminHttp,
+  clusterInfo,
+  createTestNamespace,
+  deleteNamespace,
+  recordWatch,
+  type RecordedWatch,
+} from '../test/support/cluster';
 import {
   deleteApplication,
   deployApplication,
@@ -104,7 +111,10 @@ interface StartupResult {
 }
 
 async function runtimeStartup(ns: string, n: number): Promise<StartupResult> {
-  const app = await deployApplication(ns, `rt${n}`, { owned: true, props: { workerCount: n, workerSlots: 1, startupTimeoutMillis: 120_000 } });
+  const app = await deployApplication(ns, `rt${n}`, {
+    owned: true,
+    props: { workerCount: n, workerSlots: 1, startupTimeoutMillis: 120_000 },
+  });
   const times = await PodTimes.start(ns, workerSelector(app.appId));
   try {
     const run = await startRuntime(app, { standIn: { STANDIN_JOB: 'finish', STANDIN_JOB_MS: '200' } });
@@ -132,7 +142,11 @@ async function runtimeStartup(ns: string, n: number): Promise<StartupResult> {
 async function sequentialStartup(ns: string, n: number): Promise<{ created: number; running: number }> {
   const app = await deployApplication(ns, `seq${n}`, { owned: true, props: { workerCount: n, workerSlots: 1 } });
   const info = clusterInfo();
-  const tls = { ca: fs.readFileSync(info.caFile), cert: fs.readFileSync(info.adminCertFile), key: fs.readFileSync(info.adminKeyFile) };
+  const tls = {
+    ca: fs.readFileSync(info.caFile),
+    cert: fs.readFileSync(info.adminCertFile),
+    key: fs.readFileSync(info.adminKeyFile),
+  };
   const http = new KubeTransport(info.server, async () => ({ headers: {}, tls }));
   const client = new Kube(http);
   const kube = new KubeRest(client, ns);
@@ -140,13 +154,23 @@ async function sequentialStartup(ns: string, n: number): Promise<{ created: numb
   try {
     const template = await kube.getPodTemplate(`${app.appId}-worker`);
     const master = { name: app.masterPod.metadata!.name!, uid: app.masterPod.metadata!.uid! };
-    const stamp = { appId: app.appId, namespace: ns, template, master, masterHost: app.masterPod.status!.podIP!, masterPort: app.spec.master.port };
+    const stamp = {
+      appId: app.appId,
+      namespace: ns,
+      template,
+      master,
+      masterHost: app.masterPod.status!.podIP!,
+      masterPort: app.spec.master.port,
+    };
     const t0 = Date.now();
     for (let i = 1; i <= n; i++) await kube.createPod(stampWorker(stamp, i));
     const created = Date.now() - t0;
     const running = (await times.until(n, 'running')) - t0;
     // The bench's own cleanup (admin credentials); the runtime deletes workers by name only.
-    await client.deleteCollection('v1', 'Pod', ns, workerSelector(app.appId), { propagationPolicy: 'Background', timeoutMs: 30_000 });
+    await client.deleteCollection('v1', 'Pod', ns, workerSelector(app.appId), {
+      propagationPolicy: 'Background',
+      timeoutMs: 30_000,
+    });
     return { created, running };
   } finally {
     times.stop();
@@ -163,7 +187,10 @@ interface DetectionTrial {
 }
 
 async function detectionTrial(ns: string, i: number): Promise<DetectionTrial> {
-  const app: Deployed = await deployApplication(ns, `det${i}`, { owned: true, props: { workerCount: 1, workerSlots: 1 } });
+  const app: Deployed = await deployApplication(ns, `det${i}`, {
+    owned: true,
+    props: { workerCount: 1, workerSlots: 1 },
+  });
   const admin = adminHttp();
   try {
     const run = await startRuntime(app, { standIn: { STANDIN_JOB: 'hang', STANDIN_FAIL_ON_LOSS: 'false' } });
@@ -175,7 +202,10 @@ async function detectionTrial(ns: string, i: number): Promise<DetectionTrial> {
     let stop = false;
     const poller = (async () => {
       while (!stop && polled === undefined) {
-        const list = await admin.call<{ items: Pod[] }>('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(workerSelector(app.appId))}`);
+        const list = await admin.call<{ items: Pod[] }>(
+          'GET',
+          `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(workerSelector(app.appId))}`,
+        );
         const pod = list.items.find((p) => p.metadata!.name === worker);
         if (t0 && (!pod || pod.metadata!.deletionTimestamp)) polled = Date.now();
         await new Promise((r) => setTimeout(r, 1000));
@@ -242,13 +272,25 @@ async function main(): Promise<void> {
         `${(seq.created / s.creationPhase).toFixed(1)}x`,
         s.n === 100 ? '< 2000' : '',
       ]);
-      rows.push([`N=${s.n}: creation phase → all Running (ms)`, s.creationToRunning, seq.running, `${(seq.running / s.creationToRunning).toFixed(1)}x`, '']);
+      rows.push([
+        `N=${s.n}: creation phase → all Running (ms)`,
+        s.creationToRunning,
+        seq.running,
+        `${(seq.running / s.creationToRunning).toFixed(1)}x`,
+        '',
+      ]);
       rows.push([`N=${s.n}: runtime start → all created (ms)`, s.toCreated, '', '', '']);
       rows.push([`N=${s.n}: runtime start → all Running (ms)`, s.toRunning, '', '', '']);
     }
     const rt = trials.map((t) => t.runtime);
     const poll = trials.map((t) => t.polling);
-    rows.push([`worker loss detection p50 (ms, ${trials.length} trials)`, median(rt), median(poll), `${(median(poll) / median(rt)).toFixed(1)}x`, '']);
+    rows.push([
+      `worker loss detection p50 (ms, ${trials.length} trials)`,
+      median(rt),
+      median(poll),
+      `${(median(poll) / median(rt)).toFixed(1)}x`,
+      '',
+    ]);
     rows.push([
       `worker loss detection p95 (ms, ${trials.length} trials)`,
       percentile(rt, 95),
@@ -259,8 +301,16 @@ async function main(): Promise<void> {
     const startup = [...startups.map((s) => s.startup), ...trials.map((t) => t.startup)];
     rows.push([`runtime start → engine started (ms, median of ${startup.length})`, median(startup), '', '', '']);
     const rss = [...startups.map((s) => s.peakRssMiB), ...trials.map((t) => t.peakRssMiB)];
-    rows.push([`peak RSS (MiB, max of ${rss.length} runs; N=100 run: ${startups[1].peakRssMiB})`, Math.max(...rss), '', '', '< 100']);
-    process.stdout.write(`\nbench/runtime — ${new Date().toISOString()}, ${clusterInfo().kubernetesVersion}, ${process.version}\n`);
+    rows.push([
+      `peak RSS (MiB, max of ${rss.length} runs; N=100 run: ${startups[1].peakRssMiB})`,
+      Math.max(...rss),
+      '',
+      '',
+      '< 100',
+    ]);
+    process.stdout.write(
+      `\nbench/runtime — ${new Date().toISOString()}, ${clusterInfo().kubernetesVersion}, ${process.version}\n`,
+    );
     process.stdout.write(`${table(['metric', 'runtime', 'baseline', 'baseline/runtime', 'target'], rows)}\n`);
     process.stdout.write('baselines: sequential creation with the same HTTP client; list polling every 1 s\n');
   } finally {

@@ -40,7 +40,9 @@ export function minimumRequests(spec: ApplicationSpec): { count: number; derivat
   const deps = dependents(plan).length;
   return {
     count: reads + 1 + deps + 1,
-    derivation: `${reads} read(s) of referenced objects + 1 create (Job) + ${deps} creates (dependents: ${dependents(plan)
+    derivation: `${reads} read(s) of referenced objects + 1 create (Job) + ${deps} creates (dependents: ${dependents(
+      plan,
+    )
       .map((d) => d.kind)
       .join(', ')}) + 1 patch (unsuspend); the Job's uid comes with its create's answer`,
   };
@@ -62,13 +64,22 @@ export function countingApi(api: KubeApi, log: Counted[]): KubeApi {
 }
 
 /** A plain-HTTP proxy on 127.0.0.1 that forwards to the API server and records each request's status. */
-export async function countingProxy(info: ClusterInfo): Promise<{ kubeconfig: string; log: Counted[]; close(): Promise<void> }> {
+export async function countingProxy(
+  info: ClusterInfo,
+): Promise<{ kubeconfig: string; log: Counted[]; close(): Promise<void> }> {
   const log: Counted[] = [];
   const agent = new https.Agent({ ca: info.caData, keepAlive: true, maxSockets: 256 });
   const upstream = new URL(info.server);
   const server = http.createServer((req, res) => {
     const up = https.request(
-      { method: req.method, hostname: upstream.hostname, port: upstream.port, path: req.url, headers: { ...req.headers, host: upstream.host }, agent },
+      {
+        method: req.method,
+        hostname: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+        agent,
+      },
       (ures) => {
         log.push({ method: req.method ?? '', path: req.url ?? '', status: ures.statusCode ?? 0 });
         res.writeHead(ures.statusCode ?? 502, ures.headers);
@@ -140,11 +151,26 @@ export async function submitManyInProcess(
   );
   const wallMs = performance.now() - t0;
   const latencies = outcomes.filter((x): x is number => x !== undefined);
-  return { label, n, wallMs, latencies, failed: n - latencies.length, firstError, requests: [...log], appIds: specs.map((s) => s.appId) };
+  return {
+    label,
+    n,
+    wallMs,
+    latencies,
+    failed: n - latencies.length,
+    firstError,
+    requests: [...log],
+    appIds: specs.map((s) => s.appId),
+  };
 }
 
 /** N `seatunnel-app submit` processes at once (their deployment file points at the counting proxy). */
-export async function submitManyProcesses(label: string, n: number, cli: string, args: string[], log: Counted[]): Promise<ManyResult> {
+export async function submitManyProcesses(
+  label: string,
+  n: number,
+  cli: string,
+  args: string[],
+  log: Counted[],
+): Promise<ManyResult> {
   log.length = 0;
   const t0 = performance.now();
   let firstError: string | undefined;
@@ -177,7 +203,9 @@ export async function submitManyProcesses(label: string, n: number, cli: string,
 }
 
 export function printMany(results: readonly ManyResult[], minimum: { count: number; derivation: string }): void {
-  console.log(`\n${results[0]?.n ?? 0} submissions at once; minimum API requests per application = ${minimum.count}: ${minimum.derivation}`);
+  console.log(
+    `\n${results[0]?.n ?? 0} submissions at once; minimum API requests per application = ${minimum.count}: ${minimum.derivation}`,
+  );
   console.log(
     table(
       ['', 'apps/s', 'wall ms', 'p50 ms', 'p95 ms', 'failed', 'requests/app', 'minimum', '429s', 'by method'],

@@ -36,19 +36,35 @@ import { submitApplication } from '../lib/submit/submit';
 import { benchCluster, ensureNamespace, writeDeploymentFile } from './cluster';
 import { median, percentile, table } from './harness';
 import { relayedCluster, type RelayedCluster } from './latency-relay';
-import { countingApi, countingProxy, minimumRequests, printMany, submitManyInProcess, submitManyProcesses, type Counted } from './submit-many';
+import {
+  countingApi,
+  countingProxy,
+  minimumRequests,
+  printMany,
+  submitManyInProcess,
+  submitManyProcesses,
+  type Counted,
+} from './submit-many';
 
 const run = promisify(execFile);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const NAMESPACE = 'bench-submit';
-const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
+const JOB =
+  'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 let seq = 0;
 function newSpec(ids: 'random' | 'derived' = 'random'): ApplicationSpec {
   seq++;
   return resolveApplication(
-    { name: `bench-${seq}`, runId: String(Date.now()), namespace: NAMESPACE, image: 'apache/seatunnel:2.3.12', jobConfig: JOB, workerCount: 3 },
+    {
+      name: `bench-${seq}`,
+      runId: String(Date.now()),
+      namespace: NAMESPACE,
+      image: 'apache/seatunnel:2.3.12',
+      jobConfig: JOB,
+      workerCount: 3,
+    },
     { ids },
   );
 }
@@ -102,7 +118,9 @@ async function main(): Promise<void> {
         const [tJob, job] = await timed(() => kube.create<AnyObject>(plan.job, NAMESPACE));
         const deps = dependents(plan).map((d) => withJobOwner(d, plan.job.metadata.name, job.metadata!.uid!));
         const [tDeps] = await timed(() => Promise.all(deps.map((d) => kube.create(d, NAMESPACE))));
-        const [tPatch] = await timed(() => kube.jsonPatch(refOf(plan.job), [{ op: 'replace', path: '/spec/suspend', value: false }]));
+        const [tPatch] = await timed(() =>
+          kube.jsonPatch(refOf(plan.job), [{ op: 'replace', path: '/spec/suspend', value: false }]),
+        );
         if (!warm) {
           floorJob.push(tJob);
           floorDep.push(tDeps);
@@ -185,7 +203,9 @@ async function main(): Promise<void> {
     };
     const f = median(floor);
     const k = median(kubectl);
-    console.log(`submit against a local control plane (Kubernetes ${info.kubernetesVersion}); ${RUNS} runs each after a warm-up; ms`);
+    console.log(
+      `submit against a local control plane (Kubernetes ${info.kubernetesVersion}); ${RUNS} runs each after a warm-up; ms`,
+    );
     console.log(
       table(
         ['', 'median', 'p90', 'ratio', 'target'],
@@ -194,7 +214,12 @@ async function main(): Promise<void> {
           row('floor: create the dependents at once', floorDep),
           row('floor: patch (unsuspend)', floorPatch),
           row('floor (sum of the three)', floor, f, '1x'),
-          row(`submit, in process (${protocol(kube)})`, submit, f, median(submit) <= 2 * f ? '≤ 2x floor: yes' : '≤ 2x floor: NO'),
+          row(
+            `submit, in process (${protocol(kube)})`,
+            submit,
+            f,
+            median(submit) <= 2 * f ? '≤ 2x floor: yes' : '≤ 2x floor: NO',
+          ),
           ...Object.entries(steps).map(([k, xs]) => row(`  of which: ${k}`, xs)),
           row(`submit, in process (${protocol(kube1)} keep-alive)`, submit1, f),
           row('submit, new client each (h2)', cold.h2, f),
@@ -235,7 +260,13 @@ async function main(): Promise<void> {
       );
       await Promise.all(inProcess.appIds.map((id) => cancelApplication(kube, NAMESPACE, id)));
       const viaProxy = deployment('deploy-proxy.conf', proxy.kubeconfig, 'bench-many');
-      const processes = await submitManyProcesses(`seatunnel-app submit, ${n} processes (counting proxy)`, n, cli, ['-a', viaProxy, '-c', jobFile], proxy.log);
+      const processes = await submitManyProcesses(
+        `seatunnel-app submit, ${n} processes (counting proxy)`,
+        n,
+        cli,
+        ['-a', viaProxy, '-c', jobFile],
+        proxy.log,
+      );
       await Promise.all(processes.appIds.map((id) => cancelApplication(kube, NAMESPACE, id)));
       // The protocol is known once the client has negotiated it.
       printMany([{ ...inProcess, label: `${inProcess.label} (${shared.protocol})` }, processes], minimum);

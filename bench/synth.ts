@@ -18,7 +18,8 @@ import type { ApplicationSpec } from '../lib/model/spec';
 import { allObjects, buildPlan } from '../lib/plan/build-plan';
 import { medianOf, table } from './harness';
 
-const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
+const JOB =
+  'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "fake", row.num = 100 } }\nsink { Console { plugin_input = "fake" } }\n';
 
 function specs(n: number): ApplicationSpec[] {
   return Array.from({ length: n }, (_, i) =>
@@ -72,5 +73,9 @@ for (const n of [1, 100, 1000]) {
     `${(tOneApp / tFloor).toFixed(2)}x`,
   ]);
 }
-console.log('Per-application time in ms (median of repeated runs after a warm-up; one run for one App with 1000 charts):');
-console.log(table(['N', 'plan', 'YAML only (floor)', 'synth', 'synth/floor', '≤ 3×', 'one App, N charts', 'ratio'], rows));
+console.log(
+  'Per-application time in ms (median of repeated runs after a warm-up; one run for one App with 1000 charts):',
+);
+console.log(
+  table(['N', 'plan', 'YAML only (floor)', 'synth', 'synth/floor', '≤ 3×', 'one App, N charts', 'ratio'], rows),
+);

@@ -61,7 +61,9 @@ function writeCache(dir, name, data) {
     fs.writeFileSync(tmp, data, { mode: 0o600 });
     fs.renameSync(tmp, path.join(dir, name));
     const prefix = name.slice(0, name.lastIndexOf('-') + 1);
-    for (const old of fs.readdirSync(dir)) if (old !== name && old.startsWith(prefix) && old.endsWith('.v8')) fs.rmSync(path.join(dir, old), { force: true });
+    for (const old of fs.readdirSync(dir))
+      if (old !== name && old.startsWith(prefix) && old.endsWith('.v8'))
+        fs.rmSync(path.join(dir, old), { force: true });
   } catch {
     // A cache that cannot be written costs the next run its compile time, nothing else.
   }
@@ -86,7 +88,13 @@ function loadWithCodeCache(file, command, env = process.env) {
   const mod = { id: file, filename: file, exports: {}, loaded: false };
   script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   mod.loaded = true;
-  const cache = disabled ? 'off' : cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const cache = disabled
+    ? 'off'
+    : cachedData === undefined
+      ? 'none'
+      : script.cachedDataRejected
+        ? 'rejected'
+        : 'accepted';
   const stale = cache === 'none' || cache === 'rejected';
   return {
     exports: mod.exports,

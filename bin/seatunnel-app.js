@@ -22,7 +22,11 @@ try {
     done = loaded.done;
   }
 } catch (e) {
-  if (e && (e.code === 'MODULE_NOT_FOUND' || e.code === 'ENOENT') && /build[\\/]cli[\\/]seatunnel-app\.js/.test(e.message)) {
+  if (
+    e &&
+    (e.code === 'MODULE_NOT_FOUND' || e.code === 'ENOENT') &&
+    /build[\\/]cli[\\/]seatunnel-app\.js/.test(e.message)
+  ) {
     process.stderr.write('seatunnel-app is not built yet: run `npm ci` (or `npm run build`) in the project first\n');
     process.exit(70);
   }

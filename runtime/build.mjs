@@ -21,7 +21,9 @@ const subset = path.resolve(here, 'src', 'kube', 'client-node-subset.mjs');
 const clientNodeSubset = {
   name: 'client-node-subset',
   setup(build) {
-    build.onResolve({ filter: /^@kubernetes\/client-node$/ }, (args) => (path.resolve(args.importer) === loader ? { path: subset } : undefined));
+    build.onResolve({ filter: /^@kubernetes\/client-node$/ }, (args) =>
+      path.resolve(args.importer) === loader ? { path: subset } : undefined,
+    );
   },
 };
 

@@ -35,12 +35,21 @@ async function localCluster(keep: boolean): Promise<Cluster> {
   say('starting a local Kubernetes control plane (the first run builds it from Go modules: a few minutes)');
   const cp = await ControlPlane.start({ keepDir: keep });
   say('assembling the SeaTunnel engine (Maven Central, cached) and the runtime bundle');
-  const stack = startLocalStack({ admin: cp.admin, server: cp.info.server, caData: cp.info.caData, namespace: NAMESPACE });
+  const stack = startLocalStack({
+    admin: cp.admin,
+    server: cp.info.server,
+    caData: cp.info.caData,
+    namespace: NAMESPACE,
+  });
   const local = `${KWOK_LIFECYCLE_ANNOTATION}:local`;
   return {
     cp,
     // Only what running on this machine needs: where the engine lives, and that the local kubelet runs the Pods.
-    overrides: [`-Dkubernetes.seatunnel-home=${stack.seatunnelHome}`, `-Dkubernetes.master.annotations=${local}`, `-Dkubernetes.worker.annotations=${local}`],
+    overrides: [
+      `-Dkubernetes.seatunnel-home=${stack.seatunnelHome}`,
+      `-Dkubernetes.master.annotations=${local}`,
+      `-Dkubernetes.worker.annotations=${local}`,
+    ],
     stop: async () => {
       await stack.stop();
       await cp.stop();
@@ -75,13 +84,19 @@ async function run(): Promise<number> {
   const keep = process.argv.includes('--keep');
   const onNode = process.argv.includes('--node');
   const unknown = process.argv.slice(2).filter((a) => a !== '--keep' && a !== '--node');
-  if (unknown.length > 0) throw new Error(`unknown argument ${JSON.stringify(unknown[0])} (usage: npm run example [-- --keep] [-- --node])`);
+  if (unknown.length > 0)
+    throw new Error(`unknown argument ${JSON.stringify(unknown[0])} (usage: npm run example [-- --keep] [-- --node])`);
   const cluster = await (onNode ? realNodeCluster(keep) : localCluster(keep));
   const { cp } = cluster;
   try {
     const namespace = NAMESPACE;
     const admin = cp.admin;
-    await admin.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, { accept: [409] });
+    await admin.call(
+      'POST',
+      '/api/v1/namespaces',
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+      { accept: [409] },
+    );
     await admin.call(
       'POST',
       `/api/v1/namespaces/${namespace}/serviceaccounts`,
@@ -102,7 +117,10 @@ async function run(): Promise<number> {
     ];
     say(`seatunnel-app ${argv.join(' ')}`);
     const code = await main(argv, consoleOutput(false));
-    const jobs = await admin.call<{ items: Array<{ metadata: { name: string } }> }>('GET', `/apis/batch/v1/namespaces/${namespace}/jobs`);
+    const jobs = await admin.call<{ items: Array<{ metadata: { name: string } }> }>(
+      'GET',
+      `/apis/batch/v1/namespaces/${namespace}/jobs`,
+    );
     for (const j of jobs.items) {
       const events = await admin.call<{ items: Array<{ reason: string; message: string; type: string }> }>(
         'GET',

@@ -126,7 +126,11 @@ export function addTeamApplications(
   return Object.entries(applications).map(([id, props]) => {
     const { suspend, baseDir, ...rest } = { ...extra, ...props };
     return new SeaTunnelApplicationChart(scope, id, {
-      application: { ...template.application(rest), ...(suspend !== undefined ? { suspend } : {}), ...(baseDir ? { baseDir } : {}) },
+      application: {
+        ...template.application(rest),
+        ...(suspend !== undefined ? { suspend } : {}),
+        ...(baseDir ? { baseDir } : {}),
+      },
     });
   });
 }

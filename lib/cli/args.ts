@@ -56,7 +56,18 @@ const ALLOWED: Record<Command, Flag[]> = {
   status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval', 'explain'],
   list: [...COMMON, 'namespace', 'all-namespaces', 'selector', 'status'],
   // No --output: a log is printed as the container wrote it (control characters escaped).
-  logs: [...COMMON.filter((f) => f !== 'output'), 'id', 'namespace', 'role', 'worker', 'follow', 'since', 'previous', 'timestamps', 'tail'],
+  logs: [
+    ...COMMON.filter((f) => f !== 'output'),
+    'id',
+    'namespace',
+    'role',
+    'worker',
+    'follow',
+    'since',
+    'previous',
+    'timestamps',
+    'tail',
+  ],
   cancel: [...COMMON, 'id', 'savepoint', 'wait-timeout'],
   preflight: [...COMMON, 'config', 'job-id', 'restore-job-id'],
   synth: [...COMMON, 'config', 'job-id', 'restore-job-id', 'output-dir'],
@@ -105,7 +116,8 @@ export interface ParsedArgs {
 
 function millis(flag: string, value: string | undefined, fallback: number, min: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value.trim())) throw new CliError(`--${flag}: got "${value}"; must be a whole number of milliseconds`);
+  if (!/^\d+$/.test(value.trim()))
+    throw new CliError(`--${flag}: got "${value}"; must be a whole number of milliseconds`);
   const n = Number(value.trim());
   if (n < min) throw new CliError(`--${flag}: got ${n}; must be at least ${min}`);
   return n;
@@ -133,11 +145,19 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
   const command = (COMMANDS as readonly string[]).includes(first) ? (first as Command) : undefined;
   if (!command) {
     if (argv[0] === '-h' || argv[0] === '--help') return { ...defaults(), command: 'help', help: true };
-    throw new CliError(`unknown command "${argv[0]}"; expected one of ${COMMANDS.join(', ')} (see seatunnel-app --help)`);
+    throw new CliError(
+      `unknown command "${argv[0]}"; expected one of ${COMMANDS.join(', ')} (see seatunnel-app --help)`,
+    );
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: negativeValuesInline(argv.slice(1)), options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({
+      args: negativeValuesInline(argv.slice(1)),
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch (e) {
     throw new CliError(`${command}: ${(e as Error).message.replace(/^TypeError \[\w+\]: /, '')}`);
   }
@@ -153,7 +173,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
       status: ' (list filters by --status; status takes --id)',
       output: " (logs prints the containers' output as it is, one line per line)",
     };
-    throw new CliError(`${command} does not accept ${rejected.map(spelling).join(', ')}${rejected.map((r) => hints[r] ?? '').join('')}`);
+    throw new CliError(
+      `${command} does not accept ${rejected.map(spelling).join(', ')}${rejected.map((r) => hints[r] ?? '').join('')}`,
+    );
   }
   // Values of short options as JCommander reads them, and -D / -i in the order they were given.
   const overrideArgs: string[] = [];
@@ -177,7 +199,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     return pair;
   });
   const output = v.output as string | undefined;
-  if (output !== undefined && output !== 'json' && output !== 'text') throw new CliError(`--output: got "${output}"; must be json or text`);
+  if (output !== undefined && output !== 'json' && output !== 'text')
+    throw new CliError(`--output: got "${output}"; must be json or text`);
   if ((command === 'status' || command === 'cancel' || command === 'logs') && v.id === undefined && !v.help) {
     throw new CliError(`${command} needs --id <application ID> (printed by submit as "Application ID:")`);
   }
@@ -188,7 +211,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     throw new CliError(`${command}: --wait-timeout and --wait-interval only apply with --wait`);
   }
   if (v.explain && v.wait) {
-    throw new CliError('status: --explain cannot be combined with --wait (run status --explain once --wait has returned)');
+    throw new CliError(
+      'status: --explain cannot be combined with --wait (run status --explain once --wait has returned)',
+    );
   }
   const listScope = command === 'list' ? listScopeOf(v) : {};
   const logScope = command === 'logs' ? { ...namespaceOf(v), logs: parseLogFlags(v) } : {};
@@ -218,11 +243,15 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
 }
 
 /** list's --namespace / --all-namespaces / --selector / --status, validated before any API call. */
-function listScopeOf(v: Partial<Record<Flag, string | string[] | boolean>>): Pick<ParsedArgs, 'namespace' | 'selector' | 'statuses'> {
-  if (v.namespace !== undefined && v['all-namespaces']) throw new CliError('list: --namespace and --all-namespaces exclude each other');
+function listScopeOf(
+  v: Partial<Record<Flag, string | string[] | boolean>>,
+): Pick<ParsedArgs, 'namespace' | 'selector' | 'statuses'> {
+  if (v.namespace !== undefined && v['all-namespaces'])
+    throw new CliError('list: --namespace and --all-namespaces exclude each other');
   const { namespace } = namespaceOf(v);
   const selector = v.selector as string | undefined;
-  if (selector !== undefined && !selector.trim()) throw new CliError('--selector: got an empty selector; give one like team=data or env in (prod,staging)');
+  if (selector !== undefined && !selector.trim())
+    throw new CliError('--selector: got an empty selector; give one like team=data or env in (prod,staging)');
   let statuses: ReadonlySet<ApplicationStatus> | undefined;
   if (v.status !== undefined) {
     try {
@@ -231,7 +260,11 @@ function listScopeOf(v: Partial<Record<Flag, string | string[] | boolean>>): Pic
       throw new CliError(`--status: ${(e as Error).message}`);
     }
   }
-  return { ...(namespace !== undefined ? { namespace } : {}), ...(selector !== undefined ? { selector } : {}), ...(statuses ? { statuses } : {}) };
+  return {
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(selector !== undefined ? { selector } : {}),
+    ...(statuses ? { statuses } : {}),
+  };
 }
 
 /** --namespace, validated (list, logs). */

@@ -31,12 +31,18 @@ export function resolveKubeconfigPath(p: string | undefined, deploymentFile: str
   return resolve(deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd(), p);
 }
 
-export async function connectKube(kubeconfig: string | undefined, deploymentFile: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Kube> {
+export async function connectKube(
+  kubeconfig: string | undefined,
+  deploymentFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Kube> {
   const timeoutText = env[REQUEST_TIMEOUT_ENV];
   let timeoutMs: number | undefined;
   if (timeoutText !== undefined && timeoutText !== '') {
     if (!/^\d+$/.test(timeoutText) || Number(timeoutText) < 100)
-      throw new CliError(`${REQUEST_TIMEOUT_ENV}: got "${timeoutText}"; must be a whole number of milliseconds, at least 100`);
+      throw new CliError(
+        `${REQUEST_TIMEOUT_ENV}: got "${timeoutText}"; must be a whole number of milliseconds, at least 100`,
+      );
     timeoutMs = Number(timeoutText);
   }
   try {
@@ -54,7 +60,11 @@ export async function readServerSupport(kube: Kube, use?: ServerDependentUse): P
 }
 
 /** For submit, status and cancel: stops the command on a server it must not use, prints what the server changes. */
-export async function requireSupportedServer(kube: Kube, out: Output, use?: ServerDependentUse): Promise<ServerSupport> {
+export async function requireSupportedServer(
+  kube: Kube,
+  out: Output,
+  use?: ServerDependentUse,
+): Promise<ServerSupport> {
   const support = await readServerSupport(kube, use);
   if (support.refusal) throw new CliError(support.refusal, CLI_EXIT.failed);
   for (const w of support.warnings) out.warn(w);
@@ -108,7 +118,13 @@ export function connectionFromArgs(args: ParsedArgs, env: NodeJS.ProcessEnv = pr
   const issues: ValidationIssue[] = [...read.issues];
   const namespace = read.props.namespace ?? defaultOf('namespace');
   const nsProblem = dns1123LabelProblem(namespace);
-  if (nsProblem) issues.push({ key: 'kubernetes.namespace', value: namespace, rule: nsProblem, source: read.sources.get('namespace') });
+  if (nsProblem)
+    issues.push({
+      key: 'kubernetes.namespace',
+      value: namespace,
+      rule: nsProblem,
+      source: read.sources.get('namespace'),
+    });
   if (issues.length) throw new ConfigurationError(issues);
   return { namespace, kubeconfig: read.props.kubeconfig, deploymentFile };
 }

@@ -17,14 +17,20 @@ export function readInputFile(path: string, flag: string): string {
 }
 
 /** Writes every file or none: each goes to a temporary name first and is renamed when all succeeded. */
-export function writeFilesAtomically(dir: string, files: ReadonlyArray<{ name: string; content: string }>, flag = '-o'): string[] {
+export function writeFilesAtomically(
+  dir: string,
+  files: ReadonlyArray<{ name: string; content: string }>,
+  flag = '-o',
+): string[] {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // mkdir reports a file in the way (the directory itself or a parent) as EEXIST or ENOTDIR.
     if (code === 'EEXIST' || code === 'ENOTDIR')
-      throw new CliError(`${flag} ${dir}: exists and is not a directory (or a parent is a file); ${flag} takes a directory to write into`);
+      throw new CliError(
+        `${flag} ${dir}: exists and is not a directory (or a parent is a file); ${flag} takes a directory to write into`,
+      );
     throw new CliError(`${flag} ${dir}: cannot create the directory: ${(e as Error).message}`, 1);
   }
   const temps: string[] = [];

@@ -22,7 +22,11 @@ export function exampleFiles(): { deploymentFile: string; jobFile: string } {
   return { deploymentFile: join(dir, 'deploy.conf'), jobFile: join(dir, 'job.conf') };
 }
 
-export function loadFromArgs(args: ParsedArgs, ids: 'random' | 'derived', env: NodeJS.ProcessEnv = process.env): LoadedInput {
+export function loadFromArgs(
+  args: ParsedArgs,
+  ids: 'random' | 'derived',
+  env: NodeJS.ProcessEnv = process.env,
+): LoadedInput {
   let { deploymentFile, jobFile } = args;
   if (args.command === 'synth' && deploymentFile === undefined && jobFile === undefined) {
     ({ deploymentFile, jobFile } = exampleFiles());

@@ -31,7 +31,8 @@ export function parseSince(value: string): number {
 
 function wholeNumber(flag: string, value: string, min: number, what: string): number {
   const t = value.trim();
-  if (!/^\d+$/.test(t) || Number(t) < min || !Number.isSafeInteger(Number(t))) throw new CliError(`--${flag}: got "${value}"; must be ${what}`);
+  if (!/^\d+$/.test(t) || Number(t) < min || !Number.isSafeInteger(Number(t)))
+    throw new CliError(`--${flag}: got "${value}"; must be ${what}`);
   return Number(t);
 }
 
@@ -45,10 +46,17 @@ export function parseLogFlags(v: Readonly<Record<string, string | string[] | boo
   }
   const worker =
     v.worker !== undefined
-      ? wholeNumber('worker', v.worker as string, 1, 'a worker number, 1 or more (worker N is the Pod <application-id>-worker-N)')
+      ? wholeNumber(
+          'worker',
+          v.worker as string,
+          1,
+          'a worker number, 1 or more (worker N is the Pod <application-id>-worker-N)',
+        )
       : undefined;
-  if (worker !== undefined && role === 'master') throw new CliError(`--worker ${worker} names a worker; it cannot be combined with --role master`);
-  const tailLines = v.tail !== undefined ? wholeNumber('tail', v.tail as string, 0, 'a whole number of lines, 0 or more') : undefined;
+  if (worker !== undefined && role === 'master')
+    throw new CliError(`--worker ${worker} names a worker; it cannot be combined with --role master`);
+  const tailLines =
+    v.tail !== undefined ? wholeNumber('tail', v.tail as string, 0, 'a whole number of lines, 0 or more') : undefined;
   return {
     ...(role ? { role } : {}),
     ...(worker !== undefined ? { worker } : {}),

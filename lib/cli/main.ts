@@ -49,9 +49,13 @@ const SYNTH_PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
 /** A CliError saying which peer dependencies to install, if `e` is the failure to load one of them. */
 function missingPeer(e: unknown, peers: readonly string[], why: string): CliError | undefined {
   const err = e as { code?: string; message?: string };
-  const name = err?.code === 'MODULE_NOT_FOUND' ? /Cannot find module '([^']+)'/.exec(err.message ?? '')?.[1] : undefined;
+  const name =
+    err?.code === 'MODULE_NOT_FOUND' ? /Cannot find module '([^']+)'/.exec(err.message ?? '')?.[1] : undefined;
   if (!name || !peers.includes(name)) return undefined;
-  return new CliError(`${why}, and ${name} is not installed: npm install ${peers.join(' ')} (optional peer dependencies of seatunnel-app)`, CLI_EXIT.failed);
+  return new CliError(
+    `${why}, and ${name} is not installed: npm install ${peers.join(' ')} (optional peer dependencies of seatunnel-app)`,
+    CLI_EXIT.failed,
+  );
 }
 
 export async function main(argv: readonly string[], out?: Output): Promise<number> {

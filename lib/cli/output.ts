@@ -25,7 +25,11 @@ export interface Output {
   readonly interactive?: boolean;
 }
 
-export function consoleOutput(json: boolean, stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): Output {
+export function consoleOutput(
+  json: boolean,
+  stdout: NodeJS.WritableStream = process.stdout,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Output {
   const interactive = (stderr as NodeJS.WriteStream).isTTY === true && process.env.TERM !== 'dumb';
   let open = false;
   const endLine = () => {

@@ -9,7 +9,8 @@ const CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
 const CONTROLS_BUT_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 /* eslint-enable no-control-regex */
 
-const escape = (c: string) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escape = (c: string) =>
+  c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * `text` with every C0/C1 control character (and DEL) shown as an escape (`\u001b`, `\n`), so it

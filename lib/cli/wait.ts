@@ -47,7 +47,8 @@ export function elapsed(ms: number): string {
 export function progressText(r: StatusReport, ms: number): string {
   const parts = [r.reason ? `${r.status} (${r.reason})` : r.status];
   if (r.phase) parts.push(`phase ${r.phase}`);
-  if (r.workers) parts.push(`workers ${r.workers.registered ?? r.workers.running}/${r.workers.desired ?? r.workers.pods}`);
+  if (r.workers)
+    parts.push(`workers ${r.workers.registered ?? r.workers.running}/${r.workers.desired ?? r.workers.pods}`);
   if (r.masters) parts.push(`masters ${r.masters.ready}/${r.masters.desired}`);
   parts.push(elapsed(ms));
   return parts.join(' · ');
@@ -56,9 +57,24 @@ export function progressText(r: StatusReport, ms: number): string {
 const SETTLE_READS = 3;
 
 const stateKey = (r: StatusReport) =>
-  JSON.stringify([r.status, r.reason, r.phase, r.workers?.registered, r.workers?.desired, r.workers?.running, r.masters?.ready, r.masters?.failovers]);
+  JSON.stringify([
+    r.status,
+    r.reason,
+    r.phase,
+    r.workers?.registered,
+    r.workers?.desired,
+    r.workers?.running,
+    r.masters?.ready,
+    r.masters?.failovers,
+  ]);
 
-export async function waitForApplication(kube: Kube, namespace: string, applicationId: string, out: Output, opts: WaitOptions): Promise<WaitOutcome> {
+export async function waitForApplication(
+  kube: Kube,
+  namespace: string,
+  applicationId: string,
+  out: Output,
+  opts: WaitOptions,
+): Promise<WaitOutcome> {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const read = opts.read ?? (() => readStatus(kube, namespace, applicationId));
@@ -84,7 +100,12 @@ export async function waitForApplication(kube: Kube, namespace: string, applicat
       if (TERMINAL_STATUSES.has(report.status) || report.status === 'UNKNOWN') {
         // The runtime records its terminal phase and reason before it exits, but a read can still
         // see the Pod's end before that write: look again briefly for the runtime's own account.
-        if (report.status !== 'UNKNOWN' && report.phase && !FINAL_PHASES.has(report.phase) && settleReads < SETTLE_READS) {
+        if (
+          report.status !== 'UNKNOWN' &&
+          report.phase &&
+          !FINAL_PHASES.has(report.phase) &&
+          settleReads < SETTLE_READS
+        ) {
           settleReads++;
           await sleep(Math.max(200, Math.min(opts.intervalMs, 1000)));
           continue;

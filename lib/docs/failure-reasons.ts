@@ -49,13 +49,15 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 1,
     en: {
-      meaning: 'Zeta refused the submission: the job config is not valid for the engine, or a connector plugin is missing.',
+      meaning:
+        'Zeta refused the submission: the job config is not valid for the engine, or a connector plugin is missing.',
       action:
         "Read the message; check that every connector, format and driver jar is in the image's `connectors/` and `lib/`, and that the job runs with `seatunnel.sh` of the same version.",
     },
     zh: {
       meaning: 'Zeta 拒绝了作业提交：作业配置对引擎无效，或缺少连接器插件。',
-      action: '查看消息；确认镜像的 `connectors/` 和 `lib/` 中包含所有连接器、格式和驱动 jar，并确认该作业能用同版本的 `seatunnel.sh` 运行。',
+      action:
+        '查看消息；确认镜像的 `connectors/` 和 `lib/` 中包含所有连接器、格式和驱动 jar，并确认该作业能用同版本的 `seatunnel.sh` 运行。',
     },
   },
   JobCanceled: {
@@ -66,14 +68,18 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning: 'The job was cancelled inside the engine without the runtime asking (e.g. through Zeta directly).',
       action: 'Find out who cancelled it; submit again if it should run.',
     },
-    zh: { meaning: '作业在引擎内部被取消，而不是由 runtime 发起（例如直接通过 Zeta 取消）。', action: '查明是谁取消的；如需继续运行，重新提交。' },
+    zh: {
+      meaning: '作业在引擎内部被取消，而不是由 runtime 发起（例如直接通过 Zeta 取消）。',
+      action: '查明是谁取消的；如需继续运行，重新提交。',
+    },
   },
   Terminated: {
     by: 'runtime',
     status: 'CANCELED',
     exit: 2,
     en: {
-      meaning: 'The application was stopped from outside: `cancel`, the Job deleted, SIGTERM to the master Pod (also an eviction or a node drain).',
+      meaning:
+        'The application was stopped from outside: `cancel`, the Job deleted, SIGTERM to the master Pod (also an eviction or a node drain).',
       action:
         "Expected after `cancel`. Otherwise look at the Job's and the master Pod's Events for an eviction or preemption. A streaming job stopped with a savepoint can continue: see [checkpoint recovery](checkpoint-recovery.md).",
     },
@@ -88,7 +94,8 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 3,
     en: {
-      meaning: 'A worker Pod was deleted, failed, is terminating or ended without the runtime asking. Workers are never replaced: the application fails.',
+      meaning:
+        'A worker Pod was deleted, failed, is terminating or ended without the runtime asking. Workers are never replaced: the application fails.',
       action:
         '`kubectl describe pod APP_ID-worker-N` and its Events: OOMKilled (raise `application.worker.memory-mb`), eviction, node loss. Submit again; a streaming job continues from its checkpoint with `--restore-job-id`.',
     },
@@ -122,10 +129,12 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     en: {
       meaning:
         'The image of a worker (or of the master, then DEPLOYING) cannot be pulled; for a worker, it kept failing for `application.image-pull-retry-millis` while the kubelet retried.',
-      action: 'Check `kubernetes.image` (name and tag), that the nodes reach the registry, and `kubernetes.image-pull-secrets`.',
+      action:
+        'Check `kubernetes.image` (name and tag), that the nodes reach the registry, and `kubernetes.image-pull-secrets`.',
     },
     zh: {
-      meaning: 'worker（或 master，此时为 DEPLOYING）的镜像无法拉取；对 worker 而言，kubelet 重试期间它在 `application.image-pull-retry-millis` 内一直失败。',
+      meaning:
+        'worker（或 master，此时为 DEPLOYING）的镜像无法拉取；对 worker 而言，kubelet 重试期间它在 `application.image-pull-retry-millis` 内一直失败。',
       action: '检查 `kubernetes.image`（名称和 tag）、节点能否访问镜像仓库，以及 `kubernetes.image-pull-secrets`。',
     },
   },
@@ -133,7 +142,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     by: 'runtime',
     status: 'FAILED / DEPLOYING',
     exit: 3,
-    en: { meaning: 'The kubelet gave up pulling the image for a while after failed pulls.', action: 'As for `ErrImagePull`.' },
+    en: {
+      meaning: 'The kubelet gave up pulling the image for a while after failed pulls.',
+      action: 'As for `ErrImagePull`.',
+    },
     zh: { meaning: '镜像拉取多次失败后，kubelet 暂停重试。', action: '同 `ErrImagePull`。' },
   },
   CreateContainerConfigError: {
@@ -141,19 +153,26 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED / DEPLOYING',
     exit: 3,
     en: {
-      meaning: 'The kubelet cannot build the container: a referenced Secret or ConfigMap (key) is missing, or `runAsNonRoot` meets an image that runs as root.',
-      action: '`kubectl describe pod`; run `seatunnel-app preflight`; with `kubernetes.pod-security = restricted` set `kubernetes.run-as-user`.',
+      meaning:
+        'The kubelet cannot build the container: a referenced Secret or ConfigMap (key) is missing, or `runAsNonRoot` meets an image that runs as root.',
+      action:
+        '`kubectl describe pod`; run `seatunnel-app preflight`; with `kubernetes.pod-security = restricted` set `kubernetes.run-as-user`.',
     },
     zh: {
-      meaning: 'kubelet 无法创建容器：引用的 Secret 或 ConfigMap（或其中的键）不存在，或 `runAsNonRoot` 遇到了以 root 运行的镜像。',
-      action: '执行 `kubectl describe pod`；运行 `seatunnel-app preflight`；使用 `kubernetes.pod-security = restricted` 时设置 `kubernetes.run-as-user`。',
+      meaning:
+        'kubelet 无法创建容器：引用的 Secret 或 ConfigMap（或其中的键）不存在，或 `runAsNonRoot` 遇到了以 root 运行的镜像。',
+      action:
+        '执行 `kubectl describe pod`；运行 `seatunnel-app preflight`；使用 `kubernetes.pod-security = restricted` 时设置 `kubernetes.run-as-user`。',
     },
   },
   InvalidImageName: {
     by: 'runtime',
     status: 'FAILED / DEPLOYING',
     exit: 3,
-    en: { meaning: 'The image reference is malformed.', action: 'Fix `kubernetes.image` (or `kubernetes.runtime.image`).' },
+    en: {
+      meaning: 'The image reference is malformed.',
+      action: 'Fix `kubernetes.image` (or `kubernetes.runtime.image`).',
+    },
     zh: { meaning: '镜像引用格式不正确。', action: '修正 `kubernetes.image`（或 `kubernetes.runtime.image`）。' },
   },
   ErrImageNeverPull: {
@@ -161,12 +180,15 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED / DEPLOYING',
     exit: 3,
     en: {
-      meaning: 'The pull policy is `Never` and the image is not on the node; nothing will put it there while the application waits.',
-      action: 'Load the image onto the nodes first, or use `IfNotPresent` (`kubernetes.image-pull-policy`, `kubernetes.runtime.image-pull-policy`).',
+      meaning:
+        'The pull policy is `Never` and the image is not on the node; nothing will put it there while the application waits.',
+      action:
+        'Load the image onto the nodes first, or use `IfNotPresent` (`kubernetes.image-pull-policy`, `kubernetes.runtime.image-pull-policy`).',
     },
     zh: {
       meaning: '拉取策略为 `Never`，而节点上没有该镜像；应用等待期间不会有任何东西把它放到节点上。',
-      action: '先把镜像加载到节点上，或改用 `IfNotPresent`（`kubernetes.image-pull-policy`、`kubernetes.runtime.image-pull-policy`）。',
+      action:
+        '先把镜像加载到节点上，或改用 `IfNotPresent`（`kubernetes.image-pull-policy`、`kubernetes.runtime.image-pull-policy`）。',
     },
   },
   WorkerCreateRefused: {
@@ -174,13 +196,15 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 3,
     en: {
-      meaning: 'The API server refused to create a worker Pod: ResourceQuota, LimitRange, Pod Security admission, a webhook or the admission fence.',
+      meaning:
+        'The API server refused to create a worker Pod: ResourceQuota, LimitRange, Pod Security admission, a webhook or the admission fence.',
       action:
         'The message names the refusal. Run `seatunnel-app preflight` with the same files: it checks quota headroom, LimitRanges and a dry run of the worker Pods.',
     },
     zh: {
       meaning: 'API Server 拒绝创建 worker Pod：ResourceQuota、LimitRange、Pod Security 准入、webhook 或准入围栏。',
-      action: '消息中写明了拒绝原因。用相同的文件运行 `seatunnel-app preflight`：它会检查配额余量、LimitRange，并对 worker Pod 做 dry run。',
+      action:
+        '消息中写明了拒绝原因。用相同的文件运行 `seatunnel-app preflight`：它会检查配额余量、LimitRange，并对 worker Pod 做 dry run。',
     },
   },
   StartupTimeout: {
@@ -194,7 +218,8 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     },
     zh: {
       meaning: '在 `application.startup-timeout-millis` 内，并非所有 worker 都注册到了 Zeta master。',
-      action: '查看 worker Pod 及其日志：镜像拉取慢、worker 无法访问 master 端口（NetworkPolicy、`application.master.port`）。如果只是拉取较慢，调大超时时间。',
+      action:
+        '查看 worker Pod 及其日志：镜像拉取慢、worker 无法访问 master 端口（NetworkPolicy、`application.master.port`）。如果只是拉取较慢，调大超时时间。',
     },
   },
   ApiUnavailable: {
@@ -202,8 +227,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 3,
     en: {
-      meaning: 'The runtime lost the Kubernetes API (it could not list or watch the worker Pods) for longer than it tolerates.',
-      action: "Check the API server's health and that the master Pod may reach it (egress NetworkPolicies of the namespace). Submit again.",
+      meaning:
+        'The runtime lost the Kubernetes API (it could not list or watch the worker Pods) for longer than it tolerates.',
+      action:
+        "Check the API server's health and that the master Pod may reach it (egress NetworkPolicies of the namespace). Submit again.",
     },
     zh: {
       meaning: 'runtime 与 Kubernetes API 失联（无法 list 或 watch worker Pod）的时间超过了容忍范围。',
@@ -229,8 +256,14 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     by: 'runtime',
     status: 'FAILED',
     exit: 3,
-    en: { meaning: 'The job succeeded, but the runtime could not delete all worker Pods.', action: '`seatunnel-app cancel --id APP_ID` removes what is left.' },
-    zh: { meaning: '作业已成功，但 runtime 未能删除全部 worker Pod。', action: '执行 `seatunnel-app cancel --id APP_ID` 清理残留对象。' },
+    en: {
+      meaning: 'The job succeeded, but the runtime could not delete all worker Pods.',
+      action: '`seatunnel-app cancel --id APP_ID` removes what is left.',
+    },
+    zh: {
+      meaning: '作业已成功，但 runtime 未能删除全部 worker Pod。',
+      action: '执行 `seatunnel-app cancel --id APP_ID` 清理残留对象。',
+    },
   },
   InternalError: {
     by: 'runtime',
@@ -250,8 +283,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 4,
     en: {
-      meaning: "The runtime's settings in the Pod are invalid: a hand-edited object, or a CLI and a runtime image of different versions.",
-      action: 'Do not edit the generated objects; use the runtime image of the same release as the CLI (`kubernetes.runtime.image`) and submit again.',
+      meaning:
+        "The runtime's settings in the Pod are invalid: a hand-edited object, or a CLI and a runtime image of different versions.",
+      action:
+        'Do not edit the generated objects; use the runtime image of the same release as the CLI (`kubernetes.runtime.image`) and submit again.',
     },
     zh: {
       meaning: 'Pod 中 runtime 的设置无效：对象被手工修改，或 CLI 与 runtime 镜像版本不一致。',
@@ -263,8 +298,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 4,
     en: {
-      meaning: 'The job config inside the master cannot be read or is not valid HOCON (a `${VAR}` without its variable, a mounted file that is not there).',
-      action: 'Check `kubernetes.job-config-file` against its mount, and that `kubernetes.env.*` provides every `${VAR}` of the job.',
+      meaning:
+        'The job config inside the master cannot be read or is not valid HOCON (a `${VAR}` without its variable, a mounted file that is not there).',
+      action:
+        'Check `kubernetes.job-config-file` against its mount, and that `kubernetes.env.*` provides every `${VAR}` of the job.',
     },
     zh: {
       meaning: 'master 内的作业配置无法读取或不是合法的 HOCON（`${VAR}` 对应的变量不存在、挂载的文件不存在）。',
@@ -279,7 +316,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning: 'The worker PodTemplate is missing or lacks what the runtime stamps (the master address variables).',
       action: 'Do not edit the generated template; submit again.',
     },
-    zh: { meaning: 'worker PodTemplate 不存在，或缺少 runtime 需要填写的内容（master 地址变量）。', action: '不要修改生成的模板；重新提交。' },
+    zh: {
+      meaning: 'worker PodTemplate 不存在，或缺少 runtime 需要填写的内容（master 地址变量）。',
+      action: '不要修改生成的模板；重新提交。',
+    },
   },
   CheckpointNotFound: {
     by: 'runtime',
@@ -292,8 +332,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
         'Use the old **Zeta job ID** (not the application ID), the same `kubernetes.checkpoint-pvc` and checkpoint namespace: see [checkpoint recovery](checkpoint-recovery.md).',
     },
     zh: {
-      meaning: '`--restore-job-id` 指定的作业在所配置的存储中没有检查点，或该存储 runtime 无法检查。runtime 绝不会改为从头开始。',
-      action: '使用旧的 **Zeta 作业 ID**（而不是应用 ID），以及相同的 `kubernetes.checkpoint-pvc` 和检查点 namespace：见[检查点恢复](checkpoint-recovery.md)。',
+      meaning:
+        '`--restore-job-id` 指定的作业在所配置的存储中没有检查点，或该存储 runtime 无法检查。runtime 绝不会改为从头开始。',
+      action:
+        '使用旧的 **Zeta 作业 ID**（而不是应用 ID），以及相同的 `kubernetes.checkpoint-pvc` 和检查点 namespace：见[检查点恢复](checkpoint-recovery.md)。',
     },
   },
   EngineStartFailed: {
@@ -301,7 +343,8 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 5,
     en: {
-      meaning: 'The Zeta master process could not be started (a wrong `kubernetes.seatunnel-home`, no Java in the image, a broken runtime file).',
+      meaning:
+        'The Zeta master process could not be started (a wrong `kubernetes.seatunnel-home`, no Java in the image, a broken runtime file).',
       action: `Read the master log (${MASTER_LOG}); check \`kubernetes.seatunnel-home\` and \`kubernetes.runtime-files.*\`.`,
     },
     zh: {
@@ -330,7 +373,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning: 'The Zeta master process ended while the application ran (a crash, the JVM out of memory).',
       action: 'Read the master log; raise `application.master.memory-mb`.',
     },
-    zh: { meaning: '应用运行期间 Zeta master 进程退出（崩溃、JVM 内存不足）。', action: '查看 master 日志；调大 `application.master.memory-mb`。' },
+    zh: {
+      meaning: '应用运行期间 Zeta master 进程退出（崩溃、JVM 内存不足）。',
+      action: '查看 master 日志；调大 `application.master.memory-mb`。',
+    },
   },
   EngineUnreachable: {
     by: 'runtime',
@@ -338,7 +384,8 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     exit: 5,
     en: {
       meaning: "The engine's job status could not be read for longer than tolerated.",
-      action: 'Read the master log (long GC pauses, an overloaded master); raise `application.master.memory-mb` or `cpu-cores`.',
+      action:
+        'Read the master log (long GC pauses, an overloaded master); raise `application.master.memory-mb` or `cpu-cores`.',
     },
     zh: {
       meaning: '在容忍时间内无法读取引擎中的作业状态。',
@@ -351,19 +398,28 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     by: 'status',
     status: 'UNKNOWN',
     en: {
-      meaning: 'No Job with this ID in the namespace: never submitted there, cancelled, or removed after `kubernetes.finished-job-retention-seconds`.',
-      action: 'Check the namespace (`-a` or `-n`) and `seatunnel-app list`; raise the retention to keep finished applications longer.',
+      meaning:
+        'No Job with this ID in the namespace: never submitted there, cancelled, or removed after `kubernetes.finished-job-retention-seconds`.',
+      action:
+        'Check the namespace (`-a` or `-n`) and `seatunnel-app list`; raise the retention to keep finished applications longer.',
     },
     zh: {
-      meaning: '该命名空间中没有此 ID 的 Job：从未提交到这里、已被取消，或超过 `kubernetes.finished-job-retention-seconds` 后被删除。',
+      meaning:
+        '该命名空间中没有此 ID 的 Job：从未提交到这里、已被取消，或超过 `kubernetes.finished-job-retention-seconds` 后被删除。',
       action: '检查命名空间（`-a` 或 `-n`）并执行 `seatunnel-app list`；如需更长时间保留已结束的应用，调大保留时长。',
     },
   },
   Deleting: {
     by: 'status',
     status: 'CANCELED',
-    en: { meaning: 'The Job is being deleted (a `cancel` is under way); its Pods are stopping.', action: 'Wait; run `cancel` again if it stays like that.' },
-    zh: { meaning: 'Job 正在被删除（`cancel` 进行中），其 Pod 正在停止。', action: '等待；若长时间保持此状态，再次执行 `cancel`。' },
+    en: {
+      meaning: 'The Job is being deleted (a `cancel` is under way); its Pods are stopping.',
+      action: 'Wait; run `cancel` again if it stays like that.',
+    },
+    zh: {
+      meaning: 'Job 正在被删除（`cancel` 进行中），其 Pod 正在停止。',
+      action: '等待；若长时间保持此状态，再次执行 `cancel`。',
+    },
   },
   Suspended: {
     by: 'status',
@@ -381,7 +437,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
   OOMKilled: {
     by: 'status',
     status: 'FAILED',
-    en: { meaning: 'The master container was killed for exceeding its memory limit.', action: 'Raise `application.master.memory-mb`.' },
+    en: {
+      meaning: 'The master container was killed for exceeding its memory limit.',
+      action: 'Raise `application.master.memory-mb`.',
+    },
     zh: { meaning: 'master 容器因超出内存 limit 被杀死。', action: '调大 `application.master.memory-mb`。' },
   },
   JobLost: {
@@ -389,13 +448,15 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 5,
     en: {
-      meaning: 'With HA: a coordinator found the job submitted by an earlier one, but no master knows it any more — every master was lost at once.',
+      meaning:
+        'With HA: a coordinator found the job submitted by an earlier one, but no master knows it any more — every master was lost at once.',
       action:
         'Start a new application with `--restore-job-id` set to the job ID: the checkpoints are on the shared storage. Spread the masters over nodes (anti-affinity) so one failure cannot take them all.',
     },
     zh: {
       meaning: 'HA 模式：协调器发现作业已由之前的协调器提交，但没有任何 master 还知道它——所有 master 同时丢失。',
-      action: '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：checkpoint 在共享存储上。把 master 分散到不同节点（反亲和），避免一次故障带走全部 master。',
+      action:
+        '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：checkpoint 在共享存储上。把 master 分散到不同节点（反亲和），避免一次故障带走全部 master。',
     },
   },
   Detached: {
@@ -403,21 +464,26 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'RUNNING',
     exit: 75,
     en: {
-      meaning: 'With HA: the coordinator Pod was deleted, evicted or drained while the job runs; it left the job, workers and masters as they were.',
+      meaning:
+        'With HA: the coordinator Pod was deleted, evicted or drained while the job runs; it left the job, workers and masters as they were.',
       action:
         'Nothing: the Job starts another coordinator, which re-attaches to the job without submitting it again (`application.ha.coordinator-restarts` times).',
     },
     zh: {
-      meaning: 'HA 模式：作业运行期间协调器 Pod 被删除、驱逐或因节点排空而停止；它保留了作业、worker 和 master 的原样。',
-      action: '无需处理：Job 会启动新的协调器，它重新接管作业而不会再次提交（最多 `application.ha.coordinator-restarts` 次）。',
+      meaning:
+        'HA 模式：作业运行期间协调器 Pod 被删除、驱逐或因节点排空而停止；它保留了作业、worker 和 master 的原样。',
+      action:
+        '无需处理：Job 会启动新的协调器，它重新接管作业而不会再次提交（最多 `application.ha.coordinator-restarts` 次）。',
     },
   },
   CoordinatorRestarting: {
     by: 'status',
     status: 'RUNNING',
     en: {
-      meaning: 'With HA: the last coordinator Pod ended without a terminal exit code, and the Job will start another one.',
-      action: 'Nothing, unless it repeats: then read the coordinator log (`seatunnel-app logs --id APP_ID --previous`).',
+      meaning:
+        'With HA: the last coordinator Pod ended without a terminal exit code, and the Job will start another one.',
+      action:
+        'Nothing, unless it repeats: then read the coordinator log (`seatunnel-app logs --id APP_ID --previous`).',
     },
     zh: {
       meaning: 'HA 模式：上一个协调器 Pod 以非终止性退出码结束，Job 将启动新的协调器。',
@@ -443,32 +509,50 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
   'exit code 1': {
     by: 'status',
     status: 'FAILED',
-    en: { meaning: "The master exited 1 (the Zeta job failed) and the runtime's own reason is not on the Job.", action: 'As for `JobFailed`.' },
-    zh: { meaning: 'master 以 1 退出（Zeta 作业失败），且 Job 上没有 runtime 自己写入的原因。', action: '同 `JobFailed`。' },
+    en: {
+      meaning: "The master exited 1 (the Zeta job failed) and the runtime's own reason is not on the Job.",
+      action: 'As for `JobFailed`.',
+    },
+    zh: {
+      meaning: 'master 以 1 退出（Zeta 作业失败），且 Job 上没有 runtime 自己写入的原因。',
+      action: '同 `JobFailed`。',
+    },
   },
   'exit code 2': {
     by: 'status',
     status: 'CANCELED',
-    en: { meaning: "The master exited 2 (cancelled) and the runtime's own reason is not on the Job.", action: 'As for `Terminated`.' },
+    en: {
+      meaning: "The master exited 2 (cancelled) and the runtime's own reason is not on the Job.",
+      action: 'As for `Terminated`.',
+    },
     zh: { meaning: 'master 以 2 退出（已取消），且 Job 上没有 runtime 自己写入的原因。', action: '同 `Terminated`。' },
   },
   'exit code 3': {
     by: 'status',
     status: 'FAILED',
     en: {
-      meaning: 'The master exited 3 (infrastructure: workers not created, scheduled or registered, a worker lost, the API failed).',
-      action: "Look at the Job's Events (`kubectl describe job APP_ID`): the runtime records `WorkerLost` / `WorkerFailed` there.",
+      meaning:
+        'The master exited 3 (infrastructure: workers not created, scheduled or registered, a worker lost, the API failed).',
+      action:
+        "Look at the Job's Events (`kubectl describe job APP_ID`): the runtime records `WorkerLost` / `WorkerFailed` there.",
     },
     zh: {
       meaning: 'master 以 3 退出（基础设施问题：worker 未能创建、调度或注册，worker 丢失，或 API 失败）。',
-      action: '查看 Job 的 Events（`kubectl describe job APP_ID`）：runtime 会在那里记录 `WorkerLost` / `WorkerFailed`。',
+      action:
+        '查看 Job 的 Events（`kubectl describe job APP_ID`）：runtime 会在那里记录 `WorkerLost` / `WorkerFailed`。',
     },
   },
   'exit code 4': {
     by: 'status',
     status: 'FAILED',
-    en: { meaning: "The master exited 4 (the Pod's settings are invalid).", action: 'As for `InvalidSettings` / `InvalidJobConfig`; read the master log.' },
-    zh: { meaning: 'master 以 4 退出（Pod 的设置无效）。', action: '同 `InvalidSettings` / `InvalidJobConfig`；查看 master 日志。' },
+    en: {
+      meaning: "The master exited 4 (the Pod's settings are invalid).",
+      action: 'As for `InvalidSettings` / `InvalidJobConfig`; read the master log.',
+    },
+    zh: {
+      meaning: 'master 以 4 退出（Pod 的设置无效）。',
+      action: '同 `InvalidSettings` / `InvalidJobConfig`；查看 master 日志。',
+    },
   },
   'exit code 5': {
     by: 'status',
@@ -477,7 +561,10 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning: 'The master exited 5 (the Zeta master could not start or died).',
       action: 'As for `EngineStartFailed` / `EngineExited`; read the master log.',
     },
-    zh: { meaning: 'master 以 5 退出（Zeta master 无法启动或已退出）。', action: '同 `EngineStartFailed` / `EngineExited`；查看 master 日志。' },
+    zh: {
+      meaning: 'master 以 5 退出（Zeta master 无法启动或已退出）。',
+      action: '同 `EngineStartFailed` / `EngineExited`；查看 master 日志。',
+    },
   },
   CreateContainerError: {
     by: 'status',
@@ -486,13 +573,22 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning: 'The container runtime could not create the container.',
       action: "`kubectl describe pod` for the runtime's message (a mount, the image's entrypoint).",
     },
-    zh: { meaning: '容器运行时无法创建容器。', action: '执行 `kubectl describe pod` 查看容器运行时的消息（挂载、镜像入口点等）。' },
+    zh: {
+      meaning: '容器运行时无法创建容器。',
+      action: '执行 `kubectl describe pod` 查看容器运行时的消息（挂载、镜像入口点等）。',
+    },
   },
   RunContainerError: {
     by: 'status',
     status: 'DEPLOYING',
-    en: { meaning: 'The container runtime could not start the container.', action: '`kubectl describe pod`; check the image and `kubernetes.run-as-user`.' },
-    zh: { meaning: '容器运行时无法启动容器。', action: '执行 `kubectl describe pod`；检查镜像和 `kubernetes.run-as-user`。' },
+    en: {
+      meaning: 'The container runtime could not start the container.',
+      action: '`kubectl describe pod`; check the image and `kubernetes.run-as-user`.',
+    },
+    zh: {
+      meaning: '容器运行时无法启动容器。',
+      action: '执行 `kubectl describe pod`；检查镜像和 `kubernetes.run-as-user`。',
+    },
   },
   CrashLoopBackOff: {
     by: 'status',
@@ -501,19 +597,34 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning: 'A container keeps exiting and the kubelet waits before restarting it.',
       action: "Read that container's log (`--previous` for the last run).",
     },
-    zh: { meaning: '某个容器反复退出，kubelet 在重启前等待。', action: '查看该容器的日志（上一次运行用 `--previous`）。' },
+    zh: {
+      meaning: '某个容器反复退出，kubelet 在重启前等待。',
+      action: '查看该容器的日志（上一次运行用 `--previous`）。',
+    },
   },
   PreCreateHookError: {
     by: 'status',
     status: 'DEPLOYING',
-    en: { meaning: 'A hook of the container runtime failed before the container was created.', action: "`kubectl describe pod`; ask the cluster's operators." },
-    zh: { meaning: '容器创建前，容器运行时的 hook 执行失败。', action: '执行 `kubectl describe pod`；联系集群运维人员。' },
+    en: {
+      meaning: 'A hook of the container runtime failed before the container was created.',
+      action: "`kubectl describe pod`; ask the cluster's operators.",
+    },
+    zh: {
+      meaning: '容器创建前，容器运行时的 hook 执行失败。',
+      action: '执行 `kubectl describe pod`；联系集群运维人员。',
+    },
   },
   PostStartHookError: {
     by: 'status',
     status: 'DEPLOYING',
-    en: { meaning: 'A postStart hook of the container failed.', action: '`kubectl describe pod`; a hook added by an admission webhook is the usual cause.' },
-    zh: { meaning: '容器的 postStart hook 执行失败。', action: '执行 `kubectl describe pod`；通常由准入 webhook 添加的 hook 引起。' },
+    en: {
+      meaning: 'A postStart hook of the container failed.',
+      action: '`kubectl describe pod`; a hook added by an admission webhook is the usual cause.',
+    },
+    zh: {
+      meaning: '容器的 postStart hook 执行失败。',
+      action: '执行 `kubectl describe pod`；通常由准入 webhook 添加的 hook 引起。',
+    },
   },
   'Init:<reason>': {
     by: 'status',
@@ -531,11 +642,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     by: 'status',
     status: 'DEPLOYING',
     en: {
-      meaning: 'The Job controller cannot create the master Pod (a Warning Event on the Job): ResourceQuota, LimitRange, Pod Security admission, a webhook.',
+      meaning:
+        'The Job controller cannot create the master Pod (a Warning Event on the Job): ResourceQuota, LimitRange, Pod Security admission, a webhook.',
       action: 'The message says which; `seatunnel-app preflight` checks all of these before you submit.',
     },
     zh: {
-      meaning: 'Job 控制器无法创建 master Pod（Job 上的 Warning Event）：ResourceQuota、LimitRange、Pod Security 准入、webhook。',
+      meaning:
+        'Job 控制器无法创建 master Pod（Job 上的 Warning Event）：ResourceQuota、LimitRange、Pod Security 准入、webhook。',
       action: '消息中写明了原因；`seatunnel-app preflight` 会在提交前检查所有这些项。',
     },
   },
@@ -543,20 +656,26 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     by: 'status',
     status: 'FAILED',
     en: {
-      meaning: "The Job failed through its podFailurePolicy (master exit code 1–5); shown when neither the runtime's reason nor the exit code is known.",
+      meaning:
+        "The Job failed through its podFailurePolicy (master exit code 1–5); shown when neither the runtime's reason nor the exit code is known.",
       action: 'The message holds the exit code: see its row.',
     },
-    zh: { meaning: 'Job 因 podFailurePolicy 失败（master 退出码为 1–5）；在 runtime 的原因和退出码都未知时显示。', action: '消息中包含退出码：见对应的行。' },
+    zh: {
+      meaning: 'Job 因 podFailurePolicy 失败（master 退出码为 1–5）；在 runtime 的原因和退出码都未知时显示。',
+      action: '消息中包含退出码：见对应的行。',
+    },
   },
   BackoffLimitExceeded: {
     by: 'status',
     status: 'FAILED',
     en: {
-      meaning: 'The master Pod failed in a way the podFailurePolicy does not cover (killed by a signal, node lost); the Job never retries (`backoffLimit: 0`).',
+      meaning:
+        'The master Pod failed in a way the podFailurePolicy does not cover (killed by a signal, node lost); the Job never retries (`backoffLimit: 0`).',
       action: "`kubectl describe job APP_ID` and the master Pod's Events.",
     },
     zh: {
-      meaning: 'master Pod 以 podFailurePolicy 未覆盖的方式失败（被信号杀死、节点丢失）；Job 不会重试（`backoffLimit: 0`）。',
+      meaning:
+        'master Pod 以 podFailurePolicy 未覆盖的方式失败（被信号杀死、节点丢失）；Job 不会重试（`backoffLimit: 0`）。',
       action: '执行 `kubectl describe job APP_ID` 并查看 master Pod 的 Events。',
     },
   },
@@ -565,8 +684,12 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     en: {
       meaning: 'The master Pod was evicted (node pressure).',
-      action: 'Give the application more headroom or a higher priority; submit again (with `--restore-job-id` for a streaming job).',
+      action:
+        'Give the application more headroom or a higher priority; submit again (with `--restore-job-id` for a streaming job).',
     },
-    zh: { meaning: 'master Pod 被驱逐（节点资源压力）。', action: '为应用预留更多资源或更高优先级；重新提交（流作业使用 `--restore-job-id`）。' },
+    zh: {
+      meaning: 'master Pod 被驱逐（节点资源压力）。',
+      action: '为应用预留更多资源或更高优先级；重新提交（流作业使用 `--restore-job-id`）。',
+    },
   },
 };

@@ -11,7 +11,10 @@ import { FAILURE_REASONS, type ReasonEntry } from './failure-reasons';
 export const LANGUAGES: readonly DocLanguage[] = ['en', 'zh'];
 
 /** The troubleshooting page of each language, relative to the package root. */
-export const TROUBLESHOOTING_PATHS: Record<DocLanguage, string> = { en: 'docs/troubleshooting.md', zh: 'docs/zh/troubleshooting.md' };
+export const TROUBLESHOOTING_PATHS: Record<DocLanguage, string> = {
+  en: 'docs/troubleshooting.md',
+  zh: 'docs/zh/troubleshooting.md',
+};
 
 const REGION = 'failure-reasons';
 const BEGIN = `<!-- BEGIN GENERATED ${REGION}: \`npm run docs\` writes this table from lib/docs/failure-reasons.ts. Do not edit by hand. -->`;
@@ -21,7 +24,8 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 const HEAD: Record<DocLanguage, { runtime: string; status: string; header: string }> = {
   en: {
-    runtime: "### Reported by the runtime (Job annotation `failure-reason`, the Job's final Event, `status`'s `Reason:`)",
+    runtime:
+      "### Reported by the runtime (Job annotation `failure-reason`, the Job's final Event, `status`'s `Reason:`)",
     status: '### Reported by `status` only (from the Job, its Pods and their Events)',
     header: '| Reason | Status | Exit code | Meaning | What to do |',
   },
@@ -38,17 +42,31 @@ export function renderFailureReasons(lang: DocLanguage): string {
   const rows = (by: ReasonEntry['by']) =>
     Object.entries(FAILURE_REASONS)
       .filter(([, e]) => e.by === by)
-      .map(([reason, e]) => `| \`${reason}\` | ${e.status} | ${e.exit ?? ''} | ${cell(e[lang].meaning)} | ${cell(e[lang].action)} |`);
-  return [h.runtime, '', h.header, '|---|---|---|---|---|', ...rows('runtime'), '', h.status, '', h.header, '|---|---|---|---|---|', ...rows('status')].join(
-    '\n',
-  );
+      .map(
+        ([reason, e]) =>
+          `| \`${reason}\` | ${e.status} | ${e.exit ?? ''} | ${cell(e[lang].meaning)} | ${cell(e[lang].action)} |`,
+      );
+  return [
+    h.runtime,
+    '',
+    h.header,
+    '|---|---|---|---|---|',
+    ...rows('runtime'),
+    '',
+    h.status,
+    '',
+    h.header,
+    '|---|---|---|---|---|',
+    ...rows('status'),
+  ].join('\n');
 }
 
 /** `page` with its generated region replaced by `block`; an error when the page has no such region. */
 export function spliceRegion(page: string, block: string, path: string): string {
   const start = page.indexOf(BEGIN);
   const end = page.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${path} has no generated region: it needs the lines\n${BEGIN}\n${END}`);
+  if (start < 0 || end < start)
+    throw new Error(`${path} has no generated region: it needs the lines\n${BEGIN}\n${END}`);
   return `${page.slice(0, start)}${BEGIN}\n\n${block}\n\n${page.slice(end)}`;
 }
 
@@ -60,10 +78,16 @@ export interface GeneratedFile {
 
 /** Every generated file as it should be, given the package root (the troubleshooting pages' prose is read from there). */
 export function generatedDocs(root: string): GeneratedFile[] {
-  const files: GeneratedFile[] = LANGUAGES.map((lang) => ({ path: OPTIONS_DOC_PATHS[lang], content: renderOptionsReference(lang) }));
+  const files: GeneratedFile[] = LANGUAGES.map((lang) => ({
+    path: OPTIONS_DOC_PATHS[lang],
+    content: renderOptionsReference(lang),
+  }));
   for (const lang of LANGUAGES) {
     const path = TROUBLESHOOTING_PATHS[lang];
-    files.push({ path, content: spliceRegion(readFileSync(join(root, path), 'utf8'), renderFailureReasons(lang), path) });
+    files.push({
+      path,
+      content: spliceRegion(readFileSync(join(root, path), 'utf8'), renderFailureReasons(lang), path),
+    });
   }
   return files;
 }

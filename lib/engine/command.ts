@@ -68,7 +68,8 @@ export const ZETA_LAUNCHER =
  * the generated and the supplied ones, lib/engine/user-files.ts), which exists only once the
  * member's engine files are written; otherwise they are on the command line.
  */
-const jvmFlagsFromFile = (spec: ApplicationSpec) => spec.runtimeConfigMap !== undefined && spec.runtimeFiles.jvmOptions.mode !== 'disabled';
+const jvmFlagsFromFile = (spec: ApplicationSpec) =>
+  spec.runtimeConfigMap !== undefined && spec.runtimeFiles.jvmOptions.mode !== 'disabled';
 
 /** The full command line (argv) of a Zeta member of `role`. */
 export function zetaCommand(spec: ApplicationSpec, role: 'master' | 'worker', paths: ZetaCommandPaths): string[] {
@@ -86,11 +87,14 @@ export function zetaCommand(spec: ApplicationSpec, role: 'master' | 'worker', pa
   ];
   if (spec.runtimeFiles.engine.mode !== 'disabled') props.push(`-Dseatunnel.config=${paths.configDir}/${engine}`);
   if (spec.runtimeFiles.hazelcast.mode !== 'disabled') props.push(`-Dhazelcast.config=${paths.configDir}/${hazelcast}`);
-  if (spec.runtimeFiles.log4j2.mode !== 'disabled') props.push(`-Dlog4j2.configurationFile=${paths.configDir}/${ENGINE_FILES.log4j2}`);
+  if (spec.runtimeFiles.log4j2.mode !== 'disabled')
+    props.push(`-Dlog4j2.configurationFile=${paths.configDir}/${ENGINE_FILES.log4j2}`);
   const java = ['java', ...jvm, ...props, '-cp', zetaClasspath(home), ZETA_MAIN_CLASS, '-r', role];
   const archive = spec.classDataSharing === 'auto' ? classDataArchive(home) : '';
   if (!fromFile && !archive) return java;
-  const file = fromFile ? `${paths.configDir}/${role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm}` : '';
+  const file = fromFile
+    ? `${paths.configDir}/${role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm}`
+    : '';
   return ['/bin/sh', '-c', ZETA_LAUNCHER, file, archive, ...java];
 }
 

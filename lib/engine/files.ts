@@ -30,8 +30,14 @@ export const clusterName = (appId: string) => `seatunnel-application-${appId}`;
  * name with a new IP, and Hazelcast needs all master addresses in every member list (docs/ha.md).
  * The name ends in `.svc` so that the Pod's DNS search path adds the cluster domain, whatever it is.
  */
-export function haMasterAddresses(spec: Pick<ApplicationSpec, 'appId' | 'namespace' | 'master'>, masters: number): string[] {
-  return Array.from({ length: masters }, (_, i) => `${haMasterSetName(spec.appId)}-${i}.${spec.appId}.${spec.namespace}.svc:${spec.master.port}`);
+export function haMasterAddresses(
+  spec: Pick<ApplicationSpec, 'appId' | 'namespace' | 'master'>,
+  masters: number,
+): string[] {
+  return Array.from(
+    { length: masters },
+    (_, i) => `${haMasterSetName(spec.appId)}-${i}.${spec.appId}.${spec.namespace}.svc:${spec.master.port}`,
+  );
 }
 
 /**
@@ -103,18 +109,30 @@ function userYaml(file: RuntimeFileSpec): Yaml {
 }
 
 /** `user` deep-merged over `base`, then every invariant set; the user's conflicting values are returned. */
-export function mergeWithInvariants(base: Yaml, user: Yaml, invariants: readonly Invariant[]): { merged: Yaml; conflicts: InvariantConflict[] } {
+export function mergeWithInvariants(
+  base: Yaml,
+  user: Yaml,
+  invariants: readonly Invariant[],
+): { merged: Yaml; conflicts: InvariantConflict[] } {
   const merged = deepMerge(base, user);
   const conflicts: InvariantConflict[] = [];
   for (const e of invariants) {
     const given = getPath(user, [...e.path]);
-    if (given !== undefined && JSON.stringify(given) !== JSON.stringify(e.value)) conflicts.push({ path: e.path.join('.'), given, invariant: e });
+    if (given !== undefined && JSON.stringify(given) !== JSON.stringify(e.value))
+      conflicts.push({ path: e.path.join('.'), given, invariant: e });
     setPath(merged, [...e.path], e.value);
   }
   return { merged, conflicts };
 }
 
-function applyEnforced(base: Yaml, enforced: readonly Invariant[], user: Yaml, option: string, file: string, issues: ValidationIssue[]): Yaml {
+function applyEnforced(
+  base: Yaml,
+  enforced: readonly Invariant[],
+  user: Yaml,
+  option: string,
+  file: string,
+  issues: ValidationIssue[],
+): Yaml {
   const { merged, conflicts } = mergeWithInvariants(base, user, enforced);
   for (const c of conflicts) {
     issues.push({
@@ -157,8 +175,16 @@ function engineDefaults(spec: ApplicationSpec): Yaml {
 export function engineInvariants(spec: ApplicationSpec, role: 'master' | 'worker'): Invariant[] {
   const enforced: Invariant[] = [
     spec.ha
-      ? { path: ['seatunnel', 'engine', 'backup-count'], value: spec.ha.backupCount, why: 'application.ha.backup-count' }
-      : { path: ['seatunnel', 'engine', 'backup-count'], value: 0, why: 'one master without HA keeps no partition backups' },
+      ? {
+          path: ['seatunnel', 'engine', 'backup-count'],
+          value: spec.ha.backupCount,
+          why: 'application.ha.backup-count',
+        }
+      : {
+          path: ['seatunnel', 'engine', 'backup-count'],
+          value: 0,
+          why: 'one master without HA keeps no partition backups',
+        },
     {
       path: ['seatunnel', 'engine', 'http', 'enable-http'],
       value: role === 'master',
@@ -167,13 +193,29 @@ export function engineInvariants(spec: ApplicationSpec, role: 'master' | 'worker
   ];
   if (role === 'master') {
     enforced.push(
-      { path: ['seatunnel', 'engine', 'http', 'port'], value: spec.master.restPort, why: 'application.master.rest-port' },
-      { path: ['seatunnel', 'engine', 'http', 'enable-dynamic-port'], value: false, why: 'the runtime and the NetworkPolicy expect a fixed port' },
+      {
+        path: ['seatunnel', 'engine', 'http', 'port'],
+        value: spec.master.restPort,
+        why: 'application.master.rest-port',
+      },
+      {
+        path: ['seatunnel', 'engine', 'http', 'enable-dynamic-port'],
+        value: false,
+        why: 'the runtime and the NetworkPolicy expect a fixed port',
+      },
     );
   } else {
     enforced.push(
-      { path: ['seatunnel', 'engine', 'slot-service', 'dynamic-slot'], value: false, why: 'workers provide fixed slots' },
-      { path: ['seatunnel', 'engine', 'slot-service', 'slot-num'], value: spec.worker.slots, why: 'application.worker.slots' },
+      {
+        path: ['seatunnel', 'engine', 'slot-service', 'dynamic-slot'],
+        value: false,
+        why: 'workers provide fixed slots',
+      },
+      {
+        path: ['seatunnel', 'engine', 'slot-service', 'slot-num'],
+        value: spec.worker.slots,
+        why: 'application.worker.slots',
+      },
     );
   }
   return enforced;
@@ -239,13 +281,21 @@ function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Ya
                 enabled: true,
                 // HEALTH_CHECK with HA: /hazelcast/health/ready is the masters' readiness (a member
                 // answers REST before it has joined; the health endpoint does not call it ready).
-                'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true }, ...(spec.ha ? { HEALTH_CHECK: { enabled: true } } : {}) },
+                'endpoint-groups': {
+                  CLUSTER_WRITE: { enabled: true },
+                  DATA: { enabled: true },
+                  ...(spec.ha ? { HEALTH_CHECK: { enabled: true } } : {}),
+                },
               }
             : { enabled: false },
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },
-          'tcp-ip': { enabled: true, 'connection-timeout-seconds': spec.ha && role === 'master' ? HA_MASTER_JOIN_SECONDS : JOIN_SECONDS, 'member-list': [] },
+          'tcp-ip': {
+            enabled: true,
+            'connection-timeout-seconds': spec.ha && role === 'master' ? HA_MASTER_JOIN_SECONDS : JOIN_SECONDS,
+            'member-list': [],
+          },
         },
         port: { 'auto-increment': false, port },
       },
@@ -262,19 +312,43 @@ export function hazelcastInvariants(spec: ApplicationSpec, role: 'master' | 'wor
   // which Zeta uses in place of the tcp-ip member list.
   // With HA every member lists every master by DNS name (the workers' list also travels in
   // ST_DOCKER_MEMBER_LIST, which Zeta prefers to the file).
-  const memberList = spec.ha ? haMasterAddresses(spec, spec.ha.masters) : role === 'master' ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`] : [];
+  const memberList = spec.ha
+    ? haMasterAddresses(spec, spec.ha.masters)
+    : role === 'master'
+      ? [`${MASTER_HOST_PLACEHOLDER}:${spec.master.port}`]
+      : [];
   const enforced: Invariant[] = [
     { path: ['hazelcast', 'cluster-name'], value: clusterName(spec.appId), why: 'keeps applications apart' },
-    { path: ['hazelcast', 'network', 'port', 'port'], value: port, why: role === 'master' ? 'application.master.port' : 'application.worker.port' },
-    { path: ['hazelcast', 'network', 'port', 'auto-increment'], value: false, why: 'the Service, probes and NetworkPolicy use the fixed port' },
-    { path: ['hazelcast', 'network', 'join', 'tcp-ip', 'enabled'], value: true, why: 'members find the master by its Pod IP' },
+    {
+      path: ['hazelcast', 'network', 'port', 'port'],
+      value: port,
+      why: role === 'master' ? 'application.master.port' : 'application.worker.port',
+    },
+    {
+      path: ['hazelcast', 'network', 'port', 'auto-increment'],
+      value: false,
+      why: 'the Service, probes and NetworkPolicy use the fixed port',
+    },
+    {
+      path: ['hazelcast', 'network', 'join', 'tcp-ip', 'enabled'],
+      value: true,
+      why: 'members find the master by its Pod IP',
+    },
     {
       path: ['hazelcast', 'network', 'join', 'tcp-ip', 'member-list'],
       value: memberList,
       why: spec.ha ? 'every member lists every master' : 'the master is the only member to join',
     },
-    { path: ['hazelcast', 'network', 'join', 'multicast', 'enabled'], value: false, why: 'no discovery beyond the application' },
-    { path: ['hazelcast', 'properties', 'hazelcast.phone.home.enabled'], value: false, why: 'no calls out of the cluster' },
+    {
+      path: ['hazelcast', 'network', 'join', 'multicast', 'enabled'],
+      value: false,
+      why: 'no discovery beyond the application',
+    },
+    {
+      path: ['hazelcast', 'properties', 'hazelcast.phone.home.enabled'],
+      value: false,
+      why: 'no calls out of the cluster',
+    },
   ];
   // Without HA the master's public address is its Pod IP, filled in by the runtime; with HA each
   // master advertises the address it binds (its own Pod IP), which is Hazelcast's default.

@@ -8,7 +8,10 @@
 type Yaml = Record<string, unknown>;
 
 /** Hazelcast REST on the member port, as the distribution's master file enables it. */
-const STOCK_REST_API = { enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } };
+const STOCK_REST_API = {
+  enabled: true,
+  'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } },
+};
 const STOCK_HAZELCAST = { 'hazelcast.cluster-name': 'seatunnel' };
 const STOCK_SEPARATED_MEMBERS = { 'hazelcast.network.join.tcp-ip.member-list': ['localhost:5801', 'localhost:5802'] };
 

@@ -35,7 +35,11 @@ export interface UserFileRule {
   /** A Hazelcast member file: member discovery is fixed by application mode. */
   readonly hazelcast?: boolean;
   /** A JVM options file: the flags it goes between, and the option that sizes the heap. */
-  readonly jvm?: { readonly base: readonly string[]; readonly supplied: readonly string[]; readonly heapOption: string };
+  readonly jvm?: {
+    readonly base: readonly string[];
+    readonly supplied: readonly string[];
+    readonly heapOption: string;
+  };
 }
 
 export interface UserFilesManifest {
@@ -86,10 +90,21 @@ export function userFilesManifest(spec: ApplicationSpec): UserFilesManifest | un
         kind: 'jvm',
         invariants: [],
         required: false,
-        jvm: { base: baseJvmOptions(spec, role), supplied: suppliedJvmOptions(spec), heapOption: `application.${role}.memory-mb` },
+        jvm: {
+          base: baseJvmOptions(spec, role),
+          supplied: suppliedJvmOptions(spec),
+          heapOption: `application.${role}.memory-mb`,
+        },
       });
   }
-  if (generated(f.log4j2)) rules.push({ target: ENGINE_FILES.log4j2, from: ['log4j2.properties'], kind: 'replace', invariants: [], required: true });
+  if (generated(f.log4j2))
+    rules.push({
+      target: ENGINE_FILES.log4j2,
+      from: ['log4j2.properties'],
+      kind: 'replace',
+      invariants: [],
+      required: true,
+    });
   return { configMap: spec.runtimeConfigMap, dir: runtimeConfigDir(spec.seatunnelHome), rules };
 }
 
@@ -119,12 +134,20 @@ export interface UserFileOverlay {
 const DOC_HEADER = (m: UserFilesManifest, source: string, target: string) =>
   `# ${target}: ${source} of ConfigMap ${m.configMap}, with the keys application mode controls applied by seatunnel-app.\n`;
 
-const where = (m: UserFilesManifest, source: string) => `kubernetes.config-map: ConfigMap ${m.configMap} file ${source}`;
+const where = (m: UserFilesManifest, source: string) =>
+  `kubernetes.config-map: ConfigMap ${m.configMap} file ${source}`;
 
 /** A value as a message shows it: the master's address is known only when its Pod runs. */
 const shown = (v: unknown) => JSON.stringify(v).split(MASTER_HOST_PLACEHOLDER).join('<master Pod IP>');
 
-function notice(m: UserFilesManifest, source: string, key: string, stock: unknown, applied: unknown, why?: string): UserFileNotice {
+function notice(
+  m: UserFilesManifest,
+  source: string,
+  key: string,
+  stock: unknown,
+  applied: unknown,
+  why?: string,
+): UserFileNotice {
   const show = (v: unknown) => (typeof v === 'string' && v.startsWith('-') ? v : shown(v));
   return {
     file: source,
@@ -143,19 +166,31 @@ function notice(m: UserFilesManifest, source: string, key: string, stock: unknow
  * ships for keys application mode controls are replaced (notices); conflicting values the user
  * chose, and refused discovery settings, come back as problems.
  */
-export function overlayUserFile(m: UserFilesManifest, rule: UserFileRule, source: string, userContent: string, generatedContent: string): UserFileOverlay {
+export function overlayUserFile(
+  m: UserFilesManifest,
+  rule: UserFileRule,
+  source: string,
+  userContent: string,
+  generatedContent: string,
+): UserFileOverlay {
   if (rule.kind === 'replace') return { content: userContent, problems: [], notices: [] };
   if (rule.kind === 'jvm') return overlayJvmOptions(m, rule, source, userContent);
   const doc = parseDocument(userContent);
   if (doc.errors.length || (doc.contents !== null && !isMap(doc.contents))) {
     const why = doc.errors[0]?.message.split('\n')[0] ?? 'the top level must be a mapping';
-    return { content: generatedContent, problems: [{ file: source, message: `${where(m, source)} is not valid YAML: ${why}` }], notices: [] };
+    return {
+      content: generatedContent,
+      problems: [{ file: source, message: `${where(m, source)} is not valid YAML: ${why}` }],
+      notices: [],
+    };
   }
   let user = (doc.toJS() as Record<string, unknown> | null) ?? {};
   const base = (parseDocument(generatedContent).toJS() as Record<string, unknown> | null) ?? {};
   // The distribution's values of the keys application mode controls are set aside before the
   // merge: the generated value or the invariant then applies, and the notice says which.
-  const stockKeys = Object.entries(STOCK_YAML_VALUES[source] ?? {}).filter(([key, stock]) => sameValue(valueAt(user, keyPath(key)), stock));
+  const stockKeys = Object.entries(STOCK_YAML_VALUES[source] ?? {}).filter(([key, stock]) =>
+    sameValue(valueAt(user, keyPath(key)), stock),
+  );
   for (const [key] of stockKeys) user = withoutKey(user, keyPath(key));
   const { merged, conflicts } = mergeWithInvariants(base, user, rule.invariants);
   const notices: UserFileNotice[] = [];
@@ -179,9 +214,11 @@ export function overlayUserFile(m: UserFilesManifest, rule: UserFileRule, source
 }
 
 /** Flags that set the heap: application mode sizes it from memory-mb, which is also the Pod's memory limit. */
-const HEAP_FLAG = /^(-Xm[sx]|-XX:(MaxHeapSize|InitialHeapSize|MinHeapSize|MaxRAM|(Max|Initial|Min)RAMPercentage|(Max|Initial|Min)RAMFraction)=)/;
+const HEAP_FLAG =
+  /^(-Xm[sx]|-XX:(MaxHeapSize|InitialHeapSize|MinHeapSize|MaxRAM|(Max|Initial|Min)RAMPercentage|(Max|Initial|Min)RAMFraction)=)/;
 /** System properties on the Zeta command line (lib/engine/command.ts), which come after the file's flags. */
-const COMMAND_PROPERTY = /^-D(seatunnel\.config|hazelcast\.config|log4j2\.configurationFile|seatunnel\.home|SEATUNNEL_HOME|seatunnel\.logs\.path)=/;
+const COMMAND_PROPERTY =
+  /^-D(seatunnel\.config|hazelcast\.config|log4j2\.configurationFile|seatunnel\.home|SEATUNNEL_HOME|seatunnel\.logs\.path)=/;
 
 /** `-Xmx2g` → `-Xmx`; `-XX:MaxMetaspaceSize=2g` → `-XX:MaxMetaspaceSize=`. */
 const flagName = (flag: string) => /^(-X(ms|mx|mn|ss)|-XX:[^=]+=|-D[^=]+=)/.exec(flag)?.[1] ?? flag;
@@ -193,7 +230,12 @@ const flagName = (flag: string) => /^(-X(ms|mx|mn|ss)|-XX:[^=]+=|-D[^=]+=)/.exec
  * distribution's heap and metaspace lines give way to the generated ones; another heap flag is
  * refused (memory-mb sizes heap and Pod together), as are the properties the command line sets.
  */
-function overlayJvmOptions(m: UserFilesManifest, rule: UserFileRule, source: string, userContent: string): UserFileOverlay {
+function overlayJvmOptions(
+  m: UserFilesManifest,
+  rule: UserFileRule,
+  source: string,
+  userContent: string,
+): UserFileOverlay {
   const jvm = rule.jvm!;
   const kept: string[] = [];
   const problems: UserFileProblem[] = [];
@@ -202,7 +244,17 @@ function overlayJvmOptions(m: UserFilesManifest, rule: UserFileRule, source: str
   for (const flag of jvmOptionLines(userContent).flatMap((l) => l.split(/\s+/))) {
     const generated = jvm.base.find((b) => flagName(b) === flagName(flag));
     if (STOCK_JVM_REPLACED.includes(flag)) {
-      if (generated !== flag) notices.push(notice(m, source, flagName(flag).replace(/=$/, ''), flag, generated, HEAP_FLAG.test(flag) ? heapWhy : undefined));
+      if (generated !== flag)
+        notices.push(
+          notice(
+            m,
+            source,
+            flagName(flag).replace(/=$/, ''),
+            flag,
+            generated,
+            HEAP_FLAG.test(flag) ? heapWhy : undefined,
+          ),
+        );
     } else if (HEAP_FLAG.test(flag)) {
       problems.push({
         file: source,

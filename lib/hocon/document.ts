@@ -44,7 +44,10 @@ export interface ResolveReport {
  */
 export function parseHocon(text: string, options: ParseOptions = {}): HoconDocument {
   const limits = limitsWith(options.limits);
-  return new HoconDocument(parseRoot(text, options.filename, { readInclude: options.readInclude, limits, spent: { chars: 0 } }), limits);
+  return new HoconDocument(
+    parseRoot(text, options.filename, { readInclude: options.readInclude, limits, spent: { chars: 0 } }),
+    limits,
+  );
 }
 
 /** A parsed, not yet resolved HOCON document. Immutable: `withOverride` returns a new document. */
@@ -65,13 +68,16 @@ export class HoconDocument {
   withOverride(path: string, value: HoconValue): HoconDocument {
     const pos: Position = { filename: `<override ${path}>`, line: 1, column: 1 };
     const segments = parseHoconPath(path, '<override>');
-    if (segments.length > this.limits.maxDepth) throw new HoconError(pos, `the path has more than ${this.limits.maxDepth} segments`);
+    if (segments.length > this.limits.maxDepth)
+      throw new HoconError(pos, `the path has more than ${this.limits.maxDepth} segments`);
     const patch: ObjNode = { t: 'obj', fields: new Map([[segments[0], nest(segments, toNode(value, pos), pos)]]), pos };
     return new HoconDocument(mergeObjects(this.root, patch), this.limits);
   }
 
   /** `withOverride` for each entry, in order. */
-  withOverrides(overrides: Readonly<Record<string, HoconValue>> | Iterable<readonly [string, HoconValue]>): HoconDocument {
+  withOverrides(
+    overrides: Readonly<Record<string, HoconValue>> | Iterable<readonly [string, HoconValue]>,
+  ): HoconDocument {
     const entries = Symbol.iterator in overrides ? overrides : Object.entries(overrides);
     return [...entries].reduce<HoconDocument>((doc, [path, value]) => doc.withOverride(path, value), this);
   }
@@ -115,7 +121,8 @@ function toNode(value: HoconValue, pos: Position): Node {
       if (value === null) return lit(null, 'null');
       if (Array.isArray(value)) return { t: 'arr', items: value.map((v) => toNode(v, pos)), pos };
       const proto: unknown = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) throw new TypeError('override values must be plain objects, arrays or primitives');
+      if (proto !== Object.prototype && proto !== null)
+        throw new TypeError('override values must be plain objects, arrays or primitives');
       return { t: 'obj', fields: new Map(Object.entries(value).map(([k, v]) => [k, toNode(v, pos)])), pos };
     }
     default:

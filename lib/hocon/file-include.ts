@@ -37,12 +37,21 @@ export function readTextFile(filename: string, maxBytes: number = DEFAULT_LIMITS
     fd = openSync(filename, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOENT' ? 'file not found' : err.code === 'EACCES' ? 'permission denied' : (err.code ?? err.message);
+    const why =
+      err.code === 'ENOENT'
+        ? 'file not found'
+        : err.code === 'EACCES'
+          ? 'permission denied'
+          : (err.code ?? err.message);
     throw new InputFileError(`${filename}: ${why}`, err.code);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new InputFileError(`${filename}: is ${kindOf(st)}, expected a regular file`, st.isDirectory() ? 'EISDIR' : undefined);
+    if (!st.isFile())
+      throw new InputFileError(
+        `${filename}: is ${kindOf(st)}, expected a regular file`,
+        st.isDirectory() ? 'EISDIR' : undefined,
+      );
     const tooLarge = () => new InputFileError(`${filename}: is larger than ${formatSize(maxBytes)} bytes`, 'EFBIG');
     if (st.size > maxBytes) throw tooLarge();
     const buf = Buffer.alloc(maxBytes + 1 > st.size ? st.size + 1 : maxBytes + 1);

@@ -13,6 +13,8 @@ export function parseJson(text: string): HoconValue {
   if (!/[0-9]{16}/.test(text)) return plain;
   // Valid JSON is valid HOCON with the same meaning (keys are quoted, so never paths or includes),
   // except that a repeated key holding objects merges them where JSON.parse keeps the last.
-  const wrapped = parseHocon(`{"v":${text}\n}`, { limits: { maxSourceChars: Infinity, maxTotalSourceChars: Infinity } });
+  const wrapped = parseHocon(`{"v":${text}\n}`, {
+    limits: { maxSourceChars: Infinity, maxTotalSourceChars: Infinity },
+  });
   return wrapped.resolve().v;
 }

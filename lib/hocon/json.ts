@@ -49,6 +49,8 @@ function render(v: unknown, unit: string, current: string): string {
   const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
   if (entries.length === 0) return open + close;
   const inner = current + unit;
-  const items = entries.map(([key, item]) => (key === undefined ? '' : JSON.stringify(key) + (unit ? ': ' : ':')) + render(item, unit, inner));
+  const items = entries.map(
+    ([key, item]) => (key === undefined ? '' : JSON.stringify(key) + (unit ? ': ' : ':')) + render(item, unit, inner),
+  );
   return unit ? `${open}\n${inner}${items.join(`,\n${inner}`)}\n${current}${close}` : open + items.join(',') + close;
 }

@@ -1,4 +1,15 @@
-import { type ArrNode, type LitNode, type Node, NumberLiteral, type ObjNode, type SubstNode, type WsPart, mergeNodes, mergeObjects, nest } from './ast';
+import {
+  type ArrNode,
+  type LitNode,
+  type Node,
+  NumberLiteral,
+  type ObjNode,
+  type SubstNode,
+  type WsPart,
+  mergeNodes,
+  mergeObjects,
+  nest,
+} from './ast';
 import { HoconError, type Position } from './errors';
 import { type HoconLimits, formatSize } from './limits';
 import { type PathPiece, formatHoconPath, pathFromPieces } from './path';
@@ -45,7 +56,10 @@ export function parseRoot(
   }
   spent.chars += text.length;
   if (spent.chars > limits.maxTotalSourceChars) {
-    throw new HoconError(where, `the document and its includes are larger than ${formatSize(limits.maxTotalSourceChars)} characters together`);
+    throw new HoconError(
+      where,
+      `the document and its includes are larger than ${formatSize(limits.maxTotalSourceChars)} characters together`,
+    );
   }
   const tokens = tokenize(text, filename, includeStack.length > 0);
   return new Parser(tokens, settings, basePath, includeStack).parseDocument();
@@ -105,7 +119,10 @@ class Parser {
     this.depth += levels;
     const max = this.settings.limits.maxDepth;
     if (this.depth > max) {
-      throw new HoconError(pos, `nested deeper than ${max} levels (objects, arrays and the segments of dotted keys each count)`);
+      throw new HoconError(
+        pos,
+        `nested deeper than ${max} levels (objects, arrays and the segments of dotted keys each count)`,
+      );
     }
   }
 
@@ -177,7 +194,11 @@ class Parser {
       this.skipBlank();
       const t = this.peek();
       if (t.kind === 'eof') {
-        if (open) throw new HoconError(t.pos, `expected '}' to close the object opened at ${open.pos.line}:${open.pos.column}, found end of input`);
+        if (open)
+          throw new HoconError(
+            t.pos,
+            `expected '}' to close the object opened at ${open.pos.line}:${open.pos.column}, found end of input`,
+          );
         break;
       }
       if (this.isPunct(t, '}')) {
@@ -197,11 +218,15 @@ class Parser {
       if (this.isPunct(sep, ',')) {
         this.k++;
         this.skipBlank();
-        if (this.isPunct(this.peek(), ',')) throw new HoconError(this.peek().pos, `expected a field or '}', found a second ','`);
+        if (this.isPunct(this.peek(), ','))
+          throw new HoconError(this.peek().pos, `expected a field or '}', found a second ','`);
       } else if (!(sep.kind === 'newline' || sep.kind === 'eof' || this.isPunct(sep, '}'))) {
         const reserved = sep.kind === 'punct' && (sep.value === ':' || sep.value === '=') ? sep.value : undefined;
         const hint = reserved ? ` (unquoted text cannot contain '${reserved}'; quote the value)` : '';
-        throw new HoconError(sep.pos, `expected ',', '}' or a new line after a field, found ${describeToken(sep)}${hint}`);
+        throw new HoconError(
+          sep.pos,
+          `expected ',', '}' or a new line after a field, found ${describeToken(sep)}${hint}`,
+        );
       }
     }
     return { t: 'obj', fields, pos };
@@ -216,7 +241,11 @@ class Parser {
     }
     if (pieces.every((p) => p.whitespace)) {
       const found = this.peek();
-      if (found.kind === 'subst') throw new HoconError(found.pos, `substitutions are not allowed in keys${found.pos.included ? '' : ` (found ${found.text})`}`);
+      if (found.kind === 'subst')
+        throw new HoconError(
+          found.pos,
+          `substitutions are not allowed in keys${found.pos.included ? '' : ` (found ${found.text})`}`,
+        );
       throw new HoconError(start.pos, `expected a key or '}', found ${describeToken(start)}`);
     }
     const segments = pathFromPieces(pieces, start.pos, 'key');
@@ -226,7 +255,11 @@ class Parser {
     const sep = this.peek();
     const formatted = formatHoconPath(segments);
     const keyText = start.pos.included ? 'a key' : `key ${formatted.includes('"') ? formatted : `"${formatted}"`}`;
-    if (sep.kind === 'subst') throw new HoconError(sep.pos, `substitutions are not allowed in keys${sep.pos.included ? '' : ` (found ${sep.text})`}`);
+    if (sep.kind === 'subst')
+      throw new HoconError(
+        sep.pos,
+        `substitutions are not allowed in keys${sep.pos.included ? '' : ` (found ${sep.text})`}`,
+      );
     if (!(sep.kind === 'punct' && ['=', ':', '+=', '{'].includes(sep.value))) {
       const found = lineEnd.kind === 'newline' ? lineEnd : sep; // point at the key's line, not the next one
       throw new HoconError(found.pos, `expected '=' ':' or '{' after ${keyText}, found ${describeToken(found)}`);
@@ -249,7 +282,8 @@ class Parser {
 
   /** `a += v` means `a = ${?a} [v]`. */
   private appendTo(fieldPath: readonly string[] | null, value: Node, sep: Token): Node {
-    if (!fieldPath) throw new HoconError(sep.pos, `'+=' cannot be used inside an array (there is no field to append to)`);
+    if (!fieldPath)
+      throw new HoconError(sep.pos, `'+=' cannot be used inside an array (there is no field to append to)`);
     const self: SubstNode = {
       t: 'subst',
       path: fieldPath,
@@ -336,7 +370,10 @@ class Parser {
         break;
       }
       if (t.kind === 'eof') {
-        throw new HoconError(t.pos, `expected ']' to close the array opened at ${open.pos.line}:${open.pos.column}, found end of input`);
+        throw new HoconError(
+          t.pos,
+          `expected ']' to close the array opened at ${open.pos.line}:${open.pos.column}, found end of input`,
+        );
       }
       const item = this.parseValue(null);
       if (!item) throw new HoconError(t.pos, `expected a value or ']' in array, found ${describeToken(t)}`);
@@ -346,9 +383,13 @@ class Parser {
       if (this.isPunct(sep, ',')) {
         this.k++;
         this.skipBlank();
-        if (this.isPunct(this.peek(), ',')) throw new HoconError(this.peek().pos, `expected a value or ']' in array, found a second ','`);
+        if (this.isPunct(this.peek(), ','))
+          throw new HoconError(this.peek().pos, `expected a value or ']' in array, found a second ','`);
       } else if (!(sep.kind === 'newline' || this.isPunct(sep, ']') || sep.kind === 'eof')) {
-        throw new HoconError(sep.pos, `expected ',', ']' or a new line after an array element, found ${describeToken(sep)}`);
+        throw new HoconError(
+          sep.pos,
+          `expected ',', ']' or a new line after an array element, found ${describeToken(sep)}`,
+        );
       }
     }
     return { t: 'arr', items, pos: open.pos };
@@ -372,7 +413,12 @@ class Parser {
     }
     const m = quotedCount === 1 ? INCLUDE_SHAPE.exec(shape) : null;
     if (!m || name === undefined) {
-      const found = shape === '' ? describeToken(this.peek()) : keyword.pos.included ? 'something else' : `'${shape.replaceAll('"', '"..."')}'`;
+      const found =
+        shape === ''
+          ? describeToken(this.peek())
+          : keyword.pos.included
+            ? 'something else'
+            : `'${shape.replaceAll('"', '"..."')}'`;
       throw new HoconError(
         keyword.pos,
         `expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found ${found}`,
@@ -381,7 +427,10 @@ class Parser {
     const required = m[1] !== undefined;
     const kind = m[2] ?? m[3] ?? 'plain';
     if (kind === 'url' || kind === 'classpath' || (kind === 'plain' && LOOKS_LIKE_URL.test(name))) {
-      throw new HoconError(keyword.pos, `include ${kind === 'plain' ? 'of a URL' : `${kind}(...)`} is not supported; only files can be included`);
+      throw new HoconError(
+        keyword.pos,
+        `include ${kind === 'plain' ? 'of a URL' : `${kind}(...)`} is not supported; only files can be included`,
+      );
     }
     const from = keyword.pos.filename;
     const shown = keyword.pos.included ? 'a file' : JSON.stringify(name);
@@ -406,7 +455,14 @@ class Parser {
       throw new HoconError(keyword.pos, `include cycle: ${[...stack, source.filename].join(' -> ')}`);
     }
     // Substitutions in the included file are relative to where it is included ("fixed up").
-    return parseRoot(source.text, source.filename, this.settings, objPath ?? [], [...stack, source.filename], keyword.pos);
+    return parseRoot(
+      source.text,
+      source.filename,
+      this.settings,
+      objPath ?? [],
+      [...stack, source.filename],
+      keyword.pos,
+    );
   }
 }
 

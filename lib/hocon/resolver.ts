@@ -1,4 +1,15 @@
-import { type ArrNode, type ConcatNode, type Node, NumberLiteral, type ObjNode, type ProjNode, type SubstNode, isFinal, layersOf, mergeAll } from './ast';
+import {
+  type ArrNode,
+  type ConcatNode,
+  type Node,
+  NumberLiteral,
+  type ObjNode,
+  type ProjNode,
+  type SubstNode,
+  isFinal,
+  layersOf,
+  mergeAll,
+} from './ast';
 import { HoconError, type Position, formatPosition } from './errors';
 import { DEFAULT_LIMITS, type HoconLimits } from './limits';
 import { formatHoconPath } from './path';
@@ -280,7 +291,8 @@ export class Resolver {
   }
 
   private proj(p: ProjNode, ctx: Ctx): Out | typeof HIDE {
-    const src = p.source.t === 'proj' ? this.proj(p.source, ctx) : this.value(p.source, this.lookingBack(ctx, p.slot, p.index));
+    const src =
+      p.source.t === 'proj' ? this.proj(p.source, ctx) : this.value(p.source, this.lookingBack(ctx, p.slot, p.index));
     if (src === UNDEF || src === HIDE) return src;
     if (!(src instanceof Map)) return HIDE;
     return src.has(p.key) ? (src.get(p.key) as RValue) : UNDEF;
@@ -347,7 +359,10 @@ export class Resolver {
     }
     const out = r.found ? r.value : this.fromEnv(s, r.why);
     if (s.mustBeObject && out !== UNDEF && !(out instanceof Map)) {
-      throw new HoconError(s.pos, `${shown(s)} is concatenated with an object, so it must be an object, but it is ${describeValue(out)}`);
+      throw new HoconError(
+        s.pos,
+        `${shown(s)} is concatenated with an object, so it must be an object, but it is ${describeValue(out)}`,
+      );
     }
     return out;
   }
@@ -381,7 +396,9 @@ export class Resolver {
     }
     if (s.optional) return this.missing(s);
     if (why instanceof Cycle) {
-      const chain = [...why.chain, why.chain[0] ?? s].map((x) => `${shown(x)} at ${formatPosition(x.pos)}`).join(' -> ');
+      const chain = [...why.chain, why.chain[0] ?? s]
+        .map((x) => `${shown(x)} at ${formatPosition(x.pos)}`)
+        .join(' -> ');
       throw new HoconError(s.pos, `cycle in substitutions: ${chain}`);
     }
     if (this.options.allowUnresolved && !s.mustBeObject) {
@@ -395,7 +412,10 @@ export class Resolver {
           ? 'it refers to the field being defined, which has no earlier value to fall back on'
           : `no value at ${s.pos.included ? 'its path' : JSON.stringify(name)} in the configuration`;
     const variable = s.pos.included ? 'of its name' : JSON.stringify(name);
-    throw new HoconError(s.pos, `could not resolve substitution ${shown(s)}: ${reason}, and no environment variable ${variable} is set`);
+    throw new HoconError(
+      s.pos,
+      `could not resolve substitution ${shown(s)}: ${reason}, and no environment variable ${variable} is set`,
+    );
   }
 
   private missing(s: SubstNode): typeof UNDEF {
@@ -427,7 +447,8 @@ export class Resolver {
     if (first) {
       // Array or object concatenation: whitespace between the parts does not count.
       const isArray = Array.isArray(first.value);
-      const what = (v: Item) => describeValue(v.value) + (v.from && !(v.value instanceof Placeholder) ? ` (from ${v.from})` : '');
+      const what = (v: Item) =>
+        describeValue(v.value) + (v.from && !(v.value instanceof Placeholder) ? ` (from ${v.from})` : '');
       for (const v of values) {
         if (isArray ? !Array.isArray(v.value) : !(v.value instanceof Map)) {
           throw new HoconError(v.pos, `cannot concatenate ${what(first)} with ${what(v)}`);

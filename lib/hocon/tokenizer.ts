@@ -180,14 +180,18 @@ class Lexer {
     this.i++;
     let out = '';
     for (;;) {
-      if (this.i >= text.length) throw new HoconError(open, "unterminated quoted string: expected '\"', found end of input");
+      if (this.i >= text.length)
+        throw new HoconError(open, "unterminated quoted string: expected '\"', found end of input");
       const c = text[this.i];
       if (c === '"') {
         this.i++;
         return out;
       }
       if (c === '\n') {
-        throw new HoconError(open, `unterminated quoted string: expected '"', found end of line (use """ for multi-line strings)`);
+        throw new HoconError(
+          open,
+          `unterminated quoted string: expected '"', found end of line (use """ for multi-line strings)`,
+        );
       }
       if (c === '\\') {
         out += this.readEscape();
@@ -195,7 +199,10 @@ class Lexer {
       }
       if (c < ' ') {
         const code = c.charCodeAt(0).toString(16).padStart(4, '0');
-        throw new HoconError(this.pos(), `control character U+${code} is not allowed in a quoted string; use an escape`);
+        throw new HoconError(
+          this.pos(),
+          `control character U+${code} is not allowed in a quoted string; use an escape`,
+        );
       }
       out += c;
       this.i++;
@@ -224,14 +231,27 @@ class Lexer {
       case 'u': {
         const hex = this.text.slice(this.i, this.i + 4);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-          throw new HoconError(pos, `invalid escape ${this.included ? '\\u' : `'\\u${hex}'`}: expected 4 hex digits after \\u`);
+          throw new HoconError(
+            pos,
+            `invalid escape ${this.included ? '\\u' : `'\\u${hex}'`}: expected 4 hex digits after \\u`,
+          );
         }
         this.i += 4;
         return String.fromCharCode(parseInt(hex, 16));
       }
       default: {
-        const found = e === undefined ? 'end of input' : e === '\n' ? 'end of line' : this.included ? 'an unknown escape' : `'\\${e}'`;
-        throw new HoconError(pos, `invalid escape sequence ${found} in quoted string (valid: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`);
+        const found =
+          e === undefined
+            ? 'end of input'
+            : e === '\n'
+              ? 'end of line'
+              : this.included
+                ? 'an unknown escape'
+                : `'\\${e}'`;
+        throw new HoconError(
+          pos,
+          `invalid escape sequence ${found} in quoted string (valid: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`,
+        );
       }
     }
   }
@@ -258,7 +278,10 @@ class Lexer {
     const { text } = this;
     const pos = this.pos();
     if (text[this.i + 1] !== '{') {
-      throw new HoconError(pos, `'$' is not allowed outside quotes (substitutions are written \${path}); quote the value`);
+      throw new HoconError(
+        pos,
+        `'$' is not allowed outside quotes (substitutions are written \${path}); quote the value`,
+      );
     }
     const start = this.i;
     this.i += 2;

@@ -37,7 +37,8 @@ export function toPlain(v: RValue): HoconValue {
 
 /** Sets a property even when the key is `__proto__` (plain assignment would change the prototype). */
 export function setOwn(obj: HoconObject, key: string, value: HoconValue): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 

@@ -31,10 +31,16 @@ function hostImport(): ((specifier: string) => Promise<unknown>) | undefined {
 /** Loads @kubernetes/client-node once per module registry and returns its namespace object. */
 export function loadClientNode(): Promise<ClientNode> {
   const lent = hostImport();
-  loading ??= (lent ? (lent('@kubernetes/client-node') as Promise<ClientNode>) : import('@kubernetes/client-node')).catch((e: unknown) => {
+  loading ??= (
+    lent ? (lent('@kubernetes/client-node') as Promise<ClientNode>) : import('@kubernetes/client-node')
+  ).catch((e: unknown) => {
     loading = undefined;
     const err = e as Error;
-    if (/experimental-vm-modules|ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING/.test(`${err.message} ${(err as { code?: string }).code ?? ''}`)) {
+    if (
+      /experimental-vm-modules|ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING/.test(
+        `${err.message} ${(err as { code?: string }).code ?? ''}`,
+      )
+    ) {
       err.message = `${err.message}\n(loading the ESM-only @kubernetes/client-node under Jest needs NODE_OPTIONS=--experimental-vm-modules)`;
     }
     throw err;

@@ -15,7 +15,14 @@ export interface KubeMeta {
   resourceVersion?: string;
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
-  ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+  ownerReferences?: Array<{
+    apiVersion: string;
+    kind: string;
+    name: string;
+    uid: string;
+    controller?: boolean;
+    blockOwnerDeletion?: boolean;
+  }>;
   deletionTimestamp?: string;
   creationTimestamp?: string;
 }
@@ -65,7 +72,11 @@ export class Kube {
   }
 
   get<T = AnyObject>(ref: ObjectRef, opts: { metadataOnly?: boolean } = {}): Promise<T> {
-    return this.call<T>({ method: 'GET', path: objectPath(ref), ...(opts.metadataOnly ? { accept: PARTIAL_METADATA } : {}) });
+    return this.call<T>({
+      method: 'GET',
+      path: objectPath(ref),
+      ...(opts.metadataOnly ? { accept: PARTIAL_METADATA } : {}),
+    });
   }
 
   /** GET that answers undefined for 404. */
@@ -78,12 +89,20 @@ export class Kube {
     }
   }
 
-  create<T = AnyObject>(obj: { apiVersion: string; kind: string }, namespace: string, opts: { dryRun?: boolean; fieldManager?: string } = {}): Promise<T> {
+  create<T = AnyObject>(
+    obj: { apiVersion: string; kind: string },
+    namespace: string,
+    opts: { dryRun?: boolean; fieldManager?: string } = {},
+  ): Promise<T> {
     const q = query({
       fieldManager: opts.fieldManager,
       ...(opts.dryRun ? { dryRun: 'All', fieldValidation: 'Strict' } : {}),
     });
-    return this.call<T>({ method: 'POST', path: `${collectionPath(obj.apiVersion, obj.kind, namespace)}${q}`, body: obj });
+    return this.call<T>({
+      method: 'POST',
+      path: `${collectionPath(obj.apiVersion, obj.kind, namespace)}${q}`,
+      body: obj,
+    });
   }
 
   list<T = AnyObject>(
@@ -98,7 +117,11 @@ export class Kube {
   /** DELETE; `uid` makes it a no-op for any other object that has the name now (HTTP 409). */
   delete(
     ref: ObjectRef,
-    opts: { uid?: string; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; gracePeriodSeconds?: number } = {},
+    opts: {
+      uid?: string;
+      propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+      gracePeriodSeconds?: number;
+    } = {},
   ): Promise<AnyObject> {
     return this.call({
       method: 'DELETE',
@@ -118,12 +141,18 @@ export class Kube {
     kind: string,
     namespace: string,
     labelSelector: string,
-    opts: { gracePeriodSeconds?: number; propagationPolicy?: 'Foreground' | 'Background' | 'Orphan'; timeoutMs?: number } = {},
+    opts: {
+      gracePeriodSeconds?: number;
+      propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+      timeoutMs?: number;
+    } = {},
   ): Promise<AnyObject> {
     return this.call({
       method: 'DELETE',
       path: `${collectionPath(apiVersion, kind, namespace)}${query({ labelSelector, gracePeriodSeconds: opts.gracePeriodSeconds })}`,
-      ...(opts.propagationPolicy ? { body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: opts.propagationPolicy } } : {}),
+      ...(opts.propagationPolicy
+        ? { body: { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: opts.propagationPolicy } }
+        : {}),
       ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     });
   }
@@ -149,7 +178,9 @@ export class Kube {
       allowWatchBookmarks: true,
       timeoutSeconds: params.timeoutSeconds,
     });
-    return this.api.watch(`${collectionPath(apiVersion, kind, namespace)}${q}`, events, { idleMs: (params.timeoutSeconds + 30) * 1000 });
+    return this.api.watch(`${collectionPath(apiVersion, kind, namespace)}${q}`, events, {
+      idleMs: (params.timeoutSeconds + 30) * 1000,
+    });
   }
 
   /**
@@ -165,6 +196,8 @@ export class Kube {
       timestamps: params.timestamps || undefined,
       tailLines: params.tailLines,
     });
-    return this.api.stream(`${objectPath({ apiVersion: 'v1', kind: 'Pod', namespace, name })}/log${q}`, events, { accept: '*/*' });
+    return this.api.stream(`${objectPath({ apiVersion: 'v1', kind: 'Pod', namespace, name })}/log${q}`, events, {
+      accept: '*/*',
+    });
   }
 }

@@ -15,7 +15,10 @@ export interface ClientNodeCredentialOptions {
 }
 
 /** A credential provider asked before every request (see KubeTransport). */
-export function clientNodeCredentials(kc: k8s.KubeConfig, opts: ClientNodeCredentialOptions = {}): () => Promise<Credentials> {
+export function clientNodeCredentials(
+  kc: k8s.KubeConfig,
+  opts: ClientNodeCredentialOptions = {},
+): () => Promise<Credentials> {
   const cluster = kc.getCurrentCluster();
   let cached: { at: number; credentials: Credentials } | undefined;
   return async () => {
@@ -23,15 +26,21 @@ export function clientNodeCredentials(kc: k8s.KubeConfig, opts: ClientNodeCreden
     const o: https.RequestOptions = { headers: {} };
     await kc.applyToHTTPSOptions(o);
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(o.headers ?? {})) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-    if (o.auth && !headers.Authorization && !headers.authorization) headers.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
+    for (const [k, v] of Object.entries(o.headers ?? {}))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    if (o.auth && !headers.Authorization && !headers.authorization)
+      headers.Authorization = `Basic ${Buffer.from(o.auth).toString('base64')}`;
     const credentials: Credentials = {
       headers,
       tls: {
         ...(o.ca ? { ca: o.ca } : {}),
         ...(o.cert ? { cert: o.cert } : {}),
         ...(o.key ? { key: o.key as Buffer } : {}),
-        ...(o.servername ? { servername: o.servername } : cluster?.tlsServerName ? { servername: cluster.tlsServerName } : {}),
+        ...(o.servername
+          ? { servername: o.servername }
+          : cluster?.tlsServerName
+            ? { servername: cluster.tlsServerName }
+            : {}),
         ...(o.rejectUnauthorized === false || cluster?.skipTLSVerify ? { rejectUnauthorized: false } : {}),
       },
       // Through a proxy only client-node's own agent knows how to tunnel.

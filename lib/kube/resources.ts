@@ -39,7 +39,8 @@ export interface ObjectRef {
 export function resourceOf(kind: string, apiVersion?: string): string {
   const r = RESOURCES[kind];
   if (!r) throw new Error(`no resource name known for kind ${kind}`);
-  if (apiVersion !== undefined && groupOf(apiVersion) !== r.group) throw new Error(`kind ${kind} is not in the API group of ${apiVersion}`);
+  if (apiVersion !== undefined && groupOf(apiVersion) !== r.group)
+    throw new Error(`kind ${kind} is not in the API group of ${apiVersion}`);
   return r.resource;
 }
 
@@ -72,7 +73,11 @@ export function query(params: Readonly<Record<string, string | number | boolean 
   return q ? `?${q}` : '';
 }
 
-export function refOf(obj: { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }): ObjectRef {
+export function refOf(obj: {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace: string };
+}): ObjectRef {
   return { apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name };
 }
 

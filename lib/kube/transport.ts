@@ -199,7 +199,16 @@ export class KubeTransport implements KubeApi {
         reject(e);
       };
       const timer = setTimeout(
-        () => fail(new KubeApiError(0, 'ETIMEDOUT', `no complete answer from ${this.server} within ${ms} ms`, what, exchange?.sent() ?? 'no')),
+        () =>
+          fail(
+            new KubeApiError(
+              0,
+              'ETIMEDOUT',
+              `no complete answer from ${this.server} within ${ms} ms`,
+              what,
+              exchange?.sent() ?? 'no',
+            ),
+          ),
         ms,
       );
       this.open(this.outgoing(req), {
@@ -209,7 +218,14 @@ export class KubeTransport implements KubeApi {
         data: (c) => {
           size += c.length;
           if (size > this.maxBodyBytes)
-            fail(new KubeApiError(0, 'ResponseTooLarge', `the answer from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
+            fail(
+              new KubeApiError(
+                0,
+                'ResponseTooLarge',
+                `the answer from ${this.server} exceeds ${this.maxBodyBytes} bytes`,
+                what,
+              ),
+            );
           else chunks.push(c);
         },
         end: () => {
@@ -243,7 +259,14 @@ export class KubeTransport implements KubeApi {
             if (line) deliver(line);
           }
           if (!ended && buffered.length > this.maxBodyBytes)
-            end(new KubeApiError(0, 'ResponseTooLarge', `a watch event from ${this.server} exceeds ${this.maxBodyBytes} bytes`, what));
+            end(
+              new KubeApiError(
+                0,
+                'ResponseTooLarge',
+                `a watch event from ${this.server} exceeds ${this.maxBodyBytes} bytes`,
+                what,
+              ),
+            );
         },
         closed: (error) => {
           if (ended) return;
@@ -291,7 +314,10 @@ export class KubeTransport implements KubeApi {
     const touch = () => {
       if (opts.idleMs === undefined) return;
       clearTimeout(idle);
-      idle = setTimeout(() => finish(new KubeApiError(0, 'ETIMEDOUT', `the stream was silent for ${opts.idleMs} ms`, what)), opts.idleMs);
+      idle = setTimeout(
+        () => finish(new KubeApiError(0, 'ETIMEDOUT', `the stream was silent for ${opts.idleMs} ms`, what)),
+        opts.idleMs,
+      );
     };
     touch();
     let status = 0;
@@ -339,13 +365,19 @@ export class KubeTransport implements KubeApi {
   }
 
   private outgoing(req: Pick<KubeRequest, 'method' | 'path' | 'body' | 'contentType' | 'accept'>): Outgoing {
-    const payload = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+    const payload =
+      req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
     const headers: Record<string, string> = { accept: req.accept ?? 'application/json', 'user-agent': 'seatunnel-app' };
     if (payload !== undefined) {
       headers['content-type'] = req.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
-    return { method: req.method, path: this.url.pathname.replace(/\/+$/, '') + req.path, headers, ...(payload !== undefined ? { payload } : {}) };
+    return {
+      method: req.method,
+      path: this.url.pathname.replace(/\/+$/, '') + req.path,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    };
   }
 
   /** Starts an exchange over HTTP/2 when possible, else HTTP/1.1. Rejects only before anything was sent. */
@@ -395,7 +427,15 @@ export class KubeTransport implements KubeApi {
     this.sessionReady = new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         session.destroy();
-        reject(new KubeApiError(0, 'ETIMEDOUT', `connect to ${this.server}: no TLS session within ${this.timeoutMs} ms`, what, 'no'));
+        reject(
+          new KubeApiError(
+            0,
+            'ETIMEDOUT',
+            `connect to ${this.server}: no TLS session within ${this.timeoutMs} ms`,
+            what,
+            'no',
+          ),
+        );
       }, this.timeoutMs);
       session.once('connect', () => {
         clearTimeout(timer);
@@ -410,7 +450,8 @@ export class KubeTransport implements KubeApi {
       session.once('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         // A server that does not negotiate h2 fails the session before anything was sent.
-        if (/ALPN|NO_APPLICATION_PROTOCOL|ERR_HTTP2_ERROR|ERR_HTTP2_SESSION_ERROR/.test(`${e.code} ${e.message}`)) reject(new NoHttp2());
+        if (/ALPN|NO_APPLICATION_PROTOCOL|ERR_HTTP2_ERROR|ERR_HTTP2_SESSION_ERROR/.test(`${e.code} ${e.message}`))
+          reject(new NoHttp2());
         else reject(new KubeApiError(0, e.code ?? 'ECONNECT', `connect to ${this.server}: ${e.message}`, what, 'no'));
       });
     });
@@ -425,7 +466,13 @@ export class KubeTransport implements KubeApi {
     try {
       stream = session.request(headers, { endStream: out.payload === undefined });
     } catch (e) {
-      throw new KubeApiError(0, (e as NodeJS.ErrnoException).code ?? 'ECONNECT', `${(e as Error).message} (${this.server})`, what, 'no');
+      throw new KubeApiError(
+        0,
+        (e as NodeJS.ErrnoException).code ?? 'ECONNECT',
+        `${(e as Error).message} (${this.server})`,
+        what,
+        'no',
+      );
     }
     let ended = false;
     stream.on('response', (h) => sink.response(Number(h[':status'] ?? 0)));
@@ -434,9 +481,14 @@ export class KubeTransport implements KubeApi {
       ended = true;
       sink.end();
     });
-    stream.on('error', (e: NodeJS.ErrnoException) => sink.fail(new KubeApiError(0, e.code ?? 'ECONNRESET', `${e.message} (${this.server})`, what)));
+    stream.on('error', (e: NodeJS.ErrnoException) =>
+      sink.fail(new KubeApiError(0, e.code ?? 'ECONNRESET', `${e.message} (${this.server})`, what)),
+    );
     stream.on('close', () => {
-      if (!ended) sink.fail(new KubeApiError(0, 'ECONNRESET', `the stream closed without a complete answer (${this.server})`, what));
+      if (!ended)
+        sink.fail(
+          new KubeApiError(0, 'ECONNRESET', `the stream closed without a complete answer (${this.server})`, what),
+        );
     });
     if (out.payload !== undefined) stream.end(out.payload);
     return {
@@ -453,7 +505,10 @@ export class KubeTransport implements KubeApi {
     const key = tlsKey(c.tls);
     if (!this.agent || key !== this.agentKey) {
       this.agent?.destroy();
-      this.agent = this.url.protocol === 'http:' ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true, ...c.tls });
+      this.agent =
+        this.url.protocol === 'http:'
+          ? new http.Agent({ keepAlive: true })
+          : new https.Agent({ keepAlive: true, ...c.tls });
       this.agentKey = key;
     }
     return this.agent;
@@ -465,7 +520,14 @@ export class KubeTransport implements KubeApi {
     let ended = false;
     const lib = this.url.protocol === 'http:' ? http : https;
     const r = lib.request(
-      { method: out.method, hostname: this.url.hostname, port: this.url.port, path: out.path, headers: out.headers, agent: this.agentFor(creds) },
+      {
+        method: out.method,
+        hostname: this.url.hostname,
+        port: this.url.port,
+        path: out.path,
+        headers: out.headers,
+        agent: this.agentFor(creds),
+      },
       (res) => {
         sink.response(res.statusCode ?? 0);
         res.on('data', (c: Buffer) => sink.data(c));
@@ -474,16 +536,34 @@ export class KubeTransport implements KubeApi {
           sink.end();
         });
         res.on('error', (e: NodeJS.ErrnoException) =>
-          sink.fail(new KubeApiError(0, e.code ?? 'ECONNRESET', `the answer broke off: ${e.message} (${this.server})`, what)),
+          sink.fail(
+            new KubeApiError(0, e.code ?? 'ECONNRESET', `the answer broke off: ${e.message} (${this.server})`, what),
+          ),
         );
         res.on('close', () => {
-          if (!ended) sink.fail(new KubeApiError(0, 'ECONNRESET', `the connection closed before the answer was complete (${this.server})`, what));
+          if (!ended)
+            sink.fail(
+              new KubeApiError(
+                0,
+                'ECONNRESET',
+                `the connection closed before the answer was complete (${this.server})`,
+                what,
+              ),
+            );
         });
       },
     );
     r.on('error', (e: NodeJS.ErrnoException) => {
       const refused = e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN';
-      sink.fail(new KubeApiError(0, e.code ?? 'ECONNRESET', `${e.message} (${this.server})`, what, sent && !refused ? 'maybe' : 'no'));
+      sink.fail(
+        new KubeApiError(
+          0,
+          e.code ?? 'ECONNRESET',
+          `${e.message} (${this.server})`,
+          what,
+          sent && !refused ? 'maybe' : 'no',
+        ),
+      );
     });
     r.on('finish', () => {
       sent = true;

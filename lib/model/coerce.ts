@@ -19,11 +19,13 @@ function fail(ctx: CoerceContext, raw: unknown, rule: string): undefined {
   return undefined;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const asString: Coercer<string> = (raw, ctx) => {
   if (typeof raw === 'string') return raw;
-  if (typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean' || raw instanceof OutOfRangeNumber) return String(raw);
+  if (typeof raw === 'number' || typeof raw === 'bigint' || typeof raw === 'boolean' || raw instanceof OutOfRangeNumber)
+    return String(raw);
   return fail(ctx, raw, 'must be a string');
 };
 
@@ -54,7 +56,11 @@ export const asLong: Coercer<string> = (raw, ctx) => {
   if (typeof raw === 'bigint') return raw.toString();
   if (typeof raw === 'number') {
     if (Number.isSafeInteger(raw)) return String(raw);
-    return fail(ctx, raw, 'must be an integer; values above 2^53 must be written as a quoted string to keep every digit');
+    return fail(
+      ctx,
+      raw,
+      'must be an integer; values above 2^53 must be written as a quoted string to keep every digit',
+    );
   }
   if (typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw)) return raw.trim().replace(/^\+/, '');
   return fail(ctx, raw, 'must be an integer');
@@ -98,7 +104,8 @@ export const asStringList: Coercer<string[]> = (raw, ctx) => {
   if (typeof raw === 'string') {
     if (raw.trim() === '') return [];
     const items = raw.split(',').map((s) => s.trim());
-    if (items.some((s) => s === '')) return fail(ctx, raw, 'is a comma-separated list and must not contain an empty entry');
+    if (items.some((s) => s === ''))
+      return fail(ctx, raw, 'is a comma-separated list and must not contain an empty entry');
     return items;
   }
   return fail(ctx, raw, 'must be a list (a HOCON array or a comma-separated string)');
@@ -167,7 +174,11 @@ export const asTolerations: Coercer<Array<Record<string, unknown>>> = (raw, ctx)
       }
       const unknown = Object.keys(item).filter((k) => !TOLERATION_KEYS.includes(k));
       if (unknown.length) {
-        fail({ ...ctx, key }, item, `unknown field(s) ${unknown.join(', ')}; allowed: key, operator, value, effect, toleration-seconds`);
+        fail(
+          { ...ctx, key },
+          item,
+          `unknown field(s) ${unknown.join(', ')}; allowed: key, operator, value, effect, toleration-seconds`,
+        );
         return;
       }
       const t: Record<string, unknown> = {};
@@ -190,7 +201,11 @@ export const asTolerations: Coercer<Array<Record<string, unknown>>> = (raw, ctx)
     for (const item of raw.split(',').map((s) => s.trim())) {
       const m = /^([^=:]*)(?:=([^:]*))?(?::(\w+))?$/.exec(item);
       if (!m || item === '') {
-        fail(ctx, raw, `every item must look like "key=value:Effect", "key:Effect" or "key" (bad item ${JSON.stringify(item)})`);
+        fail(
+          ctx,
+          raw,
+          `every item must look like "key=value:Effect", "key:Effect" or "key" (bad item ${JSON.stringify(item)})`,
+        );
         continue;
       }
       const t: Record<string, unknown> = {};
@@ -213,7 +228,10 @@ export const asTolerations: Coercer<Array<Record<string, unknown>>> = (raw, ctx)
  * An object whose fields are fixed: unknown fields are reported with the allowed ones, each field
  * converted by its own coercer. Used for the entries of option families.
  */
-export function asRecord<T>(fields: Record<string, { prop: string; coerce: Coercer<unknown> }>, what: string): Coercer<T> {
+export function asRecord<T>(
+  fields: Record<string, { prop: string; coerce: Coercer<unknown> }>,
+  what: string,
+): Coercer<T> {
   return (raw, ctx) => {
     if (!isPlainObject(raw)) return fail(ctx, raw, `must be an object (${what})`);
     const out: Record<string, unknown> = {};

@@ -44,7 +44,9 @@ export interface DeploymentOptions {
 type Tree = Record<string, unknown>;
 const isObject = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const BY_PATH = new Map<string, [keyof SeaTunnelApplicationProps, OptionDef]>(FILE_OPTIONS.map(([prop, def]) => [optionPath(def), [prop, def]]));
+const BY_PATH = new Map<string, [keyof SeaTunnelApplicationProps, OptionDef]>(
+  FILE_OPTIONS.map(([prop, def]) => [optionPath(def), [prop, def]]),
+);
 const PREFIXES = new Set<string>();
 for (const path of BY_PATH.keys()) {
   const parts = path.split('.');
@@ -57,7 +59,14 @@ function jobFileHint(input: DeploymentInput): ValidationIssue[] {
   try {
     const tree = parseHocon(input.deploymentText ?? '').resolve({ env: input.env ?? {}, allowUnresolved: true });
     const sections = Object.keys(tree).filter((k) => JOB_SECTIONS.has(k));
-    return sections.length ? [{ key: sections[0], rule: 'looks like a job config section; pass the job file with -c, the deployment file with -a' }] : [];
+    return sections.length
+      ? [
+          {
+            key: sections[0],
+            rule: 'looks like a job config section; pass the job file with -c, the deployment file with -a',
+          },
+        ]
+      : [];
   } catch {
     return [];
   }
@@ -111,11 +120,15 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
     }
     // An override of a Secret data key is found by its key even if tracing found nothing.
     for (const key of overridden) {
-      if (SECRET_DATA_PATH.test(key) && !origins.has(key)) origins = new Map([...origins, [key, [{ kind: 'override', key }]]]);
+      if (SECRET_DATA_PATH.test(key) && !origins.has(key))
+        origins = new Map([...origins, [key, [{ kind: 'override', key }]]]);
     }
   } catch (e) {
     if (e instanceof HoconError) {
-      throw new ConfigurationError([{ key: file, rule: e.message }, ...jobFileHint(input)], 'Cannot read the deployment file');
+      throw new ConfigurationError(
+        [{ key: file, rule: e.message }, ...jobFileHint(input)],
+        'Cannot read the deployment file',
+      );
     }
     throw e;
   }
@@ -124,7 +137,9 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   const rejected = new Set<keyof SeaTunnelApplicationProps>();
   const sources = new Map<keyof SeaTunnelApplicationProps, ValueSource>();
   const sourceOf = (path: string): ValueSource =>
-    [...overridden].some((k) => k === path || k.startsWith(`${path}.`) || path.startsWith(`${k}.`)) ? 'command-line override' : 'deployment file';
+    [...overridden].some((k) => k === path || k.startsWith(`${path}.`) || path.startsWith(`${k}.`))
+      ? 'command-line override'
+      : 'deployment file';
 
   const walk = (node: Tree, path: string) => {
     for (const [k, value] of Object.entries(node)) {
@@ -167,9 +182,15 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
     if (k === 'application' || k === 'kubernetes') {
       issues.add({ key: k, value, rule: 'must be an object of options' });
     } else if (JOB_SECTIONS.has(k)) {
-      issues.add({ key: k, rule: 'looks like a job config section; pass the job file with -c, the deployment file with -a' });
+      issues.add({
+        key: k,
+        rule: 'looks like a job config section; pass the job file with -c, the deployment file with -a',
+      });
     } else if (distance(k, 'kubernetes') <= 3 || distance(k, 'application') <= 3) {
-      issues.add({ key: k, rule: `unknown top-level key; did you mean ${distance(k, 'kubernetes') <= 3 ? 'kubernetes' : 'application'}?` });
+      issues.add({
+        key: k,
+        rule: `unknown top-level key; did you mean ${distance(k, 'kubernetes') <= 3 ? 'kubernetes' : 'application'}?`,
+      });
     }
   };
 

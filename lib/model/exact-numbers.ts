@@ -24,7 +24,9 @@ const MARK = '\u0000number:';
  */
 export function restoreOutOfRangeNumbers(tree: Tree, exactJson: () => string): void {
   if (!hasNonFinite(tree)) return;
-  const marked = exactJson().replace(TOKEN, (tok) => (tok.startsWith('"') || Number.isFinite(Number(tok)) ? tok : JSON.stringify(`${MARK}${tok}`)));
+  const marked = exactJson().replace(TOKEN, (tok) =>
+    tok.startsWith('"') || Number.isFinite(Number(tok)) ? tok : JSON.stringify(`${MARK}${tok}`),
+  );
   const walk = (real: unknown, shadow: unknown) => {
     if (typeof real !== 'object' || real === null || typeof shadow !== 'object' || shadow === null) return;
     for (const k of Object.keys(real)) {

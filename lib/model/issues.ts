@@ -79,7 +79,8 @@ export function isSecretKey(key: string): boolean {
 
 /** The issue as it may be shown: the value of a secret key replaced by its size. */
 export function safeIssue(issue: ValidationIssue): ValidationIssue {
-  if (!('value' in issue) || issue.value === undefined || issue.value instanceof Redacted || !isSecretKey(issue.key)) return issue;
+  if (!('value' in issue) || issue.value === undefined || issue.value instanceof Redacted || !isSecretKey(issue.key))
+    return issue;
   return { ...issue, value: redact(issue.value) };
 }
 

@@ -74,7 +74,8 @@ export function configMapKeyProblem(key: string): string | undefined {
   if (!CONFIG_MAP_KEY.test(key)) return 'keys may contain only letters, digits, "-", "_" and "."';
   if (key === '.' || key === '..') return 'keys must not be "." or ".."';
   // The kubelet's atomic writer keeps its own entries (..data, ..<timestamp>) next to the keys.
-  if (key.startsWith('..')) return 'keys must not start with ".." (reserved by the kubelet for its own files in the volume)';
+  if (key.startsWith('..'))
+    return 'keys must not start with ".." (reserved by the kubelet for its own files in the volume)';
   return undefined;
 }
 
@@ -91,7 +92,9 @@ export function absolutePathProblem(path: string, normalForm = true): string | u
 
 export function normalFormProblem(path: string): string | undefined {
   const normal = posix.normalize(path);
-  return normal !== path ? `must be written in normal form (no "." or empty segments): ${JSON.stringify(normal)}` : undefined;
+  return normal !== path
+    ? `must be written in normal form (no "." or empty segments): ${JSON.stringify(normal)}`
+    : undefined;
 }
 
 /** True when `a` and `b` are the same path or one lies inside the other (both in normal form). */

@@ -23,12 +23,17 @@ export function loadApplication(input: DeploymentInput, options: LoadOptions = {
   const ctx: ResolveContext = {
     ...resolveOptions,
     keyStyle: 'file',
-    sourceOf: (prop) => read.sources.get(prop) ?? (options.defaults?.[prop] !== undefined ? 'team template' : undefined),
+    sourceOf: (prop) =>
+      read.sources.get(prop) ?? (options.defaults?.[prop] !== undefined ? 'team template' : undefined),
   };
-  const rejectedKeys = new Set(FILE_OPTIONS.filter(([prop]) => read.rejected.has(prop)).map(([, def]) => optionPath(def)));
+  const rejectedKeys = new Set(
+    FILE_OPTIONS.filter(([prop]) => read.rejected.has(prop)).map(([, def]) => optionPath(def)),
+  );
   // A value that could not be read is reported once, by the reader, not again as "missing".
   const { spec, issues } = resolveDetailed(props, ctx);
-  const later = issues.filter((i) => ![...rejectedKeys].some((k) => i.key === k || i.key.startsWith(`${k}.`) || i.key.startsWith(`${k}[`)));
+  const later = issues.filter(
+    (i) => ![...rejectedKeys].some((k) => i.key === k || i.key.startsWith(`${k}.`) || i.key.startsWith(`${k}[`)),
+  );
   const all: ValidationIssue[] = [...read.issues, ...later];
   if (all.length > 0) throw new ConfigurationError(all);
   for (const w of read.warnings) onWarning?.(w);

@@ -56,7 +56,8 @@ const TEXT = {
     propsOnlyTitle: '## Props without a deployment key',
     propsOnlyHeader: '| Prop | Description |',
     entryTitle: '## Entry syntax',
-    entryNote: 'An owned Secret is named `<application-id>-<entry>` unless `name` is set; reference it from `env` by that name.',
+    entryNote:
+      'An owned Secret is named `<application-id>-<entry>` unless `name` is set; reference it from `env` by that name.',
   },
   zh: {
     title: '# 部署配置项',
@@ -91,7 +92,8 @@ function unsetText(def: OptionDef, lang: DocLanguage): string {
   const unset = def.unset ?? TEXT[lang].none;
   if (lang === 'en' || def.unset === undefined) return lang === 'en' ? `(${unset})` : `（${unset}）`;
   const zh = UNSET_ZH[def.unset];
-  if (zh === undefined) throw new Error(`${def.key}: unset "${def.unset}" has no Chinese text in lib/model/options-zh.ts UNSET_ZH`);
+  if (zh === undefined)
+    throw new Error(`${def.key}: unset "${def.unset}" has no Chinese text in lib/model/options-zh.ts UNSET_ZH`);
   return `（${zh}）`;
 }
 
@@ -101,7 +103,9 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function describeDefault(def: OptionDef, lang: DocLanguage = 'en'): string {
   const d = def.default;
   if (d === undefined) return def.required ? TEXT[lang].required : unsetText(def, lang);
-  return typeof d === 'string' || typeof d === 'number' || typeof d === 'bigint' || typeof d === 'boolean' ? String(d) : JSON.stringify(d, bigintsAsText);
+  return typeof d === 'string' || typeof d === 'number' || typeof d === 'bigint' || typeof d === 'boolean'
+    ? String(d)
+    : JSON.stringify(d, bigintsAsText);
 }
 
 /** The allowed-values column: an enum's values or a number's bounds. */

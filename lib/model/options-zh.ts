@@ -12,13 +12,15 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   // ---- application.* ----
   name: `应用 ID 的可读前缀（转为小写并清理非法字符，最多 ${APP_ID_PREFIX_MAX} 个字符），同时也是 Zeta 作业名。`,
   applicationId: '应用 ID；CLI 在 status/cancel 时从 `--id` 读取，construct 未指定时自动派生。',
-  runId: '用于声明式入口（synth、cdk8s、Pulumi）：修改它会派生出新的应用 ID，即开始一次新的运行。`submit` 总是生成新的随机 ID。',
+  runId:
+    '用于声明式入口（synth、cdk8s、Pulumi）：修改它会派生出新的应用 ID，即开始一次新的运行。`submit` 总是生成新的随机 ID。',
   jobId: 'Zeta 原生作业 ID，必须为正数。未设置时在提交端生成一次，master 不会重新生成。`--job-id` 优先于此配置。',
   restoreJobId:
     '历史 Zeta 作业 ID，用其最近一次检查点初始化本次新作业；必须与作业 ID 不同。找不到检查点时应用失败（runtime 在提交前检查检查点存储：PVC，或通过镜像自带的 Hadoop 客户端检查 HDFS；其他远程存储会被拒绝）。SeaTunnel 2.3 只能以旧 ID 恢复，因此作业会继续以该 ID 运行（记录在 job-id 注解中）。`--restore-job-id` 优先于此配置。',
   workerCount: 'worker Pod 的固定数量。容量 = worker-count × worker.slots。',
   workerSlots: '每个 worker 固定的任务槽（slot）数。',
-  workerCpuCores: 'worker 的 CPU request 与 limit，单位为核。SeaTunnel 只接受整数核；最多三位小数（如 0.5）是本项目的扩展。',
+  workerCpuCores:
+    'worker 的 CPU request 与 limit，单位为核。SeaTunnel 只接受整数核；最多三位小数（如 0.5）是本项目的扩展。',
   workerMemoryMb: 'worker 的内存 request 与 limit，单位 MiB。JVM 堆为其 75 %。',
   workerPort: 'worker 的 Hazelcast 成员端口；必须与 master 端口和 REST 端口不同。',
   masterCpuCores: 'master 的 CPU request 与 limit，单位为核（小数规则同 worker）。',
@@ -26,7 +28,8 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   masterPort: 'master 的 Hazelcast TCP 端口；同时也是 Service 端口和探针端口。',
   masterRestPort:
     'master 上 Zeta REST API v2 的端口（SeaTunnel 2.3.9 及以上）。只有同一 Pod 内的 runtime 调用它，NetworkPolicy 不允许其他 Pod 访问。SeaTunnel 2.3.8 及更早版本没有 REST v2：此时 runtime 使用 master Hazelcast 端口上的 REST v1，只有本应用自己的 Pod 能访问该端口。',
-  startupTimeoutMillis: '分别作用于 master 启动（startup 探针的时间预算）以及创建并注册全部 worker 的过程。不限制作业的执行时长。',
+  startupTimeoutMillis:
+    '分别作用于 master 启动（startup 探针的时间预算）以及创建并注册全部 worker 的过程。不限制作业的执行时长。',
   scaleUpGraceMillis:
     '当集群尚未对 worker Pod 给出答复时，该 Pod 处于 Unschedulable 状态多久后使应用失败。Pod 上出现集群自动扩缩容器的 `NotTriggerScaleUp` 事件时立即失败；出现 `TriggeredScaleUp`（或 Karpenter 的 `Nominated`）事件或节点提名时，运行时会等待新节点，直到 `application.startup-timeout-millis`。默认值让 cluster-autoscaler（扫描间隔 10 秒）有三次扫描的机会；0 表示 Unschedulable 的 worker 立即失败，与没有自动扩缩容器的集群相同。必须小于 `application.startup-timeout-millis`。',
   imagePullRetryMillis:
@@ -53,7 +56,8 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     '`ref` = 挂载已存在的 ConfigMap；`data` = 创建并拥有一个 ConfigMap（名称默认为 `<application-id>-<entry>`，可用 `name` 指定；指定的 `name` 必须以应用的可读名称加 `-` 开头，与生成的名称一致，且不能属于其他应用）。键不能以 `..` 开头（kubelet 自己的文件）；挂载路径须写成规范形式，不能位于应用使用的路径之上、之中或与之相同（`/opt/seatunnel-app`、`/etc/seatunnel-app/engine`、`/var/run/seatunnel-app`、检查点与 secret-ref 路径、ServiceAccount token 目录），也不能位于 SEATUNNEL_HOME 或其上级，不能与同一 Pod 上的其他挂载重叠。`mounts` 把每个要挂载的键映射到完整路径（用 subPath 单独只读挂载）；`roles` 选择 master 和/或 worker（默认两者都挂载）。`mounts`/`roles` 子键是本项目定义的：SeaTunnel 只公开了每个挂载的键需声明完整路径。',
   secrets:
     '与 `kubernetes.configmap.<entry>` 相同，用于 Secret：`data` 创建一个由应用拥有的 Secret（值不会写入 ConfigMap 或日志），`ref` 挂载已存在的 Secret。默认 roles：仅 master。SeaTunnel 公开了 `kubernetes.secret.*` 会创建应用拥有的 Secret；子键是本项目定义的。',
-  secretRef: '已存在的 Secret，整体只读挂载到 master 的 `/etc/seatunnel-secret`（SeaTunnel 公开的路径以 `/etc/seatunnel-se` 开头，其余部分由本项目确定）。',
+  secretRef:
+    '已存在的 Secret，整体只读挂载到 master 的 `/etc/seatunnel-secret`（SeaTunnel 公开的路径以 `/etc/seatunnel-se` 开头，其余部分由本项目确定）。',
   env: 'master 的环境变量，用于解析作业配置中的 `${VAR}`：字面字符串、`{ secret = s, key = k }` 或 `{ configmap = c, key = k }`（可选 `optional = true`）。SeaTunnel 公开了字面值、Secret 键和 ConfigMap 键三种来源；语法是本项目定义的。保留名称（它们控制 runtime、Node.js 或 Kubernetes 客户端，或由本工具设置）：`KUBECONFIG`、`OPENSSL_CONF`、`OPENSSL_MODULES`、`OPENSSL_ENGINES`、`LD_PRELOAD`、`LD_AUDIT`、本工具设置的变量（`SEATUNNEL_HOME`、`JAVA_OPTS`、`JvmOption`、`JDK_JAVA_OPTIONS`、`ST_DOCKER_MEMBER_LIST`、`HZ_PHONE_HOME_ENABLED`），以及所有以 `SEATUNNEL_APP_`、`SEATUNNEL_APPLICATION_`、`SEATUNNEL_POD_`、`NODE_` 或 `KUBERNETES_SERVICE_` 开头的名称。',
   envFrom:
     '把整个已存在的 Secret 或 ConfigMap 作为 master 的环境变量：`{ secret = s }` 或 `{ configmap = c }`，可选 `prefix` 和 `optional`。会构成或可能补全保留名称（见 `kubernetes.env.<NAME>`）的前缀会被拒绝；不设前缀时，键要到 Pod 启动时才知道，因此请不要在该对象中放保留名称，或设置前缀。SeaTunnel 公开了 `kubernetes.env-from.*`（整个对象作为 envFrom）；子键由本项目定义。',
@@ -62,7 +66,8 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     'master 内作业文件的绝对路径，来自某个 `kubernetes.configmap.<entry>` 或 `kubernetes.secret.<entry>` 挂载。设置后不再需要 `-c`（此时给出 `-c` 会被拒绝，避免被静默忽略）。SeaTunnel 公开了该键；取值语法由本项目定义。',
   labels: '应用所有对象上的标签（例如来自团队模板的成本中心）。',
   annotations: '应用所有对象上的注解。`seatunnel.apache.org/` 下的键为保留键：runtime 和 `status` 依赖它们。',
-  masterLabels: 'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键。',
+  masterLabels:
+    'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键。',
   workerLabels: 'worker Pod 的额外标签（规则同 master 标签）。',
   masterAnnotations: 'master Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',
   workerAnnotations: 'worker Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',
@@ -75,13 +80,15 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     '已存在的 PVC，仅在 master 上以读写方式挂载到 `/opt/seatunnel/checkpoints`；永远不会被设置 owner reference、修改或删除。SeaTunnel 已发布的页面提到了该键；挂载路径与语义沿用其发布前的代码。',
   finishedJobRetentionSeconds:
     '已结束的应用保留可见的时长：即 Job 的 `ttlSecondsAfterFinished`。SeaTunnel 已发布的页面提到了该键；默认值与范围沿用其发布前的代码。',
-  kubeconfig: '提交端的 kubeconfig。不会发送到集群；请写在部署文件中，而不是通过 `-D` 传入。SeaTunnel 已发布的页面提到了该键；细节沿用其发布前的代码。',
+  kubeconfig:
+    '提交端的 kubeconfig。不会发送到集群；请写在部署文件中，而不是通过 `-D` 传入。SeaTunnel 已发布的页面提到了该键；细节沿用其发布前的代码。',
   runtimeConfigMap:
     '已存在的 ConfigMap，包含 SeaTunnel 的运行时文件（可直接用发行版的整个 `config/` 目录），只读挂载到 master 和每个 worker 的 `<seatunnel-home>/config`；永远不会被创建、修改或删除。`submit` 和 `preflight` 会先读取它：它必须包含 `seatunnel.yaml`、每个角色的 Hazelcast 文件（`hazelcast-master.yaml`/`hazelcast-worker.yaml`，否则 `hazelcast.yaml`）和 `log4j2.properties`，`kubernetes.runtime-files` 提供或禁用的文件除外；若有 `jvm_master_options`/`jvm_worker_options`（否则 `jvm_options`）也会读取，其参数放在自动生成的参数（堆大小来自 memory-mb）之后、`kubernetes.runtime-files.jvm-options` 之前；其他文件被忽略。其中的文件取代自动生成的默认值；每个引擎启动时会在其上施加 application 模式控制的键。SeaTunnel 发行版为这些键自带的值（集群名 `seatunnel`、localhost 成员列表、2g 堆等）会被替换并给出警告；若文件把这些键设为其他值，或设置堆大小，会在创建任何对象之前被拒绝。见 docs/runtime.md。',
   runtimeFiles:
     '`<file>` 为 `engine`（seatunnel.yaml）、`hazelcast`、`jvm-options` 或 `log4j2`。默认全部自动生成；`{ file = path }` 或 `{ content = "…" }` 提供自定义文件（YAML：合并到 application 模式控制的键之下；JVM 参数：追加；Log4j2：整体替换）；`{ enabled = false }` 使用镜像自带的文件。Hazelcast 文件不能修改成员发现（不允许 auto-detection、multicast、kubernetes 或云发现、discovery strategies、advanced network），也不能修改 `network.rest-api`。自定义文件放入同一个 ConfigMap（engine、hazelcast 和 jvm-options 每个角色一份），其大小必须低于 API Server 的 1 MiB 上限。SeaTunnel 公开了每个文件都可以指定或禁用；配置名由本项目确定。',
   rbacCreate: '生成 master 的 Role（恰好是 runtime 发出的调用）及其绑定到 ServiceAccount 的 RoleBinding。',
-  networkPolicyEnabled: '生成 NetworkPolicy：master 与 worker 只接受来自本应用 Pod 的 Hazelcast 流量；任何其他 Pod 都无法访问 REST 端口。',
+  networkPolicyEnabled:
+    '生成 NetworkPolicy：master 与 worker 只接受来自本应用 Pod 的 Hazelcast 流量；任何其他 Pod 都无法访问 REST 端口。',
   podSecurity:
     'master 与 worker Pod 按此 Pod Security Standards 级别构建（`preflight` 会报告命名空间实际强制的级别）。`baseline`：禁止提权，seccomp 为 RuntimeDefault，不使用主机资源。`restricted` 另外要求 runAsNonRoot 并丢弃所有 capabilities：需要镜像以非 root 用户运行，或设置 `kubernetes.run-as-user`。默认值为 `baseline`，因为官方 apache/seatunnel 镜像以 root 运行并会写入 /opt/seatunnel。',
   runAsUser:

@@ -5,7 +5,14 @@
 // check that props.ts's `@default` tags and a resolved minimal configuration agree with it. The
 // compiler checks that the registry covers every field of SeaTunnelApplicationProps.
 
-import { CLASS_DATA_SHARING, IMAGE_PULL_POLICIES, POD_ROLES, POD_SECURITY_LEVELS, RUNTIME_MODES, WORKER_FAILURE_POLICIES } from './allowed-values';
+import {
+  CLASS_DATA_SHARING,
+  IMAGE_PULL_POLICIES,
+  POD_ROLES,
+  POD_SECURITY_LEVELS,
+  RUNTIME_MODES,
+  WORKER_FAILURE_POLICIES,
+} from './allowed-values';
 import {
   asBoolean,
   asEntries,
@@ -138,7 +145,9 @@ export const OPTIONS: OptionRegistry = {
     coerce: asString,
     description: `Readable prefix of the application ID (lower-cased, sanitised, at most ${APP_ID_PREFIX_MAX} characters) and the Zeta job name.`,
   },
-  applicationId: { propsOnly: 'The application ID; the CLI takes it from `--id` for status/cancel; constructs derive it unless given.' },
+  applicationId: {
+    propsOnly: 'The application ID; the CLI takes it from `--id` for status/cancel; constructs derive it unless given.',
+  },
   runId: {
     key: 'application.run-id',
     type: 'string',
@@ -189,7 +198,8 @@ export const OPTIONS: OptionRegistry = {
     key: 'application.worker.cpu-cores',
     ...CPU_CORES,
     origin: 'pr-era',
-    description: 'Worker CPU request and limit in cores. SeaTunnel takes whole cores; fractions with up to three decimals (e.g. 0.5) are our extension.',
+    description:
+      'Worker CPU request and limit in cores. SeaTunnel takes whole cores; fractions with up to three decimals (e.g. 0.5) are our extension.',
   },
   workerMemoryMb: {
     key: 'application.worker.memory-mb',
@@ -240,7 +250,8 @@ export const OPTIONS: OptionRegistry = {
     unit: 'ms',
     origin: 'pr-era',
     coerce: asInteger,
-    description: 'Applied separately to master startup (the startup probe budget) and to creating and registering all workers. Not a limit on job execution.',
+    description:
+      'Applied separately to master startup (the startup probe budget) and to creating and registering all workers. Not a limit on job execution.',
   },
   scaleUpGraceMillis: {
     key: 'application.scale-up-grace-millis',
@@ -310,7 +321,8 @@ export const OPTIONS: OptionRegistry = {
     max: 100,
     origin: 'ours',
     coerce: asInteger,
-    description: 'With `replace`: how many worker Pods may be replaced over the life of the application; one more loss fails it.',
+    description:
+      'With `replace`: how many worker Pods may be replaced over the life of the application; one more loss fails it.',
   },
   haCoordinatorRestarts: {
     key: 'application.ha.coordinator-restarts',
@@ -338,7 +350,8 @@ export const OPTIONS: OptionRegistry = {
     required: true,
     origin: 'published',
     coerce: asString,
-    description: 'Image with the SeaTunnel distribution and every connector, format and driver jar the job needs; nothing is downloaded at run time.',
+    description:
+      'Image with the SeaTunnel distribution and every connector, format and driver jar the job needs; nothing is downloaded at run time.',
   },
   imagePullPolicy: {
     key: 'kubernetes.image-pull-policy',
@@ -352,7 +365,8 @@ export const OPTIONS: OptionRegistry = {
     type: 'list',
     origin: 'published',
     coerce: asStringList,
-    description: 'Existing image pull Secrets: a comma-separated string or a HOCON array; entries are trimmed and an empty entry is an error.',
+    description:
+      'Existing image pull Secrets: a comma-separated string or a HOCON array; entries are trimmed and an empty entry is an error.',
   },
   serviceAccount: {
     key: 'kubernetes.service-account',
@@ -454,7 +468,8 @@ export const OPTIONS: OptionRegistry = {
     type: 'map',
     origin: 'ours',
     coerce: asStringMap,
-    description: 'Annotations on every object of the application. Keys under `seatunnel.apache.org/` are reserved: the runtime and `status` act on them.',
+    description:
+      'Annotations on every object of the application. Keys under `seatunnel.apache.org/` are reserved: the runtime and `status` act on them.',
   },
   masterLabels: {
     key: 'kubernetes.master.labels',
@@ -576,7 +591,8 @@ export const OPTIONS: OptionRegistry = {
     default: true,
     origin: 'ours',
     coerce: asBoolean,
-    description: "Generate the master's Role (exactly the calls the runtime makes) and its RoleBinding to the service account.",
+    description:
+      "Generate the master's Role (exactly the calls the runtime makes) and its RoleBinding to the service account.",
   },
   networkPolicyEnabled: {
     key: 'kubernetes.network-policy.enabled',

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import type { HoconDocument } from '../hocon';
 
-export type ValueOrigin = { readonly kind: 'env'; readonly name: string } | { readonly kind: 'override'; readonly key: string };
+export type ValueOrigin =
+  { readonly kind: 'env'; readonly name: string } | { readonly kind: 'override'; readonly key: string };
 
 /** Leaf path (`kubernetes.labels.team`, `a.b[0]`) → the origins whose text it contains. */
 export type OriginMap = ReadonlyMap<string, readonly ValueOrigin[]>;
@@ -26,7 +27,8 @@ export function traceOrigins(input: TraceInput): OriginMap {
   const nonce = randomBytes(6).toString('hex');
   const marker = (o: ValueOrigin) => `\u0000${nonce}:${origins.push(o) - 1}\u0000`;
   let doc = input.base;
-  for (const [key, _value] of input.overrides) if (key !== '') doc = doc.withOverride(key, marker({ kind: 'override', key }));
+  for (const [key, _value] of input.overrides)
+    if (key !== '') doc = doc.withOverride(key, marker({ kind: 'override', key }));
   const env: Record<string, string> = {};
   for (const name of input.envUsed) env[name] = marker({ kind: 'env', name });
   const tree = doc.resolve({ env });

@@ -125,14 +125,18 @@ export const RESERVED_ENV_PREFIXES: ReadonlyArray<readonly [prefix: string, why:
   ['SEATUNNEL_APP_', "the runtime's own settings (e.g. SEATUNNEL_APP_ENGINE_REST_HOST, where it sends the job config)"],
   ['SEATUNNEL_APPLICATION_', 'set by this tool for the runtime and the engine'],
   ['SEATUNNEL_POD_', "set by this tool from the Pod's identity"],
-  ['NODE_', 'read by Node.js, which runs the runtime (NODE_OPTIONS, NODE_TLS_REJECT_UNAUTHORIZED, NODE_EXTRA_CA_CERTS, …)'],
+  [
+    'NODE_',
+    'read by Node.js, which runs the runtime (NODE_OPTIONS, NODE_TLS_REJECT_UNAUTHORIZED, NODE_EXTRA_CA_CERTS, …)',
+  ],
   ['KUBERNETES_SERVICE_', "the API server's address, set by the kubelet and read by the runtime's in-cluster client"],
 ];
 
 /** Why `name` is reserved, or undefined when a user may set it. */
 export function reservedEnvProblem(name: string): string | undefined {
   if ((Object.values(ENV) as string[]).includes(name)) return 'the variable is set by this tool for the runtime';
-  if (RESERVED_ENV_NAMES.has(name)) return 'the variable is reserved: it steers the runtime, Node.js or the Kubernetes client';
+  if (RESERVED_ENV_NAMES.has(name))
+    return 'the variable is reserved: it steers the runtime, Node.js or the Kubernetes client';
   const hit = RESERVED_ENV_PREFIXES.find(([prefix]) => name.startsWith(prefix));
   return hit ? `names starting with ${hit[0]} are reserved: ${hit[1]}` : undefined;
 }
@@ -145,7 +149,9 @@ export function reservedEnvProblem(name: string): string | undefined {
 export function reservedEnvPrefixProblem(prefix: string): string | undefined {
   const own = reservedEnvProblem(prefix);
   if (own) return `the prefix makes reserved names: ${own}`;
-  const reachable = [...RESERVED_ENV_NAMES, ...RESERVED_ENV_PREFIXES.map(([p]) => p)].filter((n) => n.startsWith(prefix));
+  const reachable = [...RESERVED_ENV_NAMES, ...RESERVED_ENV_PREFIXES.map(([p]) => p)].filter((n) =>
+    n.startsWith(prefix),
+  );
   if (reachable.length)
     return `a key of the object could complete the prefix to a reserved name (${reachable.slice(0, 3).join(', ')}${reachable.length > 3 ? ', …' : ''}); choose a prefix that does not begin a reserved name`;
   return undefined;

@@ -35,7 +35,10 @@ export function resolveApplication(props: Props, ctx: ResolveContext = {}): Appl
  * Like resolveApplication, but returns the problems instead of throwing (for callers that merge
  * them with problems of their own). `spec` is only complete when `issues` is empty.
  */
-export function resolveDetailed(props: Props, ctx: ResolveContext = {}): { spec: ApplicationSpec; issues: readonly ValidationIssue[] } {
+export function resolveDetailed(
+  props: Props,
+  ctx: ResolveContext = {},
+): { spec: ApplicationSpec; issues: readonly ValidationIssue[] } {
   const issues = new IssueCollector();
   const spec = resolveWith(new PropReader(props, ctx, issues));
   return { spec, issues: issues.issues };
@@ -81,14 +84,24 @@ function resolveWith(r: PropReader): ApplicationSpec {
  * instead of the reason. A wait the user set must fit; a default one is shortened to half the
  * budget, so that a short startup timeout alone stays valid.
  */
-function resolveStartupBudgets(r: PropReader): Pick<ApplicationSpec, 'startupTimeoutMillis' | 'scaleUpGraceMillis' | 'imagePullRetryMillis'> {
+function resolveStartupBudgets(
+  r: PropReader,
+): Pick<ApplicationSpec, 'startupTimeoutMillis' | 'scaleUpGraceMillis' | 'imagePullRetryMillis'> {
   const startupTimeoutMillis = r.int('startupTimeoutMillis');
   const within = (prop: 'scaleUpGraceMillis' | 'imagePullRetryMillis'): number => {
     const value = r.int(prop);
     if (r.props[prop] === undefined) return Math.min(value, Math.floor(startupTimeoutMillis / 2));
     if (value >= startupTimeoutMillis)
-      r.fail(prop, value, `must be less than ${r.key('startupTimeoutMillis')} (${startupTimeoutMillis} ms): the wait happens inside the startup budget`);
+      r.fail(
+        prop,
+        value,
+        `must be less than ${r.key('startupTimeoutMillis')} (${startupTimeoutMillis} ms): the wait happens inside the startup budget`,
+      );
     return value;
   };
-  return { startupTimeoutMillis, scaleUpGraceMillis: within('scaleUpGraceMillis'), imagePullRetryMillis: within('imagePullRetryMillis') };
+  return {
+    startupTimeoutMillis,
+    scaleUpGraceMillis: within('scaleUpGraceMillis'),
+    imagePullRetryMillis: within('imagePullRetryMillis'),
+  };
 }

@@ -1,7 +1,14 @@
 // The resolved, validated description of one application: every default applied, every rule
 // checked. The plan is a pure function of this object.
 
-import type { ClassDataSharing, ImagePullPolicy, PodRole, PodSecurityLevel, RuntimeMode, TolerationProps } from './props';
+import type {
+  ClassDataSharing,
+  ImagePullPolicy,
+  PodRole,
+  PodSecurityLevel,
+  RuntimeMode,
+  TolerationProps,
+} from './props';
 
 export interface Toleration {
   readonly key?: string;
@@ -74,7 +81,9 @@ export type JobConfigSpec =
   | { readonly kind: 'file'; readonly path: string };
 
 export type RuntimeFileSpec =
-  { readonly mode: 'generated' } | { readonly mode: 'supplied'; readonly content: string; readonly origin: string } | { readonly mode: 'disabled' };
+  | { readonly mode: 'generated' }
+  | { readonly mode: 'supplied'; readonly content: string; readonly origin: string }
+  | { readonly mode: 'disabled' };
 
 export interface RuntimeFilesSpec {
   readonly engine: RuntimeFileSpec;

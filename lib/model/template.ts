@@ -129,7 +129,9 @@ export class TeamTemplate {
         if (ov === undefined || this.locked.includes(other)) continue;
         if (STRING_MAPS.includes(k)) {
           const lockedMap = (locked ?? {}) as Record<string, string>;
-          const clash = Object.entries(ov as Record<string, string>).filter(([key, val]) => key in lockedMap && lockedMap[key] !== val);
+          const clash = Object.entries(ov as Record<string, string>).filter(
+            ([key, val]) => key in lockedMap && lockedMap[key] !== val,
+          );
           for (const [key, val] of clash) {
             issues.add({
               key: `${other}.${key}`,

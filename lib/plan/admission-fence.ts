@@ -19,7 +19,11 @@
 //   * The fenced user may not change a fenced template's Pod spec, labels or annotations
 //     (its Role may patch the template's owner references, to adopt it after `kubectl apply`).
 
-import type { NamedRuleWithOperations, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1';
+import type {
+  NamedRuleWithOperations,
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from 'kubernetes-types/admissionregistration/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { LABELS, MANAGED_BY } from '../model/reserved';
 import { STAMPED_ENV } from './stamp';
@@ -31,7 +35,10 @@ export const ADMISSION_FENCE_TEMPLATE_POLICY = 'seatunnel-app-worker-fence-templ
 /** On a worker PodTemplate: the user (`system:serviceaccount:<ns>:<name>`) the fence holds to it. */
 export const FENCED_CREATOR_ANNOTATION = 'seatunnel.apache.org/fenced-creator';
 /** The labels by which the binding finds worker templates (reserved: users cannot set them). */
-export const WORKER_TEMPLATE_SELECTOR = { [LABELS.managedBy]: MANAGED_BY, [LABELS.component]: 'worker-template' } as const;
+export const WORKER_TEMPLATE_SELECTOR = {
+  [LABELS.managedBy]: MANAGED_BY,
+  [LABELS.component]: 'worker-template',
+} as const;
 
 export type FenceObject = (ValidatingAdmissionPolicy | ValidatingAdmissionPolicyBinding) & {
   apiVersion: 'admissionregistration.k8s.io/v1';
@@ -68,7 +75,10 @@ const POD_CHECKS = [
     "object.spec.?serviceAccountName.orValue('default') == variables.template.spec.?serviceAccountName.orValue('default')",
     "the Pod runs as another ServiceAccount than the worker template's",
   ),
-  podCheck('object.spec.?automountServiceAccountToken.orValue(true) == false', 'the Pod mounts an API token (automountServiceAccountToken must be false)'),
+  podCheck(
+    'object.spec.?automountServiceAccountToken.orValue(true) == false',
+    'the Pod mounts an API token (automountServiceAccountToken must be false)',
+  ),
   podCheck(
     '!object.spec.?hostNetwork.orValue(false) && !object.spec.?hostPID.orValue(false) && !object.spec.?hostIPC.orValue(false)',
     'the Pod uses the host network, PID or IPC namespace',
@@ -99,7 +109,9 @@ const POD_CHECKS = [
 
 const META = { labels: { [LABELS.managedBy]: MANAGED_BY } };
 /** Only ServiceAccounts are ever fenced; every other request skips the parameter lookup. */
-const SERVICE_ACCOUNTS_ONLY = [{ name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" }];
+const SERVICE_ACCOUNTS_ONLY = [
+  { name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" },
+];
 /** The template names the requesting user as the one it fences. */
 const FENCED = {
   name: 'fenced',
@@ -111,7 +123,11 @@ const FENCED = {
  * admits: Pod creations, and updates of the worker templates themselves.
  */
 export function admissionFencePolicies(): Array<ValidatingAdmissionPolicy & FenceObject> {
-  const policy = (name: string, rule: NamedRuleWithOperations, spec: Partial<NonNullable<ValidatingAdmissionPolicy['spec']>>) => ({
+  const policy = (
+    name: string,
+    rule: NamedRuleWithOperations,
+    spec: Partial<NonNullable<ValidatingAdmissionPolicy['spec']>>,
+  ) => ({
     apiVersion: 'admissionregistration.k8s.io/v1' as const,
     kind: 'ValidatingAdmissionPolicy' as const,
     metadata: { name, ...META },
@@ -129,7 +145,10 @@ export function admissionFencePolicies(): Array<ValidatingAdmissionPolicy & Fenc
         FENCED,
         { name: 'template', expression: 'params.template' },
         { name: 'containers', expression: 'object.spec.containers + object.spec.?initContainers.orValue([])' },
-        { name: 'templateContainers', expression: 'params.template.spec.containers + params.template.spec.?initContainers.orValue([])' },
+        {
+          name: 'templateContainers',
+          expression: 'params.template.spec.containers + params.template.spec.?initContainers.orValue([])',
+        },
       ],
       validations: POD_CHECKS,
     }),
@@ -149,7 +168,9 @@ export function admissionFencePolicies(): Array<ValidatingAdmissionPolicy & Fenc
 }
 
 /** The bindings: every worker template in the request's namespace is a parameter. */
-export function admissionFenceBindings(opts: AdmissionFenceOptions = {}): Array<ValidatingAdmissionPolicyBinding & FenceObject> {
+export function admissionFenceBindings(
+  opts: AdmissionFenceOptions = {},
+): Array<ValidatingAdmissionPolicyBinding & FenceObject> {
   return [ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY].map((policyName) => ({
     apiVersion: 'admissionregistration.k8s.io/v1' as const,
     kind: 'ValidatingAdmissionPolicyBinding' as const,

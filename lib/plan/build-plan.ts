@@ -110,6 +110,9 @@ export function jobOwnerReference(jobName: string, uid: string) {
 export function withJobOwner<T extends KubeObject>(obj: T, jobName: string, uid: string): T {
   return {
     ...obj,
-    metadata: { ...obj.metadata, ownerReferences: [...(obj.metadata.ownerReferences ?? []), jobOwnerReference(jobName, uid)] },
+    metadata: {
+      ...obj.metadata,
+      ownerReferences: [...(obj.metadata.ownerReferences ?? []), jobOwnerReference(jobName, uid)],
+    },
   };
 }

@@ -44,7 +44,8 @@ export interface RuntimeSettings {
     /** Extra environment of the master's Zeta process (JVM module flags, phone-home off). */
     readonly env: Readonly<Record<string, string>>;
   };
-  readonly jobConfig: { readonly kind: 'inline'; readonly env: string } | { readonly kind: 'file'; readonly path: string };
+  readonly jobConfig:
+    { readonly kind: 'inline'; readonly env: string } | { readonly kind: 'file'; readonly path: string };
   /** Objects the runtime adopts (adds the Job as owner) when they were applied without one. */
   readonly dependents: readonly DependentRef[];
   readonly checkpointDir?: string;
@@ -98,7 +99,10 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
       command: zetaCommand(spec, 'master', { configDir: `${PATHS.workDir}/engine`, logDir: `${PATHS.workDir}/logs` }),
       env: zetaEnvironment(),
     },
-    jobConfig: spec.jobConfig.kind === 'inline' ? { kind: 'inline', env: ENV.jobConfig } : { kind: 'file', path: spec.jobConfig.path },
+    jobConfig:
+      spec.jobConfig.kind === 'inline'
+        ? { kind: 'inline', env: ENV.jobConfig }
+        : { kind: 'file', path: spec.jobConfig.path },
     dependents: dependentRefs(spec),
     ...(spec.checkpointPvc ? { checkpointDir: PATHS.checkpoints } : {}),
     ...(spec.ha

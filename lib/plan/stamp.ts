@@ -18,7 +18,11 @@ import type { ApplicationPlan, Job, KubeObject } from './types';
 /** The variables stamped with the master's address. */
 export const STAMPED_ENV: readonly string[] = [ENV.masterAddress, ENV.memberList];
 
-export type StampedPod = Pod & { apiVersion: 'v1'; kind: 'Pod'; metadata: NonNullable<Pod['metadata']> & { namespace: string } };
+export type StampedPod = Pod & {
+  apiVersion: 'v1';
+  kind: 'Pod';
+  metadata: NonNullable<Pod['metadata']> & { namespace: string };
+};
 
 /** The master Pod, owner of the workers at run time. */
 export interface MasterRef {
@@ -52,7 +56,14 @@ export function workerSelector(appId: string): string {
 }
 
 export function masterOwnerReference(master: MasterRef): OwnerReference {
-  return { apiVersion: 'v1', kind: 'Pod', name: master.name, uid: master.uid, controller: false, blockOwnerDeletion: false };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    name: master.name,
+    uid: master.uid,
+    controller: false,
+    blockOwnerDeletion: false,
+  };
 }
 
 /** True if the Pod is owned by the master Pod with `uid`. */
@@ -63,7 +74,8 @@ export function ownedBy(pod: Pod, uid: string): boolean {
 /** Problems that make a template unusable (empty = usable). */
 export function templateProblems(template: PodTemplate): string[] {
   const spec = template.template?.spec;
-  if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0) return ['it has no Pod spec with containers'];
+  if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0)
+    return ['it has no Pod spec with containers'];
   const stamped = spec.containers.some((c) => (c.env ?? []).some((e) => STAMPED_ENV.includes(e.name)));
   return stamped ? [] : [`no container has ${STAMPED_ENV.join(' or ')} in its env (workers could not find the master)`];
 }
@@ -77,13 +89,18 @@ function stampEnv(env: readonly EnvVar[] | undefined, address: string): EnvVar[]
 export function stampWorker(input: WorkerStampInput, n: number): StampedPod {
   const { template } = input;
   const problems = templateProblems(template);
-  if (problems.length > 0) throw new Error(`the worker PodTemplate ${template.metadata?.name ?? '?'} cannot be used: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new Error(`the worker PodTemplate ${template.metadata?.name ?? '?'} cannot be used: ${problems.join('; ')}`);
   const meta = template.template?.metadata ?? {};
   const copy = JSON.parse(JSON.stringify(template.template!.spec)) as PodSpec;
   if (input.masterHost !== undefined && input.masterPort !== undefined) {
     const address = hostPort(input.masterHost, input.masterPort);
     copy.containers = copy.containers.map((c) => ({ ...c, ...(c.env ? { env: stampEnv(c.env, address) } : {}) }));
-    if (copy.initContainers) copy.initContainers = copy.initContainers.map((c) => ({ ...c, ...(c.env ? { env: stampEnv(c.env, address) } : {}) }));
+    if (copy.initContainers)
+      copy.initContainers = copy.initContainers.map((c) => ({
+        ...c,
+        ...(c.env ? { env: stampEnv(c.env, address) } : {}),
+      }));
   }
   return {
     apiVersion: 'v1',
@@ -93,7 +110,11 @@ export function stampWorker(input: WorkerStampInput, n: number): StampedPod {
       namespace: input.namespace,
       labels: { ...(meta.labels ?? {}), [LABELS.applicationId]: input.appId, [LABELS.role]: 'worker' },
       ...(meta.annotations && Object.keys(meta.annotations).length ? { annotations: { ...meta.annotations } } : {}),
-      ...(input.owner ? { ownerReferences: [input.owner] } : input.master ? { ownerReferences: [masterOwnerReference(input.master)] } : {}),
+      ...(input.owner
+        ? { ownerReferences: [input.owner] }
+        : input.master
+          ? { ownerReferences: [masterOwnerReference(input.master)] }
+          : {}),
     },
     spec: copy,
   };
@@ -101,7 +122,11 @@ export function stampWorker(input: WorkerStampInput, n: number): StampedPod {
 
 /** Workers 1..N of the application as a dry run sees them (no owner, addresses as in the template). */
 export function stampWorkers(plan: ApplicationPlan): StampedPod[] {
-  const input = { template: plan.workerTemplate, appId: plan.spec.appId, namespace: plan.workerTemplate.metadata.namespace };
+  const input = {
+    template: plan.workerTemplate,
+    appId: plan.spec.appId,
+    namespace: plan.workerTemplate.metadata.namespace,
+  };
   return Array.from({ length: plan.spec.worker.count }, (_, i) => stampWorker(input, i + 1));
 }
 
@@ -117,7 +142,9 @@ export function stampMasterPod(job: Job & KubeObject): StampedPod {
       generateName: `${name}-`,
       namespace: job.metadata.namespace,
       labels: { ...(tpl.metadata?.labels ?? {}), 'batch.kubernetes.io/job-name': name, 'job-name': name },
-      ...(tpl.metadata?.annotations && Object.keys(tpl.metadata.annotations).length ? { annotations: { ...tpl.metadata.annotations } } : {}),
+      ...(tpl.metadata?.annotations && Object.keys(tpl.metadata.annotations).length
+        ? { annotations: { ...tpl.metadata.annotations } }
+        : {}),
     },
     spec: JSON.parse(JSON.stringify(tpl.spec)) as PodSpec,
   };

@@ -27,14 +27,26 @@ export function submitterRules(): PolicyRule[] {
     { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
     // Owned data objects: `patch` only because the runtime Role adopts them (escalation check);
     // cancel removes leftovers by label with deletecollection, never by listing.
-    { apiGroups: [''], resources: ['configmaps', 'secrets', 'podtemplates'], verbs: ['create', 'get', 'patch', 'delete', 'deletecollection'] },
+    {
+      apiGroups: [''],
+      resources: ['configmaps', 'secrets', 'podtemplates'],
+      verbs: ['create', 'get', 'patch', 'delete', 'deletecollection'],
+    },
     { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
     // With HA: the masters' StatefulSet (`patch`, `get` and `delete` because the runtime Role has them: escalation check).
     { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['create', 'get', 'patch', 'delete'] },
     // Services have no deletecollection: cancel reads the one named after the application.
     { apiGroups: [''], resources: ['services'], verbs: ['create', 'get', 'delete'] },
-    { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
-    { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
+    {
+      apiGroups: ['rbac.authorization.k8s.io'],
+      resources: ['roles', 'rolebindings'],
+      verbs: ['create', 'get', 'delete', 'deletecollection'],
+    },
+    {
+      apiGroups: ['networking.k8s.io'],
+      resources: ['networkpolicies'],
+      verbs: ['create', 'get', 'delete', 'deletecollection'],
+    },
     // The runtime Role creates Events (escalation check); status lists the Job's Events.
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] },
     // Preflight: referenced objects must exist; quota and limit ranges must admit the whole footprint.
@@ -43,7 +55,10 @@ export function submitterRules(): PolicyRule[] {
   ];
 }
 
-export function submitterRole(namespace: string, name = SUBMITTER_ROLE_NAME): Role & { apiVersion: string; kind: string } {
+export function submitterRole(
+  namespace: string,
+  name = SUBMITTER_ROLE_NAME,
+): Role & { apiVersion: string; kind: string } {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'Role',

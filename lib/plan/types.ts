@@ -1,15 +1,39 @@
 import type { StatefulSet } from 'kubernetes-types/apps/v1';
 import type { Job } from 'kubernetes-types/batch/v1';
-import type { ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, ServiceAccount } from 'kubernetes-types/core/v1';
+import type {
+  ConfigMap,
+  Container,
+  PodSpec,
+  PodTemplate,
+  Secret,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ApplicationSpec } from '../model/spec';
 
-export type { StatefulSet, Job, ConfigMap, Container, PodSpec, PodTemplate, Secret, Service, ServiceAccount, NetworkPolicy, Role, RoleBinding, ObjectMeta };
+export type {
+  StatefulSet,
+  Job,
+  ConfigMap,
+  Container,
+  PodSpec,
+  PodTemplate,
+  Secret,
+  Service,
+  ServiceAccount,
+  NetworkPolicy,
+  Role,
+  RoleBinding,
+  ObjectMeta,
+};
 
 /** Any object of the plan: plain JSON with apiVersion, kind and a named metadata. */
-export type KubeObject = (Job | StatefulSet | Service | ServiceAccount | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy) & {
+export type KubeObject = (
+  Job | StatefulSet | Service | ServiceAccount | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy
+) & {
   apiVersion: string;
   kind: string;
   metadata: ObjectMeta & { name: string; namespace: string };

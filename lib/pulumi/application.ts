@@ -73,8 +73,9 @@ export interface ResolvedSeaTunnelApplicationArgs extends SeaTunnelApplicationPu
   readonly spec: ApplicationSpec;
 }
 
-const isResolved = (a: SeaTunnelApplicationArgs | ResolvedSeaTunnelApplicationArgs): a is ResolvedSeaTunnelApplicationArgs =>
-  'spec' in a && typeof a.spec === 'object' && !('image' in a);
+const isResolved = (
+  a: SeaTunnelApplicationArgs | ResolvedSeaTunnelApplicationArgs,
+): a is ResolvedSeaTunnelApplicationArgs => 'spec' in a && typeof a.spec === 'object' && !('image' in a);
 
 /**
  * Resolves and plans an application the way the component does (throws ConfigurationError with
@@ -132,7 +133,11 @@ export class SeaTunnelApplication extends pulumi.ComponentResource {
   /** The patch that unsuspends the Job once every dependent exists. */
   readonly start: k8s.batch.v1.JobPatch;
 
-  constructor(name: string, args: SeaTunnelApplicationArgs | ResolvedSeaTunnelApplicationArgs, opts: pulumi.ComponentResourceOptions = {}) {
+  constructor(
+    name: string,
+    args: SeaTunnelApplicationArgs | ResolvedSeaTunnelApplicationArgs,
+    opts: pulumi.ComponentResourceOptions = {},
+  ) {
     // Resolve and plan before anything is registered: invalid input registers nothing, not even
     // the component.
     const plan = planApplication(args);
@@ -189,7 +194,11 @@ export class SeaTunnelApplication extends pulumi.ComponentResource {
 type OwnerReferences = pulumi.Output<NonNullable<KubeObject['metadata']['ownerReferences']>>;
 
 /** The typed resource of one dependent, owner-referenced to the Job. */
-function dependentResource(o: KubeObject, ownerReferences: OwnerReferences, opts: pulumi.CustomResourceOptions): pulumi.CustomResource {
+function dependentResource(
+  o: KubeObject,
+  ownerReferences: OwnerReferences,
+  opts: pulumi.CustomResourceOptions,
+): pulumi.CustomResource {
   const name = childName(o);
   const metadata = { ...o.metadata, ownerReferences };
   switch (o.kind) {
@@ -205,7 +214,10 @@ function dependentResource(o: KubeObject, ownerReferences: OwnerReferences, opts
       return new k8s.core.v1.ConfigMap(name, argsOf<k8s.core.v1.ConfigMapArgs>(o, metadata), opts);
     case 'Secret': {
       // Secret data is a Pulumi secret: encrypted in the state, masked in diffs and logs.
-      const { data, stringData } = o as KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> };
+      const { data, stringData } = o as KubeObject & {
+        data?: Record<string, string>;
+        stringData?: Record<string, string>;
+      };
       return new k8s.core.v1.Secret(
         name,
         argsOf<k8s.core.v1.SecretArgs>(o, metadata, {
@@ -224,11 +236,16 @@ function dependentResource(o: KubeObject, ownerReferences: OwnerReferences, opts
       // and the coordinator, not Pulumi, waits for them (as for the Job).
       return new k8s.apps.v1.StatefulSet(
         name,
-        argsOf<k8s.apps.v1.StatefulSetArgs>(o, { ...metadata, annotations: { ...(o.metadata.annotations ?? {}), [PULUMI_ANNOTATIONS.skipAwait]: 'true' } }),
+        argsOf<k8s.apps.v1.StatefulSetArgs>(o, {
+          ...metadata,
+          annotations: { ...(o.metadata.annotations ?? {}), [PULUMI_ANNOTATIONS.skipAwait]: 'true' },
+        }),
         opts,
       );
     default:
       // A new kind in the plan must be mapped here before it can be deployed.
-      throw new Error(`SeaTunnelApplication (Pulumi): no resource class for ${o.apiVersion} ${o.kind} "${o.metadata.name}"`);
+      throw new Error(
+        `SeaTunnelApplication (Pulumi): no resource class for ${o.apiVersion} ${o.kind} "${o.metadata.name}"`,
+      );
   }
 }

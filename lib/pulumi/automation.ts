@@ -17,11 +17,17 @@ import { promisify } from 'node:util';
 import type * as automation from '@pulumi/pulumi/automation';
 import type { ApplicationSpec } from '../model/spec';
 import type { TeamTemplate } from '../model/template';
-import { planApplication, SeaTunnelApplication, type ResolvedSeaTunnelApplicationArgs, type SeaTunnelApplicationArgs } from './application';
+import {
+  planApplication,
+  SeaTunnelApplication,
+  type ResolvedSeaTunnelApplicationArgs,
+  type SeaTunnelApplicationArgs,
+} from './application';
 import { applicationFromStackConfig, CONFIG_NAMESPACE, type StackJobConfig } from './stack-config';
 
 /** An application for an inline program. */
-export type InlineApplication = Omit<SeaTunnelApplicationArgs, 'provider'> | Omit<ResolvedSeaTunnelApplicationArgs, 'provider'>;
+export type InlineApplication =
+  Omit<SeaTunnelApplicationArgs, 'provider'> | Omit<ResolvedSeaTunnelApplicationArgs, 'provider'>;
 
 /** Project name of inline stacks (the project's Pulumi.yaml uses the same). */
 export const PROJECT_NAME = 'seatunnel-jobs';
@@ -87,7 +93,8 @@ export class JobStacksError extends Error {
     readonly results: readonly JobStackResult[],
   ) {
     super(
-      `${failures.length} of ${failures.length + results.length} job stack(s) failed:\n` + failures.map((f) => `  ${f.stack}: ${f.error.message}`).join('\n'),
+      `${failures.length} of ${failures.length + results.length} job stack(s) failed:\n` +
+        failures.map((f) => `  ${f.stack}: ${f.error.message}`).join('\n'),
     );
     this.name = 'JobStacksError';
   }
@@ -110,7 +117,10 @@ function defaultProjectDir(): string {
 }
 
 /** Resolves every job (all problems of all jobs are thrown before any stack runs). */
-export function prepareJobs(jobs: readonly JobStack[], opts: Pick<AutomationOptions, 'projectDir' | 'templates'> = {}): PreparedJob[] {
+export function prepareJobs(
+  jobs: readonly JobStack[],
+  opts: Pick<AutomationOptions, 'projectDir' | 'templates'> = {},
+): PreparedJob[] {
   const projectDir = opts.projectDir ?? defaultProjectDir();
   const prepared: PreparedJob[] = [];
   const errors: string[] = [];
@@ -129,7 +139,8 @@ export function prepareJobs(jobs: readonly JobStack[], opts: Pick<AutomationOpti
   for (const p of prepared) {
     const id = `${p.spec.namespace}/${p.spec.appId}`;
     if (seen.has(p.stack)) errors.push(`stack ${p.stack} is named twice`);
-    if ([...seen.values()].includes(id)) errors.push(`application ${id} is deployed by two stacks (give them different names or run IDs)`);
+    if ([...seen.values()].includes(id))
+      errors.push(`application ${id} is deployed by two stacks (give them different names or run IDs)`);
     seen.set(p.stack, id);
   }
   if (errors.length) throw new Error(`Cannot run the job stacks:\n${errors.join('\n')}`);
@@ -140,7 +151,9 @@ export function prepareJobs(jobs: readonly JobStack[], opts: Pick<AutomationOpti
 export function automationEnv(opts: AutomationOptions): Record<string, string> {
   const passphrase = opts.passphrase ?? process.env.PULUMI_CONFIG_PASSPHRASE;
   if (passphrase === undefined) {
-    throw new Error("a passphrase for the stacks' secrets is required: pass `passphrase` or set PULUMI_CONFIG_PASSPHRASE");
+    throw new Error(
+      "a passphrase for the stacks' secrets is required: pass `passphrase` or set PULUMI_CONFIG_PASSPHRASE",
+    );
   }
   return {
     PULUMI_BACKEND_URL: `file://${resolve(opts.backendDir)}`,
@@ -168,24 +181,43 @@ async function pulumiCommand(opts: AutomationOptions): Promise<automation.Pulumi
   try {
     return await PulumiCommand.get(opts.pulumiRoot ? { root: resolve(opts.pulumiRoot) } : {});
   } catch (e) {
-    throw new Error(`no usable Pulumi CLI at ${where} (build one with tools/pulumi/build.sh): ${(e as Error).message}`, { cause: e });
+    throw new Error(
+      `no usable Pulumi CLI at ${where} (build one with tools/pulumi/build.sh): ${(e as Error).message}`,
+      { cause: e },
+    );
   }
 }
 
 /** Installs the given provider binary into PULUMI_HOME unless that exact version is there. */
-async function ensureKubernetesProvider(cmd: automation.PulumiCommand, env: Record<string, string>, opts: AutomationOptions): Promise<void> {
+async function ensureKubernetesProvider(
+  cmd: automation.PulumiCommand,
+  env: Record<string, string>,
+  opts: AutomationOptions,
+): Promise<void> {
   const provider = opts.kubernetesProvider;
   if (!provider) return;
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the optional peer's manifest, read only here
   const sdkVersion = (require('@pulumi/kubernetes/package.json') as { version: string }).version;
   if (provider.version !== sdkVersion) {
-    throw new Error(`the Kubernetes provider ${provider.version} does not match @pulumi/kubernetes ${sdkVersion}, which the program asks for`);
+    throw new Error(
+      `the Kubernetes provider ${provider.version} does not match @pulumi/kubernetes ${sdkVersion}, which the program asks for`,
+    );
   }
   const home = env.PULUMI_HOME ?? join(process.env.HOME ?? '', '.pulumi');
-  if (existsSync(join(home, 'plugins', `resource-kubernetes-v${provider.version}`, 'pulumi-resource-kubernetes'))) return;
+  if (existsSync(join(home, 'plugins', `resource-kubernetes-v${provider.version}`, 'pulumi-resource-kubernetes')))
+    return;
   await promisify(execFile)(
     cmd.command,
-    ['plugin', 'install', 'resource', 'kubernetes', provider.version, '--file', resolve(provider.path), '--non-interactive'],
+    [
+      'plugin',
+      'install',
+      'resource',
+      'kubernetes',
+      provider.version,
+      '--file',
+      resolve(provider.path),
+      '--non-interactive',
+    ],
     {
       env: { ...process.env, ...env },
     },
@@ -231,7 +263,11 @@ export function stackConfigValues(config: StackJobConfig): automation.ConfigMap 
 }
 
 async function stackFor(s: Session, p: PreparedJob): Promise<automation.Stack> {
-  const wsOpts = { envVars: s.env, pulumiCommand: s.cmd, ...(s.env.PULUMI_HOME ? { pulumiHome: s.env.PULUMI_HOME } : {}) };
+  const wsOpts = {
+    envVars: s.env,
+    pulumiCommand: s.cmd,
+    ...(s.env.PULUMI_HOME ? { pulumiHome: s.env.PULUMI_HOME } : {}),
+  };
   if ('application' in p.job) {
     const { customTimeouts } = p.job.application;
     const args: ResolvedSeaTunnelApplicationArgs = { spec: p.spec, ...(customTimeouts ? { customTimeouts } : {}) };
@@ -253,7 +289,9 @@ async function stackFor(s: Session, p: PreparedJob): Promise<automation.Stack> {
   const stack = await s.auto.LocalWorkspace.createOrSelectStack({ stackName: p.stack, workDir: s.projectDir }, wsOpts);
   // The stack's `seatunnel:*` config becomes exactly the job's: keys it no longer has are removed.
   const values = stackConfigValues(p.job.config);
-  const stale = Object.keys(await stack.getAllConfig()).filter((k) => k.startsWith(`${CONFIG_NAMESPACE}:`) && !(k in values));
+  const stale = Object.keys(await stack.getAllConfig()).filter(
+    (k) => k.startsWith(`${CONFIG_NAMESPACE}:`) && !(k in values),
+  );
   if (stale.length) await stack.removeAllConfig(stale);
   await stack.setAllConfig(values);
   return stack;
@@ -281,7 +319,8 @@ async function eachStack(
   return results;
 }
 
-const str = (outputs: automation.OutputMap, k: string, fallback: string) => (typeof outputs[k]?.value === 'string' ? outputs[k].value : fallback);
+const str = (outputs: automation.OutputMap, k: string, fallback: string) =>
+  typeof outputs[k]?.value === 'string' ? outputs[k].value : fallback;
 
 /** A job's result: the stack's outputs where an `up` produced them, else what the plan says. */
 function resultOf(p: PreparedJob, changes: automation.OpMap, outputs: automation.OutputMap = {}): JobStackResult {

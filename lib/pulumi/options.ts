@@ -72,7 +72,11 @@ export function dependentOptions(ctx: ChildOptionsContext, job: Resource): Custo
  * The JobPatch that unsuspends the Job: only once the Job and every dependent exist. A new Job
  * (after a replacement) is created suspended again, so the patch is re-applied with it.
  */
-export function startOptions(ctx: ChildOptionsContext, job: Resource, dependents: readonly Resource[]): CustomResourceOptions {
+export function startOptions(
+  ctx: ChildOptionsContext,
+  job: Resource,
+  dependents: readonly Resource[],
+): CustomResourceOptions {
   return {
     ...common(ctx),
     dependsOn: [job, ...dependents],

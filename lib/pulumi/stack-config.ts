@@ -95,7 +95,8 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
   const fail = (k: keyof StackJobConfig, value: unknown, rule: string) => problems.push({ key: key(k), value, rule });
 
   for (const k of Object.keys(config) as Array<keyof StackJobConfig>) {
-    if (!STACK_CONFIG_KEYS.includes(k)) fail(k, config[k], `unknown key; expected one of ${STACK_CONFIG_KEYS.map(key).join(', ')}`);
+    if (!STACK_CONFIG_KEYS.includes(k))
+      fail(k, config[k], `unknown key; expected one of ${STACK_CONFIG_KEYS.map(key).join(', ')}`);
   }
   for (const k of OBJECT_KEYS) {
     if (config[k] !== undefined && !isObject(config[k]))
@@ -103,7 +104,11 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
   }
   const fileDoor = config.deploymentFile !== undefined || config.deployment !== undefined;
   if (config.deploymentFile !== undefined && config.deployment !== undefined) {
-    fail('deployment', config.deployment, `give the deployment either as a file (${key('deploymentFile')}) or as structured config, not both`);
+    fail(
+      'deployment',
+      config.deployment,
+      `give the deployment either as a file (${key('deploymentFile')}) or as structured config, not both`,
+    );
   }
   if (fileDoor && config.application !== undefined) {
     fail(
@@ -131,7 +136,13 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
   const template = config.template !== undefined ? ctx.templates?.[config.template] : undefined;
   if (config.template !== undefined && !template) {
     const known = Object.keys(ctx.templates ?? {});
-    fail('template', config.template, known.length ? `unknown team template; known: ${known.join(', ')}` : 'no team templates are known to this program');
+    fail(
+      'template',
+      config.template,
+      known.length
+        ? `unknown team template; known: ${known.join(', ')}`
+        : 'no team templates are known to this program',
+    );
   }
 
   const readText = (k: 'deploymentFile' | 'jobFile'): { path: string; text: string } | undefined => {
@@ -171,5 +182,8 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
   }
   const own = { ...config.application, ...(jobConfig !== undefined ? { jobConfig } : {}) } as SeaTunnelApplicationProps;
   const props = template ? template.application(own) : own;
-  return resolveApplication(props, { ids: 'derived', readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(baseDir, p), 'utf8') });
+  return resolveApplication(props, {
+    ids: 'derived',
+    readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(baseDir, p), 'utf8'),
+  });
 }

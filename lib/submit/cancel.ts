@@ -34,7 +34,12 @@ export class NotAnApplicationError extends Error {
 }
 
 /** A mistyped --id must not touch an unrelated Job that happens to have that name. */
-function requireApplicationJob(job: AnyObject, namespace: string, applicationId: string, action: 'changed' | 'deleted'): void {
+function requireApplicationJob(
+  job: AnyObject,
+  namespace: string,
+  applicationId: string,
+  action: 'changed' | 'deleted',
+): void {
   if (job.metadata?.labels?.[LABELS.applicationId] !== applicationId) {
     throw new NotAnApplicationError(
       `Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was ${action}`,
@@ -79,16 +84,24 @@ export interface GracefulStopReport {
  * workers; waits for the master to finish, up to `timeoutMs`. The caller then deletes the Job as a
  * plain cancel does. A Job that is missing or already finished needs no stop.
  */
-export async function requestGracefulStop(kube: Kube, namespace: string, applicationId: string, opts: GracefulStop): Promise<GracefulStopReport> {
+export async function requestGracefulStop(
+  kube: Kube,
+  namespace: string,
+  applicationId: string,
+  opts: GracefulStop,
+): Promise<GracefulStopReport> {
   const jobRef: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const read = () => withRetry(() => kube.find<AnyObject>(jobRef));
   const finished = (job: AnyObject | undefined) => {
-    const conditions = (job?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
+    const conditions =
+      (job?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
     const phase = job?.metadata?.annotations?.[ANNOTATIONS.phase];
     return (
       !job ||
-      conditions.some((c) => ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet'].includes(c.type) && c.status === 'True') ||
+      conditions.some(
+        (c) => ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet'].includes(c.type) && c.status === 'True',
+      ) ||
       ['Succeeded', 'Failed', 'Canceled'].includes(phase ?? '')
     );
   };
@@ -96,12 +109,18 @@ export async function requestGracefulStop(kube: Kube, namespace: string, applica
   if (!job) return { stopped: false };
   requireApplicationJob(job, namespace, applicationId, 'changed');
   if (finished(job)) return { stopped: true, phase: job.metadata?.annotations?.[ANNOTATIONS.phase] };
-  await withRetry(() => kube.mergePatch(jobRef, { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'savepoint' } } }));
+  await withRetry(() =>
+    kube.mergePatch(jobRef, { metadata: { annotations: { [ANNOTATIONS.cancelRequested]: 'savepoint' } } }),
+  );
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     const now = await read();
     if (finished(now)) {
-      return { stopped: true, phase: now?.metadata?.annotations?.[ANNOTATIONS.phase], zetaStatus: now?.metadata?.annotations?.[ANNOTATIONS.zetaJobStatus] };
+      return {
+        stopped: true,
+        phase: now?.metadata?.annotations?.[ANNOTATIONS.phase],
+        zetaStatus: now?.metadata?.annotations?.[ANNOTATIONS.zetaJobStatus],
+      };
     }
     if (Date.now() >= deadline) return { stopped: false, phase: now?.metadata?.annotations?.[ANNOTATIONS.phase] };
     await sleep(opts.pollMs ?? 500);
@@ -119,7 +138,9 @@ export async function cancelApplication(
   opts: { writesWaitFor?: Promise<unknown> } = {},
 ): Promise<CancelReport> {
   const jobRef: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
-  const job = await readBeside(opts.writesWaitFor, () => withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true })));
+  const job = await readBeside(opts.writesWaitFor, () =>
+    withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true })),
+  );
   let jobFound = false;
   if (job) {
     requireApplicationJob(job, namespace, applicationId, 'deleted');
@@ -173,7 +194,13 @@ export async function cancelApplication(
 async function deleteOwnedByName(kube: Kube, ref: ObjectRef, applicationId: string): Promise<ObjectRef | undefined> {
   const svc = await withRetry(() => kube.find<AnyObject>(ref, { metadataOnly: true }));
   const labels = svc?.metadata?.labels ?? {};
-  if (!svc || svc.metadata?.deletionTimestamp || labels[LABELS.applicationId] !== applicationId || labels[LABELS.managedBy] !== MANAGED_BY) return undefined;
+  if (
+    !svc ||
+    svc.metadata?.deletionTimestamp ||
+    labels[LABELS.applicationId] !== applicationId ||
+    labels[LABELS.managedBy] !== MANAGED_BY
+  )
+    return undefined;
   try {
     await withRetry(() => kube.delete(ref, { uid: svc.metadata?.uid, propagationPolicy: 'Background' }));
     return ref;

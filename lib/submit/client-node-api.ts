@@ -53,7 +53,9 @@ export interface Connection extends KubeTransport {
 
 const TOKEN_MOUNT = path.join('var', 'run', 'secrets', 'kubernetes.io', 'serviceaccount');
 
-type Found = { source: KubeconfigSource; label: string; files: string[] } | { source: 'in-cluster'; mountDir: string; location: string };
+type Found =
+  | { source: KubeconfigSource; label: string; files: string[] }
+  | { source: 'in-cluster'; mountDir: string; location: string };
 
 /** Where the connection comes from, in the documented order; throws a ConnectionError naming what was tried. */
 export function locateKubeconfig(opts: ConnectOptions = {}): Found {
@@ -72,7 +74,11 @@ export function locateKubeconfig(opts: ConnectOptions = {}): Found {
   }
   const mountDir = path.join(opts.inClusterRoot ?? '/', TOKEN_MOUNT);
   if (env.KUBERNETES_SERVICE_HOST && fs.existsSync(path.join(mountDir, 'token'))) {
-    return { source: 'in-cluster', mountDir, location: `${env.KUBERNETES_SERVICE_HOST}:${env.KUBERNETES_SERVICE_PORT ?? '443'}` };
+    return {
+      source: 'in-cluster',
+      mountDir,
+      location: `${env.KUBERNETES_SERVICE_HOST}:${env.KUBERNETES_SERVICE_PORT ?? '443'}`,
+    };
   }
   const defaultFile = path.join(env.HOME ?? os.homedir(), '.kube', 'config');
   if (fs.existsSync(defaultFile)) return { source: '~/.kube/config', label: defaultFile, files: [defaultFile] };
@@ -130,7 +136,11 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
     via,
   });
   if (!opts.forceClientNode) {
-    if ('mountDir' in found) return Object.assign(staticApi(inClusterConnection(opts.env ?? process.env, found.mountDir), opts), extra('static'));
+    if ('mountDir' in found)
+      return Object.assign(
+        staticApi(inClusterConnection(opts.env ?? process.env, found.mountDir), opts),
+        extra('static'),
+      );
     if (found.files.length === 1) {
       let read;
       try {

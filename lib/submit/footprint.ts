@@ -92,7 +92,11 @@ const max = (a: Amounts, b: Amounts): Amounts => {
  * LimitRanger's defaulting of one container: a missing limit gets the Container item's `default`;
  * a missing request gets `defaultRequest`, else the (possibly defaulted) limit.
  */
-export function defaultedContainer(c: Container, init: boolean, limitRanges: readonly LimitRangeLike[] = []): ContainerResources {
+export function defaultedContainer(
+  c: Container,
+  init: boolean,
+  limitRanges: readonly LimitRangeLike[] = [],
+): ContainerResources {
   const requests = amounts(c.resources?.requests);
   const limits = amounts(c.resources?.limits);
   const defaulted: string[] = [];
@@ -146,7 +150,11 @@ export function podResources(spec: PodSpec, limitRanges: readonly LimitRangeLike
     }
   }
   const overhead = amounts(spec.overhead);
-  return { containers: containers.map((x) => x.c), requests: add(max(reqSum, reqInit), overhead), limits: add(max(limSum, limInit), overhead) };
+  return {
+    containers: containers.map((x) => x.c),
+    requests: add(max(reqSum, reqInit), overhead),
+    limits: add(max(limSum, limInit), overhead),
+  };
 }
 
 /** The footprint of master + N workers and the application's objects. */
@@ -219,7 +227,10 @@ export function formatQuantity(resource: string, value: number): string {
 // ---- ResourceQuota ----
 
 /** Which part of the footprint a quota resource name counts; undefined if it counts nothing of ours. */
-function demandOf(fp: Footprint, key: string): { total: number; master: number; worker: number; haMaster?: number } | undefined {
+function demandOf(
+  fp: Footprint,
+  key: string,
+): { total: number; master: number; worker: number; haMaster?: number } | undefined {
   const pick = (list: 'requests' | 'limits', res: string) => ({
     total: fp[list][res] ?? 0,
     master: fp.master[list][res] ?? 0,
@@ -235,10 +246,18 @@ function demandOf(fp: Footprint, key: string): { total: number; master: number; 
 }
 
 const POD_RESOURCES = (key: string) =>
-  key === 'pods' || key === 'count/pods' || key === 'cpu' || key === 'memory' || key === 'ephemeral-storage' || /^(requests|limits)\./.test(key);
+  key === 'pods' ||
+  key === 'count/pods' ||
+  key === 'cpu' ||
+  key === 'memory' ||
+  key === 'ephemeral-storage' ||
+  /^(requests|limits)\./.test(key);
 
 /** Whether a quota's scopes select our Pods: not terminating (no activeDeadlineSeconds), not BestEffort, no priority class. */
-export function quotaScopesMatch(q: ResourceQuotaLike, pod: { terminating: boolean; bestEffort: boolean; priorityClass?: string }): boolean {
+export function quotaScopesMatch(
+  q: ResourceQuotaLike,
+  pod: { terminating: boolean; bestEffort: boolean; priorityClass?: string },
+): boolean {
   const scopes = [
     ...(q.spec?.scopes ?? []).map((s) => ({ scopeName: s, operator: 'Exists', values: [] as string[] })),
     ...(q.spec?.scopeSelector?.matchExpressions ?? []),
@@ -269,7 +288,12 @@ export function quotaScopesMatch(q: ResourceQuotaLike, pod: { terminating: boole
   });
 }
 
-function breakdown(key: string, d: { master: number; worker: number; haMaster?: number }, workers: number, haMasters?: number): string {
+function breakdown(
+  key: string,
+  d: { master: number; worker: number; haMaster?: number },
+  workers: number,
+  haMasters?: number,
+): string {
   const f = (v: number) => formatQuantity(key, v);
   const ws = `${workers} worker${workers === 1 ? '' : 's'}`;
   if (haMasters !== undefined) {
@@ -286,7 +310,8 @@ export function checkQuotas(
   pods: { terminating: boolean; priorityClass?: string } = { terminating: false },
 ): FootprintProblem[] {
   const problems: FootprintProblem[] = [];
-  const bestEffort = (p: PodResources) => p.containers.every((c) => Object.keys(c.requests).length === 0 && Object.keys(c.limits).length === 0);
+  const bestEffort = (p: PodResources) =>
+    p.containers.every((c) => Object.keys(c.requests).length === 0 && Object.keys(c.limits).length === 0);
   for (const q of quotas) {
     const name = q.metadata?.name ?? '(unnamed)';
     const scoped = (q.spec?.scopes?.length ?? 0) > 0 || (q.spec?.scopeSelector?.matchExpressions?.length ?? 0) > 0;
@@ -316,7 +341,9 @@ export function checkQuotas(
     // A quota on requests/limits of a resource rejects every container that does not set it.
     if (podsMatch) {
       for (const key of Object.keys(hard)) {
-        const m = /^(requests|limits)\.(cpu|memory|ephemeral-storage)$/.exec(key) ?? (key === 'cpu' || key === 'memory' ? [key, 'requests', key] : null);
+        const m =
+          /^(requests|limits)\.(cpu|memory|ephemeral-storage)$/.exec(key) ??
+          (key === 'cpu' || key === 'memory' ? [key, 'requests', key] : null);
         if (!m) continue;
         const [, list, res] = m as unknown as [string, 'requests' | 'limits', string];
         for (const [role, p] of [
@@ -366,15 +393,28 @@ export function checkLimitRanges(limitRanges: readonly LimitRangeLike[], fp: Foo
       const judge = (what: string, requests: Amounts, limits: Amounts, per: string) => {
         for (const [res, v] of Object.entries(mx)) {
           const f = (x: number) => formatQuantity(res, x);
-          if (limits[res] === undefined) push(object, `${object}: ${what}: sets no ${res} limit, but the maximum per ${per} is ${f(v)} (a limit is required)`);
-          else if (limits[res] > v + 1e-9) push(object, `${object}: ${what}: ${res} limit ${f(limits[res])} is above the maximum ${f(v)} per ${per}`);
+          if (limits[res] === undefined)
+            push(
+              object,
+              `${object}: ${what}: sets no ${res} limit, but the maximum per ${per} is ${f(v)} (a limit is required)`,
+            );
+          else if (limits[res] > v + 1e-9)
+            push(object, `${object}: ${what}: ${res} limit ${f(limits[res])} is above the maximum ${f(v)} per ${per}`);
           else if (requests[res] !== undefined && requests[res] > v + 1e-9)
-            push(object, `${object}: ${what}: ${res} request ${f(requests[res])} is above the maximum ${f(v)} per ${per}`);
+            push(
+              object,
+              `${object}: ${what}: ${res} request ${f(requests[res])} is above the maximum ${f(v)} per ${per}`,
+            );
         }
         for (const [res, v] of Object.entries(mn)) {
           const f = (x: number) => formatQuantity(res, x);
-          if (requests[res] === undefined) push(object, `${object}: ${what}: sets no ${res} request, but the minimum per ${per} is ${f(v)}`);
-          else if (requests[res] < v - 1e-9) push(object, `${object}: ${what}: ${res} request ${f(requests[res])} is below the minimum ${f(v)} per ${per}`);
+          if (requests[res] === undefined)
+            push(object, `${object}: ${what}: sets no ${res} request, but the minimum per ${per} is ${f(v)}`);
+          else if (requests[res] < v - 1e-9)
+            push(
+              object,
+              `${object}: ${what}: ${res} request ${f(requests[res])} is below the minimum ${f(v)} per ${per}`,
+            );
           else if (limits[res] !== undefined && limits[res] < v - 1e-9)
             push(object, `${object}: ${what}: ${res} limit ${f(limits[res])} is below the minimum ${f(v)} per ${per}`);
         }
@@ -382,8 +422,16 @@ export function checkLimitRanges(limitRanges: readonly LimitRangeLike[], fp: Foo
           const req = requests[res];
           const lim = limits[res];
           if (lim === undefined) continue;
-          if (!req) push(object, `${object}: ${what}: ${res} has a limit but no request, and the limit/request ratio is capped at ${r}`);
-          else if (lim / req > r + 1e-9) push(object, `${object}: ${what}: ${res} limit/request ratio ${(lim / req).toFixed(2)} is above the maximum ${r}`);
+          if (!req)
+            push(
+              object,
+              `${object}: ${what}: ${res} has a limit but no request, and the limit/request ratio is capped at ${r}`,
+            );
+          else if (lim / req > r + 1e-9)
+            push(
+              object,
+              `${object}: ${what}: ${res} limit/request ratio ${(lim / req).toFixed(2)} is above the maximum ${r}`,
+            );
         }
       };
       if (item.type === 'Container') {
@@ -391,15 +439,21 @@ export function checkLimitRanges(limitRanges: readonly LimitRangeLike[], fp: Foo
           ['master', fp.master],
           ['worker', fp.worker],
         ] as const) {
-          for (const c of p.containers) judge(`the ${role} Pod's ${c.init ? 'init ' : ''}container "${c.name}"`, c.requests, c.limits, 'Container');
+          for (const c of p.containers)
+            judge(`the ${role} Pod's ${c.init ? 'init ' : ''}container "${c.name}"`, c.requests, c.limits, 'Container');
         }
         const defaults = [
           ...Object.entries(amounts(item.default)).map(([k, v]) => `limit ${k} ${formatQuantity(k, v)}`),
           ...Object.entries(amounts(item.defaultRequest)).map(([k, v]) => `request ${k} ${formatQuantity(k, v)}`),
         ];
         if (defaults.length) {
-          const applied = [...fp.master.containers.map((c) => ['master', c] as const), ...fp.worker.containers.map((c) => ['worker', c] as const)].flatMap(
-            ([role, c]) => c.defaulted.filter((d) => d.endsWith(object)).map((d) => `${role} container "${c.name}": ${d.replace(` from ${object}`, '')}`),
+          const applied = [
+            ...fp.master.containers.map((c) => ['master', c] as const),
+            ...fp.worker.containers.map((c) => ['worker', c] as const),
+          ].flatMap(([role, c]) =>
+            c.defaulted
+              .filter((d) => d.endsWith(object))
+              .map((d) => `${role} container "${c.name}": ${d.replace(` from ${object}`, '')}`),
           );
           notes.push(
             applied.length

@@ -18,7 +18,9 @@ export interface StaticConnection {
   readonly basic?: { readonly username: string; readonly password: string };
 }
 
-export type KubeconfigRead = { readonly kind: 'static'; readonly connection: StaticConnection } | { readonly kind: 'needs-client-node'; readonly why: string };
+export type KubeconfigRead =
+  | { readonly kind: 'static'; readonly connection: StaticConnection }
+  | { readonly kind: 'needs-client-node'; readonly why: string };
 
 interface Named<T> {
   name?: string;
@@ -46,7 +48,10 @@ export function readKubeconfig(file: string, text: string = fs.readFileSync(file
   const context = list('contexts').find((c) => c.name === current)?.context;
   if (!context) throw new Error(`the kubeconfig's current-context "${current}" is not among its contexts`);
   const cluster = list('clusters').find((c) => c.name === str(context.cluster))?.cluster;
-  if (!cluster) throw new Error(`context "${current}" names cluster "${String(context.cluster)}", which the kubeconfig does not define`);
+  if (!cluster)
+    throw new Error(
+      `context "${current}" names cluster "${String(context.cluster)}", which the kubeconfig does not define`,
+    );
   const user = list('users').find((u) => u.name === str(context.user))?.user ?? {};
   const server = str(cluster.server);
   if (!server) throw new Error(`cluster "${String(context.cluster)}" has no server`);
@@ -71,7 +76,10 @@ export function readKubeconfig(file: string, text: string = fs.readFileSync(file
     try {
       return fs.readFileSync(abs(f));
     } catch (e) {
-      throw new Error(`${fileKey} ${abs(f)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message}`, { cause: e });
+      throw new Error(
+        `${fileKey} ${abs(f)}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message}`,
+        { cause: e },
+      );
     }
   };
   const tls: TlsMaterial = {};
@@ -114,6 +122,7 @@ export function inClusterConnection(env: NodeJS.ProcessEnv, mountDir: string): S
 export function staticHeaders(c: StaticConnection): Record<string, string> {
   if (c.tokenFile) return { Authorization: `Bearer ${fs.readFileSync(c.tokenFile, 'utf8').trim()}` };
   if (c.token) return { Authorization: `Bearer ${c.token}` };
-  if (c.basic) return { Authorization: `Basic ${Buffer.from(`${c.basic.username}:${c.basic.password}`).toString('base64')}` };
+  if (c.basic)
+    return { Authorization: `Basic ${Buffer.from(`${c.basic.username}:${c.basic.password}`).toString('base64')}` };
   return {};
 }

@@ -44,7 +44,11 @@ export interface ListObservation {
 
 /** The Jobs' selector: this tool's Jobs of an application, and the user's selector if any. */
 export function jobSelector(selector?: string): string {
-  return [`${LABELS.managedBy}=${MANAGED_BY}`, LABELS.applicationId, ...(selector?.trim() ? [selector.trim()] : [])].join(',');
+  return [
+    `${LABELS.managedBy}=${MANAGED_BY}`,
+    LABELS.applicationId,
+    ...(selector?.trim() ? [selector.trim()] : []),
+  ].join(',');
 }
 
 /** The Pods' selector: every Pod `status --id` could see for some application (its application-id label). */
@@ -80,7 +84,9 @@ function podsByApplication(pods: readonly Pod[]): Map<string, Pod[]> {
 export function deriveList(obs: ListObservation, filter: ListFilter = {}): StatusReport[] {
   const podsByApp = podsByApplication(obs.pods);
   const eventsByJob = groupBy(obs.events ?? [], (e) =>
-    e.involvedObject?.kind === 'Job' && e.involvedObject.name ? keyOf(e.involvedObject.namespace ?? e.metadata?.namespace, e.involvedObject.name) : undefined,
+    e.involvedObject?.kind === 'Job' && e.involvedObject.name
+      ? keyOf(e.involvedObject.namespace ?? e.metadata?.namespace, e.involvedObject.name)
+      : undefined,
   );
   const reports: StatusReport[] = [];
   const seen = new Set<string>();
@@ -107,7 +113,9 @@ export function deriveList(obs: ListObservation, filter: ListFilter = {}): Statu
 function collection(apiVersion: string, kind: string, namespace: string | undefined): string {
   const base = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
   const resource = resourceOf(kind, apiVersion);
-  return namespace === undefined ? `${base}/${resource}` : `${base}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
+  return namespace === undefined
+    ? `${base}/${resource}`
+    : `${base}/namespaces/${encodeURIComponent(namespace)}/${resource}`;
 }
 
 /**
@@ -151,10 +159,14 @@ export async function readList(kube: Kube, scope: ListScope): Promise<ListObserv
     listAll<Pod>(kube, 'v1', 'Pod', scope.namespace, { labelSelector: POD_SELECTOR }, size),
   ]);
   const podsByApp = podsByApplication(pods);
-  const waiting = jobs.some((j) => needsEvents(j, podsByApp.get(keyOf(j.metadata?.namespace, j.metadata?.name ?? '')) ?? []));
+  const waiting = jobs.some((j) =>
+    needsEvents(j, podsByApp.get(keyOf(j.metadata?.namespace, j.metadata?.name ?? '')) ?? []),
+  );
   // Best effort, as for status: without the events a waiting application is only less specific.
   const events = waiting
-    ? await listAll<Event>(kube, 'v1', 'Event', scope.namespace, { fieldSelector: jobEventsSelector() }, size).catch(() => undefined)
+    ? await listAll<Event>(kube, 'v1', 'Event', scope.namespace, { fieldSelector: jobEventsSelector() }, size).catch(
+        () => undefined,
+      )
     : undefined;
   return { jobs, pods, ...(events ? { events } : {}) };
 }

@@ -65,7 +65,8 @@ function workerNumber(appId: string, p: Pod): number {
 export function matches(req: Pick<LogsRequest, 'applicationId' | 'role' | 'worker'>, p: Pod): boolean {
   const role = roleOf(p);
   if (role !== 'master' && role !== 'worker') return false;
-  if (req.worker !== undefined) return role === 'worker' && p.metadata?.name === names.worker(req.applicationId, req.worker);
+  if (req.worker !== undefined)
+    return role === 'worker' && p.metadata?.name === names.worker(req.applicationId, req.worker);
   return req.role === undefined || role === req.role;
 }
 
@@ -164,7 +165,11 @@ export function endDescription(p: Pod): string {
 }
 
 /** What an API error on a Pod's log means, in words. */
-export function logErrorMessage(pod: string, req: Pick<LogsRequest, 'previous'>, e: unknown): { gone: boolean; message: string } {
+export function logErrorMessage(
+  pod: string,
+  req: Pick<LogsRequest, 'previous'>,
+  e: unknown,
+): { gone: boolean; message: string } {
   if (isStatus(e, 404)) return { gone: true, message: `Pod ${pod} is gone (deleted): its log went with it` };
   if (req.previous && e instanceof KubeApiError && e.status === 400 && /previous terminated container/i.test(e.detail))
     return { gone: false, message: `Pod ${pod} has no previous container (it has not restarted): ${e.detail}` };
@@ -174,7 +179,14 @@ export function logErrorMessage(pod: string, req: Pick<LogsRequest, 'previous'>,
 const selectorOf = (applicationId: string) => `${LABELS.applicationId}=${applicationId}`;
 
 /** Reads one Pod's log to its end, line by line; `done` resolves with the error that ended it, if any. */
-function readLog(kube: Kube, req: LogsRequest, pod: Pod, prefix: boolean, sink: LogSink, follow: boolean): { done: Promise<unknown>; stop(): void } {
+function readLog(
+  kube: Kube,
+  req: LogsRequest,
+  pod: Pod,
+  prefix: boolean,
+  sink: LogSink,
+  follow: boolean,
+): { done: Promise<unknown>; stop(): void } {
   const name = pod.metadata?.name ?? '';
   const container = logContainer(pod);
   const head = prefix ? linePrefix(name, container) : '';
@@ -374,7 +386,9 @@ class Follower {
   private async relist(): Promise<void> {
     if (this.finished) return;
     try {
-      const listed = await this.kube.list<Pod>('v1', 'Pod', this.req.namespace, { labelSelector: selectorOf(this.req.applicationId) });
+      const listed = await this.kube.list<Pod>('v1', 'Pod', this.req.namespace, {
+        labelSelector: selectorOf(this.req.applicationId),
+      });
       this.absorb(listed);
       this.startWatch(listed.metadata?.resourceVersion ?? '0');
       this.check();
@@ -385,7 +399,8 @@ class Follower {
 
   private check(): void {
     if (this.finished) return;
-    for (const t of this.pods.values()) if (isFinished(t.pod) && !t.reading && (t.read || !hasStarted(t.pod))) this.reportEnd(t);
+    for (const t of this.pods.values())
+      if (isFinished(t.pod) && !t.reading && (t.read || !hasStarted(t.pod))) this.reportEnd(t);
     if (this.active === 0 && !this.anyAlive()) this.end({ noPods: !this.matchedAny });
   }
 

@@ -20,7 +20,8 @@ export interface AccessResult extends RequiredAccess {
   readonly reason?: string;
 }
 
-export const qualified = (a: { group: string; resource: string }) => (a.group ? `${a.resource}.${a.group}` : a.resource);
+export const qualified = (a: { group: string; resource: string }) =>
+  a.group ? `${a.resource}.${a.group}` : a.resource;
 
 export function requiredAccess(plan: ApplicationPlan): RequiredAccess[] {
   const map = new Map<string, { verb: string; group: string; resource: string; purposes: string[] }>();
@@ -39,14 +40,20 @@ export function requiredAccess(plan: ApplicationPlan): RequiredAccess[] {
   const kinds = new Map<string, string>();
   for (const d of dependents(plan)) kinds.set(d.kind, d.apiVersion);
   for (const [kind, apiVersion] of kinds) {
-    need('create', apiVersion, kind, `submit: create the application's ${kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`}`);
+    need(
+      'create',
+      apiVersion,
+      kind,
+      `submit: create the application's ${kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`}`,
+    );
     need('get', apiVersion, kind, 'submit: verify an unanswered create');
     need('delete', apiVersion, kind, 'submit: roll back; cancel');
     // Services have no deletecollection: cancel reads and deletes the one named after the application.
     if (kind === 'Service') need('get', apiVersion, kind, 'cancel: find the Service applied without an owner');
     else need('deletecollection', apiVersion, kind, 'cancel: delete leftovers by label');
   }
-  for (const r of referencedObjects(plan.spec)) need('get', r.ref.apiVersion, r.ref.kind, `submit: check that referenced objects exist (${r.option})`);
+  for (const r of referencedObjects(plan.spec))
+    need('get', r.ref.apiVersion, r.ref.kind, `submit: check that referenced objects exist (${r.option})`);
   need('deletecollection', 'v1', 'Pod', 'submit: roll back a started Job; cancel');
   need('list', 'v1', 'Pod', 'status; cancel');
   need('list', 'v1', 'Event', 'status: why the master Pod is not created');
@@ -60,7 +67,11 @@ interface SsarStatus {
 }
 
 /** One SelfSubjectAccessReview per required access, in parallel. */
-export async function checkAccess(kube: Kube, namespace: string, required: readonly RequiredAccess[]): Promise<AccessResult[]> {
+export async function checkAccess(
+  kube: Kube,
+  namespace: string,
+  required: readonly RequiredAccess[],
+): Promise<AccessResult[]> {
   return Promise.all(
     required.map(async (a) => {
       const res = await kube.call<SsarStatus>({
@@ -72,7 +83,11 @@ export async function checkAccess(kube: Kube, namespace: string, required: reado
           spec: { resourceAttributes: { namespace, verb: a.verb, group: a.group, resource: a.resource } },
         },
       });
-      return { ...a, allowed: res.status?.allowed === true, reason: res.status?.reason || res.status?.evaluationError || undefined };
+      return {
+        ...a,
+        allowed: res.status?.allowed === true,
+        reason: res.status?.reason || res.status?.evaluationError || undefined,
+      };
     }),
   );
 }

@@ -36,7 +36,8 @@ export async function readNamespaceLabels(kube: Kube, namespace: string): Promis
     });
     return { labels: ns.metadata?.labels ?? {} };
   } catch (e) {
-    if (e instanceof KubeApiError && e.status !== 0) return { unreadable: isStatus(e, 403) ? 'no permission to get namespaces' : describeError(e) };
+    if (e instanceof KubeApiError && e.status !== 0)
+      return { unreadable: isStatus(e, 403) ? 'no permission to get namespaces' : describeError(e) };
     throw e;
   }
 }
@@ -45,14 +46,23 @@ const REFUSAL = /violates PodSecurity "([a-z]+):([^"]+)"/;
 
 export const isPodSecurityRefusal = (e: KubeApiError | undefined): boolean => !!e && REFUSAL.test(e.detail);
 
-export function podSecurityReport(ns: NamespaceLabels, builtFor: PodSecurityLevel, podErrors: ReadonlyArray<KubeApiError | undefined>): PodSecurityReport {
+export function podSecurityReport(
+  ns: NamespaceLabels,
+  builtFor: PodSecurityLevel,
+  podErrors: ReadonlyArray<KubeApiError | undefined>,
+): PodSecurityReport {
   const refused = podErrors.find(isPodSecurityRefusal);
   const m = refused ? REFUSAL.exec(refused.detail) : null;
   const base = { builtFor, podsPass: !refused, ...(refused ? { refusal: refused.detail } : {}) };
   if ('labels' in ns) {
     const enforce = ns.labels[ENFORCE_LABEL];
     if (enforce === undefined) return { ...base, source: 'no-label' };
-    return { ...base, enforce, enforceVersion: ns.labels[ENFORCE_VERSION_LABEL] ?? 'latest', source: 'namespace-label' };
+    return {
+      ...base,
+      enforce,
+      enforceVersion: ns.labels[ENFORCE_VERSION_LABEL] ?? 'latest',
+      source: 'namespace-label',
+    };
   }
   if (m) return { ...base, enforce: m[1], enforceVersion: m[2], source: 'refusal' };
   return { ...base, source: 'unreadable' };

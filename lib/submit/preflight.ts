@@ -17,16 +17,31 @@
 
 import { dependents } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
-import { applicationFootprint, checkLimitRanges, checkQuotas, formatQuantity, type Footprint, type LimitRangeLike, type ResourceQuotaLike } from './footprint';
+import {
+  applicationFootprint,
+  checkLimitRanges,
+  checkQuotas,
+  formatQuantity,
+  type Footprint,
+  type LimitRangeLike,
+  type ResourceQuotaLike,
+} from './footprint';
 import { describeError, describeRef, groupOf, type Kube, KubeApiError, refOf, resourceOf } from '../kube';
 import { checkAccess, qualified, requiredAccess, type AccessResult } from './permissions';
-import { describePodSecurity, isPodSecurityRefusal, podSecurityReport, readNamespaceLabels, type PodSecurityReport } from './pod-security';
+import {
+  describePodSecurity,
+  isPodSecurityRefusal,
+  podSecurityReport,
+  readNamespaceLabels,
+  type PodSecurityReport,
+} from './pod-security';
 import { checkReferences, referencedObjects } from './references';
 import { stampMasterPod, stampWorkers, type StampedPod } from '../plan/stamp';
 import type { ServerSupport } from './server-support';
 import { FIELD_MANAGER } from './submit';
 
-export type PreflightCheck = 'server-version' | 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';
+export type PreflightCheck =
+  'server-version' | 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';
 
 export interface PreflightProblem {
   readonly check: PreflightCheck;
@@ -96,7 +111,8 @@ async function dryRun(kube: Kube, obj: KubeObject | StampedPod, label: string): 
 }
 
 function summarize(fp: Footprint): PreflightReport['footprint'] {
-  const fmt = (a: Record<string, number>) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, formatQuantity(k, v)]));
+  const fmt = (a: Record<string, number>) =>
+    Object.fromEntries(Object.entries(a).map(([k, v]) => [k, formatQuantity(k, v)]));
   return { pods: 1 + fp.workers, workers: fp.workers, requests: fmt(fp.requests), limits: fmt(fp.limits) };
 }
 
@@ -115,24 +131,27 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan, server: Se
   const workers = stampWorkers(plan).map(asExisting);
   const required = requiredAccess(plan);
 
-  const [objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access, namespaceLabels] = await Promise.all([
-    Promise.all([job, ...deps].map((o) => dryRun(kube, o, describeRef(refOf(o))))),
-    dryRun(kube, master, `master Pod (from Job ${plan.job.metadata.name})`),
-    pool(workers, 16, (w) => dryRun(kube, w, `Pod ${w.metadata.name}`)),
-    checkReferences(kube, spec),
-    kube.list<ResourceQuotaLike>('v1', 'ResourceQuota', ns).then((l) => l.items),
-    kube.list<LimitRangeLike>('v1', 'LimitRange', ns).then((l) => l.items),
-    checkAccess(kube, ns, required),
-    readNamespaceLabels(kube, ns),
-  ]);
+  const [objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access, namespaceLabels] =
+    await Promise.all([
+      Promise.all([job, ...deps].map((o) => dryRun(kube, o, describeRef(refOf(o))))),
+      dryRun(kube, master, `master Pod (from Job ${plan.job.metadata.name})`),
+      pool(workers, 16, (w) => dryRun(kube, w, `Pod ${w.metadata.name}`)),
+      checkReferences(kube, spec),
+      kube.list<ResourceQuotaLike>('v1', 'ResourceQuota', ns).then((l) => l.items),
+      kube.list<LimitRangeLike>('v1', 'LimitRange', ns).then((l) => l.items),
+      checkAccess(kube, ns, required),
+      readNamespaceLabels(kube, ns),
+    ]);
 
   const problems: PreflightProblem[] = [];
   const notes: string[] = [...server.notes];
-  if (server.refusal) problems.push({ check: 'server-version', object: `Kubernetes ${server.server}`, message: server.refusal });
+  if (server.refusal)
+    problems.push({ check: 'server-version', object: `Kubernetes ${server.server}`, message: server.refusal });
 
   // Permissions first: a missing one explains the dry-run refusals it causes.
   const denied = access.filter((a) => !a.allowed);
-  for (const a of denied) problems.push({ check: 'permission', object: `${a.verb} ${qualified(a)}`, message: permissionMessage(a, ns) });
+  for (const a of denied)
+    problems.push({ check: 'permission', object: `${a.verb} ${qualified(a)}`, message: permissionMessage(a, ns) });
   const deniedCreate = new Set(denied.filter((a) => a.verb === 'create').map((a) => qualified(a)));
 
   // Pod Security refusals of the Pods are one problem, with the namespace's level, not one per Pod.
@@ -141,7 +160,11 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan, server: Se
     spec.podSecurity.level,
     [masterRun, ...workerRuns].map((r) => r.error),
   );
-  const podSecurityLine = describePodSecurity(podSecurity, ns, 'unreadable' in namespaceLabels ? namespaceLabels.unreadable : undefined);
+  const podSecurityLine = describePodSecurity(
+    podSecurity,
+    ns,
+    'unreadable' in namespaceLabels ? namespaceLabels.unreadable : undefined,
+  );
   if (podSecurity.podsPass) notes.push(podSecurityLine);
   else problems.push({ check: 'pod-security', object: `Namespace ${ns}`, message: podSecurityLine });
 
@@ -184,7 +207,8 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan, server: Se
     dryRunProblem(first, label, `server-side dry run rejected ${label}: ${describeError(first.error)}`);
   }
 
-  for (const p of references.problems) problems.push({ check: 'reference', object: describeRef(p.ref), message: p.message });
+  for (const p of references.problems)
+    problems.push({ check: 'reference', object: describeRef(p.ref), message: p.message });
 
   const fp = applicationFootprint(
     plan.job.spec!.template.spec!,
@@ -211,7 +235,10 @@ export async function runPreflight(kube: Kube, plan: ApplicationPlan, server: Se
   notes.push(...lr.notes);
   if (quotas.length === 0) notes.push(`no ResourceQuota in namespace ${ns}`);
   for (const q of quotas)
-    if (!q.status?.used) notes.push(`ResourceQuota ${q.metadata?.name} has no recorded usage yet (its controller has not synced); counted as 0 used`);
+    if (!q.status?.used)
+      notes.push(
+        `ResourceQuota ${q.metadata?.name} has no recorded usage yet (its controller has not synced); counted as 0 used`,
+      );
 
   return {
     applicationId: spec.appId,

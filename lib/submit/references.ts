@@ -53,12 +53,25 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
         },
       ];
   for (const c of spec.configMaps) {
-    if (!c.owned) refs.push({ ref: cm(c.name), option: `kubernetes.configmap.${c.entry}`, keys: c.mounts.map((m) => m.key), optional: false });
+    if (!c.owned)
+      refs.push({
+        ref: cm(c.name),
+        option: `kubernetes.configmap.${c.entry}`,
+        keys: c.mounts.map((m) => m.key),
+        optional: false,
+      });
   }
   for (const s of spec.secrets) {
-    if (!s.owned) refs.push({ ref: secret(s.name), option: `kubernetes.secret.${s.entry}`, keys: s.mounts.map((m) => m.key), optional: false });
+    if (!s.owned)
+      refs.push({
+        ref: secret(s.name),
+        option: `kubernetes.secret.${s.entry}`,
+        keys: s.mounts.map((m) => m.key),
+        optional: false,
+      });
   }
-  if (spec.secretRef) refs.push({ ref: secret(spec.secretRef), option: 'kubernetes.secret-ref', keys: [], optional: false });
+  if (spec.secretRef)
+    refs.push({ ref: secret(spec.secretRef), option: 'kubernetes.secret-ref', keys: [], optional: false });
   for (const e of spec.env) {
     if ('secret' in e && !ownedSecrets.has(e.secret))
       refs.push({ ref: secret(e.secret), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
@@ -67,10 +80,18 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
   }
   for (const e of spec.envFrom) {
     const owned = e.kind === 'secret' ? ownedSecrets.has(e.name) : ownedConfigMaps.has(e.name);
-    if (!owned) refs.push({ ref: e.kind === 'secret' ? secret(e.name) : cm(e.name), option: `kubernetes.env-from.${e.entry}`, keys: [], optional: e.optional });
+    if (!owned)
+      refs.push({
+        ref: e.kind === 'secret' ? secret(e.name) : cm(e.name),
+        option: `kubernetes.env-from.${e.entry}`,
+        keys: [],
+        optional: e.optional,
+      });
   }
-  for (const name of spec.imagePullSecrets) refs.push({ ref: secret(name), option: 'kubernetes.image-pull-secrets', keys: [], optional: false });
-  if (spec.runtimeConfigMap) refs.push({ ref: cm(spec.runtimeConfigMap), option: 'kubernetes.config-map', keys: [], optional: false });
+  for (const name of spec.imagePullSecrets)
+    refs.push({ ref: secret(name), option: 'kubernetes.image-pull-secrets', keys: [], optional: false });
+  if (spec.runtimeConfigMap)
+    refs.push({ ref: cm(spec.runtimeConfigMap), option: 'kubernetes.config-map', keys: [], optional: false });
   if (spec.checkpointPvc) {
     refs.push({
       ref: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: ns, name: spec.checkpointPvc },
@@ -95,7 +116,9 @@ function keysIn(obj: AnyObject): Set<string> {
  * only ReadWriteMany allows that. Undefined when the claim is fine.
  */
 export function haClaimProblem(claim: AnyObject, masters: number): string | undefined {
-  const modes = ((claim.spec as { accessModes?: string[] } | undefined)?.accessModes ?? []).filter((m) => typeof m === 'string');
+  const modes = ((claim.spec as { accessModes?: string[] } | undefined)?.accessModes ?? []).filter(
+    (m) => typeof m === 'string',
+  );
   if (modes.includes('ReadWriteMany')) return undefined;
   return `has access modes ${modes.join(', ') || 'none'}: high availability needs ReadWriteMany, because ${masters} masters and the coordinator mount it, possibly on different nodes (a ReadWriteOnce volume attaches to one node only)`;
 }
@@ -116,7 +139,9 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
         // Secrets and ConfigMaps are read whole to check their keys (values are never printed);
         // the ServiceAccount and the PVC only as metadata.
         const withKeys = ref.kind === 'ConfigMap' || ref.kind === 'Secret';
-        fetched.set(k, { obj: await kube.find(ref, { metadataOnly: !withKeys && ref.kind !== 'PersistentVolumeClaim' }) });
+        fetched.set(k, {
+          obj: await kube.find(ref, { metadataOnly: !withKeys && ref.kind !== 'PersistentVolumeClaim' }),
+        });
       } catch (error) {
         fetched.set(k, { error });
       }
@@ -130,11 +155,20 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
     const f = fetched.get(keyOf(r.ref))!;
     const what = `${r.ref.kind} ${r.ref.name}`;
     if (f.error !== undefined) {
-      problems.push({ ref: r.ref, option: r.option, message: `${r.option}: cannot check ${what} in namespace ${r.ref.namespace}: ${describeError(f.error)}` });
+      problems.push({
+        ref: r.ref,
+        option: r.option,
+        message: `${r.option}: cannot check ${what} in namespace ${r.ref.namespace}: ${describeError(f.error)}`,
+      });
       continue;
     }
     if (!f.obj) {
-      if (!r.optional) problems.push({ ref: r.ref, option: r.option, message: `${r.option}: ${what} not found in namespace ${r.ref.namespace}` });
+      if (!r.optional)
+        problems.push({
+          ref: r.ref,
+          option: r.option,
+          message: `${r.option}: ${what} not found in namespace ${r.ref.namespace}`,
+        });
       continue;
     }
     if (r.keys.length) {
@@ -185,5 +219,8 @@ export function runtimeConfigMapProblems(spec: ApplicationSpec, ref: ObjectRef, 
       message: checkpointStorageRule(checkpointFs(engine), `ConfigMap ${manifest.configMap}'s seatunnel.yaml`),
     });
   }
-  return { problems: found, notices: notices.map((n) => ({ ref, option: 'kubernetes.config-map', message: n.message })) };
+  return {
+    problems: found,
+    notices: notices.map((n) => ({ ref, option: 'kubernetes.config-map', message: n.message })),
+  };
 }

@@ -21,7 +21,10 @@
 import { atLeast, type ServerVersion } from '../kube/server-version';
 import type { ApplicationSpec } from '../model/spec';
 
-export const KUBERNETES_SUPPORT: { readonly minimum: { readonly major: number; readonly minor: number }; readonly tested: readonly string[] } = {
+export const KUBERNETES_SUPPORT: {
+  readonly minimum: { readonly major: number; readonly minor: number };
+  readonly tested: readonly string[];
+} = {
   /** The oldest minor the commands accept. */
   minimum: { major: 1, minor: 24 },
   /**

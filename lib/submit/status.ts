@@ -106,12 +106,14 @@ export const STUCK = new Set([
 export const EXIT_CODE_MEANING: Record<number, string> = {
   [EXIT_CODES.jobFailed]: 'the Zeta job failed',
   [EXIT_CODES.canceled]: 'the job was cancelled',
-  [EXIT_CODES.infrastructure]: 'infrastructure failure: workers could not be created, scheduled or registered in time, a worker was lost, or the API failed',
+  [EXIT_CODES.infrastructure]:
+    'infrastructure failure: workers could not be created, scheduled or registered in time, a worker was lost, or the API failed',
   [EXIT_CODES.configuration]: "the Pod's settings are invalid",
   [EXIT_CODES.engine]: 'the Zeta master could not start or died',
 };
 
-const condition = (job: Job, type: string) => job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
+const condition = (job: Job, type: string) =>
+  job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
 
 function role(p: Pod): string | undefined {
   return p.metadata?.labels?.[LABELS.role];
@@ -162,11 +164,13 @@ const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()
 /** Why a Pod that is not running does not run; undefined when nothing specific is known. */
 export function podProblem(pod: Pod): { reason: string; message?: string } | undefined {
   const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') return { reason: 'Unschedulable', message: scheduled.message };
+  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable')
+    return { reason: 'Unschedulable', message: scheduled.message };
   const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
   for (const s of statuses) {
     const w = s.state?.waiting;
-    if (w?.reason && STUCK.has(w.reason)) return { reason: w.reason, message: `container "${s.name}": ${w.message ?? w.reason}` };
+    if (w?.reason && STUCK.has(w.reason))
+      return { reason: w.reason, message: `container "${s.name}": ${w.message ?? w.reason}` };
   }
   for (const s of pod.status?.initContainerStatuses ?? []) {
     const t = s.state?.terminated;
@@ -184,10 +188,18 @@ function mastersSummary(job: Job, pods: readonly Pod[]): MastersSummary | undefi
   const desired = int(ann[ANNOTATIONS.mastersDesired]);
   if (desired === undefined) return undefined;
   const masters = pods.filter(isHaMaster);
-  const ready = masters.filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
+  const ready = masters.filter((p) =>
+    p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+  ).length;
   const failovers = int(ann[ANNOTATIONS.masterFailovers]);
   const active = ann[ANNOTATIONS.activeMaster];
-  return { desired, ready, pods: masters.length, ...(failovers !== undefined ? { failovers } : {}), ...(active ? { active } : {}) };
+  return {
+    desired,
+    ready,
+    pods: masters.length,
+    ...(failovers !== undefined ? { failovers } : {}),
+    ...(active ? { active } : {}),
+  };
 }
 
 function workerSummary(job: Job, pods: readonly Pod[]): WorkerSummary | undefined {
@@ -249,7 +261,9 @@ function failure(job: Job, master: Pod | undefined): { reason?: string; message?
       details.push(`the master container was killed for exceeding its memory limit${limit ? ` (${limit})` : ''}`);
     } else if (t.exitCode !== 0) {
       const meaning = EXIT_CODE_MEANING[t.exitCode];
-      containerReason = meaning ? `exit code ${t.exitCode}: ${meaning}` : `exit code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}`;
+      containerReason = meaning
+        ? `exit code ${t.exitCode}: ${meaning}`
+        : `exit code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}`;
       if (t.message) details.push(t.message);
     }
   }
@@ -261,7 +275,8 @@ function failure(job: Job, master: Pod | undefined): { reason?: string; message?
   if (c?.message) details.push(`${c.reason ?? 'Failed'}: ${c.message}`);
   else if (c?.reason) details.push(c.reason);
   const code = exitCode(job, master);
-  if (!containerReason && code !== undefined && code !== 0 && EXIT_CODE_MEANING[code]) containerReason = `exit code ${code}: ${EXIT_CODE_MEANING[code]}`;
+  if (!containerReason && code !== undefined && code !== 0 && EXIT_CODE_MEANING[code])
+    containerReason = `exit code ${code}: ${EXIT_CODE_MEANING[code]}`;
   const reason = runtimeReason ?? containerReason ?? c?.reason;
   if (runtimeReason && containerReason) details.unshift(containerReason);
   const unique = details.filter((d, i) => d !== reason && details.indexOf(d) === i);
@@ -280,7 +295,9 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
       reason: 'NotFound',
       message:
         `no Job ${obs.applicationId} in namespace ${obs.namespace}: never submitted there, cancelled, or removed after its retention period (kubernetes.finished-job-retention-seconds)` +
-        (left ? `; ${left} Pod(s) with its label remain (seatunnel-app cancel --id ${obs.applicationId} removes them)` : ''),
+        (left
+          ? `; ${left} Pod(s) with its label remain (seatunnel-app cancel --id ${obs.applicationId} removes them)`
+          : ''),
     };
   }
   const ann = job.metadata?.annotations ?? {};
@@ -327,7 +344,12 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
     };
   }
   if (job.spec?.suspend) {
-    return { ...common, status: 'CREATED', reason: 'Suspended', message: 'the Job is suspended: submit has not started it (yet)' };
+    return {
+      ...common,
+      status: 'CREATED',
+      reason: 'Suspended',
+      message: 'the Job is suspended: submit has not started it (yet)',
+    };
   }
   if (master?.status?.phase === 'Running') {
     const problems = workers?.problems.length ? `workers not running: ${workers.problems.join('; ')}` : undefined;
@@ -354,13 +376,32 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
         reason: p.reason,
         ...(p.message ? { message: `master Pod ${master.metadata?.name}: ${p.message}` } : {}),
       };
-    return { ...common, ...withMasters, status: 'DEPLOYING', message: `master Pod ${master.metadata?.name} is ${master.status?.phase ?? 'Pending'}` };
+    return {
+      ...common,
+      ...withMasters,
+      status: 'DEPLOYING',
+      message: `master Pod ${master.metadata?.name} is ${master.status?.phase ?? 'Pending'}`,
+    };
   }
   const warning = [...(obs.events ?? [])]
     .filter((e) => e.type === 'Warning')
-    .sort((a, b) => String(b.lastTimestamp ?? b.eventTime ?? '').localeCompare(String(a.lastTimestamp ?? a.eventTime ?? '')))[0];
-  if (warning) return { ...common, ...withMasters, status: 'DEPLOYING', reason: warning.reason ?? 'Warning', message: warning.message };
-  return { ...common, ...withMasters, status: 'DEPLOYING', message: 'waiting for the Job controller to create the master Pod' };
+    .sort((a, b) =>
+      String(b.lastTimestamp ?? b.eventTime ?? '').localeCompare(String(a.lastTimestamp ?? a.eventTime ?? '')),
+    )[0];
+  if (warning)
+    return {
+      ...common,
+      ...withMasters,
+      status: 'DEPLOYING',
+      reason: warning.reason ?? 'Warning',
+      message: warning.message,
+    };
+  return {
+    ...common,
+    ...withMasters,
+    status: 'DEPLOYING',
+    message: 'waiting for the Job controller to create the master Pod',
+  };
 }
 
 /**
@@ -411,11 +452,18 @@ export interface ApplicationObjects {
  * Reads the Job, the application's Pods and the Job's events — when the status needs them, or
  * always (`status --explain`) — with one list call per kind.
  */
-export async function readApplication(kube: Kube, namespace: string, applicationId: string, opts: { events?: 'always' } = {}): Promise<ApplicationObjects> {
+export async function readApplication(
+  kube: Kube,
+  namespace: string,
+  applicationId: string,
+  opts: { events?: 'always' } = {},
+): Promise<ApplicationObjects> {
   const ref: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
   const [job, pods] = await Promise.all([
     kube.find<Job>(ref),
-    kube.list<Pod>('v1', 'Pod', namespace, { labelSelector: `${LABELS.applicationId}=${applicationId}` }).then((l) => l.items),
+    kube
+      .list<Pod>('v1', 'Pod', namespace, { labelSelector: `${LABELS.applicationId}=${applicationId}` })
+      .then((l) => l.items),
   ]);
   // Best effort: without the events the status is still right, only less specific.
   const events =
@@ -441,12 +489,16 @@ export function statusLines(r: StatusReport): string[] {
   if (r.message) lines.push(`Message: ${r.message}`);
   const w = r.workers;
   if (r.phase || w) {
-    const workers = w ? `workers ${w.registered ?? '?'}/${w.desired ?? '?'} registered${w.pods ? `, ${w.running}/${w.pods} worker Pods running` : ''}` : '';
+    const workers = w
+      ? `workers ${w.registered ?? '?'}/${w.desired ?? '?'} registered${w.pods ? `, ${w.running}/${w.pods} worker Pods running` : ''}`
+      : '';
     lines.push(`Phase: ${[r.phase, workers].filter(Boolean).join('; ')}`);
   }
   const m = r.masters;
   if (m) {
-    const extra = [m.active ? `active ${m.active}` : '', m.failovers ? `${m.failovers} replaced so far` : ''].filter(Boolean).join(', ');
+    const extra = [m.active ? `active ${m.active}` : '', m.failovers ? `${m.failovers} replaced so far` : '']
+      .filter(Boolean)
+      .join(', ');
     lines.push(`Masters: ${m.ready}/${m.desired} ready${extra ? ` (${extra})` : ''}`);
   }
   if (r.zetaJobId) lines.push(`Job ID: ${r.zetaJobId}${r.zetaJobStatus ? ` (Zeta status ${r.zetaJobStatus})` : ''}`);

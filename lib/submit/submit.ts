@@ -18,7 +18,17 @@ import { randomBytes } from 'node:crypto';
 import { LABELS } from '../model/reserved';
 import { dependents, withJobOwner } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
-import { describeError, describeRef, isStatus, type Kube, KubeApiError, refOf, withRetry, type AnyObject, type ObjectRef } from '../kube';
+import {
+  describeError,
+  describeRef,
+  isStatus,
+  type Kube,
+  KubeApiError,
+  refOf,
+  withRetry,
+  type AnyObject,
+  type ObjectRef,
+} from '../kube';
 import { checkReferences, type ReferenceProblem } from './references';
 import { readBeside } from './read-beside';
 
@@ -66,7 +76,10 @@ export class SubmitError extends Error {
 
 function formatSubmitError(headline: string, rb: RollbackReport): string {
   const lines = [headline];
-  if (rb.deleted.length) lines.push(`rolled back: deleted ${rb.deleted.length} object(s) this submission created: ${rb.deleted.map(describeRef).join(', ')}`);
+  if (rb.deleted.length)
+    lines.push(
+      `rolled back: deleted ${rb.deleted.length} object(s) this submission created: ${rb.deleted.map(describeRef).join(', ')}`,
+    );
   for (const u of rb.untouched) lines.push(`left untouched: ${describeRef(u.ref)} (${u.why})`);
   if (rb.errors.length) {
     lines.push(`rollback errors (${rb.errors.length}); check with: seatunnel-app cancel --id <application ID>`);
@@ -92,7 +105,13 @@ export interface SubmitOptions {
 }
 
 function marked<T extends KubeObject>(obj: T, attemptId: string): T {
-  return { ...obj, metadata: { ...obj.metadata, annotations: { ...(obj.metadata.annotations ?? {}), [SUBMIT_ATTEMPT_ANNOTATION]: attemptId } } };
+  return {
+    ...obj,
+    metadata: {
+      ...obj.metadata,
+      annotations: { ...(obj.metadata.annotations ?? {}), [SUBMIT_ATTEMPT_ANNOTATION]: attemptId },
+    },
+  };
 }
 
 /**
@@ -101,7 +120,14 @@ function marked<T extends KubeObject>(obj: T, attemptId: string): T {
  */
 type Outcome =
   | { ok: true; created: CreatedObject }
-  | { ok: false; error: Error; status?: number; created?: CreatedObject; untouched?: { ref: ObjectRef; why: string }; verifyError?: Error };
+  | {
+      ok: false;
+      error: Error;
+      status?: number;
+      created?: CreatedObject;
+      untouched?: { ref: ObjectRef; why: string };
+      verifyError?: Error;
+    };
 
 /**
  * Creates one object. A 201 is ours. A 409 is someone else's object. An ambiguous failure is
@@ -120,20 +146,36 @@ async function createOne(kube: Kube, obj: KubeObject, attemptId: string): Promis
     if (isStatus(e, 409)) {
       return {
         ok: false,
-        error: new Error(`create ${describeRef(ref)}: it already exists and was not created by this submission: ${describeError(e)}`),
+        error: new Error(
+          `create ${describeRef(ref)}: it already exists and was not created by this submission: ${describeError(e)}`,
+        ),
         untouched: { ref, why: 'it existed before this submission' },
       };
     }
     if (!(e instanceof KubeApiError) || !e.ambiguous)
-      return { ok: false, error: new Error(`create ${describeRef(ref)}: ${describeError(e)}`), ...(e instanceof KubeApiError ? { status: e.status } : {}) };
-    const error = new Error(`create ${describeRef(ref)}: ${describeError(e)} (the outcome was unknown; verified by reading it back)`);
+      return {
+        ok: false,
+        error: new Error(`create ${describeRef(ref)}: ${describeError(e)}`),
+        ...(e instanceof KubeApiError ? { status: e.status } : {}),
+      };
+    const error = new Error(
+      `create ${describeRef(ref)}: ${describeError(e)} (the outcome was unknown; verified by reading it back)`,
+    );
     try {
       const found = await verify(kube, ref, attemptId, e.status === 0);
       if (found === undefined) return { ok: false, error };
       if (found.ours) return { ok: false, error, created: { ref, uid: found.uid, verified: true } };
-      return { ok: false, error, untouched: { ref, why: "an object of that name exists without this submission's marker" } };
+      return {
+        ok: false,
+        error,
+        untouched: { ref, why: "an object of that name exists without this submission's marker" },
+      };
     } catch (verifyError) {
-      return { ok: false, error, verifyError: new Error(`cannot verify whether ${describeRef(ref)} was created: ${describeError(verifyError)}`) };
+      return {
+        ok: false,
+        error,
+        verifyError: new Error(`cannot verify whether ${describeRef(ref)} was created: ${describeError(verifyError)}`),
+      };
     }
   }
 }
@@ -142,12 +184,18 @@ async function createOne(kube: Kube, obj: KubeObject, attemptId: string): Promis
  * Reads `ref` back after an ambiguous create. After a timeout or a dropped connection the create
  * may still be in flight, so a 404 is re-checked twice.
  */
-async function verify(kube: Kube, ref: ObjectRef, attemptId: string, noResponse: boolean): Promise<{ ours: boolean; uid: string } | undefined> {
+async function verify(
+  kube: Kube,
+  ref: ObjectRef,
+  attemptId: string,
+  noResponse: boolean,
+): Promise<{ ours: boolean; uid: string } | undefined> {
   const reads = noResponse ? 3 : 1;
   for (let i = 0; i < reads; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 500));
     const obj = await withRetry(() => kube.find<AnyObject>(ref, { metadataOnly: true }));
-    if (obj?.metadata?.uid) return { ours: obj.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION] === attemptId, uid: obj.metadata.uid };
+    if (obj?.metadata?.uid)
+      return { ours: obj.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION] === attemptId, uid: obj.metadata.uid };
   }
   return undefined;
 }
@@ -164,12 +212,17 @@ export async function rollback(
   const one = async (c: CreatedObject, isJob: boolean) => {
     try {
       await withRetry(() =>
-        kube.delete(c.ref, { uid: c.uid, propagationPolicy: isJob ? 'Foreground' : 'Background', ...(isJob ? { gracePeriodSeconds: 0 } : {}) }),
+        kube.delete(c.ref, {
+          uid: c.uid,
+          propagationPolicy: isJob ? 'Foreground' : 'Background',
+          ...(isJob ? { gracePeriodSeconds: 0 } : {}),
+        }),
       );
       deleted.push(c.ref);
     } catch (e) {
       if (isStatus(e, 404)) deleted.push(c.ref);
-      else if (isStatus(e, 409)) untouched.push({ ref: c.ref, why: 'the name now belongs to another object (uid precondition failed)' });
+      else if (isStatus(e, 409))
+        untouched.push({ ref: c.ref, why: 'the name now belongs to another object (uid precondition failed)' });
       else errors.push(new Error(`delete ${describeRef(c.ref)}: ${describeError(e)}`));
     }
   };
@@ -179,10 +232,14 @@ export async function rollback(
     // The Job may have started its master Pod (and the runtime its workers) already.
     const ns = opts.job.ref.namespace;
     tasks.push(
-      withRetry(() => kube.deleteCollection('v1', 'Pod', ns, `${LABELS.applicationId}=${opts.appId}`, { gracePeriodSeconds: 0 }))
+      withRetry(() =>
+        kube.deleteCollection('v1', 'Pod', ns, `${LABELS.applicationId}=${opts.appId}`, { gracePeriodSeconds: 0 }),
+      )
         .then(() => undefined)
         .catch((e) => {
-          errors.push(new Error(`delete Pods with ${LABELS.applicationId}=${opts.appId} in ${ns}: ${describeError(e)}`));
+          errors.push(
+            new Error(`delete Pods with ${LABELS.applicationId}=${opts.appId} in ${ns}: ${describeError(e)}`),
+          );
         }),
     );
   }
@@ -210,7 +267,8 @@ async function createDependents(kube: Kube, objs: readonly KubeObject[], attempt
   return Promise.all(
     objs.map(async (o, i) => {
       const out = await first[i];
-      const roleRef = o.kind === 'RoleBinding' ? (o as { roleRef?: { kind?: string; name?: string } }).roleRef : undefined;
+      const roleRef =
+        o.kind === 'RoleBinding' ? (o as { roleRef?: { kind?: string; name?: string } }).roleRef : undefined;
       const role = roleRef?.kind === 'Role' && roleRef.name ? roles.get(roleRef.name) : undefined;
       if (!out.ok && out.status === 404 && role && (await role).ok) return createOne(kube, o, attemptId);
       return out;
@@ -222,7 +280,11 @@ export function newAttemptId(): string {
   return randomBytes(8).toString('hex');
 }
 
-export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts: SubmitOptions = {}): Promise<SubmitResult> {
+export async function submitApplication(
+  kube: Kube,
+  plan: ApplicationPlan,
+  opts: SubmitOptions = {},
+): Promise<SubmitResult> {
   const attemptId = opts.attemptId ?? newAttemptId();
   const spec = plan.spec;
   const step = async <T>(name: SubmitStep, fn: () => Promise<T>): Promise<T> => {
@@ -320,7 +382,13 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
         untouched: failures.flatMap((f) => (f.untouched ? [f.untouched] : [])),
         // An unverifiable dependent carries the Job's owner reference: the garbage collector removes it with the Job.
         errors: failures.flatMap((f) =>
-          f.verifyError ? [new Error(`${f.verifyError.message} (if it exists, it is owned by the deleted Job and garbage-collected with it)`)] : [],
+          f.verifyError
+            ? [
+                new Error(
+                  `${f.verifyError.message} (if it exists, it is owned by the deleted Job and garbage-collected with it)`,
+                ),
+              ]
+            : [],
         ),
       },
     );
@@ -330,8 +398,13 @@ export async function submitApplication(kube: Kube, plan: ApplicationPlan, opts:
   try {
     await step('start', () => kube.jsonPatch(job.ref, [{ op: 'replace', path: '/spec/suspend', value: false }]));
   } catch (e) {
-    const ambiguous = e instanceof KubeApiError && e.ambiguous ? ' (the Job may have started; it is deleted with its Pods)' : '';
-    await fail('start', [new Error(`start (unsuspend) ${describeRef(job.ref)}: ${describeError(e)}${ambiguous}`)], created);
+    const ambiguous =
+      e instanceof KubeApiError && e.ambiguous ? ' (the Job may have started; it is deleted with its Pods)' : '';
+    await fail(
+      'start',
+      [new Error(`start (unsuspend) ${describeRef(job.ref)}: ${describeError(e)}${ambiguous}`)],
+      created,
+    );
   }
   return { attemptId, job, dependents: created };
 }

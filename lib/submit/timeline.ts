@@ -77,7 +77,8 @@ export interface TimelineOptions {
 }
 
 const ms = (t: string | undefined) => (t ? Date.parse(t) : NaN);
-const iso = (t: string | Date | undefined) => (t === undefined ? undefined : new Date(t).toISOString().replace(/\.\d+Z$/, 'Z'));
+const iso = (t: string | Date | undefined) =>
+  t === undefined ? undefined : new Date(t).toISOString().replace(/\.\d+Z$/, 'Z');
 
 /** The runtime's phase-times annotation, tolerant of anything else found there. */
 export function recordedPhaseTimes(job: Job): Record<string, string> {
@@ -87,7 +88,9 @@ export function recordedPhaseTimes(job: Job): Record<string, string> {
     const parsed = JSON.parse(raw) as unknown;
     if (!parsed || typeof parsed !== 'object') return {};
     const known: ReadonlySet<string> = new Set(PHASES);
-    return Object.fromEntries(Object.entries(parsed).filter(([p, t]) => known.has(p) && typeof t === 'string' && !Number.isNaN(ms(t))));
+    return Object.fromEntries(
+      Object.entries(parsed).filter(([p, t]) => known.has(p) && typeof t === 'string' && !Number.isNaN(ms(t))),
+    );
   } catch {
     return {};
   }
@@ -95,7 +98,12 @@ export function recordedPhaseTimes(job: Job): Record<string, string> {
 
 /** One Event, aggregated either way (core/v1 count + timestamps, or events.k8s.io series). */
 function eventEntry(e: Event): TimelineEntry {
-  const loose = e as Event & { deprecatedFirstTimestamp?: string; deprecatedLastTimestamp?: string; deprecatedCount?: number; note?: string };
+  const loose = e as Event & {
+    deprecatedFirstTimestamp?: string;
+    deprecatedLastTimestamp?: string;
+    deprecatedCount?: number;
+    note?: string;
+  };
   const first = e.firstTimestamp ?? loose.deprecatedFirstTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp;
   const last = e.series?.lastObservedTime ?? e.lastTimestamp ?? loose.deprecatedLastTimestamp;
   const count = e.series?.count ?? e.count ?? loose.deprecatedCount ?? 1;
@@ -120,8 +128,10 @@ function podEntries(p: Pod): TimelineEntry[] {
     out.push({ ...(at ? { at: iso(at) } : {}), type, source: 'pod', subject, what, ...(detail ? { detail } : {}) });
   add(p.metadata?.creationTimestamp, 'created');
   const scheduled = p.status?.conditions?.find((c) => c.type === 'PodScheduled');
-  if (scheduled?.status === 'True') add(scheduled.lastTransitionTime, 'scheduled', p.spec?.nodeName ? `on ${p.spec.nodeName}` : undefined);
-  else if (scheduled?.status === 'False') add(scheduled.lastTransitionTime, scheduled.reason ?? 'not scheduled', scheduled.message, 'Warning');
+  if (scheduled?.status === 'True')
+    add(scheduled.lastTransitionTime, 'scheduled', p.spec?.nodeName ? `on ${p.spec.nodeName}` : undefined);
+  else if (scheduled?.status === 'False')
+    add(scheduled.lastTransitionTime, scheduled.reason ?? 'not scheduled', scheduled.message, 'Warning');
   for (const s of p.status?.containerStatuses ?? []) {
     const run = s.state?.running ?? s.lastState?.running;
     if (run?.startedAt) add(run.startedAt, `container ${s.name} running`);
@@ -134,7 +144,8 @@ function podEntries(p: Pod): TimelineEntry[] {
         t.exitCode === 0 ? 'Normal' : 'Warning',
       );
     const w = s.state?.waiting;
-    if (w?.reason && w.reason !== 'ContainerCreating') add(undefined, `container ${s.name} waiting: ${w.reason}`, w.message, 'Warning');
+    if (w?.reason && w.reason !== 'ContainerCreating')
+      add(undefined, `container ${s.name} waiting: ${w.reason}`, w.message, 'Warning');
   }
   const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
   if (ready) add(ready.lastTransitionTime, 'ready');
@@ -152,8 +163,15 @@ function collector(): { out: TimelineEntry[]; add: Add } {
 /** The Job's beginning: created (submit), started (unsuspended). */
 function jobStart(job: Job): TimelineEntry[] {
   const { out, add } = collector();
-  add({ at: job.metadata?.creationTimestamp, type: 'Normal', source: 'job', subject: 'Job', what: 'created (submitted)' });
-  if (job.status?.startTime) add({ at: job.status.startTime, type: 'Normal', source: 'job', subject: 'Job', what: 'started' });
+  add({
+    at: job.metadata?.creationTimestamp,
+    type: 'Normal',
+    source: 'job',
+    subject: 'Job',
+    what: 'created (submitted)',
+  });
+  if (job.status?.startTime)
+    add({ at: job.status.startTime, type: 'Normal', source: 'job', subject: 'Job', what: 'started' });
   return out;
 }
 
@@ -166,7 +184,13 @@ function phaseEntries(phaseTimes: Record<string, string>, runtimeEventsFrom: num
   const { out, add } = collector();
   for (const [phase, at] of Object.entries(phaseTimes))
     if (runtimeEventsFrom === undefined || ms(at) < runtimeEventsFrom)
-      add({ at, type: phase === 'Failed' ? 'Warning' : 'Normal', source: 'annotation', subject: 'runtime', what: `phase ${phase}` });
+      add({
+        at,
+        type: phase === 'Failed' ? 'Warning' : 'Normal',
+        source: 'annotation',
+        subject: 'runtime',
+        what: `phase ${phase}`,
+      });
   return out;
 }
 
@@ -175,7 +199,13 @@ function jobEnd(job: Job): TimelineEntry[] {
   const ann = job.metadata?.annotations ?? {};
   const { out, add } = collector();
   if (ann[ANNOTATIONS.submittedAt])
-    add({ at: ann[ANNOTATIONS.submittedAt], type: 'Normal', source: 'annotation', subject: 'runtime', what: 'job submitted (recorded)' });
+    add({
+      at: ann[ANNOTATIONS.submittedAt],
+      type: 'Normal',
+      source: 'annotation',
+      subject: 'runtime',
+      what: 'job submitted (recorded)',
+    });
   if (ann[ANNOTATIONS.finishedAt]) {
     const why = [ann[ANNOTATIONS.reason], ann[ANNOTATIONS.message]].filter(Boolean).join(': ');
     add({
@@ -188,7 +218,11 @@ function jobEnd(job: Job): TimelineEntry[] {
     });
   }
   for (const c of job.status?.conditions ?? []) {
-    if (c.status !== 'True' || !['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet', 'Suspended'].includes(c.type)) continue;
+    if (
+      c.status !== 'True' ||
+      !['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet', 'Suspended'].includes(c.type)
+    )
+      continue;
     const detail = [c.reason, c.message].filter(Boolean).join(': ');
     add({
       at: c.lastTransitionTime,
@@ -199,28 +233,42 @@ function jobEnd(job: Job): TimelineEntry[] {
       ...(detail ? { detail } : {}),
     });
   }
-  if (job.status?.completionTime) add({ at: job.status.completionTime, type: 'Normal', source: 'job', subject: 'Job', what: 'completed' });
-  if (job.metadata?.deletionTimestamp) add({ at: job.metadata.deletionTimestamp, type: 'Normal', source: 'job', subject: 'Job', what: 'being deleted' });
+  if (job.status?.completionTime)
+    add({ at: job.status.completionTime, type: 'Normal', source: 'job', subject: 'Job', what: 'completed' });
+  if (job.metadata?.deletionTimestamp)
+    add({ at: job.metadata.deletionTimestamp, type: 'Normal', source: 'job', subject: 'Job', what: 'being deleted' });
   return out;
 }
 
 function phaseSpans(job: Job, phaseTimes: Record<string, string>, now: Date): PhaseSpan[] {
-  const sorted = Object.entries(phaseTimes).sort(([a, ta], [b, tb]) => ms(ta) - ms(tb) || PHASES.indexOf(a as never) - PHASES.indexOf(b as never));
+  const sorted = Object.entries(phaseTimes).sort(
+    ([a, ta], [b, tb]) => ms(ta) - ms(tb) || PHASES.indexOf(a as never) - PHASES.indexOf(b as never),
+  );
   const current = job.metadata?.annotations?.[ANNOTATIONS.phase];
   return sorted.map(([phase, startedAt], i) => {
     const next = sorted[i + 1];
     if (next) return { phase, startedAt, durationMs: ms(next[1]) - ms(startedAt) };
     if (FINAL_PHASES.has(phase)) return { phase, startedAt };
-    return { phase, startedAt, ...(phase === current ? { current: true, durationMs: Math.max(0, now.getTime() - ms(startedAt)) } : {}) };
+    return {
+      phase,
+      startedAt,
+      ...(phase === current ? { current: true, durationMs: Math.max(0, now.getTime() - ms(startedAt)) } : {}),
+    };
   });
 }
 
 /** The first time an Event of one of `reasons` was recorded. */
 function firstEvent(entries: readonly TimelineEntry[], ...reasons: string[]): string | undefined {
-  return entries.filter((e) => e.source === 'event' && reasons.includes(e.what) && e.at).sort((a, b) => ms(a.at) - ms(b.at))[0]?.at;
+  return entries
+    .filter((e) => e.source === 'event' && reasons.includes(e.what) && e.at)
+    .sort((a, b) => ms(a.at) - ms(b.at))[0]?.at;
 }
 
-function milestones(job: Job, phaseTimes: Record<string, string>, events: readonly TimelineEntry[]): Array<[string, string | undefined]> {
+function milestones(
+  job: Job,
+  phaseTimes: Record<string, string>,
+  events: readonly TimelineEntry[],
+): Array<[string, string | undefined]> {
   const ann = job.metadata?.annotations ?? {};
   const condition = job.status?.conditions?.find((c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type));
   const final = Object.keys(phaseTimes).find((p) => FINAL_PHASES.has(p));
@@ -229,16 +277,26 @@ function milestones(job: Job, phaseTimes: Record<string, string>, events: readon
     ['Job started', job.status?.startTime ?? firstEvent(events, 'Resumed')],
     ['runtime started', phaseTimes.Starting],
     ['workers registered', phaseTimes.Submitting ?? firstEvent(events, 'AllWorkersRegistered')],
-    ['job submitted', phaseTimes.Running ?? firstEvent(events, 'JobSubmitted', 'Reattached') ?? ann[ANNOTATIONS.submittedAt]],
+    [
+      'job submitted',
+      phaseTimes.Running ?? firstEvent(events, 'JobSubmitted', 'Reattached') ?? ann[ANNOTATIONS.submittedAt],
+    ],
     ['job ended', phaseTimes.Stopping ?? phaseTimes.CleaningUp],
-    ['finished', (final && phaseTimes[final]) ?? ann[ANNOTATIONS.finishedAt] ?? condition?.lastTransitionTime ?? job.status?.completionTime],
+    [
+      'finished',
+      (final && phaseTimes[final]) ??
+        ann[ANNOTATIONS.finishedAt] ??
+        condition?.lastTransitionTime ??
+        job.status?.completionTime,
+    ],
   ];
 }
 
 function stagesOf(points: Array<[string, string | undefined]>): { stages: Stage[]; totalMs?: number } {
   const known = points.filter((p): p is [string, string] => p[1] !== undefined && !Number.isNaN(ms(p[1])));
   const stages: Stage[] = [];
-  for (let i = 1; i < known.length; i++) stages.push({ from: known[i - 1][0], to: known[i][0], ms: Math.max(0, ms(known[i][1]) - ms(known[i - 1][1])) });
+  for (let i = 1; i < known.length; i++)
+    stages.push({ from: known[i - 1][0], to: known[i][0], ms: Math.max(0, ms(known[i][1]) - ms(known[i - 1][1])) });
   const first = known[0];
   const last = known[known.length - 1];
   const ended = last?.[0] === 'finished';
@@ -249,14 +307,25 @@ function stagesOf(points: Array<[string, string | undefined]>): { stages: Stage[
  * The story of one application: its Job, the Events about this Job (other Jobs' Events, e.g. of
  * an earlier Job of the same name, are dropped by uid) and the Pods with its application-id label.
  */
-export function applicationTimeline(job: Job, events: readonly Event[], pods: readonly Pod[], opts: TimelineOptions): Timeline {
+export function applicationTimeline(
+  job: Job,
+  events: readonly Event[],
+  pods: readonly Pod[],
+  opts: TimelineOptions,
+): Timeline {
   const uid = job.metadata?.uid;
   const own = events.filter((e) => !uid || !e.involvedObject?.uid || e.involvedObject.uid === uid);
   const phaseTimes = recordedPhaseTimes(job);
   const eventEntries = own.map(eventEntry);
   const runtimeTimes = eventEntries.filter((e) => e.subject === 'runtime' && e.at).map((e) => ms(e.at));
   const runtimeEventsFrom = runtimeTimes.length ? Math.min(...runtimeTimes) : undefined;
-  const all = [...jobStart(job), ...phaseEntries(phaseTimes, runtimeEventsFrom), ...eventEntries, ...pods.flatMap(podEntries), ...jobEnd(job)];
+  const all = [
+    ...jobStart(job),
+    ...phaseEntries(phaseTimes, runtimeEventsFrom),
+    ...eventEntries,
+    ...pods.flatMap(podEntries),
+    ...jobEnd(job),
+  ];
   // Stable: entries of one second stay in this order (the Job's start, the runtime's phases, the
   // Events, the Pods, the terminal record) — timestamps have one-second precision.
   const sorted = all
@@ -289,7 +358,9 @@ export function applicationTimeline(job: Job, events: readonly Event[], pods: re
       "the Job's Events could not be read (listing Events in the namespace was refused or failed): the story comes from the Job, its annotations and its Pods only",
     );
   if (Object.keys(phaseTimes).length === 0 && job.metadata?.annotations?.[ANNOTATIONS.phase])
-    notes.push('the runtime recorded no phase times (a runtime older than the phase-times annotation): phase durations are unknown');
+    notes.push(
+      'the runtime recorded no phase times (a runtime older than the phase-times annotation): phase durations are unknown',
+    );
   return {
     entries,
     omitted,

@@ -19,7 +19,15 @@ import { Reporter, type Phase, type StatusPatch } from './report/reporter';
 import { resolveJobConfig } from './settings';
 import { awaitRegistration } from './steps/barrier';
 import { removeWorkers } from './steps/cleanup';
-import { DEFAULT_TUNING, factsOf, HA_TUNING, initialState, type LifecycleDeps, type Step, type Tuning } from './steps/context';
+import {
+  DEFAULT_TUNING,
+  factsOf,
+  HA_TUNING,
+  initialState,
+  type LifecycleDeps,
+  type Step,
+  type Tuning,
+} from './steps/context';
 import { Interruption } from './steps/interruption';
 import { readKubernetes, type KubeContext } from './steps/kube-context';
 import { awaitMasters, MastersWatch, removeMasters } from './steps/masters';
@@ -52,7 +60,13 @@ class Application implements Step {
     this.t = { ...DEFAULT_TUNING, ...(d.settings.app.ha ? HA_TUNING : {}), ...d.tuning };
     this.interruption = new Interruption(d.clock);
     this.state.ha = Boolean(d.settings.app.ha);
-    this.reporter = new Reporter(d.kube, { name: d.settings.app.appId }, { podName: d.settings.pod.name }, d.clock, d.log);
+    this.reporter = new Reporter(
+      d.kube,
+      { name: d.settings.app.appId },
+      { podName: d.settings.pod.name },
+      d.clock,
+      d.log,
+    );
   }
 
   async run(): Promise<Outcome> {
@@ -60,7 +74,9 @@ class Application implements Step {
       this.d.log.warn('asked to stop (SIGTERM): stopping the job and removing the workers');
       this.on({ type: 'SIGTERM' });
     });
-    this.onAbort(this.d.unexpected, (reason) => this.on({ type: 'Unexpected', error: String((reason as Error)?.stack ?? reason) }));
+    this.onAbort(this.d.unexpected, (reason) =>
+      this.on({ type: 'Unexpected', error: String((reason as Error)?.stack ?? reason) }),
+    );
     let result: Outcome;
     try {
       result = await this.main();
@@ -119,7 +135,11 @@ class Application implements Step {
     // Everything the Pod's settings decide is checked before anything starts.
     const job = resolveJobConfig(app, this.d.env, this.d.io);
     this.state.streaming = isStreaming(job.json);
-    log.info('job config resolved', { bytes: job.json.length, variables: job.envUsed.join(',') || 'none', streaming: this.state.streaming });
+    log.info('job config resolved', {
+      bytes: job.json.length,
+      variables: job.envUsed.join(',') || 'none',
+      streaming: this.state.streaming,
+    });
     const ha = app.ha;
     // With HA the masters run in their own Pods (docs/ha.md): nothing to write or start here.
     if (!ha) this.d.writeEngineFiles();
@@ -183,8 +203,16 @@ class Application implements Step {
         this.state.zetaStatus = info.status;
         this.state.registered = app.workerCount;
         log.info('re-attached to the running job', { jobId: expected, status: info.status });
-        this.setPhase('Running', { zetaJobId: expected, zetaJobStatus: info.status, workersRegistered: String(app.workerCount) });
-        this.reporter.event('Normal', 'Reattached', `re-attached to Zeta job ${expected} (${info.status}); it is not submitted again`);
+        this.setPhase('Running', {
+          zetaJobId: expected,
+          zetaJobStatus: info.status,
+          workersRegistered: String(app.workerCount),
+        });
+        this.reporter.event(
+          'Normal',
+          'Reattached',
+          `re-attached to Zeta job ${expected} (${info.status}); it is not submitted again`,
+        );
         return expected;
       }
       await this.interruption.pause(1000);
@@ -204,7 +232,10 @@ class Application implements Step {
       const a = reconciler.assessment;
       if (a && (a.failure || a.timed.size > 0 || a.running >= settings.app.workerCount)) break;
       if (clock.now() >= until) {
-        log.info('starting the engine before every worker runs', { running: a?.running ?? 0, afterMs: Math.round(clock.now() - began) });
+        log.info('starting the engine before every worker runs', {
+          running: a?.running ?? 0,
+          afterMs: Math.round(clock.now() - began),
+        });
         return;
       }
       await this.interruption.pause(Math.min(50, until - clock.now()));
@@ -234,7 +265,10 @@ class Application implements Step {
     } catch (e) {
       this.interruption.throwIfSet();
       if (e instanceof EngineUnavailable) {
-        throw new RuntimeFailure('EngineStartTimeout', `the Zeta master did not answer within ${this.d.settings.app.startupTimeoutMillis} ms: ${e.message}`);
+        throw new RuntimeFailure(
+          'EngineStartTimeout',
+          `the Zeta master did not answer within ${this.d.settings.app.startupTimeoutMillis} ms: ${e.message}`,
+        );
       }
       throw e;
     } finally {
@@ -266,7 +300,12 @@ class Application implements Step {
     await this.interruption.guard(store.start());
     // With HA the template already lists the masters by name and the Job owns the workers.
     const stampInput = app.ha
-      ? { appId: app.appId, namespace: kube.namespace, template: k.template, owner: jobOwnerReference(app.appId, k.jobUid) }
+      ? {
+          appId: app.appId,
+          namespace: kube.namespace,
+          template: k.template,
+          owner: jobOwnerReference(app.appId, k.jobUid),
+        }
       : {
           appId: app.appId,
           namespace: kube.namespace,
@@ -287,7 +326,11 @@ class Application implements Step {
       replacements: app.ha?.workerFailurePolicy === 'replace' ? app.ha.workerReplacements : 0,
       onReplaced: (_worker, n, why) => {
         this.reporter.annotate({ workersReplaced: String(n) });
-        this.reporter.event('Warning', 'WorkerReplaced', `${why}; creating it again (${n} of ${app.ha?.workerReplacements ?? 0} replacements used)`);
+        this.reporter.event(
+          'Warning',
+          'WorkerReplaced',
+          `${why}; creating it again (${n} of ${app.ha?.workerReplacements ?? 0} replacements used)`,
+        );
       },
       concurrency: this.t.createConcurrency,
       scaleUpGraceMs: app.scaleUpGraceMillis ?? 0,
@@ -347,7 +390,11 @@ class Application implements Step {
    */
   private async detach(result: Outcome): Promise<Outcome> {
     const { log } = this.d;
-    await Promise.all([this.masters?.stop(), this.state.reconciler?.release(), this.state.store?.stop()].map((p) => Promise.resolve(p).catch(() => undefined)));
+    await Promise.all(
+      [this.masters?.stop(), this.state.reconciler?.release(), this.state.store?.stop()].map((p) =>
+        Promise.resolve(p).catch(() => undefined),
+      ),
+    );
     this.reporter.event('Normal', 'CoordinatorDetached', result.message);
     await this.reporter.flush(this.t.recordBudgetMs);
     log.info('detached', { jobId: this.state.acked?.jobId, exitCode: result.exitCode });
@@ -377,8 +424,12 @@ class Application implements Step {
       await this.masters?.stop();
       problems.push(...(await removeMasters(this, this.d.settings.app.ha)));
     }
-    if (problems.length > 0) this.reporter.event('Warning', 'CleanupFailed', `removing the workers failed: ${problems.join('; ')}`);
-    const final = afterCleanup(this.state.zetaStatus ? { ...result, zetaStatus: this.state.zetaStatus } : result, problems);
+    if (problems.length > 0)
+      this.reporter.event('Warning', 'CleanupFailed', `removing the workers failed: ${problems.join('; ')}`);
+    const final = afterCleanup(
+      this.state.zetaStatus ? { ...result, zetaStatus: this.state.zetaStatus } : result,
+      problems,
+    );
     await this.state.store?.stop().catch(() => undefined);
     const phase = terminalPhase(final.reason);
     this.setPhase(phase, {
@@ -402,7 +453,13 @@ class Application implements Step {
         .catch(() => undefined);
       if (exit) log.info(`engine process ${describeExit(exit)}`);
     }
-    log.info('finished', { state: final.state, reason: final.reason, exitCode: final.exitCode, zetaStatus: final.zetaStatus, message: final.message });
+    log.info('finished', {
+      state: final.state,
+      reason: final.reason,
+      exitCode: final.exitCode,
+      zetaStatus: final.zetaStatus,
+      message: final.message,
+    });
     return final;
   }
 }

@@ -32,13 +32,24 @@ async function reportEarly(result: Outcome, log: Logger): Promise<void> {
   let conn: KubeConnection | undefined;
   try {
     conn = await connectKube(ns);
-    const reporter = new Reporter(conn.port, { name: appId }, { podName: process.env[ENV.podName] ?? '' }, systemClock, log);
+    const reporter = new Reporter(
+      conn.port,
+      { name: appId },
+      { podName: process.env[ENV.podName] ?? '' },
+      systemClock,
+      log,
+    );
     const uid = await conn.port.getJob(appId).then(
       (j) => j.metadata?.uid,
       () => undefined,
     );
     if (uid) reporter.setJobUid(uid);
-    reporter.annotate({ phase: 'Failed', reason: result.reason, message: result.message.slice(0, 4096), finishedAt: new Date().toISOString() });
+    reporter.annotate({
+      phase: 'Failed',
+      reason: result.reason,
+      message: result.message.slice(0, 4096),
+      finishedAt: new Date().toISOString(),
+    });
     reporter.event('Warning', 'Failed', `${result.reason}: ${result.message}`);
     await reporter.flush(5000);
   } catch (e) {
@@ -116,7 +127,9 @@ async function main(): Promise<number> {
   log.info('settings loaded', {
     startupMs: Math.round(performance.now() - started),
     apiServer: conn.server,
-    engineRest: settings.engineRest.candidates.map((c) => `${settings.engineRest.host}:${c.port}${c.path}`).join(' or '),
+    engineRest: settings.engineRest.candidates
+      .map((c) => `${settings.engineRest.host}:${c.port}${c.path}`)
+      .join(' or '),
   });
   const engine = new ZetaEngine(settings, process.env, systemClock, log);
   lifecycleRunning = true;
@@ -179,6 +192,8 @@ function engineFilesCommand(args: string[]): never {
 if (process.argv[2] === 'engine-files') engineFilesCommand(process.argv.slice(3));
 
 main().then(exitNow, (e: unknown) => {
-  process.stderr.write(`${new Date().toISOString()} ERROR runtime: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+  process.stderr.write(
+    `${new Date().toISOString()} ERROR runtime: internal error: ${(e as Error)?.stack ?? String(e)}\n`,
+  );
   process.exit(EXIT_CODES.infrastructure);
 });

@@ -79,7 +79,13 @@ export function stateOf(reason: Reason): FinalState {
 }
 
 export function outcome(reason: Reason, message: string, zetaStatus?: string): Outcome {
-  return { state: stateOf(reason), reason, message, exitCode: exitCodeOf(reason), ...(zetaStatus ? { zetaStatus } : {}) };
+  return {
+    state: stateOf(reason),
+    reason,
+    message,
+    exitCode: exitCodeOf(reason),
+    ...(zetaStatus ? { zetaStatus } : {}),
+  };
 }
 
 export function outcomeOfError(e: unknown, zetaStatus?: string): Outcome {

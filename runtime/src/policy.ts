@@ -55,16 +55,34 @@ export type Happening =
   /** An exception nobody expected (a bug, a crash in a client): still stop and clean up. */
   | { readonly type: 'Unexpected'; readonly error: string }
   /** A /job-info answer; `workerFailure` is the reconciler's verdict at that moment. */
-  | { readonly type: 'JobStatus'; readonly jobId: string; readonly status: string; readonly errorMsg?: string; readonly workerFailure?: WorkerFailure }
+  | {
+      readonly type: 'JobStatus';
+      readonly jobId: string;
+      readonly status: string;
+      readonly errorMsg?: string;
+      readonly workerFailure?: WorkerFailure;
+    }
   /** /job-info failed; `engineError` = an EngineUnavailable/EngineRejected, not something unexpected. */
-  | { readonly type: 'JobStatusUnreadable'; readonly error: string; readonly engineError: boolean; readonly failingForMs: number; readonly limitMs: number };
+  | {
+      readonly type: 'JobStatusUnreadable';
+      readonly error: string;
+      readonly engineError: boolean;
+      readonly failingForMs: number;
+      readonly limitMs: number;
+    };
 
 export type Decision =
   | { readonly do: 'continue' }
   /** Learn whether the Job or this Pod is being deleted, then decide again with the answer. */
   | { readonly do: 'ask-deletion' }
   /** End the application; `warn` is the Warning Event to record first. */
-  | { readonly do: 'end'; readonly reason: Reason; readonly message: string; readonly worker?: string; readonly warn?: EventReason };
+  | {
+      readonly do: 'end';
+      readonly reason: Reason;
+      readonly message: string;
+      readonly worker?: string;
+      readonly warn?: EventReason;
+    };
 
 const CONTINUE: Decision = { do: 'continue' };
 
@@ -83,20 +101,29 @@ export function decide(f: Facts, h: Happening): Decision {
     case 'WorkerFailed': {
       // A cancel deletes the workers too: judge a lost worker only knowing whether that is it.
       if (f.deletion === 'unknown') return { do: 'ask-deletion' };
-      if (f.deletion === 'deleting') return end('Terminated', `the application is being deleted (e.g. by \`cancel\`); ${h.failure.message}`);
+      if (f.deletion === 'deleting')
+        return end('Terminated', `the application is being deleted (e.g. by \`cancel\`); ${h.failure.message}`);
       const warn: EventReason = h.failure.reason === 'WorkerLost' ? 'WorkerLost' : 'WorkerFailed';
       return end(h.failure.reason, h.failure.message, { worker: h.failure.worker, warn });
     }
     case 'SIGTERM':
-      if (!f.ha) return end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction');
+      if (!f.ha)
+        return end(
+          'Terminated',
+          'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction',
+        );
       // With HA a stopped coordinator is only the application's end if the application is deleted;
       // otherwise (Pod deleted, evicted, node drained) the job goes on and the next coordinator re-attaches.
       if (f.deletion === 'unknown') return { do: 'ask-deletion' };
       if (f.deletion === 'deleting') return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
-      return end('Detached', 'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches');
+      return end(
+        'Detached',
+        'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches',
+      );
     case 'OwnJob':
       if (h.deleting) return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
-      if (h.cancelRequested) return end('Terminated', `cancel requested${h.cancelRequested === 'savepoint' ? ' with a savepoint' : ''}`);
+      if (h.cancelRequested)
+        return end('Terminated', `cancel requested${h.cancelRequested === 'savepoint' ? ' with a savepoint' : ''}`);
       return CONTINUE;
     case 'OwnJobGone':
       return end('Terminated', "the application's Job was deleted (e.g. by `cancel`)");
@@ -122,7 +149,10 @@ export function decide(f: Facts, h: Happening): Decision {
       if (!h.engineError) return end('InternalError', `unexpected error while reading the job status: ${h.error}`);
       // 2.3.8 answers 500 (MemberLeftException) while a member leaves: tolerated for a while.
       if (h.failingForMs > h.limitMs)
-        return end('EngineUnreachable', `the engine's job status could not be read for ${Math.round(h.failingForMs / 1000)} s: ${h.error}`);
+        return end(
+          'EngineUnreachable',
+          `the engine's job status could not be read for ${Math.round(h.failingForMs / 1000)} s: ${h.error}`,
+        );
       return CONTINUE;
   }
 }

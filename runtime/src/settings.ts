@@ -16,7 +16,11 @@ import {
 import { fileIncludeReader } from 'seatunnel-app/internal/hocon/file-include';
 import { ENV } from 'seatunnel-app/internal/model/reserved';
 import { PATHS } from 'seatunnel-app/internal/model/spec';
-import { RUNTIME_SETTINGS_VERSION, type DependentRef, type RuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
+import {
+  RUNTIME_SETTINGS_VERSION,
+  type DependentRef,
+  type RuntimeSettings,
+} from 'seatunnel-app/internal/plan/runtime-settings';
 import { RuntimeFailure } from './outcome';
 
 /** Environment variables that only the runtime reads (test seams and tuning; none is needed in a Pod). */
@@ -49,7 +53,10 @@ export interface Settings {
    * port (2.3.8 and earlier; the generated hazelcast-master.yaml enables it) — the first that
    * answers is used (engine/zeta.ts).
    */
-  readonly engineRest: { readonly host: string; readonly candidates: ReadonlyArray<{ readonly port: number; readonly path: string }> };
+  readonly engineRest: {
+    readonly host: string;
+    readonly candidates: ReadonlyArray<{ readonly port: number; readonly path: string }>;
+  };
   readonly debug: boolean;
 }
 
@@ -74,7 +81,8 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
   if (!isObj(raw)) return ['runtime.json: expected a JSON object'];
   const str = (key: string, v: unknown, required = true) => {
     if (v === undefined && !required) return;
-    if (typeof v !== 'string' || v === '') p.push(`runtime.json ${key}: expected a non-empty string, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'string' || v === '')
+      p.push(`runtime.json ${key}: expected a non-empty string, got ${JSON.stringify(v)}`);
   };
   const int = (key: string, v: unknown, min: number, max: number) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
@@ -99,15 +107,21 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
   int('workerSlots', raw.workerSlots, 1, 1024);
   int('startupTimeoutMillis', raw.startupTimeoutMillis, 1, 24 * 3600 * 1000);
   if (raw.scaleUpGraceMillis !== undefined) int('scaleUpGraceMillis', raw.scaleUpGraceMillis, 0, 24 * 3600 * 1000);
-  if (raw.imagePullRetryMillis !== undefined) int('imagePullRetryMillis', raw.imagePullRetryMillis, 0, 24 * 3600 * 1000);
+  if (raw.imagePullRetryMillis !== undefined)
+    int('imagePullRetryMillis', raw.imagePullRetryMillis, 0, 24 * 3600 * 1000);
   str('workerTemplate', raw.workerTemplate);
   str('checkpointDir', raw.checkpointDir, false);
   if (!isObj(raw.master)) p.push('runtime.json master: expected an object');
   else {
     int('master.port', raw.master.port, 1, 65535);
     int('master.restPort', raw.master.restPort, 1, 65535);
-    if (raw.master.restPath !== undefined && (typeof raw.master.restPath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*$/.test(raw.master.restPath))) {
-      p.push(`runtime.json master.restPath: expected '' or a path like /hazelcast/rest/maps, got ${JSON.stringify(raw.master.restPath)}`);
+    if (
+      raw.master.restPath !== undefined &&
+      (typeof raw.master.restPath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*$/.test(raw.master.restPath))
+    ) {
+      p.push(
+        `runtime.json master.restPath: expected '' or a path like /hazelcast/rest/maps, got ${JSON.stringify(raw.master.restPath)}`,
+      );
     }
     const menv = raw.master.env;
     if (menv !== undefined && (!isObj(menv) || !Object.values(menv).every((v) => typeof v === 'string'))) {
@@ -119,14 +133,21 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
     }
   }
   const jc = raw.jobConfig;
-  if (!isObj(jc) || (jc.kind !== 'inline' && jc.kind !== 'file')) p.push('runtime.json jobConfig: expected {kind: "inline", env} or {kind: "file", path}');
+  if (!isObj(jc) || (jc.kind !== 'inline' && jc.kind !== 'file'))
+    p.push('runtime.json jobConfig: expected {kind: "inline", env} or {kind: "file", path}');
   else if (jc.kind === 'inline') str('jobConfig.env', jc.env);
   else if (typeof jc.path !== 'string' || !path.isAbsolute(jc.path))
     p.push(`runtime.json jobConfig.path: expected an absolute path, got ${JSON.stringify(jc.path)}`);
   if (!Array.isArray(raw.dependents)) p.push('runtime.json dependents: expected an array');
   else {
     raw.dependents.forEach((d: unknown, i) => {
-      if (!isObj(d) || typeof d.apiVersion !== 'string' || typeof d.kind !== 'string' || typeof d.name !== 'string' || !d.name) {
+      if (
+        !isObj(d) ||
+        typeof d.apiVersion !== 'string' ||
+        typeof d.kind !== 'string' ||
+        typeof d.name !== 'string' ||
+        !d.name
+      ) {
         p.push(`runtime.json dependents[${i}]: expected {apiVersion, kind, name}`);
       }
     });
@@ -138,7 +159,9 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
       str('ha.statefulSet', raw.ha.statefulSet);
       str('ha.restHost', raw.ha.restHost);
       if (raw.ha.workerFailurePolicy !== 'fail' && raw.ha.workerFailurePolicy !== 'replace')
-        p.push(`runtime.json ha.workerFailurePolicy: expected "fail" or "replace", got ${JSON.stringify(raw.ha.workerFailurePolicy)}`);
+        p.push(
+          `runtime.json ha.workerFailurePolicy: expected "fail" or "replace", got ${JSON.stringify(raw.ha.workerFailurePolicy)}`,
+        );
       int('ha.workerReplacements', raw.ha.workerReplacements, 0, 100);
     }
   }
@@ -153,7 +176,8 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
   const problems: string[] = [];
   const need = (name: string): string => {
     const v = env[name];
-    if (v === undefined || v === '') problems.push(`environment variable ${name} is not set (the plan sets it on the master container)`);
+    if (v === undefined || v === '')
+      problems.push(`environment variable ${name} is not set (the plan sets it on the master container)`);
     return v ?? '';
   };
   const pod: PodIdentity = {
@@ -182,9 +206,13 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
   }
   if (app) {
     if (appIdEnv && app.appId !== appIdEnv)
-      problems.push(`runtime.json appId ${JSON.stringify(app.appId)} differs from ${ENV.appId}=${JSON.stringify(appIdEnv)}`);
+      problems.push(
+        `runtime.json appId ${JSON.stringify(app.appId)} differs from ${ENV.appId}=${JSON.stringify(appIdEnv)}`,
+      );
     if (pod.namespace && app.namespace !== pod.namespace)
-      problems.push(`runtime.json namespace ${JSON.stringify(app.namespace)} differs from the Pod's namespace ${JSON.stringify(pod.namespace)}`);
+      problems.push(
+        `runtime.json namespace ${JSON.stringify(app.namespace)} differs from the Pod's namespace ${JSON.stringify(pod.namespace)}`,
+      );
   }
   if (problems.length > 0 || !app) {
     throw new RuntimeFailure('InvalidSettings', `invalid runtime settings:\n  - ${problems.join('\n  - ')}`);
@@ -298,7 +326,10 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
   if (app.jobConfig.kind === 'inline') {
     const v = env[app.jobConfig.env];
     if (v === undefined || v.trim() === '') {
-      throw new RuntimeFailure('InvalidJobConfig', `the job config is empty: environment variable ${app.jobConfig.env} is not set`);
+      throw new RuntimeFailure(
+        'InvalidJobConfig',
+        `the job config is empty: environment variable ${app.jobConfig.env} is not set`,
+      );
     }
     text = v;
     filename = `$${app.jobConfig.env}`;
@@ -307,7 +338,10 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
     try {
       text = io.readFile(filename);
     } catch (e) {
-      throw new RuntimeFailure('InvalidJobConfig', `cannot read the job config file ${filename}: ${(e as Error).message}`);
+      throw new RuntimeFailure(
+        'InvalidJobConfig',
+        `cannot read the job config file ${filename}: ${(e as Error).message}`,
+      );
     }
     readInclude = fileIncludeReader({ baseDir: path.dirname(filename) });
   }
@@ -327,7 +361,8 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
     return { json: stringifyJson(restJobBody(report.value)), envUsed: report.envUsed };
   } catch (e) {
     if (e instanceof RuntimeFailure) throw e;
-    if (e instanceof HoconError) throw new RuntimeFailure('InvalidJobConfig', `the job config is not valid HOCON: ${e.message}`);
+    if (e instanceof HoconError)
+      throw new RuntimeFailure('InvalidJobConfig', `the job config is not valid HOCON: ${e.message}`);
     throw e;
   }
 }

@@ -5,11 +5,23 @@
 // rights is not fenced.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { LABELS } from '../../lib/model/reserved';
-import { admissionFence, ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY } from '../../lib/plan/admission-fence';
+import {
+  admissionFence,
+  ADMISSION_FENCE_POLICY,
+  ADMISSION_FENCE_TEMPLATE_POLICY,
+} from '../../lib/plan/admission-fence';
 import { stampWorker } from '../../lib/plan/stamp';
 import type { ApplicationPlan } from '../../lib/plan/types';
 import { plan as buildTestPlan } from '../support/fixtures';
-import { adminHttp, mintServiceAccountToken, tokenHttp, useTestNamespace, waitFor, withComponentLogs, type KubeHttp } from '../support/cluster';
+import {
+  adminHttp,
+  mintServiceAccountToken,
+  tokenHttp,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+  type KubeHttp,
+} from '../support/cluster';
 
 const ns = useTestNamespace('fence');
 const BINDING_PREFIX = 'test-';
@@ -23,7 +35,10 @@ const podsPath = (dryRun: boolean) => `/api/v1/namespaces/${ns.name}/pods${dryRu
 const templatePath = () => `/api/v1/namespaces/${ns.name}/podtemplates/${p.workerTemplate.metadata.name}`;
 
 function worker(n = 1): Pod {
-  return stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: ns.name, masterHost: '10.0.0.1', masterPort: 5801 }, n);
+  return stampWorker(
+    { template: p.workerTemplate, appId: p.spec.appId, namespace: ns.name, masterHost: '10.0.0.1', masterPort: 5801 },
+    n,
+  );
 }
 
 /** Worker 1, changed by `edit`. */
@@ -42,13 +57,21 @@ beforeAll(async () => {
   const admin = adminHttp();
   p = buildTestPlan({ namespace: ns.name, serviceAccount: 'app-runtime', applicationId: 'fenced-0123456789ab' });
   for (const name of ['app-runtime', 'other-runtime']) {
-    await admin.call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+    await admin.call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name },
+    });
   }
   // The plan's own runtime Role, bound to the application's ServiceAccount and to another one.
-  for (const role of p.roles) await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns.name}/roles`, role);
+  for (const role of p.roles)
+    await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns.name}/roles`, role);
   for (const b of p.roleBindings) {
     const subjects = [...(b.subjects ?? []), { kind: 'ServiceAccount', name: 'other-runtime', namespace: ns.name }];
-    await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns.name}/rolebindings`, { ...b, subjects });
+    await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns.name}/rolebindings`, {
+      ...b,
+      subjects,
+    });
   }
   await admin.call('POST', `/api/v1/namespaces/${ns.name}/podtemplates`, p.workerTemplate);
   const objects = admissionFence({
@@ -57,7 +80,8 @@ beforeAll(async () => {
     namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } },
   });
   for (const o of objects) {
-    const plural = o.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
+    const plural =
+      o.kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
     await admin.call('DELETE', `${VAP}/${plural}/${o.metadata.name}`, undefined, { accept: [404] });
     await admin.call('POST', `${VAP}/${plural}`, o);
   }
@@ -83,7 +107,9 @@ beforeAll(async () => {
 afterAll(async () => {
   const admin = adminHttp();
   for (const name of POLICIES) {
-    await admin.call('DELETE', `${VAP}/validatingadmissionpolicybindings/${BINDING_PREFIX}${name}`, undefined, { accept: [404] });
+    await admin.call('DELETE', `${VAP}/validatingadmissionpolicybindings/${BINDING_PREFIX}${name}`, undefined, {
+      accept: [404],
+    });
     await admin.call('DELETE', `${VAP}/validatingadmissionpolicies/${name}`, undefined, { accept: [404] });
   }
 });
@@ -156,7 +182,10 @@ const DEVIATIONS: Array<[string, (pod: Pod) => void, RegExp]> = [
   [
     'an added capability',
     (pod) => {
-      pod.spec!.containers[0].securityContext = { ...pod.spec!.containers[0].securityContext, capabilities: { add: ['NET_ADMIN'] } };
+      pod.spec!.containers[0].securityContext = {
+        ...pod.spec!.containers[0].securityContext,
+        capabilities: { add: ['NET_ADMIN'] },
+      };
     },
     /privileged or adds capabilities/,
   ],
@@ -184,7 +213,10 @@ const DEVIATIONS: Array<[string, (pod: Pod) => void, RegExp]> = [
   [
     'a Secret in its environment',
     (pod) => {
-      pod.spec!.containers[0].env = [...(pod.spec!.containers[0].env ?? []), { name: 'X', valueFrom: { secretKeyRef: { name: 'anything', key: 'k' } } }];
+      pod.spec!.containers[0].env = [
+        ...(pod.spec!.containers[0].env ?? []),
+        { name: 'X', valueFrom: { secretKeyRef: { name: 'anything', key: 'k' } } },
+      ];
     },
     /command, environment, mounts or security context differ/,
   ],
@@ -234,17 +266,30 @@ test(
     );
     expect(unlabel.status).toBe(403);
     // Adoption after `kubectl apply` only adds an owner reference (here a ConfigMap that outlives the test).
-    const owner = await adminHttp().call<{ metadata: { uid: string } }>('POST', `/api/v1/namespaces/${ns.name}/configmaps`, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'owner' },
-    });
+    const owner = await adminHttp().call<{ metadata: { uid: string } }>(
+      'POST',
+      `/api/v1/namespaces/${ns.name}/configmaps`,
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'owner' },
+      },
+    );
     const adopt = await master.request(
       'PATCH',
       templatePath(),
       {
         metadata: {
-          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid, controller: false, blockOwnerDeletion: false }],
+          ownerReferences: [
+            {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              name: 'owner',
+              uid: owner.metadata.uid,
+              controller: false,
+              blockOwnerDeletion: false,
+            },
+          ],
         },
       },
       { contentType: 'application/merge-patch+json' },

@@ -7,7 +7,18 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { LABELS } from '../../lib/model/reserved';
 import { KWOK_LIFECYCLE_ANNOTATION, adminHttp, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
-import { createObj, deploymentFiles, getObj, labelled, randomSuffix, run, submitWarnings, tmpDir, waitAllGone, type Obj } from './cli-support';
+import {
+  createObj,
+  deploymentFiles,
+  getObj,
+  labelled,
+  randomSuffix,
+  run,
+  submitWarnings,
+  tmpDir,
+  waitAllGone,
+  type Obj,
+} from './cli-support';
 
 const ns = useTestNamespace('cli-cancel');
 
@@ -15,7 +26,12 @@ const ns = useTestNamespace('cli-cancel');
 async function referenced(): Promise<Obj[]> {
   return [
     {
-      ...(await createObj(ns.name, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `db-${randomSuffix(3)}` }, stringData: { password: 'p' } })),
+      ...(await createObj(ns.name, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `db-${randomSuffix(3)}` },
+        stringData: { password: 'p' },
+      })),
       kind: 'Secret',
     },
     {
@@ -51,10 +67,17 @@ async function boundClaim(): Promise<Obj> {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: { name },
-    spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'manual', volumeName: pv.metadata.name, resources: { requests: { storage: '1Gi' } } },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      storageClassName: 'manual',
+      volumeName: pv.metadata.name,
+      resources: { requests: { storage: '1Gi' } },
+    },
   });
   await waitFor(
-    async () => ((await getObj(ns.name, 'PersistentVolumeClaim', name)) as { status?: { phase?: string } } | undefined)?.status?.phase === 'Bound' || undefined,
+    async () =>
+      ((await getObj(ns.name, 'PersistentVolumeClaim', name)) as { status?: { phase?: string } } | undefined)?.status
+        ?.phase === 'Bound' || undefined,
     { description: `PVC ${name} to be Bound` },
   );
   return pvc;
@@ -62,7 +85,8 @@ async function boundClaim(): Promise<Obj> {
 
 const volumes: string[] = [];
 afterAll(async () => {
-  for (const v of volumes) await adminHttp().call('DELETE', `/api/v1/persistentvolumes/${v}`, undefined, { accept: [404] });
+  for (const v of volumes)
+    await adminHttp().call('DELETE', `/api/v1/persistentvolumes/${v}`, undefined, { accept: [404] });
 });
 
 function usingThem(refs: Obj[]): string {
@@ -98,21 +122,32 @@ test(
     const submitted = await run(['submit', ...files.args]);
     expect(submitted.err).toEqual(submitWarnings());
     const appId = submitted.value('Application ID')!;
-    await waitFor(async () => ((await run(['status', '--id', appId, '-a', files.deploy])).value('Status') === 'RUNNING' ? true : undefined), {
-      description: `${appId} RUNNING`,
-    });
+    await waitFor(
+      async () =>
+        (await run(['status', '--id', appId, '-a', files.deploy])).value('Status') === 'RUNNING' ? true : undefined,
+      {
+        description: `${appId} RUNNING`,
+      },
+    );
 
     const first = await run(['cancel', '-t', 'kubernetes', '--id', appId, '-a', files.deploy]);
     expect(first.code).toBe(0);
     expect(first.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
     // Right after: the Job is being deleted (CANCELED) or already gone (UNKNOWN) — never RUNNING.
-    expect(['CANCELED', 'UNKNOWN']).toContain((await run(['status', '--id', appId, '-a', files.deploy])).value('Status'));
+    expect(['CANCELED', 'UNKNOWN']).toContain(
+      (await run(['status', '--id', appId, '-a', files.deploy])).value('Status'),
+    );
     await waitAllGone(ns.name, appId);
     await expectUntouched(refs);
 
     const second = await run(['cancel', '--id', appId, '-a', files.deploy, '--output', 'json'], { json: true });
     expect(second.code).toBe(0);
-    expect(second.data[0]).toMatchObject({ applicationId: appId, cancellationRequested: true, jobFound: false, errors: [] });
+    expect(second.data[0]).toMatchObject({
+      applicationId: appId,
+      cancellationRequested: true,
+      jobFound: false,
+      errors: [],
+    });
     const third = await run(['cancel', '--id', appId, '-a', files.deploy]);
     expect(third.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
     expect((await run(['status', '--id', appId, '-a', files.deploy])).value('Status')).toBe('UNKNOWN');
@@ -141,16 +176,22 @@ test(
     const dependents = [...objs].filter(([k]) => !k.startsWith('Job/') && !k.startsWith('Pod/'));
     expect(dependents.length).toBe(docs.length - 1);
     for (const [, o] of dependents) expect(o.metadata.ownerReferences).toBeUndefined(); // until the runtime adopts them
-    await waitFor(async () => ((await run(['status', '--id', appId, '-a', files.deploy])).value('Status') === 'RUNNING' ? true : undefined), {
-      description: `${appId} RUNNING`,
-    });
+    await waitFor(
+      async () =>
+        (await run(['status', '--id', appId, '-a', files.deploy])).value('Status') === 'RUNNING' ? true : undefined,
+      {
+        description: `${appId} RUNNING`,
+      },
+    );
 
     const r = await run(['cancel', '--id', appId, '-a', files.deploy, '--output', 'json'], { json: true });
     expect(r.code).toBe(0);
     const data = r.data[0] as { jobFound: boolean; leftoversDeleted: string[] };
     expect(data.jobFound).toBe(true);
     // Without owner references nothing is garbage-collected: cancel deleted each of them by label.
-    expect(data.leftoversDeleted.map((x) => x.split(' ')[0]).sort()).toEqual(dependents.map(([k]) => k.split('/')[0]).sort());
+    expect(data.leftoversDeleted.map((x) => x.split(' ')[0]).sort()).toEqual(
+      dependents.map(([k]) => k.split('/')[0]).sort(),
+    );
     await waitAllGone(ns.name, appId);
     await expectUntouched(refs);
   }),
@@ -159,7 +200,10 @@ test(
 test(
   'an object that carries the application label but was not made by this tool is left alone',
   withComponentLogs(async () => {
-    const files = deploymentFiles(ns.name, `kubernetes.master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "no-complete" }`);
+    const files = deploymentFiles(
+      ns.name,
+      `kubernetes.master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "no-complete" }`,
+    );
     const appId = (await run(['submit', ...files.args])).value('Application ID')!;
     const foreign = await createObj(ns.name, {
       apiVersion: 'v1',
@@ -185,7 +229,9 @@ test(
     });
     const r = await run(['cancel', '--id', name, '-a', deploymentFiles(ns.name).deploy]);
     expect(r.code).toBe(1);
-    expect(r.err.join('\n')).toMatch(new RegExp(`Job ${ns.name}/${name} is not a SeaTunnel application .* nothing was deleted`));
+    expect(r.err.join('\n')).toMatch(
+      new RegExp(`Job ${ns.name}/${name} is not a SeaTunnel application .* nothing was deleted`),
+    );
     expect((await getObj(ns.name, 'Job', name))?.metadata.uid).toBe(job.metadata.uid);
     await adminHttp().call('DELETE', `/apis/batch/v1/namespaces/${ns.name}/jobs/${name}`);
   }),

@@ -12,7 +12,18 @@ import { Kube } from '../../lib/kube';
 import { SUBMIT_ATTEMPT_ANNOTATION, submitApplication, SubmitError } from '../../lib/submit/submit';
 import { adminHttp, serviceAccountIdentity, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
 import { spec } from '../support/fixtures';
-import { createObj, deploymentFiles, FaultProxy, getObj, labelled, randomSuffix, run, waitAllGone, type Fault, type Obj } from './cli-support';
+import {
+  createObj,
+  deploymentFiles,
+  FaultProxy,
+  getObj,
+  labelled,
+  randomSuffix,
+  run,
+  waitAllGone,
+  type Fault,
+  type Obj,
+} from './cli-support';
 
 const ns = useTestNamespace('cli-comp');
 let proxy: FaultProxy;
@@ -46,14 +57,20 @@ const newId = () => `comp-${randomSuffix(6)}`;
 const collection = (resource: string) => new RegExp(`/namespaces/[^/]+/${resource}$`);
 const named = (resource: string, name: string) => new RegExp(`/namespaces/[^/]+/${resource}/${name}$`);
 
-async function attempt(appId: string, faults: Fault[], extra: Partial<SeaTunnelApplicationProps> = {}): Promise<SubmitError> {
+async function attempt(
+  appId: string,
+  faults: Fault[],
+  extra: Partial<SeaTunnelApplicationProps> = {},
+): Promise<SubmitError> {
   proxy.inject(...faults);
   const e = await submitApplication(kube, planFor(appId, extra)).then(
     () => undefined,
     (x: unknown) => x,
   );
   if (!(e instanceof SubmitError))
-    throw new Error(`expected a SubmitError, got ${e instanceof Error ? e.stack : String(e)}; proxy log: ${JSON.stringify(proxy.log)}`);
+    throw new Error(
+      `expected a SubmitError, got ${e instanceof Error ? e.stack : String(e)}; proxy log: ${JSON.stringify(proxy.log)}`,
+    );
   return e;
 }
 
@@ -72,7 +89,9 @@ async function expectRolledBack(appId: string, err: SubmitError, preexisting: Ob
       { description: `${c.kind} ${c.name} (uid ${c.uid}, created by the attempt) to be deleted`, timeoutMs: 30_000 },
     );
   }
-  expect(err.rollback.deleted.map((r) => `${r.kind}/${r.name}`).sort()).toEqual(created.map((c) => `${c.kind}/${c.name}`).sort());
+  expect(err.rollback.deleted.map((r) => `${r.kind}/${r.name}`).sort()).toEqual(
+    created.map((c) => `${c.kind}/${c.name}`).sort(),
+  );
   for (const p of preexisting) {
     const now = await getObj(ns.name, p.kind!, p.metadata.name);
     expect(now?.metadata.uid).toBe(p.metadata.uid);
@@ -96,7 +115,10 @@ async function preexisting(kind: 'Job' | 'Service' | 'ConfigMap', name: string, 
           apiVersion: 'batch/v1',
           kind,
           metadata,
-          spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } } },
+          spec: {
+            suspend: true,
+            template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } },
+          },
         }
       : kind === 'Service'
         ? { apiVersion: 'v1', kind, metadata, spec: { clusterIP: 'None', ports: [{ port: 1 }] } }
@@ -109,23 +131,31 @@ describe('step 1: referenced objects are checked before anything is created', ()
   test(
     'a missing Secret and a missing key: refused with both, nothing created',
     withComponentLogs(async () => {
-      await createObj(ns.name, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `shared-${randomSuffix(3)}` }, data: { other: '1' } }).then(
-        async (cm) => {
-          const appId = newId();
-          const err = await attempt(appId, [], {
-            env: { DB_PASSWORD: { secret: 'no-such-secret', key: 'password' }, OPTIONAL: { secret: 'also-missing', key: 'k', optional: true } },
-            configMaps: { shared: { ref: cm.metadata.name, mounts: { 'missing.properties': '/etc/m.properties' } } },
-          });
-          expect(err.step).toBe('references');
-          expect(err.message).toMatch(/kubernetes\.env\.DB_PASSWORD: Secret no-such-secret not found/);
-          expect(err.message).toMatch(
-            new RegExp(`kubernetes\\.configmap\\.shared: ConfigMap ${cm.metadata.name} has no key "missing\\.properties" \\(keys: other\\)`),
-          );
-          expect(err.message).not.toMatch(/also-missing/);
-          expect(proxy.log.filter((l) => l.method !== 'GET')).toEqual([]);
-          expect((await labelled(ns.name, appId)).size).toBe(0);
-        },
-      );
+      await createObj(ns.name, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `shared-${randomSuffix(3)}` },
+        data: { other: '1' },
+      }).then(async (cm) => {
+        const appId = newId();
+        const err = await attempt(appId, [], {
+          env: {
+            DB_PASSWORD: { secret: 'no-such-secret', key: 'password' },
+            OPTIONAL: { secret: 'also-missing', key: 'k', optional: true },
+          },
+          configMaps: { shared: { ref: cm.metadata.name, mounts: { 'missing.properties': '/etc/m.properties' } } },
+        });
+        expect(err.step).toBe('references');
+        expect(err.message).toMatch(/kubernetes\.env\.DB_PASSWORD: Secret no-such-secret not found/);
+        expect(err.message).toMatch(
+          new RegExp(
+            `kubernetes\\.configmap\\.shared: ConfigMap ${cm.metadata.name} has no key "missing\\.properties" \\(keys: other\\)`,
+          ),
+        );
+        expect(err.message).not.toMatch(/also-missing/);
+        expect(proxy.log.filter((l) => l.method !== 'GET')).toEqual([]);
+        expect((await labelled(ns.name, appId)).size).toBe(0);
+      });
     }),
   );
 
@@ -133,9 +163,13 @@ describe('step 1: referenced objects are checked before anything is created', ()
     'the API failing during the check: error, nothing created',
     withComponentLogs(async () => {
       const appId = newId();
-      const err = await attempt(appId, [{ method: 'GET', path: named('serviceaccounts', 'runner'), action: 'status-before', status: 503 }], {
-        serviceAccount: 'runner',
-      });
+      const err = await attempt(
+        appId,
+        [{ method: 'GET', path: named('serviceaccounts', 'runner'), action: 'status-before', status: 503 }],
+        {
+          serviceAccount: 'runner',
+        },
+      );
       expect(err.step).toBe('references');
       expect(err.message).toMatch(/checking referenced objects: HTTP 503/);
       expect(proxy.created()).toEqual([]);
@@ -159,7 +193,9 @@ describe('step 2: creating the Job', () => {
       expect(err.message).toMatch(/the outcome was unknown; verified by reading it back/);
       await expectRolledBack(appId, err);
       // Nothing after the failed step was attempted.
-      expect(proxy.log.some((l) => l.method === 'PATCH' || (/services|configmaps/.test(l.path) && l.method === 'POST'))).toBe(false);
+      expect(
+        proxy.log.some((l) => l.method === 'PATCH' || (/services|configmaps/.test(l.path) && l.method === 'POST')),
+      ).toBe(false);
     })(),
   );
 
@@ -182,8 +218,12 @@ describe('step 2: creating the Job', () => {
     withComponentLogs(async () => {
       const appId = newId();
       const old = await preexisting('Job', appId, appId);
-      const err = await attempt(appId, [{ method: 'POST', path: collection('jobs'), action: 'status-before', status: 500 }]);
-      expect(err.rollback.untouched.map((u) => u.why)).toEqual(["an object of that name exists without this submission's marker"]);
+      const err = await attempt(appId, [
+        { method: 'POST', path: collection('jobs'), action: 'status-before', status: 500 },
+      ]);
+      expect(err.rollback.untouched.map((u) => u.why)).toEqual([
+        "an object of that name exists without this submission's marker",
+      ]);
       await expectRolledBack(appId, err, [old]);
       await adminHttp().call('DELETE', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
     }),
@@ -198,7 +238,9 @@ describe('step 3: creating the dependents (in parallel)', () => {
     (resource) =>
       withComponentLogs(async () => {
         const appId = newId();
-        const err = await attempt(appId, [{ method: 'POST', path: collection(resource), action: 'status-after', status: 500 }]);
+        const err = await attempt(appId, [
+          { method: 'POST', path: collection(resource), action: 'status-after', status: 500 },
+        ]);
         expect(err.step).toBe('create-dependents');
         // The Job and all 9 dependents were created upstream, the failing one included.
         expect(proxy.created()).toHaveLength(11);
@@ -239,10 +281,14 @@ describe('step 3: creating the dependents (in parallel)', () => {
     withComponentLogs(async () => {
       const appId = newId();
       const old = await preexisting('Service', appId, appId);
-      const err = await attempt(appId, [{ method: 'POST', path: collection('services'), action: 'status-before', status: 502 }]);
+      const err = await attempt(appId, [
+        { method: 'POST', path: collection('services'), action: 'status-before', status: 502 },
+      ]);
       expect(err.rollback.untouched.map((u) => u.ref.kind)).toEqual(['Service']);
       await expectRolledBack(appId, err, [old]);
-      expect((await getObj(ns.name, 'Service', appId))?.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION]).toBeUndefined();
+      expect(
+        (await getObj(ns.name, 'Service', appId))?.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION],
+      ).toBeUndefined();
     }),
   );
 });
@@ -258,7 +304,8 @@ describe('step 4: starting (unsuspending) the Job', () => {
       const err = await attempt(appId, [{ method: 'PATCH', path: named('jobs', '[^/]+'), action, status: 500 }]);
       expect(err.step).toBe('start');
       expect(proxy.created()).toHaveLength(11);
-      if (action !== 'status-before') expect(err.message).toMatch(/the Job may have started; it is deleted with its Pods/);
+      if (action !== 'status-before')
+        expect(err.message).toMatch(/the Job may have started; it is deleted with its Pods/);
       await expectRolledBack(appId, err);
     })(),
   );
@@ -269,16 +316,30 @@ test(
   withComponentLogs(async () => {
     const appId = newId();
     // The rollback retries a failed delete twice: fail all three attempts.
-    const deleteJob: Fault = { method: 'DELETE', path: named('jobs', appId), action: 'status-before', status: 500, times: 3 };
-    const err = await attempt(appId, [{ method: 'POST', path: collection('podtemplates'), action: 'status-before', status: 500 }, deleteJob]);
+    const deleteJob: Fault = {
+      method: 'DELETE',
+      path: named('jobs', appId),
+      action: 'status-before',
+      status: 500,
+      times: 3,
+    };
+    const err = await attempt(appId, [
+      { method: 'POST', path: collection('podtemplates'), action: 'status-before', status: 500 },
+      deleteJob,
+    ]);
     expect(err.step).toBe('create-dependents');
     expect(err.causes[0].message).toMatch(/create PodTemplate .*HTTP 500/);
-    expect(err.rollback.errors.map((e) => e.message)).toEqual([expect.stringMatching(new RegExp(`delete Job ${ns.name}/${appId}: HTTP 500`))]);
+    expect(err.rollback.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(new RegExp(`delete Job ${ns.name}/${appId}: HTTP 500`)),
+    ]);
     expect(err.message).toMatch(/rollback errors \(1\); check with: seatunnel-app cancel --id/);
     // The dependents were still deleted; the Job is what the user is told about.
     const left = [...(await labelled(ns.name, appId)).keys()];
     expect(left).toEqual([`Job/${appId}`]);
-    expect((await run(['cancel', '--id', appId, '-Dkubernetes.namespace=' + ns.name, '-a', deploymentFiles(ns.name).deploy])).code).toBe(0);
+    expect(
+      (await run(['cancel', '--id', appId, '-Dkubernetes.namespace=' + ns.name, '-a', deploymentFiles(ns.name).deploy]))
+        .code,
+    ).toBe(0);
     await waitAllGone(ns.name, appId);
   }),
 );
@@ -286,10 +347,19 @@ test(
 describe('RBAC denials with a real ServiceAccount token', () => {
   async function submitter(
     name: string,
-    drop: (r: { apiGroups?: string[]; resources?: string[]; verbs: string[] }) => { apiGroups?: string[]; resources?: string[]; verbs: string[] },
+    drop: (r: { apiGroups?: string[]; resources?: string[]; verbs: string[] }) => {
+      apiGroups?: string[];
+      resources?: string[];
+      verbs: string[];
+    },
   ): Promise<string> {
     await createObj(ns.name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
-    await createObj(ns.name, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules: submitterRules().map(drop) });
+    await createObj(ns.name, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name },
+      rules: submitterRules().map(drop),
+    });
     await createObj(ns.name, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
@@ -324,7 +394,13 @@ describe('RBAC denials with a real ServiceAccount token', () => {
       const files = deploymentFiles(ns.name, '', { kubeconfig });
       const r = await run(['submit', ...files.args, '--output', 'json'], { json: true });
       expect(r.code).toBe(1);
-      const data = r.data[0] as { applicationId: string; step: string; causes: string[]; rolledBack: string[]; rollbackErrors: string[] };
+      const data = r.data[0] as {
+        applicationId: string;
+        step: string;
+        causes: string[];
+        rolledBack: string[];
+        rollbackErrors: string[];
+      };
       expect(data.step).toBe('create-dependents');
       expect(data.causes).toEqual([
         expect.stringMatching(/create NetworkPolicy .*-master: HTTP 403 Forbidden/),
@@ -340,12 +416,16 @@ describe('RBAC denials with a real ServiceAccount token', () => {
   test(
     'no permission to patch Jobs: the runtime Role cannot be granted (step 3); without generated RBAC, refused at step 4 (start); both rolled back',
     withComponentLogs(async () => {
-      const kubeconfig = await submitter('no-patch', (r) => (r.resources?.includes('jobs') ? { ...r, verbs: r.verbs.filter((v) => v !== 'patch') } : r));
+      const kubeconfig = await submitter('no-patch', (r) =>
+        r.resources?.includes('jobs') ? { ...r, verbs: r.verbs.filter((v) => v !== 'patch') } : r,
+      );
       const files = deploymentFiles(ns.name, '', { kubeconfig });
       // The runtime's Role allows patching its Job: Kubernetes refuses to let the submitter grant what it does not hold.
       const escalation = await run(['submit', ...files.args]);
       expect(escalation.code).toBe(1);
-      expect(escalation.err.join('\n')).toMatch(/create Role .*-runtime: HTTP 403 Forbidden: .* is attempting to grant RBAC permissions not currently held/);
+      expect(escalation.err.join('\n')).toMatch(
+        /create Role .*-runtime: HTTP 403 Forbidden: .* is attempting to grant RBAC permissions not currently held/,
+      );
       await waitAllGone(ns.name, /Job [^/]+\/(cli-test-[0-9a-f]{12})/.exec(escalation.err.join('\n'))![1]);
       // Without the generated Role the unsuspend patch itself is what fails.
       const r = await run(['submit', ...files.args, '-Dkubernetes.rbac.create=false']);

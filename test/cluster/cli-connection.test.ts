@@ -18,7 +18,12 @@ function kubeconfigWith(user: Record<string, unknown>, server = clusterInfo().se
       apiVersion: 'v1',
       kind: 'Config',
       'current-context': 'c',
-      clusters: [{ name: 'k', cluster: { server, 'certificate-authority-data': Buffer.from(clusterInfo().caData).toString('base64') } }],
+      clusters: [
+        {
+          name: 'k',
+          cluster: { server, 'certificate-authority-data': Buffer.from(clusterInfo().caData).toString('base64') },
+        },
+      ],
       users: [{ name: 'u', user }],
       contexts: [{ name: 'c', context: { cluster: 'k', user: 'u' } }],
     }),
@@ -45,12 +50,20 @@ test(
       `#!/bin/sh\necho '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"${clusterInfo().adminToken}"}}'\n`,
       { mode: 0o755 },
     );
-    const execKubeconfig = kubeconfigWith({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' } });
+    const execKubeconfig = kubeconfigWith({
+      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: plugin, interactiveMode: 'Never' },
+    });
     const exec = await connect({ kubeconfig: execKubeconfig });
     expect(exec.via).toBe('client-node');
     expect((await new Kube(exec).list('v1', 'Pod', ns.name)).items).toEqual([]);
     exec.close();
-    const viaCli = await run(['status', '--id', 'exec-plugin-0123456789ab', '-a', deploymentFiles(ns.name, '', { kubeconfig: execKubeconfig }).deploy]);
+    const viaCli = await run([
+      'status',
+      '--id',
+      'exec-plugin-0123456789ab',
+      '-a',
+      deploymentFiles(ns.name, '', { kubeconfig: execKubeconfig }).deploy,
+    ]);
     expect(viaCli.code).toBe(0);
     expect(viaCli.value('Status')).toBe('UNKNOWN');
 
@@ -77,9 +90,14 @@ test(
     fromEnv.close();
 
     // In a Pod: the ServiceAccount token (here the namespace's default account, which may read nothing).
-    const inCluster = await connect({ env: { ...id.inClusterEnv, HOME: tmpDir('st-cli-home-') }, inClusterRoot: id.rootPrefix });
+    const inCluster = await connect({
+      env: { ...id.inClusterEnv, HOME: tmpDir('st-cli-home-') },
+      inClusterRoot: id.rootPrefix,
+    });
     expect([inCluster.source, inCluster.via]).toEqual(['in-cluster', 'static']);
-    await expect(new Kube(inCluster).list('v1', 'Pod', ns.name)).rejects.toThrow(new RegExp(`HTTP 403 Forbidden: .*system:serviceaccount:${ns.name}:default`));
+    await expect(new Kube(inCluster).list('v1', 'Pod', ns.name)).rejects.toThrow(
+      new RegExp(`HTTP 403 Forbidden: .*system:serviceaccount:${ns.name}:default`),
+    );
     inCluster.close();
 
     const second = kubeconfigWith({ token: 'unused' });
@@ -88,7 +106,9 @@ test(
     await new Kube(merged).list('v1', 'Pod', ns.name);
     merged.close();
 
-    await expect(connect({ env: { HOME: tmpDir('st-cli-home-') } })).rejects.toThrow(/no Kubernetes connection: set kubernetes\.kubeconfig/);
+    await expect(connect({ env: { HOME: tmpDir('st-cli-home-') } })).rejects.toThrow(
+      /no Kubernetes connection: set kubernetes\.kubeconfig/,
+    );
   }),
 );
 

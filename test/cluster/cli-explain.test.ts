@@ -50,7 +50,9 @@ test(
       const r = await startRuntime(app, { standIn: { STANDIN_JOB: 'hang' } });
       started(r);
       await waitForStandIn(r, (e) => e.call === 'submit', 'the job to be submitted');
-      await waitFor(async () => (await jobEvents(app)).some((e) => e.reason === 'JobSubmitted') || undefined, { description: 'the JobSubmitted Event' });
+      await waitFor(async () => (await jobEvents(app)).some((e) => e.reason === 'JobSubmitted') || undefined, {
+        description: 'the JobSubmitted Event',
+      });
       const workers = (await workerPods(app.namespace, app.appId)).map((p: Pod) => p.metadata!.name!).sort();
       expect(workers).toHaveLength(2);
       const { deploy } = deploymentFiles(ns.name);
@@ -66,13 +68,18 @@ test(
         / runtime: WorkersCreating — /,
         / runtime: AllWorkersRegistered — /,
         new RegExp(` runtime: JobSubmitted — submitted Zeta job ${app.spec.jobId}`),
-        ...workers.flatMap((w) => [new RegExp(` Pod ${w} \\(worker\\): created$`), new RegExp(` Pod ${w} \\(worker\\): scheduled`)]),
+        ...workers.flatMap((w) => [
+          new RegExp(` Pod ${w} \\(worker\\): created$`),
+          new RegExp(` Pod ${w} \\(worker\\): scheduled`),
+        ]),
       ])
         expect(liveTimeline.filter((l) => line.test(l))).toHaveLength(1);
       const order = (re: RegExp) => liveTimeline.findIndex((l) => re.test(l));
       expect(order(/runtime: WorkersCreating/)).toBeLessThan(order(/runtime: AllWorkersRegistered/));
       expect(order(/runtime: AllWorkersRegistered/)).toBeLessThan(order(/runtime: JobSubmitted/));
-      expect(live.value('Durations')).toMatch(/^Job created → Job started \d+s → runtime started \d+s → workers registered \d+s → job submitted \d+s$/);
+      expect(live.value('Durations')).toMatch(
+        /^Job created → Job started \d+s → runtime started \d+s → workers registered \d+s → job submitted \d+s$/,
+      );
       expect(live.value('Phases')).toMatch(
         /^Starting \S+ \(\d+s\), CreatingWorkers \S+ \(\d+s\), WaitingForWorkers \S+ \(\d+s\), Submitting \S+ \(\d+s\), Running \S+ \(\d+s, so far\)$/,
       );
@@ -81,7 +88,8 @@ test(
       // then the kubelet would record the exit on the master Pod and the Job controller fail the Job.
       await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${workers[1]}`);
       const code = await waitForExit(r);
-      if (code !== EXIT_CODES.infrastructure) throw new Error(`expected exit 3, got ${code}; runtime output:\n${r.output()}`);
+      if (code !== EXIT_CODES.infrastructure)
+        throw new Error(`expected exit 3, got ${code}; runtime output:\n${r.output()}`);
       await expectNoWorkersLeft(app.namespace, app.appId);
       expect((await jobAnnotations(app))[ANNOTATIONS.reason]).toBe('WorkerLost');
       const now = new Date().toISOString();
@@ -94,7 +102,14 @@ test(
             restartCount: 0,
             image: 'seatunnel-app-test:fake',
             imageID: '',
-            state: { terminated: { exitCode: EXIT_CODES.infrastructure, reason: 'Error', startedAt: app.masterPod.status!.startTime, finishedAt: now } },
+            state: {
+              terminated: {
+                exitCode: EXIT_CODES.infrastructure,
+                reason: 'Error',
+                startedAt: app.masterPod.status!.startTime,
+                finishedAt: now,
+              },
+            },
           },
         ],
       });
@@ -102,7 +117,9 @@ test(
       const after = await waitFor(
         async () => {
           const s = await explain(app.appId, deploy);
-          return s.value('Status') === 'FAILED' && timelineOf(s.out).some((l) => l.includes('Job: condition Failed')) ? s : undefined;
+          return s.value('Status') === 'FAILED' && timelineOf(s.out).some((l) => l.includes('Job: condition Failed'))
+            ? s
+            : undefined;
         },
         { description: `status --explain FAILED with the Job's Failed condition for ${app.appId}` },
       );
@@ -110,13 +127,21 @@ test(
       const story = timelineOf(after.out);
       // the workers are gone: no Pod lines for them, but the record still says what happened
       expect(story.some((l) => workers.some((w) => l.includes(`Pod ${w}`)))).toBe(false);
-      expect(story.filter((l) => new RegExp(`! runtime: WorkerLost — WorkerLost: worker ${workers[1]} (was deleted|is being deleted)`).test(l))).toHaveLength(
-        1,
-      );
+      expect(
+        story.filter((l) =>
+          new RegExp(`! runtime: WorkerLost — WorkerLost: worker ${workers[1]} (was deleted|is being deleted)`).test(l),
+        ),
+      ).toHaveLength(1);
       expect(story.filter((l) => / runtime: Stopping — stopping Zeta job /.test(l))).toHaveLength(1);
-      expect(story.filter((l) => new RegExp(`! runtime: finished \\(Failed\\) — WorkerLost: worker ${workers[1]}`).test(l))).toHaveLength(1);
-      expect(after.value('Durations')).toMatch(/→ workers registered \d+s → job submitted \d+s → job ended \d+s → finished \d+s \(total \d+(s|m\d\ds)\)$/);
-      expect(after.value('Phases')).toMatch(/Running \S+ \(\d+s\), Stopping \S+ \(\d+s\), CleaningUp \S+ \(\d+s\), Failed \S+$/);
+      expect(
+        story.filter((l) => new RegExp(`! runtime: finished \\(Failed\\) — WorkerLost: worker ${workers[1]}`).test(l)),
+      ).toHaveLength(1);
+      expect(after.value('Durations')).toMatch(
+        /→ workers registered \d+s → job submitted \d+s → job ended \d+s → finished \d+s \(total \d+(s|m\d\ds)\)$/,
+      );
+      expect(after.value('Phases')).toMatch(
+        /Running \S+ \(\d+s\), Stopping \S+ \(\d+s\), CleaningUp \S+ \(\d+s\), Failed \S+$/,
+      );
       // the order of the story: the loss, then the stop, then the runtime's terminal record, then the Job's
       const at = (re: RegExp) => story.findIndex((l) => re.test(l));
       expect(at(/runtime: JobSubmitted/)).toBeLessThan(at(/runtime: WorkerLost/));
@@ -128,11 +153,20 @@ test(
       const json = await explain(app.appId, deploy, true);
       const doc = json.data[0] as { status: string; reason: string; timeline: Timeline };
       expect(doc).toMatchObject({ status: 'FAILED', reason: 'WorkerLost' });
-      expect(doc.timeline.stages.map((s) => s.to)).toEqual(['Job started', 'runtime started', 'workers registered', 'job submitted', 'job ended', 'finished']);
+      expect(doc.timeline.stages.map((s) => s.to)).toEqual([
+        'Job started',
+        'runtime started',
+        'workers registered',
+        'job submitted',
+        'job ended',
+        'finished',
+      ]);
       expect(doc.timeline.entries.filter((e) => e.what === 'WorkerLost')).toEqual([
         expect.objectContaining({ type: 'Warning', source: 'event', subject: 'runtime' }),
       ]);
-      expect(doc.timeline.phases.map((p) => p.phase)).toEqual(expect.arrayContaining(['Starting', 'Running', 'Stopping', 'CleaningUp', 'Failed']));
+      expect(doc.timeline.phases.map((p) => p.phase)).toEqual(
+        expect.arrayContaining(['Starting', 'Running', 'Stopping', 'CleaningUp', 'Failed']),
+      );
       expect(doc.timeline.notes).toEqual([]);
 
       // plain status is unchanged: no story
@@ -167,7 +201,13 @@ test(
         apiVersion: 'v1',
         kind: 'Event',
         metadata: { name: `${app.appId}.earlier` },
-        involvedObject: { apiVersion: 'batch/v1', kind: 'Job', name: app.appId, namespace: ns.name, uid: '00000000-0000-0000-0000-000000000000' },
+        involvedObject: {
+          apiVersion: 'batch/v1',
+          kind: 'Job',
+          name: app.appId,
+          namespace: ns.name,
+          uid: '00000000-0000-0000-0000-000000000000',
+        },
         reason: 'WorkerLost',
         message: 'from an earlier Job of this name',
         type: 'Warning',
@@ -179,7 +219,9 @@ test(
       const { deploy } = deploymentFiles(ns.name);
       const s = await explain(app.appId, deploy);
       const story = timelineOf(s.out);
-      expect(story.filter((l) => /runtime: MasterReplaced \(×3, last \S+\) — a master Pod was replaced/.test(l))).toHaveLength(1);
+      expect(
+        story.filter((l) => /runtime: MasterReplaced \(×3, last \S+\) — a master Pod was replaced/.test(l)),
+      ).toHaveLength(1);
       expect(story.some((l) => l.includes('earlier Job'))).toBe(false);
     }),
   ),

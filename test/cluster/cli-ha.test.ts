@@ -39,7 +39,10 @@ test(
     expect(sub.err.join('\n')).toMatch(/high availability needs ReadWriteMany/);
     const jobs = await adminHttp().call<{ items: unknown[] }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs`);
     expect(jobs.items).toEqual([]);
-    const sets = await adminHttp().call<{ items: unknown[] }>('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets`);
+    const sets = await adminHttp().call<{ items: unknown[] }>(
+      'GET',
+      `/apis/apps/v1/namespaces/${ns.name}/statefulsets`,
+    );
     expect(sets.items).toEqual([]);
   }),
 );
@@ -58,7 +61,14 @@ test(
     const sts = objects.get(`StatefulSet/${appId}-master`)!;
     expect(sts).toBeDefined();
     expect(sts.metadata.ownerReferences).toEqual([
-      { apiVersion: 'batch/v1', kind: 'Job', name: appId, uid: job.metadata.uid, controller: false, blockOwnerDeletion: false },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: appId,
+        uid: job.metadata.uid,
+        controller: false,
+        blockOwnerDeletion: false,
+      },
     ]);
     expect(objects.get(`Service/${appId}-rest`)?.metadata.ownerReferences?.[0]?.uid).toBe(job.metadata.uid);
     const status = await run(['status', '-a', files.deploy, '--id', appId]);
@@ -68,9 +78,16 @@ test(
     const cancel = await run(['cancel', '-a', files.deploy, '--id', appId]);
     expect(cancel.code).toBe(0);
     await waitAllGone(ns.name, appId, [], 120_000);
-    await waitFor(async () => (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`)).status === 404, {
-      description: 'the StatefulSet gone',
-    });
-    expect((await adminHttp().request('GET', `/api/v1/namespaces/${ns.name}/persistentvolumeclaims/ckpt-rwx`)).status).toBe(200);
+    await waitFor(
+      async () =>
+        (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`))
+          .status === 404,
+      {
+        description: 'the StatefulSet gone',
+      },
+    );
+    expect(
+      (await adminHttp().request('GET', `/api/v1/namespaces/${ns.name}/persistentvolumeclaims/ckpt-rwx`)).status,
+    ).toBe(200);
   }),
 );

@@ -44,11 +44,16 @@ const terminated = (exitCode: number) => ({
     }),
   ],
 });
-const mergePatch = (path: string, body: Record<string, unknown>) => adminHttp().call('PATCH', path, body, { contentType: 'application/merge-patch+json' });
+const mergePatch = (path: string, body: Record<string, unknown>) =>
+  adminHttp().call('PATCH', path, body, { contentType: 'application/merge-patch+json' });
 
 /** Submits with the master Pod under the test's control; answers the ID and the scheduled master Pod. */
 async function submitManual(namespace: string, name: string): Promise<{ appId: string; master: Obj }> {
-  const files = deploymentFiles(namespace, `kubernetes.master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "manual" }`, { name });
+  const files = deploymentFiles(
+    namespace,
+    `kubernetes.master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "manual" }`,
+    { name },
+  );
   const r = await run(['submit', ...files.args]);
   expect(r.err).toEqual([]);
   const appId = r.value('Application ID')!;
@@ -67,9 +72,10 @@ async function submitManual(namespace: string, name: string): Promise<{ appId: s
 const jobCondition = (namespace: string, appId: string, type: string) =>
   waitFor(
     async () =>
-      ((await getObj(namespace, 'Job', appId)) as { status?: { conditions?: Array<{ type: string; status: string }> } } | undefined)?.status?.conditions?.some(
-        (c) => c.type === type && c.status === 'True',
-      ) || undefined,
+      (
+        (await getObj(namespace, 'Job', appId)) as
+          { status?: { conditions?: Array<{ type: string; status: string }> } } | undefined
+      )?.status?.conditions?.some((c) => c.type === type && c.status === 'True') || undefined,
     { description: `Job ${namespace}/${appId} condition ${type}` },
   );
 
@@ -95,7 +101,10 @@ test(
 
       // RUNNING, with the runtime's annotations (phase, workers, Zeta job id).
       const running = await submitManual(ns.name, 'orders-sync');
-      await patchPodStatus(ns.name, running.master.metadata.name, { phase: 'Running', containerStatuses: [container({ running: {} })] });
+      await patchPodStatus(ns.name, running.master.metadata.name, {
+        phase: 'Running',
+        containerStatuses: [container({ running: {} })],
+      });
       await mergePatch(`/apis/batch/v1/namespaces/${ns.name}/jobs/${running.appId}`, {
         metadata: {
           labels: { team: 'data' },
@@ -116,7 +125,10 @@ test(
       await patchPodStatus(other, succeeded.master.metadata.name, terminated(0));
       // CREATED: a suspended Job; UNKNOWN: a Pod with an application label and no Job.
       const created = `created-${randomSuffix(6)}`;
-      await createObj(ns.name, buildPlan(spec({ applicationId: created, namespace: ns.name, name: 'not-started' }), { suspend: true }).job);
+      await createObj(
+        ns.name,
+        buildPlan(spec({ applicationId: created, namespace: ns.name, name: 'not-started' }), { suspend: true }).job,
+      );
       const orphan = `orphan-${randomSuffix(6)}`;
       await createObj(ns.name, {
         apiVersion: 'v1',
@@ -167,7 +179,9 @@ test(
       expect(text.out).toHaveLength(6);
 
       // Filters: statuses (any case), a label selector combined with the application label.
-      expect((await listJson(['-a', deploy, '--status', 'failed,CANCELED'])).map((r) => r.applicationId).sort()).toEqual([canceled.appId, failed.appId].sort());
+      expect(
+        (await listJson(['-a', deploy, '--status', 'failed,CANCELED'])).map((r) => r.applicationId).sort(),
+      ).toEqual([canceled.appId, failed.appId].sort());
       expect((await listJson(['-a', deploy, '-l', 'team=data'])).map((r) => r.applicationId)).toEqual([running.appId]);
       expect(await listJson(['-a', deploy, '-l', 'team=data', '--status', 'FAILED'])).toEqual([]);
       const none = await run(['list', '-a', deploy, '--status', 'DEPLOYING']);
@@ -223,7 +237,10 @@ test(
       const more = await requestsOfList(8);
       // One list of Jobs and one of Pods, whatever the number; no per-application GET.
       expect(few).toEqual(more);
-      expect([...more].sort()).toEqual([`GET /api/v1/namespaces/${countNs}/pods`, `GET /apis/batch/v1/namespaces/${countNs}/jobs`]);
+      expect([...more].sort()).toEqual([
+        `GET /api/v1/namespaces/${countNs}/pods`,
+        `GET /apis/batch/v1/namespaces/${countNs}/jobs`,
+      ]);
 
       // Pages: with 3 objects a page, 8 Jobs take 3 requests (limit/continue), and the result is the same.
       const kube = await connectKube(proxy.kubeconfig(), undefined);

@@ -11,7 +11,14 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import { main } from '../../lib/cli/main';
 import { LABELS } from '../../lib/model/reserved';
 import { LocalKubelet } from '../../tools/local-stack/local-kubelet';
-import { KWOK_LIFECYCLE_ANNOTATION, adminHttp, clusterInfo, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
+import {
+  KWOK_LIFECYCLE_ANNOTATION,
+  adminHttp,
+  clusterInfo,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+} from '../support/cluster';
 import { capture, deploymentFiles, randomSuffix, run, tmpDir } from './cli-support';
 
 const ns = useTestNamespace('cli-logs');
@@ -29,7 +36,11 @@ beforeAll(() => {
     namespace: ns.name,
     dir: path.join(tmpDir('st-logs-'), 'pods'),
     images: {},
-    kubeletTls: { cert: fs.readFileSync(info.kubeletCertFile, 'utf8'), key: fs.readFileSync(info.kubeletKeyFile, 'utf8'), ca: info.caData },
+    kubeletTls: {
+      cert: fs.readFileSync(info.kubeletCertFile, 'utf8'),
+      key: fs.readFileSync(info.kubeletKeyFile, 'utf8'),
+      ca: info.caData,
+    },
   }).start();
   deploy = deploymentFiles(ns.name).deploy;
 });
@@ -69,11 +80,14 @@ async function startPod(appId: string, role: 'master' | 'worker', name: string, 
 }
 
 /** Waits until the local kubelet has written `text` to the Pod's log (the script has got that far). */
-const written = (name: string, text: string) => waitFor(() => kubelet.logOf(name).includes(text), { description: `${text} in the log of ${name}` });
+const written = (name: string, text: string) =>
+  waitFor(() => kubelet.logOf(name).includes(text), { description: `${text} in the log of ${name}` });
 
 async function deletePod(name: string): Promise<void> {
   await adminHttp().call('DELETE', podPath(name), undefined, { accept: [404] });
-  await waitFor(async () => (await adminHttp().request('GET', podPath(name))).status === 404, { description: `Pod ${name} to be gone` });
+  await waitFor(async () => (await adminHttp().request('GET', podPath(name))).status === 404, {
+    description: `Pod ${name} to be gone`,
+  });
 }
 
 describe('logs of a running application', () => {
@@ -88,7 +102,11 @@ describe('logs of a running application', () => {
       startPod(appId, 'worker', w1, 'echo "worker one up"; exec sleep 3600'),
       startPod(appId, 'worker', w2, 'echo "worker two up"; echo "second line"; exec sleep 3600'),
     ]);
-    await Promise.all([written(master, 'zeta: master ready'), written(w1, 'worker one up'), written(w2, 'second line')]);
+    await Promise.all([
+      written(master, 'zeta: master ready'),
+      written(w1, 'worker one up'),
+      written(w2, 'second line'),
+    ]);
   });
 
   test(
@@ -119,7 +137,20 @@ describe('logs of a running application', () => {
   test(
     '--worker 2 --tail 1 --timestamps: that worker only, its last line, with the time the kubelet received it',
     withComponentLogs(async () => {
-      const r = await run(['logs', '--id', appId, '-n', ns.name, '-a', deploy, '--worker', '2', '--tail', '1', '--timestamps']);
+      const r = await run([
+        'logs',
+        '--id',
+        appId,
+        '-n',
+        ns.name,
+        '-a',
+        deploy,
+        '--worker',
+        '2',
+        '--tail',
+        '1',
+        '--timestamps',
+      ]);
       expect(r.code).toBe(0);
       expect(r.out).toHaveLength(1);
       expect(r.out[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z second line$/);
@@ -144,7 +175,9 @@ describe('logs of a running application', () => {
     withComponentLogs(async () => {
       const r = await run(['logs', '--id', appId, '-a', deploy, '--worker', '3']);
       expect(r.out).toEqual([]);
-      expect(r.err[0]).toContain(`No worker 3 (Pod ${appId}-worker-3) of application ${appId} exists in namespace ${ns.name}`);
+      expect(r.err[0]).toContain(
+        `No worker 3 (Pod ${appId}-worker-3) of application ${appId} exists in namespace ${ns.name}`,
+      );
       expect(r.err).toContain('What status knows:');
       expect(r.err).toContain(`  Application ID: ${appId}`);
       expect(r.code).toBe(2);
@@ -167,15 +200,22 @@ describe('logs -f', () => {
 
       const o = capture();
       const following = main(['logs', '--id', appId, '-a', deploy, '-f'], o);
-      await waitFor(() => o.out.includes(`[pod/${w1}/seatunnel] first worker`) && o.out.includes(`[pod/${master}/seatunnel] master up`), {
-        description: `both logs followed; out: ${JSON.stringify(o.out)} err: ${JSON.stringify(o.err)}`,
-      });
+      await waitFor(
+        () =>
+          o.out.includes(`[pod/${w1}/seatunnel] first worker`) && o.out.includes(`[pod/${master}/seatunnel] master up`),
+        {
+          description: `both logs followed; out: ${JSON.stringify(o.out)} err: ${JSON.stringify(o.err)}`,
+        },
+      );
 
       // The worker is lost and a new Pod of the same name replaces it (as the runtime stamps them).
       await deletePod(w1);
       // A kubelet reports a deleted Pod's exit (SIGTERM: 143) before it is removed; either way, once.
-      const deleted = (pod: string) => (l: string) => l === `--- Pod ${pod} was deleted` || l.startsWith(`--- Pod ${pod} ended: Failed (exit code 143`);
-      await waitFor(() => o.err.some(deleted(w1)), { description: `the deletion reported; err: ${JSON.stringify(o.err)}` });
+      const deleted = (pod: string) => (l: string) =>
+        l === `--- Pod ${pod} was deleted` || l.startsWith(`--- Pod ${pod} ended: Failed (exit code 143`);
+      await waitFor(() => o.err.some(deleted(w1)), {
+        description: `the deletion reported; err: ${JSON.stringify(o.err)}`,
+      });
       await startPod(appId, 'worker', w1, 'echo "replacement worker"; echo "its second line"; exit 3');
       await waitFor(() => o.out.includes(`[pod/${w1}/seatunnel] its second line`), {
         description: `the replacement followed; out: ${JSON.stringify(o.out)} err: ${JSON.stringify(o.err)}`,
@@ -226,7 +266,10 @@ describe('logs -f', () => {
         apiVersion: 'batch/v1',
         kind: 'Job',
         metadata: { name: appId, labels: { [LABELS.applicationId]: appId } },
-        spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'seatunnel', image: 'busybox' }] } } },
+        spec: {
+          suspend: true,
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'seatunnel', image: 'busybox' }] } },
+        },
       });
       const r = await run(['logs', '--id', appId, '-a', deploy, '--role', 'worker']);
       expect(r.err[0]).toBe(

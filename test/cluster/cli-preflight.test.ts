@@ -9,7 +9,9 @@ import { createObj, deploymentFiles, labelled, run } from './cli-support';
 async function limitedSubmitter(namespace: string, name: string): Promise<string> {
   await createObj(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
   // The platform team's submitter Role, minus creating NetworkPolicies.
-  const rules = submitterRules().map((r) => (r.resources?.includes('networkpolicies') ? { ...r, verbs: r.verbs.filter((v) => v !== 'create') } : r));
+  const rules = submitterRules().map((r) =>
+    r.resources?.includes('networkpolicies') ? { ...r, verbs: r.verbs.filter((v) => v !== 'create') } : r,
+  );
   await createObj(namespace, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules });
   await createObj(namespace, {
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -21,7 +23,13 @@ async function limitedSubmitter(namespace: string, name: string): Promise<string
   const id = await serviceAccountIdentity(namespace, name);
   await waitFor(
     async () => {
-      const r = await run(['status', '--id', 'probe-0123456789ab', '-a', deploymentFiles(namespace, '', { kubeconfig: id.kubeconfigPath }).deploy]);
+      const r = await run([
+        'status',
+        '--id',
+        'probe-0123456789ab',
+        '-a',
+        deploymentFiles(namespace, '', { kubeconfig: id.kubeconfigPath }).deploy,
+      ]);
       return r.code === 0 ? true : undefined;
     },
     { description: `the RoleBinding of ${name} to take effect` },
@@ -35,7 +43,12 @@ describe('problems', () => {
   test(
     'quota too small for N workers + missing referenced Secret + missing permission: all three in one run, exit 4, nothing created',
     withComponentLogs(async () => {
-      await createObj(ns.name, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'small' }, spec: { hard: { pods: '3', 'requests.cpu': '10' } } });
+      await createObj(ns.name, {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'small' },
+        spec: { hard: { pods: '3', 'requests.cpu': '10' } },
+      });
       const kubeconfig = await limitedSubmitter(ns.name, 'submitter');
       const files = deploymentFiles(
         ns.name,
@@ -49,9 +62,15 @@ kubernetes.env.DB_PASSWORD { secret = db, key = password }`,
       expect(r.err).toEqual([]);
       expect(r.code).toBe(4);
       const text = r.out.join('\n');
-      expect(r.value('Footprint')).toBe('4 Pods (master + 3 workers); requests cpu 4, memory 4Gi; limits cpu 4, memory 4Gi');
-      expect(text).toMatch(/- \[quota\] ResourceQuota small: pods: the application needs 4 \(master \+ 3 workers\), but only 3 of 3 is free \(0 used\)/);
-      expect(text).toMatch(new RegExp(`- \\[reference\\] kubernetes\\.env\\.DB_PASSWORD: Secret db not found in namespace ${ns.name}`));
+      expect(r.value('Footprint')).toBe(
+        '4 Pods (master + 3 workers); requests cpu 4, memory 4Gi; limits cpu 4, memory 4Gi',
+      );
+      expect(text).toMatch(
+        /- \[quota\] ResourceQuota small: pods: the application needs 4 \(master \+ 3 workers\), but only 3 of 3 is free \(0 used\)/,
+      );
+      expect(text).toMatch(
+        new RegExp(`- \\[reference\\] kubernetes\\.env\\.DB_PASSWORD: Secret db not found in namespace ${ns.name}`),
+      );
       expect(text).toMatch(
         new RegExp(
           `- \\[permission\\] missing permission: create networkpolicies\\.networking\\.k8s\\.io in namespace ${ns.name} \\(submit: create the application's NetworkPolicies\\)`,
@@ -123,7 +142,12 @@ describe('no problems', () => {
         metadata: { name: 'roomy' },
         spec: { hard: { pods: '20', 'limits.memory': '64Gi' } },
       });
-      await createObj(ns.name, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, stringData: { password: 'p' } });
+      await createObj(ns.name, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'db' },
+        stringData: { password: 'p' },
+      });
       const files = deploymentFiles(
         ns.name,
         `

@@ -26,7 +26,11 @@ const withPodFailurePolicy = minor >= 26;
 
 test(`the control plane runs Kubernetes ${version}, the version this tier is for`, async () => {
   expect(clusterInfo().kubernetesVersion).toBe(version);
-  expect(await adminHttp().call('GET', '/version')).toMatchObject({ gitVersion: version, major: '1', minor: String(minor) });
+  expect(await adminHttp().call('GET', '/version')).toMatchObject({
+    gitVersion: version,
+    major: '1',
+    minor: String(minor),
+  });
 });
 
 test(
@@ -38,7 +42,11 @@ test(
     expect(r.value('Kubernetes')).toBe(version);
     const notes = r.out.filter((l) => l.startsWith('Note: '));
     expect(notes).toContainEqual(
-      expect.stringMatching(new RegExp(`^Note: Kubernetes server ${version.replace(/\./g, '\\.')}: supported \\(Kubernetes 1\\.24 and newer`)),
+      expect.stringMatching(
+        new RegExp(
+          `^Note: Kubernetes server ${version.replace(/\./g, '\\.')}: supported \\(Kubernetes 1\\.24 and newer`,
+        ),
+      ),
     );
     expect(notes.some((n) => /lacks the Job's podFailurePolicy/.test(n))).toBe(!withPodFailurePolicy);
   }),
@@ -54,10 +62,13 @@ test(
     if (withPodFailurePolicy) expect(sub.err).toEqual([]);
     else
       expect(sub.err).toEqual([
-        expect.stringMatching(new RegExp(`^warning: Kubernetes server ${version.replace(/\./g, '\\.')} lacks the Job's podFailurePolicy`)),
+        expect.stringMatching(
+          new RegExp(`^warning: Kubernetes server ${version.replace(/\./g, '\\.')} lacks the Job's podFailurePolicy`),
+        ),
       ]);
     const appId = sub.value('Application ID')!;
-    const job = (await labelled(ns.name, appId)).get(`Job/${appId}`) as { spec?: { podFailurePolicy?: unknown; suspend?: boolean } } | undefined;
+    const job = (await labelled(ns.name, appId)).get(`Job/${appId}`) as
+      { spec?: { podFailurePolicy?: unknown; suspend?: boolean } } | undefined;
     expect(job?.spec?.suspend).toBe(false);
     expect(job?.spec?.podFailurePolicy !== undefined).toBe(withPodFailurePolicy);
 
@@ -79,7 +90,10 @@ test(
       metadata: { name: 'ckpt' },
       spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '1Gi' } } },
     });
-    const files = deploymentFiles(ns.name, 'application.ha { enabled = true, masters = 3 }\nkubernetes.checkpoint-pvc = ckpt');
+    const files = deploymentFiles(
+      ns.name,
+      'application.ha { enabled = true, masters = 3 }\nkubernetes.checkpoint-pvc = ckpt',
+    );
     const pre = await run(['preflight', ...files.args]);
     const serverProblems = pre.out.filter((l) => l.startsWith('  - [server-version]'));
     if (withPodFailurePolicy) {
@@ -96,7 +110,9 @@ test(
     ]);
     const sub = await run(['submit', ...files.args]);
     expect(sub.code).toBe(1);
-    expect(sub.err).toEqual([expect.stringMatching(/^error: application\.ha\.enabled: .* High availability needs Kubernetes 1\.26 or newer$/)]);
+    expect(sub.err).toEqual([
+      expect.stringMatching(/^error: application\.ha\.enabled: .* High availability needs Kubernetes 1\.26 or newer$/),
+    ]);
     const jobs = await adminHttp().call<{ items: unknown[] }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs`);
     expect(jobs.items).toEqual([]);
   }),

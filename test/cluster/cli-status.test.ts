@@ -32,13 +32,25 @@ const container = (state: Record<string, unknown>, name = 'seatunnel') => ({
 const terminated = (exitCode: number, reason: string) => ({
   phase: 'Failed',
   containerStatuses: [
-    container({ terminated: { exitCode, reason, startedAt: new Date(Date.now() - 3000).toISOString(), finishedAt: new Date().toISOString() } }),
+    container({
+      terminated: {
+        exitCode,
+        reason,
+        startedAt: new Date(Date.now() - 3000).toISOString(),
+        finishedAt: new Date().toISOString(),
+      },
+    }),
   ],
 });
 
 /** Submits with the master Pod under the test's control (kwok neither starts nor completes it). */
-async function submitManual(namespace = ns.name): Promise<{ appId: string; deploy: string; master: () => Promise<Obj> }> {
-  const files = deploymentFiles(namespace, `kubernetes.master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "manual" }`);
+async function submitManual(
+  namespace = ns.name,
+): Promise<{ appId: string; deploy: string; master: () => Promise<Obj> }> {
+  const files = deploymentFiles(
+    namespace,
+    `kubernetes.master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "manual" }`,
+  );
   const r = await run(['submit', ...files.args]);
   expect(r.err).toEqual(submitWarnings());
   const appId = r.value('Application ID')!;
@@ -55,7 +67,8 @@ async function submitManual(namespace = ns.name): Promise<{ appId: string; deplo
   return { appId, deploy: files.deploy, master };
 }
 
-const status = (appId: string, deploy: string, extra: string[] = []) => run(['status', '--id', appId, '-a', deploy, ...extra]);
+const status = (appId: string, deploy: string, extra: string[] = []) =>
+  run(['status', '--id', appId, '-a', deploy, ...extra]);
 
 async function statusBecomes(appId: string, deploy: string, expected: string, reason?: string) {
   return waitFor(
@@ -73,12 +86,22 @@ test(
     const { deploy } = deploymentFiles(ns.name);
     const plain = await status('never-submitted-0123456789ab', deploy);
     expect(plain.code).toBe(0);
-    expect(plain.out.slice(0, 3)).toEqual(['Application ID: never-submitted-0123456789ab', 'Status: UNKNOWN', 'Reason: NotFound']);
+    expect(plain.out.slice(0, 3)).toEqual([
+      'Application ID: never-submitted-0123456789ab',
+      'Status: UNKNOWN',
+      'Reason: NotFound',
+    ]);
     const waited = await status('never-submitted-0123456789ab', deploy, ['--wait']);
     expect(waited.code).toBe(2);
     expect(waited.value('Status')).toBe('UNKNOWN');
-    const json = await run(['status', '--id', 'never-submitted-0123456789ab', '-a', deploy, '--output', 'json'], { json: true });
-    expect(json.data[0]).toMatchObject({ applicationId: 'never-submitted-0123456789ab', namespace: ns.name, status: 'UNKNOWN' });
+    const json = await run(['status', '--id', 'never-submitted-0123456789ab', '-a', deploy, '--output', 'json'], {
+      json: true,
+    });
+    expect(json.data[0]).toMatchObject({
+      applicationId: 'never-submitted-0123456789ab',
+      namespace: ns.name,
+      status: 'UNKNOWN',
+    });
   }),
 );
 
@@ -139,7 +162,10 @@ test(
     await patchPodStatus(ns.name, pod.metadata.name, {
       phase: 'Pending',
       initContainerStatuses: [
-        container({ waiting: { reason: 'ErrImagePull', message: 'rpc error: pull access denied for seatunnel-app-runtime' } }, 'install-runtime'),
+        container(
+          { waiting: { reason: 'ErrImagePull', message: 'rpc error: pull access denied for seatunnel-app-runtime' } },
+          'install-runtime',
+        ),
       ],
     });
     const pull = await statusBecomes(appId, deploy, 'DEPLOYING', 'ErrImagePull');
@@ -147,7 +173,9 @@ test(
 
     await patchPodStatus(ns.name, pod.metadata.name, {
       initContainerStatuses: [container({ terminated: { exitCode: 0, reason: 'Completed' } }, 'install-runtime')],
-      containerStatuses: [container({ waiting: { reason: 'CreateContainerConfigError', message: 'secret "db" not found' } })],
+      containerStatuses: [
+        container({ waiting: { reason: 'CreateContainerConfigError', message: 'secret "db" not found' } }),
+      ],
     });
     const config = await statusBecomes(appId, deploy, 'DEPLOYING', 'CreateContainerConfigError');
     expect(config.value('Message')).toMatch(/secret "db" not found/);
@@ -164,14 +192,20 @@ test(
       `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
       {
         metadata: {
-          annotations: { [ANNOTATIONS.phase]: 'Failed', [ANNOTATIONS.reason]: 'WorkerLost', [ANNOTATIONS.message]: `worker Pod ${appId}-worker-2 was deleted` },
+          annotations: {
+            [ANNOTATIONS.phase]: 'Failed',
+            [ANNOTATIONS.reason]: 'WorkerLost',
+            [ANNOTATIONS.message]: `worker Pod ${appId}-worker-2 was deleted`,
+          },
         },
       },
       { contentType: 'application/merge-patch+json' },
     );
     await patchPodStatus(ns.name, pod.metadata.name, terminated(3, 'Error'));
     const failed = await statusBecomes(appId, deploy, 'FAILED', 'WorkerLost');
-    expect(failed.value('Message')).toMatch(new RegExp(`exit code 3: infrastructure failure.*worker Pod ${appId}-worker-2 was deleted`));
+    expect(failed.value('Message')).toMatch(
+      new RegExp(`exit code 3: infrastructure failure.*worker Pod ${appId}-worker-2 was deleted`),
+    );
     const waited = await status(appId, deploy, ['--wait']);
     expect(waited.code).toBe(1);
     expect(waited.value('Status')).toBe('FAILED');
@@ -194,7 +228,10 @@ test(
   withComponentLogs(async () => {
     const { appId, deploy, master } = await submitManual();
     const pod = await master();
-    await patchPodStatus(ns.name, pod.metadata.name, { phase: 'Running', containerStatuses: [container({ running: {} })] });
+    await patchPodStatus(ns.name, pod.metadata.name, {
+      phase: 'Running',
+      containerStatuses: [container({ running: {} })],
+    });
     await statusBecomes(appId, deploy, 'RUNNING');
     await patchPodStatus(ns.name, pod.metadata.name, terminated(2, 'Error'));
     await statusBecomes(appId, deploy, 'CANCELED');
@@ -208,10 +245,20 @@ test(
   withComponentLogs(async () => {
     const quotaNs = await createTestNamespace('cli-status-quota');
     try {
-      await createObj(quotaNs, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'no-pods' }, spec: { hard: { pods: '0' } } });
+      await createObj(quotaNs, {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'no-pods' },
+        spec: { hard: { pods: '0' } },
+      });
       await waitFor(
         async () =>
-          (await adminHttp().call<{ status?: { hard?: unknown } }>('GET', `/api/v1/namespaces/${quotaNs}/resourcequotas/no-pods`)).status?.hard
+          (
+            await adminHttp().call<{ status?: { hard?: unknown } }>(
+              'GET',
+              `/api/v1/namespaces/${quotaNs}/resourcequotas/no-pods`,
+            )
+          ).status?.hard
             ? true
             : undefined,
         { description: 'the quota controller to sync no-pods' },

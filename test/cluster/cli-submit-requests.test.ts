@@ -39,7 +39,12 @@ async function submitThroughProxy(): Promise<{ appId: string; files: ReturnType<
 const line = (l: { method: string; path: string }) => `${l.method} ${l.path.split('?')[0]}`;
 
 test('submit sends one version read, one request per object to create, one patch, one read per referenced object, and nothing else', async () => {
-  await createObj(ns.name, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, stringData: { password: 'p' } });
+  await createObj(ns.name, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'db' },
+    stringData: { password: 'p' },
+  });
   const files = deploymentFiles(
     ns.name,
     `
@@ -83,10 +88,19 @@ kubernetes {
 });
 
 test('submit reads the referenced objects while it asks for the version, and creates nothing before the version has answered', async () => {
-  await createObj(ns.name, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db2' }, stringData: { password: 'p' } });
-  const files = deploymentFiles(ns.name, 'application.worker-count = 1\nkubernetes.env.DB_PASSWORD { secret = db2, key = password }', {
-    kubeconfig: proxy.kubeconfig(),
+  await createObj(ns.name, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'db2' },
+    stringData: { password: 'p' },
   });
+  const files = deploymentFiles(
+    ns.name,
+    'application.worker-count = 1\nkubernetes.env.DB_PASSWORD { secret = db2, key = password }',
+    {
+      kubeconfig: proxy.kubeconfig(),
+    },
+  );
   proxy.inject({ method: 'GET', path: /^\/version$/, action: 'delay-after', delayMs: 300 });
   const r = await run(['submit', ...files.args]);
   expect(errors(r)).toEqual([]);
@@ -112,13 +126,19 @@ test("status sends the version read, the Job read and the Pod list at once: none
   expect(st.value('Status')).toMatch(/^(CREATED|DEPLOYING|RUNNING|SUCCEEDED|FAILED)$/); // found, whatever kwok made of it
   const first = proxy.log.slice(0, 3);
   expect(first.map(line).sort()).toEqual(
-    ['GET /version', `GET /apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`, `GET /api/v1/namespaces/${ns.name}/pods`].sort(),
+    [
+      'GET /version',
+      `GET /apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+      `GET /api/v1/namespaces/${ns.name}/pods`,
+    ].sort(),
   );
   const lastSent = Math.max(...first.map((l) => l.receivedAt));
   const firstAnswered = Math.min(...proxy.log.map((l) => l.answeredAt ?? Infinity));
   expect(lastSent).toBeLessThan(firstAnswered);
   // Anything after those three (the Job's events, when the Pods do not explain the status) is one more round.
-  expect(proxy.log.slice(3).map(line)).toEqual(proxy.log.length > 3 ? [`GET /api/v1/namespaces/${ns.name}/events`] : []);
+  expect(proxy.log.slice(3).map(line)).toEqual(
+    proxy.log.length > 3 ? [`GET /api/v1/namespaces/${ns.name}/events`] : [],
+  );
 
   const cancel = await run(['cancel', '--id', appId, '-a', files.deploy]);
   expect(cancel.code).toBe(0);

@@ -24,7 +24,12 @@ test(
   withComponentLogs(async () => {
     const pool = `st-${randomSuffix(3)}`;
     // A referenced Secret that exists (checked before anything is created) and an owned one.
-    await createObj(ns.name, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, stringData: { password: 'p' } });
+    await createObj(ns.name, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db' },
+      stringData: { password: 'p' },
+    });
     const files = deploymentFiles(
       ns.name,
       `
@@ -67,7 +72,16 @@ kubernetes {
     for (const [key, o] of dependents) {
       expect({ key, owners: o.metadata.ownerReferences }).toEqual({
         key,
-        owners: [{ apiVersion: 'batch/v1', kind: 'Job', name: appId, uid: job.metadata.uid, controller: false, blockOwnerDeletion: false }],
+        owners: [
+          {
+            apiVersion: 'batch/v1',
+            kind: 'Job',
+            name: appId,
+            uid: job.metadata.uid,
+            controller: false,
+            blockOwnerDeletion: false,
+          },
+        ],
       });
       expect(o.metadata.labels).toMatchObject({ [LABELS.applicationId]: appId, [LABELS.managedBy]: 'seatunnel-app' });
       expect(o.metadata.annotations?.[SUBMIT_ATTEMPT_ANNOTATION]).toBe(attempt);
@@ -90,7 +104,9 @@ kubernetes {
     );
     expect(deploying.code).toBe(0);
     expect(deploying.value('Status')).toBe('DEPLOYING');
-    expect(deploying.value('Message')).toMatch(/node\(s\) didn't match Pod's node affinity\/selector|0\/\d+ nodes are available/);
+    expect(deploying.value('Message')).toMatch(
+      /node\(s\) didn't match Pod's node affinity\/selector|0\/\d+ nodes are available/,
+    );
 
     // A node of that pool appears; kwok runs the master Pod: RUNNING.
     const node = `st-node-${randomSuffix(3)}`;
@@ -125,17 +141,35 @@ kubernetes {
       expect(withPhase.value('Phase')).toMatch(/^WaitingForWorkers; workers 1\/2 registered/);
       expect(withPhase.value('Job ID')).toBe(submitted.value('Job ID'));
       const json = await run(['status', '--id', appId, '-a', files.deploy, '--output', 'json'], { json: true });
-      expect(json.data[0]).toMatchObject({ applicationId: appId, status: 'RUNNING', phase: 'WaitingForWorkers', workers: { desired: 2, registered: 1 } });
+      expect(json.data[0]).toMatchObject({
+        applicationId: appId,
+        status: 'RUNNING',
+        phase: 'WaitingForWorkers',
+        workers: { desired: 2, registered: 1 },
+      });
 
       // --wait-timeout: exit 3 with the last status printed.
-      const timedOut = await run(['status', '--id', appId, '-a', files.deploy, '--wait', '--wait-timeout', '700', '--wait-interval', '200']);
+      const timedOut = await run([
+        'status',
+        '--id',
+        appId,
+        '-a',
+        files.deploy,
+        '--wait',
+        '--wait-timeout',
+        '700',
+        '--wait-interval',
+        '200',
+      ]);
       expect(timedOut.code).toBe(3);
       expect(timedOut.value('Status')).toBe('RUNNING');
       expect(timedOut.err.join('\n')).toMatch(/--wait-timeout 700 ms expired/);
       expect(timedOut.progress[0]).toMatch(/RUNNING phase WaitingForWorkers, workers 1\/2/);
 
       // The master's process ends well: the Job completes; status --wait ends SUCCEEDED, exit 0.
-      const master = (await labelled(ns.name, appId)).get([...(await labelled(ns.name, appId)).keys()].find((k) => k.startsWith('Pod/'))!)!;
+      const master = (await labelled(ns.name, appId)).get(
+        [...(await labelled(ns.name, appId)).keys()].find((k) => k.startsWith('Pod/'))!,
+      )!;
       await patchPodStatus(ns.name, master.metadata.name, {
         phase: 'Succeeded',
         containerStatuses: [
@@ -146,12 +180,28 @@ kubernetes {
             image: 'apache/seatunnel:2.3.12',
             imageID: '',
             state: {
-              terminated: { exitCode: 0, reason: 'Completed', startedAt: new Date(Date.now() - 5000).toISOString(), finishedAt: new Date().toISOString() },
+              terminated: {
+                exitCode: 0,
+                reason: 'Completed',
+                startedAt: new Date(Date.now() - 5000).toISOString(),
+                finishedAt: new Date().toISOString(),
+              },
             },
           },
         ],
       });
-      const done = await run(['status', '--id', appId, '-a', files.deploy, '--wait', '--wait-interval', '200', '--wait-timeout', '60000']);
+      const done = await run([
+        'status',
+        '--id',
+        appId,
+        '-a',
+        files.deploy,
+        '--wait',
+        '--wait-interval',
+        '200',
+        '--wait-timeout',
+        '60000',
+      ]);
       expect(done.code).toBe(0);
       expect(done.value('Status')).toBe('SUCCEEDED');
     } finally {
@@ -188,10 +238,17 @@ test('bad input is rejected before any API call, naming the option, the value an
   const files = deploymentFiles('default', 'application.worker-count = 0', { kubeconfig: '/nonexistent/kubeconfig' });
   const bad = await run(['submit', ...files.args]);
   expect(bad.code).toBe(64);
-  expect(bad.err.join('\n')).toMatch(/application\.worker-count: got 0 \(from deployment file\); must be between 1 and 1000/);
-  const noKubeconfig = await run(['submit', ...deploymentFiles('default', '', { kubeconfig: '/nonexistent/kubeconfig' }).args]);
+  expect(bad.err.join('\n')).toMatch(
+    /application\.worker-count: got 0 \(from deployment file\); must be between 1 and 1000/,
+  );
+  const noKubeconfig = await run([
+    'submit',
+    ...deploymentFiles('default', '', { kubeconfig: '/nonexistent/kubeconfig' }).args,
+  ]);
   expect(noKubeconfig.code).toBe(64);
-  expect(noKubeconfig.err.join('\n')).toMatch(/kubernetes\.kubeconfig: got "\/nonexistent\/kubeconfig"; file not found/);
+  expect(noKubeconfig.err.join('\n')).toMatch(
+    /kubernetes\.kubeconfig: got "\/nonexistent\/kubeconfig"; file not found/,
+  );
   const badId = await run(['status', '--id', 'Not_An_ID']);
   expect(badId.code).toBe(64);
   expect(badId.err.join('\n')).toMatch(/--id: got "Not_An_ID"; /);

@@ -154,7 +154,13 @@ export interface Obj {
     uid: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
-    ownerReferences?: Array<{ kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }>;
+    ownerReferences?: Array<{
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+      blockOwnerDeletion?: boolean;
+    }>;
     deletionTimestamp?: string;
   };
   spec?: Record<string, unknown>;
@@ -184,13 +190,25 @@ export async function getObj(ns: string, kind: string, name: string): Promise<Ob
   return r.body;
 }
 
-export async function createObj<T extends { apiVersion: string; kind: string; metadata?: object }>(ns: string, obj: T): Promise<Obj> {
-  const k = KINDS.find((x) => x.kind === obj.kind) ?? { apiVersion: obj.apiVersion, kind: obj.kind, resource: `${obj.kind.toLowerCase()}s` };
+export async function createObj<T extends { apiVersion: string; kind: string; metadata?: object }>(
+  ns: string,
+  obj: T,
+): Promise<Obj> {
+  const k = KINDS.find((x) => x.kind === obj.kind) ?? {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    resource: `${obj.kind.toLowerCase()}s`,
+  };
   return adminHttp().call<Obj>('POST', collection(obj.apiVersion, k.resource, ns), obj);
 }
 
 /** Waits until no object with the application's label is left (other than `except` uids). */
-export async function waitAllGone(ns: string, appId: string, except: readonly string[] = [], timeoutMs = 60_000): Promise<void> {
+export async function waitAllGone(
+  ns: string,
+  appId: string,
+  except: readonly string[] = [],
+  timeoutMs = 60_000,
+): Promise<void> {
   await waitFor(
     async () => {
       const left = [...(await labelled(ns, appId))].filter(([, o]) => !except.includes(o.metadata.uid));
@@ -335,38 +353,47 @@ export class FaultProxy {
       const url = new URL(req.url ?? '/', 'http://x');
       const method = req.method ?? 'GET';
       const fault = this.matchFault(method, url.pathname, url.search);
-      const entry: ProxyLogEntry = { method, path: url.pathname + url.search, ...(fault ? { fault: fault.action } : {}), receivedAt: performance.now() };
+      const entry: ProxyLogEntry = {
+        method,
+        path: url.pathname + url.search,
+        ...(fault ? { fault: fault.action } : {}),
+        receivedAt: performance.now(),
+      };
       res.on('finish', () => (entry.answeredAt = performance.now()));
       this.log.push(entry);
       if (fault?.action === 'status-before') return this.answer(res, fault.status ?? 500, 'injected before forwarding');
       if (fault?.action === 'drop-before') return void req.socket.destroy();
       const upstream = new URL(clusterInfo().server);
       const headers = { ...req.headers, host: upstream.host };
-      const up = https.request({ method, hostname: upstream.hostname, port: upstream.port, path: req.url, headers, agent: this.agent }, (ures) => {
-        const uchunks: Buffer[] = [];
-        ures.on('data', (c: Buffer) => uchunks.push(c));
-        ures.on('end', () => {
-          const ubody = Buffer.concat(uchunks);
-          entry.upstream = ures.statusCode;
-          if (method === 'POST' && ures.statusCode === 201 && !/dryRun=/.test(url.search)) {
-            try {
-              const o = JSON.parse(ubody.toString('utf8')) as Obj;
-              entry.created = { kind: o.kind ?? '?', name: o.metadata.name, uid: o.metadata.uid };
-            } catch {
-              /* not an object */
+      const up = https.request(
+        { method, hostname: upstream.hostname, port: upstream.port, path: req.url, headers, agent: this.agent },
+        (ures) => {
+          const uchunks: Buffer[] = [];
+          ures.on('data', (c: Buffer) => uchunks.push(c));
+          ures.on('end', () => {
+            const ubody = Buffer.concat(uchunks);
+            entry.upstream = ures.statusCode;
+            if (method === 'POST' && ures.statusCode === 201 && !/dryRun=/.test(url.search)) {
+              try {
+                const o = JSON.parse(ubody.toString('utf8')) as Obj;
+                entry.created = { kind: o.kind ?? '?', name: o.metadata.name, uid: o.metadata.uid };
+              } catch {
+                /* not an object */
+              }
             }
-          }
-          if (fault?.action === 'status-after') return this.answer(res, fault.status ?? 500, 'injected after forwarding');
-          if (fault?.action === 'drop-after') return void req.socket.destroy();
-          if (fault?.action === 'hang-after') return; // never answered; closed when the client gives up
-          const forward = () => {
-            res.writeHead(ures.statusCode ?? 502, ures.headers);
-            res.end(ubody);
-          };
-          if (fault?.action === 'delay-after') setTimeout(forward, fault.delayMs ?? 300);
-          else forward();
-        });
-      });
+            if (fault?.action === 'status-after')
+              return this.answer(res, fault.status ?? 500, 'injected after forwarding');
+            if (fault?.action === 'drop-after') return void req.socket.destroy();
+            if (fault?.action === 'hang-after') return; // never answered; closed when the client gives up
+            const forward = () => {
+              res.writeHead(ures.statusCode ?? 502, ures.headers);
+              res.end(ubody);
+            };
+            if (fault?.action === 'delay-after') setTimeout(forward, fault.delayMs ?? 300);
+            else forward();
+          });
+        },
+      );
       up.on('error', (e) => this.answer(res, 502, `proxy: ${e.message}`));
       up.end(body);
     });

@@ -27,7 +27,11 @@ describe('dev-cluster fake nodes', () => {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: label },
-      spec: { restartPolicy: 'Never', nodeSelector: { 'seatunnel-app.test/dev-node': name }, containers: [{ name: 'c', image: 'x' }] },
+      spec: {
+        restartPolicy: 'Never',
+        nodeSelector: { 'seatunnel-app.test/dev-node': name },
+        containers: [{ name: 'c', image: 'x' }],
+      },
     });
     return label;
   }
@@ -52,9 +56,13 @@ describe('dev-cluster fake nodes', () => {
 
   test('with --simulate kwok marks the Pod Running although nothing ran', async () => {
     const pod = await podOn('simulated', true);
-    await waitFor(async () => (await adminHttp().call<Pod>('GET', `/api/v1/namespaces/${ns.name}/pods/${pod}`)).status?.phase === 'Running', {
-      description: 'kwok to mark the Pod Running',
-      timeoutMs: 60_000,
-    });
+    await waitFor(
+      async () =>
+        (await adminHttp().call<Pod>('GET', `/api/v1/namespaces/${ns.name}/pods/${pod}`)).status?.phase === 'Running',
+      {
+        description: 'kwok to mark the Pod Running',
+        timeoutMs: 60_000,
+      },
+    );
   });
 });

@@ -8,7 +8,10 @@ const ns = useTestNamespace('gc');
 
 const container = { name: 'main', image: 'seatunnel-app-test:fake' };
 
-function ownedBy(owner: { apiVersion: string; kind: string; metadata?: { name?: string; uid?: string } }, controller = false): k8s.V1OwnerReference[] {
+function ownedBy(
+  owner: { apiVersion: string; kind: string; metadata?: { name?: string; uid?: string } },
+  controller = false,
+): k8s.V1OwnerReference[] {
   return [
     {
       apiVersion: owner.apiVersion,
@@ -50,13 +53,25 @@ test(
 
     await core.createNamespacedService({
       namespace,
-      body: { metadata: { name: 'app-master', ownerReferences }, spec: { selector: { app: 'app' }, ports: [{ name: 'rest', port: 8080 }] } },
+      body: {
+        metadata: { name: 'app-master', ownerReferences },
+        spec: { selector: { app: 'app' }, ports: [{ name: 'rest', port: 8080 }] },
+      },
     });
-    await core.createNamespacedSecret({ namespace, body: { metadata: { name: 'app-secret', ownerReferences }, stringData: { k: 'v' } } });
-    await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'app-config', ownerReferences }, data: { 'job.conf': 'env {}' } } });
+    await core.createNamespacedSecret({
+      namespace,
+      body: { metadata: { name: 'app-secret', ownerReferences }, stringData: { k: 'v' } },
+    });
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'app-config', ownerReferences }, data: { 'job.conf': 'env {}' } },
+    });
     await core.createNamespacedPodTemplate({
       namespace,
-      body: { metadata: { name: 'app-worker', ownerReferences }, template: { metadata: { labels: { app: 'app' } }, spec: { containers: [container] } } },
+      body: {
+        metadata: { name: 'app-worker', ownerReferences },
+        template: { metadata: { labels: { app: 'app' } }, spec: { containers: [container] } },
+      },
     });
     // A bystander without an owner reference must survive.
     await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'user-config' }, data: { a: 'b' } } });
@@ -99,11 +114,16 @@ test(
       },
     });
     // An unrelated Pod must survive.
-    await core.createNamespacedPod({ namespace, body: { metadata: { name: 'other' }, spec: { containers: [container] } } });
+    await core.createNamespacedPod({
+      namespace,
+      body: { metadata: { name: 'other' }, spec: { containers: [container] } },
+    });
 
     await core.deleteNamespacedPod({ name: 'master', namespace });
     // kwok's pod-delete stage completes the graceful deletion (there is no kubelet).
-    await waitFor(() => gone(() => core.readNamespacedPod({ name: 'master', namespace })), { description: 'Pod master to be deleted' });
+    await waitFor(() => gone(() => core.readNamespacedPod({ name: 'master', namespace })), {
+      description: 'Pod master to be deleted',
+    });
     await waitFor(() => gone(() => core.readNamespacedPod({ name: 'worker-0', namespace })), {
       description: 'the garbage collector to delete Pod worker-0 (owned by Pod master)',
       timeoutMs: 90_000,

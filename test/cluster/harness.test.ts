@@ -84,16 +84,31 @@ test(
         apiVersion: 'batch/v1',
         kind: 'Job',
         metadata: { name: 'dry-job' },
-        spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'seatunnel-app-test:fake' }] } } },
+        spec: {
+          suspend: true,
+          template: {
+            spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'seatunnel-app-test:fake' }] },
+          },
+        },
       },
     ];
     const results = await dryRunStrict(good, { namespace: ns.name });
     expect(results.map((r) => r.ok)).toEqual([true, true]);
     expect(results[1].response).toMatchObject({ kind: 'Job', spec: { backoffLimit: 6 } }); // defaulted by the server
-    await expect(core.readNamespacedConfigMap({ name: 'dry-cm', namespace: ns.name })).rejects.toMatchObject({ code: 404 });
+    await expect(core.readNamespacedConfigMap({ name: 'dry-cm', namespace: ns.name })).rejects.toMatchObject({
+      code: 404,
+    });
 
-    const bad = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry-bad' }, data: { a: 'b' }, dataa: { typo: 'x' } };
-    await expect(dryRunStrict([bad], { namespace: ns.name })).rejects.toThrow(/ConfigMap\/dry-bad: HTTP 400: .*unknown field "dataa"/);
+    const bad = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'dry-bad' },
+      data: { a: 'b' },
+      dataa: { typo: 'x' },
+    };
+    await expect(dryRunStrict([bad], { namespace: ns.name })).rejects.toThrow(
+      /ConfigMap\/dry-bad: HTTP 400: .*unknown field "dataa"/,
+    );
     // Server-side apply reports an undeclared field as HTTP 500 "field not declared in schema"
     // (API server behaviour, not ours); what matters is that the object is rejected by name.
     const [applied] = await dryRunStrict([bad], { namespace: ns.name, mode: 'apply', throwOnError: false });
@@ -113,9 +128,12 @@ test(
       body: { metadata: { name: 'manual', annotations: { [KWOK_LIFECYCLE_ANNOTATION]: 'manual' } }, spec },
     });
     await core.createNamespacedPod({ namespace, body: { metadata: { name: 'managed' }, spec } });
-    await waitFor(async () => (await core.readNamespacedPod({ name: 'managed', namespace })).status?.phase === 'Running', {
-      description: 'kwok to run the managed Pod',
-    });
+    await waitFor(
+      async () => (await core.readNamespacedPod({ name: 'managed', namespace })).status?.phase === 'Running',
+      {
+        description: 'kwok to run the managed Pod',
+      },
+    );
     const manual = await waitFor(
       async () => {
         const p = await core.readNamespacedPod({ name: 'manual', namespace });
@@ -133,7 +151,15 @@ test(
       podIPs: [{ ip: '10.244.200.1' }],
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }],
       containerStatuses: [
-        { name: 'main', image: 'seatunnel-app-test:fake', imageID: '', ready: true, restartCount: 0, started: true, state: { running: { startedAt: now } } },
+        {
+          name: 'main',
+          image: 'seatunnel-app-test:fake',
+          imageID: '',
+          ready: true,
+          restartCount: 0,
+          started: true,
+          state: { running: { startedAt: now } },
+        },
       ],
     });
     const running = await core.readNamespacedPod({ name: 'manual', namespace });

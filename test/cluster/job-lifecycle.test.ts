@@ -1,7 +1,15 @@
 // The Job behaviour the submitter relies on: a suspended Job runs nothing until a JSON patch
 // unsuspends it; a finished Job with ttlSecondsAfterFinished is deleted together with its Pods.
 import type { k8s } from '../support/cluster';
-import { KWOK_LIFECYCLE_ANNOTATION, adminClients, clusterInfo, recordWatch, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
+import {
+  KWOK_LIFECYCLE_ANNOTATION,
+  adminClients,
+  clusterInfo,
+  recordWatch,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+} from '../support/cluster';
 
 const ns = useTestNamespace('job');
 
@@ -17,7 +25,13 @@ function job(name: string, spec: Partial<k8s.V1JobSpec>, podAnnotations: Record<
         metadata: { labels: { app: name }, annotations: podAnnotations },
         spec: {
           restartPolicy: 'Never',
-          containers: [{ name: 'main', image: 'seatunnel-app-test:fake', resources: { requests: { cpu: '100m', memory: '64Mi' } } }],
+          containers: [
+            {
+              name: 'main',
+              image: 'seatunnel-app-test:fake',
+              resources: { requests: { cpu: '100m', memory: '64Mi' } },
+            },
+          ],
         },
       },
     },
@@ -50,7 +64,11 @@ test(
     expect((await batch.readNamespacedJob({ name: 'suspended', namespace: ns.name })).status?.active ?? 0).toBe(0);
 
     // The generated client sends application/json-patch+json for an array body.
-    await batch.patchNamespacedJob({ name: 'suspended', namespace: ns.name, body: [{ op: 'replace', path: '/spec/suspend', value: false }] });
+    await batch.patchNamespacedJob({
+      name: 'suspended',
+      namespace: ns.name,
+      body: [{ op: 'replace', path: '/spec/suspend', value: false }],
+    });
 
     const pod = await waitFor(
       async () => {
@@ -78,14 +96,18 @@ test(
   'ttlSecondsAfterFinished deletes a finished Job and its Pods',
   withComponentLogs(async () => {
     const { batch, core } = await adminClients();
-    const watch = await recordWatch<k8s.V1Job>(`/apis/batch/v1/namespaces/${ns.name}/jobs`, { fieldSelector: 'metadata.name=ttl' });
+    const watch = await recordWatch<k8s.V1Job>(`/apis/batch/v1/namespaces/${ns.name}/jobs`, {
+      fieldSelector: 'metadata.name=ttl',
+    });
     try {
       // kwok's pod-complete stage turns the Running Pod of a Job into Succeeded (exit code 0).
       await batch.createNamespacedJob({ namespace: ns.name, body: job('ttl', { ttlSecondsAfterFinished: 1 }) });
       const deleted = await watch.until((e) => e.type === 'DELETED', 'the TTL controller to delete Job "ttl"', 90_000);
       // It was deleted because it finished: the watch saw it Complete first, with a Pod that succeeded.
       const completeSeen = watch.events.some(
-        (e) => e.type === 'MODIFIED' && e.object.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'),
+        (e) =>
+          e.type === 'MODIFIED' &&
+          e.object.status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'),
       );
       expect(completeSeen).toBe(true);
       expect(deleted.object.status?.succeeded).toBe(1);
@@ -93,9 +115,13 @@ test(
       watch.stop();
     }
     // The TTL controller deletes with foreground propagation: the Pods go too.
-    await waitFor(async () => (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'job-name=ttl' })).items.length === 0, {
-      description: 'the Pods of Job "ttl" to be deleted',
-    });
+    await waitFor(
+      async () =>
+        (await core.listNamespacedPod({ namespace: ns.name, labelSelector: 'job-name=ttl' })).items.length === 0,
+      {
+        description: 'the Pods of Job "ttl" to be deleted',
+      },
+    );
     await expect(batch.readNamespacedJob({ name: 'ttl', namespace: ns.name })).rejects.toMatchObject({ code: 404 });
   }),
 );

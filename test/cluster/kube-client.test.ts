@@ -10,21 +10,37 @@ import { Kube, KubeApiError, KubeTransport } from '../../lib/kube';
 import { runtimeRules } from '../../lib/plan/steps/rbac';
 import { KubeRest } from '../../runtime/src/kube/rest';
 import type { WatchEventType } from '../../runtime/src/kube/port';
-import { adminHttp, clusterInfo, mintServiceAccountToken, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
+import {
+  adminHttp,
+  clusterInfo,
+  mintServiceAccountToken,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+} from '../support/cluster';
 import { plan } from '../support/fixtures';
 
 const ns = useTestNamespace('kube-client');
 
 function asToken(token: string, http2: boolean): Kube {
   const info = clusterInfo();
-  return new Kube(new KubeTransport(info.server, async () => ({ headers: { authorization: `Bearer ${token}` }, tls: { ca: info.caData } }), { http2 }));
+  return new Kube(
+    new KubeTransport(
+      info.server,
+      async () => ({ headers: { authorization: `Bearer ${token}` }, tls: { ca: info.caData } }),
+      { http2 },
+    ),
+  );
 }
 
 const job = (name: string) => ({
   apiVersion: 'batch/v1',
   kind: 'Job',
   metadata: { name },
-  spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'seatunnel-app-test:fake' }] } } },
+  spec: {
+    suspend: true,
+    template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'seatunnel-app-test:fake' }] } },
+  },
 });
 
 test(
@@ -34,7 +50,11 @@ test(
     const p = plan({ applicationId: 'watch-0123456789ab', namespace });
     const appId = p.spec.appId;
     const admin = adminHttp();
-    await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runtime' } });
+    await admin.call('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'runtime' },
+    });
     await admin.call('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/roles`, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
@@ -73,13 +93,19 @@ test(
         await waitFor(
           async () =>
             seen.some(
-              ([t, o]) => t === 'MODIFIED' && (o.metadata as { annotations?: Record<string, string> }).annotations?.['seatunnel.apache.org/test-mark'] === mark,
+              ([t, o]) =>
+                t === 'MODIFIED' &&
+                (o.metadata as { annotations?: Record<string, string> }).annotations?.[
+                  'seatunnel.apache.org/test-mark'
+                ] === mark,
             ),
           {
             description: `a MODIFIED event of Job ${appId} over ${http2 ? 'HTTP/2' : 'HTTP/1.1'}`,
           },
         );
-        expect(seen.every(([, o]) => (o.metadata as { name?: string } | undefined)?.name === appId || o.kind === undefined)).toBe(true);
+        expect(
+          seen.every(([, o]) => (o.metadata as { name?: string } | undefined)?.name === appId || o.kind === undefined),
+        ).toBe(true);
         expect(closed).toBe('open');
       } finally {
         watch.stop();
@@ -115,7 +141,9 @@ test('an answer over the body cap is refused (a real list; HTTP/2 and HTTP/1.1)'
   const info = clusterInfo();
   const tls = { ca: info.caData, cert: fs.readFileSync(info.adminCertFile), key: fs.readFileSync(info.adminKeyFile) };
   for (const http2 of [true, false]) {
-    const kube = new Kube(new KubeTransport(info.server, async () => ({ headers: {}, tls }), { http2, maxBodyBytes: 4096 }));
+    const kube = new Kube(
+      new KubeTransport(info.server, async () => ({ headers: {}, tls }), { http2, maxBodyBytes: 4096 }),
+    );
     const e = await kube.list('v1', 'ConfigMap', namespace).then(
       () => undefined,
       (x: unknown) => x,
@@ -123,39 +151,44 @@ test('an answer over the body cap is refused (a real list; HTTP/2 and HTTP/1.1)'
     expect(e).toBeInstanceOf(KubeApiError);
     expect((e as KubeApiError).reason).toBe('ResponseTooLarge');
     // The same client reads a small answer: the cap ended one exchange, not the connection's use.
-    expect((await kube.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name: 'big-0' })).metadata?.name).toBe('big-0');
+    expect((await kube.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name: 'big-0' })).metadata?.name).toBe(
+      'big-0',
+    );
     kube.api.close();
   }
 });
 
-test.each([true, false])('new TLS material from the credential source is the one the next request presents (HTTP/2: %s)', async (http2) => {
-  const info = clusterInfo();
-  const pem = (f: string) => fs.readFileSync(f);
-  const admin = { ca: info.caData, cert: pem(info.adminCertFile), key: pem(info.adminKeyFile) };
-  const scheduler = {
-    ca: info.caData,
-    cert: pem(path.join(info.dir, 'pki', 'kube-scheduler.crt')),
-    key: pem(path.join(info.dir, 'pki', 'kube-scheduler.key')),
-  };
-  let current = admin;
-  const t = new KubeTransport(info.server, async () => ({ headers: {}, tls: current }), { http2 });
-  const who = async () => {
-    const r = await t.request<{ status: { userInfo: { username: string } } }>({
-      method: 'POST',
-      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
-    });
-    return r.body.status.userInfo.username;
-  };
-  try {
-    expect(await who()).toBe('seatunnel-app-test-admin');
-    expect(await who()).toBe('seatunnel-app-test-admin');
-    current = scheduler; // a rotated certificate: a new object, as every credential source hands out
-    expect(await who()).toBe('system:kube-scheduler');
-    expect(await who()).toBe('system:kube-scheduler');
-    current = { ...admin }; // back, in another object with the same contents
-    expect(await who()).toBe('seatunnel-app-test-admin');
-  } finally {
-    t.close();
-  }
-});
+test.each([true, false])(
+  'new TLS material from the credential source is the one the next request presents (HTTP/2: %s)',
+  async (http2) => {
+    const info = clusterInfo();
+    const pem = (f: string) => fs.readFileSync(f);
+    const admin = { ca: info.caData, cert: pem(info.adminCertFile), key: pem(info.adminKeyFile) };
+    const scheduler = {
+      ca: info.caData,
+      cert: pem(path.join(info.dir, 'pki', 'kube-scheduler.crt')),
+      key: pem(path.join(info.dir, 'pki', 'kube-scheduler.key')),
+    };
+    let current = admin;
+    const t = new KubeTransport(info.server, async () => ({ headers: {}, tls: current }), { http2 });
+    const who = async () => {
+      const r = await t.request<{ status: { userInfo: { username: string } } }>({
+        method: 'POST',
+        path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      });
+      return r.body.status.userInfo.username;
+    };
+    try {
+      expect(await who()).toBe('seatunnel-app-test-admin');
+      expect(await who()).toBe('seatunnel-app-test-admin');
+      current = scheduler; // a rotated certificate: a new object, as every credential source hands out
+      expect(await who()).toBe('system:kube-scheduler');
+      expect(await who()).toBe('system:kube-scheduler');
+      current = { ...admin }; // back, in another object with the same contents
+      expect(await who()).toBe('seatunnel-app-test-admin');
+    } finally {
+      t.close();
+    }
+  },
+);

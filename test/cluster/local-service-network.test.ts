@@ -57,7 +57,12 @@ function podObject(name: string, labels: Record<string, string>, container: Cont
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, labels, annotations: LOCAL },
-    spec: { restartPolicy, terminationGracePeriodSeconds: 2, automountServiceAccountToken: false, containers: [container] },
+    spec: {
+      restartPolicy,
+      terminationGracePeriodSeconds: 2,
+      automountServiceAccountToken: false,
+      containers: [container],
+    },
   };
 }
 
@@ -72,7 +77,12 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
   beforeAll(() => {
     const info = clusterInfo();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'localnet-'));
-    network = new ServiceNetwork({ admin: admin(), namespace: ns.name, hostsFile: path.join(dir, 'hosts'), periodMs: 200 }).start();
+    network = new ServiceNetwork({
+      admin: admin(),
+      namespace: ns.name,
+      hostsFile: path.join(dir, 'hosts'),
+      periodMs: 200,
+    }).start();
     kubelet = new LocalKubelet({
       admin: admin(),
       server: info.server,
@@ -92,7 +102,8 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
 
   const getPod = (name: string) => admin().call<Pod>('GET', api('pods', name));
   const isReady = (p: Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
-  const diagnostics = () => `kubelet: ${kubelet.errors.join('; ') || '-'}; network: ${network.errors.join('; ') || '-'}`;
+  const diagnostics = () =>
+    `kubelet: ${kubelet.errors.join('; ') || '-'}; network: ${network.errors.join('; ') || '-'}`;
 
   async function readyPod(name: string): Promise<Pod> {
     return waitFor(async () => ((p) => (isReady(p) ? p : undefined))(await getPod(name)), {
@@ -104,10 +115,14 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
   /** Runs a one-shot Pod to completion and returns its log. */
   async function runToCompletion(name: string, command: string[]): Promise<string> {
     await admin().call('POST', api('pods'), podObject(name, {}, { name: 'client', image: 'local', command }, 'Never'));
-    const done = await waitFor(async () => ((p) => (['Succeeded', 'Failed'].includes(p.status?.phase ?? '') ? p : undefined))(await getPod(name)), {
-      description: `Pod ${name} to finish (${diagnostics()})`,
-      timeoutMs: 90_000,
-    });
+    const done = await waitFor(
+      async () =>
+        ((p) => (['Succeeded', 'Failed'].includes(p.status?.phase ?? '') ? p : undefined))(await getPod(name)),
+      {
+        description: `Pod ${name} to finish (${diagnostics()})`,
+        timeoutMs: 90_000,
+      },
+    );
     const log = kubelet.logOf(name);
     expect({ phase: done.status?.phase, log }).toEqual({ phase: 'Succeeded', log });
     return log;
@@ -121,9 +136,11 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
     return list.items;
   }
 
-  const endpointOf = async (service: string, ip: string) => (await slicesOf(service)).flatMap((s) => s.endpoints ?? []).find((e) => e.addresses.includes(ip));
+  const endpointOf = async (service: string, ip: string) =>
+    (await slicesOf(service)).flatMap((s) => s.endpoints ?? []).find((e) => e.addresses.includes(ip));
 
-  const hostsHave = (name: string, ip: string) => fs.readFileSync(network.hostsFile, 'utf8').split('\n').includes(`${ip} ${name}`);
+  const hostsHave = (name: string, ip: string) =>
+    fs.readFileSync(network.hostsFile, 'utf8').split('\n').includes(`${ip} ${name}`);
 
   test('StatefulSet Pods resolve each other by headless-Service name, from Node.js and from a JVM', async () => {
     await admin().call('POST', api('services'), {
@@ -159,7 +176,9 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
     expect(ip0).not.toEqual(ip1);
     const fqdn = `web-1.peers.${ns.name}.svc`;
     // The stand-in publishes what the EndpointSlice controller wrote: wait for both names, then ask.
-    await waitFor(() => hostsHave(fqdn, ip1) && hostsHave(`peers.${ns.name}.svc`, ip0), { description: `hosts file with ${fqdn} (${diagnostics()})` });
+    await waitFor(() => hostsHave(fqdn, ip1) && hostsHave(`peers.${ns.name}.svc`, ip0), {
+      description: `hosts file with ${fqdn} (${diagnostics()})`,
+    });
 
     const fromNode = await runToCompletion('resolve-node', [
       NODE,
@@ -178,7 +197,12 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
     const source = path.join(dir, 'Resolve.java');
     fs.writeFileSync(source, JAVA_CLIENT);
     const java = execFileSync('sh', ['-c', 'command -v java'], { encoding: 'utf8' }).trim();
-    const fromJvm = await runToCompletion('resolve-jvm', [java, source, fqdn, `web-0.peers.${ns.name}.svc.cluster.local`]);
+    const fromJvm = await runToCompletion('resolve-jvm', [
+      java,
+      source,
+      fqdn,
+      `web-0.peers.${ns.name}.svc.cluster.local`,
+    ]);
     expect(fromJvm).toContain(`RESOLVED ${fqdn} ${ip1}\n`);
     expect(fromJvm).toContain(`RESOLVED web-0.peers.${ns.name}.svc.cluster.local ${ip0}\n`);
   });
@@ -212,28 +236,43 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
       podObject(
         'c',
         { role: 'backend' },
-        serverContainer({ readinessProbe: { exec: { command: ['test', '-f', readyFile] }, periodSeconds: 1, failureThreshold: 1 } }),
+        serverContainer({
+          readinessProbe: { exec: { command: ['test', '-f', readyFile] }, periodSeconds: 1, failureThreshold: 1 },
+        }),
       ),
     );
     await Promise.all([readyPod('a'), readyPod('b')]);
     const ipC = await waitFor(async () => (await getPod('c')).status?.podIP, { description: 'Pod c to get an IP' });
     // The real EndpointSlice controller lists c, not ready (a kubelet reporting Ready at once would make it ready).
-    const notReady = await waitFor(() => endpointOf('backend', ipC), { description: `Pod c in the EndpointSlice of backend (${diagnostics()})` });
+    const notReady = await waitFor(() => endpointOf('backend', ipC), {
+      description: `Pod c in the EndpointSlice of backend (${diagnostics()})`,
+    });
     expect(notReady.conditions?.ready).toBe(false);
     expect(isReady(await getPod('c'))).toBe(false);
 
     const svc = await admin().call<Service>('GET', api('services', 'backend'));
-    const address = await waitFor(() => network.proxyAddress(svc), { description: `a proxy for Service backend (${diagnostics()})` });
+    const address = await waitFor(() => network.proxyAddress(svc), {
+      description: `a proxy for Service backend (${diagnostics()})`,
+    });
     expect(address).toMatch(/^127\.0\.[23]\./);
     // The proxy's ready backends are a and b once both are in the slice: round robin answers from both, never c.
-    await waitFor(async () => new Set(await Promise.all([1, 2, 3, 4].map(() => viaProxy(address)))).size === 2, { description: 'answers from a and b' });
+    await waitFor(async () => new Set(await Promise.all([1, 2, 3, 4].map(() => viaProxy(address)))).size === 2, {
+      description: 'answers from a and b',
+    });
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await viaProxy(address));
     expect(new Set(answers)).toEqual(new Set(['a', 'b']));
 
     // A Pod reaches the Service by its short name (the search list's <svc>), through the proxy.
     await waitFor(() => hostsHave('backend', address), { description: 'hosts file with backend' });
-    const client = await runToCompletion('client', [NODE, '-e', NODE_CLIENT, 'http://backend/', 'backend', `backend.${ns.name}.svc.cluster.local`]);
+    const client = await runToCompletion('client', [
+      NODE,
+      '-e',
+      NODE_CLIENT,
+      'http://backend/',
+      'backend',
+      `backend.${ns.name}.svc.cluster.local`,
+    ]);
     expect(client).toContain(`RESOLVED backend ${address}\n`);
     expect(client).toContain(`RESOLVED backend.${ns.name}.svc.cluster.local ${address}\n`);
     expect(client).toMatch(/BODY [ab]\n/);
@@ -259,12 +298,25 @@ describe('local kubelet: cluster DNS, Service proxy, probes and restarts', () =>
     await admin().call(
       'POST',
       api('pods'),
-      podObject('crash', {}, { name: 'main', image: 'local', command: ['sh', '-c', `if [ -f ${mark} ]; then exec sleep 3600; fi; touch ${mark}; exit 3`] }),
+      podObject(
+        'crash',
+        {},
+        {
+          name: 'main',
+          image: 'local',
+          command: ['sh', '-c', `if [ -f ${mark} ]; then exec sleep 3600; fi; touch ${mark}; exit 3`],
+        },
+      ),
     );
-    const firstIp = await waitFor(async () => (await getPod('crash')).status?.podIP, { description: 'Pod crash to get an IP' });
+    const firstIp = await waitFor(async () => (await getPod('crash')).status?.podIP, {
+      description: 'Pod crash to get an IP',
+    });
     const restarted = await waitFor(
       async () =>
-        ((p) => (p.status?.containerStatuses?.[0]?.restartCount === 1 && p.status.containerStatuses[0].state?.running ? p : undefined))(await getPod('crash')),
+        ((p) =>
+          p.status?.containerStatuses?.[0]?.restartCount === 1 && p.status.containerStatuses[0].state?.running
+            ? p
+            : undefined)(await getPod('crash')),
       { description: `Pod crash restarted once (${diagnostics()})`, timeoutMs: 60_000 },
     );
     expect(restarted.status?.phase).toBe('Running');

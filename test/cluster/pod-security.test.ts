@@ -9,7 +9,10 @@ import { plan as buildTestPlan } from '../support/fixtures';
 import { adminHttp, createTestNamespace, deleteNamespace, withComponentLogs } from '../support/cluster';
 import { deploymentFiles, run } from './cli-support';
 
-const enforced = (level: string) => ({ 'pod-security.kubernetes.io/enforce': level, 'pod-security.kubernetes.io/enforce-version': 'latest' });
+const enforced = (level: string) => ({
+  'pod-security.kubernetes.io/enforce': level,
+  'pod-security.kubernetes.io/enforce-version': 'latest',
+});
 const namespaces: Record<'baseline' | 'restricted', string> = { baseline: '', restricted: '' };
 
 beforeAll(async () => {
@@ -22,8 +25,19 @@ afterAll(async () => {
 
 /** The master Pod and worker 1, as the application would create them, with `level`. */
 function pods(namespace: string, level: PodSecurityLevel, extra: { runAsUser?: number } = {}): Pod[] {
-  const p = buildTestPlan({ namespace, podSecurity: level, applicationId: `psa-${level.slice(0, 4)}-0123456789ab`, ...extra });
-  return [stampMasterPod(p.job), stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace, masterHost: '10.0.0.1', masterPort: 5801 }, 1)];
+  const p = buildTestPlan({
+    namespace,
+    podSecurity: level,
+    applicationId: `psa-${level.slice(0, 4)}-0123456789ab`,
+    ...extra,
+  });
+  return [
+    stampMasterPod(p.job),
+    stampWorker(
+      { template: p.workerTemplate, appId: p.spec.appId, namespace, masterHost: '10.0.0.1', masterPort: 5801 },
+      1,
+    ),
+  ];
 }
 
 /** The application's generated ServiceAccount, which submit creates before the Pods exist. */
@@ -35,12 +49,17 @@ async function ensureServiceAccount(pod: Pod): Promise<void> {
     kind: 'ServiceAccount',
     metadata: { name },
   });
-  if (res.status !== 201 && res.status !== 409) throw new Error(`creating ServiceAccount ${name}: HTTP ${res.status} ${res.text}`);
+  if (res.status !== 201 && res.status !== 409)
+    throw new Error(`creating ServiceAccount ${name}: HTTP ${res.status} ${res.text}`);
 }
 
 async function dryRun(pod: Pod): Promise<{ status: number; message: string }> {
   await ensureServiceAccount(pod);
-  const res = await adminHttp().request<{ message?: string }>('POST', `/api/v1/namespaces/${pod.metadata!.namespace}/pods?dryRun=All`, pod);
+  const res = await adminHttp().request<{ message?: string }>(
+    'POST',
+    `/api/v1/namespaces/${pod.metadata!.namespace}/pods?dryRun=All`,
+    pod,
+  );
   return { status: res.status, message: res.body?.message ?? res.text };
 }
 
@@ -64,7 +83,8 @@ describe('(a) server-side dry run of the master and worker Pods', () => {
   });
 
   test('run-as-user keeps restricted Pods admitted', async () => {
-    for (const pod of pods(namespaces.restricted, 'restricted', { runAsUser: 1000 })) expect(await dryRun(pod)).toMatchObject({ status: 201 });
+    for (const pod of pods(namespaces.restricted, 'restricted', { runAsUser: 1000 }))
+      expect(await dryRun(pod)).toMatchObject({ status: 201 });
   });
 });
 
@@ -73,7 +93,14 @@ describe('(b) preflight reports the enforced level and whether the Pods pass it'
     const files = deploymentFiles(ns, hocon);
     const text = await run(['preflight', ...files.args]);
     const json = await run(['preflight', ...files.args, '--output', 'json'], { json: true });
-    return { text, data: json.data[0] as { ok: boolean; podSecurity: Record<string, unknown>; problems: Array<{ check: string; message: string }> } };
+    return {
+      text,
+      data: json.data[0] as {
+        ok: boolean;
+        podSecurity: Record<string, unknown>;
+        problems: Array<{ check: string; message: string }>;
+      },
+    };
   };
 
   test(
@@ -81,7 +108,13 @@ describe('(b) preflight reports the enforced level and whether the Pods pass it'
     withComponentLogs(async () => {
       const { text, data } = await preflight(namespaces.baseline);
       expect(text.code).toBe(0);
-      expect(data.podSecurity).toEqual({ enforce: 'baseline', enforceVersion: 'latest', source: 'namespace-label', builtFor: 'baseline', podsPass: true });
+      expect(data.podSecurity).toEqual({
+        enforce: 'baseline',
+        enforceVersion: 'latest',
+        source: 'namespace-label',
+        builtFor: 'baseline',
+        podsPass: true,
+      });
       expect(text.out).toContain(
         `Note: namespace ${namespaces.baseline} enforces Pod Security "baseline" (version latest); the master and worker Pods, built for "baseline" (kubernetes.pod-security), pass it (server-side dry run)`,
       );
@@ -93,7 +126,12 @@ describe('(b) preflight reports the enforced level and whether the Pods pass it'
     withComponentLogs(async () => {
       const { text, data } = await preflight(namespaces.restricted, 'application.worker-count = 2');
       expect(text.code).toBe(4);
-      expect(data.podSecurity).toMatchObject({ enforce: 'restricted', source: 'namespace-label', builtFor: 'baseline', podsPass: false });
+      expect(data.podSecurity).toMatchObject({
+        enforce: 'restricted',
+        source: 'namespace-label',
+        builtFor: 'baseline',
+        podsPass: false,
+      });
       expect(data.problems.map((p) => p.check)).toEqual(['pod-security']);
       expect(data.problems[0].message).toMatch(
         /enforces Pod Security "restricted" \(version latest\); the master and worker Pods, built for "baseline" \(kubernetes.pod-security\), are refused by Pod Security admission: .*violates PodSecurity "restricted:latest".*; set kubernetes.pod-security = restricted/,
@@ -104,7 +142,10 @@ describe('(b) preflight reports the enforced level and whether the Pods pass it'
   test(
     'restricted namespace, Pods built for restricted: passes',
     withComponentLogs(async () => {
-      const { text, data } = await preflight(namespaces.restricted, 'kubernetes { pod-security = restricted, run-as-user = 1000 }');
+      const { text, data } = await preflight(
+        namespaces.restricted,
+        'kubernetes { pod-security = restricted, run-as-user = 1000 }',
+      );
       expect(text.code).toBe(0);
       expect(data.podSecurity).toMatchObject({ enforce: 'restricted', builtFor: 'restricted', podsPass: true });
     }),

@@ -55,7 +55,10 @@ test(
     try {
       const sa = await serviceAccountClients(namespace, 'runner');
       expect(sa.identity.username).toBe(`system:serviceaccount:${namespace}:runner`);
-      const pod = { metadata: { name: 'p' }, spec: { containers: [{ name: 'main', image: 'seatunnel-app-test:fake' }] } };
+      const pod = {
+        metadata: { name: 'p' },
+        spec: { containers: [{ name: 'main', image: 'seatunnel-app-test:fake' }] },
+      };
 
       // The RBAC authorizer reads from an informer: wait until the binding is visible.
       await waitFor(async () => (await status(() => sa.core.listNamespacedPod({ namespace }))) === 200, {
@@ -65,13 +68,21 @@ test(
       // Granted.
       expect(await status(() => sa.core.createNamespacedPod({ namespace, body: pod }))).toBe(200);
       expect(await status(() => sa.core.readNamespacedPod({ name: 'p', namespace }))).toBe(200);
-      expect(await status(() => sa.core.deleteNamespacedPod({ name: 'p', namespace, gracePeriodSeconds: 0 }))).toBe(200);
+      expect(await status(() => sa.core.deleteNamespacedPod({ name: 'p', namespace, gracePeriodSeconds: 0 }))).toBe(
+        200,
+      );
       expect(await status(() => sa.core.readNamespacedConfigMap({ name: 'allowed', namespace }))).toBe(200);
 
       // Not granted: other verbs, other resource names, other resources, other namespaces, cluster scope.
-      expect(await status(() => sa.core.patchNamespacedPod({ name: 'p', namespace, body: [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }] }))).toBe(
-        403,
-      );
+      expect(
+        await status(() =>
+          sa.core.patchNamespacedPod({
+            name: 'p',
+            namespace,
+            body: [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }],
+          }),
+        ),
+      ).toBe(403);
       expect(await status(() => sa.core.readNamespacedConfigMap({ name: 'other', namespace }))).toBe(403);
       expect(await status(() => sa.core.listNamespacedConfigMap({ namespace }))).toBe(403);
       expect(await status(() => sa.core.deleteNamespacedConfigMap({ name: 'allowed', namespace }))).toBe(403);
@@ -80,7 +91,11 @@ test(
       expect(await status(() => sa.core.listNamespacedPod({ namespace: elsewhere }))).toBe(403);
       expect(await status(() => sa.core.createNamespacedPod({ namespace: elsewhere, body: pod }))).toBe(403);
       expect(await status(() => sa.core.listNode())).toBe(403);
-      expect(await status(() => sa.rbac.createNamespacedRole({ namespace, body: { metadata: { name: 'escalate' }, rules: [] } }))).toBe(403);
+      expect(
+        await status(() =>
+          sa.rbac.createNamespacedRole({ namespace, body: { metadata: { name: 'escalate' }, rules: [] } }),
+        ),
+      ).toBe(403);
     } finally {
       await deleteNamespace(elsewhere);
     }

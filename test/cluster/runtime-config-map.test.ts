@@ -15,7 +15,9 @@ async function jobs(): Promise<unknown[]> {
   return (await adminHttp().call<{ items: unknown[] }>('GET', collection('batch/v1', 'jobs', ns.name))).items;
 }
 
-async function configMap(name: string): Promise<{ metadata: { resourceVersion: string; ownerReferences?: unknown[] }; data: Record<string, string> }> {
+async function configMap(
+  name: string,
+): Promise<{ metadata: { resourceVersion: string; ownerReferences?: unknown[] }; data: Record<string, string> }> {
   return adminHttp().call('GET', `/api/v1/namespaces/${ns.name}/configmaps/${name}`);
 }
 
@@ -26,13 +28,19 @@ test(
     const r = await run(['submit', ...files.args]);
     expect(r.code).not.toBe(0);
     expect(r.err.join('\n')).toMatch(
-      new RegExp(`submit refused before creating anything: .*\\n\\s+- kubernetes\\.config-map: ConfigMap absent-config not found in namespace ${ns.name}`),
+      new RegExp(
+        `submit refused before creating anything: .*\\n\\s+- kubernetes\\.config-map: ConfigMap absent-config not found in namespace ${ns.name}`,
+      ),
     );
     expect(await jobs()).toEqual([]);
 
     const pre = await run(['preflight', ...files.args]);
     expect(pre.code).toBe(4);
-    expect(pre.out.join('\n')).toMatch(new RegExp(`- \\[reference\\] kubernetes\\.config-map: ConfigMap absent-config not found in namespace ${ns.name}`));
+    expect(pre.out.join('\n')).toMatch(
+      new RegExp(
+        `- \\[reference\\] kubernetes\\.config-map: ConfigMap absent-config not found in namespace ${ns.name}`,
+      ),
+    );
     expect((await labelled(ns.name, pre.value('Application ID')!)).size).toBe(0);
   }),
 );
@@ -50,7 +58,9 @@ test(
     const r = await run(['submit', ...files.args]);
     expect(r.code).not.toBe(0);
     const text = r.err.join('\n');
-    expect(text).toMatch(/kubernetes\.config-map: ConfigMap partial-config has no "seatunnel\.yaml" \(the engine reads it as seatunnel-master\.yaml/);
+    expect(text).toMatch(
+      /kubernetes\.config-map: ConfigMap partial-config has no "seatunnel\.yaml" \(the engine reads it as seatunnel-master\.yaml/,
+    );
     expect(text).toMatch(
       /kubernetes\.config-map: ConfigMap partial-config file hazelcast\.yaml: hazelcast\.cluster-name is "production", but application mode sets it to "seatunnel-application-cli-test-[0-9a-f]{12}" \(keeps applications apart\)/,
     );
@@ -72,7 +82,11 @@ test(
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'good-config' },
-      data: { 'seatunnel.yaml': 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 7000\n', 'hazelcast.yaml': HAZELCAST, 'log4j2.properties': LOG4J2 },
+      data: {
+        'seatunnel.yaml': 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 7000\n',
+        'hazelcast.yaml': HAZELCAST,
+        'log4j2.properties': LOG4J2,
+      },
     });
     const before = await configMap('good-config');
     const files = deploymentFiles(ns.name, 'kubernetes.config-map = good-config', { name: 'cfg-ok' });
@@ -82,8 +96,13 @@ test(
     const appId = r.value('Application ID')!;
     const objs = await labelled(ns.name, appId);
     const job = objs.get(`Job/${appId}`)!;
-    const volumes = (job.spec as { template: { spec: { volumes: Array<{ name: string; configMap?: { name: string } }> } } }).template.spec.volumes;
-    expect(volumes).toContainEqual({ name: 'seatunnel-config', configMap: expect.objectContaining({ name: 'good-config' }) });
+    const volumes = (
+      job.spec as { template: { spec: { volumes: Array<{ name: string; configMap?: { name: string } }> } } }
+    ).template.spec.volumes;
+    expect(volumes).toContainEqual({
+      name: 'seatunnel-config',
+      configMap: expect.objectContaining({ name: 'good-config' }),
+    });
     expect(objs.has('ConfigMap/good-config')).toBe(false);
 
     const cancelled = await run(['cancel', '--id', appId, '-a', files.deploy]);
@@ -98,9 +117,15 @@ test(
 test(
   "SeaTunnel 2.3.8's own config directory, unchanged: preflight and submit accept it, warning of each shipped default they replace",
   withComponentLogs(async () => {
-    await createObj(ns.name, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stock-config' }, data: { ...STOCK_CONFIG_2_3_8 } });
+    await createObj(ns.name, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'stock-config' },
+      data: { ...STOCK_CONFIG_2_3_8 },
+    });
     const files = deploymentFiles(ns.name, 'kubernetes.config-map = stock-config', { name: 'cfg-stock' });
-    const warned = (lines: string[]) => lines.filter((l) => l.startsWith('warning: kubernetes.config-map: ConfigMap stock-config file '));
+    const warned = (lines: string[]) =>
+      lines.filter((l) => l.startsWith('warning: kubernetes.config-map: ConfigMap stock-config file '));
 
     const pre = await run(['preflight', ...files.args]);
     expect(pre.out.filter((l) => l.includes('[reference]'))).toEqual([]);
@@ -111,7 +136,9 @@ test(
         expect.stringMatching(
           /file hazelcast-master\.yaml: hazelcast\.cluster-name is "seatunnel", SeaTunnel's shipped default; application mode applies "seatunnel-application-cfg-stock-[0-9a-f]{12}" instead \(keeps applications apart\)$/,
         ),
-        expect.stringMatching(/file seatunnel\.yaml: seatunnel\.engine\.backup-count is 1, SeaTunnel's shipped default; application mode applies 0 instead/),
+        expect.stringMatching(
+          /file seatunnel\.yaml: seatunnel\.engine\.backup-count is 1, SeaTunnel's shipped default; application mode applies 0 instead/,
+        ),
         expect.stringMatching(
           /file jvm_worker_options: -Xmx is -Xmx2g, SeaTunnel's shipped default; application mode applies -Xmx\d+m instead \(the heap follows application\.worker\.memory-mb/,
         ),
@@ -139,7 +166,10 @@ test(
       metadata: { name: 'changed-config' },
       data: {
         ...STOCK_CONFIG_2_3_8,
-        'hazelcast-worker.yaml': STOCK_CONFIG_2_3_8['hazelcast-worker.yaml'].replace('cluster-name: seatunnel', 'cluster-name: production'),
+        'hazelcast-worker.yaml': STOCK_CONFIG_2_3_8['hazelcast-worker.yaml'].replace(
+          'cluster-name: seatunnel',
+          'cluster-name: production',
+        ),
         jvm_master_options: STOCK_CONFIG_2_3_8.jvm_master_options.replace('-Xmx2g', '-Xmx3g'),
       },
     });
@@ -151,8 +181,12 @@ test(
     expect(r.code).not.toBe(0);
     const text = r.err.join('\n');
     expect(text).toMatch(/submit refused before creating anything: 2 referenced object problem\(s\)/);
-    expect(text).toMatch(/file hazelcast-worker\.yaml: hazelcast\.cluster-name is "production", but application mode sets it to "seatunnel-application-/);
-    expect(text).toMatch(/file jvm_master_options: -Xmx3g is refused: application mode sizes the heap from application\.master\.memory-mb/);
+    expect(text).toMatch(
+      /file hazelcast-worker\.yaml: hazelcast\.cluster-name is "production", but application mode sets it to "seatunnel-application-/,
+    );
+    expect(text).toMatch(
+      /file jvm_master_options: -Xmx3g is refused: application mode sizes the heap from application\.master\.memory-mb/,
+    );
     expect((await jobNames()).filter((n) => !before.has(n))).toEqual([]);
 
     const pre = await run(['preflight', ...files.args]);

@@ -6,7 +6,15 @@
 import { resolveApplication } from '../../lib/model/resolve';
 import { buildPlan, dependents, withJobOwner } from '../../lib/plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../../lib/plan/types';
-import { adminHttp, serviceAccountIdentity, tokenHttp, useTestNamespace, waitFor, withComponentLogs, type KubeHttp } from '../support/cluster';
+import {
+  adminHttp,
+  serviceAccountIdentity,
+  tokenHttp,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+  type KubeHttp,
+} from '../support/cluster';
 
 const ns = useTestNamespace('privilege');
 
@@ -43,11 +51,18 @@ async function deploy(name: string, extra: Record<string, unknown> = {}): Promis
     { suspend: true },
   );
   const job = await admin.call<{ metadata: { uid: string } }>('POST', collection('Job'), plan.job);
-  for (const o of dependents(plan)) await admin.call('POST', collection(o.kind), withJobOwner(o, plan.job.metadata.name, job.metadata.uid));
+  for (const o of dependents(plan))
+    await admin.call('POST', collection(o.kind), withJobOwner(o, plan.job.metadata.name, job.metadata.uid));
   return plan;
 }
 
-async function statusOf(http: KubeHttp, method: string, path: string, body?: unknown, opts: Record<string, unknown> = {}): Promise<number> {
+async function statusOf(
+  http: KubeHttp,
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: Record<string, unknown> = {},
+): Promise<number> {
   return (await http.request(method, path, body, opts)).status;
 }
 
@@ -57,14 +72,18 @@ test(
     const [a, b] = [await deploy('alpha'), await deploy('beta')];
     // Generated, named after the application, and the only subject of its Role.
     expect(a.serviceAccount?.metadata.name).toBe(`${a.spec.appId}-runtime`);
-    expect(a.roleBindings[0].subjects).toEqual([{ kind: 'ServiceAccount', name: `${a.spec.appId}-runtime`, namespace: ns.name }]);
+    expect(a.roleBindings[0].subjects).toEqual([
+      { kind: 'ServiceAccount', name: `${a.spec.appId}-runtime`, namespace: ns.name },
+    ]);
     const token = (await serviceAccountIdentity(ns.name, a.spec.serviceAccount)).token;
     const asA = tokenHttp(token);
     const own = (kind: string, obj: KubeObject | undefined) => at(kind, obj!.metadata.name);
     const jobA = at('Job', a.spec.appId);
     const annotate = { metadata: { annotations: { 'seatunnel.apache.org/phase': 'Running' } } };
 
-    await waitFor(async () => (await statusOf(asA, 'GET', jobA)) === 200, { description: 'the RoleBinding to take effect' });
+    await waitFor(async () => (await statusOf(asA, 'GET', jobA)) === 200, {
+      description: 'the RoleBinding to take effect',
+    });
     // What the runtime needs, on its own objects.
     expect(await statusOf(asA, 'PATCH', jobA, annotate, MERGE)).toBe(200);
     expect(await statusOf(asA, 'GET', own('PodTemplate', a.workerTemplate))).toBe(200);
@@ -74,7 +93,15 @@ test(
     // Its own fences: no change to RBAC, NetworkPolicies, its ServiceAccount or its Service (403).
     const addSubject = { subjects: [{ kind: 'ServiceAccount', name: 'default', namespace: ns.name }] };
     expect(await statusOf(asA, 'PATCH', own('RoleBinding', a.roleBindings[0]), addSubject, MERGE)).toBe(403);
-    expect(await statusOf(asA, 'PATCH', own('Role', a.roles[0]), { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }, MERGE)).toBe(403);
+    expect(
+      await statusOf(
+        asA,
+        'PATCH',
+        own('Role', a.roles[0]),
+        { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
+        MERGE,
+      ),
+    ).toBe(403);
     expect(await statusOf(asA, 'GET', own('Role', a.roles[0]))).toBe(403);
     expect(await statusOf(asA, 'DELETE', own('RoleBinding', a.roleBindings[0]))).toBe(403);
     for (const policy of a.networkPolicies) {
@@ -82,26 +109,47 @@ test(
       expect(await statusOf(asA, 'DELETE', own('NetworkPolicy', policy))).toBe(403);
     }
     expect(await statusOf(asA, 'PATCH', own('Service', a.service), { spec: { type: 'NodePort' } }, MERGE)).toBe(403);
-    expect(await statusOf(asA, 'PATCH', own('ServiceAccount', a.serviceAccount), { automountServiceAccountToken: true }, MERGE)).toBe(403);
-    expect(await statusOf(asA, 'POST', collection('RoleBinding'), { ...b.roleBindings[0], metadata: { name: 'grab' } })).toBe(403);
+    expect(
+      await statusOf(
+        asA,
+        'PATCH',
+        own('ServiceAccount', a.serviceAccount),
+        { automountServiceAccountToken: true },
+        MERGE,
+      ),
+    ).toBe(403);
+    expect(
+      await statusOf(asA, 'POST', collection('RoleBinding'), { ...b.roleBindings[0], metadata: { name: 'grab' } }),
+    ).toBe(403);
 
     // The other application's objects (403), and Pods beyond its own worker names.
     expect(await statusOf(asA, 'GET', at('Job', b.spec.appId))).toBe(403);
     expect(await statusOf(asA, 'PATCH', at('Job', b.spec.appId), annotate, MERGE)).toBe(403);
     expect(await statusOf(asA, 'GET', own('PodTemplate', b.workerTemplate))).toBe(403);
-    expect(await statusOf(asA, 'PATCH', own('PodTemplate', b.workerTemplate), { metadata: { labels: { x: 'y' } } }, MERGE)).toBe(403);
+    expect(
+      await statusOf(asA, 'PATCH', own('PodTemplate', b.workerTemplate), { metadata: { labels: { x: 'y' } } }, MERGE),
+    ).toBe(403);
     expect(await statusOf(asA, 'GET', at('ConfigMap', `${b.spec.appId}-engine`))).toBe(403);
     expect(await statusOf(asA, 'GET', at('Secret', `${b.spec.appId}-db`))).toBe(403);
     expect(await statusOf(asA, 'DELETE', at('Pod', `${b.spec.appId}-worker-1`))).toBe(403);
     expect(
-      await statusOf(asA, 'DELETE', `${collection('Pod')}?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${b.spec.appId}`)}`),
+      await statusOf(
+        asA,
+        'DELETE',
+        `${collection('Pod')}?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${b.spec.appId}`)}`,
+      ),
     ).toBe(403);
     expect(await statusOf(asA, 'GET', collection('Secret'))).toBe(403);
 
     // Not bound to `default`: a Pod running as default gets nothing of the Role.
     const asDefault = tokenHttp((await serviceAccountIdentity(ns.name, 'default')).token);
     expect(await statusOf(asDefault, 'GET', jobA)).toBe(403);
-    expect(await statusOf(asDefault, 'POST', collection('Pod'), { metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'i' }] } })).toBe(403);
+    expect(
+      await statusOf(asDefault, 'POST', collection('Pod'), {
+        metadata: { name: 'x' },
+        spec: { containers: [{ name: 'c', image: 'i' }] },
+      }),
+    ).toBe(403);
   }),
 );
 
@@ -110,7 +158,11 @@ test(
   withComponentLogs(async () => {
     // Documented, not hidden: this test pins the behaviour docs/runtime.md describes.
     const admin = adminHttp();
-    await admin.call('POST', collection('ServiceAccount'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'shared' } });
+    await admin.call('POST', collection('ServiceAccount'), {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'shared' },
+    });
     const mk = (name: string) =>
       buildPlan(
         resolveApplication({
@@ -122,17 +174,22 @@ test(
         }),
       );
     const [a, b] = [mk('gamma'), mk('delta')];
-    for (const p of [a, b]) for (const o of [...p.roles, ...p.roleBindings]) await admin.call('POST', collection(o.kind), o);
+    for (const p of [a, b])
+      for (const o of [...p.roles, ...p.roleBindings]) await admin.call('POST', collection(o.kind), o);
     for (const p of [a, b]) await admin.call('POST', collection('Job'), p.job);
     const asShared = tokenHttp((await serviceAccountIdentity(ns.name, 'shared')).token);
     await waitFor(
-      async () => (await statusOf(asShared, 'GET', at('Job', a.spec.appId))) === 200 && (await statusOf(asShared, 'GET', at('Job', b.spec.appId))) === 200,
+      async () =>
+        (await statusOf(asShared, 'GET', at('Job', a.spec.appId))) === 200 &&
+        (await statusOf(asShared, 'GET', at('Job', b.spec.appId))) === 200,
       {
         description: 'both RoleBindings to take effect',
       },
     );
     // Still no fence of either can be changed.
-    expect(await statusOf(asShared, 'PATCH', at('RoleBinding', b.roleBindings[0].metadata.name), { subjects: [] }, MERGE)).toBe(403);
+    expect(
+      await statusOf(asShared, 'PATCH', at('RoleBinding', b.roleBindings[0].metadata.name), { subjects: [] }, MERGE),
+    ).toBe(403);
   }),
 );
 
@@ -145,9 +202,14 @@ test(
     const asA = tokenHttp((await serviceAccountIdentity(ns.name, a.spec.serviceAccount)).token);
     const mastersA = at('StatefulSet', a.masters!.metadata.name);
     const mastersB = at('StatefulSet', b.masters!.metadata.name);
-    await waitFor(async () => (await statusOf(asA, 'GET', mastersA)) === 200, { description: 'the RoleBinding to take effect' });
+    await waitFor(async () => (await statusOf(asA, 'GET', mastersA)) === 200, {
+      description: 'the RoleBinding to take effect',
+    });
     // Owned by the Job (not by a Pod that can be replaced).
-    const sts = await adminHttp().call<{ metadata: { ownerReferences: Array<{ kind: string; name: string }> } }>('GET', mastersA);
+    const sts = await adminHttp().call<{ metadata: { ownerReferences: Array<{ kind: string; name: string }> } }>(
+      'GET',
+      mastersA,
+    );
     expect(sts.metadata.ownerReferences.map((o) => `${o.kind}/${o.name}`)).toEqual([`Job/${a.spec.appId}`]);
     // Its own: get, patch (adoption), delete (the end).
     expect(await statusOf(asA, 'PATCH', mastersA, { metadata: { labels: { adopted: 'yes' } } }, MERGE)).toBe(200);
@@ -155,7 +217,12 @@ test(
     expect(await statusOf(asA, 'GET', mastersB)).toBe(403);
     expect(await statusOf(asA, 'DELETE', mastersB)).toBe(403);
     expect(await statusOf(asA, 'PATCH', mastersB, { spec: { replicas: 0 } }, MERGE)).toBe(403);
-    expect(await statusOf(asA, 'POST', collection('StatefulSet'), { ...b.masters, metadata: { name: 'grab', namespace: ns.name } })).toBe(403);
+    expect(
+      await statusOf(asA, 'POST', collection('StatefulSet'), {
+        ...b.masters,
+        metadata: { name: 'grab', namespace: ns.name },
+      }),
+    ).toBe(403);
     expect(await statusOf(asA, 'GET', collection('StatefulSet'))).toBe(403);
     expect(await statusOf(asA, 'DELETE', mastersA)).toBe(200);
   }),

@@ -2,7 +2,14 @@
 // scheduler must leave a Pod larger than every node Pending with PodScheduled=False/Unschedulable.
 // Node capacity is configurable: a small node proves it is capacity that decides.
 import type { k8s } from '../support/cluster';
-import { adminClients, createFakeNode, deleteNode, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
+import {
+  adminClients,
+  createFakeNode,
+  deleteNode,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+} from '../support/cluster';
 
 const ns = useTestNamespace('sched');
 const SMALL = `small-${process.pid}`;

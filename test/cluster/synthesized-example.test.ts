@@ -8,17 +8,22 @@ import { buildPlan, allObjects } from '../../lib/plan/build-plan';
 import { resolveApplication } from '../../lib/model/resolve';
 import { dryRunStrict, useTestNamespace } from '../support/cluster';
 
-const JOB = 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n';
+const JOB =
+  'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n';
 
 describe('server-side dry run of synthesized objects (fieldValidation=Strict)', () => {
   const ns = useTestNamespace('synth');
 
   test('the bundled example and the team template applications', async () => {
     const app = buildApp(Testing.app().outdir);
-    const objects = app.charts.flatMap((c) => c.toJson()).map((o) => ({ ...o, metadata: { ...o.metadata, namespace: ns.name } }));
+    const objects = app.charts
+      .flatMap((c) => c.toJson())
+      .map((o) => ({ ...o, metadata: { ...o.metadata, namespace: ns.name } }));
     expect(objects.length).toBeGreaterThan(30);
     const results = await dryRunStrict(objects, { namespace: ns.name, throwOnError: false });
-    expect(results.filter((r) => !r.ok).map((r) => `${r.object.kind} ${r.object.metadata.name}: ${r.message}`)).toEqual([]);
+    expect(results.filter((r) => !r.ok).map((r) => `${r.object.kind} ${r.object.metadata.name}: ${r.message}`)).toEqual(
+      [],
+    );
     expect(results).toHaveLength(objects.length);
   });
 
@@ -53,7 +58,9 @@ describe('server-side dry run of synthesized objects (fieldValidation=Strict)', 
       metadata: { name: string };
     }>;
     const results = await dryRunStrict(objects, { namespace: ns.name, throwOnError: false });
-    expect(results.filter((r) => !r.ok).map((r) => `${r.object.kind} ${r.object.metadata.name}: ${r.message}`)).toEqual([]);
+    expect(results.filter((r) => !r.ok).map((r) => `${r.object.kind} ${r.object.metadata.name}: ${r.message}`)).toEqual(
+      [],
+    );
     expect(results).toHaveLength(objects.length);
   });
 });

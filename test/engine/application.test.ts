@@ -80,12 +80,26 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
   }
 
   async function waitStatus(appId: string, timeoutMs = 240_000): Promise<RunResult> {
-    return run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId, '--wait', '--wait-timeout', String(timeoutMs), '--wait-interval', '500']);
+    return run([
+      'status',
+      '-a',
+      deploymentFiles(ns.name).deploy,
+      '--id',
+      appId,
+      '--wait',
+      '--wait-timeout',
+      String(timeoutMs),
+      '--wait-interval',
+      '500',
+    ]);
   }
 
   async function job(
     appId: string,
-  ): Promise<{ metadata: { annotations?: Record<string, string> }; status?: { conditions?: Array<{ type: string; status: string }> } }> {
+  ): Promise<{
+    metadata: { annotations?: Record<string, string> };
+    status?: { conditions?: Array<{ type: string; status: string }> };
+  }> {
     return adminHttp().call('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
   }
 
@@ -117,10 +131,13 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(status.value('Status')).toBe('SUCCEEDED');
     expect(status.code).toBe(0);
     // The master Pod ended first; the Job controller then records Complete.
-    await waitFor(async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'), {
-      description: 'the Job Complete',
-      timeoutMs: 60_000,
-    });
+    await waitFor(
+      async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'),
+      {
+        description: 'the Job Complete',
+        timeoutMs: 60_000,
+      },
+    );
     const j = await job(appId);
     expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
     expect(j.metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
@@ -174,10 +191,14 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(masterLog(appId)).toMatch(/without a stop-job, so its checkpoints stay/);
     expect(masterLog(appId)).not.toMatch(/zetaStatus=CANCELED/);
     expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
-    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status') === 'UNKNOWN', {
-      description: 'status UNKNOWN after cancel',
-      timeoutMs: 60_000,
-    });
+    await waitFor(
+      async () =>
+        (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', appId])).value('Status') === 'UNKNOWN',
+      {
+        description: 'status UNKNOWN after cancel',
+        timeoutMs: 60_000,
+      },
+    );
   });
 
   test('streaming: cancel --savepoint keeps the checkpoint; a new application restores from it; a wrong id fails loudly', async () => {
@@ -199,10 +220,15 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(masterLog(first.appId)).toMatch(/zetaStatus=SAVEPOINT_DONE/);
     expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
     // CANCELED while the Job's foreground deletion finishes, then UNKNOWN (no tombstone).
-    await waitFor(async () => (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId])).value('Status') === 'UNKNOWN', {
-      description: 'status UNKNOWN after cancel',
-      timeoutMs: 60_000,
-    });
+    await waitFor(
+      async () =>
+        (await run(['status', '-a', deploymentFiles(ns.name).deploy, '--id', first.appId])).value('Status') ===
+        'UNKNOWN',
+      {
+        description: 'status UNKNOWN after cancel',
+        timeoutMs: 60_000,
+      },
+    );
 
     const restored = await submit(application('e2e-restore', STREAMING_JOB), '--restore-job-id', first.jobId);
     await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
@@ -232,7 +258,10 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       const onHdfs = `storage:\n        type: hdfs\n        plugin-config:\n          storage.type: hdfs\n          fs.defaultFS: ${hdfs.uri}\n          namespace: /seatunnel/checkpoints/\n`;
       const first = await submit(application('e2e-hdfs', STREAMING_JOB, '', onHdfs));
       const dir = `/seatunnel/checkpoints/${first.jobId}/`;
-      await waitFor(() => hdfs.list(dir).some((f) => f.endsWith('.ser')), { description: `a checkpoint in ${hdfs.uri}${dir}`, timeoutMs: 240_000 });
+      await waitFor(() => hdfs.list(dir).some((f) => f.endsWith('.ser')), {
+        description: `a checkpoint in ${hdfs.uri}${dir}`,
+        timeoutMs: 240_000,
+      });
       // Nothing of it on the local stand-in for the PVC: the engine wrote to HDFS.
       expect(fs.existsSync(path.join(checkpoints, first.jobId))).toBe(false);
 
@@ -243,17 +272,26 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       const kept = hdfs.list(dir).filter((f) => f.endsWith('.ser'));
       expect(kept.length).toBeGreaterThan(0);
 
-      const restored = await submit(application('e2e-hdfs-restore', STREAMING_JOB, '', onHdfs), '--restore-job-id', first.jobId);
+      const restored = await submit(
+        application('e2e-hdfs-restore', STREAMING_JOB, '', onHdfs),
+        '--restore-job-id',
+        first.jobId,
+      );
       await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
         description: 'the restored job runs',
         timeoutMs: 240_000,
       });
       expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(first.jobId);
       // The runtime listed the checkpoints on HDFS before submitting; Zeta then restored from them.
-      await waitFor(() => /checkpoint found for the restore/.test(masterLog(restored.appId)) && /start with savePoint/i.test(masterLog(restored.appId)), {
-        description: 'the master log shows the checkpoint found on HDFS and the restore',
-        timeoutMs: 60_000,
-      });
+      await waitFor(
+        () =>
+          /checkpoint found for the restore/.test(masterLog(restored.appId)) &&
+          /start with savePoint/i.test(masterLog(restored.appId)),
+        {
+          description: 'the master log shows the checkpoint found on HDFS and the restore',
+          timeoutMs: 60_000,
+        },
+      );
       expect(masterLog(restored.appId)).toContain(kept.sort()[kept.length - 1]);
       await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', restored.appId]);
       await expectNothingLeft(restored.appId);
@@ -262,7 +300,9 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       const status = await waitStatus(wrong.appId, 120_000);
       expect(status.value('Status')).toBe('FAILED');
       expect(status.out.join('\n')).toMatch(/CheckpointNotFound/);
-      expect(status.out.join('\n')).toMatch(/no checkpoint found under \/seatunnel\/checkpoints\/12345\/ on hdfs:\/\/127\.0\.0\.1:/);
+      expect(status.out.join('\n')).toMatch(
+        /no checkpoint found under \/seatunnel\/checkpoints\/12345\/ on hdfs:\/\/127\.0\.0\.1:/,
+      );
       await expectNothingLeft(wrong.appId);
     } finally {
       await hdfs.stop();
@@ -286,18 +326,28 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     }
     const status = await waitStatus(appId);
     expect(status.value('Status')).toBe('SUCCEEDED');
-    const jobUid = (await adminHttp().call<{ metadata: { uid: string } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).metadata.uid;
+    const jobUid = (
+      await adminHttp().call<{ metadata: { uid: string } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)
+    ).metadata.uid;
     // Adopted by the runtime at start: the data objects are now owned by the Job (GC removes them
     // with it). Its fences (ServiceAccount, Role, RoleBinding, NetworkPolicies, Service) the runtime
     // cannot patch: they stay unowned, and cancel removes them by label.
-    const dependents = [...(await labelled(ns.name, appId))].filter(([key]) => !key.startsWith('Job/') && !key.startsWith('Pod/'));
+    const dependents = [...(await labelled(ns.name, appId))].filter(
+      ([key]) => !key.startsWith('Job/') && !key.startsWith('Pod/'),
+    );
     expect(dependents.length).toBe(docs.length - 1);
     const adopted = new Set(['ConfigMap', 'Secret', 'PodTemplate']);
     for (const [key, o] of dependents) {
-      expect({ key, owners: o.metadata.ownerReferences?.map((r) => r.uid) }).toEqual({ key, owners: adopted.has(key.split('/')[0]) ? [jobUid] : undefined });
+      expect({ key, owners: o.metadata.ownerReferences?.map((r) => r.uid) }).toEqual({
+        key,
+        owners: adopted.has(key.split('/')[0]) ? [jobUid] : undefined,
+      });
     }
     const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', appId]);
     expect(cancel.code).toBe(0);
-    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, { description: `nothing of ${appId} left`, timeoutMs: 60_000 });
+    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, {
+      description: `nothing of ${appId} left`,
+      timeoutMs: 60_000,
+    });
   });
 });

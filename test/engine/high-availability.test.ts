@@ -29,7 +29,11 @@ sink { Console { source_table_name = "fake" } }
 
 interface PodLike {
   metadata: { name: string; uid: string; labels?: Record<string, string>; deletionTimestamp?: string };
-  status?: { phase?: string; conditions?: Array<{ type: string; status: string }>; containerStatuses?: Array<{ restartCount: number }> };
+  status?: {
+    phase?: string;
+    conditions?: Array<{ type: string; status: string }>;
+    containerStatuses?: Array<{ restartCount: number }>;
+  };
 }
 
 describe('HA applications: masters as a StatefulSet, a coordinator that can be replaced', () => {
@@ -43,7 +47,10 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     checkpoints = path.join(stackDir, 'checkpoints');
     fs.mkdirSync(checkpoints, { recursive: true });
     await createSharedClaim(adminHttp(), ns.name, CLAIM, checkpoints);
-    stack = await startEngineStack(ns.name, SERVICE_ACCOUNT, { dir: stackDir, persistentVolumes: { [CLAIM]: checkpoints } });
+    stack = await startEngineStack(ns.name, SERVICE_ACCOUNT, {
+      dir: stackDir,
+      persistentVolumes: { [CLAIM]: checkpoints },
+    });
   });
 
   afterAll(async () => {
@@ -99,15 +106,19 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
   }
 
   async function events(appId: string): Promise<string[]> {
-    const list = await adminHttp().call<{ items: Array<{ reason: string; involvedObject: { name: string; kind: string } }> }>(
-      'GET',
-      `/api/v1/namespaces/${ns.name}/events`,
-    );
-    return list.items.filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === appId).map((e) => e.reason);
+    const list = await adminHttp().call<{
+      items: Array<{ reason: string; involvedObject: { name: string; kind: string } }>;
+    }>('GET', `/api/v1/namespaces/${ns.name}/events`);
+    return list.items
+      .filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === appId)
+      .map((e) => e.reason);
   }
 
   async function annotation(appId: string, key: string): Promise<string | undefined> {
-    const job = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+    const job = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+      'GET',
+      `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+    );
     return job.metadata.annotations?.[key];
   }
 
@@ -211,15 +222,25 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
   }
 
   async function runningAgain(appId: string, jobId: string, what: string): Promise<void> {
-    await waitFor(async () => (await zetaStatus(appId, jobId)) === 'RUNNING', { description: `job ${jobId} RUNNING ${what}`, timeoutMs: 120_000 });
+    await waitFor(async () => (await zetaStatus(appId, jobId)) === 'RUNNING', {
+      description: `job ${jobId} RUNNING ${what}`,
+      timeoutMs: 120_000,
+    });
   }
 
   async function expectNothingLeft(appId: string): Promise<void> {
     await waitFor(
       async () => {
         const left = [...(await labelled(ns.name, appId))].filter(([key]) => key.startsWith('Pod/'));
-        const masters = await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`);
-        return left.length === 0 && masters.status === 404 && stack.kubelet.running().filter((n) => n.startsWith(appId)).length === 0;
+        const masters = await adminHttp().request(
+          'GET',
+          `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`,
+        );
+        return (
+          left.length === 0 &&
+          masters.status === 404 &&
+          stack.kubelet.running().filter((n) => n.startsWith(appId)).length === 0
+        );
       },
       { description: `no master, worker or StatefulSet of ${appId} left`, timeoutMs: 120_000 },
     );
@@ -230,7 +251,10 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
 
   test('2 masters: active and standby master lost, a worker replaced, the coordinator replaced — one submission, the same job throughout', async () => {
     const { appId, jobId } = await submit(application('ha-two', 2, 'application.ha.worker-failure-policy = replace'));
-    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the job runs',
+      timeoutMs: 300_000,
+    });
     const before = await status(appId);
     expect(before.value('Status')).toBe('RUNNING');
     expect(before.out.join('\n')).toMatch(/Masters: 2\/2 ready/);
@@ -243,15 +267,22 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     const active = await activeMaster(appId);
     const [{ metadata: old }] = (await pods(appId, 'master')).filter((p) => p.metadata.name === active);
     await deletePod(active);
-    await waitFor(async () => (await pods(appId, 'master')).some((p) => p.metadata.name === active && p.metadata.uid !== old.uid && ready(p)), {
-      description: `${active} replaced by the StatefulSet and ready`,
-      timeoutMs: 180_000,
-    });
+    await waitFor(
+      async () =>
+        (await pods(appId, 'master')).some((p) => p.metadata.name === active && p.metadata.uid !== old.uid && ready(p)),
+      {
+        description: `${active} replaced by the StatefulSet and ready`,
+        timeoutMs: 180_000,
+      },
+    );
     await runningAgain(appId, jobId, 'after the active master was lost');
     expect((await restThroughService(appId, '/hazelcast/rest/maps/overview')).status).toBe(200);
     // Checkpoints continue: a checkpoint written after the job ran again on the new active master.
     const runningAgainAt = Date.now();
-    await waitFor(() => checkpointState(jobId).newestMs > runningAgainAt, { description: 'checkpoints continue after the failover', timeoutMs: 90_000 });
+    await waitFor(() => checkpointState(jobId).newestMs > runningAgainAt, {
+      description: 'checkpoints continue after the failover',
+      timeoutMs: 90_000,
+    });
     await waitFor(async () => Number((await annotation(appId, ANNOTATIONS.masterFailovers)) ?? 0) >= 1, {
       description: 'the coordinator counted the failover',
       timeoutMs: 30_000,
@@ -267,18 +298,33 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
 
     // 3. A worker is deleted under `replace`: created again, the job goes on.
     await deletePod(`${appId}-worker-1`);
-    await waitFor(async () => (await events(appId)).includes('WorkerReplaced'), { description: 'WorkerReplaced', timeoutMs: 60_000 });
-    await waitFor(async () => (await pods(appId, 'worker')).filter(ready).length === 2, { description: 'two workers again', timeoutMs: 120_000 });
+    await waitFor(async () => (await events(appId)).includes('WorkerReplaced'), {
+      description: 'WorkerReplaced',
+      timeoutMs: 60_000,
+    });
+    await waitFor(async () => (await pods(appId, 'worker')).filter(ready).length === 2, {
+      description: 'two workers again',
+      timeoutMs: 120_000,
+    });
     await runningAgain(appId, jobId, 'after a worker was replaced');
 
     // 4. The coordinator Pod is deleted: the Job starts another, which re-attaches.
     const [coordinator] = await pods(appId, 'coordinator');
     await deletePod(coordinator.metadata.name);
-    await waitFor(async () => (await pods(appId, 'coordinator')).some((p) => p.metadata.uid !== coordinator.metadata.uid && p.status?.phase === 'Running'), {
-      description: 'a new coordinator Pod',
+    await waitFor(
+      async () =>
+        (await pods(appId, 'coordinator')).some(
+          (p) => p.metadata.uid !== coordinator.metadata.uid && p.status?.phase === 'Running',
+        ),
+      {
+        description: 'a new coordinator Pod',
+        timeoutMs: 120_000,
+      },
+    );
+    await waitFor(() => /re-attached to the running job/.test(coordinatorLogs(appId)), {
+      description: 'the new coordinator re-attached',
       timeoutMs: 120_000,
     });
-    await waitFor(() => /re-attached to the running job/.test(coordinatorLogs(appId)), { description: 'the new coordinator re-attached', timeoutMs: 120_000 });
     expect((await status(appId)).value('Status')).toBe('RUNNING');
     expect(await annotation(appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
     const reasons = await events(appId);
@@ -304,11 +350,17 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
 
   test('3 masters: the active master lost mid-run, then the new one crashed and restarted in place — the job goes on under the same id; then a worker lost under `fail` fails it fast and everything is removed', async () => {
     const { appId, jobId } = await submit(application('ha-three', 3));
-    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the job runs',
+      timeoutMs: 300_000,
+    });
     const active = await activeMaster(appId);
     await deletePod(active);
     await runningAgain(appId, jobId, 'after the active master of three was lost');
-    await waitFor(async () => (await pods(appId, 'master')).filter(ready).length === 3, { description: 'three masters ready again', timeoutMs: 180_000 });
+    await waitFor(async () => (await pods(appId, 'master')).filter(ready).length === 3, {
+      description: 'three masters ready again',
+      timeoutMs: 180_000,
+    });
     expect((await events(appId)).filter((r) => r === 'JobSubmitted')).toHaveLength(1);
 
     // A crash, not a deletion: the new active master's JVM is SIGKILLed (no graceful leave) and the
@@ -319,7 +371,10 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     const [{ metadata: before }] = (await pods(appId, 'master')).filter((p) => p.metadata.name === crashed);
     expect(stack.kubelet.signal(crashed, 'SIGKILL')).toBe(true);
     await waitFor(
-      async () => (await pods(appId, 'master')).some((p) => p.metadata.name === crashed && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1),
+      async () =>
+        (await pods(appId, 'master')).some(
+          (p) => p.metadata.name === crashed && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1,
+        ),
       { description: `${crashed} restarted in place`, timeoutMs: 60_000 },
     );
     await runningAgain(appId, jobId, 'after the active master crashed');
@@ -334,14 +389,26 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
 
     // worker-failure-policy `fail` (the default): a lost worker ends the application at once.
     await deletePod(`${appId}-worker-2`);
-    const failed = await run(['status', '-a', deploy(), '--id', appId, '--wait', '--wait-timeout', '120000', '--wait-interval', '500']);
+    const failed = await run([
+      'status',
+      '-a',
+      deploy(),
+      '--id',
+      appId,
+      '--wait',
+      '--wait-timeout',
+      '120000',
+      '--wait-interval',
+      '500',
+    ]);
     expect(failed.value('Status')).toBe('FAILED');
     expect(failed.value('Reason')).toBe('WorkerLost');
     await waitFor(
       async () =>
         (await pods(appId, 'worker')).length === 0 &&
         (await pods(appId, 'master')).length === 0 &&
-        (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`)).status === 404,
+        (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`))
+          .status === 404,
       { description: 'workers and masters removed after the failure', timeoutMs: 120_000 },
     );
     const r = await run(['cancel', '-a', deploy(), '--id', appId]);
@@ -351,8 +418,14 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
 
   test('2 masters: the active master frozen (a long GC pause, a stopped VM) — its liveness probe kills it before the others suspect it, it restarts in place, the standby takes over and the job goes on under its id', async () => {
     const { appId, jobId } = await submit(application('ha-frozen', 2));
-    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', { description: 'the job runs', timeoutMs: 300_000 });
-    await waitFor(() => oneCluster(appId, 2, 2 + 2), { description: 'two masters and two workers in one cluster', timeoutMs: 180_000 });
+    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the job runs',
+      timeoutMs: 300_000,
+    });
+    await waitFor(() => oneCluster(appId, 2, 2 + 2), {
+      description: 'two masters and two workers in one cluster',
+      timeoutMs: 180_000,
+    });
     const frozen = await activeMaster(appId);
     const standby = (await pods(appId, 'master')).map((p) => p.metadata.name).find((n) => n !== frozen)!;
     const [{ metadata: before }] = (await pods(appId, 'master')).filter((p) => p.metadata.name === frozen);
@@ -366,18 +439,28 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     expect(stack.kubelet.signal(frozen, 'SIGSTOP')).toBe(true);
     try {
       await waitFor(
-        async () => (await pods(appId, 'master')).some((p) => p.metadata.name === frozen && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1),
+        async () =>
+          (await pods(appId, 'master')).some(
+            (p) => p.metadata.name === frozen && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1,
+          ),
         { description: `${frozen} killed by its liveness probe and restarted in place`, timeoutMs: 90_000 },
       );
     } finally {
       stack.kubelet.signal(frozen, 'SIGCONT'); // the restarted process, if any: a no-op
     }
     const standbyLog = () => stack.kubelet.logOf(standby).slice(standbyLogBefore);
-    await waitFor(() => /become a new active master/i.test(standbyLog()), { description: `${standby} takes over from ${frozen}`, timeoutMs: 120_000 });
+    await waitFor(() => /become a new active master/i.test(standbyLog()), {
+      description: `${standby} takes over from ${frozen}`,
+      timeoutMs: 120_000,
+    });
     const tookOverAt = Date.now();
-    await waitFor(() => checkpointState(jobId).newestMs > tookOverAt, { description: 'a checkpoint written by the new active master', timeoutMs: 120_000 });
+    await waitFor(() => checkpointState(jobId).newestMs > tookOverAt, {
+      description: 'a checkpoint written by the new active master',
+      timeoutMs: 120_000,
+    });
     await waitFor(() => oneCluster(appId, 2, 2 + 2), {
-      description: 'the restarted master back in one cluster with the other master and both workers, seen alike by both masters',
+      description:
+        'the restarted master back in one cluster with the other master and both workers, seen alike by both masters',
       timeoutMs: 180_000,
     });
     // The kill came first: the standby learned of the loss from closed connections, never by
@@ -386,7 +469,10 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     expect((await pods(appId, 'master')).find((p) => p.metadata.name === frozen)?.metadata.uid).toBe(before.uid);
     await runningAgain(appId, jobId, 'with the restarted master back');
     const settled = Date.now();
-    await waitFor(() => checkpointState(jobId).newestMs > settled, { description: 'checkpoints go on', timeoutMs: 60_000 });
+    await waitFor(() => checkpointState(jobId).newestMs > settled, {
+      description: 'checkpoints go on',
+      timeoutMs: 60_000,
+    });
     expect(await annotation(appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
     expect((await events(appId)).filter((r) => r === 'JobSubmitted')).toHaveLength(1);
     expect((await status(appId)).value('Status')).toBe('RUNNING');
@@ -413,22 +499,44 @@ sink { Console { source_table_name = "fake" } }
       const kind = KINDS.find((k) => k.apiVersion === d.apiVersion && k.kind === d.kind)!;
       await adminHttp().call('POST', collection(d.apiVersion, kind.resource, ns.name), d);
     }
-    const done = await run(['status', '-a', deploy(), '--id', appId, '--wait', '--wait-timeout', '300000', '--wait-interval', '500']);
+    const done = await run([
+      'status',
+      '-a',
+      deploy(),
+      '--id',
+      appId,
+      '--wait',
+      '--wait-timeout',
+      '300000',
+      '--wait-interval',
+      '500',
+    ]);
     expect(done.value('Status')).toBe('SUCCEEDED');
     const reasons = await events(appId);
     expect(reasons).toEqual(expect.arrayContaining(['MastersReady', 'JobSubmitted', 'Succeeded']));
     expect(reasons).not.toContain('AdoptionFailed');
     // The coordinator removed the masters and the workers; the Job (and what it owns) stays for `status`.
-    await waitFor(async () => (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`)).status === 404, {
-      description: 'the masters removed at the end',
-      timeoutMs: 60_000,
-    });
-    await waitFor(async () => (await pods(appId, 'worker')).length === 0 && (await pods(appId, 'master')).length === 0, {
-      description: 'no master or worker Pod left',
-      timeoutMs: 120_000,
-    });
+    await waitFor(
+      async () =>
+        (await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`))
+          .status === 404,
+      {
+        description: 'the masters removed at the end',
+        timeoutMs: 60_000,
+      },
+    );
+    await waitFor(
+      async () => (await pods(appId, 'worker')).length === 0 && (await pods(appId, 'master')).length === 0,
+      {
+        description: 'no master or worker Pod left',
+        timeoutMs: 120_000,
+      },
+    );
     const cancel = await run(['cancel', '-a', deploy(), '--id', appId]);
     expect(cancel.code).toBe(0);
-    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, { description: `nothing of ${appId} left`, timeoutMs: 120_000 });
+    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, {
+      description: `nothing of ${appId} left`,
+      timeoutMs: 120_000,
+    });
   });
 });

@@ -66,7 +66,10 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
         'log4j2.properties': USER_LOG4J2,
       },
     });
-    const before = await adminHttp().call<{ metadata: { resourceVersion: string } }>('GET', `/api/v1/namespaces/${ns.name}/configmaps/${CONFIG_MAP}`);
+    const before = await adminHttp().call<{ metadata: { resourceVersion: string } }>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/configmaps/${CONFIG_MAP}`,
+    );
     const files = deploymentFiles(
       ns.name,
       [
@@ -86,8 +89,12 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
 
     await waitFor(
       async () =>
-        (await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).metadata
-          .annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING',
+        (
+          await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+            'GET',
+            `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+          )
+        ).metadata.annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING',
       { description: 'the streaming job runs', timeoutMs: 240_000 },
     );
 
@@ -112,7 +119,10 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
         id: Number(m[1]),
         at: Number(m[2]),
       }));
-    await waitFor(() => triggers().length >= 2, { description: 'two completed checkpoints in the master log', timeoutMs: 120_000 });
+    await waitFor(() => triggers().length >= 2, {
+      description: 'two completed checkpoints in the master log',
+      timeoutMs: 120_000,
+    });
     const [first, second] = triggers();
     expect(second.id).toBe(first.id + 1);
     expect(second.at - first.at).toBeGreaterThanOrEqual(INTERVAL_MS);
@@ -126,7 +136,10 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
 
     const cancel = await run(['cancel', '-a', files.deploy, '--id', appId]);
     expect(cancel.code).toBe(0);
-    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, { description: `nothing of ${appId} left`, timeoutMs: 90_000 });
+    await waitFor(async () => (await labelled(ns.name, appId)).size === 0, {
+      description: `nothing of ${appId} left`,
+      timeoutMs: 90_000,
+    });
     const after = await adminHttp().call<{ metadata: { resourceVersion: string; ownerReferences?: unknown[] } }>(
       'GET',
       `/api/v1/namespaces/${ns.name}/configmaps/${CONFIG_MAP}`,
@@ -162,7 +175,11 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
     expect(submitted.code).toBe(0);
     // Submit warns of the shipped defaults it replaces, and of nothing else.
     expect(submitted.err.length).toBeGreaterThan(0);
-    expect(submitted.err.every((l) => /^warning: kubernetes\.config-map: ConfigMap stock-config file .*SeaTunnel's shipped default/.test(l))).toBe(true);
+    expect(
+      submitted.err.every((l) =>
+        /^warning: kubernetes\.config-map: ConfigMap stock-config file .*SeaTunnel's shipped default/.test(l),
+      ),
+    ).toBe(true);
     const appId = submitted.value('Application ID')!;
     const master = () => logOf((n) => n.startsWith(appId) && !n.includes('-worker-'));
     const worker = () => logOf((n) => n === `${appId}-worker-1`);
@@ -171,7 +188,10 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
     // and the user's are there. The worker's line is read while its Pod exists.
     const heap = `-XX:MaxHeapSize=${heapMiB(640) * 1024 * 1024} `;
     const flagsLine = (log: string) => log.split('\n').find((l) => l.includes('-XX:+PrintCommandLineFlags')) ?? '';
-    await waitFor(() => flagsLine(worker()) !== '', { description: "the worker JVM's flags in its log", timeoutMs: 240_000 });
+    await waitFor(() => flagsLine(worker()) !== '', {
+      description: "the worker JVM's flags in its log",
+      timeoutMs: 240_000,
+    });
     for (const line of [flagsLine(worker())]) {
       expect(line).toContain(heap);
       expect(line).toContain('-XX:HeapDumpPath=/tmp/seatunnel/dump/zeta-server');
@@ -192,9 +212,14 @@ describe('kubernetes.config-map on a real control plane with real Zeta processes
         ).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True') === true,
       { description: 'the Job Complete', timeoutMs: 240_000 },
     );
-    const job = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
+    const job = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+      'GET',
+      `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+    );
     expect(job.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
     expect(flagsLine(master())).toContain(heap);
-    expect(master()).toMatch(/hazelcast-master\.yaml: hazelcast\.cluster-name is \\?"seatunnel\\?", SeaTunnel's shipped default/);
+    expect(master()).toMatch(
+      /hazelcast-master\.yaml: hazelcast\.cluster-name is \\?"seatunnel\\?", SeaTunnel's shipped default/,
+    );
   });
 });

@@ -74,8 +74,15 @@ describe('applications on a real node', () => {
 
   /** Deletes the application (as `kubectl delete job --cascade=background` would) and waits until neither the API nor containerd has anything of it. */
   async function expectNothingLeftAfterDelete(appId: string): Promise<void> {
-    const uids = [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).map(([, o]) => (o.metadata as { uid?: string }).uid!);
-    await adminHttp().call('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}?propagationPolicy=Background`, undefined, { accept: [404] });
+    const uids = [...(await labelled(ns, appId))]
+      .filter(([k]) => k.startsWith('Pod/'))
+      .map(([, o]) => (o.metadata as { uid?: string }).uid!);
+    await adminHttp().call(
+      'DELETE',
+      `/apis/batch/v1/namespaces/${ns}/jobs/${appId}?propagationPolicy=Background`,
+      undefined,
+      { accept: [404] },
+    );
     await waitFor(async () => [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).length === 0, {
       description: `no Pod of ${appId} in the API`,
       timeoutMs: 120_000,
@@ -107,7 +114,9 @@ describe('applications on a real node', () => {
     expect(pod.spec.containers[0]?.image).toBe('apache/seatunnel:2.3.8');
     await waitFor(
       async () =>
-        [...(await labelled(ns, appId))].filter(([k, o]) => k.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker').length === 0,
+        [...(await labelled(ns, appId))].filter(
+          ([k, o]) => k.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker',
+        ).length === 0,
       {
         description: 'the workers removed by the runtime',
         timeoutMs: 60_000,
@@ -123,7 +132,8 @@ describe('applications on a real node', () => {
     const ip = master.status!.podIP!;
     const workerNames = podsOf(appId, 'worker').then((ws) => ws.map((w) => w.metadata.name));
     const port = 5801;
-    const probe = (name: string, labels: Record<string, string>) => runPod(ns, name, imageRef('seatunnel'), tcpProbe(ip, port), { labels });
+    const probe = (name: string, labels: Record<string, string>) =>
+      runPod(ns, name, imageRef('seatunnel'), tcpProbe(ip, port), { labels });
     // A Pod carrying the application's label is let in (so the port listens and a refusal below is the policy's).
     const own = await probe('probe-own', { 'seatunnel.apache.org/application-id': appId });
     expect(own.log).toMatch(/^OPEN$/m);
@@ -136,10 +146,10 @@ describe('applications on a real node', () => {
       await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${n}`, undefined, { accept: [404] });
 
     // What the kubelet reports as each Pod's containers end, before the Pods go.
-    const watch = await recordWatch<{ metadata: { name: string }; status?: { containerStatuses?: Array<{ state?: { terminated?: { exitCode: number } } }> } }>(
-      `/api/v1/namespaces/${ns}/pods`,
-      { labelSelector: `seatunnel.apache.org/application-id=${appId}` },
-    );
+    const watch = await recordWatch<{
+      metadata: { name: string };
+      status?: { containerStatuses?: Array<{ state?: { terminated?: { exitCode: number } } }> };
+    }>(`/api/v1/namespaces/${ns}/pods`, { labelSelector: `seatunnel.apache.org/application-id=${appId}` });
     const cancel = await run(['cancel', '-a', path.join(EXAMPLES, 'deploy.conf'), ...overrides(), '--id', appId]);
     expect(cancel.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
     await waitFor(async () => [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).length === 0, {
@@ -193,7 +203,10 @@ describe('applications on a real node', () => {
   test('a worker with too little memory for its JVM is OOMKilled by the kernel, and status says so', async () => {
     // The minimum worker memory (256 MiB, heap 192 MiB) with the whole heap touched at start: the
     // cgroup's limit, not the JVM, ends the worker.
-    const r = await submitExample(['-Dapplication.worker.memory-mb=256', '-Dkubernetes.runtime-files.jvm-options.content=-XX:+AlwaysPreTouch']);
+    const r = await submitExample([
+      '-Dapplication.worker.memory-mb=256',
+      '-Dkubernetes.runtime-files.jvm-options.content=-XX:+AlwaysPreTouch',
+    ]);
     expect(r.err).toEqual([]);
     const appId = r.value('Application ID')!;
     const s = await status(appId, '--wait', '--wait-timeout', '240000', '--wait-interval', '1000');
@@ -208,11 +221,24 @@ describe('applications on a real node', () => {
     const containerId = master.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
     expect(containerId).toBeTruthy();
     const node = nodeInfo();
-    await execFileP(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'kill', '-s', 'SIGKILL', containerId!]);
-    await waitFor(async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'), {
-      description: 'the Job Failed',
-      timeoutMs: 120_000,
-    });
+    await execFileP(node.ctr, [
+      '--address',
+      node.containerdSocket,
+      '-n',
+      'k8s.io',
+      'tasks',
+      'kill',
+      '-s',
+      'SIGKILL',
+      containerId!,
+    ]);
+    await waitFor(
+      async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'),
+      {
+        description: 'the Job Failed',
+        timeoutMs: 120_000,
+      },
+    );
     const s = await status(appId);
     expect(s.value('Status')).toBe('FAILED');
     expect(s.out.join('\n')).toMatch(/137|SIGKILL|killed/i);
@@ -226,10 +252,19 @@ describe('applications on a real node', () => {
       { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } },
       { contentType: 'application/merge-patch+json' },
     );
-    const r = await submitExample(['-Dkubernetes.pod-security=restricted', '-Dkubernetes.run-as-user=1000', '--wait', '--wait-timeout', '480000']);
+    const r = await submitExample([
+      '-Dkubernetes.pod-security=restricted',
+      '-Dkubernetes.run-as-user=1000',
+      '--wait',
+      '--wait-timeout',
+      '480000',
+    ]);
     expect(r.err).toEqual([]);
     // The whole output on a mismatch: it says why.
-    expect({ status: r.value('Status'), out: r.value('Status') === 'SUCCEEDED' ? [] : r.out }).toEqual({ status: 'SUCCEEDED', out: [] });
+    expect({ status: r.value('Status'), out: r.value('Status') === 'SUCCEEDED' ? [] : r.out }).toEqual({
+      status: 'SUCCEEDED',
+      out: [],
+    });
     const appId = r.value('Application ID')!;
     expect((await job(appId)).metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
     await expectNothingLeftAfterDelete(appId);
@@ -237,18 +272,38 @@ describe('applications on a real node', () => {
 
   test('the example synthesized and applied with a real `kubectl apply -f`: SUCCEEDED; cancel removes everything', async () => {
     const outDir = tmpDir();
-    const synth = await run(['synth', '-a', path.join(EXAMPLES, 'deploy.conf'), '-c', path.join(EXAMPLES, 'job.conf'), ...overrides(), '-o', outDir]);
+    const synth = await run([
+      'synth',
+      '-a',
+      path.join(EXAMPLES, 'deploy.conf'),
+      '-c',
+      path.join(EXAMPLES, 'job.conf'),
+      ...overrides(),
+      '-o',
+      outDir,
+    ]);
     expect(synth.code).toBe(0);
     const appId = synth.value('Application ID')!;
-    const applied = await execFileP(nodeInfo().kubectl, ['--kubeconfig', clusterInfo().kubeconfig, 'apply', '-f', path.join(outDir, `${appId}.k8s.yaml`)]);
+    const applied = await execFileP(nodeInfo().kubectl, [
+      '--kubeconfig',
+      clusterInfo().kubeconfig,
+      'apply',
+      '-f',
+      path.join(outDir, `${appId}.k8s.yaml`),
+    ]);
     expect(applied.stdout).toMatch(new RegExp(`job.batch/${appId} created`));
     const s = await status(appId, '--wait', '--wait-timeout', '480000', '--wait-interval', '1000');
     expect(s.value('Status')).toBe('SUCCEEDED');
     expect((await job(appId)).metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
-    const uids = [...(await labelled(ns, appId))].filter(([k]) => k.startsWith('Pod/')).map(([, o]) => (o.metadata as { uid?: string }).uid!);
+    const uids = [...(await labelled(ns, appId))]
+      .filter(([k]) => k.startsWith('Pod/'))
+      .map(([, o]) => (o.metadata as { uid?: string }).uid!);
     const cancel = await run(['cancel', '-a', path.join(EXAMPLES, 'deploy.conf'), ...overrides(), '--id', appId]);
     expect(cancel.code).toBe(0);
-    await waitFor(async () => (await labelled(ns, appId)).size === 0, { description: `nothing of ${appId} left in the API`, timeoutMs: 120_000 });
+    await waitFor(async () => (await labelled(ns, appId)).size === 0, {
+      description: `nothing of ${appId} left in the API`,
+      timeoutMs: 120_000,
+    });
     for (const uid of uids) {
       await waitFor(async () => (await nodeContainers(uid)).length === 0, {
         description: `no container of Pod ${uid} on the node`,

@@ -86,7 +86,9 @@ describe('an HA application on a real node', () => {
   async function restFromPod(appId: string, name: string, pathname: string): Promise<string> {
     const host = `${appId}-rest.${ns}.svc.cluster.local`;
     const script = `exec 3<>/dev/tcp/${host}/5801 && printf 'GET ${pathname} HTTP/1.0\\r\\nHost: ${host}\\r\\n\\r\\n' >&3 && timeout 5 cat <&3`;
-    const r = await runPod(ns, name, imageRef('seatunnel'), ['bash', '-c', script], { labels: { 'seatunnel.apache.org/application-id': appId } });
+    const r = await runPod(ns, name, imageRef('seatunnel'), ['bash', '-c', script], {
+      labels: { 'seatunnel.apache.org/application-id': appId },
+    });
     await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${name}`, undefined, { accept: [404] });
     return r.log;
   }
@@ -103,7 +105,9 @@ describe('an HA application on a real node', () => {
             `--- ${p.metadata.name} (last lines)\n${(await podLog(ns, p.metadata.name).catch((err: Error) => err.message)).trimEnd().split('\n').slice(-25).join('\n')}`,
         ),
       );
-      throw new Error(`${(e as Error).message}\n${await serviceDiagnosis(ns, `${appId}-rest`)}\n${logs.join('\n')}`, { cause: e });
+      throw new Error(`${(e as Error).message}\n${await serviceDiagnosis(ns, `${appId}-rest`)}\n${logs.join('\n')}`, {
+        cause: e,
+      });
     }
   }
 
@@ -115,14 +119,20 @@ describe('an HA application on a real node', () => {
     const appId = r.value('Application ID')!;
     const jobId = r.value('Job ID')!;
     const annotation = async (key: string) =>
-      (await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`)).metadata
-        .annotations?.[key];
+      (
+        await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+          'GET',
+          `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`,
+        )
+      ).metadata.annotations?.[key];
     await waitFor(async () => (await annotation(ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
       description: 'the HA job RUNNING',
       timeoutMs: 300_000,
       intervalMs: 1000,
     });
-    expect(await restFromPod(appId, 'rest-before', `/hazelcast/rest/maps/job-info/${jobId}`)).toMatch(/"jobStatus":"RUNNING"/);
+    expect(await restFromPod(appId, 'rest-before', `/hazelcast/rest/maps/job-info/${jobId}`)).toMatch(
+      /"jobStatus":"RUNNING"/,
+    );
     // The masters completed their engine files from kubernetes.config-map (init container) and Zeta uses them.
     for (const p of await pods(appId, 'master')) {
       expect(await podLog(ns, p.metadata.name)).toMatch(/^\[user-log4j2\] INFO /m);
@@ -132,7 +142,8 @@ describe('an HA application on a real node', () => {
     let active: PodLike | undefined;
     await waitFor(
       async () => {
-        for (const p of await pods(appId, 'master')) if (/become a new active master/i.test(await podLog(ns, p.metadata.name))) active = p;
+        for (const p of await pods(appId, 'master'))
+          if (/become a new active master/i.test(await podLog(ns, p.metadata.name))) active = p;
         return active !== undefined;
       },
       { description: 'a master that says it is the active one', timeoutMs: 60_000 },
@@ -140,7 +151,10 @@ describe('an HA application on a real node', () => {
     const activeUid = active!.metadata.uid;
     await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${active!.metadata.name}`);
     await waitFor(
-      async () => (await pods(appId, 'master')).some((p) => p.metadata.name === active!.metadata.name && p.metadata.uid !== activeUid && ready(p)),
+      async () =>
+        (await pods(appId, 'master')).some(
+          (p) => p.metadata.name === active!.metadata.name && p.metadata.uid !== activeUid && ready(p),
+        ),
       {
         description: `${active!.metadata.name} replaced by the StatefulSet and Ready`,
         timeoutMs: 240_000,
@@ -150,12 +164,20 @@ describe('an HA application on a real node', () => {
     await explained(
       waitFor(
         async () => {
-          const answer = await restFromPod(appId, `rest-after-${Date.now() % 100000}`, `/hazelcast/rest/maps/job-info/${jobId}`);
+          const answer = await restFromPod(
+            appId,
+            `rest-after-${Date.now() % 100000}`,
+            `/hazelcast/rest/maps/job-info/${jobId}`,
+          );
           // Thrown, so a timeout shows the last answer (waitFor keeps the last error).
           if (!/"jobStatus":"RUNNING"/.test(answer)) throw new Error(`REST answered: ${answer.slice(0, 400)}`);
           return true;
         },
-        { description: 'the same job RUNNING through the ClusterIP Service after the failover', timeoutMs: 180_000, intervalMs: 2000 },
+        {
+          description: 'the same job RUNNING through the ClusterIP Service after the failover',
+          timeoutMs: 180_000,
+          intervalMs: 2000,
+        },
       ),
       appId,
     );

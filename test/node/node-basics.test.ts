@@ -20,7 +20,10 @@ describe('a real node', () => {
 
   test('the node is Ready and reports the containerd runtime and the kubelet version', async () => {
     const node = await adminHttp().call<{
-      status: { nodeInfo: { containerRuntimeVersion: string; kubeletVersion: string }; addresses: Array<{ type: string; address: string }> };
+      status: {
+        nodeInfo: { containerRuntimeVersion: string; kubeletVersion: string };
+        addresses: Array<{ type: string; address: string }>;
+      };
     }>('GET', `/api/v1/nodes/${nodeInfo().name}`);
     expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\//);
     expect(node.status.nodeInfo.kubeletVersion).toBe('v1.36.3');
@@ -28,10 +31,16 @@ describe('a real node', () => {
   });
 
   test('a Pod of the SeaTunnel image runs Java 17 under its cgroup memory limit', async () => {
-    const r = await runPod(ns, 'java', imageRef('seatunnel'), ['bash', '-c', 'java -XshowSettings:system -version 2>&1; ls /opt/seatunnel'], {
-      memory: '256Mi',
-      cpu: '200m',
-    });
+    const r = await runPod(
+      ns,
+      'java',
+      imageRef('seatunnel'),
+      ['bash', '-c', 'java -XshowSettings:system -version 2>&1; ls /opt/seatunnel'],
+      {
+        memory: '256Mi',
+        cpu: '200m',
+      },
+    );
     expect(r.phase).toBe('Succeeded');
     expect(r.log).toMatch(/openjdk version "17\./);
     // The JVM reads the container's limit (cgroup v1 here), not the machine's 24 GiB.
@@ -44,7 +53,10 @@ describe('a real node', () => {
     // cannot use fatal, where the plan's auto mode would only print a warning and start without it.
     const archive = classDataArchive('/opt/seatunnel');
     const java = `java -Xshare:on -XX:SharedArchiveFile=${archive} -cp '${zetaClasspath('/opt/seatunnel')}' ${ZETA_MAIN_CLASS} --bogus 2>&1`;
-    const r = await runPod(ns, 'cds', imageRef('seatunnel'), ['sh', '-c', `ls -l ${archive} && ${java}`], { memory: '256Mi', cpu: '500m' });
+    const r = await runPod(ns, 'cds', imageRef('seatunnel'), ['sh', '-c', `ls -l ${archive} && ${java}`], {
+      memory: '256Mi',
+      cpu: '500m',
+    });
     expect(r.log).toMatch(/zeta\.jsa/);
     expect(r.log).toMatch(/unsupported argument '--bogus'/);
     expect(r.log).not.toMatch(/Unable to use shared archive|Error occurred during initialization|mismatch/i);

@@ -13,7 +13,14 @@
 import type { JobStack, JobStackResult } from '../../apps/pulumi/automation';
 import { destroyJobs, previewJobs, upJobs } from '../../apps/pulumi/automation';
 import type { SeaTunnelApplicationProps } from '../../lib/model/props';
-import { adminHttp, clusterInfo, KWOK_LIFECYCLE_ANNOTATION, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
+import {
+  adminHttp,
+  clusterInfo,
+  KWOK_LIFECYCLE_ANNOTATION,
+  useTestNamespace,
+  waitFor,
+  withComponentLogs,
+} from '../support/cluster';
 import { pulumiEngine, pulumiSandbox, type PulumiSandbox } from './engine';
 
 jest.setTimeout(15 * 60_000);
@@ -48,14 +55,18 @@ const exists = async (path: string) => (await http().request('GET', path)).statu
 async function applicationObjects(ns: string, appId: string): Promise<Array<Obj & { kind: string }>> {
   const out: Array<Obj & { kind: string }> = [];
   for (const [kind, path] of DEPENDENT_PATHS) {
-    const list = await get<{ items: Obj[] }>(`${path.replace('%ns', ns)}?labelSelector=${encodeURIComponent(`${APP_LABEL}=${appId}`)}`);
+    const list = await get<{ items: Obj[] }>(
+      `${path.replace('%ns', ns)}?labelSelector=${encodeURIComponent(`${APP_LABEL}=${appId}`)}`,
+    );
     out.push(...list.items.map((o) => ({ ...o, kind })));
   }
   return out;
 }
 
 const masterPod = async (ns: string, appId: string) => {
-  const pods = await get<{ items: Obj[] }>(`/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`batch.kubernetes.io/job-name=${appId}`)}`);
+  const pods = await get<{ items: Obj[] }>(
+    `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`batch.kubernetes.io/job-name=${appId}`)}`,
+  );
   return pods.items.find((p) => !p.metadata.deletionTimestamp);
 };
 
@@ -75,12 +86,15 @@ function expectOwnedBy(objects: Obj[], appId: string, uid: string): void {
     expect({ kind: o.kind, name: o.metadata.name, ownerReferences: o.metadata.ownerReferences }).toEqual({
       kind: o.kind,
       name: o.metadata.name,
-      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: appId, uid, controller: false, blockOwnerDeletion: false }],
+      ownerReferences: [
+        { apiVersion: 'batch/v1', kind: 'Job', name: appId, uid, controller: false, blockOwnerDeletion: false },
+      ],
     });
   }
 }
 
-const onlySame = (r: JobStackResult) => Object.keys(r.changes).filter((k) => k !== 'same' && (r.changes as Record<string, number>)[k] > 0);
+const onlySame = (r: JobStackResult) =>
+  Object.keys(r.changes).filter((k) => k !== 'same' && (r.changes as Record<string, number>)[k] > 0);
 
 describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one stack per job)', () => {
   const ns = useTestNamespace('pulumi');
@@ -138,7 +152,8 @@ describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one st
       try {
         return await fn();
       } catch (e) {
-        if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
+        if (e instanceof Error)
+          e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
         throw e;
       }
     });
@@ -158,10 +173,16 @@ describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one st
       expect(result.changes.create).toBeGreaterThanOrEqual(11);
 
       const jobObj = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
-      expect(jobObj.metadata.annotations).toMatchObject({ 'pulumi.com/skipAwait': 'true', 'seatunnel.apache.org/worker-template': `${appId}-worker` });
-      await waitFor(async () => (await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).spec?.suspend === false, {
-        description: 'the JobPatch to have unsuspended the Job',
+      expect(jobObj.metadata.annotations).toMatchObject({
+        'pulumi.com/skipAwait': 'true',
+        'seatunnel.apache.org/worker-template': `${appId}-worker`,
       });
+      await waitFor(
+        async () => (await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).spec?.suspend === false,
+        {
+          description: 'the JobPatch to have unsuspended the Job',
+        },
+      );
       const objects = await applicationObjects(ns.name, appId);
       expect(objects.map((o) => o.kind).sort()).toEqual([
         'ConfigMap',
@@ -218,9 +239,12 @@ describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one st
       expect(destroyed.changes.delete).toBe(result.changes.create);
       const appId = result.applicationId;
       expect(await exists(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).toBe(false);
-      await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0 && !(await masterPod(ns.name, appId)), {
-        description: `every object of application ${appId} to be gone`,
-      });
+      await waitFor(
+        async () => (await applicationObjects(ns.name, appId)).length === 0 && !(await masterPod(ns.name, appId)),
+        {
+          description: `every object of application ${appId} to be gone`,
+        },
+      );
       for (const path of [
         `/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`,
         `/api/v1/namespaces/${ns.name}/secrets/db-credentials`,
@@ -228,7 +252,9 @@ describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one st
       ]) {
         expect(await exists(path)).toBe(true);
       }
-      expect((await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`)).data).toEqual({ driver: 'jar bytes' });
+      expect(
+        (await get<{ data: Record<string, string> }>(`/api/v1/namespaces/${ns.name}/configmaps/jdbc-drivers`)).data,
+      ).toEqual({ driver: 'jar bytes' });
     }),
   );
 });
@@ -245,7 +271,8 @@ describe('the component as an inline program: replacing the Job', () => {
       image,
       serviceAccount: 'runner',
       workerCount: 2,
-      jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
+      jobConfig:
+        'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
       secrets: { db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } } },
       masterAnnotations: { [KWOK_LIFECYCLE_ANNOTATION]: 'no-complete' },
     } satisfies SeaTunnelApplicationProps,
@@ -253,7 +280,11 @@ describe('the component as an inline program: replacing the Job', () => {
 
   beforeAll(async () => {
     sandbox = pulumiSandbox(pulumiEngine(), (stack, text) => log.push(`[${stack}] ${text}`));
-    await http().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'runner' } });
+    await http().call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'runner' },
+    });
   }, 300_000);
 
   afterAll(() => {
@@ -281,7 +312,9 @@ describe('the component as an inline program: replacing the Job', () => {
           'Service',
         ]);
         expectOwnedBy(firstObjects, appId, firstJob.metadata.uid);
-        const secret = await get<Obj & { data?: Record<string, string> }>(`/api/v1/namespaces/${ns.name}/secrets/${appId}-db`);
+        const secret = await get<Obj & { data?: Record<string, string> }>(
+          `/api/v1/namespaces/${ns.name}/secrets/${appId}-db`,
+        );
         expect(Buffer.from(secret.data!.password, 'base64').toString()).toBe('p');
 
         const [second] = await upJobs([app('apache/seatunnel:2.3.13')], opts);
@@ -295,26 +328,35 @@ describe('the component as an inline program: replacing the Job', () => {
           },
           { description: 'a new, unsuspended Job under the same name' },
         );
-        expect((newJob.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0].image).toBe(
-          'apache/seatunnel:2.3.13',
-        );
+        expect(
+          (newJob.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0]
+            .image,
+        ).toBe('apache/seatunnel:2.3.13');
         const objects = await waitFor(
           async () => {
             const list = await applicationObjects(ns.name, appId);
-            return list.length === firstObjects.length && list.every((o) => o.metadata.ownerReferences?.[0]?.uid === newJob.metadata.uid) ? list : undefined;
+            return list.length === firstObjects.length &&
+              list.every((o) => o.metadata.ownerReferences?.[0]?.uid === newJob.metadata.uid)
+              ? list
+              : undefined;
           },
           { description: `all ${firstObjects.length} dependents, owned by the new Job` },
         );
-        expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(firstObjects.map((o) => `${o.kind}/${o.metadata.name}`).sort());
+        expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+          firstObjects.map((o) => `${o.kind}/${o.metadata.name}`).sort(),
+        );
         expectOwnedBy(objects, appId, newJob.metadata.uid);
         await waitForRunningMaster(ns.name, appId);
 
         const [destroyed] = await destroyJobs([app('apache/seatunnel:2.3.13')], { ...opts, removeStacks: true });
         expect(destroyed.changes.delete).toBe(first.changes.create);
-        await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, { description: 'everything gone' });
+        await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, {
+          description: 'everything gone',
+        });
         expect(await exists(`/api/v1/namespaces/${ns.name}/serviceaccounts/runner`)).toBe(true);
       } catch (e) {
-        if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
+        if (e instanceof Error)
+          e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
         throw e;
       }
     }),
@@ -332,7 +374,8 @@ describe('an HA application as an inline program (docs/ha.md)', () => {
       namespace: ns.name,
       image: 'apache/seatunnel:2.3.8',
       workerCount: 2,
-      jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
+      jobConfig:
+        'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
       checkpointPvc: 'ckpt',
       haEnabled: true,
       haMasters: 2,
@@ -358,7 +401,9 @@ describe('an HA application as an inline program (docs/ha.md)', () => {
         const job = await get(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`);
         expect(job.spec?.suspend).toBe(false);
         const objects = await applicationObjects(ns.name, appId);
-        expect(objects.filter((o) => o.kind === 'StatefulSet').map((o) => o.metadata.name)).toEqual([`${appId}-master`]);
+        expect(objects.filter((o) => o.kind === 'StatefulSet').map((o) => o.metadata.name)).toEqual([
+          `${appId}-master`,
+        ]);
         expect(
           objects
             .filter((o) => o.kind === 'Service')
@@ -371,10 +416,13 @@ describe('an HA application as an inline program (docs/ha.md)', () => {
 
         const [destroyed] = await destroyJobs([app()], { ...opts, removeStacks: true });
         expect(destroyed.changes.delete).toBe(up.changes.create);
-        await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, { description: 'everything gone' });
+        await waitFor(async () => (await applicationObjects(ns.name, appId)).length === 0, {
+          description: 'everything gone',
+        });
         expect(await exists(`/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)).toBe(false);
       } catch (e) {
-        if (e instanceof Error) e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
+        if (e instanceof Error)
+          e.message += `\n\n===== pulumi output (last 80 lines) =====\n${log.join('').split('\n').slice(-80).join('\n')}`;
         throw e;
       }
     }),

@@ -25,7 +25,9 @@ export function pulumiEngine(): PulumiEngine {
   try {
     out = execFileSync('bash', [join(repo, 'tools', 'pulumi', 'build.sh'), '--paths'], { encoding: 'utf8' });
   } catch (e) {
-    throw new Error(`pulumi tier: cannot ask tools/pulumi/build.sh where the engine is: ${(e as Error).message}`, { cause: e });
+    throw new Error(`pulumi tier: cannot ask tools/pulumi/build.sh where the engine is: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   const paths = Object.fromEntries(
     out
@@ -39,7 +41,10 @@ export function pulumiEngine(): PulumiEngine {
         `${paths.engine ?? '(no path)'}\n${out}\nBuild it with \`bash tools/pulumi/build.sh\` (exit 3 = blocked, see tools/pulumi/README.md).`,
     );
   }
-  return { root: paths.engine, provider: { path: paths['kubernetes-provider'], version: paths['kubernetes-provider-version'] } };
+  return {
+    root: paths.engine,
+    provider: { path: paths['kubernetes-provider'], version: paths['kubernetes-provider-version'] },
+  };
 }
 
 export interface PulumiSandbox {

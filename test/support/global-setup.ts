@@ -28,7 +28,9 @@ export default async function globalSetup(): Promise<void> {
   const g = globalThis as Record<symbol, State | undefined>;
   if (g[STATE]) return;
   if (reusable(process.env[CLUSTER_ENV])) {
-    process.stderr.write(`\n[control-plane] using the running control plane from ${CLUSTER_ENV}=${process.env[CLUSTER_ENV]}\n`);
+    process.stderr.write(
+      `\n[control-plane] using the running control plane from ${CLUSTER_ENV}=${process.env[CLUSTER_ENV]}\n`,
+    );
     return;
   }
   process.stderr.write('\n');

@@ -65,9 +65,12 @@ export function kubeSchemaValidator(): KubeSchemaValidator {
   const schemas: Record<string, Schema> = {};
   const byGvk = new Map<string, string>();
   for (const file of SPEC_FILES) {
-    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { components: { schemas: Record<string, Schema> } };
+    const doc = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      components: { schemas: Record<string, Schema> };
+    };
     for (const [name, schema] of Object.entries(doc.components.schemas)) {
-      const gvks = schema['x-kubernetes-group-version-kind'] as Array<{ group: string; version: string; kind: string }> | undefined;
+      const gvks = schema['x-kubernetes-group-version-kind'] as
+        Array<{ group: string; version: string; kind: string }> | undefined;
       for (const g of gvks ?? []) {
         const apiVersion = g.group ? `${g.group}/${g.version}` : g.version;
         if (!byGvk.has(`${apiVersion}/${g.kind}`) && !name.endsWith('List')) byGvk.set(`${apiVersion}/${g.kind}`, name);
@@ -92,7 +95,10 @@ export function kubeSchemaValidator(): KubeSchemaValidator {
       const target: unknown = obj;
       if (fn(target)) return [];
       return (fn.errors ?? []).map((e) => {
-        const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : '';
+        const extra =
+          e.keyword === 'additionalProperties'
+            ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'`
+            : '';
         return `${obj.kind} ${obj.metadata?.name ?? '?'}${e.instancePath || '/'}: ${e.message}${extra}`;
       });
     },

@@ -29,7 +29,8 @@ export class KubeHttpError extends Error {
   }
 }
 
-const textOf = (body: unknown): string => (body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));
+const textOf = (body: unknown): string =>
+  body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
 
 export class KubeHttp {
   private readonly transport: KubeTransport;
@@ -37,7 +38,10 @@ export class KubeHttp {
 
   constructor(auth: KubeHttpAuth) {
     this.server = auth.server.replace(/\/$/, '');
-    const creds: Credentials = { headers: auth.token ? { authorization: `Bearer ${auth.token}` } : {}, tls: { ca: auth.ca, cert: auth.cert, key: auth.key } };
+    const creds: Credentials = {
+      headers: auth.token ? { authorization: `Bearer ${auth.token}` } : {},
+      tls: { ca: auth.ca, cert: auth.cert, key: auth.key },
+    };
     this.transport = new KubeTransport(this.server, async () => creds, { timeoutMs: 30_000 });
   }
 
@@ -52,7 +56,12 @@ export class KubeHttp {
   }
 
   /** Raw request; never throws for HTTP status codes (only for connection errors and timeouts). */
-  async request<T = unknown>(method: string, path: string, body?: unknown, opts: { contentType?: string; timeoutMs?: number } = {}): Promise<KubeResponse<T>> {
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    opts: { contentType?: string; timeoutMs?: number } = {},
+  ): Promise<KubeResponse<T>> {
     const res = await this.transport.request<T>({ method: method as HttpMethod, path, body, ...opts });
     return { status: res.status, body: res.body, text: textOf(res.body) };
   }
@@ -66,7 +75,8 @@ export class KubeHttp {
   ): Promise<T> {
     const { accept, ...rest } = opts;
     const res = await this.request<T>(method, path, body, rest);
-    if ((res.status < 200 || res.status > 299) && !(accept ?? []).includes(res.status)) throw new KubeHttpError(method, path, res.status, res.text);
+    if ((res.status < 200 || res.status > 299) && !(accept ?? []).includes(res.status))
+      throw new KubeHttpError(method, path, res.status, res.text);
     return res.body;
   }
 

@@ -17,9 +17,13 @@ export interface MiniHdfs {
 }
 
 function hdfsHome(): string {
-  const out = execFileSync('bash', [path.join(REPO, 'tools', 'hdfs', 'install.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [path.join(REPO, 'tools', 'hdfs', 'install.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const home = out.trim().split('\n').pop() ?? '';
-  if (!fs.existsSync(path.join(home, '.complete'))) throw new Error(`tools/hdfs/install.sh did not produce a home (${home})`);
+  if (!fs.existsSync(path.join(home, '.complete')))
+    throw new Error(`tools/hdfs/install.sh did not produce a home (${home})`);
   return home;
 }
 
@@ -28,15 +32,22 @@ export async function startMiniHdfs(baseDir: string, timeoutMs = 120_000): Promi
   fs.mkdirSync(baseDir, { recursive: true });
   const classpath = `${home}/classes:${home}/lib/*`;
   // MiniDFSCluster empties its own directory when it formats: the log and client files stay beside it.
-  const child: ChildProcess = spawn('java', ['-Xmx384m', '-cp', classpath, 'org.seatunnelapp.hdfs.MiniHdfs', path.join(baseDir, 'dfs')], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, HADOOP_USER_NAME: process.env.USER ?? 'root' },
-  });
+  const child: ChildProcess = spawn(
+    'java',
+    ['-Xmx384m', '-cp', classpath, 'org.seatunnelapp.hdfs.MiniHdfs', path.join(baseDir, 'dfs')],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, HADOOP_USER_NAME: process.env.USER ?? 'root' },
+    },
+  );
   const log = fs.createWriteStream(path.join(baseDir, 'mini-hdfs.log'));
   child.stderr!.pipe(log);
   const uri = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`MiniHdfs did not start in ${timeoutMs} ms (log: ${baseDir}/mini-hdfs.log)`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`MiniHdfs did not start in ${timeoutMs} ms (log: ${baseDir}/mini-hdfs.log)`)),
+      timeoutMs,
+    );
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString('utf8');
       const m = /^HDFS_URI=(hdfs:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
@@ -61,10 +72,14 @@ export async function startMiniHdfs(baseDir: string, timeoutMs = 120_000): Promi
     uri,
     list(dir: string): string[] {
       try {
-        return execFileSync('java', ['-cp', `${confDir}:${classpath}`, 'org.apache.hadoop.fs.FsShell', '-ls', '-C', dir], {
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
+        return execFileSync(
+          'java',
+          ['-cp', `${confDir}:${classpath}`, 'org.apache.hadoop.fs.FsShell', '-ls', '-C', dir],
+          {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        )
           .split('\n')
           .filter((l) => l.trim().length > 0);
       } catch (e) {

@@ -24,7 +24,9 @@ export default async function globalSetup(): Promise<void> {
   const g = globalThis as Record<symbol, NodeCluster | undefined>;
   if (g[STATE]) return;
   if (reusableNodeCluster(process.env[CLUSTER_ENV])) {
-    process.stderr.write(`\n[node-cluster] using the running node cluster from ${CLUSTER_ENV}=${process.env[CLUSTER_ENV]}\n`);
+    process.stderr.write(
+      `\n[node-cluster] using the running node cluster from ${CLUSTER_ENV}=${process.env[CLUSTER_ENV]}\n`,
+    );
     return;
   }
   process.stderr.write('\n');

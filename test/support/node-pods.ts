@@ -11,7 +11,10 @@ const run = promisify(execFile);
 
 export function nodeInfo(): NodeInfo {
   const node = (clusterInfo() as { node?: NodeInfo }).node;
-  if (!node) throw new Error('the cluster info has no `node` section: node-tier tests run on the cluster of test/support/node-global-setup.ts');
+  if (!node)
+    throw new Error(
+      'the cluster info has no `node` section: node-tier tests run on the cluster of test/support/node-global-setup.ts',
+    );
   return node;
 }
 
@@ -35,7 +38,12 @@ export interface PodSpecOptions {
 }
 
 /** A one-container Pod from a local image, small Guaranteed resources. */
-export function podObject(name: string, image: string, command: string[], opts: PodSpecOptions = {}): Record<string, unknown> {
+export function podObject(
+  name: string,
+  image: string,
+  command: string[],
+  opts: PodSpecOptions = {},
+): Record<string, unknown> {
   const resources = { cpu: opts.cpu ?? '50m', memory: opts.memory ?? '128Mi' };
   return {
     apiVersion: 'v1',
@@ -45,7 +53,15 @@ export function podObject(name: string, image: string, command: string[], opts: 
       restartPolicy: opts.restartPolicy ?? 'Never',
       terminationGracePeriodSeconds: 2,
       automountServiceAccountToken: false,
-      containers: [{ name: 'main', image, imagePullPolicy: 'Never', command, resources: { requests: resources, limits: resources } }],
+      containers: [
+        {
+          name: 'main',
+          image,
+          imagePullPolicy: 'Never',
+          command,
+          resources: { requests: resources, limits: resources },
+        },
+      ],
     },
   };
 }
@@ -64,7 +80,10 @@ export async function getPod(ns: string, name: string): Promise<{ status?: PodSt
 }
 
 export async function podLog(ns: string, name: string, container?: string): Promise<string> {
-  const r = await adminHttp().request('GET', `/api/v1/namespaces/${ns}/pods/${name}/log${container ? `?container=${container}` : ''}`);
+  const r = await adminHttp().request(
+    'GET',
+    `/api/v1/namespaces/${ns}/pods/${name}/log${container ? `?container=${container}` : ''}`,
+  );
   return r.text;
 }
 
@@ -89,8 +108,18 @@ export async function runPod(
 }
 
 /** Creates a long-running Pod and waits until it is Running with an IP. */
-export async function startPod(ns: string, name: string, image: string, command: string[], opts: PodSpecOptions = {}): Promise<{ ip: string }> {
-  await adminHttp().call('POST', `/api/v1/namespaces/${ns}/pods`, podObject(name, image, command, { restartPolicy: 'Always', ...opts }));
+export async function startPod(
+  ns: string,
+  name: string,
+  image: string,
+  command: string[],
+  opts: PodSpecOptions = {},
+): Promise<{ ip: string }> {
+  await adminHttp().call(
+    'POST',
+    `/api/v1/namespaces/${ns}/pods`,
+    podObject(name, image, command, { restartPolicy: 'Always', ...opts }),
+  );
   return waitFor(
     async () => {
       const p = await getPod(ns, name);
@@ -104,13 +133,26 @@ export async function startPod(ns: string, name: string, image: string, command:
 export async function nodeContainers(podUid?: string): Promise<string[]> {
   const node = nodeInfo();
   const filter = podUid ? ['labels."io.kubernetes.pod.uid"==' + podUid] : [];
-  const { stdout } = await run(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', 'containers', 'ls', '-q', ...filter]);
+  const { stdout } = await run(node.ctr, [
+    '--address',
+    node.containerdSocket,
+    '-n',
+    'k8s.io',
+    'containers',
+    'ls',
+    '-q',
+    ...filter,
+  ]);
   return stdout.split('\n').filter(Boolean);
 }
 
 /** A bash command that tries a TCP connection and prints OPEN or CLOSED (bash's /dev/tcp; no extra tools in the image). */
 export function tcpProbe(host: string, port: number, seconds = 3): string[] {
-  return ['bash', '-c', `if timeout ${seconds} bash -c 'exec 3<>/dev/tcp/${host}/${port}' 2>/tmp/err; then echo OPEN; else echo "CLOSED $(cat /tmp/err)"; fi`];
+  return [
+    'bash',
+    '-c',
+    `if timeout ${seconds} bash -c 'exec 3<>/dev/tcp/${host}/${port}' 2>/tmp/err; then echo OPEN; else echo "CLOSED $(cat /tmp/err)"; fi`,
+  ];
 }
 
 /** A streaming job with parallelism 1 and no end: it stays RUNNING (checkpointing) until cancelled. */
@@ -120,7 +162,11 @@ sink { Console { source_table_name = "fake" } }
 `;
 
 interface EndpointSliceLike {
-  endpoints?: Array<{ addresses: string[]; conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean }; targetRef?: { name?: string } }>;
+  endpoints?: Array<{
+    addresses: string[];
+    conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
+    targetRef?: { name?: string };
+  }>;
 }
 interface EventLike {
   lastTimestamp?: string;
@@ -147,7 +193,10 @@ export async function serviceDiagnosis(ns: string, service: string): Promise<str
   };
   let clusterIP = '';
   await attempt('service', async () => {
-    const s = await adminHttp().call<{ spec: { clusterIP: string; selector?: Record<string, string> } }>('GET', `/api/v1/namespaces/${ns}/services/${service}`);
+    const s = await adminHttp().call<{ spec: { clusterIP: string; selector?: Record<string, string> } }>(
+      'GET',
+      `/api/v1/namespaces/${ns}/services/${service}`,
+    );
     clusterIP = s.spec.clusterIP;
     out.push(`clusterIP ${clusterIP}`);
     const selector = Object.entries(s.spec.selector ?? {})
@@ -177,12 +226,18 @@ export async function serviceDiagnosis(ns: string, service: string): Promise<str
       `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices?labelSelector=${encodeURIComponent(`kubernetes.io/service-name=${service}`)}`,
     );
     for (const s of slices.items)
-      for (const e of s.endpoints ?? []) out.push(`endpoint ${e.addresses.join(',')} ${e.targetRef?.name} ${JSON.stringify(e.conditions)}`);
+      for (const e of s.endpoints ?? [])
+        out.push(`endpoint ${e.addresses.join(',')} ${e.targetRef?.name} ${JSON.stringify(e.conditions)}`);
   });
   await attempt('events', async () => {
-    const events = await adminHttp().call<{ items: EventLike[] }>('GET', `/api/v1/namespaces/${ns}/events?fieldSelector=type%3DWarning`);
+    const events = await adminHttp().call<{ items: EventLike[] }>(
+      'GET',
+      `/api/v1/namespaces/${ns}/events?fieldSelector=type%3DWarning`,
+    );
     for (const e of events.items.slice(-15))
-      out.push(`event ${e.lastTimestamp ?? e.eventTime} ${e.involvedObject?.kind}/${e.involvedObject?.name} ${e.reason}: ${e.message}`);
+      out.push(
+        `event ${e.lastTimestamp ?? e.eventTime} ${e.involvedObject?.kind}/${e.involvedObject?.name} ${e.reason}: ${e.message}`,
+      );
   });
   await attempt('nat rules', async () => {
     const { stdout } = await run('ip', ['netns', 'exec', nodeInfo().netns, 'iptables-save', '-t', 'nat']);
@@ -192,7 +247,9 @@ export async function serviceDiagnosis(ns: string, service: string): Promise<str
         .filter((l) => clusterIP && l.includes(clusterIP))
         .flatMap((l) => /-j (KUBE-SVC-\S+)/.exec(l)?.[1] ?? []),
     );
-    const rules = stdout.split('\n').filter((l) => (clusterIP && l.includes(clusterIP)) || [...chains].some((c) => l.startsWith(`-A ${c} `)));
+    const rules = stdout
+      .split('\n')
+      .filter((l) => (clusterIP && l.includes(clusterIP)) || [...chains].some((c) => l.startsWith(`-A ${c} `)));
     out.push(`nat rules for ${clusterIP}:`, ...(rules.length ? rules : ['(none)']));
   });
   await attempt('kube-proxy log', async () => {

@@ -84,7 +84,9 @@ const config = {
 };
 const configJson = JSON.stringify(config);
 const configSha = sha256(configJson);
-const manifest = [{ Config: `${configSha}.json`, RepoTags: values.ref, Layers: layers.map((l) => `${l.sha}/layer.tar`) }];
+const manifest = [
+  { Config: `${configSha}.json`, RepoTags: values.ref, Layers: layers.map((l) => `${l.sha}/layer.tar`) },
+];
 
 // Staged next to the archive so that hard links work (the layers are in the same cache); the
 // archive appears under its final name only when complete.
@@ -105,10 +107,26 @@ for (const l of layers) {
     }
   }
 }
-const members = ['manifest.json', `${configSha}.json`, ...[...new Set(layers.map((l) => l.sha))].map((s) => `${s}/layer.tar`)];
+const members = [
+  'manifest.json',
+  `${configSha}.json`,
+  ...[...new Set(layers.map((l) => l.sha))].map((s) => `${s}/layer.tar`),
+];
 const tar = spawnSync(
   'tar',
-  ['--create', '--file', `${out}.tmp`, '--owner=0', '--group=0', '--numeric-owner', '--mtime=@0', '--hard-dereference', '-C', staging, ...members],
+  [
+    '--create',
+    '--file',
+    `${out}.tmp`,
+    '--owner=0',
+    '--group=0',
+    '--numeric-owner',
+    '--mtime=@0',
+    '--hard-dereference',
+    '-C',
+    staging,
+    ...members,
+  ],
   { stdio: ['ignore', 'inherit', 'inherit'] },
 );
 if (tar.status !== 0) fail(`tar exited with ${tar.status ?? tar.signal}`);

@@ -41,7 +41,9 @@ export function kubernetesRelease(env: NodeJS.ProcessEnv = process.env): Kuberne
   const v = env[KUBERNETES_RELEASE_ENV];
   if (v === undefined || v === '' || v === 'newest') return 'newest';
   if (v === 'oldest') return 'oldest';
-  throw new Error(`${KUBERNETES_RELEASE_ENV}: got "${v}"; must be "newest" (tools/testbin/versions.env K8S_VERSION) or "oldest" (K8S_OLDEST_VERSION)`);
+  throw new Error(
+    `${KUBERNETES_RELEASE_ENV}: got "${v}"; must be "newest" (tools/testbin/versions.env K8S_VERSION) or "oldest" (K8S_OLDEST_VERSION)`,
+  );
 }
 
 /**
@@ -86,20 +88,27 @@ export function runBuildScript(buildScript: string, args: string[]): Promise<num
  * tools/testbin/build.sh, whose progress goes to this process's stderr; otherwise a missing
  * component is an error that says how to build it.
  */
-export async function resolveBinaries(opts: { build?: boolean; log?: (line: string) => void; kubernetes?: KubernetesRelease } = {}): Promise<TestBinaries> {
+export async function resolveBinaries(
+  opts: { build?: boolean; log?: (line: string) => void; kubernetes?: KubernetesRelease } = {},
+): Promise<TestBinaries> {
   const buildScript = path.join(repoRoot(), 'tools', 'testbin', 'build.sh');
   const kubernetes: Component = (opts.kubernetes ?? 'newest') === 'oldest' ? 'kubernetes-oldest' : 'kubernetes';
   const paths = (script: string) => readBuildPaths(script, ['etcd', kubernetes, 'kwok']);
   let { found, missing } = await paths(buildScript);
   if (missing.length > 0) {
     if (opts.build === false) {
-      throw new Error(`test binaries missing: ${missing.join(', ')}; build them with: bash ${buildScript} ${missing.join(' ')}`);
+      throw new Error(
+        `test binaries missing: ${missing.join(', ')}; build them with: bash ${buildScript} ${missing.join(' ')}`,
+      );
     }
     (opts.log ?? ((l) => process.stderr.write(`${l}\n`)))(
       `building missing test binaries (${missing.join(', ')}) with ${buildScript}; a cold build takes minutes`,
     );
     const code = await runBuildScript(buildScript, missing);
-    if (code !== 0) throw new Error(`${buildScript} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`);
+    if (code !== 0)
+      throw new Error(
+        `${buildScript} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`,
+      );
     ({ found, missing } = await paths(buildScript));
     if (missing.length > 0) throw new Error(`still missing after the build: ${missing.join(', ')}`);
   }
@@ -112,7 +121,8 @@ export async function resolveBinaries(opts: { build?: boolean; log?: (line: stri
     kwokStages: path.join(found.kwok!, 'stages'),
   };
   for (const [name, file] of Object.entries(bins) as Array<[keyof TestBinaries, string]>) {
-    if (!fs.existsSync(file)) throw new Error(`test binary ${name} not found at ${file} (cache damaged? remove its directory and rebuild)`);
+    if (!fs.existsSync(file))
+      throw new Error(`test binary ${name} not found at ${file} (cache damaged? remove its directory and rebuild)`);
   }
   return bins;
 }

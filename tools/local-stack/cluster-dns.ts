@@ -41,11 +41,16 @@ export const HOSTS_FILE_ENV = 'SEATUNNEL_LOCAL_HOSTS_FILE';
 
 /** The EndpointSlices of one Service (by the service-name label). */
 export function slicesOf(service: Service, slices: readonly EndpointSlice[]): EndpointSlice[] {
-  return slices.filter((s) => s.metadata?.labels?.[SERVICE_NAME_LABEL] === service.metadata?.name && s.addressType === 'IPv4');
+  return slices.filter(
+    (s) => s.metadata?.labels?.[SERVICE_NAME_LABEL] === service.metadata?.name && s.addressType === 'IPv4',
+  );
 }
 
 /** A headless Service's addressable endpoints: (hostname?, ip) of those DNS publishes. */
-function headlessEndpoints(service: Service, slices: readonly EndpointSlice[]): Array<{ hostname?: string; ip: string }> {
+function headlessEndpoints(
+  service: Service,
+  slices: readonly EndpointSlice[],
+): Array<{ hostname?: string; ip: string }> {
   const out: Array<{ hostname?: string; ip: string }> = [];
   for (const slice of slicesOf(service, slices)) {
     for (const ep of slice.endpoints ?? []) {
@@ -116,7 +121,9 @@ export function baseHosts(): string {
 
 /** The hosts file's text: the base, then one line per (address, name), sorted for stable output. */
 export function hostsFileText(base: string, hosts: ReadonlyMap<string, readonly string[]>): string {
-  const lines = [...hosts.entries()].sort(([a], [b]) => a.localeCompare(b)).flatMap(([name, ips]) => ips.map((ip) => `${ip} ${name}`));
+  const lines = [...hosts.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([name, ips]) => ips.map((ip) => `${ip} ${name}`));
   return `${base.trimEnd()}\n# cluster DNS stand-in (cluster-dns.ts), from Services and EndpointSlices\n${lines.join('\n')}\n`;
 }
 
@@ -147,7 +154,10 @@ export function dnsPreloadFile(): string {
  * what bound staleness: 1 s for answers, none for "unknown host" (a StatefulSet peer that is not
  * published yet must be found as soon as it is).
  */
-export function resolverEnv(hostsFile: string, containerEnv: Readonly<Record<string, string>>): { javaOptions: string; env: Record<string, string> } {
+export function resolverEnv(
+  hostsFile: string,
+  containerEnv: Readonly<Record<string, string>>,
+): { javaOptions: string; env: Record<string, string> } {
   const preload = `--require "${dnsPreloadFile()}"`;
   return {
     javaOptions: `-Djdk.net.hosts.file=${hostsFile} -Dsun.net.inetaddr.ttl=1 -Dsun.net.inetaddr.negative.ttl=0`,

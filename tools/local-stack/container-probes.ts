@@ -38,7 +38,10 @@ export interface ProbeEvents {
 export function probePort(c: Container, port: number | string | undefined): number {
   if (typeof port === 'number') return port;
   const named = (c.ports ?? []).find((p) => p.name === port);
-  if (!named) throw new Error(`container ${c.name}: probe port ${JSON.stringify(port)} is neither a number nor a named container port`);
+  if (!named)
+    throw new Error(
+      `container ${c.name}: probe port ${JSON.stringify(port)} is neither a number nor a named container port`,
+    );
   return named.containerPort;
 }
 
@@ -49,7 +52,13 @@ export async function runProbe(c: Container, probe: Probe, target: ProbeTarget):
     const argv = target.mapArgv(probe.exec.command ?? []);
     if (argv.length === 0) return false;
     return new Promise((resolve) => {
-      const child = spawn(argv[0], argv.slice(1), { env: target.env, cwd: target.cwd, stdio: 'ignore', timeout: timeoutMs, killSignal: 'SIGKILL' });
+      const child = spawn(argv[0], argv.slice(1), {
+        env: target.env,
+        cwd: target.cwd,
+        stdio: 'ignore',
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+      });
       child.once('error', () => resolve(false));
       child.once('exit', (code) => resolve(code === 0));
     });
@@ -173,7 +182,10 @@ export class ContainerProber {
       const result = new ProbeResult(c.livenessProbe, true);
       this.loop(c.livenessProbe, (ok) => {
         if (result.record(ok) && !result.ok) {
-          this.events.kill(`liveness probe failed ${c.livenessProbe?.failureThreshold ?? 3} times`, c.livenessProbe?.terminationGracePeriodSeconds);
+          this.events.kill(
+            `liveness probe failed ${c.livenessProbe?.failureThreshold ?? 3} times`,
+            c.livenessProbe?.terminationGracePeriodSeconds,
+          );
           return false;
         }
         return true;
@@ -191,7 +203,10 @@ export class ContainerProber {
         return false;
       }
       if (result.failuresInARow >= (probe.failureThreshold ?? 3)) {
-        this.events.kill(`startup probe failed ${probe.failureThreshold ?? 3} times`, probe.terminationGracePeriodSeconds);
+        this.events.kill(
+          `startup probe failed ${probe.failureThreshold ?? 3} times`,
+          probe.terminationGracePeriodSeconds,
+        );
         return false;
       }
       return true;

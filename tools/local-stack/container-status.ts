@@ -55,14 +55,23 @@ export function terminatedState(
 const condition = (type: string, ok: boolean, now: string, previous: readonly PodCondition[]): PodCondition => {
   const before = previous.find((c) => c.type === type);
   const status = ok ? 'True' : 'False';
-  return { type, status, lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : now };
+  return {
+    type,
+    status,
+    lastTransitionTime: before?.status === status && before.lastTransitionTime ? before.lastTransitionTime : now,
+  };
 };
 
 /**
  * The status of a Pod whose container runs or waits to be restarted (phase Running); `ip` is the
  * Pod IP as the API shows it (pod-addresses.ts clusterPodIp).
  */
-export function runningPodStatus(c: ContainerRunState, ip: string, now: string, previous: PodStatus | undefined): PodStatus {
+export function runningPodStatus(
+  c: ContainerRunState,
+  ip: string,
+  now: string,
+  previous: PodStatus | undefined,
+): PodStatus {
   const prev = previous?.conditions ?? [];
   return {
     phase: 'Running',
@@ -84,7 +93,9 @@ export function runningPodStatus(c: ContainerRunState, ip: string, now: string, 
         restartCount: c.restartCount,
         image: c.image,
         imageID: '',
-        state: c.startedAt ? { running: { startedAt: c.startedAt } } : { waiting: c.waiting ?? { reason: 'ContainerCreating' } },
+        state: c.startedAt
+          ? { running: { startedAt: c.startedAt } }
+          : { waiting: c.waiting ?? { reason: 'ContainerCreating' } },
         ...(c.lastTerminated ? { lastState: { terminated: c.lastTerminated } } : {}),
       },
     ],

@@ -129,12 +129,18 @@ export function kubeconfigYaml(opts: {
   const doc = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'seatunnel-app-test', cluster: { server: opts.server, 'certificate-authority-data': b64(opts.caData) } }],
+    clusters: [
+      { name: 'seatunnel-app-test', cluster: { server: opts.server, 'certificate-authority-data': b64(opts.caData) } },
+    ],
     users: [{ name: opts.user, user }],
     contexts: [
       {
         name: opts.user,
-        context: { cluster: 'seatunnel-app-test', user: opts.user, ...(opts.namespace ? { namespace: opts.namespace } : {}) },
+        context: {
+          cluster: 'seatunnel-app-test',
+          user: opts.user,
+          ...(opts.namespace ? { namespace: opts.namespace } : {}),
+        },
       },
     ],
     'current-context': opts.user,
@@ -214,7 +220,13 @@ export class ControlPlane {
   private stopped = false;
   private nodeCounter = 0;
 
-  private constructor(info: ClusterInfo, admin: KubeHttp, processes: ManagedProcess[], watchdog: Watchdog | undefined, keepDir: boolean) {
+  private constructor(
+    info: ClusterInfo,
+    admin: KubeHttp,
+    processes: ManagedProcess[],
+    watchdog: Watchdog | undefined,
+    keepDir: boolean,
+  ) {
     this.info = info;
     this.admin = admin;
     this.processes = processes;
@@ -240,7 +252,9 @@ export class ControlPlane {
       log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s (${cp.info.server}, dir ${dir})`);
       return cp;
     } catch (e) {
-      const tails = processes.map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`).join('\n');
+      const tails = processes
+        .map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`)
+        .join('\n');
       await Promise.all(
         processes
           .slice()
@@ -303,7 +317,11 @@ export class ControlPlane {
     const entry = this.info.components.find((c) => c.name === 'kube-apiserver');
     if (entry) entry.pid = fresh.pid;
     this.writeInfo();
-    await waitFor(() => apiServerReady(this.admin), { description: 'kube-apiserver /readyz after restart', timeoutMs, guard: () => this.assertHealthy() });
+    await waitFor(() => apiServerReady(this.admin), {
+      description: 'kube-apiserver /readyz after restart',
+      timeoutMs,
+      guard: () => this.assertHealthy(),
+    });
   }
 
   /** Creates another kwok-managed fake node and waits until it is Ready. */
@@ -318,7 +336,9 @@ export class ControlPlane {
     this.stopped = true;
     this.admin.close();
     const byName = (n: string) => this.processes.filter((p) => p.name === n);
-    await Promise.all([...byName('kwok'), ...byName('kube-scheduler'), ...byName('kube-controller-manager')].map((p) => p.stop(5000)));
+    await Promise.all(
+      [...byName('kwok'), ...byName('kube-scheduler'), ...byName('kube-controller-manager')].map((p) => p.stop(5000)),
+    );
     await Promise.all(byName('kube-apiserver').map((p) => p.stop(10_000)));
     await Promise.all(this.processes.map((p) => p.stop(10_000)));
     this.watchdog?.stop();
@@ -331,23 +351,41 @@ export function componentLogTails(info: ClusterInfo, lines = 30): string {
   return info.components.map((c) => `----- ${c.name} (${c.logFile}) -----\n${tailFile(c.logFile, lines)}`).join('\n');
 }
 
-export async function createFakeNode(admin: KubeHttp, name: string, opts: FakeNodeOptions = {}, internalIp?: string): Promise<void> {
+export async function createFakeNode(
+  admin: KubeHttp,
+  name: string,
+  opts: FakeNodeOptions = {},
+  internalIp?: string,
+): Promise<void> {
   await admin.call('POST', '/api/v1/nodes', fakeNodeObject(name, opts, internalIp));
 }
 
-export async function waitForNodesReady(admin: KubeHttp, names: string[], timeoutMs: number, guard?: () => void): Promise<void> {
+export async function waitForNodesReady(
+  admin: KubeHttp,
+  names: string[],
+  timeoutMs: number,
+  guard?: () => void,
+): Promise<void> {
   await waitFor(
     async () => {
-      const list = await admin.call<{ items: Array<{ metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string }> } }> }>(
-        'GET',
-        '/api/v1/nodes',
+      const list = await admin.call<{
+        items: Array<{ metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string }> } }>;
+      }>('GET', '/api/v1/nodes');
+      const ready = new Set(
+        list.items
+          .filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+          .map((n) => n.metadata.name),
       );
-      const ready = new Set(list.items.filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata.name));
       const missing = names.filter((n) => !ready.has(n));
       if (missing.length > 0) throw new Error(`not Ready yet: ${missing.join(', ')}`);
       return true;
     },
-    { description: `nodes ${names.join(', ')} to become Ready (kwok node-initialize stage)`, timeoutMs, guard, intervalMs: 300 },
+    {
+      description: `nodes ${names.join(', ')} to become Ready (kwok node-initialize stage)`,
+      timeoutMs,
+      guard,
+      intervalMs: 300,
+    },
   );
 }
 
@@ -408,7 +446,10 @@ class Starter {
     return f;
   }
 
-  async run(opts: ControlPlaneOptions, make: (info: ClusterInfo, admin: KubeHttp) => ControlPlane): Promise<ControlPlane> {
+  async run(
+    opts: ControlPlaneOptions,
+    make: (info: ClusterInfo, admin: KubeHttp) => ControlPlane,
+  ): Promise<ControlPlane> {
     const { bins, dir } = this;
     const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort] = await freePorts(5);
     this.log('creating PKI');
@@ -417,11 +458,20 @@ class Starter {
     const caData = read(pki.caCert);
     const server = `https://127.0.0.1:${apiPort}`;
     const adminToken = randomBytes(24).toString('hex');
-    const tokenFile = this.file('tokens.csv', `${adminToken},seatunnel-app-test-admin-token,admin-token,"system:masters"\n`);
+    const tokenFile = this.file(
+      'tokens.csv',
+      `${adminToken},seatunnel-app-test-admin-token,admin-token,"system:masters"\n`,
+    );
     const kubeconfigFor = (name: 'admin' | 'kube-controller-manager' | 'kube-scheduler') =>
       this.file(
         `${name}.kubeconfig`,
-        kubeconfigYaml({ server, caData, user: name, certData: read(pki.clients[name].cert), keyData: read(pki.clients[name].key) }),
+        kubeconfigYaml({
+          server,
+          caData,
+          user: name,
+          certData: read(pki.clients[name].cert),
+          keyData: read(pki.clients[name].key),
+        }),
       );
     const adminKubeconfig = kubeconfigFor('admin');
     const kcmKubeconfig = kubeconfigFor('kube-controller-manager');
@@ -449,7 +499,12 @@ class Starter {
         if (r.status !== 200 || !r.text.includes('"true"')) throw new Error(`HTTP ${r.status} ${r.text}`);
         return true;
       },
-      { description: `etcd ${etcdUrl}/health`, timeoutMs: Math.min(60_000, this.remaining()), guard: this.guard, intervalMs: 100 },
+      {
+        description: `etcd ${etcdUrl}/health`,
+        timeoutMs: Math.min(60_000, this.remaining()),
+        guard: this.guard,
+        intervalMs: 100,
+      },
     );
 
     // kube-apiserver
@@ -489,7 +544,12 @@ class Starter {
       // addresses) and nothing in the fake cluster dials it; a real node's Pods do.
       `--endpoint-reconciler-type=${opts.apiServerAdvertiseAddress ? 'lease' : 'none'}`,
     ]);
-    const admin = new KubeHttp({ server, ca: caData, cert: read(pki.clients.admin.cert), key: read(pki.clients.admin.key) });
+    const admin = new KubeHttp({
+      server,
+      ca: caData,
+      cert: read(pki.clients.admin.cert),
+      key: read(pki.clients.admin.key),
+    });
     await waitFor(() => apiServerReady(admin), {
       description: `kube-apiserver ${server}/readyz`,
       timeoutMs: Math.min(120_000, this.remaining()),
@@ -501,7 +561,11 @@ class Starter {
 
     // controller manager, scheduler and kwok, in parallel
     this.log('starting kube-controller-manager, kube-scheduler and kwok');
-    const serving = [`--tls-cert-file=${pki.servingCert}`, `--tls-private-key-file=${pki.servingKey}`, '--bind-address=127.0.0.1'];
+    const serving = [
+      `--tls-cert-file=${pki.servingCert}`,
+      `--tls-private-key-file=${pki.servingKey}`,
+      '--bind-address=127.0.0.1',
+    ];
     await this.spawn('kube-controller-manager', bins.kubeControllerManager, [
       `--kubeconfig=${kcmKubeconfig}`,
       `--authentication-kubeconfig=${kcmKubeconfig}`,
@@ -559,7 +623,9 @@ class Starter {
     const nodeSpecs =
       typeof opts.nodes === 'object'
         ? opts.nodes
-        : Array.from({ length: opts.nodes ?? 3 }, (_, i): FakeNodeOptions & { name: string } => ({ name: `kwok-node-${i}` }));
+        : Array.from({ length: opts.nodes ?? 3 }, (_, i): FakeNodeOptions & { name: string } => ({
+            name: `kwok-node-${i}`,
+          }));
     await Promise.all(nodeSpecs.map((n, i) => createFakeNode(admin, n.name, n, `10.255.0.${i + 2}`)));
 
     const healthz = async (port: number, name: string) => {
@@ -571,7 +637,11 @@ class Starter {
             if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.text}`);
             return true;
           },
-          { description: `${name} https://127.0.0.1:${port}/healthz`, timeoutMs: Math.min(90_000, this.remaining()), guard: this.guard },
+          {
+            description: `${name} https://127.0.0.1:${port}/healthz`,
+            timeoutMs: Math.min(90_000, this.remaining()),
+            guard: this.guard,
+          },
         );
       } finally {
         client.close();

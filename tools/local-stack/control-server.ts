@@ -32,9 +32,11 @@ export async function startControlServer(cp: ControlPlane): Promise<ControlServe
     return next;
   };
   const routes: Record<string, () => Promise<unknown>> = {
-    'POST /kube-apiserver/restart': () => serial(() => cp.restartApiServer()).then(() => ({ restarted: 'kube-apiserver' })),
+    'POST /kube-apiserver/restart': () =>
+      serial(() => cp.restartApiServer()).then(() => ({ restarted: 'kube-apiserver' })),
     'GET /memory': async () => cp.memory(),
-    'GET /health': async () => cp.processList.map((p) => ({ name: p.name, pid: p.pid, running: p.running, exit: p.exitDescription ?? null })),
+    'GET /health': async () =>
+      cp.processList.map((p) => ({ name: p.name, pid: p.pid, running: p.running, exit: p.exitDescription ?? null })),
   };
   const server = http.createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
@@ -67,11 +69,22 @@ export async function startControlServer(cp: ControlPlane): Promise<ControlServe
 }
 
 /** Calls the control endpoint; throws with the server's error message on failure. */
-export function controlRequest<T = unknown>(endpoint: ControlEndpoint, method: 'GET' | 'POST', path: string, timeoutMs = 180_000): Promise<T> {
+export function controlRequest<T = unknown>(
+  endpoint: ControlEndpoint,
+  method: 'GET' | 'POST',
+  path: string,
+  timeoutMs = 180_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const url = new URL(endpoint.url + path);
     const req = http.request(
-      { method, hostname: url.hostname, port: url.port, path: url.pathname, headers: { Authorization: `Bearer ${endpoint.token}` } },
+      {
+        method,
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        headers: { Authorization: `Bearer ${endpoint.token}` },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -84,11 +97,18 @@ export function controlRequest<T = unknown>(endpoint: ControlEndpoint, method: '
             body = text;
           }
           if (res.statusCode === 200) resolve(body as T);
-          else reject(new Error(`control ${method} ${path} -> HTTP ${res.statusCode}: ${(body as { error?: string })?.error ?? text}`));
+          else
+            reject(
+              new Error(
+                `control ${method} ${path} -> HTTP ${res.statusCode}: ${(body as { error?: string })?.error ?? text}`,
+              ),
+            );
         });
       },
     );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`control ${method} ${path}: no answer within ${timeoutMs} ms`)));
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(new Error(`control ${method} ${path}: no answer within ${timeoutMs} ms`)),
+    );
     req.on('error', reject);
     req.end();
   });

@@ -78,7 +78,10 @@ async function main(): Promise<void> {
       '  kubectl get nodes',
       '',
       ...(args.simulate
-        ? ['To run the cluster-tier tests against this control plane instead of starting one per run:', `  export ${CLUSTER_ENV}=${infoFile}`]
+        ? [
+            'To run the cluster-tier tests against this control plane instead of starting one per run:',
+            `  export ${CLUSTER_ENV}=${infoFile}`,
+          ]
         : ['(the cluster-tier tests need `--simulate` to reuse it)']),
       '',
       'Press Ctrl-C to stop everything.',

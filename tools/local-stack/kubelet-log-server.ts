@@ -36,7 +36,13 @@ export interface CriRecord {
 export function parseCriLine(line: string): CriRecord | undefined {
   const m = /^(\S+) (stdout|stderr) ([FP]) (.*)$/s.exec(line);
   if (!m) return undefined;
-  return { time: Date.parse(m[1].replace(/(\.\d{3})\d*Z$/, '$1Z')), timeText: m[1], stream: m[2], full: m[3] === 'F', text: m[4] };
+  return {
+    time: Date.parse(m[1].replace(/(\.\d{3})\d*Z$/, '$1Z')),
+    timeText: m[1],
+    stream: m[2],
+    full: m[3] === 'F',
+    text: m[4],
+  };
 }
 
 /** The text a container wrote, from its CRI log file ('' when there is none). */
@@ -83,7 +89,8 @@ export class CriLogWriter {
     this.open++;
     const decoder = new StringDecoder('utf8');
     let partial = '';
-    const write = (text: string, full: boolean) => fs.writeSync(this.fd, `${criTime()} ${name} ${full ? 'F' : 'P'} ${text}\n`);
+    const write = (text: string, full: boolean) =>
+      fs.writeSync(this.fd, `${criTime()} ${name} ${full ? 'F' : 'P'} ${text}\n`);
     stream.on('data', (c: Buffer) => {
       partial += decoder.write(c);
       let nl: number;
@@ -141,14 +148,17 @@ export class KubeletLogServer {
   private readonly advertised = new Set<string>();
 
   constructor(private readonly opts: KubeletLogServerOptions) {
-    this.server = https.createServer({ cert: opts.cert, key: opts.key, ca: opts.ca, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-      try {
-        this.serve(req, res);
-      } catch (e) {
-        const err = e instanceof LogRequestError ? e : new LogRequestError(500, (e as Error).message);
-        res.writeHead(err.status, { 'content-type': 'text/plain' }).end(err.message);
-      }
-    });
+    this.server = https.createServer(
+      { cert: opts.cert, key: opts.key, ca: opts.ca, requestCert: true, rejectUnauthorized: true },
+      (req, res) => {
+        try {
+          this.serve(req, res);
+        } catch (e) {
+          const err = e instanceof LogRequestError ? e : new LogRequestError(500, (e as Error).message);
+          res.writeHead(err.status, { 'content-type': 'text/plain' }).end(err.message);
+        }
+      },
+    );
     this.ready = new Promise((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(0, '127.0.0.1', () => resolve((this.server.address() as AddressInfo).port));
@@ -192,7 +202,10 @@ export class KubeletLogServer {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (req.method !== 'GET' || !m)
-      throw new LogRequestError(404, `${req.method} ${url.pathname}: not served here (only GET /containerLogs/{namespace}/{pod}/{container})`);
+      throw new LogRequestError(
+        404,
+        `${req.method} ${url.pathname}: not served here (only GET /containerLogs/{namespace}/{pod}/{container})`,
+      );
     const [namespace, pod, container] = m.slice(1).map(decodeURIComponent);
     const q = url.searchParams;
     const flag = (k: string) => q.get(k) === 'true' || q.get(k) === '1';
@@ -203,12 +216,18 @@ export class KubeletLogServer {
       return Number(v);
     };
     const log = this.opts.find(namespace, pod, container);
-    if (!log) throw new LogRequestError(404, `container "${container}" in pod "${namespace}/${pod}" is not known to this kubelet`);
+    if (!log)
+      throw new LogRequestError(
+        404,
+        `container "${container}" in pod "${namespace}/${pod}" is not known to this kubelet`,
+      );
     // Local Pods never restart their containers, so there is never a previous one (the kubelet's words).
-    if (flag('previous')) throw new LogRequestError(400, `previous terminated container "${container}" in pod "${pod}" not found`);
+    if (flag('previous'))
+      throw new LogRequestError(400, `previous terminated container "${container}" in pod "${pod}" not found`);
     const sinceSeconds = int('sinceSeconds');
     const sinceTime = q.get('sinceTime');
-    const since = sinceSeconds !== undefined ? Date.now() - sinceSeconds * 1000 : sinceTime ? Date.parse(sinceTime) : undefined;
+    const since =
+      sinceSeconds !== undefined ? Date.now() - sinceSeconds * 1000 : sinceTime ? Date.parse(sinceTime) : undefined;
     const tail = int('tailLines');
     const timestamps = flag('timestamps');
     const follow = flag('follow');

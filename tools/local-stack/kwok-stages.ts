@@ -21,7 +21,13 @@ export type KwokLifecycle = 'manual' | 'no-complete' | 'local';
 export const KWOK_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 export const KWOK_NODE_ANNOTATION_VALUE = 'fake';
 
-const STAGE_FILES = ['node-initialize.yaml', 'node-heartbeat-with-lease.yaml', 'pod-ready.yaml', 'pod-complete.yaml', 'pod-delete.yaml'];
+const STAGE_FILES = [
+  'node-initialize.yaml',
+  'node-heartbeat-with-lease.yaml',
+  'pod-ready.yaml',
+  'pod-complete.yaml',
+  'pod-delete.yaml',
+];
 
 interface Stage {
   metadata: { name: string };
@@ -41,7 +47,8 @@ export function writeKwokStages(stagesDir: string, outFile: string): string {
   const docs: string[] = [];
   for (const file of STAGE_FILES) {
     const full = path.join(stagesDir, file);
-    if (!fs.existsSync(full)) throw new Error(`kwok stage ${full} is missing (rebuild kwok with tools/testbin/build.sh)`);
+    if (!fs.existsSync(full))
+      throw new Error(`kwok stage ${full} is missing (rebuild kwok with tools/testbin/build.sh)`);
     for (const doc of parseAllDocuments(fs.readFileSync(full, 'utf8'))) {
       if (doc.errors.length > 0) throw new Error(`kwok stage ${full}: ${doc.errors[0].message}`);
       const stage = doc.toJS() as Stage;

@@ -22,9 +22,13 @@ const REPO = packageRoot();
 
 /** The SeaTunnel home assembled by tools/seatunnel/install.sh (installed first if missing). */
 export function seatunnelHome(): string {
-  const out = execFileSync('bash', [path.join(REPO, 'tools', 'seatunnel', 'install.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('bash', [path.join(REPO, 'tools', 'seatunnel', 'install.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const home = out.trim().split('\n').pop() ?? '';
-  if (!fs.existsSync(path.join(home, '.complete'))) throw new Error(`tools/seatunnel/install.sh did not produce a home (${home})`);
+  if (!fs.existsSync(path.join(home, '.complete')))
+    throw new Error(`tools/seatunnel/install.sh did not produce a home (${home})`);
   return home;
 }
 
@@ -74,7 +78,12 @@ export const LOCAL_POD_ANNOTATIONS = { [KWOK_LIFECYCLE_ANNOTATION]: 'local' };
 export function startLocalStack(opts: LocalStackOptions): LocalStack {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-local-'));
   const home = seatunnelHome();
-  const network = new ServiceNetwork({ admin: opts.admin, namespace: opts.namespace, hostsFile: path.join(dir, 'network', 'hosts'), log: opts.log }).start();
+  const network = new ServiceNetwork({
+    admin: opts.admin,
+    namespace: opts.namespace,
+    hostsFile: path.join(dir, 'network', 'hosts'),
+    log: opts.log,
+  }).start();
   const kubelet = new LocalKubelet({
     admin: opts.admin,
     server: opts.server,

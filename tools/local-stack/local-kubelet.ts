@@ -33,7 +33,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ConfigMap, Container, ContainerStateTerminated, Pod, PodSpec, PodStatus, Secret } from 'kubernetes-types/core/v1';
+import type {
+  ConfigMap,
+  Container,
+  ContainerStateTerminated,
+  Pod,
+  PodSpec,
+  PodStatus,
+  Secret,
+} from 'kubernetes-types/core/v1';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { KubeHttp } from '../../test/support/kube-http';
 import { resolverEnv } from './cluster-dns';
@@ -118,7 +126,11 @@ export class LocalKubelet {
   constructor(private readonly opts: LocalKubeletOptions) {
     this.freeIps = [...(opts.podIps ?? localAddressBlock(0))];
     fs.mkdirSync(opts.dir, { recursive: true });
-    if (opts.kubeletTls) this.logServer = new KubeletLogServer({ ...opts.kubeletTls, find: (ns, pod, container) => this.containerLog(ns, pod, container) });
+    if (opts.kubeletTls)
+      this.logServer = new KubeletLogServer({
+        ...opts.kubeletTls,
+        find: (ns, pod, container) => this.containerLog(ns, pod, container),
+      });
   }
 
   start(): this {
@@ -218,7 +230,8 @@ export class LocalKubelet {
       seen.add(uid);
       const known = this.pods.get(uid);
       if (!known) {
-        if (!pod.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes(pod.status?.phase ?? '')) await this.startPod(pod);
+        if (!pod.metadata.deletionTimestamp && !['Succeeded', 'Failed'].includes(pod.status?.phase ?? ''))
+          await this.startPod(pod);
         continue;
       }
       if (pod.metadata.deletionTimestamp && !known.terminating) {
@@ -227,7 +240,11 @@ export class LocalKubelet {
         // As a kubelet does (1.27+): the deleted Pod reaches a terminal phase with its container's
         // exit code before it is removed, so that e.g. the Job controller's podFailurePolicy sees it.
         void this.kill(known, pod.spec.terminationGracePeriodSeconds ?? 30)
-          .then(() => (known.exited ? this.reportExit(pod, pod.spec.containers[0].name, known.exited.code, known.exited.signal) : undefined))
+          .then(() =>
+            known.exited
+              ? this.reportExit(pod, pod.spec.containers[0].name, known.exited.code, known.exited.signal)
+              : undefined,
+          )
           .catch((e) => this.note(`${known.name}: status: ${(e as Error).message}`))
           .then(() => this.finalizeDelete(pod));
       }
@@ -249,7 +266,12 @@ export class LocalKubelet {
 
   private async finalizeDelete(pod: StoredPod): Promise<void> {
     const path = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}`;
-    await this.opts.admin.request('DELETE', path, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+    await this.opts.admin.request('DELETE', path, {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      gracePeriodSeconds: 0,
+      preconditions: { uid: pod.metadata.uid },
+    });
   }
 
   private kill(p: RunningPod, graceSeconds: number): Promise<void> {
@@ -306,7 +328,8 @@ export class LocalKubelet {
         const r = spawnSync(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, encoding: 'utf8' });
         appendCriText(containerLogFile(root, init.name), 'stdout', r.stdout ?? '');
         appendCriText(containerLogFile(root, init.name), 'stderr', r.stderr ?? '');
-        if (r.status !== 0) throw new Error(`init container ${init.name} exited ${r.status}: ${r.stderr || r.error?.message}`);
+        if (r.status !== 0)
+          throw new Error(`init container ${init.name} exited ${r.status}: ${r.stderr || r.error?.message}`);
       }
       p.run = await this.prepare(pod, pod.spec.containers[0], volumes, ip, token);
       this.launch(pod, p);
@@ -322,7 +345,12 @@ export class LocalKubelet {
   private launch(pod: StoredPod, p: RunningPod): void {
     const run = p.run!;
     const main = pod.spec.containers[0];
-    const proc = spawn(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const proc = spawn(run.argv[0], run.argv.slice(1), {
+      env: run.env,
+      cwd: run.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     // As a container runtime: each line with the time it arrived (the log endpoint's timestamps and sinceSeconds).
     p.writer = new CriLogWriter(p.logFile).capture(proc.stdout, 'stdout').capture(proc.stderr, 'stderr');
     p.proc = proc;
@@ -363,7 +391,13 @@ export class LocalKubelet {
         .catch((e) => this.note(`${p.name}: status: ${(e as Error).message}`));
       return;
     }
-    Object.assign(p, { lastTerminated: last, startedAt: undefined, started: false, ready: false, waiting: { reason: 'CrashLoopBackOff' } });
+    Object.assign(p, {
+      lastTerminated: last,
+      startedAt: undefined,
+      started: false,
+      ready: false,
+      waiting: { reason: 'CrashLoopBackOff' },
+    });
     this.report(pod, p);
     setTimeout(() => {
       if (p.terminating || this.stopped) return;
@@ -379,20 +413,36 @@ export class LocalKubelet {
         if (p.terminating) return;
         const now = new Date().toISOString();
         const image = pod.spec.containers[0].image ?? '';
-        const status = runningPodStatus({ ...p, name: pod.spec.containers[0].name, image }, clusterPodIp(p.ip), now, p.lastStatus);
+        const status = runningPodStatus(
+          { ...p, name: pod.spec.containers[0].name, image },
+          clusterPodIp(p.ip),
+          now,
+          p.lastStatus,
+        );
         await this.patchStatus(pod, status);
         p.lastStatus = status;
       })
       .catch((e) => this.note(`${p.name}: status: ${(e as Error).message}`));
   }
 
-  private async reportExit(pod: StoredPod, container: string, code: number | null, signal: NodeJS.Signals | null, message?: string): Promise<void> {
+  private async reportExit(
+    pod: StoredPod,
+    container: string,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+    message?: string,
+  ): Promise<void> {
     const now = new Date().toISOString();
     const terminated = terminatedState(code, signal, undefined, now, message);
     const exitCode = terminated.exitCode;
     await this.patchStatus(pod, {
       phase: exitCode === 0 ? 'Succeeded' : 'Failed',
-      conditions: ['Ready', 'ContainersReady'].map((type) => ({ type, status: 'False', reason: 'PodCompleted', lastTransitionTime: now })),
+      conditions: ['Ready', 'ContainersReady'].map((type) => ({
+        type,
+        status: 'False',
+        reason: 'PodCompleted',
+        lastTransitionTime: now,
+      })),
       containerStatuses: [
         {
           name: container,
@@ -431,7 +481,10 @@ export class LocalKubelet {
       if (source) {
         const { name } = source;
         if (!name) throw new Error(`volume ${v.name}: no ${source.kind === 'secrets' ? 'secretName' : 'name'}`);
-        const obj = await this.opts.admin.call<ConfigMap | Secret>('GET', `/api/v1/namespaces/${ns}/${source.kind}/${encodeURIComponent(name)}`);
+        const obj = await this.opts.admin.call<ConfigMap | Secret>(
+          'GET',
+          `/api/v1/namespaces/${ns}/${source.kind}/${encodeURIComponent(name)}`,
+        );
         const data = dataOf(obj, source.kind === 'secrets');
         const items = source.items ?? Object.keys(data).map((k) => ({ key: k, path: k }));
         for (const it of items) {
@@ -441,7 +494,8 @@ export class LocalKubelet {
         }
       } else if (v.persistentVolumeClaim) {
         const local = this.opts.persistentVolumes?.[v.persistentVolumeClaim.claimName];
-        if (!local) throw new Error(`volume ${v.name}: no local directory for claim ${v.persistentVolumeClaim.claimName}`);
+        if (!local)
+          throw new Error(`volume ${v.name}: no local directory for claim ${v.persistentVolumeClaim.claimName}`);
         fs.mkdirSync(local, { recursive: true });
         out.set(v.name, local);
         continue;
@@ -461,7 +515,10 @@ export class LocalKubelet {
       {
         apiVersion: 'authentication.k8s.io/v1',
         kind: 'TokenRequest',
-        spec: { expirationSeconds: 3600, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid } },
+        spec: {
+          expirationSeconds: 3600,
+          boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid },
+        },
       },
     );
     const file = path.join(root, 'serviceaccount.kubeconfig');
@@ -471,7 +528,9 @@ export class LocalKubelet {
       JSON.stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'local', cluster: { server: this.opts.server, 'certificate-authority-data': b64(this.opts.caData) } }],
+        clusters: [
+          { name: 'local', cluster: { server: this.opts.server, 'certificate-authority-data': b64(this.opts.caData) } },
+        ],
         users: [{ name: sa, user: { token: res.status.token } }],
         contexts: [{ name: sa, context: { cluster: 'local', user: sa, namespace: ns } }],
         'current-context': sa,
@@ -490,7 +549,8 @@ export class LocalKubelet {
       if (!base) throw new Error(`container ${c.name}: mount of unknown volume ${m.name}`);
       mounts.push([m.mountPath, m.subPath ? path.join(base, m.subPath) : base]);
     }
-    for (const [inImage, local] of Object.entries((c.image && this.opts.images[c.image]) || {})) mounts.push([inImage, local]);
+    for (const [inImage, local] of Object.entries((c.image && this.opts.images[c.image]) || {}))
+      mounts.push([inImage, local]);
     mounts.sort((a, b) => b[0].length - a[0].length);
     const mapPath = (value: string) =>
       value.replace(/(^|[=:,\s])(\/[^:=,\s]*)/g, (all, lead: string, p: string) => {
@@ -506,10 +566,14 @@ export class LocalKubelet {
       this.opts.admin
         .request<ConfigMap | Secret>('GET', `/api/v1/namespaces/${ns}/${kind}/${encodeURIComponent(name)}`)
         .then((r) => (r.status === 200 ? r.body : undefined));
-    const decode = (obj: ConfigMap | Secret | undefined, secret: boolean): Record<string, string> => (obj ? dataOf(obj, secret) : {});
+    const decode = (obj: ConfigMap | Secret | undefined, secret: boolean): Record<string, string> =>
+      obj ? dataOf(obj, secret) : {};
     for (const from of c.envFrom ?? []) {
       const secret = Boolean(from.secretRef);
-      const data = decode(await read(secret ? 'secrets' : 'configmaps', (from.secretRef ?? from.configMapRef)?.name), secret);
+      const data = decode(
+        await read(secret ? 'secrets' : 'configmaps', (from.secretRef ?? from.configMapRef)?.name),
+        secret,
+      );
       for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
     }
     // The kubelet's rules exactly ($$ → $, $(VAR) → its value so far): see kubelet-expansion.ts.
@@ -547,7 +611,12 @@ export class LocalKubelet {
       ...env,
       ...resolver?.env,
       // Bind JVMs to this Pod's loopback address only (and resolve through the cluster DNS stand-in).
-      JAVA_TOOL_OPTIONS: [`-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`, resolver?.javaOptions].filter(Boolean).join(' '),
+      JAVA_TOOL_OPTIONS: [
+        `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
+        resolver?.javaOptions,
+      ]
+        .filter(Boolean)
+        .join(' '),
       ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}),
       ...(this.opts.extraEnv?.(pod, ip) ?? {}),
     };
@@ -559,5 +628,7 @@ export class LocalKubelet {
 /** A ConfigMap's data, or a Secret's decoded. */
 function dataOf(obj: ConfigMap | Secret, secret: boolean): Record<string, string> {
   const data = obj.data ?? {};
-  return secret ? Object.fromEntries(Object.entries(data).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')])) : data;
+  return secret
+    ? Object.fromEntries(Object.entries(data).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')]))
+    : data;
 }

@@ -63,7 +63,9 @@ export function nodeBuildScript(): string {
  * missing part is an error that says how to get it. Exit code 3 of the script (cannot be provided
  * here) becomes a NodeBinariesUnavailableError.
  */
-export async function resolveNodeBinaries(opts: { build?: boolean; log?: (line: string) => void } = {}): Promise<NodeBinaries> {
+export async function resolveNodeBinaries(
+  opts: { build?: boolean; log?: (line: string) => void } = {},
+): Promise<NodeBinaries> {
   const script = nodeBuildScript();
   // A part the script did not print at all counts as missing too.
   const scan = async () => {
@@ -74,14 +76,22 @@ export async function resolveNodeBinaries(opts: { build?: boolean; log?: (line: 
   if (missing.length > 0) {
     const components = componentsFor(missing);
     if (opts.build === false) {
-      throw new Error(`real-node binaries missing: ${missing.join(', ')}; get them with: bash ${script} ${components.join(' ')}`);
+      throw new Error(
+        `real-node binaries missing: ${missing.join(', ')}; get them with: bash ${script} ${components.join(' ')}`,
+      );
     }
     (opts.log ?? ((l) => process.stderr.write(`${l}\n`)))(
       `providing missing real-node parts (${missing.join(', ')}) with ${script} ${components.join(' ')}; a cold build takes minutes`,
     );
     const code = await runBuildScript(script, components);
-    if (code === 3) throw new NodeBinariesUnavailableError(`the real node cannot be provided on this machine (${script} exited 3; its output above says why)`);
-    if (code !== 0) throw new Error(`${script} ${components.join(' ')} failed with exit code ${code} (its output above names the step)`);
+    if (code === 3)
+      throw new NodeBinariesUnavailableError(
+        `the real node cannot be provided on this machine (${script} exited 3; its output above says why)`,
+      );
+    if (code !== 0)
+      throw new Error(
+        `${script} ${components.join(' ')} failed with exit code ${code} (its output above names the step)`,
+      );
     ({ found, missing } = await scan());
     if (missing.length > 0) throw new Error(`still missing after the build: ${missing.join(', ')}`);
   }
@@ -104,7 +114,10 @@ export async function resolveNodeBinaries(opts: { build?: boolean; log?: (line: 
     ip: at('ip'),
   };
   for (const [name, file] of Object.entries(bins) as Array<[keyof NodeBinaries, string]>) {
-    if (!fs.existsSync(file)) throw new Error(`real-node binary ${name} not found at ${file} (cache damaged? remove its directory and rebuild)`);
+    if (!fs.existsSync(file))
+      throw new Error(
+        `real-node binary ${name} not found at ${file} (cache damaged? remove its directory and rebuild)`,
+      );
   }
   return bins;
 }

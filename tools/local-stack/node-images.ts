@@ -54,7 +54,8 @@ async function listImages(script: string): Promise<Listed[]> {
 function readConfigDigest(archive: string): string {
   const sidecar = path.join(path.dirname(archive), 'image.json');
   const digest = (JSON.parse(fs.readFileSync(sidecar, 'utf8')) as { configDigest?: unknown }).configDigest;
-  if (typeof digest !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(digest)) throw new Error(`${sidecar} has no valid configDigest`);
+  if (typeof digest !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(digest))
+    throw new Error(`${sidecar} has no valid configDigest`);
   return digest;
 }
 
@@ -68,21 +69,32 @@ export async function resolveImages(opts: { build?: boolean; log?: Log } = {}): 
   let listed = await listImages(script);
   let missing = listed.filter((i) => !i.archive).map((i) => i.name);
   if (missing.length > 0) {
-    if (opts.build === false) throw new Error(`node images missing: ${missing.join(', ')}; build them with: bash ${script} ${missing.join(' ')}`);
-    (opts.log ?? stderrLog)(`building missing node images (${missing.join(', ')}) with ${script}; a cold build takes minutes`);
+    if (opts.build === false)
+      throw new Error(
+        `node images missing: ${missing.join(', ')}; build them with: bash ${script} ${missing.join(' ')}`,
+      );
+    (opts.log ?? stderrLog)(
+      `building missing node images (${missing.join(', ')}) with ${script}; a cold build takes minutes`,
+    );
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn('bash', [script, ...missing], { stdio: ['ignore', 2, 2] });
       child.once('error', reject);
       child.once('exit', resolve);
     });
-    if (code !== 0) throw new Error(`${script} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`);
+    if (code !== 0)
+      throw new Error(`${script} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`);
     listed = await listImages(script);
     missing = listed.filter((i) => !i.archive).map((i) => i.name);
     if (missing.length > 0) throw new Error(`node images still missing after the build: ${missing.join(', ')}`);
   }
   const absent = NODE_IMAGE_NAMES.filter((n) => !listed.some((i) => i.name === n));
   if (absent.length > 0) throw new Error(`${script} --paths did not list: ${absent.join(', ')}`);
-  return listed.map((i) => ({ name: i.name, ref: i.ref, archive: i.archive!, configDigest: readConfigDigest(i.archive!) }));
+  return listed.map((i) => ({
+    name: i.name,
+    ref: i.ref,
+    archive: i.archive!,
+    configDigest: readConfigDigest(i.archive!),
+  }));
 }
 
 /**
@@ -120,10 +132,16 @@ export const CRI_NAMESPACE = 'k8s.io';
  * image of that ref with the same config (image ID) is already there. Throws, naming the image,
  * when an import fails or the ref does not appear afterwards.
  */
-export async function importImages(ctrPath: string, socket: string, images: readonly NodeImage[], log: Log = stderrLog): Promise<void> {
+export async function importImages(
+  ctrPath: string,
+  socket: string,
+  images: readonly NodeImage[],
+  log: Log = stderrLog,
+): Promise<void> {
   const ctr = async (...args: string[]): Promise<string> => {
     try {
-      return (await run(ctrPath, ['--address', socket, '--namespace', CRI_NAMESPACE, ...args], { maxBuffer: 16 << 20 })).stdout;
+      return (await run(ctrPath, ['--address', socket, '--namespace', CRI_NAMESPACE, ...args], { maxBuffer: 16 << 20 }))
+        .stdout;
     } catch (e) {
       const err = e as Error & { stderr?: string };
       throw new Error(`ctr ${args.join(' ')} failed: ${(err.stderr || err.message).trim()}`, { cause: e });
@@ -144,7 +162,10 @@ export async function importImages(ctrPath: string, socket: string, images: read
     const now = parseCtrImages(await ctr('images', 'ls')).find((r) => sameImageRef(r.ref, image.ref));
     if (!now) throw new Error(`after importing ${image.archive}, containerd lists no image ${image.ref}`);
     const config = await configOf(now.digest);
-    if (config !== image.configDigest) throw new Error(`after importing ${image.archive}, ${image.ref} has config ${config}, expected ${image.configDigest}`);
+    if (config !== image.configDigest)
+      throw new Error(
+        `after importing ${image.archive}, ${image.ref} has config ${config}, expected ${image.configDigest}`,
+      );
     log(`imported ${image.name} image ${image.ref} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }

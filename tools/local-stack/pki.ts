@@ -61,7 +61,13 @@ async function openssl(step: string, args: string[]): Promise<void> {
 
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
 
-async function signed(dir: string, name: string, subject: string, ext: string, ca: { cert: string; key: string }): Promise<{ cert: string; key: string }> {
+async function signed(
+  dir: string,
+  name: string,
+  subject: string,
+  ext: string,
+  ca: { cert: string; key: string },
+): Promise<{ cert: string; key: string }> {
   const key = path.join(dir, `${name}.key`);
   const csr = path.join(dir, `${name}.csr`);
   const cert = path.join(dir, `${name}.crt`);
@@ -135,12 +141,19 @@ export async function createPki(dir: string): Promise<Pki> {
       'keyUsage=critical,keyCertSign,cRLSign',
     ]),
     // RSA for the ServiceAccount issuer: RS256 is what every token consumer understands.
-    openssl('ServiceAccount signing key', ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', saKey]).then(() =>
-      openssl('ServiceAccount public key', ['pkey', '-in', saKey, '-pubout', '-out', saPub]),
-    ),
+    openssl('ServiceAccount signing key', [
+      'genpkey',
+      '-algorithm',
+      'RSA',
+      '-pkeyopt',
+      'rsa_keygen_bits:2048',
+      '-out',
+      saKey,
+    ]).then(() => openssl('ServiceAccount public key', ['pkey', '-in', saKey, '-pubout', '-out', saPub])),
   ]);
   const ca = { cert: caCert, key: caKey };
-  const clientExt = 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n';
+  const clientExt =
+    'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n';
   const names = Object.keys(CLIENT_SUBJECTS) as ClientName[];
   const [serving, kubelet, ...clientPairs] = await Promise.all([
     signed(
@@ -187,8 +200,14 @@ export function issueCertificate(
   sans: string[] = [],
 ): Promise<{ cert: string; key: string }> {
   const usage = sans.length > 0 ? `serverAuth\nsubjectAltName=${sans.join(',')}` : 'clientAuth';
-  return signed(pki.dir, name, subject, `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\n`, {
-    cert: pki.caCert,
-    key: pki.caKey,
-  });
+  return signed(
+    pki.dir,
+    name,
+    subject,
+    `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\n`,
+    {
+      cert: pki.caCert,
+      key: pki.caKey,
+    },
+  );
 }

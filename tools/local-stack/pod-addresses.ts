@@ -13,14 +13,16 @@
 
 /** Local Pod addresses of block `block` (0–255): 127.B.0.2 … 127.B.0.250. */
 export function localAddressBlock(block: number): string[] {
-  if (!Number.isInteger(block) || block < 0 || block > 255) throw new Error(`address block ${block}: expected 0 to 255`);
+  if (!Number.isInteger(block) || block < 0 || block > 255)
+    throw new Error(`address block ${block}: expected 0 to 255`);
   return Array.from({ length: 249 }, (_, i) => `127.${block}.0.${i + 2}`);
 }
 
 /** The Pod IP the API shows for a local Pod on loopback address `local`. */
 export function clusterPodIp(local: string): string {
   const o = local.split('.');
-  if (o.length !== 4 || o[0] !== '127' || o[2] !== '0') throw new Error(`local Pod address ${local}: expected 127.B.0.N`);
+  if (o.length !== 4 || o[0] !== '127' || o[2] !== '0')
+    throw new Error(`local Pod address ${local}: expected 127.B.0.N`);
   return `10.245.${o[1]}.${o[3]}`;
 }
 

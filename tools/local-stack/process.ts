@@ -147,7 +147,10 @@ export class ManagedProcess {
     this.child.ref();
     this.signal('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([this.exited.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
+    const timedOut = await Promise.race([
+      this.exited.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs))),
+    ]);
     clearTimeout(timer);
     if (timedOut && this.running) {
       this.signal('SIGKILL');

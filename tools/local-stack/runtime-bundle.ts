@@ -36,7 +36,11 @@ export function ensureBundle(): string {
     fs.statSync(path.join(RUNTIME_DIR, 'build.mjs')).mtimeMs,
   );
   if (fs.existsSync(BUNDLE) && fs.statSync(BUNDLE).mtimeMs >= sources) return BUNDLE;
-  const r = spawnSync(process.execPath, [path.join(RUNTIME_DIR, 'build.mjs')], { cwd: RUNTIME_DIR, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const r = spawnSync(process.execPath, [path.join(RUNTIME_DIR, 'build.mjs')], {
+    cwd: RUNTIME_DIR,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
   if (r.status !== 0) throw new Error(`bundling the runtime failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   return BUNDLE;
 }

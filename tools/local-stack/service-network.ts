@@ -76,7 +76,10 @@ export class ServiceNetwork {
     const ns = encodeURIComponent(this.opts.namespace);
     const [services, slices] = await Promise.all([
       this.opts.admin.call<{ items: Service[] }>('GET', `/api/v1/namespaces/${ns}/services`),
-      this.opts.admin.call<{ items: EndpointSlice[] }>('GET', `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`),
+      this.opts.admin.call<{ items: EndpointSlice[] }>(
+        'GET',
+        `/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`,
+      ),
     ]);
     // Proxies first: the names of a new Service must not appear before its address listens.
     await this.proxy.sync(services.items, slices.items);

@@ -21,7 +21,9 @@ import { slicesOf } from './cluster-dns';
 import { localPodIp } from './pod-addresses';
 
 /** The addresses handed to Services: 127.0.2.1 … 127.0.3.254. */
-export const DEFAULT_PROXY_ADDRESSES: readonly string[] = [2, 3].flatMap((c) => Array.from({ length: 254 }, (_, i) => `127.0.${c}.${i + 1}`));
+export const DEFAULT_PROXY_ADDRESSES: readonly string[] = [2, 3].flatMap((c) =>
+  Array.from({ length: 254 }, (_, i) => `127.0.${c}.${i + 1}`),
+);
 
 export interface Backend {
   readonly ip: string;
@@ -78,7 +80,9 @@ export class ServiceProxy {
     private readonly addresses: readonly string[] = DEFAULT_PROXY_ADDRESSES,
     private readonly log: (line: string) => void = () => undefined,
   ) {
-    for (const a of addresses) if (!a.startsWith('127.')) throw new Error(`service proxy address ${a}: only 127.x loopback addresses may be used`);
+    for (const a of addresses)
+      if (!a.startsWith('127.'))
+        throw new Error(`service proxy address ${a}: only 127.x loopback addresses may be used`);
   }
 
   /** The loopback address proxying a Service, if it has one. */
@@ -158,7 +162,11 @@ export class ServiceProxy {
   }
 
   private async open(address: string, port: number) {
-    const entry = { server: net.createServer({ allowHalfOpen: true, pauseOnConnect: true }), backends: [] as Backend[], next: 0 };
+    const entry = {
+      server: net.createServer({ allowHalfOpen: true, pauseOnConnect: true }),
+      backends: [] as Backend[],
+      next: 0,
+    };
     entry.server.on('connection', (client) => {
       // A round-robin order starting after the last backend used, each tried at most once.
       const order = entry.backends.map((_, i) => entry.backends[(entry.next + i) % entry.backends.length]);

@@ -5,7 +5,12 @@
 import type { KubeHttp } from '../../test/support/kube-http';
 
 /** Creates the volume and the claim; returns the volume's name (cluster-scoped: delete it after). */
-export async function createSharedClaim(admin: KubeHttp, namespace: string, claim: string, dir: string): Promise<string> {
+export async function createSharedClaim(
+  admin: KubeHttp,
+  namespace: string,
+  claim: string,
+  dir: string,
+): Promise<string> {
   const volume = `${namespace}-${claim}`;
   await admin.call('POST', '/api/v1/persistentvolumes', {
     apiVersion: 'v1',
@@ -24,7 +29,12 @@ export async function createSharedClaim(admin: KubeHttp, namespace: string, clai
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: { name: claim },
-    spec: { accessModes: ['ReadWriteMany'], storageClassName: '', volumeName: volume, resources: { requests: { storage: '1Gi' } } },
+    spec: {
+      accessModes: ['ReadWriteMany'],
+      storageClassName: '',
+      volumeName: volume,
+      resources: { requests: { storage: '1Gi' } },
+    },
   });
   return volume;
 }

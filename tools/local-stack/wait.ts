@@ -18,7 +18,10 @@ export class WaitTimeoutError extends Error {}
  * thrown by `probe` count as "not yet" (the last one is reported on timeout); errors thrown by
  * `guard` abort immediately.
  */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, opts: WaitOptions): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  opts: WaitOptions,
+): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const intervalMs = opts.intervalMs ?? 250;
   const deadline = Date.now() + timeoutMs;
@@ -33,7 +36,12 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
       lastError = e;
     }
     if (Date.now() >= deadline) {
-      const detail = lastError instanceof Error ? `; last error: ${lastError.message}` : lastError !== undefined ? `; last error: ${inspect(lastError)}` : '';
+      const detail =
+        lastError instanceof Error
+          ? `; last error: ${lastError.message}`
+          : lastError !== undefined
+            ? `; last error: ${inspect(lastError)}`
+            : '';
       throw new WaitTimeoutError(`timed out after ${timeoutMs} ms waiting for ${opts.description}${detail}`);
     }
     await new Promise((r) => setTimeout(r, Math.min(intervalMs, Math.max(0, deadline - Date.now()))));

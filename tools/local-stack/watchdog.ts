@@ -38,10 +38,23 @@ export interface Watchdog {
 export function startWatchdog(opts: { pidFile: string; dir: string; keepDir: boolean }): Watchdog {
   const parentStart = processStartTime(process.pid);
   if (!parentStart) throw new Error('watchdog: cannot read /proc/self/stat (is this Linux?)');
-  const child = spawn('bash', ['-c', SCRIPT, 'seatunnel-app-watchdog', String(process.pid), parentStart, opts.pidFile, opts.dir, opts.keepDir ? '1' : '0'], {
-    detached: true,
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'bash',
+    [
+      '-c',
+      SCRIPT,
+      'seatunnel-app-watchdog',
+      String(process.pid),
+      parentStart,
+      opts.pidFile,
+      opts.dir,
+      opts.keepDir ? '1' : '0',
+    ],
+    {
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
   child.unref();
   const pid = child.pid;
   if (pid === undefined) throw new Error('watchdog: spawn of bash returned no PID');

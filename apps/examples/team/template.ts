@@ -24,7 +24,10 @@ export const platform = new TeamTemplate(
 );
 
 /** The data team narrows it: its own label, bigger workers. */
-export const dataTeam = platform.extend({ labels: { team: 'data' }, workerCpuCores: 2 }, { name: 'the data team template' });
+export const dataTeam = platform.extend(
+  { labels: { team: 'data' }, workerCpuCores: 2 },
+  { name: 'the data team template' },
+);
 
 const job = (name: string) => readFileSync(join(packageRoot(), 'apps', 'examples', 'team', `${name}.conf`), 'utf8');
 

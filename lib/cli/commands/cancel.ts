@@ -24,7 +24,10 @@ export async function cancelCommand(args: ParsedArgs, out: Output): Promise<numb
       await accepted;
       const timeoutMs = args.waitTimeoutMs > 0 ? args.waitTimeoutMs : DEFAULT_SAVEPOINT_TIMEOUT_MS;
       const g = await requestGracefulStop(kube, conn.namespace, applicationId, { timeoutMs });
-      if (!g.stopped) out.warn(`the application did not stop with a savepoint within ${timeoutMs} ms (last phase ${g.phase ?? 'unknown'}); deleting it anyway`);
+      if (!g.stopped)
+        out.warn(
+          `the application did not stop with a savepoint within ${timeoutMs} ms (last phase ${g.phase ?? 'unknown'}); deleting it anyway`,
+        );
     }
     const r = await cancelApplication(kube, conn.namespace, applicationId, { writesWaitFor: accepted });
     const lines = [`Application ID: ${applicationId}`, 'Cancellation requested'];

@@ -27,12 +27,20 @@ export async function docsCommand(args: ParsedArgs, out: Output): Promise<number
   const files = generatedDocs(root);
   if (args.check) {
     const stale = files.filter((f) => !isCurrent(root, f)).map((f) => f.path);
-    if (stale.length) throw new CliError(`${stale.join(', ')} ${stale.length > 1 ? 'are' : 'is'} stale; run: npm run docs`, CLI_EXIT.failed);
+    if (stale.length)
+      throw new CliError(
+        `${stale.join(', ')} ${stale.length > 1 ? 'are' : 'is'} stale; run: npm run docs`,
+        CLI_EXIT.failed,
+      );
     out.line(`${files.map((f) => f.path).join(', ')}: up to date`);
     return CLI_EXIT.ok;
   }
   for (const f of files) {
-    writeFilesAtomically(join(root, dirname(f.path)), [{ name: f.path.slice(dirname(f.path).length + 1), content: f.content }], 'docs --write:');
+    writeFilesAtomically(
+      join(root, dirname(f.path)),
+      [{ name: f.path.slice(dirname(f.path).length + 1), content: f.content }],
+      'docs --write:',
+    );
     out.line(`Wrote ${f.path}`);
   }
   return CLI_EXIT.ok;

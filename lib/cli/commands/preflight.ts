@@ -35,7 +35,12 @@ export function preflightLines(r: PreflightReport): string[] {
   return lines;
 }
 
-export async function reportPreflight(kube: Kube, plan: ApplicationPlan, out: Output, server: ServerSupport): Promise<number> {
+export async function reportPreflight(
+  kube: Kube,
+  plan: ApplicationPlan,
+  out: Output,
+  server: ServerSupport,
+): Promise<number> {
   const report = await runPreflight(kube, plan, server);
   for (const w of report.warnings) out.warn(w);
   out.result({ ...report }, preflightLines(report));

@@ -6,7 +6,13 @@ import type { Kube } from '../../kube';
 import { applicationStatus, readApplication, readStatus, statusLines, type StatusReport } from '../../submit/status';
 import { applicationTimeline, timelineLines } from '../../submit/timeline';
 import type { ParsedArgs } from '../args';
-import { applicationIdFrom, connectKube, connectionFromArgs, readOnSupportedServer, requireSupportedServer } from '../connect';
+import {
+  applicationIdFrom,
+  connectKube,
+  connectionFromArgs,
+  readOnSupportedServer,
+  requireSupportedServer,
+} from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import type { Output } from '../output';
 import { elapsed, waitExitCode, waitForApplication } from '../wait';
@@ -20,13 +26,19 @@ export async function waitAndReport(
   applicationId: string,
   extra: { data: Record<string, unknown>; lines: string[] },
 ): Promise<number> {
-  const w = await waitForApplication(kube, namespace, applicationId, out, { intervalMs: args.waitIntervalMs, timeoutMs: args.waitTimeoutMs });
+  const w = await waitForApplication(kube, namespace, applicationId, out, {
+    intervalMs: args.waitIntervalMs,
+    timeoutMs: args.waitTimeoutMs,
+  });
   const lines = [...extra.lines, ...statusLines(w.report)];
   if (w.timedOut)
     out.error(
       `error: --wait-timeout ${args.waitTimeoutMs} ms expired after ${elapsed(w.elapsedMs)}; the last status is ${w.report.status} (the application keeps running; closing the CLI never cancels it)`,
     );
-  out.result({ ...extra.data, ...statusData(w.report), waited: true, timedOut: w.timedOut, elapsedMs: Math.round(w.elapsedMs) }, lines);
+  out.result(
+    { ...extra.data, ...statusData(w.report), waited: true, timedOut: w.timedOut, elapsedMs: Math.round(w.elapsedMs) },
+    lines,
+  );
   return w.timedOut ? CLI_EXIT.waitTimeout : waitExitCode(w.report.status);
 }
 
@@ -46,14 +58,20 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
     }
     if (args.explain) {
       // The status exactly as plain status derives it, then the story (lib/submit/timeline.ts).
-      const o = await readOnSupportedServer(kube, out, () => readApplication(kube, conn.namespace, applicationId, { events: 'always' }));
+      const o = await readOnSupportedServer(kube, out, () =>
+        readApplication(kube, conn.namespace, applicationId, { events: 'always' }),
+      );
       const report = applicationStatus(applicationId, conn.namespace, o.job, o.pods, o.events);
-      const timeline = o.job ? applicationTimeline(o.job, o.events ?? [], o.pods, { now: new Date(), eventsRead: o.events !== undefined }) : undefined;
+      const timeline = o.job
+        ? applicationTimeline(o.job, o.events ?? [], o.pods, { now: new Date(), eventsRead: o.events !== undefined })
+        : undefined;
       out.result({ ...statusData(report), ...(timeline ? { timeline } : {}) }, [
         `Application ID: ${applicationId}`,
         ...statusLines(report),
         ...(report.finishedAt ? [`Finished: ${report.finishedAt}`] : []),
-        ...(timeline ? timelineLines(timeline) : ['Timeline: none (without its Job nothing of the application is recorded)']),
+        ...(timeline
+          ? timelineLines(timeline)
+          : ['Timeline: none (without its Job nothing of the application is recorded)']),
       ]);
       return CLI_EXIT.ok;
     }

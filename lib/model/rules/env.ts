@@ -54,7 +54,11 @@ export function resolveEnvVars(r: PropReader): EnvVarSpec[] {
     } else ok = r.check('env', key, configMapKeyProblem(key), `${name}.key`) && ok;
     if (!ok) continue;
     const optional = o.optional === true;
-    out.push(forms[0] === 'secret' ? { name, secret: source, key: key as string, optional } : { name, configmap: source, key: key as string, optional });
+    out.push(
+      forms[0] === 'secret'
+        ? { name, secret: source, key: key as string, optional }
+        : { name, configmap: source, key: key as string, optional },
+    );
   }
   return out;
 }

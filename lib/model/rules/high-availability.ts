@@ -34,7 +34,10 @@ export function checkpointStorageRule(fs: string | undefined, where: string): st
   return `high availability needs checkpoint storage every master reaches: a ReadWriteMany PersistentVolumeClaim (kubernetes.checkpoint-pvc), or remote storage (fs.defaultFS) in ${where} — without it each master checkpoints to its own Pod's disk${fs ? ` (${where} says ${fs})` : ''}`;
 }
 
-export function resolveHighAvailability(r: PropReader, storage: { checkpointPvc?: string; runtimeFiles: RuntimeFilesSpec }): HaSpec | undefined {
+export function resolveHighAvailability(
+  r: PropReader,
+  storage: { checkpointPvc?: string; runtimeFiles: RuntimeFilesSpec },
+): HaSpec | undefined {
   const enabled = r.bool('haEnabled');
   const masters = r.int('haMasters');
   const backupCount = r.int('haBackupCount');
@@ -42,16 +45,22 @@ export function resolveHighAvailability(r: PropReader, storage: { checkpointPvc?
   const workerReplacements = r.int('haWorkerReplacements');
   const coordinatorRestarts = r.int('haCoordinatorRestarts');
   if (!enabled) return undefined;
-  if (masters < HA_MIN_MASTERS) r.fail('haMasters', masters, `high availability needs at least ${HA_MIN_MASTERS} masters`);
+  if (masters < HA_MIN_MASTERS)
+    r.fail('haMasters', masters, `high availability needs at least ${HA_MIN_MASTERS} masters`);
   if (backupCount < HA_MIN_BACKUP_COUNT) {
-    r.fail('haBackupCount', backupCount, `high availability needs backup-count of at least ${HA_MIN_BACKUP_COUNT}, or a lost master loses its partitions`);
+    r.fail(
+      'haBackupCount',
+      backupCount,
+      `high availability needs backup-count of at least ${HA_MIN_BACKUP_COUNT}, or a lost master loses its partitions`,
+    );
   }
   if (backupCount >= HA_MIN_BACKUP_COUNT && masters >= HA_MIN_MASTERS && backupCount >= masters) {
     r.fail('haBackupCount', backupCount, `must be less than the number of masters (${masters})`);
   }
   // With kubernetes.config-map supplying seatunnel.yaml, the storage is in a ConfigMap only the
   // cluster has: submit and preflight check it there (haCheckpointStorageProblem).
-  const engineFromConfigMap = r.props.runtimeConfigMap !== undefined && storage.runtimeFiles.engine.mode === 'generated';
+  const engineFromConfigMap =
+    r.props.runtimeConfigMap !== undefined && storage.runtimeFiles.engine.mode === 'generated';
   const remoteFs = suppliedCheckpointFs(storage.runtimeFiles);
   if (!storage.checkpointPvc && !engineFromConfigMap && !isSharedFs(remoteFs)) {
     r.fail('checkpointPvc', '(unset)', checkpointStorageRule(remoteFs, 'the supplied engine file'));

@@ -12,7 +12,8 @@ export type Identity = Pick<ApplicationSpec, 'appId' | 'name' | 'namespace' | 'j
 export function applicationIdProblem(id: string): string | undefined {
   const p = dns1123LabelProblem(id);
   if (p) return p;
-  if (id.length > APP_ID_MAX) return `must be at most ${APP_ID_MAX} characters so that worker Pod names fit (has ${id.length})`;
+  if (id.length > APP_ID_MAX)
+    return `must be at most ${APP_ID_MAX} characters so that worker Pod names fit (has ${id.length})`;
   return undefined;
 }
 
@@ -34,7 +35,11 @@ export function resolveIdentity(r: PropReader): Identity {
   const jobId = r.long('jobId') ?? (ctx.ids === 'random' ? randomJobId(ctx.random) : derivedJobId(appId));
   const restoreJobId = r.long('restoreJobId');
   if (restoreJobId !== undefined && restoreJobId === jobId) {
-    r.fail('restoreJobId', restoreJobId, "must differ from the job ID: a restore starts a new job from the old job's checkpoint");
+    r.fail(
+      'restoreJobId',
+      restoreJobId,
+      "must differ from the job ID: a restore starts a new job from the old job's checkpoint",
+    );
   }
   return { appId, name, namespace, jobId, ...(restoreJobId !== undefined ? { restoreJobId } : {}) };
 }

@@ -5,11 +5,15 @@ import { absolutePathProblem, dns1123SubdomainProblem, imageReferenceProblem } f
 import type { ApplicationSpec } from '../spec';
 import type { PropReader } from './reader';
 
-export type Images = Pick<ApplicationSpec, 'image' | 'imagePullPolicy' | 'imagePullSecrets' | 'seatunnelHome' | 'classDataSharing' | 'runtime'>;
+export type Images = Pick<
+  ApplicationSpec,
+  'image' | 'imagePullPolicy' | 'imagePullSecrets' | 'seatunnelHome' | 'classDataSharing' | 'runtime'
+>;
 
 export function resolveImages(r: PropReader): Images {
   let image = '';
-  if (r.props.image === undefined) r.fail('image', undefined, "is required: the image with the SeaTunnel distribution and the job's connectors");
+  if (r.props.image === undefined)
+    r.fail('image', undefined, "is required: the image with the SeaTunnel distribution and the job's connectors");
   else image = r.str('image', imageReferenceProblem);
   return {
     image,
@@ -35,7 +39,8 @@ function pullSecrets(r: PropReader): string[] {
     return out;
   }
   list.forEach((s: unknown, i) => {
-    if (typeof s !== 'string' || s.trim() === '') r.fail('imagePullSecrets', s, 'entries must be non-empty Secret names', `[${i}]`);
+    if (typeof s !== 'string' || s.trim() === '')
+      r.fail('imagePullSecrets', s, 'entries must be non-empty Secret names', `[${i}]`);
     else if (r.check('imagePullSecrets', s, dns1123SubdomainProblem(s), `[${i}]`) && !out.includes(s)) out.push(s);
   });
   return out;

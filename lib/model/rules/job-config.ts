@@ -22,7 +22,8 @@ export function jobConfigProblem(text: string): string | undefined {
     return `the job config is not valid HOCON: ${(e as Error).message}`;
   }
   const missing = ['source', 'sink'].filter((k) => tree[k] === undefined);
-  if (missing.length) return `the job config has no ${missing.join(' and no ')} section; a SeaTunnel job needs env, source and sink`;
+  if (missing.length)
+    return `the job config has no ${missing.join(' and no ')} section; a SeaTunnel job needs env, source and sink`;
   return undefined;
 }
 
@@ -53,7 +54,10 @@ export function resolveJobConfig(r: PropReader, mounted: readonly MountedObject[
   }
   const key = r.jobConfigKey();
   if (text === undefined) {
-    r.failWithoutOption(key, 'a job config is required: pass -c job.conf, or set kubernetes.job-config-file to a mounted file');
+    r.failWithoutOption(
+      key,
+      'a job config is required: pass -c job.conf, or set kubernetes.job-config-file to a mounted file',
+    );
     return undefined;
   }
   if (typeof text !== 'string' || text.trim() === '') {

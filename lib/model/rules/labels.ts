@@ -22,7 +22,12 @@ const MAX_ANNOTATION_BYTES = 256 * 1024;
 
 export type StringMapKind = 'label' | 'annotation' | 'selector';
 
-export function resolveStringMap(r: PropReader, prop: PropName, kind: StringMapKind, role?: PodRole): Record<string, string> {
+export function resolveStringMap(
+  r: PropReader,
+  prop: PropName,
+  kind: StringMapKind,
+  role?: PodRole,
+): Record<string, string> {
   const v = r.props[prop] as unknown;
   if (v === undefined) return {};
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
@@ -42,13 +47,23 @@ export function resolveStringMap(r: PropReader, prop: PropName, kind: StringMapK
       continue;
     }
     if (kind === 'label' && (k.startsWith(RESERVED_KEY_PREFIX) || RESERVED_LABELS.has(k))) {
-      r.fail(prop, k, `the label key is reserved (set by this tool${role === 'master' || !role ? ' or by the Job controller' : ''}); choose another key`, k);
+      r.fail(
+        prop,
+        k,
+        `the label key is reserved (set by this tool${role === 'master' || !role ? ' or by the Job controller' : ''}); choose another key`,
+        k,
+      );
       continue;
     }
     // The runtime acts on its annotations (cancel-requested stops the job) and `status` reads
     // them (phase, job-status): a user's value there would cancel the application or misreport it.
     if (kind === 'annotation' && k.startsWith(RESERVED_KEY_PREFIX)) {
-      r.fail(prop, k, `annotation keys under ${RESERVED_KEY_PREFIX} are reserved: this tool and the runtime set and act on them; choose another key`, k);
+      r.fail(
+        prop,
+        k,
+        `annotation keys under ${RESERVED_KEY_PREFIX} are reserved: this tool and the runtime set and act on them; choose another key`,
+        k,
+      );
       continue;
     }
     if (kind !== 'annotation') {
@@ -61,6 +76,7 @@ export function resolveStringMap(r: PropReader, prop: PropName, kind: StringMapK
     size += k.length + val.length;
     out[k] = val;
   }
-  if (kind === 'annotation' && size > MAX_ANNOTATION_BYTES) r.fail(prop, `${size} bytes`, 'annotations must total at most 256 KiB');
+  if (kind === 'annotation' && size > MAX_ANNOTATION_BYTES)
+    r.fail(prop, `${size} bytes`, 'annotations must total at most 256 KiB');
   return out;
 }

@@ -31,7 +31,10 @@ export const SERVICE_ACCOUNT_TOKEN_DIR = '/var/run/secrets/kubernetes.io/service
  */
 export const GENERATED_NAME_SUFFIXES = ['', '-engine', '-worker', '-runtime', '-master'] as const;
 
-export type Mounts = Pick<ApplicationSpec, 'configMaps' | 'secrets' | 'secretRef' | 'checkpointPvc' | 'runtimeConfigMap'>;
+export type Mounts = Pick<
+  ApplicationSpec,
+  'configMaps' | 'secrets' | 'secretRef' | 'checkpointPvc' | 'runtimeConfigMap'
+>;
 
 export function resolveMounts(r: PropReader, appId: string, seatunnelHome: string): Mounts {
   const generatedNames = new Set(GENERATED_NAME_SUFFIXES.map((s) => `${appId}${s}`));
@@ -52,7 +55,12 @@ export function resolveMounts(r: PropReader, appId: string, seatunnelHome: strin
   };
 }
 
-function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: string, generatedNames: Set<string>): MountedObject[] {
+function mountedObjects(
+  r: PropReader,
+  prop: 'configMaps' | 'secrets',
+  appId: string,
+  generatedNames: Set<string>,
+): MountedObject[] {
   const v = r.props[prop] as unknown;
   if (v === undefined) return [];
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
@@ -66,15 +74,27 @@ function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: st
     const sub = (s?: string) => (s ? `${entry}.${s}` : entry);
     const entryProblem = dns1123LabelProblem(entry);
     if (entryProblem || entry.length > MAX_ENTRY_NAME) {
-      r.fail(prop, entry, `entry names become object and volume names: ${entryProblem ?? `must be at most ${MAX_ENTRY_NAME} characters`}`, sub());
+      r.fail(
+        prop,
+        entry,
+        `entry names become object and volume names: ${entryProblem ?? `must be at most ${MAX_ENTRY_NAME} characters`}`,
+        sub(),
+      );
       continue;
     }
     if (raw.ref !== undefined && raw.data !== undefined)
-      r.fail(prop, raw, `set either ref (an existing ${what}) or data (a ${what} the application owns), not both`, sub());
-    if (raw.ref === undefined && raw.data === undefined) r.fail(prop, raw, `needs ref (an existing ${what}) or data (a ${what} the application owns)`, sub());
+      r.fail(
+        prop,
+        raw,
+        `set either ref (an existing ${what}) or data (a ${what} the application owns), not both`,
+        sub(),
+      );
+    if (raw.ref === undefined && raw.data === undefined)
+      r.fail(prop, raw, `needs ref (an existing ${what}) or data (a ${what} the application owns)`, sub());
     if (raw.ref !== undefined) r.check(prop, raw.ref, dns1123SubdomainProblem(raw.ref), sub('ref'));
     if (raw.name !== undefined) {
-      if (raw.ref !== undefined) r.fail(prop, raw.name, 'name is only for a created object (data); a reference is named by ref', sub('name'));
+      if (raw.ref !== undefined)
+        r.fail(prop, raw.name, 'name is only for a created object (data); a reference is named by ref', sub('name'));
       r.check(prop, raw.name, dns1123SubdomainProblem(raw.name), sub('name'));
     }
     let dataBytes = 0;
@@ -93,9 +113,19 @@ function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: st
     const mounts = Object.entries(raw.mounts ?? {}).map(([key, path]) => ({ key, path }));
     for (const m of mounts) {
       r.check(prop, m.key, configMapKeyProblem(m.key), sub(`mounts."${m.key}"`));
-      r.check(prop, m.path, typeof m.path === 'string' ? absolutePathProblem(m.path, false) : 'must be a string', sub(`mounts."${m.key}"`));
+      r.check(
+        prop,
+        m.path,
+        typeof m.path === 'string' ? absolutePathProblem(m.path, false) : 'must be a string',
+        sub(`mounts."${m.key}"`),
+      );
       if (raw.data !== undefined && !(m.key in raw.data)) {
-        r.fail(prop, m.key, `mounts a key that data does not define (keys: ${Object.keys(raw.data).join(', ') || 'none'})`, sub(`mounts."${m.key}"`));
+        r.fail(
+          prop,
+          m.key,
+          `mounts a key that data does not define (keys: ${Object.keys(raw.data).join(', ') || 'none'})`,
+          sub(`mounts."${m.key}"`),
+        );
       }
     }
     const roles = raw.roles === undefined ? [...DEFAULT_ROLES[prop]] : [...raw.roles];
@@ -104,12 +134,24 @@ function mountedObjects(r: PropReader, prop: 'configMaps' | 'secrets', appId: st
     }
     const name = raw.ref ?? raw.name ?? `${appId}-${entry}`;
     if (raw.ref === undefined && generatedNames.has(name)) {
-      r.fail(prop, name, `the name is used by an object this tool generates (${[...generatedNames].join(', ')}); set another name`, sub('name'));
+      r.fail(
+        prop,
+        name,
+        `the name is used by an object this tool generates (${[...generatedNames].join(', ')}); set another name`,
+        sub('name'),
+      );
     } else if (raw.ref === undefined && raw.name !== undefined) {
       const problem = ownedNameProblem(raw.name, appId);
-      if (problem) r.fail(prop, raw.name, `${problem}; leave name unset for "${appId}-${entry}", or use ref to mount an existing ${what}`, sub('name'));
+      if (problem)
+        r.fail(
+          prop,
+          raw.name,
+          `${problem}; leave name unset for "${appId}-${entry}", or use ref to mount an existing ${what}`,
+          sub('name'),
+        );
     }
-    if (raw.ref === undefined && !raw.name && name.length > 253) r.fail(prop, name, 'the derived name is longer than 253 characters; set name', sub());
+    if (raw.ref === undefined && !raw.name && name.length > 253)
+      r.fail(prop, name, 'the derived name is longer than 253 characters; set name', sub());
     if (r.issueCount > before) continue;
     out.push({
       entry,
@@ -136,7 +178,8 @@ export function ownedNameProblem(name: string, appId: string): string | undefine
     return `an owned object's name must start with "${readable}-" (the application's name, as the generated objects' names do), so it cannot be another object in the namespace`;
   for (const m of name.matchAll(new RegExp(`-[0-9a-f]{${APP_ID_SUFFIX_HEX}}(?=-|$)`, 'g'))) {
     const id = name.slice(0, (m.index ?? 0) + m[0].length);
-    if (id !== appId && isApplicationId(id)) return `has the shape of an object of another application (ID ${id}); an owned object's name must not`;
+    if (id !== appId && isApplicationId(id))
+      return `has the shape of an object of another application (ID ${id}); an owned object's name must not`;
   }
   return undefined;
 }
@@ -185,7 +228,12 @@ function reservedPaths(seatunnelHome: string, runtimeConfigMap: boolean): Reserv
  * it, one inside would change it, and two mounts where one lies inside the other cannot both be
  * made (a file is not a directory). Paths are compared in normal form, per role.
  */
-function checkMountConflicts(r: PropReader, objects: MountedObject[], seatunnelHome: string, runtimeConfigMap: boolean): void {
+function checkMountConflicts(
+  r: PropReader,
+  objects: MountedObject[],
+  seatunnelHome: string,
+  runtimeConfigMap: boolean,
+): void {
   const reserved = reservedPaths(seatunnelHome, runtimeConfigMap);
   for (const role of POD_ROLES) {
     const seen: Array<{ path: string; where: string }> = [];
@@ -200,9 +248,15 @@ function checkMountConflicts(r: PropReader, objects: MountedObject[], seatunnelH
         for (const res of firstRole ? reserved : []) {
           const atOrAbove = path === res.path || res.path.startsWith(path === '/' ? '/' : `${path}/`);
           const inside = !atOrAbove && pathsOverlap(path, res.path);
-          if (atOrAbove) r.fail(prop, m.path, `would hide ${res.path} (${res.what}): a mount must not be at or above it`, where);
+          if (atOrAbove)
+            r.fail(prop, m.path, `would hide ${res.path} (${res.what}): a mount must not be at or above it`, where);
           else if (inside && !res.insideAllowed)
-            r.fail(prop, m.path, `lies inside ${res.path} (${res.what}), which the application itself uses; mount elsewhere`, where);
+            r.fail(
+              prop,
+              m.path,
+              `lies inside ${res.path} (${res.what}), which the application itself uses; mount elsewhere`,
+              where,
+            );
         }
         const clash = seen.find((s) => s.where !== where && pathsOverlap(s.path, path));
         if (clash) {

@@ -35,7 +35,8 @@ export function resolveWorker(r: PropReader, master: Pick<MasterSpec, 'port' | '
   // Documented as distinct: the per-role NetworkPolicies and the master's Service and probes
   // select by port, so one port for both roles would blur which role a connection is for.
   if (port === master.port) r.fail('workerPort', port, `must differ from the master port (${r.key('masterPort')})`);
-  if (port === master.restPort) r.fail('workerPort', port, `must differ from the master REST port (${r.key('masterRestPort')})`);
+  if (port === master.restPort)
+    r.fail('workerPort', port, `must differ from the master REST port (${r.key('masterRestPort')})`);
   return {
     count: r.int('workerCount'),
     slots: r.int('workerSlots'),

@@ -32,7 +32,8 @@ export type PropName = keyof Props;
 /** Props whose value is a number, a string or a closed set of strings (what the typed readers read). */
 type PropsOf<T> = { [K in PropName]-?: Required<Props>[K] extends T ? K : never }[PropName];
 
-const describeBounds = (min: number, max: number, unit?: string) => `between ${min} and ${max}${unit ? ` ${unit}` : ''}`;
+const describeBounds = (min: number, max: number, unit?: string) =>
+  `between ${min} and ${max}${unit ? ` ${unit}` : ''}`;
 
 export class PropReader {
   constructor(

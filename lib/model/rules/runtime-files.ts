@@ -43,7 +43,8 @@ function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
   const sub = name === 'jvmOptions' ? 'jvm-options' : name;
   if (f === undefined) return { mode: 'generated' };
   if (f.enabled === false) {
-    if (f.content !== undefined || f.file !== undefined) r.fail('runtimeFiles', f, 'a disabled runtime file cannot also supply content or file', sub);
+    if (f.content !== undefined || f.file !== undefined)
+      r.fail('runtimeFiles', f, 'a disabled runtime file cannot also supply content or file', sub);
     return { mode: 'disabled' };
   }
   if (f.content !== undefined && f.file !== undefined) {
@@ -55,7 +56,12 @@ function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
   if (f.file !== undefined) {
     origin = f.file;
     if (!r.ctx.readFile) {
-      r.fail('runtimeFiles', f.file, 'files can only be read where a file reader is available; pass content instead', `${sub}.file`);
+      r.fail(
+        'runtimeFiles',
+        f.file,
+        'files can only be read where a file reader is available; pass content instead',
+        `${sub}.file`,
+      );
       return { mode: 'generated' };
     }
     try {
@@ -69,7 +75,8 @@ function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
   if (name === 'engine' || name === 'hazelcast') {
     try {
       const doc = parseYaml(content) as unknown;
-      if (doc !== null && (typeof doc !== 'object' || Array.isArray(doc))) throw new Error('the top level must be a mapping');
+      if (doc !== null && (typeof doc !== 'object' || Array.isArray(doc)))
+        throw new Error('the top level must be a mapping');
       if (name === 'hazelcast') checkMemberDiscovery(r, doc, origin);
     } catch (e) {
       r.fail('runtimeFiles', origin, `is not valid YAML: ${(e as Error).message.split('\n')[0]}`, sub);
@@ -80,7 +87,10 @@ function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
 
 type Yaml = Record<string, unknown>;
 const at = (doc: unknown, path: readonly string[]): unknown =>
-  path.reduce<unknown>((node, p) => (typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Yaml)[p] : undefined), doc);
+  path.reduce<unknown>(
+    (node, p) => (typeof node === 'object' && node !== null && !Array.isArray(node) ? (node as Yaml)[p] : undefined),
+    doc,
+  );
 
 /** Hazelcast's join mechanisms other than tcp-ip (the application's only one). */
 const OTHER_JOINS = ['auto-detection', 'multicast', 'kubernetes', 'aws', 'gcp', 'azure', 'eureka'] as const;
@@ -97,9 +107,11 @@ export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting:
   const network = at(doc, ['hazelcast', 'network']);
   for (const join of OTHER_JOINS) {
     const enabled = at(network, ['join', join, 'enabled']);
-    if (enabled !== undefined && enabled !== false) out.push({ setting: `hazelcast.network.join.${join}.enabled: ${JSON.stringify(enabled)}`, why: joinOnly });
+    if (enabled !== undefined && enabled !== false)
+      out.push({ setting: `hazelcast.network.join.${join}.enabled: ${JSON.stringify(enabled)}`, why: joinOnly });
   }
-  if (at(network, ['join', 'discovery-strategies']) !== undefined) out.push({ setting: 'hazelcast.network.join.discovery-strategies', why: joinOnly });
+  if (at(network, ['join', 'discovery-strategies']) !== undefined)
+    out.push({ setting: 'hazelcast.network.join.discovery-strategies', why: joinOnly });
   const advanced = at(doc, ['hazelcast', 'advanced-network', 'enabled']);
   if (advanced !== undefined && advanced !== false)
     out.push({
@@ -108,7 +120,10 @@ export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting:
     });
   const discovery = at(doc, ['hazelcast', 'properties', 'hazelcast.discovery.enabled']);
   if (discovery !== undefined && discovery !== false && discovery !== 'false')
-    out.push({ setting: `hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`, why: joinOnly });
+    out.push({
+      setting: `hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`,
+      why: joinOnly,
+    });
   if (at(network, ['rest-api']) !== undefined)
     out.push({
       setting: 'hazelcast.network.rest-api',
@@ -119,5 +134,10 @@ export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting:
 
 function checkMemberDiscovery(r: PropReader, doc: unknown, origin: string): void {
   for (const p of memberDiscoveryProblems(doc))
-    r.fail('runtimeFiles', `${p.setting} in ${origin}`, `${p.why}; remove it from the file (member discovery is fixed by application mode)`, 'hazelcast');
+    r.fail(
+      'runtimeFiles',
+      `${p.setting} in ${origin}`,
+      `${p.why}; remove it from the file (member discovery is fixed by application mode)`,
+      'hazelcast',
+    );
 }

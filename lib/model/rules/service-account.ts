@@ -5,7 +5,10 @@
 import type { ApplicationSpec } from '../spec';
 import type { PropReader } from './reader';
 
-export function resolveServiceAccount(r: PropReader, appId: string): Pick<ApplicationSpec, 'serviceAccount' | 'serviceAccountGenerated'> {
+export function resolveServiceAccount(
+  r: PropReader,
+  appId: string,
+): Pick<ApplicationSpec, 'serviceAccount' | 'serviceAccountGenerated'> {
   const named = r.optionalName('serviceAccount');
   if (named === 'default') {
     r.fail(
@@ -14,5 +17,7 @@ export function resolveServiceAccount(r: PropReader, appId: string): Pick<Applic
       'must not be "default": the runtime Role would be granted to every Pod that runs as default; leave it unset (a ServiceAccount is generated for the application) or name a dedicated one',
     );
   }
-  return named ? { serviceAccount: named, serviceAccountGenerated: false } : { serviceAccount: `${appId}-runtime`, serviceAccountGenerated: true };
+  return named
+    ? { serviceAccount: named, serviceAccountGenerated: false }
+    : { serviceAccount: `${appId}-runtime`, serviceAccountGenerated: true };
 }

@@ -34,9 +34,11 @@ export function resolveTolerations(r: PropReader, prop: 'masterTolerations' | 'w
       const vp = labelValueProblem(t.value);
       if (vp) bad(t.value, vp.replace('label value', 'value'));
     }
-    if (t.effect !== undefined && !isOneOf(TOLERATION_EFFECTS, t.effect)) bad(t.effect, `effect must be ${listed(TOLERATION_EFFECTS)}`);
+    if (t.effect !== undefined && !isOneOf(TOLERATION_EFFECTS, t.effect))
+      bad(t.effect, `effect must be ${listed(TOLERATION_EFFECTS)}`);
     if (t.tolerationSeconds !== undefined) {
-      if (!Number.isInteger(t.tolerationSeconds) || t.tolerationSeconds < 0) bad(t.tolerationSeconds, 'toleration-seconds must be a non-negative integer');
+      if (!Number.isInteger(t.tolerationSeconds) || t.tolerationSeconds < 0)
+        bad(t.tolerationSeconds, 'toleration-seconds must be a non-negative integer');
       if (t.effect !== 'NoExecute') bad(t.tolerationSeconds, 'toleration-seconds is only valid with effect NoExecute');
     }
     if (!ok) return;

@@ -18,7 +18,10 @@ export const admissionFenceStep: FeatureStep = {
     if (!d.spec.admissionFence) return d;
     const account = masterPod(d).serviceAccountName ?? 'default';
     const meta = d.workerTemplate.metadata;
-    meta.annotations = { ...meta.annotations, [FENCED_CREATOR_ANNOTATION]: serviceAccountUser(d.spec.namespace, account) };
+    meta.annotations = {
+      ...meta.annotations,
+      [FENCED_CREATOR_ANNOTATION]: serviceAccountUser(d.spec.namespace, account),
+    };
     return d;
   },
 };

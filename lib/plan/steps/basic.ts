@@ -47,7 +47,11 @@ export const basicStep: FeatureStep = {
       kind: 'Job',
       metadata: {
         ...objectMeta(spec, names.job(spec), 'master', 'master'),
-        annotations: { ...spec.annotations, [ANNOTATIONS.workerTemplate]: names.workerTemplate(spec), [ANNOTATIONS.applicationName]: spec.name },
+        annotations: {
+          ...spec.annotations,
+          [ANNOTATIONS.workerTemplate]: names.workerTemplate(spec),
+          [ANNOTATIONS.applicationName]: spec.name,
+        },
       },
       spec: {
         suspend: d.options.suspend,
@@ -60,7 +64,10 @@ export const basicStep: FeatureStep = {
         // that the Job records no exit code then (submit warns: lib/submit/server-support.ts).
         podFailurePolicy: {
           rules: [
-            { action: 'FailJob', onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...TERMINAL_EXIT_CODES] } },
+            {
+              action: 'FailJob',
+              onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...TERMINAL_EXIT_CODES] },
+            },
             { action: 'Count', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
           ],
         },

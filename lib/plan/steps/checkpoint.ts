@@ -11,7 +11,10 @@ export const checkpointStep: FeatureStep = {
   name: 'checkpoint',
   apply(d: PlanDraft): PlanDraft {
     if (!d.spec.checkpointPvc) return d;
-    addVolume(masterPod(d), { name: CHECKPOINT_VOLUME, persistentVolumeClaim: { claimName: d.spec.checkpointPvc, readOnly: false } });
+    addVolume(masterPod(d), {
+      name: CHECKPOINT_VOLUME,
+      persistentVolumeClaim: { claimName: d.spec.checkpointPvc, readOnly: false },
+    });
     addMount(masterContainer(d), { name: CHECKPOINT_VOLUME, mountPath: PATHS.checkpoints });
     return d;
   },

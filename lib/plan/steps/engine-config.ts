@@ -6,7 +6,17 @@ import { ENGINE_FILES, haMasterAddresses, renderEngineFiles } from '../../engine
 import { USER_FILES_MANIFEST, userFilesManifest } from '../../engine/user-files';
 import { ENV } from '../../model/reserved';
 import { PATHS, type ApplicationSpec } from '../../model/spec';
-import { addEnv, addMount, addVolume, masterContainer, masterPod, names, objectMeta, workerContainer, workerPod } from '../pod';
+import {
+  addEnv,
+  addMount,
+  addVolume,
+  masterContainer,
+  masterPod,
+  names,
+  objectMeta,
+  workerContainer,
+  workerPod,
+} from '../pod';
 import { runtimeSettings } from '../runtime-settings';
 import type { FeatureStep, PlanDraft } from '../types';
 import { RUNTIME_IMAGE_DIR } from './runtime';
@@ -42,7 +52,11 @@ export const engineConfigStep: FeatureStep = {
     }
     for (const c of [masterContainer(d), workerContainer(d)]) {
       addMount(c, { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true });
-      addEnv(c, { name: ENV.seatunnelHome, value: spec.seatunnelHome }, { name: ENV.engineConfigDir, value: PATHS.engineConfig });
+      addEnv(
+        c,
+        { name: ENV.seatunnelHome, value: spec.seatunnelHome },
+        { name: ENV.engineConfigDir, value: PATHS.engineConfig },
+      );
     }
     // Workers run Zeta directly; the runtime stamps the master's address into their environment.
     const worker = workerContainer(d);
@@ -77,7 +91,8 @@ function userConfigMap(d: PlanDraft, dir: string): void {
   const spec = d.spec;
   const name = spec.runtimeConfigMap!;
   for (const pod of [masterPod(d), workerPod(d)]) addVolume(pod, { name: USER_CONFIG_VOLUME, configMap: { name } });
-  for (const c of [masterContainer(d), workerContainer(d)]) addMount(c, { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true });
+  for (const c of [masterContainer(d), workerContainer(d)])
+    addMount(c, { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true });
   addEnv(masterContainer(d), { name: ENV.userConfigDir, value: dir });
   const pod = workerPod(d);
   addVolume(pod, { name: COMPLETED_ENGINE_VOLUME, emptyDir: {} });
@@ -89,7 +104,14 @@ function userConfigMap(d: PlanDraft, dir: string): void {
     name: ENGINE_FILES_INIT,
     image: launcher.image,
     imagePullPolicy: launcher.imagePullPolicy,
-    command: [`${launcher.dir}/bin/node`, `${launcher.dir}/runtime.cjs`, ENGINE_FILES_INIT, PATHS.engineConfig, dir, COMPLETED_ENGINE_DIR],
+    command: [
+      `${launcher.dir}/bin/node`,
+      `${launcher.dir}/runtime.cjs`,
+      ENGINE_FILES_INIT,
+      PATHS.engineConfig,
+      dir,
+      COMPLETED_ENGINE_DIR,
+    ],
     resources: { requests: { ...small }, limits: { ...small } },
     volumeMounts: [
       { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true },

@@ -12,8 +12,15 @@ export const environmentStep: FeatureStep = {
     const c = masterContainer(d);
     const vars: EnvVar[] = d.spec.env.map((e) => {
       if ('value' in e) return { name: e.name, value: kubeletLiteral(e.value) };
-      if ('secret' in e) return { name: e.name, valueFrom: { secretKeyRef: { name: e.secret, key: e.key, ...(e.optional ? { optional: true } : {}) } } };
-      return { name: e.name, valueFrom: { configMapKeyRef: { name: e.configmap, key: e.key, ...(e.optional ? { optional: true } : {}) } } };
+      if ('secret' in e)
+        return {
+          name: e.name,
+          valueFrom: { secretKeyRef: { name: e.secret, key: e.key, ...(e.optional ? { optional: true } : {}) } },
+        };
+      return {
+        name: e.name,
+        valueFrom: { configMapKeyRef: { name: e.configmap, key: e.key, ...(e.optional ? { optional: true } : {}) } },
+      };
     });
     addEnv(c, ...vars);
     if (d.spec.envFrom.length) {

@@ -14,7 +14,18 @@ import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
 import { ANNOTATIONS, ENV, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
 import { PATHS, type ApplicationSpec } from '../../model/spec';
-import { addMount, addVolume, applicationLabels, CONTAINER_NAME, mainContainer, masterPod, names, objectMeta, roleSelector, workerPod } from '../pod';
+import {
+  addMount,
+  addVolume,
+  applicationLabels,
+  CONTAINER_NAME,
+  mainContainer,
+  masterPod,
+  names,
+  objectMeta,
+  roleSelector,
+  workerPod,
+} from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 import { COMPLETED_ENGINE_DIR, COMPLETED_ENGINE_VOLUME, ENGINE_FILES_INIT } from './engine-config';
 import { RUNTIME_VOLUME } from './runtime';
@@ -43,7 +54,12 @@ const RUNTIME_ONLY_ENV: ReadonlySet<string> = new Set([
  * failures in a row, as two at 5 s did, take a master out of the Service.
  */
 function readiness(spec: ApplicationSpec): Probe {
-  return { httpGet: { path: '/hazelcast/health/ready', port: spec.master.port }, periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 10 };
+  return {
+    httpGet: { path: '/hazelcast/health/ready', port: spec.master.port },
+    periodSeconds: 1,
+    timeoutSeconds: 2,
+    failureThreshold: 10,
+  };
 }
 
 /**
@@ -73,12 +89,17 @@ const clone = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
 function mastersPod(spec: ApplicationSpec, master: PodSpec, worker: PodSpec): PodSpec {
   const pod = clone(master);
   const c = mainContainer(pod);
-  c.env = [...(c.env ?? []).filter((e) => !RUNTIME_ONLY_ENV.has(e.name)), ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value }))];
+  c.env = [
+    ...(c.env ?? []).filter((e) => !RUNTIME_ONLY_ENV.has(e.name)),
+    ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value })),
+  ];
   c.volumeMounts = (c.volumeMounts ?? []).filter((m) => m.name !== RUNTIME_VOLUME);
   c.readinessProbe = readiness(spec);
   c.livenessProbe = liveness(spec);
   pod.volumes = (pod.volumes ?? []).filter((v) => v.name !== RUNTIME_VOLUME);
-  pod.initContainers = (pod.initContainers ?? []).filter((i) => !i.volumeMounts?.some((m) => m.name === RUNTIME_VOLUME));
+  pod.initContainers = (pod.initContainers ?? []).filter(
+    (i) => !i.volumeMounts?.some((m) => m.name === RUNTIME_VOLUME),
+  );
   const configDir = completeEngineFilesAsWorkers(pod, worker);
   c.command = zetaCommand(spec, 'master', { configDir, logDir: `${PATHS.workDir}/logs` });
   if (pod.initContainers.length === 0) delete pod.initContainers;
@@ -155,7 +176,11 @@ export const highAvailabilityStep: FeatureStep = {
     };
 
     // The Job's Pod becomes the coordinator.
-    const coordinatorLabels = { ...masterLabels, ...applicationLabels(spec, 'coordinator', 'coordinator'), ...spec.master.labels };
+    const coordinatorLabels = {
+      ...masterLabels,
+      ...applicationLabels(spec, 'coordinator', 'coordinator'),
+      ...spec.master.labels,
+    };
     template.metadata = { ...template.metadata, labels: coordinatorLabels };
     coordinatorPod(masterPod(d));
     mainContainer(masterPod(d)).name = CONTAINER_NAME;
@@ -186,13 +211,19 @@ export const highAvailabilityStep: FeatureStep = {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'NetworkPolicy',
         metadata: objectMeta(spec, names.coordinatorPolicy(spec), 'configuration', 'network-policy'),
-        spec: { podSelector: { matchLabels: { [LABELS.applicationId]: spec.appId, [LABELS.role]: 'coordinator' } }, policyTypes: ['Ingress'], ingress: [] },
+        spec: {
+          podSelector: { matchLabels: { [LABELS.applicationId]: spec.appId, [LABELS.role]: 'coordinator' } },
+          policyTypes: ['Ingress'],
+          ingress: [],
+        },
       });
       // The coordinator reaches the masters' REST v2 port (REST v1 shares the member port, open to the application's Pods).
       if (spec.master.restPort !== spec.master.port) {
         const master = d.networkPolicies.find((p) => p.metadata.name === names.masterPolicy(spec));
         master?.spec?.ingress?.push({
-          from: [{ podSelector: { matchLabels: { [LABELS.applicationId]: spec.appId, [LABELS.role]: 'coordinator' } } }],
+          from: [
+            { podSelector: { matchLabels: { [LABELS.applicationId]: spec.appId, [LABELS.role]: 'coordinator' } } },
+          ],
           ports: [{ protocol: 'TCP', port: spec.master.restPort }],
         });
       }

@@ -10,7 +10,12 @@ export const jobConfigStep: FeatureStep = {
   name: 'job-config',
   apply(d: PlanDraft): PlanDraft {
     const job = d.spec.jobConfig;
-    addEnv(masterContainer(d), job.kind === 'inline' ? { name: ENV.jobConfig, value: kubeletLiteral(job.text) } : { name: ENV.jobConfigFile, value: job.path });
+    addEnv(
+      masterContainer(d),
+      job.kind === 'inline'
+        ? { name: ENV.jobConfig, value: kubeletLiteral(job.text) }
+        : { name: ENV.jobConfigFile, value: job.path },
+    );
     return d;
   },
 };

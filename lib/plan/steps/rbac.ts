@@ -52,7 +52,13 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
     rules.push({ apiGroups: [group], resources: [resource], resourceNames, verbs: ['get', 'patch'] });
   }
   // With HA: the coordinator reads how many masters are ready and removes them at the end.
-  if (spec.ha) rules.push({ apiGroups: ['apps'], resources: ['statefulsets'], resourceNames: [names.masters(spec)], verbs: ['get', 'delete'] });
+  if (spec.ha)
+    rules.push({
+      apiGroups: ['apps'],
+      resources: ['statefulsets'],
+      resourceNames: [names.masters(spec)],
+      verbs: ['get', 'delete'],
+    });
   return rules;
 }
 

@@ -11,7 +11,8 @@ export const schedulingStep: FeatureStep = {
       [workerPod(d), d.spec.worker],
     ] as const) {
       if (Object.keys(role.nodeSelector).length) pod.nodeSelector = { ...pod.nodeSelector, ...role.nodeSelector };
-      if (role.tolerations.length) pod.tolerations = [...(pod.tolerations ?? []), ...role.tolerations.map((t) => ({ ...t }))];
+      if (role.tolerations.length)
+        pod.tolerations = [...(pod.tolerations ?? []), ...role.tolerations.map((t) => ({ ...t }))];
     }
     return d;
   },

@@ -16,7 +16,12 @@ import { RuntimeFailure } from '../outcome';
 
 export type CheckpointLocation =
   | { readonly kind: 'local'; readonly namespace: string }
-  | { readonly kind: 'hadoop'; readonly namespace: string; readonly hadoop: HadoopClientConfig; readonly description: string }
+  | {
+      readonly kind: 'hadoop';
+      readonly namespace: string;
+      readonly hadoop: HadoopClientConfig;
+      readonly description: string;
+    }
   | { readonly kind: 'remote'; readonly description: string };
 
 /** What the hdfs plugin (HdfsConfiguration in checkpoint-storage-hdfs 2.3.8) hands to Hadoop. */
@@ -50,10 +55,15 @@ export function checkpointLocation(engineYaml: string): CheckpointLocation {
   const defaultFs = scalar(rawDefaultFs);
   const storageType = scalar(get(pc, 'storage.type')) ?? 'hdfs';
   const description = `${type}/${storageType} at ${defaultFs ?? '(default)'}, namespace ${namespace}`;
-  const local = (type === 'hdfs' && storageType === 'hdfs' && (rawDefaultFs === undefined || (defaultFs ?? '').startsWith('file:'))) || type === 'localfile';
+  const local =
+    (type === 'hdfs' &&
+      storageType === 'hdfs' &&
+      (rawDefaultFs === undefined || (defaultFs ?? '').startsWith('file:'))) ||
+    type === 'localfile';
   if (local && path.isAbsolute(namespace)) return { kind: 'local', namespace };
   // Kerberos needs a keytab login the plugin does itself; a plain Hadoop client cannot repeat it.
-  const kerberos = scalar(get(pc, 'kerberosPrincipal')) !== undefined || scalar(get(pc, 'kerberosKeytabFilePath')) !== undefined;
+  const kerberos =
+    scalar(get(pc, 'kerberosPrincipal')) !== undefined || scalar(get(pc, 'kerberosKeytabFilePath')) !== undefined;
   if (type === 'hdfs' && storageType === 'hdfs' && defaultFs && !kerberos) {
     const properties: Record<string, string> = { 'fs.defaultFS': defaultFs };
     for (const [k, v] of Object.entries((pc ?? {}) as Record<string, unknown>)) {
@@ -61,7 +71,12 @@ export function checkpointLocation(engineYaml: string): CheckpointLocation {
       if (k.startsWith(HADOOP_PREFIX) && text !== undefined) properties[k.slice(HADOOP_PREFIX.length)] = text;
     }
     const hdfsSitePath = scalar(get(pc, 'hdfs_site_path'));
-    return { kind: 'hadoop', namespace, hadoop: { properties, ...(hdfsSitePath ? { hdfsSitePath } : {}) }, description };
+    return {
+      kind: 'hadoop',
+      namespace,
+      hadoop: { properties, ...(hdfsSitePath ? { hdfsSitePath } : {}) },
+      description,
+    };
   }
   return { kind: 'remote', description };
 }
@@ -72,7 +87,11 @@ function scalar(v: unknown): string | undefined {
 }
 
 /** The checkpoint files of `jobId` (`<namespace><jobId>/*.ser`), sorted. */
-export function checkpointFiles(namespace: string, jobId: string, readdir: (dir: string) => string[] = (d) => fs.readdirSync(d)): string[] {
+export function checkpointFiles(
+  namespace: string,
+  jobId: string,
+  readdir: (dir: string) => string[] = (d) => fs.readdirSync(d),
+): string[] {
   const dir = path.join(namespace, jobId);
   try {
     return readdir(dir)
@@ -105,7 +124,11 @@ export interface CheckpointReaders {
  * Throws CheckpointNotFound unless the job `restoreJobId` has checkpoint files the engine can
  * restore from. Returns the files found.
  */
-export async function requireCheckpoint(engineYaml: string, restoreJobId: string, readers: CheckpointReaders = {}): Promise<string[]> {
+export async function requireCheckpoint(
+  engineYaml: string,
+  restoreJobId: string,
+  readers: CheckpointReaders = {},
+): Promise<string[]> {
   const loc = checkpointLocation(engineYaml);
   if (loc.kind === 'remote') {
     throw new RuntimeFailure(

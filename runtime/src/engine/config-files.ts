@@ -6,7 +6,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, Scalar, visit } from 'yaml';
 import { MASTER_HOST_PLACEHOLDER } from 'seatunnel-app/internal/engine/files';
-import { overlayUserFiles, USER_FILES_MANIFEST, type UserFileNotice, type UserFilesManifest } from 'seatunnel-app/internal/engine/user-files';
+import {
+  overlayUserFiles,
+  USER_FILES_MANIFEST,
+  type UserFileNotice,
+  type UserFilesManifest,
+} from 'seatunnel-app/internal/engine/user-files';
 import { RuntimeFailure } from '../outcome';
 
 /** The address as it goes before `:port` in Hazelcast files: IPv6 in brackets. */
@@ -62,7 +67,11 @@ export interface UserEngineFiles {
  * ones, by the rules the plan wrote (user-files.json). Submit checked the ConfigMap already; it is
  * checked again here because it may have changed since, or the application was applied by kubectl.
  */
-export function userEngineFiles(sourceDir: string, generated: Readonly<Record<string, string>>, userDir?: string): UserEngineFiles {
+export function userEngineFiles(
+  sourceDir: string,
+  generated: Readonly<Record<string, string>>,
+  userDir?: string,
+): UserEngineFiles {
   const manifestFile = path.join(sourceDir, USER_FILES_MANIFEST);
   if (!fs.existsSync(manifestFile)) return { files: {}, notices: [] };
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as UserFilesManifest;
@@ -93,7 +102,10 @@ export function writeEngineFiles(
     fromUser = userEngineFiles(sourceDir, generated, userDir);
   } catch (e) {
     if (e instanceof RuntimeFailure) throw e;
-    throw new RuntimeFailure('InvalidSettings', `cannot read the engine config directory ${sourceDir}: ${(e as Error).message}`);
+    throw new RuntimeFailure(
+      'InvalidSettings',
+      `cannot read the engine config directory ${sourceDir}: ${(e as Error).message}`,
+    );
   }
   try {
     fs.mkdirSync(targetDir, { recursive: true });
@@ -102,7 +114,10 @@ export function writeEngineFiles(
       fs.writeFileSync(path.join(targetDir, name), completeEngineFile(content, masterHost, name), { mode: 0o644 });
     }
   } catch (e) {
-    throw new RuntimeFailure('InvalidSettings', `cannot write the engine files into ${targetDir}: ${(e as Error).message} (the plan mounts an emptyDir there)`);
+    throw new RuntimeFailure(
+      'InvalidSettings',
+      `cannot write the engine files into ${targetDir}: ${(e as Error).message} (the plan mounts an emptyDir there)`,
+    );
   }
   return { names, notices: fromUser.notices };
 }

@@ -35,7 +35,11 @@ export class EngineProcess {
   start(): void {
     if (this.child) throw new Error('the engine process was started already');
     const [cmd, ...args] = this.opts.argv;
-    const child = (this.opts.spawnFn ?? spawn)(cmd, args, { env: this.opts.env, cwd: this.opts.cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = (this.opts.spawnFn ?? spawn)(cmd, args, {
+      env: this.opts.env,
+      cwd: this.opts.cwd,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     this.child = child;
     const done = (e: EngineExit) => {
       if (this.exit) return;

@@ -77,7 +77,13 @@ export class ZetaRest {
     this.maxBodyBytes = opts.maxBodyBytes ?? 4 * 1024 * 1024;
   }
 
-  private send(method: 'GET' | 'POST', path: string, body: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<HttpAnswer> {
+  private send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (body !== undefined) {
@@ -117,14 +123,20 @@ export class ZetaRest {
             if (size > max) tooLarge();
             else chunks.push(c);
           });
-          res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            finish(undefined, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+          );
           res.on('error', (e) => finish(e));
           res.on('close', () => {
-            if (!res.complete) finish(new CallFailed('the connection closed in the middle of the answer', 'ECONNRESET'));
+            if (!res.complete)
+              finish(new CallFailed('the connection closed in the middle of the answer', 'ECONNRESET'));
           });
         },
       );
-      const timer = setTimeout(() => finish(new CallFailed(`no complete answer within ${timeoutMs} ms`, 'ETIMEDOUT')), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new CallFailed(`no complete answer within ${timeoutMs} ms`, 'ETIMEDOUT')),
+        timeoutMs,
+      );
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (e) => finish(e));
@@ -132,7 +144,11 @@ export class ZetaRest {
     });
   }
 
-  private async call(method: 'GET' | 'POST', path: string, opts: { body?: string; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { body?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<unknown> {
     let res: HttpAnswer;
     try {
       res = await this.send(method, path, opts.body, opts.timeoutMs ?? this.timeoutMs, opts.signal);
@@ -152,7 +168,10 @@ export class ZetaRest {
     const what = `${method} ${path}: HTTP ${res.status}${typeof message === 'string' ? `: ${excerpt(message)}` : text ? `: ${excerpt(text)}` : ''}`;
     // 2.3.8 reports member churn (MemberLeftException) and other server trouble as 500 too; only
     // a structured refusal ({status: "fail", message}) of a request we can judge counts as final.
-    if (res.status >= 500 && !(typeof message === 'string' && !/MemberLeft|TargetNotMember|HazelcastInstanceNotActive|Timeout/i.test(message))) {
+    if (
+      res.status >= 500 &&
+      !(typeof message === 'string' && !/MemberLeft|TargetNotMember|HazelcastInstanceNotActive|Timeout/i.test(message))
+    ) {
       throw new EngineUnavailable(what);
     }
     if (res.status === 429 || res.status === 503) throw new EngineUnavailable(what);
@@ -169,17 +188,21 @@ export class ZetaRest {
   async submit(jobId: string, jobName: string, configJson: string, startWithSavePoint: boolean): Promise<string> {
     const q = new URLSearchParams({ jobId, jobName });
     if (startWithSavePoint) q.set('isStartWithSavePoint', 'true');
-    const r = (await this.call('POST', `/submit-job?${q.toString()}`, { body: configJson, timeoutMs: 60_000 })) as { jobId?: unknown } | undefined;
+    const r = (await this.call('POST', `/submit-job?${q.toString()}`, { body: configJson, timeoutMs: 60_000 })) as
+      { jobId?: unknown } | undefined;
     const id = idText(r?.jobId);
     if (id === undefined) {
-      throw new EngineUnavailable(`POST /submit-job: no job id in the answer ${r === undefined ? '(no JSON)' : excerpt(stringifyJson(r as never))}`);
+      throw new EngineUnavailable(
+        `POST /submit-job: no job id in the answer ${r === undefined ? '(no JSON)' : excerpt(stringifyJson(r as never))}`,
+      );
     }
     return id;
   }
 
   async jobInfo(jobId: string): Promise<JobInfo> {
     const r = (await this.call('GET', `/job-info/${encodeURIComponent(jobId)}`)) as Record<string, unknown> | undefined;
-    if (!r || typeof r !== 'object') throw new EngineUnavailable(`GET /job-info/${jobId}: no JSON object in the answer`);
+    if (!r || typeof r !== 'object')
+      throw new EngineUnavailable(`GET /job-info/${jobId}: no JSON object in the answer`);
     return {
       jobId: idText(r.jobId) ?? jobId,
       ...(typeof r.jobStatus === 'string' && r.jobStatus ? { status: r.jobStatus } : {}),

@@ -10,7 +10,15 @@ import type { Settings } from '../settings';
 import { requireCheckpoint } from './checkpoints';
 import { hadoopLister } from './hadoop-list';
 import { EngineProcess } from './process';
-import { EngineUnavailable, type EngineExit, type EnginePort, type JobInfo, type Overview, type SubmitRequest, type SubmitResult } from './port';
+import {
+  EngineUnavailable,
+  type EngineExit,
+  type EnginePort,
+  type JobInfo,
+  type Overview,
+  type SubmitRequest,
+  type SubmitResult,
+} from './port';
 import { ZetaRest } from './zeta-rest';
 
 /**
@@ -42,8 +50,12 @@ export class ZetaEngine implements EnginePort {
     const engineEnv: NodeJS.ProcessEnv = { ...env, HZ_PHONE_HOME_ENABLED: 'false', ...(settings.app.master.env ?? {}) };
     for (const k of HIDDEN_FROM_ENGINE) delete engineEnv[k];
     this.engineEnv = engineEnv;
-    this.process = settings.app.ha ? undefined : new EngineProcess({ argv: relocate(settings.app.master.command, settings.workDir), env: engineEnv, log });
-    this.candidates = settings.engineRest.candidates.map((c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }));
+    this.process = settings.app.ha
+      ? undefined
+      : new EngineProcess({ argv: relocate(settings.app.master.command, settings.workDir), env: engineEnv, log });
+    this.candidates = settings.engineRest.candidates.map(
+      (c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }),
+    );
     this.rest = this.candidates[0];
   }
 
@@ -72,7 +84,9 @@ export class ZetaEngine implements EnginePort {
       await this.clock.sleep(250, signal);
     }
     const tried = [...last].map(([url, why]) => `${url} (${why})`).join(', ');
-    throw new EngineUnavailable(`the engine's REST API did not answer: ${tried || this.candidates.map((c) => c.base).join(', ')}`);
+    throw new EngineUnavailable(
+      `the engine's REST API did not answer: ${tried || this.candidates.map((c) => c.base).join(', ')}`,
+    );
   }
 
   async checkRestorable(jobId: string): Promise<void> {
@@ -90,7 +104,11 @@ export class ZetaEngine implements EnginePort {
       timeoutMs: 120_000,
     });
     const files = await requireCheckpoint(fs.readFileSync(file, 'utf8'), jobId, { listHadoop });
-    this.log.info('checkpoint found for the restore', { restoreJobId: jobId, files: files.length, latest: files[files.length - 1] });
+    this.log.info('checkpoint found for the restore', {
+      restoreJobId: jobId,
+      files: files.length,
+      latest: files[files.length - 1],
+    });
   }
 
   overview(): Promise<Overview> {

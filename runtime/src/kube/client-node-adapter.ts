@@ -24,16 +24,30 @@ export interface KubeConnection {
 export async function connectKube(namespace: string): Promise<KubeConnection> {
   const lib = await loadClientNode();
   const KubeConfig = lib.KubeConfig;
-  if (typeof KubeConfig !== 'function') throw new Error('@kubernetes/client-node: KubeConfig is missing from the bundle (runtime/build.mjs subset)');
+  if (typeof KubeConfig !== 'function')
+    throw new Error('@kubernetes/client-node: KubeConfig is missing from the bundle (runtime/build.mjs subset)');
   const kc = new KubeConfig();
   try {
     kc.loadFromDefault();
   } catch (e) {
-    throw new RuntimeFailure('InvalidSettings', `cannot load Kubernetes credentials (KUBECONFIG or the Pod's ServiceAccount): ${(e as Error).message}`);
+    throw new RuntimeFailure(
+      'InvalidSettings',
+      `cannot load Kubernetes credentials (KUBECONFIG or the Pod's ServiceAccount): ${(e as Error).message}`,
+    );
   }
   const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new RuntimeFailure('InvalidSettings', 'no Kubernetes API server configured (KUBECONFIG is unset and this is not a Pod)');
-  if (cluster.proxyUrl) throw new RuntimeFailure('InvalidSettings', `the kubeconfig's proxy-url is not supported by the runtime (${cluster.proxyUrl})`);
-  const transport = new KubeTransport(cluster.server, clientNodeCredentials(kc, { cacheMs: HEADER_CACHE_MS }), { timeoutMs: REQUEST_TIMEOUT_MS });
+  if (!cluster?.server)
+    throw new RuntimeFailure(
+      'InvalidSettings',
+      'no Kubernetes API server configured (KUBECONFIG is unset and this is not a Pod)',
+    );
+  if (cluster.proxyUrl)
+    throw new RuntimeFailure(
+      'InvalidSettings',
+      `the kubeconfig's proxy-url is not supported by the runtime (${cluster.proxyUrl})`,
+    );
+  const transport = new KubeTransport(cluster.server, clientNodeCredentials(kc, { cacheMs: HEADER_CACHE_MS }), {
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  });
   return { port: new KubeRest(new Kube(transport), namespace), server: cluster.server, close: () => transport.close() };
 }

@@ -53,7 +53,10 @@ export class KubeRest implements KubePort {
 
   async deletePod(name: string, opts: { uid?: string } = {}): Promise<'deleted' | 'gone'> {
     try {
-      await this.kube.delete(this.ref('v1', 'Pod', name), { propagationPolicy: 'Background', ...(opts.uid ? { uid: opts.uid } : {}) });
+      await this.kube.delete(this.ref('v1', 'Pod', name), {
+        propagationPolicy: 'Background',
+        ...(opts.uid ? { uid: opts.uid } : {}),
+      });
       return 'deleted';
     } catch (e) {
       if (isStatus(e, 404)) return 'gone';
@@ -113,7 +116,10 @@ export class KubeRest implements KubePort {
   }
 
   async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
-    const o = await this.kube.get<{ metadata?: ObjectMeta }>({ ...ref, namespace: this.namespace }, { metadataOnly: true });
+    const o = await this.kube.get<{ metadata?: ObjectMeta }>(
+      { ...ref, namespace: this.namespace },
+      { metadataOnly: true },
+    );
     return o.metadata ?? {};
   }
 
@@ -133,6 +139,9 @@ export class KubeRest implements KubePort {
   }
 
   async setOwnerReferences(ref: ObjectRef, ownerReferences: OwnerReference[], resourceVersion: string): Promise<void> {
-    await this.kube.mergePatch({ ...ref, namespace: this.namespace }, { metadata: { ownerReferences, resourceVersion } });
+    await this.kube.mergePatch(
+      { ...ref, namespace: this.namespace },
+      { metadata: { ownerReferences, resourceVersion } },
+    );
   }
 }

@@ -49,7 +49,9 @@ export interface JobRef {
   readonly uid?: string;
 }
 
-type Item = { kind: 'event'; type: 'Normal' | 'Warning'; reason: EventReason; message: string; at: Date } | { kind: 'patch'; patch: StatusPatch };
+type Item =
+  | { kind: 'event'; type: 'Normal' | 'Warning'; reason: EventReason; message: string; at: Date }
+  | { kind: 'patch'; patch: StatusPatch };
 
 export function truncate(message: string, max = MAX_MESSAGE): string {
   return message.length <= max ? message : `${message.slice(0, max - 1)}…`;
@@ -101,7 +103,12 @@ export class Reporter {
     }
     if (!earlier || typeof earlier !== 'object') return;
     for (const [phase, at] of Object.entries(earlier)) {
-      if (PHASE_SET.has(phase) && typeof at === 'string' && at.length <= 32 && !(this.phaseTimes[phase] && this.phaseTimes[phase] <= at))
+      if (
+        PHASE_SET.has(phase) &&
+        typeof at === 'string' &&
+        at.length <= 32 &&
+        !(this.phaseTimes[phase] && this.phaseTimes[phase] <= at)
+      )
         this.phaseTimes[phase] = at;
     }
   }
@@ -187,7 +194,10 @@ export class Reporter {
     return {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${this.job.name}.${item.at.getTime().toString(16)}${(this.seq++).toString(16).padStart(4, '0')}`, namespace: this.kube.namespace },
+      metadata: {
+        name: `${this.job.name}.${item.at.getTime().toString(16)}${(this.seq++).toString(16).padStart(4, '0')}`,
+        namespace: this.kube.namespace,
+      },
       involvedObject: {
         apiVersion: 'batch/v1',
         kind: 'Job',

@@ -19,7 +19,9 @@ export function describeWaiting(a: Assessment | undefined, only: (why: string) =
   if (!a || a.waiting.size === 0) return '';
   const byState = new Map<string, string[]>();
   for (const [name, why] of a.waiting) if (only(why)) byState.set(why, [...(byState.get(why) ?? []), name]);
-  return [...byState].map(([why, ns]) => `${ns.length} ${why} (${ns.slice(0, 5).join(', ')}${ns.length > 5 ? ', …' : ''})`).join('; ');
+  return [...byState]
+    .map(([why, ns]) => `${ns.length} ${why} (${ns.slice(0, 5).join(', ')}${ns.length > 5 ? ', …' : ''})`)
+    .join('; ');
 }
 
 export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise<void> {
@@ -50,7 +52,11 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
           if (registered !== s.state.registered) {
             s.state.registered = registered;
             s.reporter.annotate({ workersRegistered: String(registered) });
-            log.info('workers registered with Zeta', { registered: last.workers, desired: app.workerCount, totalSlot: last.totalSlot });
+            log.info('workers registered with Zeta', {
+              registered: last.workers,
+              desired: app.workerCount,
+              totalSlot: last.totalSlot,
+            });
           }
           if (last.workers >= want.workers && last.totalSlot >= want.slots) break;
         } catch (e) {

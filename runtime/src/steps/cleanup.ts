@@ -20,17 +20,26 @@ export async function removeWorkers(s: Step): Promise<string[]> {
   const deadline = clock.now() + s.t.cleanupBudgetMs;
   const names = new Set<string>();
   if (reconciler) {
-    const attempted = await Promise.race([reconciler.release(), clock.sleep(Math.min(RELEASE_WAIT_MS, s.t.cleanupBudgetMs)).then(() => undefined)]);
+    const attempted = await Promise.race([
+      reconciler.release(),
+      clock.sleep(Math.min(RELEASE_WAIT_MS, s.t.cleanupBudgetMs)).then(() => undefined),
+    ]);
     if (!attempted) {
       problems.push('worker creation did not stop in time');
       for (const r of reconciler.records) names.add(r.name);
     } else for (const n of attempted) names.add(n);
   }
   // With HA an earlier coordinator may have created workers this one never attempted: every name.
-  if (s.state.ha) for (let i = 1; i <= s.d.settings.app.workerCount; i++) names.add(planNames.worker(s.d.settings.app.appId, i));
+  if (s.state.ha)
+    for (let i = 1; i <= s.d.settings.app.workerCount; i++) names.add(planNames.worker(s.d.settings.app.appId, i));
   const attempt = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
     try {
-      await retry(fn, { clock, retryable: retryableUnlessRoleGone(() => s.state.applicationDeleted), budgetMs: deadline - clock.now(), backoff: [200, 2000] });
+      await retry(fn, {
+        clock,
+        retryable: retryableUnlessRoleGone(() => s.state.applicationDeleted),
+        budgetMs: deadline - clock.now(),
+        backoff: [200, 2000],
+      });
     } catch (e) {
       problems.push(`${what}: ${errorMessage(e)}`);
     }

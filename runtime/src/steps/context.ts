@@ -129,7 +129,8 @@ export function initialState(): ApplicationState {
 export function factsOf(s: ApplicationState, interrupted: boolean, deletion?: boolean): Facts {
   return {
     ending: s.ending || interrupted,
-    deletion: deletion === undefined ? (s.applicationDeleted ? 'deleting' : 'unknown') : deletion ? 'deleting' : 'not-deleting',
+    deletion:
+      deletion === undefined ? (s.applicationDeleted ? 'deleting' : 'unknown') : deletion ? 'deleting' : 'not-deleting',
     streaming: s.streaming,
     savepointRequested: s.savepointRequested,
     submitted: s.acked !== undefined,

@@ -43,9 +43,16 @@ async function read<T>(s: Step, what: string, fn: () => Promise<T>, notFound?: (
     s.interruption.throwIfSet();
     if (e instanceof RuntimeFailure) throw e;
     if (notFound && isStatus(e, 404)) throw notFound();
-    if (isStatus(e, 403)) throw new RuntimeFailure('ApiError', `${what}: forbidden — the runtime's Role does not allow it (${errorMessage(e)})`);
+    if (isStatus(e, 403))
+      throw new RuntimeFailure(
+        'ApiError',
+        `${what}: forbidden — the runtime's Role does not allow it (${errorMessage(e)})`,
+      );
     if (!isTransient(e)) throw new RuntimeFailure('ApiError', `${what}: ${errorMessage(e)}`);
-    throw new RuntimeFailure('ApiUnavailable', `${what}: the API server did not answer for ${Math.round(budget / 1000)} s (${errorMessage(e)})`);
+    throw new RuntimeFailure(
+      'ApiUnavailable',
+      `${what}: the API server did not answer for ${Math.round(budget / 1000)} s (${errorMessage(e)})`,
+    );
   }
 }
 
@@ -61,7 +68,10 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
   const podRef: MasterRef = { name: settings.pod.name, uid: pod.metadata?.uid ?? settings.pod.uid };
   const master: MasterRef = app.ha ? { name: app.appId, uid: jobUid } : podRef;
   if (settings.pod.uid && podRef.uid !== settings.pod.uid)
-    log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', { api: podRef.uid, env: settings.pod.uid });
+    log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', {
+      api: podRef.uid,
+      env: settings.pod.uid,
+    });
   const template = await read(
     s,
     `reading the worker PodTemplate ${app.workerTemplate}`,
@@ -73,7 +83,11 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
       ),
   );
   const problems = templateProblems(template);
-  if (problems.length) throw new RuntimeFailure('InvalidWorkerTemplate', `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`);
+  if (problems.length)
+    throw new RuntimeFailure(
+      'InvalidWorkerTemplate',
+      `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`,
+    );
   await adoptDependents(s, jobUid);
   const annotations = jobObj.metadata?.annotations ?? {};
   const submittedBefore = Boolean(annotations[ANNOTATIONS.submittedAt]);

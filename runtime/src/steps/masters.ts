@@ -24,7 +24,10 @@ export interface MastersView {
  * Counts replacements from the master Pods seen: a StatefulSet Pod keeps its name and gets a new
  * uid when it is replaced. Pure over the record it is given.
  */
-export function countFailovers(seen: Map<string, Set<string>>, pods: ReadonlyArray<{ name: string; uid: string }>): number {
+export function countFailovers(
+  seen: Map<string, Set<string>>,
+  pods: ReadonlyArray<{ name: string; uid: string }>,
+): number {
   for (const p of pods) {
     const uids = seen.get(p.name) ?? new Set<string>();
     uids.add(p.uid);
@@ -64,7 +67,9 @@ export class MastersWatch {
 
   private async loop(): Promise<void> {
     while (!this.stop$.signal.aborted) {
-      await this.poll().catch((e: unknown) => this.s.d.log.debug('reading the masters failed', { error: errorMessage(e) }));
+      await this.poll().catch((e: unknown) =>
+        this.s.d.log.debug('reading the masters failed', { error: errorMessage(e) }),
+      );
       await this.s.d.clock.sleep(POLL_MS, this.stop$.signal).catch(() => undefined);
     }
   }
@@ -78,7 +83,9 @@ export class MastersWatch {
       this.earlier +
       countFailovers(
         this.seen,
-        pods.items.filter((p) => p.metadata?.name && p.metadata.uid).map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
+        pods.items
+          .filter((p) => p.metadata?.name && p.metadata.uid)
+          .map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
       );
     const next: MastersView = { desired: this.ha.masters, ready: set.status?.readyReplicas ?? 0, failovers };
     const prev = this.last;
@@ -87,7 +94,11 @@ export class MastersWatch {
       this.s.d.log.info('masters', { ready: next.ready, desired: next.desired, failovers: next.failovers });
       this.s.reporter.annotate({ mastersReady: String(next.ready), masterFailovers: String(next.failovers) });
       if (next.failovers > (prev?.failovers ?? this.earlier)) {
-        this.s.reporter.event('Normal', 'MasterReplaced', `a master Pod was replaced (${next.failovers} so far); Zeta keeps the job running on the others`);
+        this.s.reporter.event(
+          'Normal',
+          'MasterReplaced',
+          `a master Pod was replaced (${next.failovers} so far); Zeta keeps the job running on the others`,
+        );
       }
     }
     this.last = next;

@@ -50,7 +50,9 @@ export class OwnJobWatch {
   ) {}
 
   start(): void {
-    this.loop = this.run().catch((e: unknown) => this.opts.log.warn('watching the own Job ended', { error: errorMessage(e) }));
+    this.loop = this.run().catch((e: unknown) =>
+      this.opts.log.warn('watching the own Job ended', { error: errorMessage(e) }),
+    );
   }
 
   async stop(): Promise<void> {

@@ -29,9 +29,15 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
   const expected = app.restoreJobId ?? app.jobId;
   const attempt = async (): Promise<SubmitResult> => {
     try {
-      return await engine.submit({ jobId: app.jobId, jobName: app.jobName, configJson: job.json, restoreFromJobId: app.restoreJobId });
+      return await engine.submit({
+        jobId: app.jobId,
+        jobName: app.jobName,
+        configJson: job.json,
+        restoreFromJobId: app.restoreJobId,
+      });
     } catch (e) {
-      if (e instanceof EngineRejected) throw new RuntimeFailure('JobRejected', `Zeta refused the job: ${firstLine(e.message)}`);
+      if (e instanceof EngineRejected)
+        throw new RuntimeFailure('JobRejected', `Zeta refused the job: ${firstLine(e.message)}`);
       if (!(e instanceof EngineUnavailable)) throw e;
       log.warn('submitting the job failed; checking whether it arrived', { error: errorMessage(e) });
       const info = await engine.jobInfo(expected).catch(() => undefined);
@@ -47,7 +53,8 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
       backoff: [500, 3000],
     });
   } catch (e) {
-    if (e instanceof EngineUnavailable) throw new RuntimeFailure('EngineUnreachable', `the job could not be submitted: ${errorMessage(e)}`);
+    if (e instanceof EngineUnavailable)
+      throw new RuntimeFailure('EngineUnreachable', `the job could not be submitted: ${errorMessage(e)}`);
     throw e;
   }
 }
@@ -93,7 +100,8 @@ export async function followJob(s: Step, jobId: string): Promise<Outcome> {
     }
     const d = decide(factsOf(s.state, false), happening);
     if (d.do === 'end') {
-      if (d.reason === 'JobFinished' || d.reason === 'JobFailed' || d.reason === 'JobCanceled') return outcome(d.reason, d.message, s.state.zetaStatus);
+      if (d.reason === 'JobFinished' || d.reason === 'JobFailed' || d.reason === 'JobCanceled')
+        return outcome(d.reason, d.message, s.state.zetaStatus);
       throw new RuntimeFailure(d.reason, d.message, d.worker);
     }
     await s.interruption.pause(s.t.jobPollMs);
@@ -123,20 +131,35 @@ export async function stopJob(s: Step, reason: Reason, applicationBeingDeleted: 
     how = howToStop(factsOf(state, false, deleting), reason);
   }
   if (how.do === 'keep-checkpoints') {
-    s.reporter.event('Normal', 'Stopping', `Zeta job ${jobId} ends with its workers and the engine, without a stop-job, so its checkpoints stay for a restore`);
+    s.reporter.event(
+      'Normal',
+      'Stopping',
+      `Zeta job ${jobId} ends with its workers and the engine, without a stop-job, so its checkpoints stay for a restore`,
+    );
     return;
   }
   if (how.do === 'stop' && how.savepoint) {
-    s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId} with a savepoint (its checkpoints stay for a restore)`);
+    s.reporter.event(
+      'Normal',
+      'Stopping',
+      `stopping Zeta job ${jobId} with a savepoint (its checkpoints stay for a restore)`,
+    );
     if (!(await requestStop(s, jobId, true, s.t.savepointWaitMs))) {
       // A plain stop now would make Zeta 2.3.8 delete the checkpoints the savepoint was meant to keep.
-      log.warn('the stop with savepoint did not end the job in time; it ends with its workers and the engine, its checkpoints kept', { jobId });
+      log.warn(
+        'the stop with savepoint did not end the job in time; it ends with its workers and the engine, its checkpoints kept',
+        { jobId },
+      );
     }
     return;
   }
   s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId}`);
   if (!(await requestStop(s, jobId, false, s.t.stopWaitMs))) {
-    log.warn('the Zeta job did not reach a terminal status in time', { jobId, status: state.zetaStatus, waitedMs: s.t.stopWaitMs });
+    log.warn('the Zeta job did not reach a terminal status in time', {
+      jobId,
+      status: state.zetaStatus,
+      waitedMs: s.t.stopWaitMs,
+    });
   }
 }
 

@@ -22,7 +22,11 @@ import type { Reason } from '../outcome';
  * Container waiting reasons that do not resolve by waiting. ErrImageNeverPull: imagePullPolicy Never
  * and the image is not on the node — nothing will put it there while we wait (seen on a real node).
  */
-export const FATAL_WAITING_REASONS: ReadonlySet<string> = new Set(['CreateContainerConfigError', 'InvalidImageName', 'ErrImageNeverPull']);
+export const FATAL_WAITING_REASONS: ReadonlySet<string> = new Set([
+  'CreateContainerConfigError',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+]);
 
 /** Container waiting reasons of a failing image pull, which the kubelet retries with backoff. */
 export const IMAGE_PULL_REASONS: ReadonlySet<string> = new Set(['ErrImagePull', 'ImagePullBackOff']);
@@ -45,7 +49,10 @@ function terminationOf(statuses: readonly ContainerStatus[] | undefined): string
   const out: string[] = [];
   for (const c of statuses ?? []) {
     const t = c.state?.terminated ?? c.lastState?.terminated;
-    if (t) out.push(`container ${c.name} terminated with exit code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}${t.message ? `: ${t.message}` : ''}`);
+    if (t)
+      out.push(
+        `container ${c.name} terminated with exit code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}${t.message ? `: ${t.message}` : ''}`,
+      );
   }
   return out;
 }
@@ -56,29 +63,49 @@ export function classifyWorker(pod: Pod): WorkerState {
     return { kind: 'lost', message: 'is being deleted, which the runtime did not ask for' };
   }
   if (status.phase === 'Failed') {
-    const parts = [status.reason, status.message, ...terminationOf(status.containerStatuses)].filter((x): x is string => !!x);
+    const parts = [status.reason, status.message, ...terminationOf(status.containerStatuses)].filter(
+      (x): x is string => !!x,
+    );
     return { kind: 'lost', message: `failed${parts.length ? `: ${parts.join('; ')}` : ''}` };
   }
   if (status.phase === 'Succeeded') {
     const parts = terminationOf(status.containerStatuses);
-    return { kind: 'lost', message: `ended (phase Succeeded) while the application still needs it${parts.length ? `: ${parts.join('; ')}` : ''}` };
+    return {
+      kind: 'lost',
+      message: `ended (phase Succeeded) while the application still needs it${parts.length ? `: ${parts.join('; ')}` : ''}`,
+    };
   }
   const scheduled = status.conditions?.find((c) => c.type === 'PodScheduled');
   if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable') {
-    return { kind: 'unschedulable', message: `cannot be scheduled: ${scheduled.message ?? 'no node fits'}`, nominated: !!status.nominatedNodeName };
+    return {
+      kind: 'unschedulable',
+      message: `cannot be scheduled: ${scheduled.message ?? 'no node fits'}`,
+      nominated: !!status.nominatedNodeName,
+    };
   }
   for (const c of [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])]) {
     const w = c.state?.waiting;
     if (w?.reason && IMAGE_PULL_REASONS.has(w.reason)) {
-      return { kind: 'image-pull', reason: w.reason as 'ErrImagePull', message: `container ${c.name}: ${w.reason}${w.message ? `: ${w.message}` : ''}` };
+      return {
+        kind: 'image-pull',
+        reason: w.reason as 'ErrImagePull',
+        message: `container ${c.name}: ${w.reason}${w.message ? `: ${w.message}` : ''}`,
+      };
     }
     if (w?.reason && FATAL_WAITING_REASONS.has(w.reason)) {
-      return { kind: 'fatal', reason: w.reason as Reason, message: `container ${c.name}: ${w.reason}${w.message ? `: ${w.message}` : ''}` };
+      return {
+        kind: 'fatal',
+        reason: w.reason as Reason,
+        message: `container ${c.name}: ${w.reason}${w.message ? `: ${w.message}` : ''}`,
+      };
     }
   }
   if (status.phase === 'Running') return { kind: 'running' };
   const waiting = (status.containerStatuses ?? []).map((c) => c.state?.waiting?.reason).filter((x): x is string => !!x);
-  return { kind: 'pending', detail: waiting[0] ?? (scheduled?.status === 'True' ? 'Scheduled' : (status.phase ?? 'Pending')) };
+  return {
+    kind: 'pending',
+    detail: waiting[0] ?? (scheduled?.status === 'True' ? 'Scheduled' : (status.phase ?? 'Pending')),
+  };
 }
 
 /** What a cluster autoscaler last said about a Pod: `none` when it said nothing (or there is none). */
@@ -96,7 +123,14 @@ const SCALE_UP_EVENTS: Readonly<Record<string, Exclude<ScaleUpSignal, 'none'>>> 
 };
 
 function eventTime(e: Event): string {
-  return String(e.lastTimestamp ?? e.series?.lastObservedTime ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp ?? '');
+  return String(
+    e.lastTimestamp ??
+      e.series?.lastObservedTime ??
+      e.eventTime ??
+      e.firstTimestamp ??
+      e.metadata?.creationTimestamp ??
+      '',
+  );
 }
 
 /** The autoscaler's latest word among the Pod's Events; the newest one wins (a refusal after a scale-up, or the reverse). */
@@ -117,7 +151,12 @@ export type UnschedulableVerdict = 'fail' | 'wait-for-node' | 'wait-for-autoscal
  *   none                  no               yes            wait-for-autoscaler
  *   none                  no               no             fail
  */
-export function judgeUnschedulable(signal: ScaleUpSignal, nominated: boolean, unschedulableForMs: number, graceMs: number): UnschedulableVerdict {
+export function judgeUnschedulable(
+  signal: ScaleUpSignal,
+  nominated: boolean,
+  unschedulableForMs: number,
+  graceMs: number,
+): UnschedulableVerdict {
   if (signal === 'refused') return 'fail';
   if (signal === 'triggered' || nominated) return 'wait-for-node';
   return unschedulableForMs < graceMs ? 'wait-for-autoscaler' : 'fail';

@@ -103,7 +103,12 @@ export interface TimedJudgement {
 const FAIL_AT_ONCE: TimedJudgement = { now: 0, scaleUpGraceMs: 0, imagePullRetryMs: 0 };
 
 /** What the snapshot means for the workers (pure). The first failure, in worker order, wins. */
-export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, masterUid: string, t: TimedJudgement = FAIL_AT_ONCE): Assessment {
+export function assess(
+  records: readonly WorkerRecord[],
+  snap: PodSnapshot,
+  masterUid: string,
+  t: TimedJudgement = FAIL_AT_ONCE,
+): Assessment {
   let failure: WorkerFailure | undefined;
   let created = 0;
   let running = 0;
@@ -151,7 +156,10 @@ export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, mast
           const forMs = t.now - (r.pullFailingSince ?? t.now);
           if (judgeImagePull(forMs, t.imagePullRetryMs) === 'retry') waiting.set(r.name, state.reason);
           else {
-            const why = t.imagePullRetryMs > 0 ? ` (still failing after ${Math.round(forMs / 1000)} s; application.image-pull-retry-millis)` : '';
+            const why =
+              t.imagePullRetryMs > 0
+                ? ` (still failing after ${Math.round(forMs / 1000)} s; application.image-pull-retry-millis)`
+                : '';
             fail({ reason: state.reason, worker: r.name, message: `worker ${r.name} ${state.message}${why}` });
           }
           break;
@@ -169,10 +177,15 @@ export function assess(records: readonly WorkerRecord[], snap: PodSnapshot, mast
     const tomb = snap.deleted.get(r.name);
     if (r.seen || (tomb && isOurWorker(tomb, r, masterUid))) {
       const last = tomb ? classifyWorker(tomb) : undefined;
-      const detail = last && last.kind === 'lost' && !last.message.startsWith('is being deleted') ? ` (it had ${last.message})` : '';
+      const detail =
+        last && last.kind === 'lost' && !last.message.startsWith('is being deleted') ? ` (it had ${last.message})` : '';
       fail({ reason: 'WorkerLost', worker: r.name, message: `worker ${r.name} was deleted${detail}` });
     } else if (snap.syncedList > (r.ackedAtList ?? Number.MAX_SAFE_INTEGER)) {
-      fail({ reason: 'WorkerLost', worker: r.name, message: `worker ${r.name} no longer exists (created, then gone before it was observed)` });
+      fail({
+        reason: 'WorkerLost',
+        worker: r.name,
+        message: `worker ${r.name} no longer exists (created, then gone before it was observed)`,
+      });
     } else {
       waiting.set(r.name, 'Created');
     }
@@ -304,12 +317,21 @@ export class WorkerReconciler {
     r.ackedAtList = undefined;
     r.unschedulableSince = r.pullFailingSince = r.scaleUp = undefined;
     r.token = randomBytes(16).toString('hex');
-    this.opts.log.warn('replacing a lost worker', { worker: r.name, replaced: this.replaced, budget: this.opts.replacements, why: f.message });
+    this.opts.log.warn('replacing a lost worker', {
+      worker: r.name,
+      replaced: this.replaced,
+      budget: this.opts.replacements,
+      why: f.message,
+    });
     this.opts.onReplaced?.(r.name, this.replaced, f.message);
     const again = async () => {
       if (oldUid) {
         await this.opts.kube.deletePod(r.name, { uid: oldUid }).catch((e: unknown) => {
-          if (!isStatus(e, 409)) this.opts.log.warn('deleting the lost worker failed; creating anyway', { worker: r.name, error: errorMessage(e) });
+          if (!isStatus(e, 409))
+            this.opts.log.warn('deleting the lost worker failed; creating anyway', {
+              worker: r.name,
+              error: errorMessage(e),
+            });
         });
       }
       await this.create(r);
@@ -328,7 +350,9 @@ export class WorkerReconciler {
     void (async () => {
       try {
         for (;;) {
-          const timed = this.records.filter((r) => r.unschedulableSince !== undefined || r.pullFailingSince !== undefined);
+          const timed = this.records.filter(
+            (r) => r.unschedulableSince !== undefined || r.pullFailingSince !== undefined,
+          );
           if (this.stopped || this.failed || timed.length === 0) return;
           await mapLimit(
             timed.filter((r) => r.unschedulableSince !== undefined && r.uid !== undefined),
@@ -351,7 +375,10 @@ export class WorkerReconciler {
       const events = await this.opts.kube.listPodEvents(r.name, uid);
       if (r.uid === uid && r.unschedulableSince !== undefined) r.scaleUp = scaleUpSignal(events);
     } catch (e) {
-      this.opts.log.warn("reading a worker's Events failed; judging it by the grace period alone", { worker: r.name, error: errorMessage(e) });
+      this.opts.log.warn("reading a worker's Events failed; judging it by the grace period alone", {
+        worker: r.name,
+        error: errorMessage(e),
+      });
     }
   }
 
@@ -394,11 +421,19 @@ export class WorkerReconciler {
           continue;
         }
         if (e instanceof KubeApiError && (e.status === 403 || e.status === 422 || e.status === 400)) {
-          return this.refuse(r, 'WorkerCreateRefused', `the API server refused the Pod (HTTP ${e.status} ${e.reason}): ${e.message}`);
+          return this.refuse(
+            r,
+            'WorkerCreateRefused',
+            `the API server refused the Pod (HTTP ${e.status} ${e.reason}): ${e.message}`,
+          );
         }
         if (!isTransient(e)) return this.refuse(r, 'ApiError', `creating the Pod failed: ${errorMessage(e)}`);
         const wait = backoffMs(r.attempts - 1, 200, 5000);
-        this.opts.log.warn('creating a worker failed; retrying', { worker: r.name, error: errorMessage(e), retryInMs: wait });
+        this.opts.log.warn('creating a worker failed; retrying', {
+          worker: r.name,
+          error: errorMessage(e),
+          retryInMs: wait,
+        });
         await this.opts.clock.sleep(wait, this.stop$.signal);
       }
     }
@@ -409,7 +444,10 @@ export class WorkerReconciler {
     r.phase = 'created';
     if (uid) r.uid = uid;
     r.ackedAtList = this.opts.store.snapshot().listsStarted;
-    this.opts.log.info(how === 'created' ? 'created worker' : 'adopted existing worker', { worker: r.name, attempt: r.attempts });
+    this.opts.log.info(how === 'created' ? 'created worker' : 'adopted existing worker', {
+      worker: r.name,
+      attempt: r.attempts,
+    });
     this.schedule();
   }
 
@@ -447,7 +485,11 @@ export class WorkerReconciler {
     }
     if (!looksOurs) {
       r.refused = true;
-      this.refuse(r, 'WorkerCreateRefused', `a Pod named ${r.name} already exists and does not belong to this application`);
+      this.refuse(
+        r,
+        'WorkerCreateRefused',
+        `a Pod named ${r.name} already exists and does not belong to this application`,
+      );
       return 'refused';
     }
     const uid = existing.metadata?.uid;
@@ -488,7 +530,9 @@ export class WorkerReconciler {
     this.stop$.abort();
     this.unsubscribe?.();
     await this.creating;
-    const attempted = this.records.filter((r) => !r.refused && (r.phase !== 'new' || r.attempts > 0)).map((r) => r.name);
+    const attempted = this.records
+      .filter((r) => !r.refused && (r.phase !== 'new' || r.attempts > 0))
+      .map((r) => r.name);
     for (const r of this.records) r.phase = 'released';
     return attempted;
   }

@@ -84,7 +84,13 @@ export class PodSnapshotStore {
   }
 
   snapshot(): PodSnapshot {
-    return { pods: this.pods, deleted: this.deleted, listsStarted: this.listsStarted, syncedList: this.syncedList, resourceVersion: this.rv };
+    return {
+      pods: this.pods,
+      deleted: this.deleted,
+      listsStarted: this.listsStarted,
+      syncedList: this.syncedList,
+      resourceVersion: this.rv,
+    };
   }
 
   subscribe(fn: (s: PodSnapshot) => void): () => void {
@@ -139,7 +145,11 @@ export class PodSnapshotStore {
       throw new Error(`${what} failed for ${Math.round((now - this.failingSince) / 1000)} s: ${errorMessage(e)}`);
     }
     const wait = this.backoff(this.failures - 1);
-    this.opts.log.warn(`${what} failed; retrying`, { error: errorMessage(e), retryInMs: wait, failingForMs: Math.round(now - this.failingSince) });
+    this.opts.log.warn(`${what} failed; retrying`, {
+      error: errorMessage(e),
+      retryInMs: wait,
+      failingForMs: Math.round(now - this.failingSince),
+    });
     await this.opts.clock.sleep(wait, this.stop$.signal);
   }
 
@@ -214,7 +224,9 @@ export class PodSnapshotStore {
       this.endWatch = end;
       if (this.stopped) return end({ kind: 'stopped' });
       const resyncIn = Math.max(0, this.lastListAt + this.resyncMs - this.opts.clock.now());
-      void this.opts.clock.sleep(resyncIn, resync.signal).then(() => end(this.stopped ? { kind: 'stopped' } : { kind: 'resync' }));
+      void this.opts.clock
+        .sleep(resyncIn, resync.signal)
+        .then(() => end(this.stopped ? { kind: 'stopped' } : { kind: 'resync' }));
       this.stats.watches++;
       this.watch = this.kube.watchPods(this.selector, this.rv, {
         event: (type, object) => {
@@ -243,7 +255,9 @@ export class PodSnapshotStore {
           break;
         case 'expired':
           this.stats.expired++;
-          this.opts.log.info('watch resourceVersion expired (410 Gone); re-listing worker Pods', { resourceVersion: this.rv });
+          this.opts.log.info('watch resourceVersion expired (410 Gone); re-listing worker Pods', {
+            resourceVersion: this.rv,
+          });
           await this.relist();
           break;
         case 'error':

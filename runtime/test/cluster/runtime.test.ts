@@ -73,7 +73,9 @@ test(
   'happy path, N = 3: all workers registered before the one submit; success; workers deleted; exit 0; the story on the Job',
   withComponentLogs(async () => {
     const app = await deploy('happy', { props: { workerCount: 3 } });
-    const pods: RecordedWatch<Pod> = await recordWatch<Pod>(`/api/v1/namespaces/${app.namespace}/pods`, { labelSelector: workerSelector(app.appId) });
+    const pods: RecordedWatch<Pod> = await recordWatch<Pod>(`/api/v1/namespaces/${app.namespace}/pods`, {
+      labelSelector: workerSelector(app.appId),
+    });
     try {
       const run = await start(app);
       await expectExit(run, EXIT_CODES.succeeded);
@@ -93,7 +95,14 @@ test(
       // ${ROWS} resolved from the master Pod's environment (kubernetes.env.ROWS)
       expect(submits[0].config).toEqual({
         env: { 'job.mode': 'BATCH', 'job.retry.times': 0, parallelism: 1 },
-        source: [{ plugin_name: 'FakeSource', result_table_name: 'fake', row: { num: '16' }, schema: { fields: { name: 'string' } } }],
+        source: [
+          {
+            plugin_name: 'FakeSource',
+            result_table_name: 'fake',
+            row: { num: '16' },
+            schema: { fields: { name: 'string' } },
+          },
+        ],
         sink: [{ plugin_name: 'Console', source_table_name: 'fake' }],
       });
       expect(log.some((e) => e.call === 'stop')).toBe(false);
@@ -103,7 +112,14 @@ test(
       expect(added.map((p) => p.metadata!.name).sort()).toEqual([1, 2, 3].map((n) => `${app.appId}-worker-${n}`));
       for (const p of added) {
         expect(p.metadata!.ownerReferences).toEqual([
-          { apiVersion: 'v1', kind: 'Pod', name: app.masterPod.metadata!.name, uid: app.masterPod.metadata!.uid, controller: false, blockOwnerDeletion: false },
+          {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            name: app.masterPod.metadata!.name,
+            uid: app.masterPod.metadata!.uid,
+            controller: false,
+            blockOwnerDeletion: false,
+          },
         ]);
         const env = Object.fromEntries(p.spec!.containers[0].env!.map((e) => [e.name, e.value]));
         expect(env.ST_DOCKER_MEMBER_LIST).toBe(`${podIp}:5801`);
@@ -112,7 +128,9 @@ test(
         expect(p.spec!.automountServiceAccountToken).toBe(false);
       }
       // The runtime exits once its deletes are acknowledged; the test's own watch may hear of the last one a moment later.
-      await waitFor(() => pods.events.filter((e) => e.type === 'DELETED').length >= 3, { description: 'the three workers deleted (watch)' });
+      await waitFor(() => pods.events.filter((e) => e.type === 'DELETED').length >= 3, {
+        description: 'the three workers deleted (watch)',
+      });
       expect(pods.events.filter((e) => e.type === 'DELETED')).toHaveLength(3);
 
       // the story on the Job
@@ -126,7 +144,12 @@ test(
         [ANNOTATIONS.finishedAt]: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         [ANNOTATIONS.phaseTimes]: expect.stringMatching(/^\{"Starting":"\d{4}-\d\d-\d\dT.*"Succeeded":/),
       });
-      expect((await jobEvents(app)).map((e) => e.reason)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'Succeeded']);
+      expect((await jobEvents(app)).map((e) => e.reason)).toEqual([
+        'WorkersCreating',
+        'AllWorkersRegistered',
+        'JobSubmitted',
+        'Succeeded',
+      ]);
 
       // applied without owner references (kubectl apply): the runtime made the Job owner of the
       // data objects; its fences (Role, RoleBinding, NetworkPolicies, Service) it cannot patch.
@@ -135,9 +158,19 @@ test(
           ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${app.namespace}/roles/${obj.metadata.name}`
           : `/api/v1/namespaces/${app.namespace}/${obj.kind.toLowerCase()}s/${obj.metadata.name}`;
       for (const obj of [app.plan.workerTemplate, app.plan.configMaps[0]]) {
-        const got = await adminHttp().call<{ metadata: { ownerReferences?: Array<{ uid: string; kind: string }> } }>('GET', pathOf(obj));
+        const got = await adminHttp().call<{ metadata: { ownerReferences?: Array<{ uid: string; kind: string }> } }>(
+          'GET',
+          pathOf(obj),
+        );
         expect(got.metadata.ownerReferences).toEqual([
-          { apiVersion: 'batch/v1', kind: 'Job', name: app.appId, uid: app.jobUid, controller: false, blockOwnerDeletion: false },
+          {
+            apiVersion: 'batch/v1',
+            kind: 'Job',
+            name: app.appId,
+            uid: app.jobUid,
+            controller: false,
+            blockOwnerDeletion: false,
+          },
         ]);
       }
       for (const obj of [app.plan.service, app.plan.roles[0]]) {
@@ -172,7 +205,14 @@ test(
     expect(ann[ANNOTATIONS.message]).toMatch(new RegExp(`^worker ${victim} (was deleted|is being deleted)`));
     expect(ann[ANNOTATIONS.zetaJobStatus]).toBe('CANCELED');
     const reasons = (await jobEvents(app)).map((e) => e.reason);
-    expect(reasons).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'WorkerLost', 'Stopping', 'Failed']);
+    expect(reasons).toEqual([
+      'WorkersCreating',
+      'AllWorkersRegistered',
+      'JobSubmitted',
+      'WorkerLost',
+      'Stopping',
+      'Failed',
+    ]);
     await expectNoWorkersLeft(app.namespace, app.appId);
   }),
 );
@@ -182,14 +222,20 @@ async function unschedulableWorker(app: Deployed): Promise<Pod> {
   return waitFor(
     async () =>
       (await workerPods(app.namespace, app.appId)).find((p) =>
-        p.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable'),
+        p.status?.conditions?.some(
+          (c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
+        ),
       ),
     { description: 'a worker Pod marked Unschedulable by the scheduler' },
   );
 }
 
 /** Writes the Event cluster-autoscaler writes about a Pod it looked at. */
-async function autoscalerEvent(pod: Pod, reason: 'TriggeredScaleUp' | 'NotTriggerScaleUp', message: string): Promise<void> {
+async function autoscalerEvent(
+  pod: Pod,
+  reason: 'TriggeredScaleUp' | 'NotTriggerScaleUp',
+  message: string,
+): Promise<void> {
   const at = new Date().toISOString();
   const { name, namespace, uid } = pod.metadata!;
   await adminHttp().call('POST', `/api/v1/namespaces/${namespace}/events`, {
@@ -213,11 +259,20 @@ test(
   withComponentLogs(async () => {
     const app = await deploy('notscale', {
       owned: true,
-      props: { workerCount: 1, workerNodeSelector: { pool: 'does-not-exist' }, startupTimeoutMillis: 600_000, scaleUpGraceMillis: 300_000 },
+      props: {
+        workerCount: 1,
+        workerNodeSelector: { pool: 'does-not-exist' },
+        startupTimeoutMillis: 600_000,
+        scaleUpGraceMillis: 300_000,
+      },
     });
     const run = await start(app);
     const pod = await unschedulableWorker(app);
-    await autoscalerEvent(pod, 'NotTriggerScaleUp', "pod didn't trigger scale-up: 1 node(s) didn't match Pod's node affinity/selector");
+    await autoscalerEvent(
+      pod,
+      'NotTriggerScaleUp',
+      "pod didn't trigger scale-up: 1 node(s) didn't match Pod's node affinity/selector",
+    );
     // waitForExit gives up after 2 minutes: well inside the grace period.
     await expectExit(run, EXIT_CODES.infrastructure);
     const ann = await jobAnnotations(app);
@@ -238,15 +293,24 @@ test(
     const graceMs = 2_000;
     const app = await deploy('scaleup', {
       owned: true,
-      props: { workerCount: 1, workerNodeSelector: { pool }, startupTimeoutMillis: 600_000, scaleUpGraceMillis: graceMs },
+      props: {
+        workerCount: 1,
+        workerNodeSelector: { pool },
+        startupTimeoutMillis: 600_000,
+        scaleUpGraceMillis: graceMs,
+      },
     });
     const run = await start(app);
     const pod = await unschedulableWorker(app);
     await autoscalerEvent(pod, 'TriggeredScaleUp', `pod triggered scale-up: [{${pool} 0->1 (max: 3)}]`);
     // The runtime read the Event: the Job says the worker waits for a node, and so does `status`.
-    await waitFor(async () => (await jobAnnotations(app))[ANNOTATIONS.workersWaiting]?.includes('waiting for a node (scale-up triggered)'), {
-      description: 'the workers-waiting annotation to say a scale-up was triggered',
-    });
+    await waitFor(
+      async () =>
+        (await jobAnnotations(app))[ANNOTATIONS.workersWaiting]?.includes('waiting for a node (scale-up triggered)'),
+      {
+        description: 'the workers-waiting annotation to say a scale-up was triggered',
+      },
+    );
     const job = await adminHttp().call<Job>('GET', `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`);
     const pods = await adminHttp().call<{ items: Pod[] }>(
       'GET',
@@ -280,7 +344,11 @@ test(
   withComponentLogs(async () => {
     const app = await deploy('unsched', {
       owned: true,
-      props: { workerNodeSelector: { pool: 'does-not-exist' }, startupTimeoutMillis: 600_000, scaleUpGraceMillis: 3_000 },
+      props: {
+        workerNodeSelector: { pool: 'does-not-exist' },
+        startupTimeoutMillis: 600_000,
+        scaleUpGraceMillis: 3_000,
+      },
     });
     const run = await start(app);
     await expectExit(run, EXIT_CODES.infrastructure);
@@ -303,7 +371,9 @@ test(
     await expectExit(run, EXIT_CODES.infrastructure);
     const ann = await jobAnnotations(app);
     expect(ann[ANNOTATIONS.reason]).toBe('StartupTimeout');
-    expect(ann[ANNOTATIONS.message]).toMatch(/^Timed out starting 2 application workers after 5 s: 2\/2 created, \d running, 0\/2 registered with Zeta/);
+    expect(ann[ANNOTATIONS.message]).toMatch(
+      /^Timed out starting 2 application workers after 5 s: 2\/2 created, \d running, 0\/2 registered with Zeta/,
+    );
     expect(ann[ANNOTATIONS.workersRegistered]).toBe('0');
     expect(run.standInLog().some((e) => e.call === 'submit')).toBe(false);
     await expectNoWorkersLeft(app.namespace, app.appId);
@@ -451,7 +521,10 @@ describe('with a ResourceQuota', () => {
         metadata: { name: 'pods' },
         spec: { hard: { pods: '2' } },
       });
-      const app = await deployApplication(quotaNs.name, 'quota', { owned: true, props: { workerCount: 3, startupTimeoutMillis: 600_000 } });
+      const app = await deployApplication(quotaNs.name, 'quota', {
+        owned: true,
+        props: { workerCount: 3, startupTimeoutMillis: 600_000 },
+      });
       current = { app };
       const run = await startRuntime(app);
       current = { app, run };
@@ -468,8 +541,10 @@ describe('with a ResourceQuota', () => {
 async function waitForOutput(run: RuntimeRun, re: RegExp, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!re.test(run.output())) {
-    if (run.child.exitCode !== null) throw new Error(`the runtime exited (${run.child.exitCode}) before its output matched ${re}:\n${run.output()}`);
-    if (Date.now() > deadline) throw new Error(`the runtime's output did not match ${re} within ${timeoutMs} ms:\n${run.output()}`);
+    if (run.child.exitCode !== null)
+      throw new Error(`the runtime exited (${run.child.exitCode}) before its output matched ${re}:\n${run.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`the runtime's output did not match ${re} within ${timeoutMs} ms:\n${run.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -513,7 +588,16 @@ test(
       metadata: {
         name,
         labels: { ...app.plan.workerTemplate.template!.metadata!.labels },
-        ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: master.name, uid: master.uid, controller: false, blockOwnerDeletion: false }],
+        ownerReferences: [
+          {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            name: master.name,
+            uid: master.uid,
+            controller: false,
+            blockOwnerDeletion: false,
+          },
+        ],
       },
       spec: { containers: [{ name: 'seatunnel', image: 'attacker:latest' }], automountServiceAccountToken: false },
     });
@@ -527,6 +611,10 @@ test(
     const after = await adminHttp().call<Pod>('GET', `/api/v1/namespaces/${app.namespace}/pods/${name}`);
     expect(after.metadata!.uid).toBe(before.metadata!.uid);
     expect(after.metadata!.deletionTimestamp).toBeUndefined();
-    await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${name}`, { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0 });
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${name}`, {
+      apiVersion: 'v1',
+      kind: 'DeleteOptions',
+      gracePeriodSeconds: 0,
+    });
   }),
 );

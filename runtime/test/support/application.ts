@@ -22,7 +22,14 @@ import type { ApplicationSpec } from 'seatunnel-app/internal/model/spec';
 import { buildPlan, dependents, withJobOwner } from 'seatunnel-app/internal/plan/build-plan';
 import type { RuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import type { ApplicationPlan, KubeObject } from 'seatunnel-app/internal/plan/types';
-import { adminHttp, clusterInfo, KWOK_LIFECYCLE_ANNOTATION, serviceAccountIdentity, waitFor, type ServiceAccountIdentity } from '../../../test/support/cluster';
+import {
+  adminHttp,
+  clusterInfo,
+  KWOK_LIFECYCLE_ANNOTATION,
+  serviceAccountIdentity,
+  waitFor,
+  type ServiceAccountIdentity,
+} from '../../../test/support/cluster';
 import { kubeletExpand } from '../../../tools/local-stack/kubelet-expansion';
 import { freePorts } from '../../../tools/local-stack/ports';
 import { ensureBundle, RUNTIME_DIR } from '../../../tools/local-stack/runtime-bundle';
@@ -70,7 +77,11 @@ const COLLECTION: Record<string, string> = {
   'batch/v1/Job': 'apis/batch/v1/namespaces/{ns}/jobs',
 };
 
-export function objectPath(obj: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }, namespace: string, named = true): string {
+export function objectPath(
+  obj: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } },
+  namespace: string,
+  named = true,
+): string {
   const c = COLLECTION[`${obj.apiVersion}/${obj.kind}`];
   if (!c) throw new Error(`no collection for ${obj.apiVersion} ${obj.kind}`);
   return `/${c.replace('{ns}', namespace)}${named ? `/${obj.metadata.name}` : ''}`;
@@ -132,7 +143,12 @@ export async function deployApplication(namespace: string, name: string, opts: D
     const body: KubeObject = opts.owned ? withJobOwner(obj, plan.job.metadata.name, jobUid) : obj;
     await admin.call('POST', objectPath(obj, namespace, false), body);
   }
-  await admin.call('PATCH', objectPath(plan.job, namespace), { spec: { suspend: false } }, { contentType: 'application/merge-patch+json' });
+  await admin.call(
+    'PATCH',
+    objectPath(plan.job, namespace),
+    { spec: { suspend: false } },
+    { contentType: 'application/merge-patch+json' },
+  );
   const masterPod = await waitFor(
     async () => {
       const list = await admin.call<{ items: Pod[] }>(
@@ -177,7 +193,8 @@ export async function masterEnvironment(pod: Pod): Promise<Record<string, string
     const kind = from.secretRef ? 'secrets' : 'configmaps';
     const name = (from.secretRef ?? from.configMapRef)!.name!;
     const obj = await admin.call<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${ns}/${kind}/${name}`);
-    for (const [k, v] of Object.entries(obj.data ?? {})) env[`${from.prefix ?? ''}${k}`] = kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v;
+    for (const [k, v] of Object.entries(obj.data ?? {}))
+      env[`${from.prefix ?? ''}${k}`] = kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v;
   }
   for (const e of c.env ?? ([] as EnvVar[])) {
     if (e.value !== undefined) env[e.name] = kubeletExpand(e.value, env);
@@ -185,7 +202,10 @@ export async function masterEnvironment(pod: Pod): Promise<Record<string, string
     else if (e.valueFrom?.secretKeyRef || e.valueFrom?.configMapKeyRef) {
       const ref = (e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef)!;
       const kind = e.valueFrom.secretKeyRef ? 'secrets' : 'configmaps';
-      const obj = await admin.call<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${ns}/${kind}/${ref.name}`);
+      const obj = await admin.call<{ data?: Record<string, string> }>(
+        'GET',
+        `/api/v1/namespaces/${ns}/${kind}/${ref.name}`,
+      );
       const v = obj.data?.[ref.key];
       if (v !== undefined) env[e.name] = kind === 'secrets' ? Buffer.from(v, 'base64').toString('utf8') : v;
     }
@@ -247,13 +267,20 @@ export async function startRuntime(app: Deployed, opts: RunOptions = {}): Promis
     if (k !== 'runtime.json') fs.writeFileSync(path.join(engineDir, k), v);
   }
   const settings = JSON.parse(cm.data!['runtime.json']) as RuntimeSettings;
-  const seam: RuntimeSettings = { ...settings, master: { ...settings.master, restPort, restPath: '', command: [process.execPath, script] } };
-  const written = opts.editSettings ? opts.editSettings(JSON.parse(JSON.stringify(seam)) as Record<string, unknown>) : seam;
+  const seam: RuntimeSettings = {
+    ...settings,
+    master: { ...settings.master, restPort, restPath: '', command: [process.execPath, script] },
+  };
+  const written = opts.editSettings
+    ? opts.editSettings(JSON.parse(JSON.stringify(seam)) as Record<string, unknown>)
+    : seam;
   fs.writeFileSync(path.join(engineDir, 'runtime.json'), JSON.stringify(written, null, 2));
   const identity = await serviceAccountIdentity(app.namespace, SERVICE_ACCOUNT);
   let kubeconfig = identity.kubeconfigPath;
   if (opts.apiServer) {
-    const doc = JSON.parse(fs.readFileSync(identity.kubeconfigPath, 'utf8')) as { clusters: Array<{ cluster: { server: string } }> };
+    const doc = JSON.parse(fs.readFileSync(identity.kubeconfigPath, 'utf8')) as {
+      clusters: Array<{ cluster: { server: string } }>;
+    };
     doc.clusters[0].cluster.server = opts.apiServer;
     kubeconfig = path.join(dir, 'kubeconfig');
     fs.writeFileSync(kubeconfig, JSON.stringify(doc), { mode: 0o600 });
@@ -323,13 +350,21 @@ export async function waitForExit(run: RuntimeRun, timeoutMs = 120_000): Promise
   return res.code;
 }
 
-export async function waitForStandIn(run: RuntimeRun, pred: (e: StandInEntry) => boolean, description: string, timeoutMs = 60_000): Promise<StandInEntry> {
+export async function waitForStandIn(
+  run: RuntimeRun,
+  pred: (e: StandInEntry) => boolean,
+  description: string,
+  timeoutMs = 60_000,
+): Promise<StandInEntry> {
   return waitFor(() => run.standInLog().find(pred), {
     description,
     timeoutMs,
     intervalMs: 100,
     guard: () => {
-      if (run.child.exitCode !== null) throw new Error(`the runtime exited (${run.child.exitCode}) before ${description}; its output:\n${run.output()}`);
+      if (run.child.exitCode !== null)
+        throw new Error(
+          `the runtime exited (${run.child.exitCode}) before ${description}; its output:\n${run.output()}`,
+        );
     },
   });
 }
@@ -341,13 +376,20 @@ export function workerSelector(appId: string): string {
 }
 
 export async function workerPods(namespace: string, appId: string): Promise<Pod[]> {
-  return (await adminHttp().call<{ items: Pod[] }>('GET', `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(workerSelector(appId))}`))
-    .items;
+  return (
+    await adminHttp().call<{ items: Pod[] }>(
+      'GET',
+      `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(workerSelector(appId))}`,
+    )
+  ).items;
 }
 
 /** Waits until no worker Pod of the application is left (deleted Pods may take a moment to go). */
 export async function expectNoWorkersLeft(namespace: string, appId: string, timeoutMs = 30_000): Promise<void> {
-  await waitFor(async () => (await workerPods(namespace, appId)).length === 0, { description: `no worker Pod of ${appId} left`, timeoutMs });
+  await waitFor(async () => (await workerPods(namespace, appId)).length === 0, {
+    description: `no worker Pod of ${appId} left`,
+    timeoutMs,
+  });
 }
 
 export async function jobAnnotations(app: Deployed): Promise<Record<string, string>> {
@@ -365,7 +407,9 @@ export async function jobEvents(app: Deployed): Promise<Event[]> {
     'GET',
     `/api/v1/namespaces/${app.namespace}/events?fieldSelector=${encodeURIComponent(`involvedObject.uid=${app.jobUid}`)}`,
   );
-  return list.items.filter((e) => e.source?.component === 'seatunnel-app-runtime').sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+  return list.items
+    .filter((e) => e.source?.component === 'seatunnel-app-runtime')
+    .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
 }
 
 /** Deletes the application's Job with its dependents and Pods (garbage collection). */

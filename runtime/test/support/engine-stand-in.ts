@@ -24,7 +24,9 @@ const mode = env.STANDIN_JOB ?? 'finish';
 const jobMs = Number(env.STANDIN_JOB_MS ?? '500');
 const failOnLoss = env.STANDIN_FAIL_ON_LOSS !== 'false';
 const registerNever = env.STANDIN_REGISTER === 'never';
-const settings = JSON.parse(fs.readFileSync(path.join(env.SEATUNNEL_APP_ENGINE_CONFIG ?? '', 'runtime.json'), 'utf8')) as {
+const settings = JSON.parse(
+  fs.readFileSync(path.join(env.SEATUNNEL_APP_ENGINE_CONFIG ?? '', 'runtime.json'), 'utf8'),
+) as {
   appId: string;
   namespace: string;
   workerSlots: number;
@@ -50,7 +52,9 @@ const agent = new https.Agent({ keepAlive: true, ca: ca ? Buffer.from(ca, 'base6
 let registered = new Set<string>();
 const everRegistered = new Set<string>();
 
-function listWorkers(): Promise<Array<{ metadata: { name: string; deletionTimestamp?: string }; status?: { phase?: string } }>> {
+function listWorkers(): Promise<
+  Array<{ metadata: { name: string; deletionTimestamp?: string }; status?: { phase?: string } }>
+> {
   return new Promise((resolve, reject) => {
     const req = https.request(
       new URL(`/api/v1/namespaces/${settings.namespace}/pods?labelSelector=${encodeURIComponent(selector)}`, server),
@@ -58,7 +62,9 @@ function listWorkers(): Promise<Array<{ metadata: { name: string; deletionTimest
       (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body).items) : reject(new Error(`HTTP ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(JSON.parse(body).items) : reject(new Error(`HTTP ${res.statusCode}`)),
+        );
       },
     );
     req.on('error', reject);
@@ -71,14 +77,20 @@ async function pollWorkers(): Promise<void> {
   for (;;) {
     try {
       const pods = await listWorkers();
-      const now = new Set(pods.filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp).map((p) => p.metadata.name));
+      const now = new Set(
+        pods.filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp).map((p) => p.metadata.name),
+      );
       if (!registerNever) {
         const lost = [...registered].filter((n) => !now.has(n));
         registered = now;
         for (const n of now) everRegistered.add(n);
         if (lost.length && job.status === 'RUNNING' && failOnLoss) {
           setTimeout(() => {
-            if (job.status === 'RUNNING') finishJob('FAILED', `org.apache.seatunnel.engine.common.exception.JobException: deployed node(${lost[0]}) offline`);
+            if (job.status === 'RUNNING')
+              finishJob(
+                'FAILED',
+                `org.apache.seatunnel.engine.common.exception.JobException: deployed node(${lost[0]}) offline`,
+              );
           }, 1000);
         }
       }
@@ -114,7 +126,12 @@ const rest = http.createServer((req, res) => {
     const n = registered.size;
     if (p === '/overview') {
       log({ call: 'overview', registered: n });
-      return send(res, 200, { projectVersion: 'stand-in', totalSlot: String(n * settings.workerSlots), unassignedSlot: '0', workers: String(n) });
+      return send(res, 200, {
+        projectVersion: 'stand-in',
+        totalSlot: String(n * settings.workerSlots),
+        unassignedSlot: '0',
+        workers: String(n),
+      });
     }
     if (p === '/submit-job' && req.method === 'POST') {
       const query = Object.fromEntries(url.searchParams);
@@ -129,13 +146,21 @@ const rest = http.createServer((req, res) => {
       job.id = query.jobId;
       job.status = 'RUNNING';
       if (mode === 'finish') job.timer = setTimeout(() => finishJob('FINISHED'), jobMs);
-      if (mode === 'fail') job.timer = setTimeout(() => finishJob('FAILED', 'java.lang.RuntimeException: stand-in job failed on request\n\tat x'), jobMs);
+      if (mode === 'fail')
+        job.timer = setTimeout(
+          () => finishJob('FAILED', 'java.lang.RuntimeException: stand-in job failed on request\n\tat x'),
+          jobMs,
+        );
       return send(res, 200, { jobId: job.id, jobName: query.jobName });
     }
     const info = p.match(/^\/job-info\/(\d+)$/);
     if (info) {
       if (info[1] !== job.id) return send(res, 200, { jobId: info[1] });
-      return send(res, 200, { jobId: job.id, jobStatus: job.status, ...(job.errorMsg ? { errorMsg: job.errorMsg } : {}) });
+      return send(res, 200, {
+        jobId: job.id,
+        jobStatus: job.status,
+        ...(job.errorMsg ? { errorMsg: job.errorMsg } : {}),
+      });
     }
     if (p === '/stop-job' && req.method === 'POST') {
       const id = /"jobId"\s*:\s*"?(\d+)/.exec(body)?.[1];
@@ -147,7 +172,8 @@ const rest = http.createServer((req, res) => {
       finishJob((url.searchParams.get('status') ?? 'FINISHED').toUpperCase());
       return send(res, 200, { ok: true });
     }
-    if (p === '/_standin/state') return send(res, 200, { registered: [...registered], everRegistered: [...everRegistered], job });
+    if (p === '/_standin/state')
+      return send(res, 200, { registered: [...registered], everRegistered: [...everRegistered], job });
     res.writeHead(404).end();
   });
 });
@@ -165,7 +191,10 @@ rest.listen(settings.master.restPort, '127.0.0.1', () => {
     pid: process.pid,
     argv: process.argv.slice(2),
     masterHost,
-    env: { HZ_PHONE_HOME_ENABLED: env.HZ_PHONE_HOME_ENABLED, jobConfigVisible: env.SEATUNNEL_APPLICATION_JOB_CONFIG !== undefined },
+    env: {
+      HZ_PHONE_HOME_ENABLED: env.HZ_PHONE_HOME_ENABLED,
+      jobConfigVisible: env.SEATUNNEL_APPLICATION_JOB_CONFIG !== undefined,
+    },
   });
   void pollWorkers();
 });

@@ -1,38 +1,82 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Event } from 'kubernetes-types/core/v1';
-import { classifyWorker, judgeImagePull, judgeUnschedulable, scaleUpSignal, type ScaleUpSignal, type UnschedulableVerdict } from '../../src/workers/classify';
+import {
+  classifyWorker,
+  judgeImagePull,
+  judgeUnschedulable,
+  scaleUpSignal,
+  type ScaleUpSignal,
+  type UnschedulableVerdict,
+} from '../../src/workers/classify';
 
-const pod = (status: Pod['status'], meta: Pod['metadata'] = {}): Pod => ({ metadata: { name: 'w-1', ...meta }, status });
+const pod = (status: Pod['status'], meta: Pod['metadata'] = {}): Pod => ({
+  metadata: { name: 'w-1', ...meta },
+  status,
+});
 
 test('Unschedulable (PodScheduled=False, reason Unschedulable) is judged over time, with the scheduler message and any nomination', () => {
-  const conditions = [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }];
+  const conditions = [
+    {
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message: '0/3 nodes are available: 3 Insufficient cpu.',
+    },
+  ];
   expect(classifyWorker(pod({ phase: 'Pending', conditions }))).toEqual({
     kind: 'unschedulable',
     message: 'cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.',
     nominated: false,
   });
-  expect(classifyWorker(pod({ phase: 'Pending', conditions, nominatedNodeName: 'n-4' }))).toMatchObject({ kind: 'unschedulable', nominated: true });
+  expect(classifyWorker(pod({ phase: 'Pending', conditions, nominatedNodeName: 'n-4' }))).toMatchObject({
+    kind: 'unschedulable',
+    nominated: true,
+  });
 });
 
-test.each(['CreateContainerConfigError', 'InvalidImageName', 'ErrImageNeverPull'])('waiting reason %s is fatal, also in an init container', (reason) => {
-  const waiting = { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason, message: 'details' } } };
-  expect(classifyWorker(pod({ phase: 'Pending', containerStatuses: [waiting] }))).toMatchObject({
-    kind: 'fatal',
-    reason,
-    message: `container seatunnel: ${reason}: details`,
-  });
-  expect(classifyWorker(pod({ phase: 'Pending', initContainerStatuses: [{ ...waiting, name: 'init' }] }))).toMatchObject({ kind: 'fatal', reason });
-});
+test.each(['CreateContainerConfigError', 'InvalidImageName', 'ErrImageNeverPull'])(
+  'waiting reason %s is fatal, also in an init container',
+  (reason) => {
+    const waiting = {
+      name: 'seatunnel',
+      image: 'x',
+      imageID: '',
+      ready: false,
+      restartCount: 0,
+      state: { waiting: { reason, message: 'details' } },
+    };
+    expect(classifyWorker(pod({ phase: 'Pending', containerStatuses: [waiting] }))).toMatchObject({
+      kind: 'fatal',
+      reason,
+      message: `container seatunnel: ${reason}: details`,
+    });
+    expect(
+      classifyWorker(pod({ phase: 'Pending', initContainerStatuses: [{ ...waiting, name: 'init' }] })),
+    ).toMatchObject({ kind: 'fatal', reason });
+  },
+);
 
-test.each(['ErrImagePull', 'ImagePullBackOff'])('waiting reason %s is a failing image pull (retried by the kubelet), also in an init container', (reason) => {
-  const waiting = { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason, message: 'details' } } };
-  expect(classifyWorker(pod({ phase: 'Pending', containerStatuses: [waiting] }))).toEqual({
-    kind: 'image-pull',
-    reason,
-    message: `container seatunnel: ${reason}: details`,
-  });
-  expect(classifyWorker(pod({ phase: 'Pending', initContainerStatuses: [{ ...waiting, name: 'init' }] }))).toMatchObject({ kind: 'image-pull', reason });
-});
+test.each(['ErrImagePull', 'ImagePullBackOff'])(
+  'waiting reason %s is a failing image pull (retried by the kubelet), also in an init container',
+  (reason) => {
+    const waiting = {
+      name: 'seatunnel',
+      image: 'x',
+      imageID: '',
+      ready: false,
+      restartCount: 0,
+      state: { waiting: { reason, message: 'details' } },
+    };
+    expect(classifyWorker(pod({ phase: 'Pending', containerStatuses: [waiting] }))).toEqual({
+      kind: 'image-pull',
+      reason,
+      message: `container seatunnel: ${reason}: details`,
+    });
+    expect(
+      classifyWorker(pod({ phase: 'Pending', initContainerStatuses: [{ ...waiting, name: 'init' }] })),
+    ).toMatchObject({ kind: 'image-pull', reason });
+  },
+);
 
 const ev = (reason: string, at: string, message = `${reason} message`): Event => ({
   metadata: { name: `w-1.${reason}` },
@@ -46,17 +90,33 @@ const ev = (reason: string, at: string, message = `${reason} message`): Event =>
 test.each<[string, Event[], ScaleUpSignal]>([
   ['no Events', [], 'none'],
   ["only the scheduler's", [ev('FailedScheduling', '2026-01-01T00:00:01Z')], 'none'],
-  ['TriggeredScaleUp', [ev('FailedScheduling', '2026-01-01T00:00:01Z'), ev('TriggeredScaleUp', '2026-01-01T00:00:02Z')], 'triggered'],
+  [
+    'TriggeredScaleUp',
+    [ev('FailedScheduling', '2026-01-01T00:00:01Z'), ev('TriggeredScaleUp', '2026-01-01T00:00:02Z')],
+    'triggered',
+  ],
   ["Karpenter's Nominated", [ev('Nominated', '2026-01-01T00:00:02Z')], 'triggered'],
   ['NotTriggerScaleUp', [ev('NotTriggerScaleUp', '2026-01-01T00:00:02Z')], 'refused'],
-  ['a refusal after a scale-up', [ev('TriggeredScaleUp', '2026-01-01T00:00:02Z'), ev('NotTriggerScaleUp', '2026-01-01T00:01:00Z')], 'refused'],
-  ['a scale-up after a refusal', [ev('TriggeredScaleUp', '2026-01-01T00:01:00Z'), ev('NotTriggerScaleUp', '2026-01-01T00:00:02Z')], 'triggered'],
+  [
+    'a refusal after a scale-up',
+    [ev('TriggeredScaleUp', '2026-01-01T00:00:02Z'), ev('NotTriggerScaleUp', '2026-01-01T00:01:00Z')],
+    'refused',
+  ],
+  [
+    'a scale-up after a refusal',
+    [ev('TriggeredScaleUp', '2026-01-01T00:01:00Z'), ev('NotTriggerScaleUp', '2026-01-01T00:00:02Z')],
+    'triggered',
+  ],
 ])('scaleUpSignal: %s → %s', (_what, events, signal) => {
   expect(scaleUpSignal(events).signal).toBe(signal);
 });
 
 test('scaleUpSignal carries the autoscaler message', () => {
-  expect(scaleUpSignal([ev('NotTriggerScaleUp', '2026-01-01T00:00:02Z', "pod didn't trigger scale-up: 1 max node group size reached")])).toEqual({
+  expect(
+    scaleUpSignal([
+      ev('NotTriggerScaleUp', '2026-01-01T00:00:02Z', "pod didn't trigger scale-up: 1 max node group size reached"),
+    ]),
+  ).toEqual({
     signal: 'refused',
     message: "pod didn't trigger scale-up: 1 max node group size reached",
   });
@@ -72,9 +132,12 @@ test.each<[ScaleUpSignal, boolean, number, number, UnschedulableVerdict]>([
   ['none', false, 30_000, 30_000, 'fail'],
   ['none', false, 0, 0, 'fail'],
   ['triggered', false, 0, 0, 'wait-for-node'],
-])('judgeUnschedulable(%s, nominated %s, for %i ms, grace %i ms) → %s', (signal, nominated, forMs, graceMs, verdict) => {
-  expect(judgeUnschedulable(signal, nominated, forMs, graceMs)).toBe(verdict);
-});
+])(
+  'judgeUnschedulable(%s, nominated %s, for %i ms, grace %i ms) → %s',
+  (signal, nominated, forMs, graceMs, verdict) => {
+    expect(judgeUnschedulable(signal, nominated, forMs, graceMs)).toBe(verdict);
+  },
+);
 
 test.each<[number, number, 'fail' | 'retry']>([
   [0, 60_000, 'retry'],
@@ -86,10 +149,24 @@ test.each<[number, number, 'fail' | 'retry']>([
 });
 
 test('ContainerCreating and an unscheduled Pod without a verdict are pending', () => {
-  const creating = { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } };
-  expect(classifyWorker(pod({ phase: 'Pending', containerStatuses: [creating] }))).toEqual({ kind: 'pending', detail: 'ContainerCreating' });
+  const creating = {
+    name: 'seatunnel',
+    image: 'x',
+    imageID: '',
+    ready: false,
+    restartCount: 0,
+    state: { waiting: { reason: 'ContainerCreating' } },
+  };
+  expect(classifyWorker(pod({ phase: 'Pending', containerStatuses: [creating] }))).toEqual({
+    kind: 'pending',
+    detail: 'ContainerCreating',
+  });
   expect(classifyWorker(pod({}))).toEqual({ kind: 'pending', detail: 'Pending' });
-  expect(classifyWorker(pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] }))).toMatchObject({
+  expect(
+    classifyWorker(
+      pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] }),
+    ),
+  ).toMatchObject({
     kind: 'pending',
   });
 });
@@ -99,21 +176,41 @@ test('Running is running', () => {
 });
 
 test('a worker that ended Succeeded is lost at once: it will not come back (restartPolicy Never)', () => {
-  const done = { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } };
-  expect(classifyWorker(pod({ phase: 'Succeeded' }))).toEqual({ kind: 'lost', message: 'ended (phase Succeeded) while the application still needs it' });
+  const done = {
+    name: 'seatunnel',
+    image: 'x',
+    imageID: '',
+    ready: false,
+    restartCount: 0,
+    state: { terminated: { exitCode: 0, reason: 'Completed' } },
+  };
+  expect(classifyWorker(pod({ phase: 'Succeeded' }))).toEqual({
+    kind: 'lost',
+    message: 'ended (phase Succeeded) while the application still needs it',
+  });
   expect(classifyWorker(pod({ phase: 'Succeeded', containerStatuses: [done] }))).toEqual({
     kind: 'lost',
-    message: 'ended (phase Succeeded) while the application still needs it: container seatunnel terminated with exit code 0 (Completed)',
+    message:
+      'ended (phase Succeeded) while the application still needs it: container seatunnel terminated with exit code 0 (Completed)',
   });
 });
 
 test('Failed is lost, with the container termination (OOMKilled) and eviction reason', () => {
-  const oom = { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } };
+  const oom = {
+    name: 'seatunnel',
+    image: 'x',
+    imageID: '',
+    ready: false,
+    restartCount: 0,
+    state: { terminated: { exitCode: 137, reason: 'OOMKilled' } },
+  };
   expect(classifyWorker(pod({ phase: 'Failed', containerStatuses: [oom] }))).toEqual({
     kind: 'lost',
     message: 'failed: container seatunnel terminated with exit code 137 (OOMKilled)',
   });
-  expect(classifyWorker(pod({ phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory.' }))).toEqual({
+  expect(
+    classifyWorker(pod({ phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory.' })),
+  ).toEqual({
     kind: 'lost',
     message: 'failed: Evicted; The node was low on resource: memory.',
   });

@@ -59,7 +59,8 @@ describe('restore checkpoints', () => {
 
   test('files found → ok; none → CheckpointNotFound, never a fresh start', async () => {
     const readdir = (dir: string) => {
-      if (dir === '/opt/seatunnel/checkpoints/4711') return ['1795944094278-806-1-1.ser', '1795944094278-806-1-1.ser.crc', '1795944094279-806-1-2.ser'];
+      if (dir === '/opt/seatunnel/checkpoints/4711')
+        return ['1795944094278-806-1-1.ser', '1795944094278-806-1-1.ser.crc', '1795944094279-806-1-2.ser'];
       throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
     };
     expect(await requireCheckpoint(pvcEngine, '4711', { readdir })).toEqual([
@@ -81,7 +82,10 @@ describe('restore checkpoints', () => {
     expect(checkpointLocation(yaml)).toEqual({
       kind: 'hadoop',
       namespace: '/st/ckpt',
-      hadoop: { properties: { 'fs.defaultFS': 'hdfs://nn:8020', 'dfs.replication': '1' }, hdfsSitePath: '/etc/hadoop/hdfs-site.xml' },
+      hadoop: {
+        properties: { 'fs.defaultFS': 'hdfs://nn:8020', 'dfs.replication': '1' },
+        hdfsSitePath: '/etc/hadoop/hdfs-site.xml',
+      },
       description: 'hdfs/hdfs at hdfs://nn:8020, namespace /st/ckpt',
     });
   });
@@ -115,14 +119,18 @@ describe('restore checkpoints', () => {
       'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: s3\n          fs.s3a.endpoint: x\n          namespace: /ckpt/\n';
     expect(checkpointLocation(s3).kind).toBe('remote');
     await expect(requireCheckpoint(s3, '1')).rejects.toThrow(/cannot inspect/);
-    const kerberos = hdfsEngine('          fs.defaultFS: hdfs://nn:8020\n          kerberosPrincipal: st@EXAMPLE\n          kerberosKeytabFilePath: /k\n');
+    const kerberos = hdfsEngine(
+      '          fs.defaultFS: hdfs://nn:8020\n          kerberosPrincipal: st@EXAMPLE\n          kerberosKeytabFilePath: /k\n',
+    );
     expect(checkpointLocation(kerberos).kind).toBe('remote');
   });
 });
 
 describe('Hadoop listing (FsShell)', () => {
   test('java and classpath come from the master command line', () => {
-    expect(javaAndClasspath(['/usr/bin/java', '-Xmx1g', '-cp', '/h/lib/*:/h/starter/x.jar', 'Main', '-r', 'master'])).toEqual({
+    expect(
+      javaAndClasspath(['/usr/bin/java', '-Xmx1g', '-cp', '/h/lib/*:/h/starter/x.jar', 'Main', '-r', 'master']),
+    ).toEqual({
       java: '/usr/bin/java',
       classpath: '/h/lib/*:/h/starter/x.jar',
     });
@@ -130,7 +138,10 @@ describe('Hadoop listing (FsShell)', () => {
   });
 
   test('with kubernetes.config-map the master command starts java through the JVM options launcher: java is found behind it', () => {
-    const command = zetaCommand(spec({ runtimeConfigMap: 'seatunnel-config' }), 'master', { configDir: '/w/engine', logDir: '/w/logs' });
+    const command = zetaCommand(spec({ runtimeConfigMap: 'seatunnel-config' }), 'master', {
+      configDir: '/w/engine',
+      logDir: '/w/logs',
+    });
     expect(command[0]).toBe('/bin/sh');
     expect(javaAndClasspath(command)).toEqual({ java: 'java', classpath: zetaClasspath('/opt/seatunnel') });
   });
@@ -142,9 +153,9 @@ describe('Hadoop listing (FsShell)', () => {
   test('exit 0 → the paths; a missing directory → []; anything else → the error line', () => {
     expect(parseListing(0, '/c/1/a.ser\n/c/1/b.ser\n', '')).toEqual(['/c/1/a.ser', '/c/1/b.ser']);
     expect(parseListing(1, '', "ls: `/c/2/': No such file or directory\n")).toEqual([]);
-    expect(() => parseListing(1, '', 'SLF4J: x\nls: Call From h to 127.0.0.1:9 failed on connection exception\n')).toThrow(
-      /exited with 1: ls: Call From .* connection exception/,
-    );
+    expect(() =>
+      parseListing(1, '', 'SLF4J: x\nls: Call From h to 127.0.0.1:9 failed on connection exception\n'),
+    ).toThrow(/exited with 1: ls: Call From .* connection exception/);
   });
 });
 
@@ -203,14 +214,22 @@ describe('Zeta REST client', () => {
   });
 
   test('a refusal is final; member churn, 5xx without a message and no answer are transient', async () => {
-    reply = () => [500, '{"status":"fail","message":"ErrorCode:[API-06], ErrorDescription:[Factory initialize failed]\\n\\tat x"}'];
+    reply = () => [
+      500,
+      '{"status":"fail","message":"ErrorCode:[API-06], ErrorDescription:[Factory initialize failed]\\n\\tat x"}',
+    ];
     await expect(client().submit('1', 'n', '{}', false)).rejects.toBeInstanceOf(EngineRejected);
     reply = () => [400, '{"status":"fail","message":"Invalid JSON format in request body."}'];
     await expect(client().submit('1', 'n', '{}', false)).rejects.toBeInstanceOf(EngineRejected);
-    reply = () => [500, '{"status":"fail","message":"com.hazelcast.core.MemberLeftException: Member [127.0.0.1]:5802 has left cluster!"}'];
+    reply = () => [
+      500,
+      '{"status":"fail","message":"com.hazelcast.core.MemberLeftException: Member [127.0.0.1]:5802 has left cluster!"}',
+    ];
     await expect(client().jobInfo('1')).rejects.toBeInstanceOf(EngineUnavailable);
     reply = () => [503, ''];
     await expect(client().overview()).rejects.toBeInstanceOf(EngineUnavailable);
-    await expect(new ZetaRest({ host: '127.0.0.1', port: 9, path: '' }).overview()).rejects.toBeInstanceOf(EngineUnavailable);
+    await expect(new ZetaRest({ host: '127.0.0.1', port: 9, path: '' }).overview()).rejects.toBeInstanceOf(
+      EngineUnavailable,
+    );
   });
 });

@@ -103,7 +103,11 @@ export async function settle(rounds = 5): Promise<void> {
  * Drives `p` to completion on virtual time: whenever nothing else can happen, advances the clock
  * to the next timer. `onTick` may change the world between steps (return true to stop calling it).
  */
-export async function runOn<T>(clock: FakeClock, p: Promise<T>, opts: { maxMs?: number; onStep?: () => void } = {}): Promise<T> {
+export async function runOn<T>(
+  clock: FakeClock,
+  p: Promise<T>,
+  opts: { maxMs?: number; onStep?: () => void } = {},
+): Promise<T> {
   let done = false;
   let value: T | undefined;
   let error: unknown;
@@ -186,7 +190,8 @@ export class FakeKube implements KubePort {
     const rv = ++this.rv;
     const copy: Pod = structuredClone({ ...pod, metadata: { ...pod.metadata, resourceVersion: String(rv) } });
     this.history.push({ rv, type, pod: copy });
-    for (const w of this.watchers) if (matches(copy, w.selector)) queueMicrotask(() => w.h.event(type, structuredClone(copy)));
+    for (const w of this.watchers)
+      if (matches(copy, w.selector)) queueMicrotask(() => w.h.event(type, structuredClone(copy)));
     return copy;
   }
 
@@ -231,7 +236,9 @@ export class FakeKube implements KubePort {
   /** The Job as the API server would return it now. */
   private currentJob(): Job {
     const job = structuredClone(this.job);
-    const annotations = Object.fromEntries(Object.entries(this.annotations).filter((e): e is [string, string] => e[1] !== null));
+    const annotations = Object.fromEntries(
+      Object.entries(this.annotations).filter((e): e is [string, string] => e[1] !== null),
+    );
     job.metadata = {
       ...job.metadata,
       resourceVersion: String(this.jobRv),
@@ -294,7 +301,14 @@ export class FakeKube implements KubePort {
       return { stop: () => undefined };
     }
     if (Number(resourceVersion) < this.jobRv) {
-      queueMicrotask(() => h.event('ERROR', { kind: 'Status', code: 410, reason: 'Expired', message: `too old resource version: ${resourceVersion}` }));
+      queueMicrotask(() =>
+        h.event('ERROR', {
+          kind: 'Status',
+          code: 410,
+          reason: 'Expired',
+          message: `too old resource version: ${resourceVersion}`,
+        }),
+      );
       return { stop: () => undefined };
     }
     this.jobWatchers.add(h);
@@ -326,7 +340,11 @@ export class FakeKube implements KubePort {
       if (this.createDelayMs) await this.clock.sleep(this.createDelayMs);
       this.maybeFail('createPod');
       if (this.pods.has(name)) throw new KubeApiError(409, 'AlreadyExists', `pods "${name}" already exists`);
-      const stored = this.bump('ADDED', { ...pod, metadata: { ...pod.metadata, uid: `uid-${++this.uidSeq}` }, status: { phase: 'Pending' } });
+      const stored = this.bump('ADDED', {
+        ...pod,
+        metadata: { ...pod.metadata, uid: `uid-${++this.uidSeq}` },
+        status: { phase: 'Pending' },
+      });
       this.pods.set(name, stored);
       queueMicrotask(() => this.onCreate?.(stored));
       return structuredClone(stored);
@@ -338,7 +356,10 @@ export class FakeKube implements KubePort {
   /** Puts a Pod in place directly (e.g. one left by an earlier master). */
   seed(pod: Pod): void {
     const name = pod.metadata!.name!;
-    this.pods.set(name, this.bump('ADDED', { ...pod, metadata: { ...pod.metadata, uid: pod.metadata?.uid ?? `uid-${++this.uidSeq}` } }));
+    this.pods.set(
+      name,
+      this.bump('ADDED', { ...pod, metadata: { ...pod.metadata, uid: pod.metadata?.uid ?? `uid-${++this.uidSeq}` } }),
+    );
   }
 
   async deletePod(name: string, opts: { uid?: string } = {}): Promise<'deleted' | 'gone'> {
@@ -354,7 +375,10 @@ export class FakeKube implements KubePort {
   async listPods(selector: string): Promise<PodList> {
     this.record('listPods');
     this.maybeFail('listPods');
-    return { items: [...this.pods.values()].filter((p) => matches(p, selector)).map((p) => structuredClone(p)), resourceVersion: String(this.rv) };
+    return {
+      items: [...this.pods.values()].filter((p) => matches(p, selector)).map((p) => structuredClone(p)),
+      resourceVersion: String(this.rv),
+    };
   }
 
   watchPods(selector: string, resourceVersion: string, h: WatchHandlers): WatchHandle {
@@ -367,11 +391,19 @@ export class FakeKube implements KubePort {
       return { stop: () => undefined };
     }
     if (from < this.expiredBefore) {
-      queueMicrotask(() => h.event('ERROR', { kind: 'Status', code: 410, reason: 'Expired', message: `too old resource version: ${from}` }));
+      queueMicrotask(() =>
+        h.event('ERROR', {
+          kind: 'Status',
+          code: 410,
+          reason: 'Expired',
+          message: `too old resource version: ${from}`,
+        }),
+      );
       return { stop: () => undefined };
     }
     this.watchers.add(w);
-    for (const e of this.history) if (e.rv > from && matches(e.pod, selector)) queueMicrotask(() => h.event(e.type, structuredClone(e.pod)));
+    for (const e of this.history)
+      if (e.rv > from && matches(e.pod, selector)) queueMicrotask(() => h.event(e.type, structuredClone(e.pod)));
     return { stop: () => this.watchers.delete(w) };
   }
 
@@ -415,7 +447,9 @@ export class FakeKube implements KubePort {
   async listPodEvents(podName: string, podUid: string): Promise<Event[]> {
     this.record('listPodEvents', podName);
     this.maybeFail('listPodEvents');
-    return structuredClone(this.podEvents.filter((e) => e.involvedObject.name === podName && e.involvedObject.uid === podUid));
+    return structuredClone(
+      this.podEvents.filter((e) => e.involvedObject.name === podName && e.involvedObject.uid === podUid),
+    );
   }
 
   async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
@@ -434,7 +468,8 @@ export class FakeKube implements KubePort {
   async getStatefulSet(name: string): Promise<StatefulSet> {
     this.record('getStatefulSet', name);
     this.maybeFail('getStatefulSet');
-    if (!this.statefulSet || this.statefulSet.metadata?.name !== name) throw new KubeApiError(404, 'NotFound', `statefulsets "${name}" not found`);
+    if (!this.statefulSet || this.statefulSet.metadata?.name !== name)
+      throw new KubeApiError(404, 'NotFound', `statefulsets "${name}" not found`);
     return structuredClone(this.statefulSet);
   }
 
@@ -482,7 +517,14 @@ export function running(pod: MutablePod): void {
 export function unschedulable(pod: MutablePod): void {
   pod.status = {
     phase: 'Pending',
-    conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }],
+    conditions: [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'Unschedulable',
+        message: '0/3 nodes are available: 3 Insufficient cpu.',
+      },
+    ],
   };
 }
 
@@ -493,7 +535,14 @@ export function pullFailing(reason: 'ErrImagePull' | 'ImagePullBackOff' = 'ErrIm
       phase: 'Pending',
       conditions: [{ type: 'PodScheduled', status: 'True' }],
       containerStatuses: [
-        { name: 'seatunnel', image: 'img', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason, message: 'rpc error: i/o timeout' } } },
+        {
+          name: 'seatunnel',
+          image: 'img',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: { waiting: { reason, message: 'rpc error: i/o timeout' } },
+        },
       ],
     };
   };
@@ -514,7 +563,8 @@ export class FakeEngine implements EnginePort {
   /** What the job does: status after `jobInfo` is polled n times. */
   script: JobScript = (n) => (n >= 3 ? 'FINISHED' : 'RUNNING');
   submitError: Error | undefined;
-  register: (pods: Pod[]) => number = (pods) => pods.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp).length;
+  register: (pods: Pod[]) => number = (pods) =>
+    pods.filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp).length;
   restorable = true;
   private polls = 0;
   private exit!: (e: EngineExit) => void;

@@ -50,10 +50,19 @@ test('workers are owned by the Job (not a Pod that can be replaced) and keep the
   expect(seen).toHaveLength(3);
   for (const w of seen) {
     expect(w.metadata!.ownerReferences).toEqual([
-      { apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid', controller: false, blockOwnerDeletion: false },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        name: 'app-1',
+        uid: 'job-uid',
+        controller: false,
+        blockOwnerDeletion: false,
+      },
     ]);
     const env = Object.fromEntries(w.spec!.containers[0].env!.map((e) => [e.name, e.value]));
-    expect(env.ST_DOCKER_MEMBER_LIST).toBe('app-1-master-0.app-1.default.svc:5801,app-1-master-1.app-1.default.svc:5801');
+    expect(env.ST_DOCKER_MEMBER_LIST).toBe(
+      'app-1-master-0.app-1.default.svc:5801,app-1-master-1.app-1.default.svc:5801',
+    );
   }
 });
 
@@ -198,7 +207,11 @@ test('master replacements counted by earlier coordinators are carried on, and a 
   const s = haSetup();
   s.kube.annotations[ANNOTATIONS.masterFailovers] = '2';
   const master = (uid: string) => ({
-    metadata: { name: 'app-1-master-0', uid, labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' } },
+    metadata: {
+      name: 'app-1-master-0',
+      uid,
+      labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' },
+    },
     spec: { containers: [{ name: 'seatunnel' }] },
   });
   s.kube.seed(master('m-0-a'));

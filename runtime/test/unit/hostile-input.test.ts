@@ -24,22 +24,36 @@ const inline =
 
 describe('job config errors never carry a secret', () => {
   test.each([
-    ['a type clash with a value from the environment', 'source { X {} }\nsink { Jdbc { password = [1] ${DB_PASSWORD} } }'],
+    [
+      'a type clash with a value from the environment',
+      'source { X {} }\nsink { Jdbc { password = [1] ${DB_PASSWORD} } }',
+    ],
     ['a section that is a value from the environment', 'source { X {} }\nsink = ${DB_PASSWORD}'],
-    ['an object concatenated with a value from the environment', 'source { X {} }\nsink = ${DB_PASSWORD} { Console {} }'],
+    [
+      'an object concatenated with a value from the environment',
+      'source { X {} }\nsink = ${DB_PASSWORD} { Console {} }',
+    ],
   ])('%s', (_name, text) => {
     const f = failure(inline(text, { DB_PASSWORD: SECRET }));
     expect(f.reason).toBe('InvalidJobConfig');
     expect(f.message).not.toContain(SECRET);
     expect(f.message).not.toContain(SECRET.slice(0, 10));
-    expect(f.message).toMatch(/\$SEATUNNEL_APPLICATION_JOB_CONFIG:2:\d+|sink must be a block of plugins or a list, not a string/);
+    expect(f.message).toMatch(
+      /\$SEATUNNEL_APPLICATION_JOB_CONFIG:2:\d+|sink must be a block of plugins or a list, not a string/,
+    );
   });
 
   test('an included token file', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'st-secret-'));
     fs.writeFileSync(path.join(dir, 'token'), `${TOKEN}\n`);
     fs.writeFileSync(path.join(dir, 'job.conf'), 'source { X {} }\nsink { Jdbc { include "token" } }\n');
-    const f = failure(() => resolveJobConfig({ ...app, jobConfig: { kind: 'file', path: path.join(dir, 'job.conf') } }, {}, { readFile: readTextFile }));
+    const f = failure(() =>
+      resolveJobConfig(
+        { ...app, jobConfig: { kind: 'file', path: path.join(dir, 'job.conf') } },
+        {},
+        { readFile: readTextFile },
+      ),
+    );
     expect(f.reason).toBe('InvalidJobConfig');
     expect(f.message).not.toContain(TOKEN);
     expect(f.message).toContain(`${path.join(dir, 'token')}:1:`);
@@ -48,19 +62,30 @@ describe('job config errors never carry a secret', () => {
 
   test('lifecycle: the annotation and the Warning Event say where, not what', async () => {
     const s = setup();
-    s.env.SEATUNNEL_APPLICATION_JOB_CONFIG = 'source { FakeSource {} }\nsink { Jdbc { url = "jdbc:x", password = [1] ${DB_PASSWORD} } }';
+    s.env.SEATUNNEL_APPLICATION_JOB_CONFIG =
+      'source { FakeSource {} }\nsink { Jdbc { url = "jdbc:x", password = [1] ${DB_PASSWORD} } }';
     s.env.DB_PASSWORD = SECRET;
     const out = await s.run();
     expect(out).toMatchObject({ reason: 'InvalidJobConfig', exitCode: 4 });
-    const published = [out.message, ...Object.values(s.kube.annotations), ...s.kube.events.map((e) => e.message ?? '')].join('\n');
+    const published = [
+      out.message,
+      ...Object.values(s.kube.annotations),
+      ...s.kube.events.map((e) => e.message ?? ''),
+    ].join('\n');
     expect(published).not.toContain(SECRET);
-    expect(s.kube.annotations[ANNOTATIONS.message]).toMatch(/JOB_CONFIG:2:\d+: cannot concatenate an array with a string \(from \$\{DB_PASSWORD\}\)/);
+    expect(s.kube.annotations[ANNOTATIONS.message]).toMatch(
+      /JOB_CONFIG:2:\d+: cannot concatenate an array with a string \(from \$\{DB_PASSWORD\}\)/,
+    );
   });
 });
 
 describe('a job config that would exhaust the runtime is a configuration failure', () => {
   test.each([
-    ['nesting 2000 levels', `source { X {} }\nsink { a = ${'{ b = '.repeat(2000)}1${' }'.repeat(2000)} }`, /:2:\d+: nested deeper than 100 levels/],
+    [
+      'nesting 2000 levels',
+      `source { X {} }\nsink { a = ${'{ b = '.repeat(2000)}1${' }'.repeat(2000)} }`,
+      /:2:\d+: nested deeper than 100 levels/,
+    ],
     [
       'a chain of 3000 substitutions',
       `source { X {} }\nsink { X { v = \${a0} } }\n${Array.from({ length: 3000 }, (_, i) => `a${i} = \${a${i + 1}}`).join('\n')}\na3000 = 1`,
@@ -80,15 +105,25 @@ describe('a job config that would exhaust the runtime is a configuration failure
   test('a job config file that includes /dev/zero', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'st-zero-'));
     fs.writeFileSync(path.join(dir, 'job.conf'), 'source { X {} }\nsink { include "/dev/zero" }\n');
-    const f = failure(() => resolveJobConfig({ ...app, jobConfig: { kind: 'file', path: path.join(dir, 'job.conf') } }, {}, { readFile: readTextFile }));
+    const f = failure(() =>
+      resolveJobConfig(
+        { ...app, jobConfig: { kind: 'file', path: path.join(dir, 'job.conf') } },
+        {},
+        { readFile: readTextFile },
+      ),
+    );
     expect(f.reason).toBe('InvalidJobConfig');
-    expect(f.message).toContain(`${path.join(dir, 'job.conf')}:2:8: cannot include "/dev/zero": /dev/zero: is a device, expected a regular file`);
+    expect(f.message).toContain(
+      `${path.join(dir, 'job.conf')}:2:8: cannot include "/dev/zero": /dev/zero: is a device, expected a regular file`,
+    );
     fs.rmSync(dir, { recursive: true });
   });
 
   test('a job config path that is a directory', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'st-dir-'));
-    const f = failure(() => resolveJobConfig({ ...app, jobConfig: { kind: 'file', path: dir } }, {}, { readFile: readTextFile }));
+    const f = failure(() =>
+      resolveJobConfig({ ...app, jobConfig: { kind: 'file', path: dir } }, {}, { readFile: readTextFile }),
+    );
     expect(f.reason).toBe('InvalidJobConfig');
     expect(f.message).toBe(`cannot read the job config file ${dir}: ${dir}: is a directory, expected a regular file`);
     fs.rmSync(dir, { recursive: true });
@@ -103,7 +138,14 @@ test('a worker that ends Succeeded during startup fails the application at once,
         p.status = {
           phase: 'Succeeded',
           containerStatuses: [
-            { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
+            {
+              name: 'seatunnel',
+              image: 'x',
+              imageID: '',
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, reason: 'Completed' } },
+            },
           ],
         };
       } else running(p);

@@ -22,7 +22,14 @@ export function once(cond: () => boolean, fn: () => void): () => void {
 export const SEL = 'seatunnel.apache.org/application-id=app-1,seatunnel.apache.org/role=worker';
 
 export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Partial<Tuning> = {}) {
-  const p = plan({ applicationId: 'app-1', workerCount: 3, workerSlots: 2, startupTimeoutMillis: 60_000, jobId: '9223372036854775807', ...props });
+  const p = plan({
+    applicationId: 'app-1',
+    workerCount: 3,
+    workerSlots: 2,
+    startupTimeoutMillis: 60_000,
+    jobId: '9223372036854775807',
+    ...props,
+  });
   const app = runtimeSettings(p.spec);
   const clock = new FakeClock();
   const kube = new FakeKube(clock);
@@ -42,7 +49,10 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
     engineRest: { host: '127.0.0.1', candidates: [{ port: 8080, path: '' }] },
     debug: true,
   };
-  const env: Record<string, string> = { SEATUNNEL_APPLICATION_JOB_CONFIG: (p.spec.jobConfig as { text: string }).text, ROWS: '12345678901234567' };
+  const env: Record<string, string> = {
+    SEATUNNEL_APPLICATION_JOB_CONFIG: (p.spec.jobConfig as { text: string }).text,
+    ROWS: '12345678901234567',
+  };
   let engineFilesWritten = 0;
   const deps = {
     settings,

@@ -60,7 +60,15 @@ test('happy path: workers created, all registered, then exactly one submit; succ
     [ANNOTATIONS.phaseTimes]: expect.any(String),
   });
   expect(Object.keys(JSON.parse(s.kube.annotations[ANNOTATIONS.phaseTimes]!) as object)).toEqual(
-    expect.arrayContaining(['Starting', 'CreatingWorkers', 'WaitingForWorkers', 'Submitting', 'Running', 'CleaningUp', 'Succeeded']),
+    expect.arrayContaining([
+      'Starting',
+      'CreatingWorkers',
+      'WaitingForWorkers',
+      'Submitting',
+      'Running',
+      'CleaningUp',
+      'Succeeded',
+    ]),
   );
   // the phases in lifecycle order (patches waiting in the queue are merged, so some may be skipped)
   const phases = s.kube.annotationPatches.map((a) => a[ANNOTATIONS.phase]).filter((x): x is string => !!x);
@@ -85,7 +93,14 @@ test('dependents applied without an owner are adopted by the Job; owned ones are
       .sort(),
   );
   expect(s.kube.owners.get('PodTemplate/app-1-worker')).toEqual([
-    { apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid', controller: false, blockOwnerDeletion: false },
+    {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      name: 'app-1',
+      uid: 'job-uid',
+      controller: false,
+      blockOwnerDeletion: false,
+    },
   ]);
 });
 
@@ -98,10 +113,23 @@ test('a worker deleted mid-run: detected, the job stopped (it was acknowledged),
       () => s.kube.remove('app-1-worker-2'),
     ),
   );
-  expect(out).toMatchObject({ state: 'FAILED', reason: 'WorkerLost', exitCode: 3, message: 'worker app-1-worker-2 was deleted', zetaStatus: 'CANCELED' });
+  expect(out).toMatchObject({
+    state: 'FAILED',
+    reason: 'WorkerLost',
+    exitCode: 3,
+    message: 'worker app-1-worker-2 was deleted',
+    zetaStatus: 'CANCELED',
+  });
   expect(s.engine.stops).toEqual(['9223372036854775807']);
   expectCleanedUp(s);
-  expect(eventReasons(s)).toEqual(['WorkersCreating', 'AllWorkersRegistered', 'JobSubmitted', 'WorkerLost', 'Stopping', 'Failed']);
+  expect(eventReasons(s)).toEqual([
+    'WorkersCreating',
+    'AllWorkersRegistered',
+    'JobSubmitted',
+    'WorkerLost',
+    'Stopping',
+    'Failed',
+  ]);
   expect(s.kube.annotations[ANNOTATIONS.reason]).toBe('WorkerLost');
   expect(s.kube.annotations[ANNOTATIONS.phase]).toBe('Failed');
 });
@@ -117,19 +145,30 @@ test('a worker that fails (OOMKilled) mid-run is lost with the container reason'
           p.status = {
             phase: 'Failed',
             containerStatuses: [
-              { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } },
+              {
+                name: 'seatunnel',
+                image: 'x',
+                imageID: '',
+                ready: false,
+                restartCount: 0,
+                state: { terminated: { exitCode: 137, reason: 'OOMKilled' } },
+              },
             ],
           };
         }),
     ),
   );
   expect(out.reason).toBe('WorkerLost');
-  expect(out.message).toBe('worker app-1-worker-1 failed: container seatunnel terminated with exit code 137 (OOMKilled)');
+  expect(out.message).toBe(
+    'worker app-1-worker-1 failed: container seatunnel terminated with exit code 137 (OOMKilled)',
+  );
 });
 
 /** The values the runtime gave the workers-waiting annotation, in order. */
 function nodeWaits(s: S): Array<string | null> {
-  return s.kube.annotationPatches.filter((p) => ANNOTATIONS.workersWaiting in p).map((p) => p[ANNOTATIONS.workersWaiting]);
+  return s.kube.annotationPatches
+    .filter((p) => ANNOTATIONS.workersWaiting in p)
+    .map((p) => p[ANNOTATIONS.workersWaiting]);
 }
 
 test('an Unschedulable worker the cluster autoscaler will not scale up for (NotTriggerScaleUp) fails at once, inside the grace period; nothing is submitted', async () => {
@@ -137,7 +176,8 @@ test('an Unschedulable worker the cluster autoscaler will not scale up for (NotT
   s.kube.onCreate = (pod) => {
     const name = pod.metadata!.name!;
     s.kube.update(name, name.endsWith('-3') ? unschedulable : running);
-    if (name.endsWith('-3')) s.kube.addPodEvent(name, 'NotTriggerScaleUp', "pod didn't trigger scale-up: 1 max node group size reached");
+    if (name.endsWith('-3'))
+      s.kube.addPodEvent(name, 'NotTriggerScaleUp', "pod didn't trigger scale-up: 1 max node group size reached");
   };
   const out = await s.run();
   expect(out).toMatchObject({ state: 'FAILED', reason: 'Unschedulable', exitCode: 3 });
@@ -159,7 +199,8 @@ test('an Unschedulable worker the cluster autoscaler scales up for (TriggeredSca
   s.kube.onCreate = (pod) => {
     const name = pod.metadata!.name!;
     s.kube.update(name, name.endsWith('-3') ? unschedulable : running);
-    if (name.endsWith('-3')) s.kube.addPodEvent(name, 'TriggeredScaleUp', 'pod triggered scale-up: [{pool-1 3->4 (max: 10)}]');
+    if (name.endsWith('-3'))
+      s.kube.addPodEvent(name, 'TriggeredScaleUp', 'pod triggered scale-up: [{pool-1 3->4 (max: 10)}]');
   };
   // The new node is up after two minutes, well past the grace period.
   const out = await s.run(
@@ -176,12 +217,15 @@ test('an Unschedulable worker the cluster autoscaler scales up for (TriggeredSca
   // were read); then the scale-up; then nothing waits.
   const waits = nodeWaits(s);
   expect(waits.slice(-2)).toEqual(['1 waiting for a node (scale-up triggered) (app-1-worker-3)', null]);
-  expect(waits.slice(0, -2)).toEqual(waits.slice(0, -2).map(() => '1 waiting for a node (Unschedulable; no scale-up seen yet) (app-1-worker-3)'));
+  expect(waits.slice(0, -2)).toEqual(
+    waits.slice(0, -2).map(() => '1 waiting for a node (Unschedulable; no scale-up seen yet) (app-1-worker-3)'),
+  );
 });
 
 test('an Unschedulable worker no autoscaler answers for fails once the grace period is over, long before the startup timeout', async () => {
   const s = setup({ startupTimeoutMillis: 600_000, scaleUpGraceMillis: 30_000 });
-  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-3') ? unschedulable : running);
+  s.kube.onCreate = (pod) =>
+    s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-3') ? unschedulable : running);
   const out = await s.run();
   expect(out).toMatchObject({ state: 'FAILED', reason: 'Unschedulable', exitCode: 3 });
   expect(out.message).toBe(
@@ -196,7 +240,8 @@ test('an Unschedulable worker no autoscaler answers for fails once the grace per
 
 test('with scale-up-grace-millis 0 an Unschedulable worker without a scale-up fails at once, as on a cluster without an autoscaler', async () => {
   const s = setup({ startupTimeoutMillis: 600_000, scaleUpGraceMillis: 0 });
-  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-3') ? unschedulable : running);
+  s.kube.onCreate = (pod) =>
+    s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-3') ? unschedulable : running);
   const out = await s.run();
   expect(out).toMatchObject({ state: 'FAILED', reason: 'Unschedulable' });
   expect(out.message).toBe('worker app-1-worker-3 cannot be scheduled: 0/3 nodes are available: 3 Insufficient cpu.');
@@ -205,7 +250,8 @@ test('with scale-up-grace-millis 0 an Unschedulable worker without a scale-up fa
 
 test('an image pull that fails once (ErrImagePull) and then succeeds is retried: the application succeeds', async () => {
   const s = setup({ imagePullRetryMillis: 30_000 });
-  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-2') ? pullFailing('ErrImagePull') : running);
+  s.kube.onCreate = (pod) =>
+    s.kube.update(pod.metadata!.name!, pod.metadata!.name!.endsWith('-2') ? pullFailing('ErrImagePull') : running);
   // The kubelet's next pull, 10 s later, works.
   const out = await s.run(
     once(
@@ -235,7 +281,9 @@ test('startup timeout: one deadline for creation and registration, with the reas
   s.engine.register = (pods) => Math.min(1, pods.length);
   const out = await s.run();
   expect(out).toMatchObject({ state: 'FAILED', reason: 'StartupTimeout', exitCode: 3 });
-  expect(out.message).toMatch(/^Timed out starting 3 application workers after 20 s: 3\/3 created, 3 running, 1\/3 registered with Zeta \(totalSlot 2 of 6\)/);
+  expect(out.message).toMatch(
+    /^Timed out starting 3 application workers after 20 s: 3\/3 created, 3 running, 1\/3 registered with Zeta \(totalSlot 2 of 6\)/,
+  );
   expect(s.clock.now()).toBeGreaterThanOrEqual(20_000);
   expect(s.engine.submits).toEqual([]);
   expectCleanedUp(s);
@@ -295,10 +343,14 @@ test.each([
 ])('Zeta %s → %s, exit %d', async (status, reason, code, state) => {
   const s = setup();
   s.engine.script = (n) => (n >= 2 ? status : 'RUNNING');
-  s.engine.errorMsg = status === 'FAILED' ? 'java.lang.RuntimeException: ErrorCode:[ASSERT-01]\n\tat x.y(Z.java:1)' : undefined;
+  s.engine.errorMsg =
+    status === 'FAILED' ? 'java.lang.RuntimeException: ErrorCode:[ASSERT-01]\n\tat x.y(Z.java:1)' : undefined;
   const out = await s.run();
   expect(out).toMatchObject({ reason, exitCode: code, state, zetaStatus: status });
-  if (status === 'FAILED') expect(out.message).toBe('Zeta job 9223372036854775807 ended FAILED: java.lang.RuntimeException: ErrorCode:[ASSERT-01]');
+  if (status === 'FAILED')
+    expect(out.message).toBe(
+      'Zeta job 9223372036854775807 ended FAILED: java.lang.RuntimeException: ErrorCode:[ASSERT-01]',
+    );
   expect(s.engine.stops).toEqual([]);
   expectCleanedUp(s);
 });
@@ -368,12 +420,17 @@ test('restore: a missing checkpoint fails before the engine starts (exit 4); wit
   await ok.run();
   expect(ok.engine.submits[0].restoreFromJobId).toBe('4711');
   expect(ok.kube.annotations[ANNOTATIONS.zetaJobId]).toBe('4711');
-  expect(ok.kube.events.find((e) => e.reason === 'JobSubmitted')!.message).toMatch(/restored from the latest checkpoint of job 4711/);
+  expect(ok.kube.events.find((e) => e.reason === 'JobSubmitted')!.message).toMatch(
+    /restored from the latest checkpoint of job 4711/,
+  );
 });
 
 test('transient API errors while reading the Job are retried', async () => {
   const s = setup();
-  s.kube.failNext.set('getJob', [new KubeApiError(503, 'ServiceUnavailable', 'x'), new KubeApiError(0, 'ECONNREFUSED', 'y')]);
+  s.kube.failNext.set('getJob', [
+    new KubeApiError(503, 'ServiceUnavailable', 'x'),
+    new KubeApiError(0, 'ECONNREFUSED', 'y'),
+  ]);
   const out = await s.run();
   expect(out.exitCode).toBe(0);
   // two failed reads and the good one before the workers; the own-Job watch reads it once more
@@ -389,7 +446,8 @@ test('a missing worker template is a configuration failure', async () => {
 });
 
 describe('terminating a streaming job keeps its checkpoints (stop with savepoint)', () => {
-  const STREAM = 'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "fake" } }\nsink { Console { plugin_input = "fake" } }\n';
+  const STREAM =
+    'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "fake" } }\nsink { Console { plugin_input = "fake" } }\n';
 
   test('SIGTERM: one stop with savepoint, SAVEPOINT_DONE, CANCELED with exit 2', async () => {
     const s = setup({ jobConfig: STREAM });
@@ -509,7 +567,10 @@ describe('cancel: a deleted application is canceled, not failed', () => {
   });
 
   test('cancel --savepoint (annotation): a streaming job is stopped with a savepoint', async () => {
-    const s = setup({ jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' }, {});
+    const s = setup(
+      { jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource {} }\nsink { Console {} }\n' },
+      {},
+    );
     s.engine.script = () => 'RUNNING';
     const out = await s.run(
       once(
@@ -625,7 +686,9 @@ describe('the own Job is watched', () => {
     expect(out).toMatchObject({ reason: 'Terminated', message: 'cancel requested' });
     const watchOps = s.kube.calls.filter((c) => c.op === 'watchJob' || c.op === 'getJob').map((c) => c.op);
     // read, watch (410), read again, watch
-    expect(watchOps.slice(watchOps.indexOf('watchJob'))).toEqual(expect.arrayContaining(['watchJob', 'getJob', 'watchJob']));
+    expect(watchOps.slice(watchOps.indexOf('watchJob'))).toEqual(
+      expect.arrayContaining(['watchJob', 'getJob', 'watchJob']),
+    );
     expect(s.kube.ops('watchJob').length).toBeGreaterThanOrEqual(2);
   });
 

@@ -1,19 +1,50 @@
 // The runtime's decisions, one row per rule of runtime/src/policy.ts.
 import { outcome } from '../../src/outcome';
-import { afterCleanup, decide, howToStop, reattachment, terminalPhase, type Decision, type Facts, type Happening, type StopDecision } from '../../src/policy';
+import {
+  afterCleanup,
+  decide,
+  howToStop,
+  reattachment,
+  terminalPhase,
+  type Decision,
+  type Facts,
+  type Happening,
+  type StopDecision,
+} from '../../src/policy';
 import type { WorkerFailure } from '../../src/workers/reconciler';
 
-const RUNNING: Facts = { ending: false, deletion: 'unknown', streaming: false, savepointRequested: false, submitted: true, zetaStatus: 'RUNNING' };
-const LOST: WorkerFailure = { reason: 'WorkerLost', worker: 'app-worker-2', message: 'worker app-worker-2 was deleted' };
-const UNSCHEDULABLE: WorkerFailure = { reason: 'Unschedulable', worker: 'app-worker-3', message: 'worker app-worker-3 cannot be scheduled: 0/3 nodes' };
+const RUNNING: Facts = {
+  ending: false,
+  deletion: 'unknown',
+  streaming: false,
+  savepointRequested: false,
+  submitted: true,
+  zetaStatus: 'RUNNING',
+};
+const LOST: WorkerFailure = {
+  reason: 'WorkerLost',
+  worker: 'app-worker-2',
+  message: 'worker app-worker-2 was deleted',
+};
+const UNSCHEDULABLE: WorkerFailure = {
+  reason: 'Unschedulable',
+  worker: 'app-worker-3',
+  message: 'worker app-worker-3 cannot be scheduled: 0/3 nodes',
+};
 
-const end = (reason: string, message: string, extra: object = {}): Decision => ({ do: 'end', reason, message, ...extra }) as Decision;
+const end = (reason: string, message: string, extra: object = {}): Decision =>
+  ({ do: 'end', reason, message, ...extra }) as Decision;
 const CONTINUE: Decision = { do: 'continue' };
 
 describe('decide: what now', () => {
   test.each<[string, Partial<Facts>, Happening, Decision]>([
     // a worker dies
-    ['a lost worker, deletion not known yet: ask first', {}, { type: 'WorkerFailed', failure: LOST }, { do: 'ask-deletion' }],
+    [
+      'a lost worker, deletion not known yet: ask first',
+      {},
+      { type: 'WorkerFailed', failure: LOST },
+      { do: 'ask-deletion' },
+    ],
     [
       'a lost worker, the application is not being deleted: WorkerLost with a Warning',
       { deletion: 'not-deleting' },
@@ -32,7 +63,12 @@ describe('decide: what now', () => {
       { type: 'WorkerFailed', failure: UNSCHEDULABLE },
       end('Unschedulable', UNSCHEDULABLE.message, { worker: 'app-worker-3', warn: 'WorkerFailed' }),
     ],
-    ['a lost worker once the application is ending: ignored', { ending: true, deletion: 'not-deleting' }, { type: 'WorkerFailed', failure: LOST }, CONTINUE],
+    [
+      'a lost worker once the application is ending: ignored',
+      { ending: true, deletion: 'not-deleting' },
+      { type: 'WorkerFailed', failure: LOST },
+      CONTINUE,
+    ],
     // the Pod and the Job
     [
       'SIGTERM: Terminated',
@@ -41,15 +77,30 @@ describe('decide: what now', () => {
       end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction'),
     ],
     ['SIGTERM while ending: ignored', { ending: true }, { type: 'SIGTERM' }, CONTINUE],
-    ['the own Job being deleted: Terminated', {}, { type: 'OwnJob', deleting: true }, end('Terminated', 'the application is being deleted (e.g. by `cancel`)')],
-    ['the own Job gone: Terminated', {}, { type: 'OwnJobGone' }, end('Terminated', "the application's Job was deleted (e.g. by `cancel`)")],
+    [
+      'the own Job being deleted: Terminated',
+      {},
+      { type: 'OwnJob', deleting: true },
+      end('Terminated', 'the application is being deleted (e.g. by `cancel`)'),
+    ],
+    [
+      'the own Job gone: Terminated',
+      {},
+      { type: 'OwnJobGone' },
+      end('Terminated', "the application's Job was deleted (e.g. by `cancel`)"),
+    ],
     [
       'cancel --savepoint on the Job: Terminated with a savepoint',
       {},
       { type: 'OwnJob', deleting: false, cancelRequested: 'savepoint' },
       end('Terminated', 'cancel requested with a savepoint'),
     ],
-    ['another cancel request: Terminated', {}, { type: 'OwnJob', deleting: false, cancelRequested: 'true' }, end('Terminated', 'cancel requested')],
+    [
+      'another cancel request: Terminated',
+      {},
+      { type: 'OwnJob', deleting: false, cancelRequested: 'true' },
+      end('Terminated', 'cancel requested'),
+    ],
     ['the own Job changed otherwise (our own annotations): nothing', {}, { type: 'OwnJob', deleting: false }, CONTINUE],
     // the engine and the API
     [
@@ -64,7 +115,12 @@ describe('decide: what now', () => {
       { type: 'EngineExited', exit: { code: null, signal: null, error: 'ENOENT' } },
       end('EngineStartFailed', 'the Zeta master could not be started (ENOENT)'),
     ],
-    ['the engine exits while ending (we stopped it): ignored', { ending: true }, { type: 'EngineExited', exit: { code: 143, signal: null } }, CONTINUE],
+    [
+      'the engine exits while ending (we stopped it): ignored',
+      { ending: true },
+      { type: 'EngineExited', exit: { code: 143, signal: null } },
+      CONTINUE,
+    ],
     [
       'the worker Pods cannot be observed: ApiUnavailable',
       {},
@@ -79,8 +135,18 @@ describe('decide: what now', () => {
     ],
     // Zeta's job status
     ['RUNNING: keep following', {}, { type: 'JobStatus', jobId: '7', status: 'RUNNING' }, CONTINUE],
-    ['FINISHED: JobFinished', {}, { type: 'JobStatus', jobId: '7', status: 'FINISHED' }, end('JobFinished', 'Zeta job 7 ended FINISHED')],
-    ['SAVEPOINT_DONE: JobFinished', {}, { type: 'JobStatus', jobId: '7', status: 'SAVEPOINT_DONE' }, end('JobFinished', 'Zeta job 7 ended SAVEPOINT_DONE')],
+    [
+      'FINISHED: JobFinished',
+      {},
+      { type: 'JobStatus', jobId: '7', status: 'FINISHED' },
+      end('JobFinished', 'Zeta job 7 ended FINISHED'),
+    ],
+    [
+      'SAVEPOINT_DONE: JobFinished',
+      {},
+      { type: 'JobStatus', jobId: '7', status: 'SAVEPOINT_DONE' },
+      end('JobFinished', 'Zeta job 7 ended SAVEPOINT_DONE'),
+    ],
     [
       'CANCELED in the engine: JobCanceled',
       {},
@@ -93,7 +159,12 @@ describe('decide: what now', () => {
       { type: 'JobStatus', jobId: '7', status: 'FAILED', errorMsg: 'java.lang.X: boom\n\tat y' },
       end('JobFailed', 'Zeta job 7 ended FAILED: java.lang.X: boom'),
     ],
-    ['UNKNOWABLE: JobFailed', {}, { type: 'JobStatus', jobId: '7', status: 'UNKNOWABLE' }, end('JobFailed', 'Zeta job 7 ended UNKNOWABLE')],
+    [
+      'UNKNOWABLE: JobFailed',
+      {},
+      { type: 'JobStatus', jobId: '7', status: 'UNKNOWABLE' },
+      end('JobFailed', 'Zeta job 7 ended UNKNOWABLE'),
+    ],
     [
       'FAILED with a worker loss known: the loss is the root cause',
       {},
@@ -115,7 +186,13 @@ describe('decide: what now', () => {
     [
       'reading the job status threw something unexpected: InternalError at once',
       {},
-      { type: 'JobStatusUnreadable', error: 'RangeError: Invalid string length', engineError: false, failingForMs: 0, limitMs: 30_000 },
+      {
+        type: 'JobStatusUnreadable',
+        error: 'RangeError: Invalid string length',
+        engineError: false,
+        failingForMs: 0,
+        limitMs: 30_000,
+      },
       end('InternalError', 'unexpected error while reading the job status: RangeError: Invalid string length'),
     ],
   ])('%s', (_name, facts, happening, expected) => {
@@ -132,14 +209,24 @@ describe('howToStop', () => {
     ['a worker loss of a streaming job: plain stop', STREAMING, 'WorkerLost', { do: 'stop', savepoint: false }],
     ['a terminated batch job: plain stop', {}, 'Terminated', { do: 'stop', savepoint: false }],
     ['a terminated streaming job, deletion unknown: ask first', STREAMING, 'Terminated', { do: 'ask-deletion' }],
-    ['a terminated streaming job (eviction, drain): savepoint', { ...STREAMING, deletion: 'not-deleting' }, 'Terminated', { do: 'stop', savepoint: true }],
+    [
+      'a terminated streaming job (eviction, drain): savepoint',
+      { ...STREAMING, deletion: 'not-deleting' },
+      'Terminated',
+      { do: 'stop', savepoint: true },
+    ],
     [
       'a streaming job whose application is being deleted (plain cancel): no stop-job, so Zeta keeps its checkpoints',
       { ...STREAMING, deletion: 'deleting' },
       'Terminated',
       { do: 'keep-checkpoints' },
     ],
-    ['cancel --savepoint: savepoint without asking', { ...STREAMING, savepointRequested: true }, 'Terminated', { do: 'stop', savepoint: true }],
+    [
+      'cancel --savepoint: savepoint without asking',
+      { ...STREAMING, savepointRequested: true },
+      'Terminated',
+      { do: 'stop', savepoint: true },
+    ],
   ])('%s', (_name, facts, reason, expected) => {
     expect(howToStop({ ...RUNNING, ...facts }, reason)).toEqual(expected);
   });
@@ -147,12 +234,21 @@ describe('howToStop', () => {
 
 describe('the end', () => {
   test.each([
-    ['no problems: unchanged', outcome('JobFinished', 'done', 'FINISHED'), [], outcome('JobFinished', 'done', 'FINISHED')],
+    [
+      'no problems: unchanged',
+      outcome('JobFinished', 'done', 'FINISHED'),
+      [],
+      outcome('JobFinished', 'done', 'FINISHED'),
+    ],
     [
       'success with a cleanup problem: CleanupFailed, exit 3, Zeta status kept',
       outcome('JobFinished', 'done', 'FINISHED'),
       ['deleting worker w: forbidden'],
-      outcome('CleanupFailed', 'the job succeeded, but removing the workers failed: deleting worker w: forbidden', 'FINISHED'),
+      outcome(
+        'CleanupFailed',
+        'the job succeeded, but removing the workers failed: deleting worker w: forbidden',
+        'FINISHED',
+      ),
     ],
     [
       'a failure with a cleanup problem: the original cause kept, the problem appended',
@@ -179,11 +275,18 @@ describe('with HA the coordinator is not the application', () => {
   const HA: Facts = { ...RUNNING, ha: true };
   test.each<[string, Partial<Facts>, Decision]>([
     ['SIGTERM, deletion not known yet: ask first', {}, { do: 'ask-deletion' }],
-    ['SIGTERM while the application is deleted: a cancel', { deletion: 'deleting' }, end('Terminated', 'the application is being deleted (e.g. by `cancel`)')],
+    [
+      'SIGTERM while the application is deleted: a cancel',
+      { deletion: 'deleting' },
+      end('Terminated', 'the application is being deleted (e.g. by `cancel`)'),
+    ],
     [
       'SIGTERM while the application stays (Pod deleted, evicted, drained): detached',
       { deletion: 'not-deleting' },
-      end('Detached', 'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches'),
+      end(
+        'Detached',
+        'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches',
+      ),
     ],
   ])('%s', (_name, facts, expected) => {
     expect(decide({ ...HA, ...facts }, { type: 'SIGTERM' })).toEqual(expected);
@@ -195,7 +298,13 @@ describe('with HA the coordinator is not the application', () => {
 
   test.each<[string, boolean, string | undefined, number, string]>([
     ['never submitted, unknown to Zeta: submit', false, undefined, 0, 'submit'],
-    ['known to Zeta (submitted by an earlier coordinator, annotation lost or not): follow', false, 'RUNNING', 0, 'follow'],
+    [
+      'known to Zeta (submitted by an earlier coordinator, annotation lost or not): follow',
+      false,
+      'RUNNING',
+      0,
+      'follow',
+    ],
     ['submitted and known: follow, even if it already ended', true, 'FINISHED', 0, 'follow'],
     ['submitted, unknown to Zeta within the failover window: ask again', true, undefined, 1_000, 'wait'],
     ['submitted, unknown to Zeta after the window: lost', true, undefined, 30_000, 'lost'],

@@ -94,7 +94,9 @@ test('every call is allowed by runtimeRules(), and every granted verb is used', 
   expect(notAllowed(calls, rules)).toEqual([]);
 
   const used = new Set(calls.map((c) => `${c.group}/${c.resource}/${c.verb}`));
-  const granted = rules.flatMap((r) => r.resources!.flatMap((res) => r.verbs.map((v) => `${r.apiGroups![0]}/${res}/${v}`)));
+  const granted = rules.flatMap((r) =>
+    r.resources!.flatMap((res) => r.verbs.map((v) => `${r.apiGroups![0]}/${res}/${v}`)),
+  );
   expect(granted.filter((g) => !used.has(g))).toEqual([]);
 });
 

@@ -1,6 +1,12 @@
 import type { Pod, PodTemplate } from 'kubernetes-types/core/v1';
 import { memoryLogger } from '../../src/log';
-import { assess, CREATION_TOKEN_ANNOTATION, WorkerReconciler, type WorkerFailure, type WorkerRecord } from '../../src/workers/reconciler';
+import {
+  assess,
+  CREATION_TOKEN_ANNOTATION,
+  WorkerReconciler,
+  type WorkerFailure,
+  type WorkerRecord,
+} from '../../src/workers/reconciler';
 import type { PodSnapshot } from '../../src/workers/snapshot';
 import { PodSnapshotStore } from '../../src/workers/snapshot';
 import { stampWorker, workerSelector } from 'seatunnel-app/internal/plan/stamp';
@@ -28,11 +34,18 @@ const snap = (pods: Pod[], extra: Partial<PodSnapshot> = {}): PodSnapshot => ({
   resourceVersion: '1',
   ...extra,
 });
-const pod = (n: number, status: Pod['status'] = { phase: 'Running' }, meta: Pod['metadata'] = own): Pod => ({ metadata: { name: `w-${n}`, ...meta }, status });
+const pod = (n: number, status: Pod['status'] = { phase: 'Running' }, meta: Pod['metadata'] = own): Pod => ({
+  metadata: { name: `w-${n}`, ...meta },
+  status,
+});
 
 describe('assess (pure decisions)', () => {
   test('counts running workers and says why the others wait', () => {
-    const a = assess([rec(1, 'created'), rec(2, 'created'), rec(3, 'creating'), rec(4, 'new')], snap([pod(1), pod(2, { phase: 'Pending' })]), MASTER);
+    const a = assess(
+      [rec(1, 'created'), rec(2, 'created'), rec(3, 'creating'), rec(4, 'new')],
+      snap([pod(1), pod(2, { phase: 'Pending' })]),
+      MASTER,
+    );
     expect(a.failure).toBeUndefined();
     expect(a.running).toBe(1);
     expect(a.created).toBe(2);
@@ -49,35 +62,60 @@ describe('assess (pure decisions)', () => {
     const tomb = pod(1, {
       phase: 'Failed',
       containerStatuses: [
-        { name: 'seatunnel', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 137, reason: 'OOMKilled' } } },
+        {
+          name: 'seatunnel',
+          image: 'x',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: { terminated: { exitCode: 137, reason: 'OOMKilled' } },
+        },
       ],
     });
     const a = assess([rec(1, 'created')], { ...snap([]), deleted: new Map([['w-1', tomb]]) }, MASTER);
-    expect(a.failure?.message).toBe('worker w-1 was deleted (it had failed: container seatunnel terminated with exit code 137 (OOMKilled))');
+    expect(a.failure?.message).toBe(
+      'worker w-1 was deleted (it had failed: container seatunnel terminated with exit code 137 (OOMKilled))',
+    );
   });
 
   test('created but not observed yet is only a loss once a list started after the create came back without it', () => {
-    expect(assess([rec(1, 'created', { ackedAtList: 1 })], snap([], { syncedList: 1 }), MASTER).failure).toBeUndefined();
-    expect(assess([rec(1, 'created', { ackedAtList: 1 })], snap([], { syncedList: 2, listsStarted: 2 }), MASTER).failure?.reason).toBe('WorkerLost');
+    expect(
+      assess([rec(1, 'created', { ackedAtList: 1 })], snap([], { syncedList: 1 }), MASTER).failure,
+    ).toBeUndefined();
+    expect(
+      assess([rec(1, 'created', { ackedAtList: 1 })], snap([], { syncedList: 2, listsStarted: 2 }), MASTER).failure
+        ?.reason,
+    ).toBe('WorkerLost');
   });
 
   test('reason-aware: Unschedulable and image pull errors fail with their reason', () => {
     const unsched = pod(2, {
       phase: 'Pending',
-      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available' }],
+      conditions: [
+        { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available' },
+      ],
     });
     const a = assess([rec(1, 'created'), rec(2, 'created')], snap([pod(1), unsched]), MASTER);
-    expect(a.failure).toEqual({ reason: 'Unschedulable', worker: 'w-2', message: 'worker w-2 cannot be scheduled: 0/3 nodes are available' });
+    expect(a.failure).toEqual({
+      reason: 'Unschedulable',
+      worker: 'w-2',
+      message: 'worker w-2 cannot be scheduled: 0/3 nodes are available',
+    });
   });
 
   test('Failed, terminating and Succeeded workers are lost, reported at once', () => {
     expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Failed' })]), MASTER).failure?.reason).toBe('WorkerLost');
-    expect(assess([rec(1, 'created')], snap([pod(1, { phase: 'Running' }, { ...own, deletionTimestamp: 'x' })]), MASTER).failure?.message).toMatch(
-      /is being deleted/,
-    );
+    expect(
+      assess([rec(1, 'created')], snap([pod(1, { phase: 'Running' }, { ...own, deletionTimestamp: 'x' })]), MASTER)
+        .failure?.message,
+    ).toMatch(/is being deleted/);
     // Also while the others are still starting: the application must not wait out the startup timeout.
     const a = assess([rec(1, 'created'), rec(2, 'creating')], snap([pod(1, { phase: 'Succeeded' })]), MASTER);
-    expect(a.failure).toEqual({ reason: 'WorkerLost', worker: 'w-1', message: 'worker w-1 ended (phase Succeeded) while the application still needs it' });
+    expect(a.failure).toEqual({
+      reason: 'WorkerLost',
+      worker: 'w-1',
+      message: 'worker w-1 ended (phase Succeeded) while the application still needs it',
+    });
   });
 
   test('released workers (the runtime deleted them) are never failures', () => {
@@ -86,7 +124,11 @@ describe('assess (pure decisions)', () => {
   });
 
   test("a Pod with the worker's name that is not ours is not taken for ours", () => {
-    const foreign = pod(1, { phase: 'Failed' }, { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'old', uid: 'old-master' }] });
+    const foreign = pod(
+      1,
+      { phase: 'Failed' },
+      { ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'old', uid: 'old-master' }] },
+    );
     const a = assess([rec(1, 'creating')], snap([foreign]), MASTER);
     expect(a.failure).toBeUndefined();
     expect(a.newlySeen).toEqual([]);
@@ -109,7 +151,11 @@ describe('assess (pure decisions)', () => {
   });
 
   test('the first failure in worker order wins', () => {
-    const a = assess([rec(1, 'created', { seen: true }), rec(2, 'created')], snap([pod(2, { phase: 'Failed' })]), MASTER);
+    const a = assess(
+      [rec(1, 'created', { seen: true }), rec(2, 'created')],
+      snap([pod(2, { phase: 'Failed' })]),
+      MASTER,
+    );
     expect(a.failure?.worker).toBe('w-1');
   });
 });
@@ -133,7 +179,18 @@ describe('WorkerReconciler (with a fake API server)', () => {
       count,
       masterUid: MASTER,
       concurrency,
-      stamp: (n) => stampWorker({ appId: 'app-1', namespace: 'ns', template, master: { name: 'm', uid: MASTER }, masterHost: '10.0.0.1', masterPort: 5801 }, n),
+      stamp: (n) =>
+        stampWorker(
+          {
+            appId: 'app-1',
+            namespace: 'ns',
+            template,
+            master: { name: 'm', uid: MASTER },
+            masterHost: '10.0.0.1',
+            masterPort: 5801,
+          },
+          n,
+        ),
       onFailure: (f) => failures.push(f),
     });
     return { clock, kube, log, store, r, failures };
@@ -172,7 +229,9 @@ describe('WorkerReconciler (with a fake API server)', () => {
     await settle();
     s.kube.remove('app-1-worker-2');
     await settle();
-    expect(s.failures).toEqual([{ reason: 'WorkerLost', worker: 'app-1-worker-2', message: 'worker app-1-worker-2 was deleted' }]);
+    expect(s.failures).toEqual([
+      { reason: 'WorkerLost', worker: 'app-1-worker-2', message: 'worker app-1-worker-2 was deleted' },
+    ]);
     s.kube.remove('app-1-worker-1');
     await settle();
     expect(s.failures).toHaveLength(1);
@@ -257,23 +316,38 @@ describe('WorkerReconciler (with a fake API server)', () => {
   test('a quota refusal (403) fails at once with the API message and stops further creates', async () => {
     const s = setup(6, 1);
     s.kube.failNext.set('createPod', [
-      new KubeApiError(403, 'Forbidden', 'pods "app-1-worker-1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2'),
+      new KubeApiError(
+        403,
+        'Forbidden',
+        'pods "app-1-worker-1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2',
+      ),
     ]);
     await createAll(s);
-    expect(s.failures).toEqual([{ reason: 'WorkerCreateRefused', worker: 'app-1-worker-1', message: expect.stringContaining('exceeded quota: q') }]);
+    expect(s.failures).toEqual([
+      {
+        reason: 'WorkerCreateRefused',
+        worker: 'app-1-worker-1',
+        message: expect.stringContaining('exceeded quota: q'),
+      },
+    ]);
     expect(s.kube.ops('createPod')).toHaveLength(1);
   });
 
   test('an admission rejection (422) fails at once', async () => {
     const s = setup(1);
-    s.kube.failNext.set('createPod', [new KubeApiError(422, 'Invalid', 'Pod "x" is invalid: spec.containers[0].image: Required value')]);
+    s.kube.failNext.set('createPod', [
+      new KubeApiError(422, 'Invalid', 'Pod "x" is invalid: spec.containers[0].image: Required value'),
+    ]);
     await createAll(s);
     expect(s.failures[0].reason).toBe('WorkerCreateRefused');
   });
 
   test('no answer / 5xx is retried', async () => {
     const s = setup(1);
-    s.kube.failNext.set('createPod', [new KubeApiError(0, 'ECONNRESET', 'socket hang up'), new KubeApiError(503, 'ServiceUnavailable', 'try later')]);
+    s.kube.failNext.set('createPod', [
+      new KubeApiError(0, 'ECONNRESET', 'socket hang up'),
+      new KubeApiError(503, 'ServiceUnavailable', 'try later'),
+    ]);
     await createAll(s);
     expect(s.kube.ops('createPod')).toHaveLength(3);
     expect(s.r.records[0]).toMatchObject({ phase: 'created', attempts: 3 });

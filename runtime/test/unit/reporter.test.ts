@@ -19,15 +19,31 @@ test('Events carry the Job (with its uid once known) and keep their order; queue
   reporter.annotate({ workersRegistered: '1' });
   reporter.event('Warning', 'WorkerLost', 'x'.repeat(2000));
   expect(await runOn(clock, reporter.flush(10_000))).toBe(true);
-  expect(kube.calls.map((c) => c.op)).toEqual(['patchJobAnnotations', 'createEvent', 'patchJobAnnotations', 'createEvent']);
+  expect(kube.calls.map((c) => c.op)).toEqual([
+    'patchJobAnnotations',
+    'createEvent',
+    'patchJobAnnotations',
+    'createEvent',
+  ]);
   expect(kube.annotationPatches[1]).toEqual({
     [ANNOTATIONS.phase]: 'CreatingWorkers',
     [ANNOTATIONS.workersRegistered]: '1',
     [ANNOTATIONS.phaseTimes]: expect.stringContaining('"CreatingWorkers"'),
   });
   const [first, second] = kube.events;
-  expect(first.involvedObject).toEqual({ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', namespace: 'ns', uid: 'job-uid' });
-  expect(first).toMatchObject({ reason: 'WorkersCreating', type: 'Normal', source: { component: 'seatunnel-app-runtime' }, count: 1 });
+  expect(first.involvedObject).toEqual({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    name: 'app-1',
+    namespace: 'ns',
+    uid: 'job-uid',
+  });
+  expect(first).toMatchObject({
+    reason: 'WorkersCreating',
+    type: 'Normal',
+    source: { component: 'seatunnel-app-runtime' },
+    count: 1,
+  });
   expect(second.message!.length).toBe(1024);
   expect(first.metadata.name! < second.metadata.name!).toBe(true);
 });
@@ -57,7 +73,10 @@ test('transient errors and 403 (RBAC catching up after an API server restart) ar
 test('once the application is being deleted a 403 is final: its Role goes with the Job, so the write is dropped at once', async () => {
   const { clock, kube, reporter } = setup();
   reporter.markApplicationDeleted();
-  kube.failNext.set('createEvent', [new KubeApiError(403, 'Forbidden', 'gone'), new KubeApiError(0, 'ECONNREFUSED', 'down')]);
+  kube.failNext.set('createEvent', [
+    new KubeApiError(403, 'Forbidden', 'gone'),
+    new KubeApiError(0, 'ECONNREFUSED', 'down'),
+  ]);
   reporter.event('Warning', 'Canceled', 'a');
   reporter.event('Warning', 'Canceled', 'b');
   expect(await runOn(clock, reporter.flush(60_000))).toBe(false); // 'a' was given up at its first 403

@@ -5,7 +5,13 @@ import { parseHocon } from 'seatunnel-app/internal/hocon/index';
 import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
 import { failure } from './failure';
-import { loadSettings, resolveJobConfig, restJobBody, runtimeSettingsProblems, withoutEngineRetries } from '../../src/settings';
+import {
+  loadSettings,
+  resolveJobConfig,
+  restJobBody,
+  runtimeSettingsProblems,
+  withoutEngineRetries,
+} from '../../src/settings';
 
 const p = plan({ applicationId: 'app-1', namespace: 'jobs', jobId: '9223372036854775807' });
 const json = JSON.stringify(runtimeSettings(p.spec));
@@ -27,7 +33,13 @@ const env = {
 
 test('reads the downward-API identity and the runtime.json the plan generates', () => {
   const s = loadSettings(env, io({ '/etc/seatunnel-app/engine/runtime.json': json }));
-  expect(s.pod).toEqual({ name: 'app-1-xyz', namespace: 'jobs', uid: 'u-1', ip: '10.244.0.5', masterHost: '10.244.0.5' });
+  expect(s.pod).toEqual({
+    name: 'app-1-xyz',
+    namespace: 'jobs',
+    uid: 'u-1',
+    ip: '10.244.0.5',
+    masterHost: '10.244.0.5',
+  });
   expect(s.app.jobId).toBe('9223372036854775807');
   expect(s.workDir).toBe('/var/run/seatunnel-app');
   expect(s.engineWorkDir).toBe('/var/run/seatunnel-app/engine');
@@ -43,7 +55,10 @@ test('reads the downward-API identity and the runtime.json the plan generates', 
 });
 
 test('an explicit restPath in runtime.json selects exactly that endpoint', () => {
-  const withPath = JSON.stringify({ ...JSON.parse(json), master: { ...JSON.parse(json).master, restPort: 5801, restPath: '/hazelcast/rest/maps' } });
+  const withPath = JSON.stringify({
+    ...JSON.parse(json),
+    master: { ...JSON.parse(json).master, restPort: 5801, restPath: '/hazelcast/rest/maps' },
+  });
   const s = loadSettings(env, io({ '/etc/seatunnel-app/engine/runtime.json': withPath }));
   expect(s.engineRest.candidates).toEqual([{ port: 5801, path: '/hazelcast/rest/maps' }]);
 });
@@ -74,13 +89,22 @@ test('every missing variable is reported at once (configuration failure)', () =>
 });
 
 test('an unreadable runtime.json, or one for another application or namespace, is refused', () => {
-  expect(failure(() => loadSettings(env, io({}))).message).toMatch(/cannot read \/etc\/seatunnel-app\/engine\/runtime.json: ENOENT/);
-  expect(failure(() => loadSettings({ ...env, SEATUNNEL_APPLICATION_ID: 'other' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(
-    /appId "app-1" differs/,
+  expect(failure(() => loadSettings(env, io({}))).message).toMatch(
+    /cannot read \/etc\/seatunnel-app\/engine\/runtime.json: ENOENT/,
   );
-  expect(failure(() => loadSettings({ ...env, SEATUNNEL_POD_NAMESPACE: 'x' }, io({ '/etc/seatunnel-app/engine/runtime.json': json }))).message).toMatch(
-    /namespace "jobs" differs/,
-  );
+  expect(
+    failure(() =>
+      loadSettings(
+        { ...env, SEATUNNEL_APPLICATION_ID: 'other' },
+        io({ '/etc/seatunnel-app/engine/runtime.json': json }),
+      ),
+    ).message,
+  ).toMatch(/appId "app-1" differs/);
+  expect(
+    failure(() =>
+      loadSettings({ ...env, SEATUNNEL_POD_NAMESPACE: 'x' }, io({ '/etc/seatunnel-app/engine/runtime.json': json })),
+    ).message,
+  ).toMatch(/namespace "jobs" differs/);
 });
 
 test('runtime.json fields are checked one by one', () => {
@@ -107,22 +131,36 @@ describe('job config', () => {
   test('inline: ${VAR} from the environment, output as exact JSON in source order', () => {
     const r = resolveJobConfig(
       app,
-      { SEATUNNEL_APPLICATION_JOB_CONFIG: 'env { id = 9223372036854775807, b = 1.50 }\nsink { X { pw = ${DB_PW}, opt = ${?NOPE} } }', DB_PW: 's3cr=t' },
+      {
+        SEATUNNEL_APPLICATION_JOB_CONFIG:
+          'env { id = 9223372036854775807, b = 1.50 }\nsink { X { pw = ${DB_PW}, opt = ${?NOPE} } }',
+        DB_PW: 's3cr=t',
+      },
       io({}),
     );
-    expect(r.json).toBe('{"env":{"id":9223372036854775807,"b":1.5,"job.retry.times":0},"sink":[{"plugin_name":"X","pw":"s3cr=t"}]}');
+    expect(r.json).toBe(
+      '{"env":{"id":9223372036854775807,"b":1.5,"job.retry.times":0},"sink":[{"plugin_name":"X","pw":"s3cr=t"}]}',
+    );
     expect(r.envUsed).toEqual(['DB_PW']);
   });
 
   test('every required placeholder without a value is named', () => {
-    const f = failure(() => resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'a = ${X}\nb = "u-"${Y}' }, io({})));
+    const f = failure(() =>
+      resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'a = ${X}\nb = "u-"${Y}' }, io({})),
+    );
     expect(f.reason).toBe('InvalidJobConfig');
-    expect(f.message).toMatch(/\$\{X\} \(\$SEATUNNEL_APPLICATION_JOB_CONFIG:1:5\), \$\{Y\} .*set X, Y in the master's environment/);
+    expect(f.message).toMatch(
+      /\$\{X\} \(\$SEATUNNEL_APPLICATION_JOB_CONFIG:1:5\), \$\{Y\} .*set X, Y in the master's environment/,
+    );
   });
 
   test('empty inline config and invalid HOCON are configuration failures', () => {
-    expect(failure(() => resolveJobConfig(app, {}, io({}))).message).toMatch(/SEATUNNEL_APPLICATION_JOB_CONFIG is not set/);
-    expect(failure(() => resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'a = {' }, io({}))).message).toMatch(/not valid HOCON/);
+    expect(failure(() => resolveJobConfig(app, {}, io({}))).message).toMatch(
+      /SEATUNNEL_APPLICATION_JOB_CONFIG is not set/,
+    );
+    expect(failure(() => resolveJobConfig(app, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'a = {' }, io({}))).message).toMatch(
+      /not valid HOCON/,
+    );
   });
 
   test('file: read from the mounted path, includes relative to it', () => {
@@ -133,9 +171,10 @@ describe('job config', () => {
     expect(resolveJobConfig(fileApp, {}, { readFile: (f) => fs.readFileSync(f, 'utf8') }).json).toBe(
       '{"env":{"parallelism":2,"job.mode":"BATCH","job.retry.times":0}}',
     );
-    expect(failure(() => resolveJobConfig({ ...fileApp, jobConfig: { kind: 'file', path: '/nope/job.conf' } }, {}, io({}))).message).toMatch(
-      /cannot read the job config file \/nope\/job.conf/,
-    );
+    expect(
+      failure(() => resolveJobConfig({ ...fileApp, jobConfig: { kind: 'file', path: '/nope/job.conf' } }, {}, io({})))
+        .message,
+    ).toMatch(/cannot read the job config file \/nope\/job.conf/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
@@ -144,7 +183,10 @@ describe('engine retries are off unless the job sets them', () => {
   const json = (text: string) => JSON.parse(withoutEngineRetries(parseHocon(text), {}).resolveWithReport({}).toJson());
 
   test('added when absent', () => {
-    expect(json('env { job.mode = BATCH }\nsource {}\nsink {}').env.job).toEqual({ mode: 'BATCH', retry: { times: 0 } });
+    expect(json('env { job.mode = BATCH }\nsource {}\nsink {}').env.job).toEqual({
+      mode: 'BATCH',
+      retry: { times: 0 },
+    });
   });
 
   test('kept when the job sets it, in either form', () => {
@@ -156,7 +198,12 @@ describe('engine retries are off unless the job sets them', () => {
 describe('the REST body: plugin blocks become plugin lists', () => {
   test('blocks → lists with plugin_name first; lists kept', () => {
     expect(
-      restJobBody({ env: {}, source: { FakeSource: { a: 1 } }, transform: [{ plugin_name: 'Sql', q: 'x' }], sink: { Console: {}, Assert: { r: 2 } } }),
+      restJobBody({
+        env: {},
+        source: { FakeSource: { a: 1 } },
+        transform: [{ plugin_name: 'Sql', q: 'x' }],
+        sink: { Console: {}, Assert: { r: 2 } },
+      }),
     ).toEqual({
       env: {},
       source: [{ plugin_name: 'FakeSource', a: 1 }],

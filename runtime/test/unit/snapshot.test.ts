@@ -136,7 +136,10 @@ test('403 on the first list is fatal at once; after the store has worked it is r
   await runOn(clock, store.start());
   let fatal: Error | undefined;
   store.onFatal((e) => (fatal = e));
-  kube.failNext.set('watchPods', [new KubeApiError(403, 'Forbidden', 'pods is forbidden'), new KubeApiError(403, 'Forbidden', 'pods is forbidden')]);
+  kube.failNext.set('watchPods', [
+    new KubeApiError(403, 'Forbidden', 'pods is forbidden'),
+    new KubeApiError(403, 'Forbidden', 'pods is forbidden'),
+  ]);
   kube.breakWatches();
   for (let i = 0; i < 5; i++) {
     await settle();

@@ -52,7 +52,9 @@ test('a ConfigMap changed after submit into a conflict, or missing a file, fails
   expect(() => writeEngineFiles(d.engine, d.out, '10.1.2.3', d.user)).toThrow(
     expect.objectContaining({
       reason: 'InvalidSettings',
-      message: expect.stringMatching(/ConfigMap seatunnel-config file seatunnel\.yaml: seatunnel\.engine\.backup-count is 2/),
+      message: expect.stringMatching(
+        /ConfigMap seatunnel-config file seatunnel\.yaml: seatunnel\.engine\.backup-count is 2/,
+      ),
     }),
   );
   const e = pod({ 'seatunnel.yaml': USER['seatunnel.yaml'] });
@@ -68,10 +70,17 @@ test('a ConfigMap changed after submit into a conflict, or missing a file, fails
 });
 
 test("SeaTunnel's own config directory: written with application mode's values, the replaced defaults returned for the log", () => {
-  const d = pod({ ...STOCK_CONFIG_2_3_8, jvm_worker_options: `${STOCK_CONFIG_2_3_8.jvm_worker_options}-Dapp.mark=worker\n` });
+  const d = pod({
+    ...STOCK_CONFIG_2_3_8,
+    jvm_worker_options: `${STOCK_CONFIG_2_3_8.jvm_worker_options}-Dapp.mark=worker\n`,
+  });
   const { notices } = writeEngineFiles(d.engine, d.out, '10.1.2.3', d.user);
   expect(notices.map((n) => `${n.file} ${n.key}`)).toEqual(
-    expect.arrayContaining(['hazelcast-master.yaml hazelcast.cluster-name', 'seatunnel.yaml seatunnel.engine.backup-count', 'jvm_worker_options -Xmx']),
+    expect.arrayContaining([
+      'hazelcast-master.yaml hazelcast.cluster-name',
+      'seatunnel.yaml seatunnel.engine.backup-count',
+      'jvm_worker_options -Xmx',
+    ]),
   );
   const hz = parse(fs.readFileSync(path.join(d.out, ENGINE_FILES.masterHazelcast), 'utf8')).hazelcast;
   expect(hz.network.join['tcp-ip']['member-list']).toEqual(['10.1.2.3:5801']);

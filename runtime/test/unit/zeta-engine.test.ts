@@ -11,7 +11,10 @@ import { ZetaEngine } from '../../src/engine/zeta';
 import { memoryLogger } from '../../src/log';
 import { HAZELCAST_REST_PATH, type Settings } from '../../src/settings';
 
-function settingsFor(app: ReturnType<typeof runtimeSettings>, candidates: Settings['engineRest']['candidates']): Settings {
+function settingsFor(
+  app: ReturnType<typeof runtimeSettings>,
+  candidates: Settings['engineRest']['candidates'],
+): Settings {
   return {
     app,
     pod: { name: 'm', namespace: 'default', uid: 'u', ip: '127.0.0.1', masterHost: '127.0.0.1' },
@@ -63,7 +66,12 @@ test('the master process gets runtime.json master.env, phone-home off, and neith
     ...base,
     master: {
       ...base.master,
-      command: [process.execPath, '-e', 'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env)); setInterval(() => {}, 1000)', out],
+      command: [
+        process.execPath,
+        '-e',
+        'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env)); setInterval(() => {}, 1000)',
+        out,
+      ],
     },
   };
   const engine = new ZetaEngine(

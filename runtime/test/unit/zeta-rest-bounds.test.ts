@@ -32,7 +32,8 @@ afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
 });
 
-const client = (opts: { timeoutMs?: number; maxBodyBytes?: number } = {}) => new ZetaRest({ host: '127.0.0.1', port, path: '', ...opts });
+const client = (opts: { timeoutMs?: number; maxBodyBytes?: number } = {}) =>
+  new ZetaRest({ host: '127.0.0.1', port, path: '', ...opts });
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
   try {

@@ -11,7 +11,10 @@ import { clusterInfo } from './access';
  */
 export async function restartApiServer(): Promise<void> {
   const { control } = clusterInfo();
-  if (!control) throw new Error('restartApiServer: this control plane has no control endpoint (started outside globalSetup/dev-cluster?)');
+  if (!control)
+    throw new Error(
+      'restartApiServer: this control plane has no control endpoint (started outside globalSetup/dev-cluster?)',
+    );
   await controlRequest(control, 'POST', '/kube-apiserver/restart');
 }
 
@@ -31,7 +34,10 @@ export function componentLogTails(lines = 30): string {
  * Wraps a test body: if it throws, the error message gets the component log tails appended, so a
  * failing cluster test shows what etcd/apiserver/controllers/scheduler/kwok were doing.
  */
-export function withComponentLogs<A extends unknown[], T>(fn: (...args: A) => Promise<T>, lines = 30): (...args: A) => Promise<T> {
+export function withComponentLogs<A extends unknown[], T>(
+  fn: (...args: A) => Promise<T>,
+  lines = 30,
+): (...args: A) => Promise<T> {
   return async (...args: A) => {
     try {
       return await fn(...args);

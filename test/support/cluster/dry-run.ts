@@ -52,7 +52,13 @@ async function resourceFor(http: KubeHttp, apiVersion: string, kind: string): Pr
  */
 export async function dryRunStrict(
   objects: ReadonlyArray<ObjectRef>,
-  opts: { namespace?: string; mode?: 'create' | 'apply'; fieldManager?: string; token?: string; throwOnError?: boolean } = {},
+  opts: {
+    namespace?: string;
+    mode?: 'create' | 'apply';
+    fieldManager?: string;
+    token?: string;
+    throwOnError?: boolean;
+  } = {},
 ): Promise<DryRunResult[]> {
   const http = opts.token ? tokenHttp(opts.token) : adminHttp();
   const mode = opts.mode ?? 'create';
@@ -61,15 +67,23 @@ export async function dryRunStrict(
   for (const obj of objects) {
     const res = await resourceFor(http, obj.apiVersion, obj.kind);
     const ns = obj.metadata.namespace ?? opts.namespace;
-    if (res.namespaced && !ns) throw new Error(`dryRunStrict: ${obj.kind} ${obj.metadata.name} is namespaced but has no namespace and none was given`);
+    if (res.namespaced && !ns)
+      throw new Error(
+        `dryRunStrict: ${obj.kind} ${obj.metadata.name} is namespaced but has no namespace and none was given`,
+      );
     const body = res.namespaced ? { ...obj, metadata: { ...obj.metadata, namespace: ns } } : obj;
     const collection = `${res.base}${res.namespaced ? `/namespaces/${encodeURIComponent(ns!)}` : ''}/${res.name}`;
     const q = `dryRun=All&fieldValidation=Strict&fieldManager=${encodeURIComponent(fieldManager)}`;
     const r =
       mode === 'apply'
-        ? await http.request('PATCH', `${collection}/${encodeURIComponent(obj.metadata.name ?? '')}?${q}&force=true`, body, {
-            contentType: 'application/apply-patch+yaml',
-          })
+        ? await http.request(
+            'PATCH',
+            `${collection}/${encodeURIComponent(obj.metadata.name ?? '')}?${q}&force=true`,
+            body,
+            {
+              contentType: 'application/apply-patch+yaml',
+            },
+          )
         : await http.request('POST', `${collection}?${q}`, body);
     const ok = r.status >= 200 && r.status < 300;
     results.push({
@@ -85,7 +99,12 @@ export async function dryRunStrict(
     if (bad.length > 0) {
       throw new Error(
         `server-side dry run rejected ${bad.length} of ${results.length} objects:\n` +
-          bad.map((b) => `  ${b.object.kind}/${b.object.metadata.name ?? b.object.metadata.generateName}: HTTP ${b.status}: ${b.message}`).join('\n'),
+          bad
+            .map(
+              (b) =>
+                `  ${b.object.kind}/${b.object.metadata.name ?? b.object.metadata.generateName}: HTTP ${b.status}: ${b.message}`,
+            )
+            .join('\n'),
       );
     }
   }

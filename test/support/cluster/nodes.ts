@@ -7,10 +7,17 @@ import { adminHttp } from './access';
 /** Creates a kwok-managed fake node with the given capacity and waits until it is Ready. */
 export async function createFakeNode(name: string, opts: FakeNodeOptions = {}): Promise<void> {
   const admin = adminHttp();
-  await admin.call('POST', '/api/v1/nodes', fakeNodeObject(name, opts, `10.255.2.${(parseInt(randomBytes(1).toString('hex'), 16) % 250) + 1}`));
+  await admin.call(
+    'POST',
+    '/api/v1/nodes',
+    fakeNodeObject(name, opts, `10.255.2.${(parseInt(randomBytes(1).toString('hex'), 16) % 250) + 1}`),
+  );
   await waitFor(
     async () => {
-      const node = await admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>('GET', `/api/v1/nodes/${name}`);
+      const node = await admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
+        'GET',
+        `/api/v1/nodes/${name}`,
+      );
       return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
     },
     { description: `fake node ${name} to become Ready (kwok)`, timeoutMs: 60_000 },
@@ -27,6 +34,15 @@ export async function deleteNode(name: string): Promise<void> {
  *
  *   await patchPodStatus(ns, 'master', { phase: 'Failed', containerStatuses: [...] })
  */
-export async function patchPodStatus(namespace: string, name: string, status: Record<string, unknown>): Promise<unknown> {
-  return adminHttp().call('PATCH', `/api/v1/namespaces/${namespace}/pods/${name}/status`, { status }, { contentType: 'application/merge-patch+json' });
+export async function patchPodStatus(
+  namespace: string,
+  name: string,
+  status: Record<string, unknown>,
+): Promise<unknown> {
+  return adminHttp().call(
+    'PATCH',
+    `/api/v1/namespaces/${namespace}/pods/${name}/status`,
+    { status },
+    { contentType: 'application/merge-patch+json' },
+  );
 }

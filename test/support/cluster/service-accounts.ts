@@ -15,14 +15,21 @@ export interface TokenOptions {
 }
 
 /** Mints a token for a ServiceAccount with the TokenRequest API (the ServiceAccount must exist). */
-export async function mintServiceAccountToken(namespace: string, name: string, opts: TokenOptions = {}): Promise<string> {
+export async function mintServiceAccountToken(
+  namespace: string,
+  name: string,
+  opts: TokenOptions = {},
+): Promise<string> {
   const res = await adminHttp().call<{ status: { token: string } }>(
     'POST',
     `/api/v1/namespaces/${encodeURIComponent(namespace)}/serviceaccounts/${encodeURIComponent(name)}/token`,
     {
       apiVersion: 'authentication.k8s.io/v1',
       kind: 'TokenRequest',
-      spec: { expirationSeconds: opts.expirationSeconds ?? 3600, ...(opts.audiences ? { audiences: opts.audiences } : {}) },
+      spec: {
+        expirationSeconds: opts.expirationSeconds ?? 3600,
+        ...(opts.audiences ? { audiences: opts.audiences } : {}),
+      },
     },
   );
   return res.status.token;
@@ -51,7 +58,11 @@ export interface ServiceAccountIdentity {
  * Mints a token for an existing ServiceAccount and writes what a local process needs to act as
  * it: a kubeconfig file and a Pod-like token mount directory (both under the cluster's temp dir).
  */
-export async function serviceAccountIdentity(namespace: string, name: string, opts: TokenOptions = {}): Promise<ServiceAccountIdentity> {
+export async function serviceAccountIdentity(
+  namespace: string,
+  name: string,
+  opts: TokenOptions = {},
+): Promise<ServiceAccountIdentity> {
   const info = clusterInfo();
   const token = await mintServiceAccountToken(namespace, name, opts);
   const base = path.join(info.dir, 'identities', `${namespace}.${name}.${randomBytes(4).toString('hex')}`);
@@ -63,7 +74,11 @@ export async function serviceAccountIdentity(namespace: string, name: string, op
   fs.writeFileSync(path.join(mountDir, 'namespace'), namespace);
   const user = `system:serviceaccount:${namespace}:${name}`;
   const kubeconfigPath = path.join(base, 'kubeconfig');
-  fs.writeFileSync(kubeconfigPath, kubeconfigYaml({ server: info.server, caData: info.caData, user, token, namespace }), { mode: 0o600 });
+  fs.writeFileSync(
+    kubeconfigPath,
+    kubeconfigYaml({ server: info.server, caData: info.caData, user, token, namespace }),
+    { mode: 0o600 },
+  );
   const url = new URL(info.server);
   return {
     namespace,

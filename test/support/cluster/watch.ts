@@ -52,7 +52,9 @@ export async function recordWatch<T = Record<string, unknown>>(
         intervalMs: 50,
         guard: () => {
           if (finished && !events.some(pred)) {
-            throw new Error(`the watch ended before ${description}; events so far: ${events.map((e) => e.type).join(', ') || 'none'}`);
+            throw new Error(
+              `the watch ended before ${description}; events so far: ${events.map((e) => e.type).join(', ') || 'none'}`,
+            );
           }
         },
       });

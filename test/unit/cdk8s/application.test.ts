@@ -87,9 +87,14 @@ describe('SeaTunnelApplication construct', () => {
     const chart = Testing.chart();
     const app = new SeaTunnelApplication(chart, 'orders', props({ namespace: 'jobs' }));
     const policy = new kplus.NetworkPolicy(chart, 'db-egress', { selector: app.workerPods() });
-    policy.addEgressRule(kplus.NetworkPolicyIpBlock.ipv4(chart, 'db', '10.1.2.3/32'), [kplus.NetworkPolicyPort.tcp(5432)]);
+    policy.addEgressRule(kplus.NetworkPolicyIpBlock.ipv4(chart, 'db', '10.1.2.3/32'), [
+      kplus.NetworkPolicyPort.tcp(5432),
+    ]);
     const np = Testing.synth(chart).find((o) => o.kind === 'NetworkPolicy' && o.metadata.name.includes('db-egress'));
-    expect(np.spec.podSelector.matchLabels).toEqual({ 'seatunnel.apache.org/application-id': app.applicationId, 'seatunnel.apache.org/role': 'worker' });
+    expect(np.spec.podSelector.matchLabels).toEqual({
+      'seatunnel.apache.org/application-id': app.applicationId,
+      'seatunnel.apache.org/role': 'worker',
+    });
   });
 });
 
@@ -152,7 +157,12 @@ describe('schema validation of every synthesized object (Kubernetes OpenAPI, clo
     const app = buildApp(Testing.app().outdir);
     expect(app.charts).toHaveLength(4);
     const names = app.charts.map((c) => c.toJson().find((o: { kind: string }) => o.kind === 'Job').metadata.name);
-    expect(names.map((n: string) => n.replace(/-[0-9a-f]{12}$/, ''))).toEqual(['fake-to-console', 'orders', 'payments', 'clicks']);
+    expect(names.map((n: string) => n.replace(/-[0-9a-f]{12}$/, ''))).toEqual([
+      'fake-to-console',
+      'orders',
+      'payments',
+      'clicks',
+    ]);
   });
 });
 

@@ -38,11 +38,19 @@ describe('seatunnel-application.sh compatible flags', () => {
   });
 
   test('defaults: wait-interval 500 ms, wait-timeout 0 = forever', () => {
-    expect(parseCommandLine(['status', '--id', 'a-000000000000'])).toMatchObject({ wait: false, waitIntervalMs: 500, waitTimeoutMs: 0, explain: false });
+    expect(parseCommandLine(['status', '--id', 'a-000000000000'])).toMatchObject({
+      wait: false,
+      waitIntervalMs: 500,
+      waitTimeoutMs: 0,
+      explain: false,
+    });
   });
 
   test('status --explain', () => {
-    expect(parseCommandLine(['status', '--id', 'a-000000000000', '--explain', '--output', 'json'])).toMatchObject({ explain: true, json: true });
+    expect(parseCommandLine(['status', '--id', 'a-000000000000', '--explain', '--output', 'json'])).toMatchObject({
+      explain: true,
+      json: true,
+    });
   });
 
   test.each([
@@ -76,14 +84,23 @@ describe('seatunnel-application.sh compatible flags', () => {
 
 describe("overrides as SeaTunnel's starter writes them (-i) and as its pages do (-D)", () => {
   test('-ikey=value and -i key=value; values may contain "="', () => {
-    expect(parseCommandLine(['submit', '-iapplication.worker-count=3', '-i', 'kubernetes.labels=team=data']).overrides).toEqual([
+    expect(
+      parseCommandLine(['submit', '-iapplication.worker-count=3', '-i', 'kubernetes.labels=team=data']).overrides,
+    ).toEqual([
       ['application.worker-count', '3'],
       ['kubernetes.labels', 'team=data'],
     ]);
   });
 
   test('-D and -i mix in command-line order, so the last one for a key wins', () => {
-    expect(parseCommandLine(['synth', '-Dapplication.worker-count=2', '-iapplication.worker-count=5', '-Dkubernetes.namespace=a']).overrides).toEqual([
+    expect(
+      parseCommandLine([
+        'synth',
+        '-Dapplication.worker-count=2',
+        '-iapplication.worker-count=5',
+        '-Dkubernetes.namespace=a',
+      ]).overrides,
+    ).toEqual([
       ['application.worker-count', '2'],
       ['application.worker-count', '5'],
       ['kubernetes.namespace', 'a'],
@@ -95,24 +112,36 @@ describe("overrides as SeaTunnel's starter writes them (-i) and as its pages do 
     expect(parseCommandLine(['submit', '-D=a.b=c']).overrides).toEqual([['a.b', 'c']]);
   });
 
-  test.each([['-t=kubernetes'], ['--target=KUBERNETES'], ['-tKubernetes'], ['--target', 'kubernetes']])('target %s', (...flag) => {
-    expect(parseCommandLine(['submit', ...flag]).command).toBe('submit');
-  });
+  test.each([['-t=kubernetes'], ['--target=KUBERNETES'], ['-tKubernetes'], ['--target', 'kubernetes']])(
+    'target %s',
+    (...flag) => {
+      expect(parseCommandLine(['submit', ...flag]).command).toBe('submit');
+    },
+  );
 
   test('a malformed -i names its own spelling', () => {
-    expect(() => parseCommandLine(['submit', '-inovalue'])).toThrow(/-inovalue: an override must look like -ikey=value/);
+    expect(() => parseCommandLine(['submit', '-inovalue'])).toThrow(
+      /-inovalue: an override must look like -ikey=value/,
+    );
     expect(() => parseCommandLine(['submit', '-t=yarn'])).toThrow(/-t yarn: unsupported target/);
   });
 });
 
 describe('cancel --savepoint', () => {
   test('accepted with an optional --wait-timeout', () => {
-    expect(parseCommandLine(['cancel', '--id', 'x', '--savepoint', '--wait-timeout', '30000'])).toMatchObject({ savepoint: true, waitTimeoutMs: 30000 });
+    expect(parseCommandLine(['cancel', '--id', 'x', '--savepoint', '--wait-timeout', '30000'])).toMatchObject({
+      savepoint: true,
+      waitTimeoutMs: 30000,
+    });
     expect(parseCommandLine(['cancel', '--id', 'x'])).toMatchObject({ savepoint: false });
   });
 
   test('--wait-timeout without --savepoint is rejected; --savepoint only for cancel', () => {
-    expect(() => parseCommandLine(['cancel', '--id', 'x', '--wait-timeout', '5'])).toThrow(/only applies with --savepoint/);
-    expect(() => parseCommandLine(['status', '--id', 'x', '--savepoint'])).toThrow(/status does not accept --savepoint/);
+    expect(() => parseCommandLine(['cancel', '--id', 'x', '--wait-timeout', '5'])).toThrow(
+      /only applies with --savepoint/,
+    );
+    expect(() => parseCommandLine(['status', '--id', 'x', '--savepoint'])).toThrow(
+      /status does not accept --savepoint/,
+    );
   });
 });

@@ -32,13 +32,17 @@ function runBundle(argv: string[]): { code: number; loaded: string[]; stdout: st
   return { ...(JSON.parse(last) as { code: number; loaded: string[] }), stdout: r.stdout, stderr: r.stderr };
 }
 
-const packages = (loaded: string[]) => [...new Set(loaded.flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []))].sort();
+const packages = (loaded: string[]) =>
+  [...new Set(loaded.flatMap((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? []))].sort();
 
 beforeAll(() => {
   fs.mkdirSync(path.join(REPO, 'build'), { recursive: true });
   dir = fs.mkdtempSync(path.join(REPO, 'build', 'test-cli-bundle-'));
   bundle = path.join(dir, 'seatunnel-app.js');
-  const r = spawnSync(process.execPath, [path.join(REPO, 'tools', 'build-cli.mjs'), bundle], { cwd: REPO, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(REPO, 'tools', 'build-cli.mjs'), bundle], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`tools/build-cli.mjs failed:\n${r.stdout}\n${r.stderr}`);
   fs.writeFileSync(path.join(dir, 'job.conf'), JOB_CONFIG);
   // A kubeconfig pointing at a closed loopback port: status fails fast after loading all it needs.
@@ -99,7 +103,10 @@ test('from a V8 code cache the bundle still loads the ESM-only Kubernetes client
     'apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: { server: "https://127.0.0.1:1" }\nusers:\n- name: u\n  user:\n    exec: { apiVersion: client.authentication.k8s.io/v1, command: /bin/false, interactiveMode: Never }\ncontexts:\n- name: c\n  context: { cluster: c, user: u }\ncurrent-context: c\n',
   );
   const deploy = path.join(dir, 'exec-deploy.conf');
-  fs.writeFileSync(deploy, `application { name = bundled }\nkubernetes { namespace = ns, image = "apache/seatunnel:2.3.12", kubeconfig = "${kubeconfig}" }\n`);
+  fs.writeFileSync(
+    deploy,
+    `application { name = bundled }\nkubernetes { namespace = ns, image = "apache/seatunnel:2.3.12", kubeconfig = "${kubeconfig}" }\n`,
+  );
   const run = () => {
     const r = spawnSync(process.execPath, ['-e', CACHED_RUNNER], {
       cwd: dir,

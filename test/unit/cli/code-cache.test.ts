@@ -39,7 +39,15 @@ let cacheHome: string;
 function load(command: string, env: Record<string, string> = {}): { cache: string; out: unknown } {
   const r = spawnSync(process.execPath, ['-e', RUNNER], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: cacheHome, CODE_CACHE, BUNDLE: bundle, COMMAND: command, ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      XDG_CACHE_HOME: cacheHome,
+      CODE_CACHE,
+      BUNDLE: bundle,
+      COMMAND: command,
+      ...env,
+    },
   });
   if (r.status !== 0) throw new Error(`runner exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as { cache: string; out: unknown };
@@ -139,7 +147,8 @@ test('bin/seatunnel-app.js uses it on Node 20, runs the command, and says so whe
   // The bin and a stand-in bundle, laid out as in the package (bin/, build/cli/).
   const pkg = path.join(dir, 'pkg');
   fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
-  for (const f of ['seatunnel-app.js', 'code-cache.js']) fs.copyFileSync(path.join(REPO, 'bin', f), path.join(pkg, 'bin', f));
+  for (const f of ['seatunnel-app.js', 'code-cache.js'])
+    fs.copyFileSync(path.join(REPO, 'bin', f), path.join(pkg, 'bin', f));
   const bin = path.join(pkg, 'bin', 'seatunnel-app.js');
   const run = () =>
     spawnSync(process.execPath, [bin, 'status', '--id', 'x'], {

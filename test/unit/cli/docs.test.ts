@@ -7,9 +7,12 @@ import { OPTIONS_ZH } from '../../../lib/model/options-zh';
 
 const root = join(__dirname, '..', '..', '..');
 
-test.each(generatedDocs(root).map((f) => [f.path, f.content]))('%s is generated and up to date (npm run docs)', (path, content) => {
-  expect(readFileSync(join(root, path), 'utf8')).toBe(content);
-});
+test.each(generatedDocs(root).map((f) => [f.path, f.content]))(
+  '%s is generated and up to date (npm run docs)',
+  (path, content) => {
+    expect(readFileSync(join(root, path), 'utf8')).toBe(content);
+  },
+);
 
 test.each(LANGUAGES)('every deployment option is documented in %s', (lang) => {
   const doc = renderOptionsReference(lang);

@@ -9,7 +9,14 @@ import { JOB_CONFIG } from '../../support/fixtures';
 
 function capture(): Output & { err: string[] } {
   const err: string[] = [];
-  return { json: false, err, result: () => undefined, line: () => undefined, warn: (t) => err.push(`warning: ${t}`), error: (t) => err.push(t) };
+  return {
+    json: false,
+    err,
+    result: () => undefined,
+    line: () => undefined,
+    warn: (t) => err.push(`warning: ${t}`),
+    error: (t) => err.push(t),
+  };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'st-hostile-'));
@@ -22,7 +29,11 @@ const deploy = (name: string, text: string) => {
 
 test.each([
   ['-c /dev/zero', ['-c', '/dev/zero'], /^error: -c \/dev\/zero: is a device, expected a regular file$/],
-  ['-a a directory', ['-a', join(dir, 'a-directory'), '-c', join(dir, 'job.conf')], /^error: -a .*a-directory: is a directory, expected a regular file$/],
+  [
+    '-a a directory',
+    ['-a', join(dir, 'a-directory'), '-c', join(dir, 'job.conf')],
+    /^error: -a .*a-directory: is a directory, expected a regular file$/,
+  ],
   [
     'an include of /dev/zero',
     ['-a', deploy('zero.conf', 'include "/dev/zero"')],
@@ -33,10 +44,20 @@ test.each([
     ['-a', deploy('dir.conf', 'include "a-directory"')],
     /dir\.conf:2:1: cannot include "a-directory": .*is a directory, expected a regular file/,
   ],
-  ['nesting 2000 levels', ['-a', deploy('deep.conf', `x = ${'{ y = '.repeat(2000)}1${' }'.repeat(2000)}`)], /deep\.conf:2:\d+: nested deeper than 100 levels/],
+  [
+    'nesting 2000 levels',
+    ['-a', deploy('deep.conf', `x = ${'{ y = '.repeat(2000)}1${' }'.repeat(2000)}`)],
+    /deep\.conf:2:\d+: nested deeper than 100 levels/,
+  ],
   [
     'an expanding array',
-    ['-a', deploy('wide.conf', `a0 = [1,2,3,4,5,6,7,8,9,10]\n${Array.from({ length: 27 }, (_, i) => `a${i + 1} = \${a${i}} \${a${i}}`).join('\n')}`)],
+    [
+      '-a',
+      deploy(
+        'wide.conf',
+        `a0 = [1,2,3,4,5,6,7,8,9,10]\n${Array.from({ length: 27 }, (_, i) => `a${i + 1} = \${a${i}} \${a${i}}`).join('\n')}`,
+      ),
+    ],
     /wide\.conf:\d+:\d+: (resolving takes more than|the resolved configuration would be larger)/,
   ],
   ['a job config nested 2000 levels', ['-c', 'DEEP_JOB'], /job config:\d+:\d+: nested deeper than 100 levels/],

@@ -39,9 +39,16 @@ describe('no secret in what the CLI prints', () => {
     const f = files(`kubernetes { image = "a/b:1", secret.db { ref = existing, data.password = "${SECRET}" } }`);
     for (const json of [false, true]) {
       const t = terminal(json);
-      expect(await main(['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out'), ...(json ? ['--output', 'json'] : [])], t.output)).toBe(64);
+      expect(
+        await main(
+          ['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out'), ...(json ? ['--output', 'json'] : [])],
+          t.output,
+        ),
+      ).toBe(64);
       expect(t.text.out + t.text.err).not.toContain('hunter2');
-      expect(t.text.err).toMatch(/kubernetes\.secret\.db: got <redacted, \d+ bytes> \(from deployment file\); set either ref/);
+      expect(t.text.err).toMatch(
+        /kubernetes\.secret\.db: got <redacted, \d+ bytes> \(from deployment file\); set either ref/,
+      );
       if (json) expect(JSON.parse(t.text.out).issues[0].value).toMatch(/^<redacted, \d+ bytes>$/);
     }
   });
@@ -69,7 +76,9 @@ describe('no secret in what the CLI prints', () => {
       ].join('\n'),
     );
     const t = terminal();
-    expect(await main(['status', '--id', 'orders-0123456789ab', `-Dkubernetes.kubeconfig=${kubeconfig}`], t.output)).toBe(64);
+    expect(
+      await main(['status', '--id', 'orders-0123456789ab', `-Dkubernetes.kubeconfig=${kubeconfig}`], t.output),
+    ).toBe(64);
     expect(t.text.err).toContain(`kubernetes.kubeconfig: got "${kubeconfig}"`);
     expect(t.text.err).toMatch(/at line 10, column \d+/);
     expect(t.text.err).not.toContain('hunter2');
@@ -80,7 +89,19 @@ describe('no secret in what the CLI prints', () => {
     for (const flag of ['-i', '-D']) {
       const t = terminal();
       expect(
-        await main(['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out'), `${flag}kubernetes.secret.db.data.password=${SECRET}`], t.output),
+        await main(
+          [
+            'synth',
+            '-a',
+            f.deploy,
+            '-c',
+            f.job,
+            '-o',
+            join(f.dir, 'out'),
+            `${flag}kubernetes.secret.db.data.password=${SECRET}`,
+          ],
+          t.output,
+        ),
       ).toBe(64);
       expect(t.text.err).toMatch(
         /kubernetes\.secret\.db\.data\.password: \(from command-line override\); Secret data must not come from a command-line override/,
@@ -116,7 +137,9 @@ describe('-o names an existing file', () => {
     writeFileSync(file, 'x');
     const t = terminal();
     expect(await main(['synth', '-a', f.deploy, '-c', f.job, '-o', file], t.output)).toBe(64);
-    expect(t.text.err).toBe(`error: -o ${file}: exists and is not a directory (or a parent is a file); -o takes a directory to write into\n`);
+    expect(t.text.err).toBe(
+      `error: -o ${file}: exists and is not a directory (or a parent is a file); -o takes a directory to write into\n`,
+    );
     expect(await main(['synth', '-a', f.deploy, '-c', f.job, '-o', join(file, 'sub')], terminal().output)).toBe(64);
   });
 });
@@ -125,7 +148,9 @@ describe('control characters never reach the terminal raw', () => {
   const hostile = 'ok\u001b[2J\u001b]0;pwned\u0007\rSTATUS: SUCCEEDED\nfake line\u009b31m\u007f';
 
   test('printable escapes C0, DEL and C1, and keeps tabs', () => {
-    expect(printable(hostile)).toBe('ok\\u001b[2J\\u001b]0;pwned\\u0007\\rSTATUS: SUCCEEDED\\nfake line\\u009b31m\\u007f');
+    expect(printable(hostile)).toBe(
+      'ok\\u001b[2J\\u001b]0;pwned\\u0007\\rSTATUS: SUCCEEDED\\nfake line\\u009b31m\\u007f',
+    );
     expect(printable('a\tb')).toBe('a\tb');
     expect(printable('line 1\nline 2\u001b', true)).toBe('line 1\nline 2\\u001b');
   });

@@ -6,8 +6,14 @@ describe('list flags', () => {
     const a = parseCommandLine(['list', '-n', 'jobs', '-l', 'team=data', '--status', 'running, Failed']);
     expect(a).toMatchObject({ command: 'list', namespace: 'jobs', selector: 'team=data', allNamespaces: false });
     expect([...a.statuses!]).toEqual(['RUNNING', 'FAILED']);
-    expect(parseCommandLine(['list', '--all-namespaces', '--output=json'])).toMatchObject({ allNamespaces: true, json: true });
-    expect(parseCommandLine(['list', '-A', '-a', 'deploy.conf'])).toMatchObject({ allNamespaces: true, deploymentFile: 'deploy.conf' });
+    expect(parseCommandLine(['list', '--all-namespaces', '--output=json'])).toMatchObject({
+      allNamespaces: true,
+      json: true,
+    });
+    expect(parseCommandLine(['list', '-A', '-a', 'deploy.conf'])).toMatchObject({
+      allNamespaces: true,
+      deploymentFile: 'deploy.conf',
+    });
   });
 
   test.each([
@@ -21,7 +27,10 @@ describe('list flags', () => {
     [['list', '-l', '  '], /--selector: got an empty selector/],
     [['list', '--id', 'x'], /list does not accept --id/],
     [['list', '--wait'], /list does not accept --wait/],
-    [['status', '--id', 'x', '--namespace', 'jobs'], /status does not accept --namespace .*from -a or -Dkubernetes.namespace/],
+    [
+      ['status', '--id', 'x', '--namespace', 'jobs'],
+      /status does not accept --namespace .*from -a or -Dkubernetes.namespace/,
+    ],
     [['status', '--id', 'x', '--status', 'RUNNING'], /status does not accept --status/],
     [['cancel', '--id', 'x', '-A'], /cancel does not accept --all-namespaces/],
     [['submit', '-l', 'a=b'], /submit does not accept --selector/],

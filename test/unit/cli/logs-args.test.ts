@@ -6,21 +6,51 @@ import type { Output } from '../../../lib/cli/output';
 
 function capture(): Output & { err: string[] } {
   const err: string[] = [];
-  return { json: false, err, result: () => undefined, line: () => undefined, warn: (t) => err.push(t), error: (t) => err.push(t) };
+  return {
+    json: false,
+    err,
+    result: () => undefined,
+    line: () => undefined,
+    warn: (t) => err.push(t),
+    error: (t) => err.push(t),
+  };
 }
 
 describe('logs flags', () => {
   test('role, worker, follow, since, tail, previous, timestamps and a namespace', () => {
-    const a = parseCommandLine(['logs', '--id', 'app-1', '--role', 'Worker', '-f', '--since', '1h30m', '--tail', '0', '-n', 'jobs']);
+    const a = parseCommandLine([
+      'logs',
+      '--id',
+      'app-1',
+      '--role',
+      'Worker',
+      '-f',
+      '--since',
+      '1h30m',
+      '--tail',
+      '0',
+      '-n',
+      'jobs',
+    ]);
     expect(a).toMatchObject({ command: 'logs', id: 'app-1', namespace: 'jobs' });
-    expect(a.logs).toEqual({ role: 'worker', follow: true, previous: false, sinceSeconds: 5400, tailLines: 0, timestamps: false });
+    expect(a.logs).toEqual({
+      role: 'worker',
+      follow: true,
+      previous: false,
+      sinceSeconds: 5400,
+      tailLines: 0,
+      timestamps: false,
+    });
     expect(parseCommandLine(['logs', '--id', 'a', '--worker=2', '--previous', '--timestamps']).logs).toEqual({
       worker: 2,
       follow: false,
       previous: true,
       timestamps: true,
     });
-    expect(parseCommandLine(['logs', '--id', 'a', '--role', 'worker', '--worker', '3']).logs).toMatchObject({ role: 'worker', worker: 3 });
+    expect(parseCommandLine(['logs', '--id', 'a', '--role', 'worker', '--worker', '3']).logs).toMatchObject({
+      role: 'worker',
+      worker: 3,
+    });
   });
 
   test.each([
@@ -38,8 +68,14 @@ describe('logs flags', () => {
     [['logs', '--id', 'a', '--worker', '0'], /--worker: got "0"; must be a worker number, 1 or more/],
     [['logs', '--id', 'a', '--worker', '1.5'], /--worker: got "1.5"; must be a worker number/],
     [['logs', '--id', 'a', '--role', 'foo'], /--role: got "foo"; must be master or worker/],
-    [['logs', '--id', 'a', '--role', 'master', '--worker', '2'], /--worker 2 names a worker; it cannot be combined with --role master/],
-    [['logs', '--id', 'a', '--since', '5x'], /--since: got "5x"; must be a duration of whole h, m and s units, like 30s, 10m, 2h or 1h30m/],
+    [
+      ['logs', '--id', 'a', '--role', 'master', '--worker', '2'],
+      /--worker 2 names a worker; it cannot be combined with --role master/,
+    ],
+    [
+      ['logs', '--id', 'a', '--since', '5x'],
+      /--since: got "5x"; must be a duration of whole h, m and s units, like 30s, 10m, 2h or 1h30m/,
+    ],
     [['logs', '--id', 'a', '--since', '0s'], /--since: got "0s"; must be a duration .* longer than 0s/],
     [['logs', '--id', 'a', '--since', '1m1m'], /--since: got "1m1m"; .*each unit once/],
     [['logs', '--id', 'a', '--since', '-5s'], /--since: got "-5s"/],

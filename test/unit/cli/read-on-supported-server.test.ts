@@ -10,7 +10,14 @@ import type { ServerVersion } from '../../../lib/kube/server-version';
 
 function collectingOutput(): Output & { warnings: string[] } {
   const warnings: string[] = [];
-  return { json: false, warnings, result: () => undefined, line: () => undefined, warn: (t) => warnings.push(t), error: () => undefined };
+  return {
+    json: false,
+    warnings,
+    result: () => undefined,
+    line: () => undefined,
+    warn: (t) => warnings.push(t),
+    error: () => undefined,
+  };
 }
 
 /** A Kube whose /version answers `version` (or fails with it) after the read has started. */
@@ -45,26 +52,30 @@ test("a server the CLI refuses: the refusal is the error, even when the read suc
   const out = collectingOutput();
   const e = await readOnSupportedServer(kubeAnswering(tooOld, []), out, async () => 'report').catch((x: unknown) => x);
   expect(e).toBeInstanceOf(CliError);
-  expect((e as Error).message).toMatch(/^Kubernetes server v1\.22\.17 is not supported: seatunnel-app supports Kubernetes 1\.24 and newer/);
+  expect((e as Error).message).toMatch(
+    /^Kubernetes server v1\.22\.17 is not supported: seatunnel-app supports Kubernetes 1\.24 and newer/,
+  );
 });
 
 test('a refused server wins over a failed read (the read failed because the server is too old)', async () => {
-  const e = await readOnSupportedServer(kubeAnswering(tooOld, []), collectingOutput(), () => Promise.reject(new Error('404 from an old API'))).catch(
-    (x: unknown) => x,
-  );
+  const e = await readOnSupportedServer(kubeAnswering(tooOld, []), collectingOutput(), () =>
+    Promise.reject(new Error('404 from an old API')),
+  ).catch((x: unknown) => x);
   expect((e as Error).message).toMatch(/is not supported/);
 });
 
 test('a version read that fails is the error, whatever the read did', async () => {
-  const e = await readOnSupportedServer(kubeAnswering(new Error('GET /version: connection refused'), []), collectingOutput(), async () => 'report').catch(
-    (x: unknown) => x,
-  );
+  const e = await readOnSupportedServer(
+    kubeAnswering(new Error('GET /version: connection refused'), []),
+    collectingOutput(),
+    async () => 'report',
+  ).catch((x: unknown) => x);
   expect((e as Error).message).toBe('GET /version: connection refused');
 });
 
 test("on a supported server the read's own failure is the error", async () => {
-  const e = await readOnSupportedServer(kubeAnswering(supported, []), collectingOutput(), () => Promise.reject(new Error('403: cannot list pods'))).catch(
-    (x: unknown) => x,
-  );
+  const e = await readOnSupportedServer(kubeAnswering(supported, []), collectingOutput(), () =>
+    Promise.reject(new Error('403: cannot list pods')),
+  ).catch((x: unknown) => x);
   expect((e as Error).message).toBe('403: cannot list pods');
 });

@@ -44,12 +44,27 @@ describe('seatunnel-app synth', () => {
 
   test('-a -c -D: a SeaTunnel deployment file, overrides applied', async () => {
     const dir = tmp();
-    writeFileSync(join(dir, 'deploy.conf'), 'kubernetes { image = "apache/seatunnel:2.3.12" }\napplication.name = demo');
+    writeFileSync(
+      join(dir, 'deploy.conf'),
+      'kubernetes { image = "apache/seatunnel:2.3.12" }\napplication.name = demo',
+    );
     writeFileSync(join(dir, 'job.conf'), JOB_CONFIG);
     const o = capture();
-    expect(await main(['synth', '-a', join(dir, 'deploy.conf'), '-c', join(dir, 'job.conf'), '-Dkubernetes.namespace=jobs', '-o', join(dir, 'out')], o)).toBe(
-      0,
-    );
+    expect(
+      await main(
+        [
+          'synth',
+          '-a',
+          join(dir, 'deploy.conf'),
+          '-c',
+          join(dir, 'job.conf'),
+          '-Dkubernetes.namespace=jobs',
+          '-o',
+          join(dir, 'out'),
+        ],
+        o,
+      ),
+    ).toBe(0);
     const [file] = readdirSync(join(dir, 'out'));
     const docs = parseAllDocuments(readFileSync(join(dir, 'out', file), 'utf8')).map((d) => d.toJS());
     expect(docs.every((d) => d.metadata.namespace === 'jobs')).toBe(true);
@@ -81,7 +96,11 @@ describe('seatunnel-app synth', () => {
     const template = docs.find((d) => d.kind === 'PodTemplate');
     for (const pod of [job.spec.template.spec, template.template.spec]) {
       expect(pod.volumes).toContainEqual({ name: 'seatunnel-config', configMap: { name: 'seatunnel-config' } });
-      expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'seatunnel-config', mountPath: '/opt/seatunnel/config', readOnly: true });
+      expect(pod.containers[0].volumeMounts).toContainEqual({
+        name: 'seatunnel-config',
+        mountPath: '/opt/seatunnel/config',
+        readOnly: true,
+      });
     }
     expect(docs.filter((d) => d.kind === 'ConfigMap').map((d) => d.metadata.name)).not.toContain('seatunnel-config');
     const engine = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name.endsWith('-engine'));
@@ -100,10 +119,22 @@ describe('seatunnel-app synth', () => {
   });
 
   test.each([
-    ['a missing deployment file', ['-a', '/nonexistent/deploy.conf', '-c', 'x'], /-a \/nonexistent\/deploy\.conf: file not found/],
+    [
+      'a missing deployment file',
+      ['-a', '/nonexistent/deploy.conf', '-c', 'x'],
+      /-a \/nonexistent\/deploy\.conf: file not found/,
+    ],
     ['unparsable HOCON', ['-a', 'BAD', '-c', 'JOB'], /Cannot read the deployment file/],
-    ['an unknown key', ['-a', 'UNKNOWN', '-c', 'JOB'], /kubernetes\.imgae: got "x" \(from deployment file\); unknown option; did you mean kubernetes\.image\?/],
-    ['an out-of-range value', ['-a', 'RANGE', '-c', 'JOB'], /application\.worker-count: got -1 \(from deployment file\); must be between 1 and 1000/],
+    [
+      'an unknown key',
+      ['-a', 'UNKNOWN', '-c', 'JOB'],
+      /kubernetes\.imgae: got "x" \(from deployment file\); unknown option; did you mean kubernetes\.image\?/,
+    ],
+    [
+      'an out-of-range value',
+      ['-a', 'RANGE', '-c', 'JOB'],
+      /application\.worker-count: got -1 \(from deployment file\); must be between 1 and 1000/,
+    ],
   ])('%s: clear message, exit 64, no output written', async (_name, args, message) => {
     const dir = tmp();
     writeFileSync(join(dir, 'BAD'), 'kubernetes { image = ');
@@ -122,6 +153,9 @@ describe('seatunnel-app synth', () => {
     const lines: string[] = [];
     const o = { ...capture(), json: true, result: (d: Record<string, unknown>) => lines.push(JSON.stringify(d)) };
     expect(await main(['synth', '-o', dir, '--output', 'json'], o)).toBe(0);
-    expect(JSON.parse(lines[0])).toMatchObject({ applicationId: expect.stringMatching(/^fake-to-console-/), file: expect.stringContaining(dir) });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      applicationId: expect.stringMatching(/^fake-to-console-/),
+      file: expect.stringContaining(dir),
+    });
   });
 });

@@ -46,14 +46,24 @@ describe('waitForApplication', () => {
     const h = harness([
       report('DEPLOYING'),
       report('DEPLOYING'),
-      report('RUNNING', { phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] } }),
-      report('RUNNING', { phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] } }),
+      report('RUNNING', {
+        phase: 'WaitingForWorkers',
+        workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] },
+      }),
+      report('RUNNING', {
+        phase: 'WaitingForWorkers',
+        workers: { desired: 3, registered: 1, pods: 3, running: 3, problems: [] },
+      }),
       report('SUCCEEDED'),
     ]);
     const w = await waitForApplication({} as Kube, 'ns', 'a', h.out, { intervalMs: 500, timeoutMs: 0, ...h.opts });
     expect(w).toMatchObject({ timedOut: false, elapsedMs: 2000, report: { status: 'SUCCEEDED' } });
     expect(h.reads()).toBe(5);
-    expect(h.progress.map(([t]) => t)).toEqual(['[00:00] DEPLOYING', '[00:01] RUNNING phase WaitingForWorkers, workers 1/3', '[00:02] SUCCEEDED']);
+    expect(h.progress.map(([t]) => t)).toEqual([
+      '[00:00] DEPLOYING',
+      '[00:01] RUNNING phase WaitingForWorkers, workers 1/3',
+      '[00:02] SUCCEEDED',
+    ]);
   });
 
   test('on a terminal: one line redrawn every poll, ended when done', async () => {
@@ -69,9 +79,16 @@ describe('waitForApplication', () => {
 
   test('UNKNOWN ends the wait; --wait-timeout ends it with the last status', async () => {
     const unknown = harness([report('DEPLOYING'), report('UNKNOWN')]);
-    expect((await waitForApplication({} as Kube, 'ns', 'a', unknown.out, { intervalMs: 100, timeoutMs: 0, ...unknown.opts })).report.status).toBe('UNKNOWN');
+    expect(
+      (await waitForApplication({} as Kube, 'ns', 'a', unknown.out, { intervalMs: 100, timeoutMs: 0, ...unknown.opts }))
+        .report.status,
+    ).toBe('UNKNOWN');
     const slow = harness([report('RUNNING')]);
-    const w = await waitForApplication({} as Kube, 'ns', 'a', slow.out, { intervalMs: 400, timeoutMs: 1000, ...slow.opts });
+    const w = await waitForApplication({} as Kube, 'ns', 'a', slow.out, {
+      intervalMs: 400,
+      timeoutMs: 1000,
+      ...slow.opts,
+    });
     expect(w).toMatchObject({ timedOut: true, elapsedMs: 1000, report: { status: 'RUNNING' } });
   });
 
@@ -81,18 +98,33 @@ describe('waitForApplication', () => {
       new KubeApiError(0, 'ECONNREFUSED', 'refused', undefined, 'no'),
       report('CANCELED'),
     ]);
-    expect((await waitForApplication({} as Kube, 'ns', 'a', flaky.out, { intervalMs: 100, timeoutMs: 0, ...flaky.opts })).report.status).toBe('CANCELED');
+    expect(
+      (await waitForApplication({} as Kube, 'ns', 'a', flaky.out, { intervalMs: 100, timeoutMs: 0, ...flaky.opts }))
+        .report.status,
+    ).toBe('CANCELED');
     expect(flaky.warnings).toEqual([expect.stringMatching(/status query failed, retrying for up to 60 s: HTTP 503/)]);
     const denied = harness([new KubeApiError(403, 'Forbidden', 'no')]);
-    await expect(waitForApplication({} as Kube, 'ns', 'a', denied.out, { intervalMs: 100, timeoutMs: 0, ...denied.opts })).rejects.toThrow(/HTTP 403/);
+    await expect(
+      waitForApplication({} as Kube, 'ns', 'a', denied.out, { intervalMs: 100, timeoutMs: 0, ...denied.opts }),
+    ).rejects.toThrow(/HTTP 403/);
     const down = harness([new KubeApiError(503, 'ServiceUnavailable', 'down')]);
-    await expect(waitForApplication({} as Kube, 'ns', 'a', down.out, { intervalMs: 10_000, timeoutMs: 0, ...down.opts })).rejects.toThrow(/HTTP 503/);
+    await expect(
+      waitForApplication({} as Kube, 'ns', 'a', down.out, { intervalMs: 10_000, timeoutMs: 0, ...down.opts }),
+    ).rejects.toThrow(/HTTP 503/);
   });
 
   test('exit codes and the progress line', () => {
-    expect(['SUCCEEDED', 'CANCELED', 'FAILED', 'UNKNOWN'].map((s) => waitExitCode(s as StatusReport['status']))).toEqual([0, 0, 1, 2]);
-    expect(progressText(report('RUNNING', { phase: 'Running', workers: { desired: 5, registered: 5, pods: 5, running: 5, problems: [] } }), 3_725_000)).toBe(
-      'RUNNING · phase Running · workers 5/5 · 1:02:05',
-    );
+    expect(
+      ['SUCCEEDED', 'CANCELED', 'FAILED', 'UNKNOWN'].map((s) => waitExitCode(s as StatusReport['status'])),
+    ).toEqual([0, 0, 1, 2]);
+    expect(
+      progressText(
+        report('RUNNING', {
+          phase: 'Running',
+          workers: { desired: 5, registered: 5, pods: 5, running: 5, problems: [] },
+        }),
+        3_725_000,
+      ),
+    ).toBe('RUNNING · phase Running · workers 5/5 · 1:02:05');
   });
 });

@@ -36,7 +36,10 @@ describe.each(LANGUAGES)('docs in %s', (lang) => {
   });
 
   test('every flag is on the commands page', () => {
-    const spellings = Object.entries(FLAGS).flatMap(([name, def]) => [...(name.length > 1 ? [`--${name}`] : []), ...('short' in def ? [`-${def.short}`] : [])]);
+    const spellings = Object.entries(FLAGS).flatMap(([name, def]) => [
+      ...(name.length > 1 ? [`--${name}`] : []),
+      ...('short' in def ? [`-${def.short}`] : []),
+    ]);
     expect(spellings.filter((s) => !new RegExp(`\`${s}[\\s\`=]`).test(commands))).toEqual([]);
   });
 
@@ -61,7 +64,11 @@ test('every reason the runtime reports is documented, with its exit code', () =>
 });
 
 test('every reason status prints is documented', () => {
-  const printed = [...literalStatusReasons(), ...STUCK, ...Object.keys(EXIT_CODE_MEANING).map((code) => `exit code ${code}`)];
+  const printed = [
+    ...literalStatusReasons(),
+    ...STUCK,
+    ...Object.keys(EXIT_CODE_MEANING).map((code) => `exit code ${code}`),
+  ];
   expect(printed.length).toBeGreaterThan(STUCK.size + 3);
   expect(printed.filter((r) => !FAILURE_REASONS[r])).toEqual([]);
 });

@@ -65,7 +65,8 @@ function links(file: string): Link[] {
   const out: Link[] = [];
   prose(readFileSync(file, 'utf8')).forEach((raw, i) => {
     const line = raw.replace(/`[^`]*`/g, '');
-    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) out.push({ file, line: i + 1, target: m[1] });
+    for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+      out.push({ file, line: i + 1, target: m[1] });
     const def = /^\s{0,3}\[[^\]]+\]:\s+<?(\S+?)>?(?:\s|$)/.exec(line);
     if (def) out.push({ file, line: i + 1, target: def[1] });
     for (const m of line.matchAll(/<a\s[^>]*href="([^"]+)"/g)) out.push({ file, line: i + 1, target: m[1] });
@@ -81,18 +82,23 @@ function problem(link: Link, anchorsOf: (file: string) => Set<string>): string |
   const target = pathPart ? resolve(dirname(link.file), decodeURIComponent(pathPart)) : link.file;
   if (pathPart && !existsSync(target)) return 'no such file';
   if (anchor === undefined || anchor === '') return undefined;
-  if (statSync(target).isDirectory() || !target.endsWith('.md')) return 'an anchor into something that is not a Markdown file';
+  if (statSync(target).isDirectory() || !target.endsWith('.md'))
+    return 'an anchor into something that is not a Markdown file';
   return anchorsOf(target).has(decodeURIComponent(anchor)) ? undefined : `no heading or <a id> for #${anchor}`;
 }
 
 test('GitHub anchors: punctuation dropped, Chinese kept, repeats numbered', () => {
-  const a = githubAnchors('# The `runtime` (in the master Pod)\n## 快速开始：从零到完成的作业\n## FAQ\n## FAQ\n```\n# not a heading\n```\n');
+  const a = githubAnchors(
+    '# The `runtime` (in the master Pod)\n## 快速开始：从零到完成的作业\n## FAQ\n## FAQ\n```\n# not a heading\n```\n',
+  );
   expect([...a]).toEqual(['the-runtime-in-the-master-pod', '快速开始从零到完成的作业', 'faq', 'faq-1']);
 });
 
 test('every relative link in every Markdown file resolves, anchors included', () => {
   const files = markdownFiles(root);
-  expect(files.map((f) => relative(root, f))).toEqual(expect.arrayContaining(['README.md', 'README.zh-CN.md', 'docs/zh/quick-start.md']));
+  expect(files.map((f) => relative(root, f))).toEqual(
+    expect.arrayContaining(['README.md', 'README.zh-CN.md', 'docs/zh/quick-start.md']),
+  );
   const cache = new Map<string, Set<string>>();
   const anchorsOf = (f: string) => cache.get(f) ?? cache.set(f, githubAnchors(readFileSync(f, 'utf8'))).get(f)!;
   const broken = files

@@ -6,12 +6,14 @@ import { fileIncludeReader, parseHoconFile } from '../../../lib/hocon/file-inclu
 function memoryReader(files: Record<string, string>, calls: [string, string | undefined][] = []): IncludeReader {
   return (name, from) => {
     calls.push([name, from]);
-    const filename = from === undefined || name.startsWith('/') ? name : path.posix.join(path.posix.dirname(from), name);
+    const filename =
+      from === undefined || name.startsWith('/') ? name : path.posix.join(path.posix.dirname(from), name);
     return filename in files ? { text: files[filename], filename } : undefined;
   };
 }
 
-const parse = (text: string, files: Record<string, string>, filename = 'main.conf') => parseHocon(text, { filename, readInclude: memoryReader(files) });
+const parse = (text: string, files: Record<string, string>, filename = 'main.conf') =>
+  parseHocon(text, { filename, readInclude: memoryReader(files) });
 
 describe('include', () => {
   const files = {
@@ -48,7 +50,11 @@ describe('include', () => {
     ['substitutions are fixed up to the include point', 'a { include "foo.conf" }', { a: { x: 10, y: 10 } }],
     ['fixed-up substitution sees a later override', 'a { include "foo.conf" }\na { x = 42 }', { a: { x: 42, y: 42 } }],
     ['substitution falls back to the root', 'top = 1\na { include "uses-root.conf" }', { top: 1, a: { y: 1 } }],
-    ['+= in an included file appends at the include point', 'a { list = [0], include "append.conf" }', { a: { list: [0, 1] } }],
+    [
+      '+= in an included file appends at the include point',
+      'a { list = [0], include "append.conf" }',
+      { a: { list: [0, 1] } },
+    ],
     ['includes relative to the including file', 'include "conf/sub/a.conf"', { a: 1, b: 2, c: 3 }],
   ];
 
@@ -57,7 +63,9 @@ describe('include', () => {
   });
 
   it('uses the unprefixed name for environment fallback', () => {
-    expect(parse('a { include "uses-env.conf" }', files).resolve({ env: { HOME: '/home/u' } })).toEqual({ a: { home: '/home/u' } });
+    expect(parse('a { include "uses-env.conf" }', files).resolve({ env: { HOME: '/home/u' } })).toEqual({
+      a: { home: '/home/u' },
+    });
   });
 
   it('passes the name as written and the including filename to readInclude', () => {
@@ -72,18 +80,46 @@ describe('include', () => {
 
   it.each([
     ['required missing', 'include required("nope.conf")', `main.conf:1:1: required include "nope.conf" not found`],
-    ['required file() missing', 'include required(file("nope.conf"))', `main.conf:1:1: required include "nope.conf" not found`],
-    ['url()', 'include url("https://example.invalid/a.conf")', `main.conf:1:1: include url(...) is not supported; only files can be included`],
-    ['classpath()', 'include classpath("a.conf")', `main.conf:1:1: include classpath(...) is not supported; only files can be included`],
+    [
+      'required file() missing',
+      'include required(file("nope.conf"))',
+      `main.conf:1:1: required include "nope.conf" not found`,
+    ],
+    [
+      'url()',
+      'include url("https://example.invalid/a.conf")',
+      `main.conf:1:1: include url(...) is not supported; only files can be included`,
+    ],
+    [
+      'classpath()',
+      'include classpath("a.conf")',
+      `main.conf:1:1: include classpath(...) is not supported; only files can be included`,
+    ],
     [
       'required(url())',
       'include required(url("https://example.invalid/a.conf"))',
       `main.conf:1:1: include url(...) is not supported; only files can be included`,
     ],
-    ['plain URL', 'include "https://example.invalid/a.conf"', `main.conf:1:1: include of a URL is not supported; only files can be included`],
-    ['array at the root of an included file', 'include "array.conf"', `array.conf:1:1: expected an object at the root of the document, found '['`],
-    ['syntax error in an included file', 'a = 1\ninclude "bad.conf"', `bad.conf:1:6: expected '}' to close the object opened at 1:5, found end of input`],
-    ['cycle', 'include "cycle-a.conf"', `cycle-b.conf:1:1: include cycle: main.conf -> cycle-a.conf -> cycle-b.conf -> cycle-a.conf`],
+    [
+      'plain URL',
+      'include "https://example.invalid/a.conf"',
+      `main.conf:1:1: include of a URL is not supported; only files can be included`,
+    ],
+    [
+      'array at the root of an included file',
+      'include "array.conf"',
+      `array.conf:1:1: expected an object at the root of the document, found '['`,
+    ],
+    [
+      'syntax error in an included file',
+      'a = 1\ninclude "bad.conf"',
+      `bad.conf:1:6: expected '}' to close the object opened at 1:5, found end of input`,
+    ],
+    [
+      'cycle',
+      'include "cycle-a.conf"',
+      `cycle-b.conf:1:1: include cycle: main.conf -> cycle-a.conf -> cycle-b.conf -> cycle-a.conf`,
+    ],
     [
       'unknown wrapper',
       'include resource("x.conf")',
@@ -100,7 +136,9 @@ describe('include', () => {
   });
 
   it('is an error when no readInclude is given', () => {
-    expect(() => parseHocon('include "x.conf"')).toThrow(`1:1: cannot include "x.conf": includes are not enabled (no readInclude was given)`);
+    expect(() => parseHocon('include "x.conf"')).toThrow(
+      `1:1: cannot include "x.conf": includes are not enabled (no readInclude was given)`,
+    );
   });
 });
 

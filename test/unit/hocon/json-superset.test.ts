@@ -11,13 +11,37 @@ function random(seed: number): () => number {
   };
 }
 
-const ALPHABET = ['a', 'Z', '0', ' ', '.', '"', '\\', '/', '$', '{', '}', '#', '\n', '\t', '\u0001', 'é', '中', '😀', ':', '=', ','];
+const ALPHABET = [
+  'a',
+  'Z',
+  '0',
+  ' ',
+  '.',
+  '"',
+  '\\',
+  '/',
+  '$',
+  '{',
+  '}',
+  '#',
+  '\n',
+  '\t',
+  '\u0001',
+  'é',
+  '中',
+  '😀',
+  ':',
+  '=',
+  ',',
+];
 
 function generate(rnd: () => number, depth: number): unknown {
   const pick = Math.floor(rnd() * (depth > 3 ? 5 : 7));
   switch (pick) {
     case 0:
-      return Array.from({ length: Math.floor(rnd() * 6) }, () => ALPHABET[Math.floor(rnd() * ALPHABET.length)]).join('');
+      return Array.from({ length: Math.floor(rnd() * 6) }, () => ALPHABET[Math.floor(rnd() * ALPHABET.length)]).join(
+        '',
+      );
     case 1:
       return Math.floor((rnd() - 0.5) * 2 ** 40);
     case 2:
@@ -43,20 +67,25 @@ function object(rnd: () => number, depth: number): Record<string, unknown> {
 /** JSON.parse, except that integers written as plain digits beyond the safe range are exact bigints (by design). */
 function jsonParse(text: string): unknown {
   const exact = (v: unknown): unknown => {
-    if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) && /^-?\d+$/.test(String(v))) return BigInt(String(v));
+    if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v) && /^-?\d+$/.test(String(v)))
+      return BigInt(String(v));
     if (Array.isArray(v)) return v.map(exact);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, exact(x)]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, exact(x)]));
     return v;
   };
   return exact(JSON.parse(text));
 }
 
 describe('HOCON is a JSON superset', () => {
-  it.each(Array.from({ length: 200 }, (_, seed) => [seed]))('random JSON document %i parses like JSON.parse', (seed) => {
-    const rnd = random(seed + 1);
-    const value = object(rnd, 0);
-    for (const text of [JSON.stringify(value), JSON.stringify(value, null, 2)]) {
-      expect(parseHocon(text).resolve()).toEqual(jsonParse(text));
-    }
-  });
+  it.each(Array.from({ length: 200 }, (_, seed) => [seed]))(
+    'random JSON document %i parses like JSON.parse',
+    (seed) => {
+      const rnd = random(seed + 1);
+      const value = object(rnd, 0);
+      for (const text of [JSON.stringify(value), JSON.stringify(value, null, 2)]) {
+        expect(parseHocon(text).resolve()).toEqual(jsonParse(text));
+      }
+    },
+  );
 });

@@ -17,7 +17,9 @@ describe('stringifyJson', () => {
   });
 
   it('writes bigint as exact digits', () => {
-    expect(stringifyJson({ jobId: 917381145928572929n, neg: -9223372036854775808n })).toBe('{"jobId":917381145928572929,"neg":-9223372036854775808}');
+    expect(stringifyJson({ jobId: 917381145928572929n, neg: -9223372036854775808n })).toBe(
+      '{"jobId":917381145928572929,"neg":-9223372036854775808}',
+    );
   });
 
   it('round-trips a parsed 64-bit id exactly', () => {
@@ -65,11 +67,16 @@ describe('ResolveReport.toJson', () => {
   it('produces valid JSON with indentation', () => {
     const text = parseHocon('a { b = [1, 2.0, { c = x }], d = {} , e = [] }').resolveWithReport().toJson(2);
     expect(JSON.parse(text)).toEqual({ a: { b: [1, 2, { c: 'x' }], d: {}, e: [] } });
-    expect(text).toBe('{\n  "a": {\n    "b": [\n      1,\n      2.0,\n      {\n        "c": "x"\n      }\n    ],\n    "d": {},\n    "e": []\n  }\n}');
+    expect(text).toBe(
+      '{\n  "a": {\n    "b": [\n      1,\n      2.0,\n      {\n        "c": "x"\n      }\n    ],\n    "d": {},\n    "e": []\n  }\n}',
+    );
   });
 
   it('writes override numbers in JavaScript notation', () => {
-    const report = parseHocon('a = 1').withOverride('a', 1e21).withOverride('b', 12345678901234567890n).resolveWithReport();
+    const report = parseHocon('a = 1')
+      .withOverride('a', 1e21)
+      .withOverride('b', 12345678901234567890n)
+      .resolveWithReport();
     expect(report.toJson()).toBe('{"a":1e+21,"b":12345678901234567890}');
   });
 });

@@ -17,7 +17,8 @@ function hoconError(fn: () => unknown): HoconError {
   throw new Error('expected a HoconError');
 }
 
-const resolveError = (text: string, filename = 'job.conf') => hoconError(() => parseHocon(text, { filename }).resolve());
+const resolveError = (text: string, filename = 'job.conf') =>
+  hoconError(() => parseHocon(text, { filename }).resolve());
 
 describe('depth: an error at the place, never a stack overflow', () => {
   test.each([
@@ -52,11 +53,15 @@ describe('depth: an error at the place, never a stack overflow', () => {
     const reader = () => ({ text: 'x { y { z = 1 } }', filename: 'inner.conf' });
     const text = `${'a { '.repeat(99)}include "inner.conf"${' }'.repeat(99)}`;
     const e = hoconError(() => parseHocon(text, { filename: 'main.conf', readInclude: reader }).resolve());
-    expect(e.message).toBe('inner.conf:1:7: nested deeper than 100 levels (objects, arrays and the segments of dotted keys each count)');
+    expect(e.message).toBe(
+      'inner.conf:1:7: nested deeper than 100 levels (objects, arrays and the segments of dotted keys each count)',
+    );
   });
 
   test('an override path with more segments than the depth allows', () => {
-    expect(hoconError(() => parseHocon('a = 1').withOverride(Array(200).fill('x').join('.'), 1)).reason).toMatch(/more than 100 segments/);
+    expect(hoconError(() => parseHocon('a = 1').withOverride(Array(200).fill('x').join('.'), 1)).reason).toMatch(
+      /more than 100 segments/,
+    );
   });
 });
 
@@ -71,7 +76,9 @@ describe('expansion budget', () => {
   test('an array doubled by concatenation', () => {
     expect(doubling.length).toBeLessThan(600);
     const e = resolveError(doubling);
-    expect(e.reason).toMatch(/^resolving takes more than 2000000 steps|^the resolved configuration would be larger than/);
+    expect(e.reason).toMatch(
+      /^resolving takes more than 2000000 steps|^the resolved configuration would be larger than/,
+    );
     expect(e.message).toMatch(/^job\.conf:\d+:\d+: /);
   });
 
@@ -100,13 +107,20 @@ describe('expansion budget', () => {
     expect(hoconError(() => parseHocon(text, { limits: { maxResolvedSize: 5 } }).resolve()).message).toMatch(
       /^2:5: the resolved configuration would be larger than 5/,
     );
-    expect(hoconError(() => parseHocon(text).resolve({ limits: { maxSteps: 10 } })).reason).toMatch(/more than 10 steps/);
+    expect(hoconError(() => parseHocon(text).resolve({ limits: { maxSteps: 10 } })).reason).toMatch(
+      /more than 10 steps/,
+    );
   });
 
   test('real configurations are far below the defaults', () => {
     const job = `env { parallelism = 2, job.mode = BATCH }\nsource { Jdbc { url = "jdbc:postgresql://"\${DB_HOST}":5432/app", query = "select * from t" } }\nsink { Console {} }\n`;
-    const big = Array.from({ length: 2000 }, (_, i) => `k${i} { a = ${i}, b = "v${i}", c = [1, 2, \${?X}] }`).join('\n') + '\n' + job;
-    expect(() => parseHocon(big).resolve({ env: { DB_HOST: 'db' }, limits: { maxSteps: DEFAULT_LIMITS.maxSteps / 20 } })).not.toThrow();
+    const big =
+      Array.from({ length: 2000 }, (_, i) => `k${i} { a = ${i}, b = "v${i}", c = [1, 2, \${?X}] }`).join('\n') +
+      '\n' +
+      job;
+    expect(() =>
+      parseHocon(big).resolve({ env: { DB_HOST: 'db' }, limits: { maxSteps: DEFAULT_LIMITS.maxSteps / 20 } }),
+    ).not.toThrow();
   });
 });
 
@@ -119,8 +133,12 @@ describe('source size', () => {
   test('includes count towards a total', () => {
     const reader = (name: string) => ({ text: `${name.replace('.conf', '')} = "${'x'.repeat(600)}"`, filename: name });
     const text = Array.from({ length: 10 }, (_, i) => `include "f${i}.conf"`).join('\n');
-    const e = hoconError(() => parseHocon(text, { filename: 'main.conf', readInclude: reader, limits: { maxTotalSourceChars: 5000 } }));
-    expect(e.message).toMatch(/^main\.conf:\d+:1: the document and its includes are larger than 5000 characters together/);
+    const e = hoconError(() =>
+      parseHocon(text, { filename: 'main.conf', readInclude: reader, limits: { maxTotalSourceChars: 5000 } }),
+    );
+    expect(e.message).toMatch(
+      /^main\.conf:\d+:1: the document and its includes are larger than 5000 characters together/,
+    );
   });
 });
 
@@ -133,9 +151,21 @@ describe('include reads regular files of bounded size only', () => {
     parseHocon(text, { filename: join(dir, 'main.conf'), readInclude: fileIncludeReader({ maxBytes }) }).resolve();
 
   test.each([
-    ['a device', 'include "/dev/zero"', /^.*main\.conf:1:1: cannot include "\/dev\/zero": \/dev\/zero: is a device, expected a regular file$/],
-    ['a directory', 'a = 1\ninclude "a-directory"', /main\.conf:2:1: cannot include "a-directory": .*a-directory: is a directory, expected a regular file$/],
-    ['a required device', 'include required(file("/dev/null"))', /main\.conf:1:1: cannot include "\/dev\/null": \/dev\/null: is a device/],
+    [
+      'a device',
+      'include "/dev/zero"',
+      /^.*main\.conf:1:1: cannot include "\/dev\/zero": \/dev\/zero: is a device, expected a regular file$/,
+    ],
+    [
+      'a directory',
+      'a = 1\ninclude "a-directory"',
+      /main\.conf:2:1: cannot include "a-directory": .*a-directory: is a directory, expected a regular file$/,
+    ],
+    [
+      'a required device',
+      'include required(file("/dev/null"))',
+      /main\.conf:1:1: cannot include "\/dev\/null": \/dev\/null: is a device/,
+    ],
   ])('%s is a configuration error at the include', (_name, text, message) => {
     expect(hoconError(() => parse(text)).message).toMatch(message);
   });
@@ -143,7 +173,9 @@ describe('include reads regular files of bounded size only', () => {
   test('a named pipe is refused without waiting for a writer', () => {
     const fifo = join(dir, 'pipe.conf');
     execFileSync('mkfifo', [fifo]);
-    expect(hoconError(() => parse('include "pipe.conf"')).message).toMatch(/pipe\.conf: is a named pipe, expected a regular file$/);
+    expect(hoconError(() => parse('include "pipe.conf"')).message).toMatch(
+      /pipe\.conf: is a named pipe, expected a regular file$/,
+    );
   });
 
   test('a file larger than the cap', () => {
@@ -158,7 +190,9 @@ describe('include reads regular files of bounded size only', () => {
   });
 
   test('readTextFile: errors are typed, with the errno code', () => {
-    expect(() => readTextFile(join(dir, 'nope'))).toThrow(new InputFileError(`${join(dir, 'nope')}: file not found`, 'ENOENT'));
+    expect(() => readTextFile(join(dir, 'nope'))).toThrow(
+      new InputFileError(`${join(dir, 'nope')}: file not found`, 'ENOENT'),
+    );
     expect(() => readTextFile('/dev/zero')).toThrow(InputFileError);
     expect(readTextFile(join(dir, 'ok.conf'))).toBe('ok = true');
   });
@@ -171,7 +205,11 @@ describe('JSON', () => {
   });
 
   test('parseJson keeps 63-bit integers exact and is otherwise JSON.parse', () => {
-    expect(parseJson('{"jobId":9223372036854775807,"n":[1.5,-2],"s":"x"}')).toEqual({ jobId: 9223372036854775807n, n: [1.5, -2], s: 'x' });
+    expect(parseJson('{"jobId":9223372036854775807,"n":[1.5,-2],"s":"x"}')).toEqual({
+      jobId: 9223372036854775807n,
+      n: [1.5, -2],
+      s: 'x',
+    });
     expect(parseJson('{"jobId":1234}')).toEqual({ jobId: 1234 });
     expect(parseJson('[1, "9007199254740993"]')).toEqual([1, '9007199254740993']);
     expect(stringifyJson(parseJson('{"id":9007199254740993}'))).toBe('{"id":9007199254740993}');

@@ -20,16 +20,36 @@ describe('overrides', () => {
   const cases: [name: string, path: string, value: HoconValue, check: (v: Record<string, any>) => void][] = [
     ['replaces a string', 'kubernetes.namespace', 'prod', (v) => expect(v.kubernetes.namespace).toBe('prod')],
     ['is applied before substitutions', 'kubernetes.namespace', 'prod', (v) => expect(v['job-id']).toBe('orders-prod')],
-    ['keeps strings literal (no HOCON parsing)', 'application.name', '${x} [1]', (v) => expect(v.application.name).toBe('${x} [1]')],
+    [
+      'keeps strings literal (no HOCON parsing)',
+      'application.name',
+      '${x} [1]',
+      (v) => expect(v.application.name).toBe('${x} [1]'),
+    ],
     ['sets a number', 'kubernetes.replicas', 3, (v) => expect(v.kubernetes.replicas).toBe(3)],
     ['sets a bigint', 'job.id', 917381145928572929n, (v) => expect(v.job.id).toBe(917381145928572929n)],
     ['sets a boolean', 'kubernetes.debug', true, (v) => expect(v.kubernetes.debug).toBe(true)],
     ['sets null', 'kubernetes.labels', null, (v) => expect(v.kubernetes.labels).toBeNull()],
     ['sets an array', 'kubernetes.args', ['-v', 2], (v) => expect(v.kubernetes.args).toEqual(['-v', 2])],
-    ['merges an object', 'kubernetes.labels', { tier: 'batch' }, (v) => expect(v.kubernetes.labels).toEqual({ team: 'etl', tier: 'batch' })],
-    ['object replaces a non-object', 'kubernetes.replicas', { min: 1 }, (v) => expect(v.kubernetes.replicas).toEqual({ min: 1 })],
+    [
+      'merges an object',
+      'kubernetes.labels',
+      { tier: 'batch' },
+      (v) => expect(v.kubernetes.labels).toEqual({ team: 'etl', tier: 'batch' }),
+    ],
+    [
+      'object replaces a non-object',
+      'kubernetes.replicas',
+      { min: 1 },
+      (v) => expect(v.kubernetes.replicas).toEqual({ min: 1 }),
+    ],
     ['creates missing parents', 'a.b.c', 1, (v) => expect(v.a).toEqual({ b: { c: 1 } })],
-    ['quoted segment', 'kubernetes.labels."app.kubernetes.io/name"', 'orders', (v) => expect(v.kubernetes.labels['app.kubernetes.io/name']).toBe('orders')],
+    [
+      'quoted segment',
+      'kubernetes.labels."app.kubernetes.io/name"',
+      'orders',
+      (v) => expect(v.kubernetes.labels['app.kubernetes.io/name']).toBe('orders'),
+    ],
     ['top-level key', 'job-id', 'fixed', (v) => expect(v['job-id']).toBe('fixed')],
   ];
 

@@ -2,13 +2,21 @@
 // HoconError on any input, bounded resolution of generated self-referential and expanding
 // documents, and no environment value or included text in any message.
 import fc from 'fast-check';
-import { HoconError, parseHocon, parseJson, stringifyJson, type HoconLimits, type IncludeReader } from '../../../lib/hocon';
+import {
+  HoconError,
+  parseHocon,
+  parseJson,
+  stringifyJson,
+  type HoconLimits,
+  type IncludeReader,
+} from '../../../lib/hocon';
 
 /** Deep copy with bigint as number, to compare with what JSON.parse reads. */
 function asNumbers(v: unknown): unknown {
   if (typeof v === 'bigint') return Number(v);
   if (Array.isArray(v)) return v.map(asNumbers);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asNumbers(x)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asNumbers(x)]));
   return v;
 }
 
@@ -114,8 +122,11 @@ describe('robustness', () => {
   test('any input: a value or a HoconError, nothing else', () => {
     fc.assert(
       fc.property(hoconish, fc.boolean(), (text, allowUnresolved) => {
-        const readInclude: IncludeReader = (name) => (name === 'inc.conf' ? { text: 'i = ${?a}', filename: name } : undefined);
-        attempt(() => parseHocon(text, { filename: 'f.conf', readInclude }).resolve({ env: { SECRET: 'x' }, allowUnresolved }));
+        const readInclude: IncludeReader = (name) =>
+          name === 'inc.conf' ? { text: 'i = ${?a}', filename: name } : undefined;
+        attempt(() =>
+          parseHocon(text, { filename: 'f.conf', readInclude }).resolve({ env: { SECRET: 'x' }, allowUnresolved }),
+        );
       }),
       { numRuns: 2000 },
     );
@@ -126,7 +137,10 @@ describe('robustness', () => {
       fc.property(nasty, (text) => {
         const r = attempt(() => parseHocon(text, { limits: SMALL }).resolveWithReport({ env: { SECRET: 'x' } }));
         if (r.error) expect(r.error.line).toBeGreaterThanOrEqual(1);
-        else expect(stringifyJson((r.value as { value: never }).value).length).toBeLessThanOrEqual(SMALL.maxResolvedSize! * 4);
+        else
+          expect(stringifyJson((r.value as { value: never }).value).length).toBeLessThanOrEqual(
+            SMALL.maxResolvedSize! * 4,
+          );
       }),
       { numRuns: 500 },
     );
@@ -147,12 +161,21 @@ describe('no secret in any message', () => {
   });
 
   test('text of included files', () => {
-    const included = fc.array(fc.constantFrom(...PIECES.filter((p) => !p.startsWith('include')), 'SECRET', 'SECRET', '"SECRET"'), { maxLength: 30 });
+    const included = fc.array(
+      fc.constantFrom(...PIECES.filter((p) => !p.startsWith('include')), 'SECRET', 'SECRET', '"SECRET"'),
+      { maxLength: 30 },
+    );
     fc.assert(
       fc.property(included, secret, (parts, value) => {
         const text = parts.join('').replaceAll('SECRET', value);
         const readInclude: IncludeReader = (name) => (name === 'inc.conf' ? { text, filename: name } : undefined);
-        const r = attempt(() => parseHocon('a = 1\ninclude "inc.conf"\nb = ${?x} [1]', { filename: 'main.conf', readInclude, limits: SMALL }).resolve());
+        const r = attempt(() =>
+          parseHocon('a = 1\ninclude "inc.conf"\nb = ${?x} [1]', {
+            filename: 'main.conf',
+            readInclude,
+            limits: SMALL,
+          }).resolve(),
+        );
         if (r.error) expect(r.error.message).not.toContain(value);
       }),
       { numRuns: 1000 },

@@ -58,7 +58,11 @@ environment = \${?DEPLOY_ENV}
 
   it('applies -D overrides before substitutions are resolved', () => {
     const value = doc
-      .withOverrides({ 'application.name': 'orders-v2', environment: 'staging', 'kubernetes.labels': { tier: 'batch' } })
+      .withOverrides({
+        'application.name': 'orders-v2',
+        environment: 'staging',
+        'kubernetes.labels': { tier: 'batch' },
+      })
       .resolve({ env: { DEPLOY_ENV: 'prod' } });
     expect(value.kubernetes).toMatchObject({
       namespace: 'data-staging', // the override is the last definition, so it beats ${?DEPLOY_ENV}

@@ -18,14 +18,26 @@ function message(fn: () => unknown): string {
 describe('values from the environment', () => {
   const env = { DB_PASSWORD: SECRET };
   test.each([
-    ['an array concatenated with it', 'a = [1] ${DB_PASSWORD}', '1:9: cannot concatenate an array with a string (from ${DB_PASSWORD})'],
-    ['it concatenated with an array', 'a = ${DB_PASSWORD} [1]', '1:5: cannot concatenate an array with a string (from ${DB_PASSWORD})'],
+    [
+      'an array concatenated with it',
+      'a = [1] ${DB_PASSWORD}',
+      '1:9: cannot concatenate an array with a string (from ${DB_PASSWORD})',
+    ],
+    [
+      'it concatenated with an array',
+      'a = ${DB_PASSWORD} [1]',
+      '1:5: cannot concatenate an array with a string (from ${DB_PASSWORD})',
+    ],
     [
       'it concatenated with an object',
       'a = ${DB_PASSWORD} { x = 1 }',
       '1:5: ${DB_PASSWORD} is concatenated with an object, so it must be an object, but it is a string',
     ],
-    ['an object with it', 'o { x = 1 }\na = ${o} "pw="${DB_PASSWORD}', '2:10: cannot concatenate an object (from ${o}) with a string'],
+    [
+      'an object with it',
+      'o { x = 1 }\na = ${o} "pw="${DB_PASSWORD}',
+      '2:10: cannot concatenate an object (from ${o}) with a string',
+    ],
   ])('%s: kind and position only', (_name, text, expected) => {
     const m = message(() => parseHocon(text).resolve({ env }));
     expect(m).toBe(expected);

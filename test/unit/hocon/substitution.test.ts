@@ -1,6 +1,7 @@
 import { HoconError, type HoconValue, type ResolveOptions, parseHocon } from '../../../lib/hocon';
 
-const resolve = (text: string, options?: ResolveOptions) => parseHocon(text, { filename: 'test.conf' }).resolve(options);
+const resolve = (text: string, options?: ResolveOptions) =>
+  parseHocon(text, { filename: 'test.conf' }).resolve(options);
 
 function resolveError(text: string, options?: ResolveOptions): HoconError {
   try {
@@ -22,8 +23,16 @@ describe('substitutions', () => {
     ['quoted key segment', '"a.b" = 1\nc = ${"a.b"}', { 'a.b': 1, c: 1 }],
     ['quoted segment in a longer path', 'a { "b.c" { d = 1 } }\ne = ${a."b.c".d}', { a: { 'b.c': { d: 1 } }, e: 1 }],
     ['whitespace around the path', 'a = 1\nb = ${ a }', { a: 1, b: 1 }],
-    ['type is preserved', 'n = 1.5\nt = true\nz = null\nb = [${n}, ${t}, ${z}]', { n: 1.5, t: true, z: null, b: [1.5, true, null] }],
-    ['bigint is preserved', 'id = 917381145928572929\ncopy = ${id}', { id: 917381145928572929n, copy: 917381145928572929n }],
+    [
+      'type is preserved',
+      'n = 1.5\nt = true\nz = null\nb = [${n}, ${t}, ${z}]',
+      { n: 1.5, t: true, z: null, b: [1.5, true, null] },
+    ],
+    [
+      'bigint is preserved',
+      'id = 917381145928572929\ncopy = ${id}',
+      { id: 917381145928572929n, copy: 917381145928572929n },
+    ],
     ['object', 'a { x = 1 }\nb = ${a}', { a: { x: 1 }, b: { x: 1 } }],
     ['array', 'a = [1, 2]\nb = ${a}', { a: [1, 2], b: [1, 2] }],
     ['forward reference', 'b = ${a}\na = 1', { b: 1, a: 1 }],
@@ -31,7 +40,11 @@ describe('substitutions', () => {
     ['sees the final value of an overridden key', 'a = 1\nb = ${a}\na = 2', { a: 2, b: 2 }],
     ['sees the merged object', 'a { x = 1 }\nb = ${a}\na { y = 2 }', { a: { x: 1, y: 2 }, b: { x: 1, y: 2 } }],
     ['inside string concatenation', 'host = db\nurl = "jdbc:"${host}":5432"', { host: 'db', url: 'jdbc:db:5432' }],
-    ['unquoted text around a substitution', 'who = world\nmsg = hello ${who} again', { who: 'world', msg: 'hello world again' }],
+    [
+      'unquoted text around a substitution',
+      'who = world\nmsg = hello ${who} again',
+      { who: 'world', msg: 'hello world again' },
+    ],
     ['number keeps its text in a string', 'v = 1.0\nw = 1e5\ns = v${v} w${w}', { v: 1, w: 100000, s: 'v1.0 w1e5' }],
     ['number text survives a chain of substitutions', 'v = 2.50\nu = ${v}\ns = x${u}', { v: 2.5, u: 2.5, s: 'x2.50' }],
     ['boolean in a string', 't = true\ns = is ${t}', { t: true, s: 'is true' }],
@@ -40,7 +53,11 @@ describe('substitutions', () => {
     ['substitution in an array', 'a = 1\nb = [${a}, 2]', { a: 1, b: [1, 2] }],
     ['array concatenation', 'a = [1]\nb = ${a} [2]', { a: [1], b: [1, 2] }],
     ['two arrays by substitution', 'a = [1]\nb = [2]\nc = ${a} ${b}', { a: [1], b: [2], c: [1, 2] }],
-    ['two objects by substitution', 'a { x = 1 }\nb { y = 2 }\nc = ${a} ${b}', { a: { x: 1 }, b: { y: 2 }, c: { x: 1, y: 2 } }],
+    [
+      'two objects by substitution',
+      'a { x = 1 }\nb { y = 2 }\nc = ${a} ${b}',
+      { a: { x: 1 }, b: { y: 2 }, c: { x: 1, y: 2 } },
+    ],
     ['two strings by substitution keep the space', 'a = x\nb = y\nc = ${a} ${b}', { a: 'x', b: 'y', c: 'x y' }],
     [
       'object inheritance',
@@ -53,7 +70,11 @@ describe('substitutions', () => {
       { base: { host: 'h', port: 1 }, prod: { host: 'h', port: 1, url: 'jdbc:h:1' } },
     ],
     ['object refers to its own field', 'bar { foo = 42, baz = ${bar.foo} }', { bar: { foo: 42, baz: 42 } }],
-    ['own field, overridden later', 'bar { foo = 42, baz = ${bar.foo} }\nbar { foo = 43 }', { bar: { foo: 43, baz: 43 } }],
+    [
+      'own field, overridden later',
+      'bar { foo = 42, baz = ${bar.foo} }\nbar { foo = 43 }',
+      { bar: { foo: 43, baz: 43 } },
+    ],
     [
       'mutually referring objects',
       'bar { a = ${foo.d}, b = 1 }\nbar.b = 3\nfoo { c = ${bar.b}, d = 2 }\nfoo.d = 4',
@@ -64,13 +85,21 @@ describe('substitutions', () => {
       'a { x = 1 }\nb = ${a} { y = 2 }\nc = ${b} { z = 3 }\nd = ${c.x}${c.y}${c.z}',
       { a: { x: 1 }, b: { x: 1, y: 2 }, c: { x: 1, y: 2, z: 3 }, d: '123' },
     ],
-    ['a substituted non-object hides earlier object fields from lookups', 's = str\na { x = 1 }\na = ${s}\nb = ${?a.x}', { s: 'str', a: 'str' }],
+    [
+      'a substituted non-object hides earlier object fields from lookups',
+      's = str\na { x = 1 }\na = ${s}\nb = ${?a.x}',
+      { s: 'str', a: 'str' },
+    ],
     [
       'a substituted object merges with earlier and later definitions',
       'o { p = 1 }\na { x = 0, y = 0 }\na = ${o}\na { y = 2 }\nb = [${a.x}, ${a.p}, ${a.y}]',
       { o: { p: 1 }, a: { x: 0, y: 2, p: 1 }, b: [0, 1, 2] },
     ],
-    ['substitution of a path inside a substituted object', 'a { b { c = 1 } }\nx = ${a}\ny = ${x.b.c}', { a: { b: { c: 1 } }, x: { b: { c: 1 } }, y: 1 }],
+    [
+      'substitution of a path inside a substituted object',
+      'a { b { c = 1 } }\nx = ${a}\ny = ${x.b.c}',
+      { a: { b: { c: 1 } }, x: { b: { c: 1 } }, y: 1 },
+    ],
     // self-references
     ['self-reference in a string', 'path = "a:b:c"\npath = ${path}":d"', { path: 'a:b:c:d' }],
     ['self-reference with unquoted text', 'a = x\na = ${a}y', { a: 'xy' }],
@@ -81,7 +110,11 @@ describe('substitutions', () => {
     ['self-reference to an object', 'foo { a = 1 }\nfoo = ${foo} { b = 2 }', { foo: { a: 1, b: 2 } }],
     ['plain self-reference to an earlier object', 'foo { a = 1 }\nfoo = ${foo}', { foo: { a: 1 } }],
     ['self-reference in a nested field', 'x { p = 1 }\nx { p = ${x.p}0 }', { x: { p: '10' } }],
-    ['self-reference looks below even through a path', 'foo { a { c = 1 } }\nfoo = ${foo.a}\nfoo { a = 2 }', { foo: { a: 2, c: 1 } }],
+    [
+      'self-reference looks below even through a path',
+      'foo { a { c = 1 } }\nfoo = ${foo.a}\nfoo { a = 2 }',
+      { foo: { a: 2, c: 1 } },
+    ],
     ['a hidden self-reference is never evaluated', 'foo = ${foo}\nfoo = 42', { foo: 42 }],
     ['a hidden missing substitution is never evaluated', 'foo = ${does-not-exist}\nfoo = 42', { foo: 42 }],
     ['+= on an existing array', 'a = [0]\na += 1', { a: [0, 1] }],
@@ -121,7 +154,11 @@ describe('environment fallback', () => {
     ['required from env', 'home = ${HOME}', { home: '/home/u' }],
     ['optional from env', 'home = ${?HOME}', { home: '/home/u' }],
     ['env values are strings', 'port = ${PORT}', { port: '5432' }],
-    ['env inside a string', 'url = "jdbc:postgresql://"${DB_HOST}":"${PORT}/db', { url: 'jdbc:postgresql://db.local:5432/db' }],
+    [
+      'env inside a string',
+      'url = "jdbc:postgresql://"${DB_HOST}":"${PORT}/db',
+      { url: 'jdbc:postgresql://db.local:5432/db' },
+    ],
     ['empty env variable is an empty string', 'e = ${EMPTY}', { e: '' }],
     ['dotted path as variable name', 'v = ${a.b}', { v: 'dotted' }],
     ['config value wins over env', 'HOME = /elsewhere\nh = ${HOME}', { HOME: '/elsewhere', h: '/elsewhere' }],
@@ -151,16 +188,36 @@ describe('unresolvable substitutions', () => {
   });
 
   it.each([
-    ['self-reference without an earlier value', 'foo = ${foo}', 'cycle in substitutions: ${foo} at test.conf:1:7 -> ${foo} at test.conf:1:7'],
-    ['self-reference before the value', 'foo = ${foo}\nfoo { a = 1 }', 'it refers to the field being defined, which has no earlier value'],
-    ['two-step cycle', 'bar = ${foo}\nfoo = ${bar}', 'cycle in substitutions: ${foo} at test.conf:1:7 -> ${bar} at test.conf:2:7 -> ${foo}'],
+    [
+      'self-reference without an earlier value',
+      'foo = ${foo}',
+      'cycle in substitutions: ${foo} at test.conf:1:7 -> ${foo} at test.conf:1:7',
+    ],
+    [
+      'self-reference before the value',
+      'foo = ${foo}\nfoo { a = 1 }',
+      'it refers to the field being defined, which has no earlier value',
+    ],
+    [
+      'two-step cycle',
+      'bar = ${foo}\nfoo = ${bar}',
+      'cycle in substitutions: ${foo} at test.conf:1:7 -> ${bar} at test.conf:2:7 -> ${foo}',
+    ],
     [
       'three-step cycle',
       'a = ${b}\nb = ${c}\nc = ${a}',
       'cycle in substitutions: ${b} at test.conf:1:5 -> ${c} at test.conf:2:5 -> ${a} at test.conf:3:5 -> ${b} at test.conf:1:5',
     ],
-    ['self-referential string without an earlier value', 'a = ${a}foo', 'cycle in substitutions: ${a} at test.conf:1:5'],
-    ['object containing a reference to itself', 'a { b = ${a} }', 'cycle in substitutions: ${a} at test.conf:1:9 -> ${a}'],
+    [
+      'self-referential string without an earlier value',
+      'a = ${a}foo',
+      'cycle in substitutions: ${a} at test.conf:1:5',
+    ],
+    [
+      'object containing a reference to itself',
+      'a { b = ${a} }',
+      'cycle in substitutions: ${a} at test.conf:1:9 -> ${a}',
+    ],
     ['array containing a reference to itself', 'a = [${a}]', 'cycle in substitutions'],
     ['object field referring to its parent', 'a { x = 1, y = ${a} }', 'cycle in substitutions'],
   ])('%s', (_name, hocon, message) => {
@@ -168,9 +225,21 @@ describe('unresolvable substitutions', () => {
   });
 
   it.each([
-    ['string concatenated with an array', 'a = [1]\nb = x ${a}', '2:5: cannot concatenate an array (from ${a}) with a string'],
-    ['array concatenated with an object', 'a { x = 1 }\nb = [1] ${a}', 'cannot concatenate an array with an object (from ${a})'],
-    ['object concatenated with a string', 'a = s\nb = ${a} { x = 1 }', '2:5: ${a} is concatenated with an object, so it must be an object, but it is a string'],
+    [
+      'string concatenated with an array',
+      'a = [1]\nb = x ${a}',
+      '2:5: cannot concatenate an array (from ${a}) with a string',
+    ],
+    [
+      'array concatenated with an object',
+      'a { x = 1 }\nb = [1] ${a}',
+      'cannot concatenate an array with an object (from ${a})',
+    ],
+    [
+      'object concatenated with a string',
+      'a = s\nb = ${a} { x = 1 }',
+      '2:5: ${a} is concatenated with an object, so it must be an object, but it is a string',
+    ],
     ['+= on a non-array', 'a = 1\na += 2', '2:3: cannot concatenate an array with a number (from ${?a})'],
     ['object in a string', 'a { x = 1 }\nb = "x: "${a}', '2:5: cannot concatenate an object (from ${a}) with a string'],
   ])('type clash: %s', (_name, hocon, message) => {
@@ -220,7 +289,9 @@ describe('allowUnresolved', () => {
   it('still reports optional ones when everything required resolves', () => {
     const report = parseHocon('a = ${?X}\nb = ${Y}').resolveWithReport({ env: { Y: 'y' } });
     expect(report.value).toEqual({ b: 'y' });
-    expect(report.unresolved).toEqual([{ path: 'X', optional: true, text: '${?X}', filename: undefined, line: 1, column: 5 }]);
+    expect(report.unresolved).toEqual([
+      { path: 'X', optional: true, text: '${?X}', filename: undefined, line: 1, column: 5 },
+    ]);
   });
 
   it('keeps quoted paths in the placeholder text as written', () => {

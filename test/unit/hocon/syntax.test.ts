@@ -124,7 +124,11 @@ describe('HOCON syntax', () => {
     ['max safe integer stays number', 'a = 9007199254740991', { a: 9007199254740991 }],
     ['huge integer becomes bigint', 'a = 917381145928572929', { a: 917381145928572929n }],
     ['huge negative integer becomes bigint', 'a = -9223372036854775808', { a: -9223372036854775808n }],
-    ['integer beyond 64 bits stays exact', 'a = 123456789012345678901234567890', { a: 123456789012345678901234567890n }],
+    [
+      'integer beyond 64 bits stays exact',
+      'a = 123456789012345678901234567890',
+      { a: 123456789012345678901234567890n },
+    ],
     ['leading zero is not a JSON number', 'a = 0755', { a: '0755' }],
     ['IP address is a string', 'a = 10.0.0.1', { a: '10.0.0.1' }],
     ['date is a string', 'a = 2024-01-31', { a: '2024-01-31' }],
@@ -135,7 +139,11 @@ describe('HOCON syntax', () => {
     ['yes/no/on/off stay strings', 'a = yes, b = no, c = on, d = off', { a: 'yes', b: 'no', c: 'on', d: 'off' }],
     ['TRUE is a string', 'a = TRUE', { a: 'TRUE' }],
     // JSON compatibility
-    ['plain JSON', '{"a": {"b": [1, 2.5, "x", true, null, {}]}, "c": -0.5}', { a: { b: [1, 2.5, 'x', true, null, {}] }, c: -0.5 }],
+    [
+      'plain JSON',
+      '{"a": {"b": [1, 2.5, "x", true, null, {}]}, "c": -0.5}',
+      { a: { b: [1, 2.5, 'x', true, null, {}] }, c: -0.5 },
+    ],
   ];
 
   it.each(cases)('%s', (_name, hocon, expected) => {

@@ -19,7 +19,8 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const transport = (opts: { timeoutMs?: number; maxBodyBytes?: number } = {}) => new KubeTransport(base, async () => ({ headers: {}, tls: {} }), opts);
+const transport = (opts: { timeoutMs?: number; maxBodyBytes?: number } = {}) =>
+  new KubeTransport(base, async () => ({ headers: {}, tls: {} }), opts);
 
 async function failure(p: Promise<unknown>): Promise<KubeApiError> {
   const e = await p.then(
@@ -97,13 +98,21 @@ test('a watch delivers events split across chunks, and ends with an error when o
     const ev = JSON.stringify({ type: 'ADDED', object: { kind: 'Pod', metadata: { name: 'ü-1' } } }) + '\n';
     const bytes = Buffer.from(ev);
     res.write(bytes.subarray(0, 40)); // splits inside the object (and the multibyte ü is at its edge)
-    res.write(Buffer.concat([bytes.subarray(40), Buffer.from(JSON.stringify({ type: 'BOOKMARK', object: {} }) + '\n')]));
+    res.write(
+      Buffer.concat([bytes.subarray(40), Buffer.from(JSON.stringify({ type: 'BOOKMARK', object: {} }) + '\n')]),
+    );
     res.write('{"type":"MODIFIED","object":{"pad":"' + 'x'.repeat(4096)); // never ends its line
   };
   const t = transport({ maxBodyBytes: 2048 });
   const events: Array<[string, unknown]> = [];
   const closed = await new Promise<KubeApiError | undefined>((resolve) => {
-    new Kube(t).watch('v1', 'Pod', 'ns', { resourceVersion: '1', timeoutSeconds: 60 }, { event: (type, o) => events.push([type, o]), closed: resolve });
+    new Kube(t).watch(
+      'v1',
+      'Pod',
+      'ns',
+      { resourceVersion: '1', timeoutSeconds: 60 },
+      { event: (type, o) => events.push([type, o]), closed: resolve },
+    );
   });
   t.close();
   expect(events).toEqual([

@@ -50,7 +50,9 @@ kubernetes.service-account = \${?SA_FROM_ENV}`,
     expect(s.name).toBe('fake-to-console');
     expect(s.worker.count).toBe(2);
     expect(s.labels).toEqual({ 'cost-center': 'cc-42', team: 'data-platform' });
-    expect(s.worker.tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'seatunnel', effect: 'NoSchedule' }]);
+    expect(s.worker.tolerations).toEqual([
+      { key: 'dedicated', operator: 'Equal', value: 'seatunnel', effect: 'NoSchedule' },
+    ]);
     expect(s.env).toEqual([
       { name: 'ROWS', value: '32' },
       { name: 'GREETING', configmap: 'fake-to-console-settings', key: 'greeting', optional: false },
@@ -77,12 +79,18 @@ kubernetes.service-account = \${?SA_FROM_ENV}`,
       { key: 'gpu', operator: 'Exists', effect: 'NoExecute' },
       { key: 'anything', operator: 'Exists' },
     ]);
-    expect(s.master.tolerations).toEqual([{ key: 'spot', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }]);
+    expect(s.master.tolerations).toEqual([
+      { key: 'spot', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 },
+    ]);
   });
 
   test('63-bit job ids are exact, quoted or not', () => {
-    expect(load('kubernetes.image = "a/b:1"\napplication.job-id = 917381145928572929').jobId).toBe('917381145928572929');
-    expect(load('kubernetes.image = "a/b:1"\napplication.job-id = "917381145928572929"').jobId).toBe('917381145928572929');
+    expect(load('kubernetes.image = "a/b:1"\napplication.job-id = 917381145928572929').jobId).toBe(
+      '917381145928572929',
+    );
+    expect(load('kubernetes.image = "a/b:1"\napplication.job-id = "917381145928572929"').jobId).toBe(
+      '917381145928572929',
+    );
   });
 
   test('configmap, secret, env and env-from entries', () => {
@@ -97,14 +105,25 @@ kubernetes.service-account = \${?SA_FROM_ENV}`,
   runtime-files.jvm-options.content = "-XX:+PrintFlagsFinal"
 }`);
     expect(s.configMaps[0]).toMatchObject({ entry: 'drivers', name: 'jdbc-drivers', owned: false });
-    expect(s.secrets[0]).toMatchObject({ entry: 'db', owned: true, data: { password: 's3cret' }, mounts: [{ key: 'password', path: '/etc/db/password' }] });
+    expect(s.secrets[0]).toMatchObject({
+      entry: 'db',
+      owned: true,
+      data: { password: 's3cret' },
+      mounts: [{ key: 'password', path: '/etc/db/password' }],
+    });
     expect(s.env).toEqual([
       { name: 'DB_USER', value: 'admin' },
       { name: 'DB_PASSWORD', secret: 'other', key: 'password', optional: true },
     ]);
-    expect(s.envFrom).toEqual([{ entry: 'common', kind: 'configmap', name: 'team-env', prefix: 'TEAM_', optional: false }]);
+    expect(s.envFrom).toEqual([
+      { entry: 'common', kind: 'configmap', name: 'team-env', prefix: 'TEAM_', optional: false },
+    ]);
     expect(s.runtimeFiles.log4j2).toEqual({ mode: 'disabled' });
-    expect(s.runtimeFiles.jvmOptions).toEqual({ mode: 'supplied', content: '-XX:+PrintFlagsFinal', origin: 'inline content' });
+    expect(s.runtimeFiles.jvmOptions).toEqual({
+      mode: 'supplied',
+      content: '-XX:+PrintFlagsFinal',
+      origin: 'inline content',
+    });
   });
 });
 
@@ -159,7 +178,9 @@ application { worker-count = 2, job-id = 5 }`;
 describe('bad deployment input', () => {
   test('unknown option with a did-you-mean suggestion', () => {
     const found = problems(() => load('kubernetes { image = "a/b:1", namepsace = x }'));
-    expect(found).toEqual(['kubernetes.namepsace: unknown option; did you mean kubernetes.namespace? (see docs/options.md)']);
+    expect(found).toEqual([
+      'kubernetes.namepsace: unknown option; did you mean kubernetes.namespace? (see docs/options.md)',
+    ]);
   });
 
   test('unknown option from -D names its source', () => {
@@ -182,7 +203,9 @@ describe('bad deployment input', () => {
   test('a job file passed as the deployment file', () => {
     expect(problems(() => load(`${JOB_CONFIG}\nkubernetes.image = "a/b:1"`))).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^(env|source): looks like a job config section; pass the job file with -c, the deployment file with -a$/),
+        expect.stringMatching(
+          /^(env|source): looks like a job config section; pass the job file with -c, the deployment file with -a$/,
+        ),
       ]),
     );
   });
@@ -203,7 +226,9 @@ application { worker-count = many, worker.memory-mb = [1] }`),
   });
 
   test('reading and validation problems are reported together, each once', () => {
-    const found = problems(() => load('kubernetes { image = [x], namespace = "Bad NS", nope = 1 }\napplication.worker-count = 0'));
+    const found = problems(() =>
+      load('kubernetes { image = [x], namespace = "Bad NS", nope = 1 }\napplication.worker-count = 0'),
+    );
     expect(found).toHaveLength(4);
     expect(found).toEqual(
       expect.arrayContaining([
@@ -236,7 +261,9 @@ application { worker-count = many, worker.memory-mb = [1] }`),
   });
 
   test('bad --job-id flag', () => {
-    expect(problems(() => load('kubernetes.image = "a/b:1"', { jobId: '12x' }))).toEqual(['--job-id: must be a positive integer']);
+    expect(problems(() => load('kubernetes.image = "a/b:1"', { jobId: '12x' }))).toEqual([
+      '--job-id: must be a positive integer',
+    ]);
   });
 
   test('did-you-mean only for close matches', () => {

@@ -1,4 +1,10 @@
-import { applicationIdPrefix, derivedJobId, isApplicationId, randomApplicationId, randomJobId } from '../../../lib/model/ids';
+import {
+  applicationIdPrefix,
+  derivedJobId,
+  isApplicationId,
+  randomApplicationId,
+  randomJobId,
+} from '../../../lib/model/ids';
 import { fixedRandom } from '../../support/fixtures';
 
 test.each([
@@ -21,7 +27,12 @@ test('random application id: prefix + 12 lower-case hex', () => {
 });
 
 test('job ids are positive odd 63-bit integers', () => {
-  for (const id of [randomJobId(fixedRandom(0x00)), randomJobId(fixedRandom(0xff)), randomJobId(), derivedJobId('a-000000000000')]) {
+  for (const id of [
+    randomJobId(fixedRandom(0x00)),
+    randomJobId(fixedRandom(0xff)),
+    randomJobId(),
+    derivedJobId('a-000000000000'),
+  ]) {
     const n = BigInt(id);
     expect(n > 0n).toBe(true);
     expect(n % 2n).toBe(1n);

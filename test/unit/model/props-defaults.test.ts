@@ -11,7 +11,9 @@ const PROPS_FILE = join(__dirname, '..', '..', '..', 'lib', 'model', 'props.ts')
 /** Each member of an interface in props.ts with its `@default` tag text (undefined when it has none). */
 function defaultTags(interfaceName: string): Map<string, string | undefined> {
   const source = ts.createSourceFile(PROPS_FILE, readFileSync(PROPS_FILE, 'utf8'), ts.ScriptTarget.Latest, true);
-  const decl = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === interfaceName);
+  const decl = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === interfaceName,
+  );
   if (!decl) throw new Error(`props.ts has no interface ${interfaceName}`);
   const tags = new Map<string, string | undefined>();
   for (const member of decl.members) {
@@ -24,7 +26,11 @@ function defaultTags(interfaceName: string): Map<string, string | undefined> {
 
 /** A value as a `@default` tag writes it: TypeScript literal syntax. */
 const literal = (value: unknown): string =>
-  Array.isArray(value) ? `[${value.map(literal).join(', ')}]` : typeof value === 'string' ? `'${value}'` : String(value);
+  Array.isArray(value)
+    ? `[${value.map(literal).join(', ')}]`
+    : typeof value === 'string'
+      ? `'${value}'`
+      : String(value);
 
 /** The tag the registry implies: its value, "none"/what happens when unset, or no tag for a required prop. */
 function expectedTag(def: OptionDef): { exact: string } | { prose: string } | 'no tag' {
@@ -40,14 +46,17 @@ test('props.ts declares exactly the props the registry defines', () => {
 });
 
 describe("every @default tag of SeaTunnelApplicationProps equals the registry's default", () => {
-  test.each(Object.entries(OPTIONS).filter(([, def]) => isOptionDef(def)) as Array<[string, OptionDef]>)('%s', (prop, def) => {
-    const tag = tags.get(prop);
-    const expected = expectedTag(def);
-    if (expected === 'no tag') expect(tag).toBeUndefined();
-    else if ('exact' in expected) expect(tag).toBe(expected.exact);
-    // A prose default may explain itself after the registry's words.
-    else expect(tag?.startsWith(expected.prose) ? expected.prose : tag).toBe(expected.prose);
-  });
+  test.each(Object.entries(OPTIONS).filter(([, def]) => isOptionDef(def)) as Array<[string, OptionDef]>)(
+    '%s',
+    (prop, def) => {
+      const tag = tags.get(prop);
+      const expected = expectedTag(def);
+      if (expected === 'no tag') expect(tag).toBeUndefined();
+      else if ('exact' in expected) expect(tag).toBe(expected.exact);
+      // A prose default may explain itself after the registry's words.
+      else expect(tag?.startsWith(expected.prose) ? expected.prose : tag).toBe(expected.prose);
+    },
+  );
 
   test('props-only fields say in prose what happens when they are not set', () => {
     for (const [prop, def] of Object.entries(OPTIONS)) {
@@ -57,7 +66,8 @@ describe("every @default tag of SeaTunnelApplicationProps equals the registry's 
 });
 
 test("the default roles of ConfigMap and Secret entries are the registry's", () => {
-  const rolesTag = (iface: string, expected: string) => (defaultTags(iface).get('roles') ?? '').slice(0, expected.length);
+  const rolesTag = (iface: string, expected: string) =>
+    (defaultTags(iface).get('roles') ?? '').slice(0, expected.length);
   expect(rolesTag('ConfigMapEntryProps', literal(DEFAULT_ROLES.configMaps))).toBe(literal(DEFAULT_ROLES.configMaps));
   expect(rolesTag('SecretEntryProps', literal(DEFAULT_ROLES.secrets))).toBe(literal(DEFAULT_ROLES.secrets));
 });

@@ -92,11 +92,19 @@ const UNSET: Readonly<Record<string, (value: unknown) => void>> = {
 const MINIMAL: SeaTunnelApplicationProps = { image: 'apache/seatunnel:2.3.12', jobConfig: JOB_CONFIG };
 const resolved = resolveApplication(MINIMAL);
 /** Options under the HA switch resolve with it on (and the storage HA needs). */
-const HA_SWITCHED: ReadonlySet<string> = new Set(['haMasters', 'haBackupCount', 'haWorkerFailurePolicy', 'haWorkerReplacements', 'haCoordinatorRestarts']);
-const baseFor = (prop: string): SeaTunnelApplicationProps => (HA_SWITCHED.has(prop) ? { ...MINIMAL, haEnabled: true, checkpointPvc: 'ckpt' } : MINIMAL);
+const HA_SWITCHED: ReadonlySet<string> = new Set([
+  'haMasters',
+  'haBackupCount',
+  'haWorkerFailurePolicy',
+  'haWorkerReplacements',
+  'haCoordinatorRestarts',
+]);
+const baseFor = (prop: string): SeaTunnelApplicationProps =>
+  HA_SWITCHED.has(prop) ? { ...MINIMAL, haEnabled: true, checkpointPvc: 'ckpt' } : MINIMAL;
 /** Waits inside the startup budget must be shorter than it (checked in their own test below): bounds are checked with the longest budget. */
 const WITHIN_STARTUP: ReadonlySet<string> = new Set(['scaleUpGraceMillis', 'imagePullRetryMillis']);
-const boundsBase = (prop: string): SeaTunnelApplicationProps => (WITHIN_STARTUP.has(prop) ? { ...MINIMAL, startupTimeoutMillis: 86_400_000 } : MINIMAL);
+const boundsBase = (prop: string): SeaTunnelApplicationProps =>
+  WITHIN_STARTUP.has(prop) ? { ...MINIMAL, startupTimeoutMillis: 86_400_000 } : MINIMAL;
 const fileOptions = Object.entries(OPTIONS).filter(([, def]) => isOptionDef(def)) as Array<[PropName, OptionDef]>;
 
 describe("a minimal configuration resolves every option to the registry's default", () => {
@@ -160,10 +168,14 @@ describe("the resolver enforces the registry's bounds", () => {
 });
 
 test('a wait inside the startup budget must be shorter than it; a default one is shortened to fit', () => {
-  expect(problems(() => resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000, scaleUpGraceMillis: 20_000 }))).toEqual([
+  expect(
+    problems(() => resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000, scaleUpGraceMillis: 20_000 })),
+  ).toEqual([
     'scaleUpGraceMillis: must be less than startupTimeoutMillis (20000 ms): the wait happens inside the startup budget',
   ]);
-  expect(problems(() => resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000, imagePullRetryMillis: 30_000 }))).toEqual([
+  expect(
+    problems(() => resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000, imagePullRetryMillis: 30_000 })),
+  ).toEqual([
     'imagePullRetryMillis: must be less than startupTimeoutMillis (20000 ms): the wait happens inside the startup budget',
   ]);
   const spec = resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000 });
@@ -174,7 +186,8 @@ const enums = fileOptions.filter(([, def]) => def.values !== undefined);
 
 describe("the resolver accepts exactly the registry's allowed values", () => {
   test.each(enums)('%s', (prop, def) => {
-    for (const value of def.values!) expect(RESOLVED[prop](resolveApplication({ ...baseFor(prop), [prop]: value }))).toBe(value);
+    for (const value of def.values!)
+      expect(RESOLVED[prop](resolveApplication({ ...baseFor(prop), [prop]: value }))).toBe(value);
     expect(problems(() => resolveApplication({ ...MINIMAL, [prop]: 'no-such-value' }))).toEqual([
       `${prop}: must be one of ${def.values!.join(', ')} (case-sensitive)`,
     ]);

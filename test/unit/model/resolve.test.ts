@@ -101,7 +101,11 @@ describe('validation rules, each rejected with the option, the value and the rul
     ['blank image', { image: '  ' }, /^image: must not/],
     ['malformed image', { image: 'Apache/SeaTunnel:latest' }, /^image: must be an image reference/],
     ['namespace not a DNS label', { namespace: 'Data_Prod' }, /^namespace: .*DNS-1123 label/],
-    ['pull policy case', { imagePullPolicy: 'always' as never }, /^imagePullPolicy: must be one of Always, IfNotPresent, Never/],
+    [
+      'pull policy case',
+      { imagePullPolicy: 'always' as never },
+      /^imagePullPolicy: must be one of Always, IfNotPresent, Never/,
+    ],
     ['empty pull secret', { imagePullSecrets: ['ok', ''] }, /^imagePullSecrets\.\[1\]: entries must be non-empty/],
     ['service account name', { serviceAccount: 'Bad Name' }, /^serviceAccount: .*DNS-1123 subdomain/],
     ['relative seatunnel home', { seatunnelHome: 'opt/seatunnel' }, /^seatunnelHome: must be an absolute path/],
@@ -119,8 +123,12 @@ describe('validation rules, each rejected with the option, the value and the rul
     ['job id zero', { jobId: 0 }, /^jobId: must be between 1 and 9223372036854775807/],
     ['job id too big', { jobId: '9223372036854775808' }, /^jobId: must be between 1 and/],
     ['job id not a number', { jobId: 'abc' }, /^jobId: must be a positive integer/],
-    // eslint-disable-next-line no-loss-of-precision -- the lost precision is the case under test
-    ['unsafe float job id', { jobId: 917381145928572929 }, /^jobId: must be a positive integer \(use a string or bigint/],
+    [
+      'unsafe float job id',
+      // eslint-disable-next-line no-loss-of-precision -- the lost precision is the case under test
+      { jobId: 917381145928572929 },
+      /^jobId: must be a positive integer \(use a string or bigint/,
+    ],
     ['restore equals job id', { jobId: '17', restoreJobId: '17' }, /^restoreJobId: must differ from the job ID/],
     [
       'reserved label (application id)',
@@ -147,16 +155,32 @@ describe('validation rules, each rejected with the option, the value and the rul
       { workerTolerations: [{ key: 'k', value: 'v', effect: 'Never' as never }] },
       /effect must be NoSchedule, PreferNoSchedule or NoExecute/,
     ],
-    ['toleration without key needs Exists', { workerTolerations: [{ value: 'v' }] }, /a toleration without a key must use operator Exists/],
-    ['configmap ref and data', { configMaps: { a: { ref: 'x', data: { k: 'v' } } } }, /^configMaps\.a: set either ref .* or data/],
+    [
+      'toleration without key needs Exists',
+      { workerTolerations: [{ value: 'v' }] },
+      /a toleration without a key must use operator Exists/,
+    ],
+    [
+      'configmap ref and data',
+      { configMaps: { a: { ref: 'x', data: { k: 'v' } } } },
+      /^configMaps\.a: set either ref .* or data/,
+    ],
     ['configmap neither', { configMaps: { a: {} } }, /^configMaps\.a: needs ref/],
     [
       'configmap mount of unknown key',
       { configMaps: { a: { data: { k: 'v' }, mounts: { other: '/x/other' } } } },
       /mounts a key that data does not define \(keys: k\)/,
     ],
-    ['configmap relative mount', { configMaps: { a: { data: { k: 'v' }, mounts: { k: 'x/k' } } } }, /^configMaps\.a\.mounts\."k": must be an absolute path/],
-    ['configmap entry name', { configMaps: { Bad_Entry: { ref: 'x' } } }, /^configMaps\.Bad_Entry: entry names become object and volume names/],
+    [
+      'configmap relative mount',
+      { configMaps: { a: { data: { k: 'v' }, mounts: { k: 'x/k' } } } },
+      /^configMaps\.a\.mounts\."k": must be an absolute path/,
+    ],
+    [
+      'configmap entry name',
+      { configMaps: { Bad_Entry: { ref: 'x' } } },
+      /^configMaps\.Bad_Entry: entry names become object and volume names/,
+    ],
     ['configmap bad key', { configMaps: { a: { data: { 'no/slash': 'v' } } } }, /keys may contain only letters/],
     ['configmap name with ref', { configMaps: { a: { ref: 'x', name: 'y' } } }, /name is only for a created object/],
     ['configmap empty roles', { configMaps: { a: { ref: 'x', roles: [] } } }, /roles must be a non-empty list/],
@@ -183,7 +207,11 @@ describe('validation rules, each rejected with the option, the value and the rul
       /exactly one of \{ value \}, \{ secret, key \}, \{ configmap, key \}/,
     ],
     ['env secret without key', { env: { A: { secret: 's' } as never } }, /^env\.A\.key: .*a secret source needs key/],
-    ['env-from both', { envFrom: { e: { secret: 's', configmap: 'c' } } }, /^envFrom\.e: set exactly one of secret and configmap/],
+    [
+      'env-from both',
+      { envFrom: { e: { secret: 's', configmap: 'c' } } },
+      /^envFrom\.e: set exactly one of secret and configmap/,
+    ],
     ['secret-ref name', { secretRef: 'Bad' }, /^secretRef: .*DNS-1123 subdomain/],
     ['checkpoint pvc name', { checkpointPvc: 'bad_pvc' }, /^checkpointPvc: .*DNS-1123 subdomain/],
     ['job config and job file', { jobConfigFile: '/etc/job.conf' }, /^jobConfigFile: .*both given; choose one/],
@@ -198,30 +226,62 @@ describe('validation rules, each rejected with the option, the value and the rul
     ],
     [
       'job file mounted on workers only',
-      { jobConfig: undefined, jobConfigFile: '/etc/job.conf', configMaps: { job: { ref: 'j', mounts: { 'job.conf': '/etc/job.conf' }, roles: ['worker'] } } },
+      {
+        jobConfig: undefined,
+        jobConfigFile: '/etc/job.conf',
+        configMaps: { job: { ref: 'j', mounts: { 'job.conf': '/etc/job.conf' }, roles: ['worker'] } },
+      },
       /must be the path of a key mounted on the master/,
     ],
-    ['HA with one master', { haEnabled: true, haMasters: 1, checkpointPvc: 'c' }, /^haMasters: high availability needs at least 2 masters/],
-    ['HA with backup-count 0', { haEnabled: true, haBackupCount: 0, checkpointPvc: 'c' }, /^haBackupCount: high availability needs backup-count of at least 1/],
+    [
+      'HA with one master',
+      { haEnabled: true, haMasters: 1, checkpointPvc: 'c' },
+      /^haMasters: high availability needs at least 2 masters/,
+    ],
+    [
+      'HA with backup-count 0',
+      { haEnabled: true, haBackupCount: 0, checkpointPvc: 'c' },
+      /^haBackupCount: high availability needs backup-count of at least 1/,
+    ],
     [
       'HA backup count not below masters',
       { haEnabled: true, haMasters: 2, haBackupCount: 2, checkpointPvc: 'c' },
       /^haBackupCount: must be less than the number of masters \(2\)/,
     ],
-    ['HA with local checkpoints', { haEnabled: true }, /^checkpointPvc: high availability needs checkpoint storage every master reaches/],
     [
-      'HA with a runtime ConfigMap whose seatunnel.yaml is replaced by a local one',
-      { haEnabled: true, runtimeConfigMap: 'seatunnel-config', runtimeFiles: { engine: { content: 'seatunnel: {}\n' } } },
+      'HA with local checkpoints',
+      { haEnabled: true },
       /^checkpointPvc: high availability needs checkpoint storage every master reaches/,
     ],
-    ['runtime file content and file', { runtimeFiles: { log4j2: { content: 'x', file: 'y' } } }, /^runtimeFiles\.log4j2: set either content or file, not both/],
+    [
+      'HA with a runtime ConfigMap whose seatunnel.yaml is replaced by a local one',
+      {
+        haEnabled: true,
+        runtimeConfigMap: 'seatunnel-config',
+        runtimeFiles: { engine: { content: 'seatunnel: {}\n' } },
+      },
+      /^checkpointPvc: high availability needs checkpoint storage every master reaches/,
+    ],
+    [
+      'runtime file content and file',
+      { runtimeFiles: { log4j2: { content: 'x', file: 'y' } } },
+      /^runtimeFiles\.log4j2: set either content or file, not both/,
+    ],
     [
       'disabled runtime file with content',
       { runtimeFiles: { engine: { enabled: false, content: 'x' } } },
       /a disabled runtime file cannot also supply content/,
     ],
-    ['engine file not YAML', { runtimeFiles: { engine: { content: 'a: [' } } }, /^runtimeFiles\.engine: .*is not valid YAML/],
-    ['runtime file without reader', { runtimeFiles: { hazelcast: { file: 'hz.yaml' } } }, /files can only be read where a file reader is available/],
+    [
+      'engine file not YAML',
+      { runtimeFiles: { engine: { content: 'a: [' } } },
+      /^runtimeFiles\.engine: .*is not valid YAML/,
+    ],
+    [
+      'runtime file without reader',
+      { runtimeFiles: { hazelcast: { file: 'hz.yaml' } } },
+      /files can only be read where a file reader is available/,
+    ],
     ['runtime image', { runtimeImage: 'UPPER:case' }, /^runtimeImage: must be an image reference/],
     ['application id too long', { applicationId: 'a'.repeat(49) }, /^applicationId: must be at most 48 characters/],
   ];
@@ -237,13 +297,19 @@ describe('validation rules, each rejected with the option, the value and the rul
       throw new Error('not rejected');
     } catch (e) {
       expect(e).toBeInstanceOf(ConfigurationError);
-      expect((e as Error).message).toContain('imagePullPolicy: got "always"; must be one of Always, IfNotPresent, Never (case-sensitive)');
+      expect((e as Error).message).toContain(
+        'imagePullPolicy: got "always"; must be one of Always, IfNotPresent, Never (case-sensitive)',
+      );
     }
   });
 
   test('every problem is reported at once', () => {
-    const found = problems(() => resolveApplication(props({ namespace: 'Bad', workerCount: 0, image: '', masterPort: 1, env: { '9x': 'v' } })));
-    expect(found.map((f) => f.split(':')[0])).toEqual(expect.arrayContaining(['namespace', 'workerCount', 'image', 'masterPort', 'env.9x']));
+    const found = problems(() =>
+      resolveApplication(props({ namespace: 'Bad', workerCount: 0, image: '', masterPort: 1, env: { '9x': 'v' } })),
+    );
+    expect(found.map((f) => f.split(':')[0])).toEqual(
+      expect.arrayContaining(['namespace', 'workerCount', 'image', 'masterPort', 'env.9x']),
+    );
   });
 
   test('the runtime file reader is used and its failure reported', () => {
@@ -252,24 +318,51 @@ describe('validation rules, each rejected with the option, the value and the rul
       throw new Error('ENOENT: no such file');
     });
     const ok = resolveApplication(props({ runtimeFiles: { log4j2: { file: 'ok.properties' } } }), { readFile: read });
-    expect(ok.runtimeFiles.log4j2).toEqual({ mode: 'supplied', content: 'rootLogger.level = WARN', origin: 'ok.properties' });
-    expect(problems(() => resolveApplication(props({ runtimeFiles: { log4j2: { file: 'missing' } } }), { readFile: read }))).toEqual([
-      'runtimeFiles.log4j2.file: cannot be read: ENOENT: no such file',
-    ]);
+    expect(ok.runtimeFiles.log4j2).toEqual({
+      mode: 'supplied',
+      content: 'rootLogger.level = WARN',
+      origin: 'ok.properties',
+    });
+    expect(
+      problems(() => resolveApplication(props({ runtimeFiles: { log4j2: { file: 'missing' } } }), { readFile: read })),
+    ).toEqual(['runtimeFiles.log4j2.file: cannot be read: ENOENT: no such file']);
   });
 
   test('valid mounted objects resolve with default roles and names', () => {
     const s = spec({
       applicationId: 'app-1',
-      configMaps: { drivers: { ref: 'jdbc', mounts: { 'a.jar': '/opt/seatunnel/lib/a.jar' } }, job: { data: { 'job.conf': 'x' } } },
+      configMaps: {
+        drivers: { ref: 'jdbc', mounts: { 'a.jar': '/opt/seatunnel/lib/a.jar' } },
+        job: { data: { 'job.conf': 'x' } },
+      },
       secrets: { db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } } },
     });
     expect(s.configMaps).toEqual([
-      { entry: 'drivers', name: 'jdbc', owned: false, mounts: [{ key: 'a.jar', path: '/opt/seatunnel/lib/a.jar' }], roles: ['master', 'worker'] },
-      { entry: 'job', name: 'app-1-job', owned: true, data: { 'job.conf': 'x' }, mounts: [], roles: ['master', 'worker'] },
+      {
+        entry: 'drivers',
+        name: 'jdbc',
+        owned: false,
+        mounts: [{ key: 'a.jar', path: '/opt/seatunnel/lib/a.jar' }],
+        roles: ['master', 'worker'],
+      },
+      {
+        entry: 'job',
+        name: 'app-1-job',
+        owned: true,
+        data: { 'job.conf': 'x' },
+        mounts: [],
+        roles: ['master', 'worker'],
+      },
     ]);
     expect(s.secrets).toEqual([
-      { entry: 'db', name: 'app-1-db', owned: true, data: { password: 'p' }, mounts: [{ key: 'password', path: '/etc/db/password' }], roles: ['master'] },
+      {
+        entry: 'db',
+        name: 'app-1-db',
+        owned: true,
+        data: { password: 'p' },
+        mounts: [{ key: 'password', path: '/etc/db/password' }],
+        roles: ['master'],
+      },
     ]);
   });
 

@@ -21,7 +21,11 @@ describe('team template merge semantics', () => {
   });
 
   test('string maps merge key by key', () => {
-    expect(mergeProps(parent, { labels: { team: 'data', tier: 'gold' } }).labels).toEqual({ team: 'data', cost: 'cc', tier: 'gold' });
+    expect(mergeProps(parent, { labels: { team: 'data', tier: 'gold' } }).labels).toEqual({
+      team: 'data',
+      cost: 'cc',
+      tier: 'gold',
+    });
   });
 
   test('lists are added to, without duplicates', () => {
@@ -59,7 +63,9 @@ describe('TeamTemplate', () => {
   );
 
   test('applications override only what they need', () => {
-    const s = resolveApplication(t.application({ name: 'x', jobConfig: JOB_CONFIG, workerCount: 3, labels: { app: 'x' } }));
+    const s = resolveApplication(
+      t.application({ name: 'x', jobConfig: JOB_CONFIG, workerCount: 3, labels: { app: 'x' } }),
+    );
     expect(s.namespace).toBe('jobs');
     expect(s.worker.count).toBe(3);
     expect(s.labels).toEqual({ team: 'p', app: 'x' });

@@ -17,11 +17,16 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
 const bin = (name: string) => path.join(REPO, 'node_modules', '.bin', name);
 const TSC = path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 const versionOf = (name: string): string =>
-  (JSON.parse(fs.readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  (JSON.parse(fs.readFileSync(path.join(REPO, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
 
 // Nothing of the `npm test` that runs this may leak into the child npm processes (npm_config_*,
 // NODE_OPTIONS for Jest's ESM loader).
-const ENV: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), NODE_OPTIONS: '' };
+const ENV: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? os.homedir(),
+  NODE_OPTIONS: '',
+};
 
 function run(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
   return spawnSync(cmd, args, { cwd, env: ENV, encoding: 'utf8' });
@@ -29,7 +34,8 @@ function run(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string>
 
 function ok(cmd: string, args: string[], cwd: string): string {
   const r = run(cmd, args, cwd);
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 
@@ -50,10 +56,26 @@ function project(name: string, deps: string[]): string {
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true }));
   fs.writeFileSync(
     path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, skipLibCheck: true, types: ['node'] }, files: ['main.ts'] }),
+    JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, skipLibCheck: true, types: ['node'] },
+      files: ['main.ts'],
+    }),
   );
   // --ignore-scripts: @pulumi/kubernetes' install script would fetch its provider plugin.
-  ok('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, `@types/node@${versionOf('@types/node')}`, ...deps], dir);
+  ok(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      tarball,
+      `@types/node@${versionOf('@types/node')}`,
+      ...deps,
+    ],
+    dir,
+  );
   return dir;
 }
 
@@ -61,7 +83,11 @@ function project(name: string, deps: string[]): string {
 function compile(dir: string, source: string): void {
   fs.writeFileSync(path.join(dir, 'main.ts'), source);
   ok(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  ok(process.execPath, [TSC, '-p', 'tsconfig.json', '--module', 'node16', '--moduleResolution', 'node16', '--noEmit'], dir);
+  ok(
+    process.execPath,
+    [TSC, '-p', 'tsconfig.json', '--module', 'node16', '--moduleResolution', 'node16', '--noEmit'],
+    dir,
+  );
 }
 
 function newestMtime(dir: string): number {
@@ -69,7 +95,9 @@ function newestMtime(dir: string): number {
     0,
     ...fs
       .readdirSync(dir, { withFileTypes: true })
-      .map((e) => (e.isDirectory() ? newestMtime(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs)),
+      .map((e) =>
+        e.isDirectory() ? newestMtime(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs,
+      ),
   );
 }
 
@@ -81,12 +109,15 @@ beforeAll(() => {
   // when a source is newer than the build, so this test packs the current sources without
   // compiling the tests, tools and benchmarks too.
   const built = path.join(REPO, 'build', 'lib', 'index.js');
-  if (!fs.existsSync(built) || newestMtime(path.join(REPO, 'lib')) > fs.statSync(built).mtimeMs) ok(process.execPath, [TSC, '-p', 'tsconfig.lib.json'], REPO);
+  if (!fs.existsSync(built) || newestMtime(path.join(REPO, 'lib')) > fs.statSync(built).mtimeMs)
+    ok(process.execPath, [TSC, '-p', 'tsconfig.lib.json'], REPO);
   // The CLI's bundle (build:cli), by the same rule.
   const cli = path.join(REPO, 'build', 'cli', 'seatunnel-app.js');
   if (!fs.existsSync(cli) || newestMtime(path.join(REPO, 'lib')) > fs.statSync(cli).mtimeMs)
     ok(process.execPath, [path.join(REPO, 'tools', 'build-cli.mjs')], REPO);
-  const [info] = JSON.parse(ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO)) as Array<{
+  const [info] = JSON.parse(
+    ok('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], REPO),
+  ) as Array<{
     filename: string;
     files: Array<{ path: string }>;
   }>;
@@ -116,13 +147,20 @@ test('the tarball holds the built library, its declarations, the CLI and its exa
     expect(packed).toContain(f);
   }
   const unexpected = packed.filter(
-    (f) => /^(test|tools|bench|runtime|lib|build\/(?!lib\/))\//.test(f) || (/\.ts$/.test(f) && !f.endsWith('.d.ts')) || f.endsWith('.map'),
+    (f) =>
+      /^(test|tools|bench|runtime|lib|build\/(?!lib\/))\//.test(f) ||
+      (/\.ts$/.test(f) && !f.endsWith('.d.ts')) ||
+      f.endsWith('.map'),
   );
   expect(unexpected).toEqual([]);
 });
 
 test('a cdk8s app with only cdk8s, cdk8s-plus-28 and constructs imports the construct by name and synthesizes', () => {
-  const dir = project('cdk8s-user', [`cdk8s@${versionOf('cdk8s')}`, `cdk8s-plus-28@${versionOf('cdk8s-plus-28')}`, `constructs@${versionOf('constructs')}`]);
+  const dir = project('cdk8s-user', [
+    `cdk8s@${versionOf('cdk8s')}`,
+    `cdk8s-plus-28@${versionOf('cdk8s-plus-28')}`,
+    `constructs@${versionOf('constructs')}`,
+  ]);
   expect(installed(dir, '@pulumi/pulumi')).toBe(false);
   expect(installed(dir, '@pulumi/kubernetes')).toBe(false);
   compile(
@@ -145,19 +183,26 @@ app.synth();
     (d) => d.toJS() as { kind: string; metadata: { namespace?: string } },
   );
   expect(docs[docs.length - 1].kind).toBe('Job');
-  expect(docs.map((d) => d.kind)).toEqual(expect.arrayContaining(['PodTemplate', 'Role', 'RoleBinding', 'Service', 'ConfigMap']));
+  expect(docs.map((d) => d.kind)).toEqual(
+    expect.arrayContaining(['PodTemplate', 'Role', 'RoleBinding', 'Service', 'ConfigMap']),
+  );
   expect(new Set(docs.map((d) => d.metadata.namespace))).toEqual(new Set(['data-jobs']));
 
   // The CLI from the same install: `npx seatunnel-app synth` writes the bundled example.
   const out = ok('npx', ['--no', '--', 'seatunnel-app', 'synth', '-o', 'manifests'], dir);
   expect(out).toMatch(/Application ID: fake-to-console-/);
   const [manifest] = fs.readdirSync(path.join(dir, 'manifests'));
-  const kinds = parseAllDocuments(fs.readFileSync(path.join(dir, 'manifests', manifest), 'utf8')).map((d) => (d.toJS() as { kind: string }).kind);
+  const kinds = parseAllDocuments(fs.readFileSync(path.join(dir, 'manifests', manifest), 'utf8')).map(
+    (d) => (d.toJS() as { kind: string }).kind,
+  );
   expect(kinds[kinds.length - 1]).toBe('Job');
 });
 
 test('a Pulumi program with only @pulumi/pulumi and @pulumi/kubernetes gets the component by name, and no cdk8s', () => {
-  const dir = project('pulumi-user', [`@pulumi/pulumi@${versionOf('@pulumi/pulumi')}`, `@pulumi/kubernetes@${versionOf('@pulumi/kubernetes')}`]);
+  const dir = project('pulumi-user', [
+    `@pulumi/pulumi@${versionOf('@pulumi/pulumi')}`,
+    `@pulumi/kubernetes@${versionOf('@pulumi/kubernetes')}`,
+  ]);
   for (const name of ['cdk8s', 'cdk8s-plus-28', 'constructs']) expect(installed(dir, name)).toBe(false);
   compile(
     dir,

@@ -7,7 +7,13 @@ describe('basic step', () => {
 
   test('the Job: suspended, one Pod, no retries, TTL from retention', () => {
     expect(p.job.metadata.name).toBe(p.spec.appId);
-    expect(p.job.spec).toMatchObject({ suspend: true, backoffLimit: 0, completions: 1, parallelism: 1, ttlSecondsAfterFinished: 86400 });
+    expect(p.job.spec).toMatchObject({
+      suspend: true,
+      backoffLimit: 0,
+      completions: 1,
+      parallelism: 1,
+      ttlSecondsAfterFinished: 86400,
+    });
     expect(plan({}, { suspend: false }).job.spec!.suspend).toBe(false);
     expect(plan({ finishedJobRetentionSeconds: 60 }).job.spec!.ttlSecondsAfterFinished).toBe(60);
   });
@@ -19,7 +25,13 @@ describe('basic step', () => {
       onExitCodes: {
         containerName: 'seatunnel',
         operator: 'In',
-        values: [EXIT_CODES.jobFailed, EXIT_CODES.canceled, EXIT_CODES.infrastructure, EXIT_CODES.configuration, EXIT_CODES.engine],
+        values: [
+          EXIT_CODES.jobFailed,
+          EXIT_CODES.canceled,
+          EXIT_CODES.infrastructure,
+          EXIT_CODES.configuration,
+          EXIT_CODES.engine,
+        ],
       },
     });
   });
@@ -50,7 +62,10 @@ describe('basic step', () => {
       'app.kubernetes.io/instance': p.spec.appId,
       'app.kubernetes.io/managed-by': 'seatunnel-app',
     });
-    expect(p.workerTemplate.template!.metadata!.labels).toMatchObject({ [LABELS.applicationId]: p.spec.appId, [LABELS.role]: 'worker' });
+    expect(p.workerTemplate.template!.metadata!.labels).toMatchObject({
+      [LABELS.applicationId]: p.spec.appId,
+      [LABELS.role]: 'worker',
+    });
   });
 
   test('per-role labels and annotations go on the right Pods only', () => {
@@ -63,7 +78,10 @@ describe('basic step', () => {
     });
     expect(q.job.spec!.template.metadata).toMatchObject({ labels: { m: '1', all: 'yes' }, annotations: { ma: 'x' } });
     expect(q.job.spec!.template.metadata!.labels!.w).toBeUndefined();
-    expect(q.workerTemplate.template!.metadata).toMatchObject({ labels: { w: '1', all: 'yes' }, annotations: { wa: 'y' } });
+    expect(q.workerTemplate.template!.metadata).toMatchObject({
+      labels: { w: '1', all: 'yes' },
+      annotations: { wa: 'y' },
+    });
     expect(q.service.metadata.labels!.all).toBe('yes');
   });
 

@@ -25,7 +25,14 @@ test('every object is in the namespace and carries the application label', () =>
 test('owner references: the Job, controller false, blockOwnerDeletion false', () => {
   const p = plan();
   expect(withJobOwner(p.service, p.job.metadata.name, 'uid-1').metadata.ownerReferences).toEqual([
-    { apiVersion: 'batch/v1', kind: 'Job', name: p.job.metadata.name, uid: 'uid-1', controller: false, blockOwnerDeletion: false },
+    {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      name: p.job.metadata.name,
+      uid: 'uid-1',
+      controller: false,
+      blockOwnerDeletion: false,
+    },
   ]);
   expect(p.service.metadata.ownerReferences).toBeUndefined();
 });

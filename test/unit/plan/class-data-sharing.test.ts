@@ -17,7 +17,11 @@ describe('kubernetes.class-data-sharing', () => {
     const runtime = JSON.parse(p.configMaps.find((c) => c.metadata.name.endsWith('-engine'))!.data!['runtime.json']);
     expect(runtime.master.command.slice(2, 6)).toEqual([ZETA_LAUNCHER, '', `${HOME}/cds/zeta.jsa`, 'java']);
     const ha = plan({ haEnabled: true, haMasters: 2, haBackupCount: 1, checkpointPvc: 'ckpt' });
-    expect(ha.masters!.spec!.template.spec!.containers[0].command!.slice(2, 5)).toEqual([ZETA_LAUNCHER, '', `${HOME}/cds/zeta.jsa`]);
+    expect(ha.masters!.spec!.template.spec!.containers[0].command!.slice(2, 5)).toEqual([
+      ZETA_LAUNCHER,
+      '',
+      `${HOME}/cds/zeta.jsa`,
+    ]);
   });
 
   test('off: java is started directly, as before', () => {
@@ -39,7 +43,9 @@ describe('kubernetes.class-data-sharing', () => {
         deploymentFile: 'deploy.conf',
         jobConfig: JOB_CONFIG,
       });
-    expect(problems(() => load('on'))).toEqual(['kubernetes.class-data-sharing: must be one of auto, off (case-sensitive)']);
+    expect(problems(() => load('on'))).toEqual([
+      'kubernetes.class-data-sharing: must be one of auto, off (case-sensitive)',
+    ]);
     expect(load('off').classDataSharing).toBe('off');
   });
 });
@@ -54,13 +60,27 @@ describe('the launcher, run by /bin/sh', () => {
   fs.writeFileSync(options, '-Xms1g  -Xmx1g\n-XX:+UseG1GC -Dx=*\n');
   fs.writeFileSync(path.join(dir, 'decoy'), '');
   const run = (file: string, jsa: string) =>
-    execFileSync('/bin/sh', ['-c', ZETA_LAUNCHER, file, jsa, java, '-cp', 'lib/*', 'Main'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+    execFileSync('/bin/sh', ['-c', ZETA_LAUNCHER, file, jsa, java, '-cp', 'lib/*', 'Main'], {
+      cwd: dir,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n');
 
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('with the archive in the image: it is the first flag, before the file’s, so a user -Xshare:off wins', () => {
     fs.writeFileSync(archive, 'x');
-    expect(run(options, archive)).toEqual([`-XX:SharedArchiveFile=${archive}`, '-Xms1g', '-Xmx1g', '-XX:+UseG1GC', '-Dx=*', '-cp', 'lib/*', 'Main']);
+    expect(run(options, archive)).toEqual([
+      `-XX:SharedArchiveFile=${archive}`,
+      '-Xms1g',
+      '-Xmx1g',
+      '-XX:+UseG1GC',
+      '-Dx=*',
+      '-cp',
+      'lib/*',
+      'Main',
+    ]);
     expect(run('', archive)).toEqual([`-XX:SharedArchiveFile=${archive}`, '-cp', 'lib/*', 'Main']);
     fs.rmSync(archive);
   });
@@ -71,13 +91,20 @@ describe('the launcher, run by /bin/sh', () => {
   });
 
   test('a JVM options file that cannot be read stops the start (exit 1), java never runs', () => {
-    const r = spawnSync('/bin/sh', ['-c', ZETA_LAUNCHER, path.join(dir, 'missing'), '', java, 'Main'], { encoding: 'utf8' });
+    const r = spawnSync('/bin/sh', ['-c', ZETA_LAUNCHER, path.join(dir, 'missing'), '', java, 'Main'], {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
   });
 
   test('zetaJavaArgv strips the launcher', () => {
-    expect(zetaJavaArgv(['/bin/sh', '-c', ZETA_LAUNCHER, '', '/a.jsa', 'java', '-cp', 'x', 'Main'])).toEqual(['java', '-cp', 'x', 'Main']);
+    expect(zetaJavaArgv(['/bin/sh', '-c', ZETA_LAUNCHER, '', '/a.jsa', 'java', '-cp', 'x', 'Main'])).toEqual([
+      'java',
+      '-cp',
+      'x',
+      'Main',
+    ]);
     expect(zetaJavaArgv(['java', 'Main'])).toEqual(['java', 'Main']);
   });
 });

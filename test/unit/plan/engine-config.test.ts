@@ -4,7 +4,8 @@ import { PATHS } from '../../../lib/model/spec';
 import { plan, problems } from '../../support/fixtures';
 import { env, main, mountAt, workerPod, masterPod } from './helpers';
 
-const engineCm = (p: ReturnType<typeof plan>) => p.configMaps.find((c) => c.metadata.name === `${p.spec.appId}-engine`)!;
+const engineCm = (p: ReturnType<typeof plan>) =>
+  p.configMaps.find((c) => c.metadata.name === `${p.spec.appId}-engine`)!;
 const yaml = (p: ReturnType<typeof plan>, file: string) => parse(engineCm(p).data![file]);
 
 describe('engine config step', () => {
@@ -28,12 +29,15 @@ describe('engine config step', () => {
         expect(yaml(q, f).hazelcast.properties[JOIN_WAIT_PROPERTY]).toBe(0);
       }
     }
-    const chosen = plan({ runtimeFiles: { hazelcast: { content: `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 3\n` } } });
+    const chosen = plan({
+      runtimeFiles: { hazelcast: { content: `hazelcast:\n  properties:\n    ${JOIN_WAIT_PROPERTY}: 3\n` } },
+    });
     expect(yaml(chosen, ENGINE_FILES.masterHazelcast).hazelcast.properties[JOIN_WAIT_PROPERTY]).toBe(3);
   });
 
   test('HA masters ask for a master for 2 s before they claim the role, not 10 s; workers and a lone master keep 10 s; a value the user chose stays', () => {
-    const timeout = (q: ReturnType<typeof plan>, f: string) => yaml(q, f).hazelcast.network.join['tcp-ip']['connection-timeout-seconds'];
+    const timeout = (q: ReturnType<typeof plan>, f: string) =>
+      yaml(q, f).hazelcast.network.join['tcp-ip']['connection-timeout-seconds'];
     const ha = plan({ haEnabled: true, haMasters: 3, haBackupCount: 1, checkpointPvc: 'ckpt' });
     expect(HA_MASTER_JOIN_SECONDS).toBe(2);
     expect(timeout(ha, ENGINE_FILES.masterHazelcast)).toBe(2);
@@ -45,7 +49,11 @@ describe('engine config step', () => {
       haMasters: 2,
       haBackupCount: 1,
       checkpointPvc: 'ckpt',
-      runtimeFiles: { hazelcast: { content: 'hazelcast:\n  network:\n    join:\n      tcp-ip:\n        connection-timeout-seconds: 7\n' } },
+      runtimeFiles: {
+        hazelcast: {
+          content: 'hazelcast:\n  network:\n    join:\n      tcp-ip:\n        connection-timeout-seconds: 7\n',
+        },
+      },
     });
     expect(timeout(chosen, ENGINE_FILES.masterHazelcast)).toBe(7);
   });
@@ -72,11 +80,15 @@ describe('engine config step', () => {
   });
 
   test('mounted read-only on master and workers; the worker runs Zeta as a worker', () => {
-    for (const pod of [masterPod(p), workerPod(p)]) expect(mountAt(main(pod), PATHS.engineConfig)).toMatchObject({ readOnly: true });
+    for (const pod of [masterPod(p), workerPod(p)])
+      expect(mountAt(main(pod), PATHS.engineConfig)).toMatchObject({ readOnly: true });
     const cmd = main(workerPod(p)).command!;
     expect(cmd.slice(-3)).toEqual(['org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer', '-r', 'worker']);
     expect(cmd).toContain(`-Dhazelcast.config=${PATHS.engineConfig}/${ENGINE_FILES.workerHazelcast}`);
-    expect(env(main(workerPod(p)), 'SEATUNNEL_APPLICATION_MASTER_ADDRESS')).toEqual({ name: 'SEATUNNEL_APPLICATION_MASTER_ADDRESS', value: '' });
+    expect(env(main(workerPod(p)), 'SEATUNNEL_APPLICATION_MASTER_ADDRESS')).toEqual({
+      name: 'SEATUNNEL_APPLICATION_MASTER_ADDRESS',
+      value: '',
+    });
   });
 
   test('runtime.json carries the runtime settings and no secret', () => {
@@ -95,7 +107,11 @@ describe('engine config step', () => {
 
   test('a supplied engine file is merged under the enforced keys', () => {
     const q = plan({
-      runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 5000\n    history-job-expire-minutes: 10\n' } },
+      runtimeFiles: {
+        engine: {
+          content: 'seatunnel:\n  engine:\n    checkpoint:\n      interval: 5000\n    history-job-expire-minutes: 10\n',
+        },
+      },
     });
     const master = yaml(q, ENGINE_FILES.masterEngine).seatunnel.engine;
     expect(master.checkpoint.interval).toBe(5000);
@@ -105,12 +121,14 @@ describe('engine config step', () => {
   });
 
   test('a supplied file that contradicts application mode is rejected, naming the key', () => {
-    expect(problems(() => plan({ runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    backup-count: 1\n' } } }))).toEqual([
+    expect(
+      problems(() => plan({ runtimeFiles: { engine: { content: 'seatunnel:\n  engine:\n    backup-count: 1\n' } } })),
+    ).toEqual([
       'kubernetes.runtime-files.engine: application mode sets seatunnel.engine.backup-count to 0 (one master without HA keeps no partition backups); remove it from the file',
     ]);
-    expect(problems(() => plan({ runtimeFiles: { hazelcast: { content: 'hazelcast:\n  cluster-name: shared\n' } } }))[0]).toMatch(
-      /hazelcast\.cluster-name to "seatunnel-application-/,
-    );
+    expect(
+      problems(() => plan({ runtimeFiles: { hazelcast: { content: 'hazelcast:\n  cluster-name: shared\n' } } }))[0],
+    ).toMatch(/hazelcast\.cluster-name to "seatunnel-application-/);
   });
 
   test('disabled files are not generated and not passed to the JVM', () => {
@@ -124,7 +142,9 @@ describe('engine config step', () => {
 
   test('a checkpoint PVC becomes the default checkpoint namespace', () => {
     const q = plan({ checkpointPvc: 'ckpt' });
-    expect(yaml(q, ENGINE_FILES.masterEngine).seatunnel.engine.checkpoint.storage['plugin-config'].namespace).toBe('/opt/seatunnel/checkpoints/');
+    expect(yaml(q, ENGINE_FILES.masterEngine).seatunnel.engine.checkpoint.storage['plugin-config'].namespace).toBe(
+      '/opt/seatunnel/checkpoints/',
+    );
   });
 });
 

@@ -3,7 +3,12 @@ import { env, main, masterPod, workerPod } from './helpers';
 
 describe('environment step', () => {
   const p = plan({
-    env: { LITERAL: 'x', FROM_SECRET: { secret: 'db', key: 'password' }, FROM_CM: { configmap: 'cfg', key: 'k', optional: true }, VAL: { value: 'v' } },
+    env: {
+      LITERAL: 'x',
+      FROM_SECRET: { secret: 'db', key: 'password' },
+      FROM_CM: { configmap: 'cfg', key: 'k', optional: true },
+      VAL: { value: 'v' },
+    },
     envFrom: { common: { configmap: 'team-env', prefix: 'TEAM_' }, creds: { secret: 'creds', optional: true } },
   });
   const c = main(masterPod(p));
@@ -11,12 +16,21 @@ describe('environment step', () => {
   test('literal, Secret-key and ConfigMap-key variables on the master', () => {
     expect(env(c, 'LITERAL')).toEqual({ name: 'LITERAL', value: 'x' });
     expect(env(c, 'VAL')).toEqual({ name: 'VAL', value: 'v' });
-    expect(env(c, 'FROM_SECRET')).toEqual({ name: 'FROM_SECRET', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } });
-    expect(env(c, 'FROM_CM')).toEqual({ name: 'FROM_CM', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'k', optional: true } } });
+    expect(env(c, 'FROM_SECRET')).toEqual({
+      name: 'FROM_SECRET',
+      valueFrom: { secretKeyRef: { name: 'db', key: 'password' } },
+    });
+    expect(env(c, 'FROM_CM')).toEqual({
+      name: 'FROM_CM',
+      valueFrom: { configMapKeyRef: { name: 'cfg', key: 'k', optional: true } },
+    });
   });
 
   test('envFrom on the master', () => {
-    expect(c.envFrom).toEqual([{ prefix: 'TEAM_', configMapRef: { name: 'team-env' } }, { secretRef: { name: 'creds', optional: true } }]);
+    expect(c.envFrom).toEqual([
+      { prefix: 'TEAM_', configMapRef: { name: 'team-env' } },
+      { secretRef: { name: 'creds', optional: true } },
+    ]);
   });
 
   test('workers get none of it', () => {

@@ -10,7 +10,8 @@ const HA = { haEnabled: true, haMasters: 3, haBackupCount: 1, checkpointPvc: 'ck
 
 const role = 'seatunnel.apache.org/role';
 const container = (p: PodSpec): Container => p.containers.find((c) => c.name === 'seatunnel')!;
-const envOf = (c: Container): Record<string, string> => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '(from)']));
+const envOf = (c: Container): Record<string, string> =>
+  Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '(from)']));
 
 describe('without HA nothing changes', () => {
   test('no StatefulSet, no REST Service, the Job Pod is the master, backoffLimit 0', () => {
@@ -23,8 +24,14 @@ describe('without HA nothing changes', () => {
   });
 
   test("Hazelcast's own shutdown and merge defaults: the one master leaving is the application ending", () => {
-    const hz = parse(plan().configMaps.find((c) => c.metadata.name.endsWith('-engine'))!.data![ENGINE_FILES.masterHazelcast]).hazelcast;
-    for (const key of ['hazelcast.shutdownhook.policy', 'hazelcast.graceful.shutdown.max.wait', 'hazelcast.merge.first.run.delay.seconds']) {
+    const hz = parse(
+      plan().configMaps.find((c) => c.metadata.name.endsWith('-engine'))!.data![ENGINE_FILES.masterHazelcast],
+    ).hazelcast;
+    for (const key of [
+      'hazelcast.shutdownhook.policy',
+      'hazelcast.graceful.shutdown.max.wait',
+      'hazelcast.merge.first.run.delay.seconds',
+    ]) {
       expect(hz.properties[key]).toBeUndefined();
     }
   });
@@ -50,7 +57,11 @@ describe('with HA', () => {
   test('a master runs Zeta itself from the mounted engine files, restarts in place and holds no API token', () => {
     const pod = p.masters!.spec!.template.spec!;
     const c = container(pod);
-    expect(c.command!.slice(-3)).toEqual(['org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer', '-r', 'master']);
+    expect(c.command!.slice(-3)).toEqual([
+      'org.apache.seatunnel.core.starter.seatunnel.SeaTunnelServer',
+      '-r',
+      'master',
+    ]);
     expect(c.command).toContain(`-Dhazelcast.config=/etc/seatunnel-app/engine/${ENGINE_FILES.masterHazelcast}`);
     expect(pod.restartPolicy).toBe('Always');
     expect(pod.automountServiceAccountToken).toBe(false);
@@ -76,10 +87,14 @@ describe('with HA', () => {
     });
     // The heartbeat timeout the same plan's engine files set for the masters.
     const engine = p.configMaps.find((m) => m.metadata.name === `${p.spec.appId}-engine`)!.data!;
-    const heartbeatTimeoutSeconds = Number(parse(engine[ENGINE_FILES.masterHazelcast]).hazelcast.properties['hazelcast.max.no.heartbeat.seconds']);
+    const heartbeatTimeoutSeconds = Number(
+      parse(engine[ENGINE_FILES.masterHazelcast]).hazelcast.properties['hazelcast.max.no.heartbeat.seconds'],
+    );
     expect(heartbeatTimeoutSeconds).toBeGreaterThan(0);
     const l = c.livenessProbe!;
-    expect(l.periodSeconds! * l.failureThreshold! + l.timeoutSeconds! + l.terminationGracePeriodSeconds!).toBeLessThan(heartbeatTimeoutSeconds);
+    expect(l.periodSeconds! * l.failureThreshold! + l.timeoutSeconds! + l.terminationGracePeriodSeconds!).toBeLessThan(
+      heartbeatTimeoutSeconds,
+    );
   });
 
   test('the Job Pod is the coordinator: the runtime, small, no member port or probes, retried unless the runtime ended it', () => {
@@ -93,7 +108,10 @@ describe('with HA', () => {
     expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG).toBeDefined();
     expect(p.job.spec!.backoffLimit).toBe(3);
     const rules = p.job.spec!.podFailurePolicy!.rules;
-    expect(rules[0]).toEqual({ action: 'FailJob', onExitCodes: { containerName: 'seatunnel', operator: 'In', values: [1, 2, 3, 4, 5] } });
+    expect(rules[0]).toEqual({
+      action: 'FailJob',
+      onExitCodes: { containerName: 'seatunnel', operator: 'In', values: [1, 2, 3, 4, 5] },
+    });
     expect(rules[0].onExitCodes!.values).not.toContain(75);
     expect(rules[1]).toEqual({ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
     expect(p.job.metadata.annotations!['seatunnel.apache.org/masters-desired']).toBe('3');
@@ -124,9 +142,13 @@ describe('with HA', () => {
         'hazelcast.merge.first.run.delay.seconds': 10,
         'hazelcast.merge.next.run.delay.seconds': 10,
       });
-      expect(hz.properties['hazelcast.graceful.shutdown.max.wait']).toBeLessThan(p.masters!.spec!.template.spec!.terminationGracePeriodSeconds!);
+      expect(hz.properties['hazelcast.graceful.shutdown.max.wait']).toBeLessThan(
+        p.masters!.spec!.template.spec!.terminationGracePeriodSeconds!,
+      );
     }
-    expect(parse(engine[ENGINE_FILES.masterHazelcast]).hazelcast.network['rest-api']['endpoint-groups'].HEALTH_CHECK).toEqual({ enabled: true });
+    expect(
+      parse(engine[ENGINE_FILES.masterHazelcast]).hazelcast.network['rest-api']['endpoint-groups'].HEALTH_CHECK,
+    ).toEqual({ enabled: true });
     expect(parse(engine[ENGINE_FILES.masterEngine]).seatunnel.engine['backup-count']).toBe(1);
     expect(envOf(container(p.workerTemplate.template!.spec!)).ST_DOCKER_MEMBER_LIST).toBe(names.join(','));
     const runtime = JSON.parse(engine[ENGINE_FILES.runtime]);
@@ -150,8 +172,18 @@ describe('with HA', () => {
     const rules = runtimeRules(spec(HA));
     const sts = rules.filter((r) => r.resources?.includes('statefulsets'));
     expect(sts).toEqual([
-      { apiGroups: ['apps'], resources: ['statefulsets'], resourceNames: [`${spec(HA).appId}-master`], verbs: ['get', 'patch'] },
-      { apiGroups: ['apps'], resources: ['statefulsets'], resourceNames: [`${spec(HA).appId}-master`], verbs: ['get', 'delete'] },
+      {
+        apiGroups: ['apps'],
+        resources: ['statefulsets'],
+        resourceNames: [`${spec(HA).appId}-master`],
+        verbs: ['get', 'patch'],
+      },
+      {
+        apiGroups: ['apps'],
+        resources: ['statefulsets'],
+        resourceNames: [`${spec(HA).appId}-master`],
+        verbs: ['get', 'delete'],
+      },
     ]);
     expect(runtimeRules(spec()).some((r) => r.resources?.includes('statefulsets'))).toBe(false);
   });
@@ -159,11 +191,18 @@ describe('with HA', () => {
   test('NetworkPolicies: nothing reaches the coordinator; the masters admit the application', () => {
     const byName = new Map(p.networkPolicies.map((n) => [n.metadata.name, n]));
     const coord = byName.get(`${p.spec.appId}-coordinator`)!;
-    expect(coord.spec!.podSelector.matchLabels).toEqual({ 'seatunnel.apache.org/application-id': p.spec.appId, [role]: 'coordinator' });
+    expect(coord.spec!.podSelector.matchLabels).toEqual({
+      'seatunnel.apache.org/application-id': p.spec.appId,
+      [role]: 'coordinator',
+    });
     expect(coord.spec!.ingress).toEqual([]);
     const master = byName.get(`${p.spec.appId}-master`)!;
     expect(master.spec!.ingress).toContainEqual({
-      from: [{ podSelector: { matchLabels: { 'seatunnel.apache.org/application-id': p.spec.appId, [role]: 'coordinator' } } }],
+      from: [
+        {
+          podSelector: { matchLabels: { 'seatunnel.apache.org/application-id': p.spec.appId, [role]: 'coordinator' } },
+        },
+      ],
       ports: [{ protocol: 'TCP', port: p.spec.master.restPort }],
     });
   });

@@ -6,7 +6,9 @@ describe('job config step', () => {
   test('inline: verbatim in the master environment (escaped for the kubelet), unresolved placeholders kept', () => {
     const p = plan();
     const v = env(main(masterPod(p)), 'SEATUNNEL_APPLICATION_JOB_CONFIG')!;
-    expect(v.value).toBe(p.spec.jobConfig.kind === 'inline' ? p.spec.jobConfig.text.replaceAll('$', '$$$$') : undefined);
+    expect(v.value).toBe(
+      p.spec.jobConfig.kind === 'inline' ? p.spec.jobConfig.text.replaceAll('$', '$$$$') : undefined,
+    );
     expect(kubeletExpand(v.value!, {})).toContain('${ROWS}');
     expect(env(main(workerPod(p)), 'SEATUNNEL_APPLICATION_JOB_CONFIG')).toBeUndefined();
   });

@@ -5,8 +5,15 @@ describe('mounted files step', () => {
   const p = plan({
     applicationId: 'app-1',
     configMaps: {
-      drivers: { ref: 'jdbc', mounts: { 'mysql.jar': '/opt/seatunnel/lib/mysql.jar', 'pg.jar': '/opt/seatunnel/lib/pg.jar' } },
-      settings: { data: { 'a.properties': 'x=1', unmounted: 'y' }, mounts: { 'a.properties': '/etc/app/a.properties' }, roles: ['master'] },
+      drivers: {
+        ref: 'jdbc',
+        mounts: { 'mysql.jar': '/opt/seatunnel/lib/mysql.jar', 'pg.jar': '/opt/seatunnel/lib/pg.jar' },
+      },
+      settings: {
+        data: { 'a.properties': 'x=1', unmounted: 'y' },
+        mounts: { 'a.properties': '/etc/app/a.properties' },
+        roles: ['master'],
+      },
     },
     secrets: {
       db: { data: { password: 'p' }, mounts: { password: '/etc/db/password' } },
@@ -19,7 +26,11 @@ describe('mounted files step', () => {
     expect(p.configMaps.map((c) => c.metadata.name)).toEqual(['app-1-engine', 'app-1-settings']);
     expect(p.configMaps[1].data).toEqual({ 'a.properties': 'x=1', unmounted: 'y' });
     expect(p.secrets).toHaveLength(1);
-    expect(p.secrets[0]).toMatchObject({ metadata: { name: 'app-1-db' }, type: 'Opaque', stringData: { password: 'p' } });
+    expect(p.secrets[0]).toMatchObject({
+      metadata: { name: 'app-1-db' },
+      type: 'Opaque',
+      stringData: { password: 'p' },
+    });
     expect(p.secrets[0].metadata.labels!['seatunnel.apache.org/role']).toBe('configuration');
   });
 
@@ -54,7 +65,11 @@ describe('mounted files step', () => {
   });
 
   test('secret-ref is mounted whole on the master only', () => {
-    expect(mountAt(main(masterPod(p)), '/etc/seatunnel-secret')).toEqual({ name: 'seatunnel-secret-ref', mountPath: '/etc/seatunnel-secret', readOnly: true });
+    expect(mountAt(main(masterPod(p)), '/etc/seatunnel-secret')).toEqual({
+      name: 'seatunnel-secret-ref',
+      mountPath: '/etc/seatunnel-secret',
+      readOnly: true,
+    });
     expect(volume(masterPod(p), 'seatunnel-secret-ref')).toMatchObject({ secret: { secretName: 'legacy' } });
     expect(volume(workerPod(p), 'seatunnel-secret-ref')).toBeUndefined();
   });

@@ -7,7 +7,9 @@ describe('network policy step', () => {
     const [master, worker] = p.networkPolicies;
     const fromApp = [{ podSelector: { matchLabels: { 'seatunnel.apache.org/application-id': 'app-1' } } }];
     expect(master.spec).toEqual({
-      podSelector: { matchLabels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' } },
+      podSelector: {
+        matchLabels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' },
+      },
       policyTypes: ['Ingress'],
       ingress: [{ from: fromApp, ports: [{ protocol: 'TCP', port: 5801 }] }],
     });

@@ -30,7 +30,11 @@ describe('pod security step', () => {
     for (const pod of pods(p)) {
       expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
       for (const c of pod.containers)
-        expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
+        expect(c.securityContext).toEqual({
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+          runAsNonRoot: true,
+        });
     }
     expect(masterPod(p).initContainers![0].securityContext).toEqual({
       allowPrivilegeEscalation: false,
@@ -46,12 +50,17 @@ describe('pod security step', () => {
       expect(pod.securityContext).toMatchObject({ runAsUser: 1000, runAsNonRoot: true });
       for (const c of containers(pod)) expect(c.securityContext?.runAsUser).toBeUndefined();
     }
-    expect(masterPod(plan({ runAsUser: 1000 })).securityContext).toEqual({ runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(masterPod(plan({ runAsUser: 1000 })).securityContext).toEqual({
+      runAsUser: 1000,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
   });
 
   test('root and non-integers are refused with the option, the value and the rule', () => {
     expect(problems(() => spec({ runAsUser: 0 }))).toEqual(['runAsUser: must be between 1 and 2147483647']);
     expect(problems(() => spec({ runAsUser: 1.5 }))).toEqual(['runAsUser: must be an integer']);
-    expect(problems(() => spec({ podSecurity: 'privileged' as never }))).toEqual(['podSecurity: must be one of baseline, restricted (case-sensitive)']);
+    expect(problems(() => spec({ podSecurity: 'privileged' as never }))).toEqual([
+      'podSecurity: must be one of baseline, restricted (case-sensitive)',
+    ]);
   });
 });

@@ -9,20 +9,49 @@ describe('rbac step', () => {
 
   test('a Role bound to the master ServiceAccount', () => {
     expect(p.roles).toHaveLength(1);
-    expect(p.roleBindings[0].roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'app-1-runtime' });
+    expect(p.roleBindings[0].roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'Role',
+      name: 'app-1-runtime',
+    });
     expect(p.roleBindings[0].subjects).toEqual([{ kind: 'ServiceAccount', name: 'runner', namespace: 'default' }]);
   });
 
   test('exactly the runtime calls: workers, its own Job, events, adoption by resourceNames', () => {
     const rules = p.roles[0].rules!;
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch'] });
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['pods'], resourceNames: ['app-1-worker-1'], verbs: ['delete'] });
+    expect(rules).toContainEqual({
+      apiGroups: [''],
+      resources: ['pods'],
+      resourceNames: ['app-1-worker-1'],
+      verbs: ['delete'],
+    });
     expect(rules.flatMap((r) => r.verbs)).not.toContain('deletecollection');
-    expect(rules).toContainEqual({ apiGroups: ['batch'], resources: ['jobs'], resourceNames: ['app-1'], verbs: ['get', 'watch', 'patch'] });
+    expect(rules).toContainEqual({
+      apiGroups: ['batch'],
+      resources: ['jobs'],
+      resourceNames: ['app-1'],
+      verbs: ['get', 'watch', 'patch'],
+    });
     expect(rules).toContainEqual({ apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] });
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['secrets'], resourceNames: ['app-1-db'], verbs: ['get', 'patch'] });
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['podtemplates'], resourceNames: ['app-1-worker'], verbs: ['get', 'patch'] });
-    expect(rules).toContainEqual({ apiGroups: [''], resources: ['configmaps'], resourceNames: ['app-1-engine'], verbs: ['get', 'patch'] });
+    expect(rules).toContainEqual({
+      apiGroups: [''],
+      resources: ['secrets'],
+      resourceNames: ['app-1-db'],
+      verbs: ['get', 'patch'],
+    });
+    expect(rules).toContainEqual({
+      apiGroups: [''],
+      resources: ['podtemplates'],
+      resourceNames: ['app-1-worker'],
+      verbs: ['get', 'patch'],
+    });
+    expect(rules).toContainEqual({
+      apiGroups: [''],
+      resources: ['configmaps'],
+      resourceNames: ['app-1-engine'],
+      verbs: ['get', 'patch'],
+    });
     for (const r of rules) {
       expect(r.verbs).not.toContain('*');
       expect(r.resources).not.toContain('*');
@@ -48,14 +77,22 @@ describe('rbac step', () => {
   test('delete is limited to the worker names, one per worker', () => {
     const q = plan({ applicationId: 'app-2', workerCount: 3 });
     const del = q.roles[0].rules!.find((r) => r.verbs.includes('delete'))!;
-    expect(del).toEqual({ apiGroups: [''], resources: ['pods'], resourceNames: ['app-2-worker-1', 'app-2-worker-2', 'app-2-worker-3'], verbs: ['delete'] });
+    expect(del).toEqual({
+      apiGroups: [''],
+      resources: ['pods'],
+      resourceNames: ['app-2-worker-1', 'app-2-worker-2', 'app-2-worker-3'],
+      verbs: ['delete'],
+    });
   });
 
   test('the submitter role holds every permission it grants (Kubernetes RBAC escalation rule)', () => {
     const submitter = submitterRules();
     for (const r of p.roles[0].rules!) {
       for (const verb of r.verbs) {
-        const covered = submitter.some((s) => s.apiGroups!.includes(r.apiGroups![0]) && s.resources!.includes(r.resources![0]) && s.verbs.includes(verb));
+        const covered = submitter.some(
+          (s) =>
+            s.apiGroups!.includes(r.apiGroups![0]) && s.resources!.includes(r.resources![0]) && s.verbs.includes(verb),
+        );
         expect(`${r.resources![0]}/${verb}: ${covered}`).toBe(`${r.resources![0]}/${verb}: true`);
       }
     }
@@ -63,10 +100,12 @@ describe('rbac step', () => {
 
   test('the submitter Role: no list of Secrets, no patch of RBAC, policies or Services, nothing cluster-wide', () => {
     const submitter = submitterRules();
-    const verbsOn = (resource: string) => submitter.filter((r) => r.resources!.includes(resource)).flatMap((r) => r.verbs);
+    const verbsOn = (resource: string) =>
+      submitter.filter((r) => r.resources!.includes(resource)).flatMap((r) => r.verbs);
     expect(verbsOn('secrets')).not.toContain('list');
     expect(verbsOn('secrets')).not.toContain('watch');
-    for (const resource of ['roles', 'rolebindings', 'networkpolicies', 'services', 'serviceaccounts']) expect(verbsOn(resource)).not.toContain('patch');
+    for (const resource of ['roles', 'rolebindings', 'networkpolicies', 'services', 'serviceaccounts'])
+      expect(verbsOn(resource)).not.toContain('patch');
     for (const r of submitter) {
       expect(r.verbs).not.toEqual(expect.arrayContaining(['bind']));
       expect(r.verbs).not.toEqual(expect.arrayContaining(['escalate']));
@@ -87,13 +126,25 @@ describe('the application ServiceAccount', () => {
     expect(p.serviceAccount).toMatchObject({
       apiVersion: 'v1',
       kind: 'ServiceAccount',
-      metadata: { name: 'app-3-runtime', namespace: 'default', labels: { 'seatunnel.apache.org/application-id': 'app-3' } },
+      metadata: {
+        name: 'app-3-runtime',
+        namespace: 'default',
+        labels: { 'seatunnel.apache.org/application-id': 'app-3' },
+      },
       automountServiceAccountToken: false,
     });
-    expect(p.roleBindings[0].subjects).toEqual([{ kind: 'ServiceAccount', name: 'app-3-runtime', namespace: 'default' }]);
+    expect(p.roleBindings[0].subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'app-3-runtime', namespace: 'default' },
+    ]);
     // Both Pods run as it; only the master mounts a token.
-    expect(p.job.spec!.template.spec).toMatchObject({ serviceAccountName: 'app-3-runtime', automountServiceAccountToken: true });
-    expect(p.workerTemplate.template!.spec).toMatchObject({ serviceAccountName: 'app-3-runtime', automountServiceAccountToken: false });
+    expect(p.job.spec!.template.spec).toMatchObject({
+      serviceAccountName: 'app-3-runtime',
+      automountServiceAccountToken: true,
+    });
+    expect(p.workerTemplate.template!.spec).toMatchObject({
+      serviceAccountName: 'app-3-runtime',
+      automountServiceAccountToken: false,
+    });
     // Created first (before the Role that names it), and never by the user: `kubectl apply` gets it too.
     expect(allObjects(p)[0]).toBe(p.serviceAccount);
   });

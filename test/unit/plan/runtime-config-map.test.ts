@@ -5,13 +5,23 @@
 import { parse } from 'yaml';
 import { classDataArchive, ZETA_LAUNCHER, zetaJavaArgv } from '../../../lib/engine/command';
 import { baseJvmOptions, ENGINE_FILES, MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../../../lib/engine/files';
-import { overlayUserFiles, USER_FILES_MANIFEST, userFilesManifest, type UserFilesManifest } from '../../../lib/engine/user-files';
+import {
+  overlayUserFiles,
+  USER_FILES_MANIFEST,
+  userFilesManifest,
+  type UserFilesManifest,
+} from '../../../lib/engine/user-files';
 import { readDeploymentOptions } from '../../../lib/model/deployment';
 import { ENV } from '../../../lib/model/reserved';
 import { PATHS } from '../../../lib/model/spec';
 import { referencedObjects, runtimeConfigMapProblems } from '../../../lib/submit/references';
 import { plan, problems, spec } from '../../support/fixtures';
-import { STOCK_CONFIG_2_3_8, STOCK_HAZELCAST_MASTER_YAML, STOCK_HAZELCAST_WORKER_YAML, STOCK_SEATUNNEL_YAML } from '../../support/seatunnel-stock-config';
+import {
+  STOCK_CONFIG_2_3_8,
+  STOCK_HAZELCAST_MASTER_YAML,
+  STOCK_HAZELCAST_WORKER_YAML,
+  STOCK_SEATUNNEL_YAML,
+} from '../../support/seatunnel-stock-config';
 import { env, main, masterPod, mountAt, volume, workerPod } from './helpers';
 
 const CM = 'seatunnel-config';
@@ -51,7 +61,9 @@ describe('kubernetes.config-map: the option', () => {
 
   test('a ConfigMap entry may not mount into <seatunnel-home>/config while the runtime ConfigMap is there', () => {
     const entry = { configMaps: { extra: { ref: 'x', mounts: { 'a.yaml': '/opt/seatunnel/config/a.yaml' } } } };
-    expect(problems(() => spec({ runtimeConfigMap: CM, ...entry })).join('\n')).toMatch(/lies inside \/opt\/seatunnel\/config \(kubernetes\.config-map\)/);
+    expect(problems(() => spec({ runtimeConfigMap: CM, ...entry })).join('\n')).toMatch(
+      /lies inside \/opt\/seatunnel\/config \(kubernetes\.config-map\)/,
+    );
     expect(() => spec(entry)).not.toThrow();
   });
 });
@@ -65,16 +77,23 @@ describe('kubernetes.config-map: the plan', () => {
       expect(mountAt(main(pod), '/opt/seatunnel/config')).toMatchObject({ name: 'seatunnel-config', readOnly: true });
     }
     expect(p.configMaps.map((c) => c.metadata.name)).not.toContain(CM);
-    expect(plan({ runtimeConfigMap: CM, seatunnelHome: '/srv/st' }).job.spec!.template.spec!.containers[0].volumeMounts).toContainEqual(
-      expect.objectContaining({ mountPath: '/srv/st/config' }),
-    );
+    expect(
+      plan({ runtimeConfigMap: CM, seatunnelHome: '/srv/st' }).job.spec!.template.spec!.containers[0].volumeMounts,
+    ).toContainEqual(expect.objectContaining({ mountPath: '/srv/st/config' }));
   });
 
   test('the master is told where it is; a worker init container makes the worker files that Zeta reads', () => {
     expect(env(main(masterPod(p)), ENV.userConfigDir)?.value).toBe('/opt/seatunnel/config');
     const init = workerPod(p).initContainers!.find((c) => c.name === 'engine-files')!;
-    expect(init.command!.slice(2)).toEqual(['engine-files', PATHS.engineConfig, '/opt/seatunnel/config', `${PATHS.workDir}/engine`]);
-    expect(main(workerPod(p)).command).toContain(`-Dseatunnel.config=${PATHS.workDir}/engine/${ENGINE_FILES.workerEngine}`);
+    expect(init.command!.slice(2)).toEqual([
+      'engine-files',
+      PATHS.engineConfig,
+      '/opt/seatunnel/config',
+      `${PATHS.workDir}/engine`,
+    ]);
+    expect(main(workerPod(p)).command).toContain(
+      `-Dseatunnel.config=${PATHS.workDir}/engine/${ENGINE_FILES.workerEngine}`,
+    );
     expect(mountAt(main(workerPod(p)), `${PATHS.workDir}/engine`)).toMatchObject({ readOnly: true });
   });
 
@@ -86,7 +105,8 @@ describe('kubernetes.config-map: the plan', () => {
   });
 
   test('the rules cover only generated files (runtime-files supplies or disables the others); JVM files unless jvm-options is disabled', () => {
-    const rules = (extra: Parameters<typeof spec>[0]) => userFilesManifest(spec({ runtimeConfigMap: CM, ...extra }))!.rules.map((r) => r.target);
+    const rules = (extra: Parameters<typeof spec>[0]) =>
+      userFilesManifest(spec({ runtimeConfigMap: CM, ...extra }))!.rules.map((r) => r.target);
     expect(rules({})).toEqual([
       ENGINE_FILES.masterEngine,
       ENGINE_FILES.masterHazelcast,
@@ -96,7 +116,15 @@ describe('kubernetes.config-map: the plan', () => {
       ENGINE_FILES.workerJvm,
       ENGINE_FILES.log4j2,
     ]);
-    expect(rules({ runtimeFiles: { engine: { content: 'seatunnel: {}\n' }, log4j2: { enabled: false }, jvmOptions: { content: '-Dx=1\n' } } })).toEqual([
+    expect(
+      rules({
+        runtimeFiles: {
+          engine: { content: 'seatunnel: {}\n' },
+          log4j2: { enabled: false },
+          jvmOptions: { content: '-Dx=1\n' },
+        },
+      }),
+    ).toEqual([
       ENGINE_FILES.masterHazelcast,
       ENGINE_FILES.workerHazelcast,
       ENGINE_FILES.masterJvm,
@@ -109,7 +137,10 @@ describe('kubernetes.config-map: the plan', () => {
 
   test('the ConfigMap is a reference that submit and preflight check', () => {
     expect(referencedObjects(spec({ runtimeConfigMap: CM }))).toContainEqual(
-      expect.objectContaining({ option: 'kubernetes.config-map', ref: expect.objectContaining({ kind: 'ConfigMap', name: CM }) }),
+      expect.objectContaining({
+        option: 'kubernetes.config-map',
+        ref: expect.objectContaining({ kind: 'ConfigMap', name: CM }),
+      }),
     );
   });
 });
@@ -132,21 +163,35 @@ describe('kubernetes.config-map: user files merged with the invariants', () => {
   });
 
   test('a per-role Hazelcast file wins over hazelcast.yaml', () => {
-    const { files } = overlay({ ...complete, 'hazelcast-master.yaml': 'hazelcast:\n  properties:\n    hazelcast.max.no.heartbeat.seconds: 42\n' });
-    expect(parse(files[ENGINE_FILES.masterHazelcast]).hazelcast.properties['hazelcast.max.no.heartbeat.seconds']).toBe(42);
-    expect(parse(files[ENGINE_FILES.workerHazelcast]).hazelcast.properties['hazelcast.max.no.heartbeat.seconds']).toBe(300);
+    const { files } = overlay({
+      ...complete,
+      'hazelcast-master.yaml': 'hazelcast:\n  properties:\n    hazelcast.max.no.heartbeat.seconds: 42\n',
+    });
+    expect(parse(files[ENGINE_FILES.masterHazelcast]).hazelcast.properties['hazelcast.max.no.heartbeat.seconds']).toBe(
+      42,
+    );
+    expect(parse(files[ENGINE_FILES.workerHazelcast]).hazelcast.properties['hazelcast.max.no.heartbeat.seconds']).toBe(
+      300,
+    );
   });
 
   test('every missing required file is reported together, naming the ConfigMap', () => {
     const msgs = overlay({ jvm_options: '-Xss1m\n' }).problems.map((p) => p.message);
     expect(msgs).toEqual([
-      expect.stringMatching(/ConfigMap seatunnel-config has no "seatunnel\.yaml" \(the engine reads it as seatunnel-master\.yaml/),
+      expect.stringMatching(
+        /ConfigMap seatunnel-config has no "seatunnel\.yaml" \(the engine reads it as seatunnel-master\.yaml/,
+      ),
       expect.stringMatching(/has no "hazelcast-master\.yaml" or "hazelcast\.yaml"/),
       expect.stringMatching(/has no "seatunnel\.yaml" \(the engine reads it as seatunnel-worker\.yaml/),
       expect.stringMatching(/has no "hazelcast-worker\.yaml" or "hazelcast\.yaml"/),
       expect.stringMatching(/has no "log4j2\.properties"/),
     ]);
-    expect(overlay({ 'hazelcast.yaml': HAZELCAST_YAML }, { runtimeFiles: { engine: { enabled: false }, log4j2: { enabled: false } } }).problems).toEqual([]);
+    expect(
+      overlay(
+        { 'hazelcast.yaml': HAZELCAST_YAML },
+        { runtimeFiles: { engine: { enabled: false }, log4j2: { enabled: false } } },
+      ).problems,
+    ).toEqual([]);
   });
 
   test('an invariant set to another value is refused: ConfigMap, file, key, value and why', () => {
@@ -161,33 +206,45 @@ describe('kubernetes.config-map: user files merged with the invariants', () => {
   });
 
   test('an invariant set to the value application mode uses is accepted', () => {
-    expect(overlay({ ...complete, 'seatunnel.yaml': 'seatunnel:\n  engine:\n    backup-count: 0\n    slot-service:\n      slot-num: 3\n' }).problems).toEqual(
-      [],
-    );
+    expect(
+      overlay({
+        ...complete,
+        'seatunnel.yaml': 'seatunnel:\n  engine:\n    backup-count: 0\n    slot-service:\n      slot-num: 3\n',
+      }).problems,
+    ).toEqual([]);
   });
 
   test("Hazelcast: cluster name and member list are application mode's; other discovery is refused", () => {
     const msgs = overlay({
       ...complete,
-      'hazelcast.yaml': 'hazelcast:\n  cluster-name: production\n  network:\n    join:\n      multicast:\n        enabled: true\n',
+      'hazelcast.yaml':
+        'hazelcast:\n  cluster-name: production\n  network:\n    join:\n      multicast:\n        enabled: true\n',
     }).problems.map((p) => p.message);
     expect(msgs).toEqual([
       expect.stringMatching(
         /file hazelcast\.yaml: hazelcast\.cluster-name is "production", but application mode sets it to "seatunnel-application-.*" \(keeps applications apart\)/,
       ),
-      expect.stringMatching(/file hazelcast\.yaml: hazelcast\.network\.join\.multicast\.enabled is true, but application mode sets it to false/),
-      expect.stringMatching(/file hazelcast\.yaml: hazelcast\.network\.join\.multicast\.enabled: true is refused: members join only by tcp-ip/),
+      expect.stringMatching(
+        /file hazelcast\.yaml: hazelcast\.network\.join\.multicast\.enabled is true, but application mode sets it to false/,
+      ),
+      expect.stringMatching(
+        /file hazelcast\.yaml: hazelcast\.network\.join\.multicast\.enabled: true is refused: members join only by tcp-ip/,
+      ),
     ]);
   });
 
   test('a file that is not YAML is named', () => {
-    expect(overlay({ ...complete, 'seatunnel.yaml': 'a: [' }).problems[0].message).toMatch(/ConfigMap seatunnel-config file seatunnel\.yaml is not valid YAML/);
+    expect(overlay({ ...complete, 'seatunnel.yaml': 'a: [' }).problems[0].message).toMatch(
+      /ConfigMap seatunnel-config file seatunnel\.yaml is not valid YAML/,
+    );
   });
 
   test('submit and preflight report the same problems from the object they read', () => {
     const s = spec({ runtimeConfigMap: CM });
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: s.namespace, name: CM };
-    expect(runtimeConfigMapProblems(s, ref, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CM }, data: complete })).toEqual({
+    expect(
+      runtimeConfigMapProblems(s, ref, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CM }, data: complete }),
+    ).toEqual({
       problems: [],
       notices: [],
     });
@@ -197,7 +254,12 @@ describe('kubernetes.config-map: user files merged with the invariants', () => {
       metadata: { name: CM },
       data: { 'log4j2.properties': LOG4J2 },
     }).problems;
-    expect(found.map((p) => p.option)).toEqual(['kubernetes.config-map', 'kubernetes.config-map', 'kubernetes.config-map', 'kubernetes.config-map']);
+    expect(found.map((p) => p.option)).toEqual([
+      'kubernetes.config-map',
+      'kubernetes.config-map',
+      'kubernetes.config-map',
+      'kubernetes.config-map',
+    ]);
   });
 });
 
@@ -212,7 +274,10 @@ describe('kubernetes.config-map with high availability', () => {
     expect(masters.initContainers).toEqual([workerInit]);
     expect(volume(masters, 'seatunnel-engine-files')).toEqual({ name: 'seatunnel-engine-files', emptyDir: {} });
     expect(volume(masters, 'seatunnel-config')?.configMap?.name).toBe(CM);
-    expect(mountAt(main(masters), `${PATHS.workDir}/engine`)).toMatchObject({ name: 'seatunnel-engine-files', readOnly: true });
+    expect(mountAt(main(masters), `${PATHS.workDir}/engine`)).toMatchObject({
+      name: 'seatunnel-engine-files',
+      readOnly: true,
+    });
     expect(main(masters).command).toContain(`-Dseatunnel.config=${PATHS.workDir}/engine/${ENGINE_FILES.masterEngine}`);
     // Only the runtime reads it, and the masters have none.
     expect(env(main(masters), ENV.userConfigDir)).toBeUndefined();
@@ -236,7 +301,9 @@ describe('kubernetes.config-map with high availability', () => {
       }).problems.map((p) => p.message);
     expect(check(REMOTE)).toEqual([]);
     expect(check('seatunnel:\n  engine:\n    checkpoint:\n      interval: 7000\n')).toEqual([
-      expect.stringMatching(/^high availability needs checkpoint storage every master reaches: .*in ConfigMap seatunnel-config's seatunnel\.yaml/),
+      expect.stringMatching(
+        /^high availability needs checkpoint storage every master reaches: .*in ConfigMap seatunnel-config's seatunnel\.yaml/,
+      ),
     ]);
     expect(check(REMOTE.replace('hdfs://namenode:9000', 'file:///tmp/cp'))).toEqual([
       expect.stringMatching(/ConfigMap seatunnel-config's seatunnel\.yaml says file:\/\/\/tmp\/cp\)$/),
@@ -259,24 +326,33 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
   test('is accepted: its shipped defaults of the keys application mode controls are replaced, each with a notice', () => {
     const { problems: found, notices } = stock();
     expect(found).toEqual([]);
-    const at = (file: string, key: string) => notices.filter((n) => n.file === file && n.key === key).map((n) => [n.stock, n.applied]);
+    const at = (file: string, key: string) =>
+      notices.filter((n) => n.file === file && n.key === key).map((n) => [n.stock, n.applied]);
     expect(at('seatunnel.yaml', 'seatunnel.engine.backup-count')).toEqual([[1, 0]]);
     expect(at('seatunnel.yaml', 'seatunnel.engine.slot-service.dynamic-slot')).toEqual([[true, false]]);
-    expect(at('hazelcast-master.yaml', 'hazelcast.cluster-name')).toEqual([['seatunnel', expect.stringMatching(/^seatunnel-application-/)]]);
+    expect(at('hazelcast-master.yaml', 'hazelcast.cluster-name')).toEqual([
+      ['seatunnel', expect.stringMatching(/^seatunnel-application-/)],
+    ]);
     expect(at('hazelcast-master.yaml', 'hazelcast.network.join.tcp-ip.member-list')).toEqual([
       [['localhost:5801', 'localhost:5802'], [`${MASTER_HOST_PLACEHOLDER}:5801`]],
     ]);
-    expect(at('hazelcast-worker.yaml', 'hazelcast.network.join.tcp-ip.member-list')).toEqual([[['localhost:5801', 'localhost:5802'], []]]);
+    expect(at('hazelcast-worker.yaml', 'hazelcast.network.join.tcp-ip.member-list')).toEqual([
+      [['localhost:5801', 'localhost:5802'], []],
+    ]);
     // The master's REST block is the generated one already; nothing to say about it.
     expect(at('hazelcast-master.yaml', 'hazelcast.network.rest-api')).toEqual([]);
     expect(at('jvm_worker_options', '-Xmx')).toEqual([['-Xmx2g', expect.stringMatching(/^-Xmx\d+m$/)]]);
-    expect(at('jvm_master_options', '-XX:MaxMetaspaceSize')).toEqual([['-XX:MaxMetaspaceSize=2g', '-XX:MaxMetaspaceSize=256m']]);
+    expect(at('jvm_master_options', '-XX:MaxMetaspaceSize')).toEqual([
+      ['-XX:MaxMetaspaceSize=2g', '-XX:MaxMetaspaceSize=256m'],
+    ]);
     // The same notice from both roles' files is listed once.
     expect(new Set(notices.map((n) => n.message)).size).toBe(notices.length);
     expect(notices.find((n) => n.key === 'hazelcast.cluster-name')!.message).toBe(
       `kubernetes.config-map: ConfigMap seatunnel-config file hazelcast-master.yaml: hazelcast.cluster-name is "seatunnel", SeaTunnel's shipped default; application mode applies "${notices.find((n) => n.key === 'hazelcast.cluster-name')!.applied as string}" instead (keeps applications apart)`,
     );
-    expect(notices.find((n) => n.file === 'hazelcast-master.yaml' && n.key.endsWith('member-list'))!.message).toContain('["<master Pod IP>:5801"]');
+    expect(notices.find((n) => n.file === 'hazelcast-master.yaml' && n.key.endsWith('member-list'))!.message).toContain(
+      '["<master Pod IP>:5801"]',
+    );
   });
 
   test("the engines run with application mode's values and the rest of the user's files", () => {
@@ -319,7 +395,9 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
     delete (files as Record<string, string>)['hazelcast-worker.yaml'];
     const out = overlay(files);
     expect(out.problems).toEqual([]);
-    const keys = out.notices.filter((n) => n.file === 'hazelcast.yaml').map((n) => `${n.key}=${JSON.stringify(n.applied)}`);
+    const keys = out.notices
+      .filter((n) => n.file === 'hazelcast.yaml')
+      .map((n) => `${n.key}=${JSON.stringify(n.applied)}`);
     expect(keys).toEqual(
       expect.arrayContaining([
         'hazelcast.network.port.port=5802',
@@ -332,24 +410,35 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
 
   test('with a checkpoint claim the shipped /tmp namespace gives way to the claim; a chosen namespace stays', () => {
     const pvc = stock({ checkpointPvc: 'cp' });
-    expect(parse(pvc.files[ENGINE_FILES.masterEngine]).seatunnel.engine.checkpoint.storage['plugin-config'].namespace).toBe(`${PATHS.checkpoints}/`);
+    expect(
+      parse(pvc.files[ENGINE_FILES.masterEngine]).seatunnel.engine.checkpoint.storage['plugin-config'].namespace,
+    ).toBe(`${PATHS.checkpoints}/`);
     expect(pvc.notices.map((n) => n.key)).toContain('seatunnel.engine.checkpoint.storage.plugin-config.namespace');
     // Without a claim the shipped directory is the generated one: no notice.
-    expect(stock().notices.map((n) => n.key)).not.toContain('seatunnel.engine.checkpoint.storage.plugin-config.namespace');
+    expect(stock().notices.map((n) => n.key)).not.toContain(
+      'seatunnel.engine.checkpoint.storage.plugin-config.namespace',
+    );
     const chosen = overlay({ ...STOCK_CONFIG_2_3_8, 'seatunnel.yaml': SEATUNNEL_YAML }, { checkpointPvc: 'cp' });
-    expect(parse(chosen.files[ENGINE_FILES.masterEngine]).seatunnel.engine.checkpoint.storage['plugin-config'].namespace).toBe('/data/checkpoints/');
+    expect(
+      parse(chosen.files[ENGINE_FILES.masterEngine]).seatunnel.engine.checkpoint.storage['plugin-config'].namespace,
+    ).toBe('/data/checkpoints/');
   });
 
   test('a value the user chose that conflicts stays refused, naming file, key, value and why', () => {
     const msgs = overlay({
       ...STOCK_CONFIG_2_3_8,
       'seatunnel.yaml': STOCK_SEATUNNEL_YAML.replace('backup-count: 1', 'backup-count: 2'),
-      'hazelcast-master.yaml': STOCK_HAZELCAST_MASTER_YAML.replace('cluster-name: seatunnel', 'cluster-name: production').replace('DATA:', 'HEALTH_CHECK:'),
+      'hazelcast-master.yaml': STOCK_HAZELCAST_MASTER_YAML.replace(
+        'cluster-name: seatunnel',
+        'cluster-name: production',
+      ).replace('DATA:', 'HEALTH_CHECK:'),
       'hazelcast-worker.yaml': STOCK_HAZELCAST_WORKER_YAML.replace('port: 5802', 'port: 5810'),
     }).problems.map((p) => p.message);
     expect(msgs).toEqual([
       'kubernetes.config-map: ConfigMap seatunnel-config file seatunnel.yaml: seatunnel.engine.backup-count is 2, but application mode sets it to 0 (one master without HA keeps no partition backups); remove it from the file',
-      expect.stringMatching(/file hazelcast-master\.yaml: hazelcast\.cluster-name is "production", but application mode sets it to "seatunnel-application-/),
+      expect.stringMatching(
+        /file hazelcast-master\.yaml: hazelcast\.cluster-name is "production", but application mode sets it to "seatunnel-application-/,
+      ),
       expect.stringMatching(/file hazelcast-master\.yaml: hazelcast\.network\.rest-api is refused/),
       'kubernetes.config-map: ConfigMap seatunnel-config file hazelcast-worker.yaml: hazelcast.network.port.port is 5810, but application mode sets it to 5802 (application.worker.port); remove it from the file',
     ]);
@@ -358,8 +447,15 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
   test('HA: the shipped backup-count 1 is what HA applies (no notice); its local checkpoint storage is refused without a shared claim', () => {
     const s = spec({ runtimeConfigMap: CM, haEnabled: true });
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: s.namespace, name: CM };
-    const found = runtimeConfigMapProblems(s, ref, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CM }, data: { ...STOCK_CONFIG_2_3_8 } });
-    expect(found.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^high availability needs checkpoint storage every master reaches/)]);
+    const found = runtimeConfigMapProblems(s, ref, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: CM },
+      data: { ...STOCK_CONFIG_2_3_8 },
+    });
+    expect(found.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^high availability needs checkpoint storage every master reaches/),
+    ]);
     expect(found.notices.map((n) => n.message).join('\n')).not.toMatch(/backup-count/);
   });
 });
@@ -367,14 +463,22 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
 describe('kubernetes.config-map: JVM options files', () => {
   const jvm = (role: 'master' | 'worker', content: string, extra: Parameters<typeof spec>[0] = {}) => {
     const out = overlay({ ...complete, [`jvm_${role}_options`]: content }, extra);
-    return { ...out, flags: out.files[role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm]?.trim().split('\n') };
+    return {
+      ...out,
+      flags: out.files[role === 'master' ? ENGINE_FILES.masterJvm : ENGINE_FILES.workerJvm]?.trim().split('\n'),
+    };
   };
   const s = spec({ runtimeConfigMap: CM, workerSlots: 3 });
 
   test("the role's file, else jvm_options, is read: comments and blank lines dropped, a line split as the start script splits it", () => {
     const out = jvm('worker', '# mine\n\n-Dapp.flag=on   -Xss2m\n-XX:+PrintCommandLineFlags\n');
     expect(out.problems).toEqual([]);
-    expect(out.flags).toEqual([...baseJvmOptions(s, 'worker'), '-Dapp.flag=on', '-Xss2m', '-XX:+PrintCommandLineFlags']);
+    expect(out.flags).toEqual([
+      ...baseJvmOptions(s, 'worker'),
+      '-Dapp.flag=on',
+      '-Xss2m',
+      '-XX:+PrintCommandLineFlags',
+    ]);
     // No master file: the master keeps the generated flags (its file is not made from the ConfigMap).
     expect(out.files[ENGINE_FILES.masterJvm]).toBeUndefined();
     const shared = overlay({ ...complete, jvm_options: '-Dshared=1\n' }).files;
@@ -383,13 +487,20 @@ describe('kubernetes.config-map: JVM options files', () => {
   });
 
   test('kubernetes.runtime-files.jvm-options comes after the file (the explicit option wins); disabled, nothing is read', () => {
-    const out = jvm('worker', '-Dapp.flag=file\n', { runtimeFiles: { jvmOptions: { content: '-Dapp.flag=option\n' } } });
+    const out = jvm('worker', '-Dapp.flag=file\n', {
+      runtimeFiles: { jvmOptions: { content: '-Dapp.flag=option\n' } },
+    });
     expect(out.flags.slice(-2)).toEqual(['-Dapp.flag=file', '-Dapp.flag=option']);
-    expect(jvm('worker', '-Dapp.flag=file\n', { runtimeFiles: { jvmOptions: { enabled: false } } }).flags).toBeUndefined();
+    expect(
+      jvm('worker', '-Dapp.flag=file\n', { runtimeFiles: { jvmOptions: { enabled: false } } }).flags,
+    ).toBeUndefined();
   });
 
   test('a heap flag the user chose is refused (memory-mb sizes heap and Pod); so are the properties of the command line', () => {
-    const out = jvm('master', '-Xmx3g\n-XX:MaxRAMPercentage=90\n-Dseatunnel.config=/elsewhere.yaml\n-XX:MaxMetaspaceSize=512m\n');
+    const out = jvm(
+      'master',
+      '-Xmx3g\n-XX:MaxRAMPercentage=90\n-Dseatunnel.config=/elsewhere.yaml\n-XX:MaxMetaspaceSize=512m\n',
+    );
     expect(out.problems.map((p) => p.message)).toEqual([
       `kubernetes.config-map: ConfigMap seatunnel-config file jvm_master_options: -Xmx3g is refused: application mode sizes the heap from application.master.memory-mb (-Xms${s.master.heapMiB}m -Xmx${s.master.heapMiB}m), which also sets the Pod's memory limit; remove the line and set application.master.memory-mb instead`,
       expect.stringMatching(/jvm_master_options: -XX:MaxRAMPercentage=90 is refused: application mode sizes the heap/),
@@ -405,14 +516,23 @@ describe('kubernetes.config-map: JVM options files', () => {
     const p = plan({ runtimeConfigMap: CM });
     const cmd = main(workerPod(p)).command!;
     const archive = classDataArchive(p.spec.seatunnelHome);
-    expect(cmd.slice(0, 6)).toEqual(['/bin/sh', '-c', ZETA_LAUNCHER, `${PATHS.workDir}/engine/${ENGINE_FILES.workerJvm}`, archive, 'java']);
+    expect(cmd.slice(0, 6)).toEqual([
+      '/bin/sh',
+      '-c',
+      ZETA_LAUNCHER,
+      `${PATHS.workDir}/engine/${ENGINE_FILES.workerJvm}`,
+      archive,
+      'java',
+    ]);
     expect(cmd.some((a) => a.startsWith('-Xmx'))).toBe(false);
     expect(zetaJavaArgv(cmd)[0]).toBe('java');
     // Without the ConfigMap the flags stay on the command line: the launcher gets no file.
     const plain = main(workerPod(plan())).command!;
     expect(plain.slice(0, 6)).toEqual(['/bin/sh', '-c', ZETA_LAUNCHER, '', archive, 'java']);
     expect(zetaJavaArgv(plain).some((a) => a.startsWith('-Xmx'))).toBe(true);
-    const noFile = main(workerPod(plan({ runtimeConfigMap: CM, runtimeFiles: { jvmOptions: { enabled: false } } }))).command!;
+    const noFile = main(
+      workerPod(plan({ runtimeConfigMap: CM, runtimeFiles: { jvmOptions: { enabled: false } } })),
+    ).command!;
     expect(noFile.slice(3, 6)).toEqual(['', archive, 'java']);
   });
 });

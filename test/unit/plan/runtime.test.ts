@@ -26,8 +26,18 @@ describe('runtime step', () => {
   });
 
   test('TCP probes on the master port; the startup budget follows the startup timeout', () => {
-    expect(c.startupProbe).toEqual({ tcpSocket: { port: 5801 }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 24 });
-    expect(c.readinessProbe).toEqual({ tcpSocket: { port: 5801 }, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 });
+    expect(c.startupProbe).toEqual({
+      tcpSocket: { port: 5801 },
+      periodSeconds: 5,
+      timeoutSeconds: 2,
+      failureThreshold: 24,
+    });
+    expect(c.readinessProbe).toEqual({
+      tcpSocket: { port: 5801 },
+      periodSeconds: 10,
+      timeoutSeconds: 2,
+      failureThreshold: 3,
+    });
     expect(c.livenessProbe).toEqual(c.readinessProbe);
     expect(main(masterPod(plan({ startupTimeoutMillis: 7000 }))).startupProbe!.failureThreshold).toBe(2);
     expect(main(masterPod(plan({ startupTimeoutMillis: 5000, masterPort: 6000 }))).startupProbe).toMatchObject({

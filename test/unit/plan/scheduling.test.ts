@@ -10,7 +10,9 @@ test('node selectors and tolerations per role', () => {
   expect(masterPod(p).nodeSelector).toEqual({ pool: 'control' });
   expect(masterPod(p).tolerations).toBeUndefined();
   expect(workerPod(p).nodeSelector).toEqual({ pool: 'batch' });
-  expect(workerPod(p).tolerations).toEqual([{ key: 'dedicated', operator: 'Equal', value: 'st', effect: 'NoSchedule' }]);
+  expect(workerPod(p).tolerations).toEqual([
+    { key: 'dedicated', operator: 'Equal', value: 'st', effect: 'NoSchedule' },
+  ]);
 });
 
 test('no scheduling fields when none are configured', () => {

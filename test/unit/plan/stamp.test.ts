@@ -2,10 +2,22 @@
 // preflight dry-runs them, and the master Pod as the Job controller makes it.
 import type { PodTemplate } from 'kubernetes-types/core/v1';
 import { ENV, LABELS } from '../../../lib/model/reserved';
-import { masterOwnerReference, stampMasterPod, stampWorker, stampWorkers, templateProblems, workerSelector } from '../../../lib/plan/stamp';
+import {
+  masterOwnerReference,
+  stampMasterPod,
+  stampWorker,
+  stampWorkers,
+  templateProblems,
+  workerSelector,
+} from '../../../lib/plan/stamp';
 import { plan } from '../../support/fixtures';
 
-const p = plan({ applicationId: 'orders-0123456789ab', workerCount: 3, workerLabels: { team: 'data' }, workerAnnotations: { 'example.com/a': 'b' } });
+const p = plan({
+  applicationId: 'orders-0123456789ab',
+  workerCount: 3,
+  workerLabels: { team: 'data' },
+  workerAnnotations: { 'example.com/a': 'b' },
+});
 const template = p.workerTemplate as PodTemplate;
 const master = { name: 'orders-0123456789ab-x7k2p', uid: 'uid-master' };
 const input = { appId: p.spec.appId, namespace: 'jobs', template, master, masterHost: '10.244.1.7', masterPort: 5801 };
@@ -22,7 +34,14 @@ test('name, namespace, labels and annotations from the template, owner = the mas
   expect(w.metadata.labels!.team).toBe('data');
   expect(w.metadata.annotations).toEqual({ 'example.com/a': 'b' });
   expect(w.metadata.ownerReferences).toEqual([
-    { apiVersion: 'v1', kind: 'Pod', name: master.name, uid: 'uid-master', controller: false, blockOwnerDeletion: false },
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      name: master.name,
+      uid: 'uid-master',
+      controller: false,
+      blockOwnerDeletion: false,
+    },
   ]);
   expect(masterOwnerReference(master)).toEqual(w.metadata.ownerReferences![0]);
 });
@@ -38,7 +57,8 @@ test('the master address is stamped into SEATUNNEL_APPLICATION_MASTER_ADDRESS an
 test('builds no spec of its own: apart from the stamped values the spec is the template verbatim', () => {
   const w = stampWorker(input, 3);
   const stampedBack = structuredClone(w.spec!);
-  for (const e of stampedBack.containers[0].env!) if (e.name === 'ST_DOCKER_MEMBER_LIST' || e.name === 'SEATUNNEL_APPLICATION_MASTER_ADDRESS') e.value = '';
+  for (const e of stampedBack.containers[0].env!)
+    if (e.name === 'ST_DOCKER_MEMBER_LIST' || e.name === 'SEATUNNEL_APPLICATION_MASTER_ADDRESS') e.value = '';
   expect(stampedBack).toEqual(template.template!.spec);
 });
 
@@ -46,7 +66,9 @@ test('fields the runtime does not know are kept (the template may be newer than 
   const t = structuredClone(template) as PodTemplate & { template: { spec: Record<string, unknown> } };
   t.template.spec.someFutureField = { x: 1 };
   (t.template.spec.containers as unknown as Array<Record<string, unknown>>)[0].anotherOne = [1, 2];
-  const w = stampWorker({ ...input, template: t }, 1) as unknown as { spec: Record<string, unknown> & { containers: Array<Record<string, unknown>> } };
+  const w = stampWorker({ ...input, template: t }, 1) as unknown as {
+    spec: Record<string, unknown> & { containers: Array<Record<string, unknown>> };
+  };
   expect(w.spec.someFutureField).toEqual({ x: 1 });
   expect(w.spec.containers[0].anotherOne).toEqual([1, 2]);
 });
@@ -69,7 +91,9 @@ test('a template whose containers do not carry the master address env is refused
   const t = structuredClone(template);
   t.template!.spec!.containers[0].env = [];
   expect(templateProblems(t)).toHaveLength(1);
-  expect(() => stampWorker({ ...input, template: t }, 1)).toThrow(/cannot be used: no container has SEATUNNEL_APPLICATION_MASTER_ADDRESS/);
+  expect(() => stampWorker({ ...input, template: t }, 1)).toThrow(
+    /cannot be used: no container has SEATUNNEL_APPLICATION_MASTER_ADDRESS/,
+  );
   expect(templateProblems({ template: {} })).toEqual(['it has no Pod spec with containers']);
 });
 
@@ -83,7 +107,11 @@ describe('worker stamping', () => {
       expect(w).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
       expect(w.metadata.namespace).toBe(p.spec.namespace);
       expect(w.metadata.labels).toEqual(p.workerTemplate.template!.metadata!.labels);
-      expect(w.metadata.labels).toMatchObject({ [LABELS.applicationId]: p.spec.appId, [LABELS.role]: 'worker', pool: 'batch' });
+      expect(w.metadata.labels).toMatchObject({
+        [LABELS.applicationId]: p.spec.appId,
+        [LABELS.role]: 'worker',
+        pool: 'batch',
+      });
       expect(w.metadata.annotations).toEqual({ 'example.com/a': 'b' });
       expect(w.metadata.ownerReferences).toBeUndefined();
       expect(w.spec).toEqual(p.workerTemplate.template!.spec);
@@ -92,7 +120,16 @@ describe('worker stamping', () => {
 
   test('the spec is a copy: stamping never changes the template', () => {
     const before = JSON.stringify(p.workerTemplate);
-    const w = stampWorker({ template: p.workerTemplate, appId: p.spec.appId, namespace: p.spec.namespace, masterHost: '10.0.0.1', masterPort: 5801 }, 1);
+    const w = stampWorker(
+      {
+        template: p.workerTemplate,
+        appId: p.spec.appId,
+        namespace: p.spec.namespace,
+        masterHost: '10.0.0.1',
+        masterPort: 5801,
+      },
+      1,
+    );
     w.spec!.containers[0].image = 'changed';
     expect(JSON.stringify(p.workerTemplate)).toBe(before);
   });
@@ -109,7 +146,9 @@ describe('worker stamping', () => {
       },
       2,
     );
-    expect(w.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'master', uid: 'u-1', controller: false, blockOwnerDeletion: false }]);
+    expect(w.metadata.ownerReferences).toEqual([
+      { apiVersion: 'v1', kind: 'Pod', name: 'master', uid: 'u-1', controller: false, blockOwnerDeletion: false },
+    ]);
     const env = w.spec!.containers.find((c) => c.name === 'seatunnel')!.env!;
     expect(env.find((e) => e.name === ENV.masterAddress)?.value).toBe('10.244.0.7:5801');
     expect(env.find((e) => e.name === ENV.memberList)?.value).toBe('10.244.0.7:5801');
@@ -118,7 +157,10 @@ describe('worker stamping', () => {
   test('the master Pod as the Job controller creates it', () => {
     const m = stampMasterPod(p.job);
     expect(m.metadata.generateName).toBe(`${p.spec.appId}-`);
-    expect(m.metadata.labels).toMatchObject({ ...p.job.spec!.template.metadata!.labels, 'batch.kubernetes.io/job-name': p.spec.appId });
+    expect(m.metadata.labels).toMatchObject({
+      ...p.job.spec!.template.metadata!.labels,
+      'batch.kubernetes.io/job-name': p.spec.appId,
+    });
     expect(m.spec).toEqual(p.job.spec!.template.spec);
     expect(m.spec!.initContainers?.map((c) => c.name)).toEqual(['install-runtime']);
   });

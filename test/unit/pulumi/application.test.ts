@@ -25,7 +25,11 @@ beforeAll(async () => {
 });
 
 /** Constructs the component and waits until the mock monitor has seen every child. */
-async function deploy(name: string, args: applicationModule.SeaTunnelApplicationArgs | applicationModule.ResolvedSeaTunnelApplicationArgs, opts = {}) {
+async function deploy(
+  name: string,
+  args: applicationModule.SeaTunnelApplicationArgs | applicationModule.ResolvedSeaTunnelApplicationArgs,
+  opts = {},
+) {
   const before = m.registered.length;
   const app = new lib.SeaTunnelApplication(name, args, opts);
   const urns = await Promise.all([app, app.job, ...app.dependents, app.start].map((r) => m.value(r.urn)));
@@ -37,7 +41,10 @@ async function deploy(name: string, args: applicationModule.SeaTunnelApplication
 const full = props({
   name: 'full',
   namespace: 'jobs',
-  configMaps: { settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } }, drivers: { ref: 'jdbc' } },
+  configMaps: {
+    settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } },
+    drivers: { ref: 'jdbc' },
+  },
   secrets: { db: { data: { password: 's3cret' }, mounts: { password: '/etc/db/password' } } },
   env: { A: 'a', B: { secret: 'db', key: 'password' } },
 });
@@ -47,7 +54,8 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     const { app, urns, registered } = await deploy('full', full);
     const plan = app.plan;
     const deps = dependents(plan);
-    const typeOf = (o: KubeObject) => `kubernetes:${o.apiVersion.includes('/') ? o.apiVersion : `core/${o.apiVersion}`}:${o.kind}`;
+    const typeOf = (o: KubeObject) =>
+      `kubernetes:${o.apiVersion.includes('/') ? o.apiVersion : `core/${o.apiVersion}`}:${o.kind}`;
     const seen = registered.map((r) => `${r.type} ${r.name}`);
     // The SDK registers a resource only once its inputs (the Job's uid) and its dependsOn are
     // resolved: the Job comes right after the component, the JobPatch after every dependent.
@@ -56,7 +64,9 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     expect(seen[seen.length - 1]).toBe(`kubernetes:batch/v1:JobPatch JobPatch-${plan.job.metadata.name}`);
     expect(seen.slice(2, -1).sort()).toEqual(deps.map((o) => `${typeOf(o)} ${o.kind}-${o.metadata.name}`).sort());
     // `dependents` lists them in the plan's creation order.
-    expect(urns.slice(2, -1)).toEqual(deps.map((o) => expect.stringMatching(new RegExp(`::${o.kind}-${o.metadata.name}$`))));
+    expect(urns.slice(2, -1)).toEqual(
+      deps.map((o) => expect.stringMatching(new RegExp(`::${o.kind}-${o.metadata.name}$`))),
+    );
     expect(deps.map((o) => o.kind)).toEqual([
       'ServiceAccount',
       'Role',
@@ -100,7 +110,14 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     const jobName = app.plan.job.metadata.name;
     const byName = new Map(registered.map((r) => [r.name, r]));
     const expectedOwner = jobOwnerReference(jobName, mockJobUid(jobName));
-    expect(expectedOwner).toEqual({ apiVersion: 'batch/v1', kind: 'Job', name: jobName, uid: `uid-${jobName}`, controller: false, blockOwnerDeletion: false });
+    expect(expectedOwner).toEqual({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      name: jobName,
+      uid: `uid-${jobName}`,
+      controller: false,
+      blockOwnerDeletion: false,
+    });
     for (const o of dependents(app.plan)) {
       const r = byName.get(`${o.kind}-${o.metadata.name}`);
       expect(r).toBeDefined();
@@ -159,7 +176,10 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
   });
 
   test("names are deterministic: the plan's, never autonamed", async () => {
-    const { app, registered } = await deploy('names', props({ name: 'names', rbacCreate: false, networkPolicyEnabled: false }));
+    const { app, registered } = await deploy(
+      'names',
+      props({ name: 'names', rbacCreate: false, networkPolicyEnabled: false }),
+    );
     const custom = registered.filter((r) => r.custom);
     expect(custom.map((r) => r.type)).toEqual([
       'kubernetes:batch/v1:Job',
@@ -169,7 +189,8 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
       'kubernetes:core/v1:PodTemplate',
       'kubernetes:batch/v1:JobPatch',
     ]);
-    for (const r of custom) expect((r.inputs.metadata as { name: string }).name).toMatch(new RegExp(`^${app.spec.appId}`));
+    for (const r of custom)
+      expect((r.inputs.metadata as { name: string }).name).toMatch(new RegExp(`^${app.spec.appId}`));
   });
 
   test('a provider reaches every child: given in the args, or to the component as usual', async () => {

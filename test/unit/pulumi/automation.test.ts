@@ -18,7 +18,10 @@ describe('prepareJobs: every job resolved before any stack runs', () => {
       [
         { config: example },
         { application: props({ name: 'orders' }) },
-        { stack: 'clicks-prod', config: { template: 'dataTeam', application: { name: 'clicks' }, jobConfig: JOB_CONFIG } },
+        {
+          stack: 'clicks-prod',
+          config: { template: 'dataTeam', application: { name: 'clicks' }, jobConfig: JOB_CONFIG },
+        },
       ],
       { projectDir: root, templates: TEAM_TEMPLATES },
     );
@@ -54,7 +57,12 @@ describe('prepareJobs: every job resolved before any stack runs', () => {
 
 describe('the CLI environment', () => {
   test('local file backend, passphrase, no plugin downloads, no update checks', () => {
-    const env = automationEnv({ backendDir: '/var/state', passphrase: 'pw', pulumiHome: '/var/home', kubeconfig: '/etc/kube.yaml' });
+    const env = automationEnv({
+      backendDir: '/var/state',
+      passphrase: 'pw',
+      pulumiHome: '/var/home',
+      kubeconfig: '/etc/kube.yaml',
+    });
     expect(env).toEqual({
       PULUMI_BACKEND_URL: 'file:///var/state',
       PULUMI_CONFIG_PASSPHRASE: 'pw',
@@ -82,7 +90,9 @@ describe('the CLI environment', () => {
 
   test('no CLI at pulumiRoot: a clear error, nothing downloaded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'no-cli-'));
-    await expect(upJobs([{ application: props() }], { backendDir: join(dir, 'state'), passphrase: '', pulumiRoot: dir })).rejects.toThrow(
+    await expect(
+      upJobs([{ application: props() }], { backendDir: join(dir, 'state'), passphrase: '', pulumiRoot: dir }),
+    ).rejects.toThrow(
       new RegExp(`no usable Pulumi CLI at ${dir}/bin/pulumi \\(build one with tools/pulumi/build.sh\\)`),
     );
   });
@@ -100,11 +110,22 @@ describe('stack config written for `config` jobs', () => {
       jobConfig: JOB_CONFIG,
       template: 'platform',
     });
-    expect(withSecrets['seatunnel:application']).toEqual({ value: JSON.stringify({ name: 'x', secrets: { db: { data: { password: 'p' } } } }), secret: true });
+    expect(withSecrets['seatunnel:application']).toEqual({
+      value: JSON.stringify({ name: 'x', secrets: { db: { data: { password: 'p' } } } }),
+      secret: true,
+    });
     expect(withSecrets['seatunnel:jobConfig'].secret).toBe(true);
     expect(withSecrets['seatunnel:template']).toEqual({ value: 'platform', secret: false });
-    expect(stackConfigValues({ deployment: { 'kubernetes.secret.db.data.password': 'p' } })['seatunnel:deployment'].secret).toBe(true);
-    expect(stackConfigValues({ deployment: { kubernetes: { secret: { db: { data: { password: 'p' } } } } } })['seatunnel:deployment'].secret).toBe(true);
-    expect(stackConfigValues({ deployment: { kubernetes: { image: 'a/b:1' } } })['seatunnel:deployment'].secret).toBe(false);
+    expect(
+      stackConfigValues({ deployment: { 'kubernetes.secret.db.data.password': 'p' } })['seatunnel:deployment'].secret,
+    ).toBe(true);
+    expect(
+      stackConfigValues({ deployment: { kubernetes: { secret: { db: { data: { password: 'p' } } } } } })[
+        'seatunnel:deployment'
+      ].secret,
+    ).toBe(true);
+    expect(stackConfigValues({ deployment: { kubernetes: { image: 'a/b:1' } } })['seatunnel:deployment'].secret).toBe(
+      false,
+    );
   });
 });

@@ -34,13 +34,21 @@ export async function installMocks(project = 'seatunnel-jobs', stack = 'unit'): 
   await pulumi.runtime.setMocks(
     {
       newResource: (args) => {
-        registered.push({ type: args.type, name: args.name, inputs: args.inputs, custom: args.custom ?? false, provider: args.provider });
+        registered.push({
+          type: args.type,
+          name: args.name,
+          inputs: args.inputs,
+          custom: args.custom ?? false,
+          provider: args.provider,
+        });
         const inputs = args.inputs as { metadata?: { name?: string; namespace?: string } };
         const state =
           args.type === 'kubernetes:batch/v1:Job'
             ? { ...args.inputs, metadata: { ...inputs.metadata, uid: mockJobUid(inputs.metadata?.name ?? args.name) } }
             : args.inputs;
-        const id = inputs.metadata?.name ? `${inputs.metadata.namespace ?? ''}/${inputs.metadata.name}` : `${args.name}-id`;
+        const id = inputs.metadata?.name
+          ? `${inputs.metadata.namespace ?? ''}/${inputs.metadata.name}`
+          : `${args.name}-id`;
         return { id, state };
       },
       call: (args) => args.inputs,
@@ -67,13 +75,18 @@ export async function installMocks(project = 'seatunnel-jobs', stack = 'unit'): 
 export function isSecretValue(v: unknown): v is { value: unknown } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { runtime } = require('@pulumi/pulumi') as typeof pulumiModule;
-  return typeof v === 'object' && v !== null && (v as Record<string, unknown>)[runtime.specialSigKey] === runtime.specialSecretSig;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as Record<string, unknown>)[runtime.specialSigKey] === runtime.specialSecretSig
+  );
 }
 
 /** A deep copy with every secret wrapper replaced by its value. */
 export function unwrapSecrets(v: unknown): unknown {
   if (isSecretValue(v)) return unwrapSecrets(v.value);
   if (Array.isArray(v)) return v.map(unwrapSecrets);
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
+  if (typeof v === 'object' && v !== null)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, unwrapSecrets(x)]));
   return v;
 }

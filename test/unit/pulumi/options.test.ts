@@ -51,7 +51,13 @@ describe('child resource options', () => {
     const ctx = { parent: component, provider, customTimeouts };
     expect(jobOptions(ctx)).toMatchObject({ provider, customTimeouts });
     expect(startOptions(ctx, job, deps)).toMatchObject({ provider, customTimeouts });
-    expect(dependentOptions(ctx, job)).toEqual({ parent: component, provider, dependsOn: [job], deleteBeforeReplace: true, replaceWith: [job] });
+    expect(dependentOptions(ctx, job)).toEqual({
+      parent: component,
+      provider,
+      dependsOn: [job],
+      deleteBeforeReplace: true,
+      replaceWith: [job],
+    });
   });
 
   test('nothing inherited by accident: no provider key unless one is given; a fresh ignoreChanges array each time', () => {

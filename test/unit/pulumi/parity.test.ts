@@ -39,14 +39,16 @@ function normalise(o: Obj): Obj {
   const copy = JSON.parse(JSON.stringify(o)) as Obj;
   delete copy.metadata.ownerReferences;
   if (copy.metadata.annotations) {
-    for (const k of Object.keys(copy.metadata.annotations)) if (k.startsWith('pulumi.com/')) delete copy.metadata.annotations[k];
+    for (const k of Object.keys(copy.metadata.annotations))
+      if (k.startsWith('pulumi.com/')) delete copy.metadata.annotations[k];
     if (Object.keys(copy.metadata.annotations).length === 0) delete copy.metadata.annotations;
   }
   if (copy.kind === 'Job') delete copy.spec!.suspend;
   return copy;
 }
 
-const byKey = (objects: Obj[]) => Object.fromEntries(objects.map((o) => [`${o.kind} ${o.metadata.namespace}/${o.metadata.name}`, o]));
+const byKey = (objects: Obj[]) =>
+  Object.fromEntries(objects.map((o) => [`${o.kind} ${o.metadata.namespace}/${o.metadata.name}`, o]));
 
 /** The Pulumi inputs of one application (JobPatch aside), after checking the Pulumi-only parts. */
 async function pulumiObjects(name: string, spec: ApplicationSpec): Promise<{ objects: Obj[]; patch: Registered }> {
@@ -68,7 +70,14 @@ async function pulumiObjects(name: string, spec: ApplicationSpec): Promise<{ obj
         expect(o.metadata.ownerReferences).toBeUndefined();
       } else {
         expect(o.metadata.ownerReferences).toEqual([
-          { apiVersion: 'batch/v1', kind: 'Job', name: spec.appId, uid: mockJobUid(spec.appId), controller: false, blockOwnerDeletion: false },
+          {
+            apiVersion: 'batch/v1',
+            kind: 'Job',
+            name: spec.appId,
+            uid: mockJobUid(spec.appId),
+            controller: false,
+            blockOwnerDeletion: false,
+          },
         ]);
       }
       return unwrapSecrets(o) as Obj;
@@ -92,7 +101,11 @@ const teamJob = (name: keyof typeof teamApplications): StackJobConfig => {
 
 /** The cdk8s app's charts, in order, and the stack config a Pulumi stack would use for each. */
 const DOORS: ReadonlyArray<[string, number, StackJobConfig]> = [
-  ['the bundled example (deployment file + job file)', 0, { deploymentFile: 'apps/examples/deploy.conf', jobFile: 'apps/examples/job.conf' }],
+  [
+    'the bundled example (deployment file + job file)',
+    0,
+    { deploymentFile: 'apps/examples/deploy.conf', jobFile: 'apps/examples/job.conf' },
+  ],
   ['team template application "orders"', 1, teamJob('orders')],
   ['team template application "payments"', 2, teamJob('payments')],
   ['team template application "clicks"', 3, teamJob('clicks')],
@@ -114,7 +127,10 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
     const { objects: fromPulumi, patch } = await pulumiObjects(`door-${chartIndex}`, spec);
     expect(fromPulumi).toHaveLength(fromCdk8s.length);
     expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));
-    expect(patch.inputs).toMatchObject({ metadata: { name: spec.appId, namespace: spec.namespace }, spec: { suspend: false } });
+    expect(patch.inputs).toMatchObject({
+      metadata: { name: spec.appId, namespace: spec.namespace },
+      spec: { suspend: false },
+    });
   });
 
   test('an application using owned Secrets and ConfigMaps, RBAC and policies (typed props on both sides)', async () => {
@@ -123,8 +139,12 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       namespace: 'jobs',
       image: 'apache/seatunnel:2.3.12',
       workerCount: 3,
-      jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
-      configMaps: { settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } }, drivers: { ref: 'jdbc' } },
+      jobConfig:
+        'env { job.mode = "BATCH" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
+      configMaps: {
+        settings: { data: { 'x.properties': 'a=1' }, mounts: { 'x.properties': '/etc/x.properties' } },
+        drivers: { ref: 'jdbc' },
+      },
       secrets: { db: { data: { password: 'p', user: 'u' }, mounts: { password: '/etc/db/password' } } },
       env: { A: 'a', B: { secret: 'db', key: 'user' } },
       checkpointPvc: 'ckpt',
@@ -152,9 +172,16 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
     const { objects: fromPulumi } = await pulumiObjects('kitchen-sink', chart.application.spec);
     expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));
     // Both doors take kubernetes.config-map: mounted, never among the objects they create.
-    const job = fromPulumi.find((o) => o.kind === 'Job') as unknown as { spec: { template: { spec: { volumes: unknown[] } } } };
-    expect(job.spec.template.spec.volumes).toContainEqual({ name: 'seatunnel-config', configMap: { name: 'seatunnel-config' } });
-    expect(fromPulumi.filter((o) => o.kind === 'ConfigMap').map((o) => (o.metadata as { name: string }).name)).not.toContain('seatunnel-config');
+    const job = fromPulumi.find((o) => o.kind === 'Job') as unknown as {
+      spec: { template: { spec: { volumes: unknown[] } } };
+    };
+    expect(job.spec.template.spec.volumes).toContainEqual({
+      name: 'seatunnel-config',
+      configMap: { name: 'seatunnel-config' },
+    });
+    expect(
+      fromPulumi.filter((o) => o.kind === 'ConfigMap').map((o) => (o.metadata as { name: string }).name),
+    ).not.toContain('seatunnel-config');
   });
 
   test('an HA application: the same StatefulSet, REST Service and coordinator Job from both doors', async () => {
@@ -163,7 +190,8 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       namespace: 'jobs',
       image: 'apache/seatunnel:2.3.8',
       workerCount: 2,
-      jobConfig: 'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
+      jobConfig:
+        'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
       checkpointPvc: 'ckpt',
       haEnabled: true,
       haMasters: 3,
@@ -198,8 +226,16 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       metadata: { name: 'j', annotations: { 'pulumi.com/skipAwait': 'true', keep: 'me' }, ownerReferences: [{}] },
       spec: { suspend: true, backoffLimit: 0 },
     };
-    expect(normalise(job)).toEqual({ kind: 'Job', metadata: { name: 'j', annotations: { keep: 'me' } }, spec: { backoffLimit: 0 } });
-    const cm: Obj = { kind: 'ConfigMap', metadata: { name: 'c', annotations: { 'pulumi.com/x': 'y' } }, spec: { suspend: true } };
+    expect(normalise(job)).toEqual({
+      kind: 'Job',
+      metadata: { name: 'j', annotations: { keep: 'me' } },
+      spec: { backoffLimit: 0 },
+    });
+    const cm: Obj = {
+      kind: 'ConfigMap',
+      metadata: { name: 'c', annotations: { 'pulumi.com/x': 'y' } },
+      spec: { suspend: true },
+    };
     expect(normalise(cm)).toEqual({ kind: 'ConfigMap', metadata: { name: 'c' }, spec: { suspend: true } });
   });
 });

@@ -8,7 +8,12 @@ import { packageRoot } from '../../../lib/cli/io';
 import { loadApplication } from '../../../lib/model/load';
 import { resolveApplication } from '../../../lib/model/resolve';
 import { dataTeam } from '../../../apps/examples/team/template';
-import { applicationFromStackConfig, readStackJobConfig, STACK_CONFIG_KEYS, type StackJobConfig } from '../../../lib/pulumi/stack-config';
+import {
+  applicationFromStackConfig,
+  readStackJobConfig,
+  STACK_CONFIG_KEYS,
+  type StackJobConfig,
+} from '../../../lib/pulumi/stack-config';
 import { JOB_CONFIG, problems } from '../../support/fixtures';
 
 const root = packageRoot();
@@ -18,7 +23,11 @@ const example = { deploymentFile: 'apps/examples/deploy.conf', jobFile: 'apps/ex
 
 describe('reading the stack config', () => {
   test('reads every key of the seatunnel namespace, objects with getObject', () => {
-    const values: Record<string, unknown> = { deploymentFile: 'd.conf', overrides: { 'application.worker-count': 3 }, template: 'platform' };
+    const values: Record<string, unknown> = {
+      deploymentFile: 'd.conf',
+      overrides: { 'application.worker-count': 3 },
+      template: 'platform',
+    };
     const calls: string[] = [];
     const cfg = readStackJobConfig({
       get: (k) => {
@@ -31,7 +40,11 @@ describe('reading the stack config', () => {
       },
     });
     expect(cfg).toEqual(values);
-    expect(calls).toEqual(STACK_CONFIG_KEYS.map((k) => (['deployment', 'overrides', 'application'].includes(k) ? `getObject ${k}` : `get ${k}`)));
+    expect(calls).toEqual(
+      STACK_CONFIG_KEYS.map((k) =>
+        ['deployment', 'overrides', 'application'].includes(k) ? `getObject ${k}` : `get ${k}`,
+      ),
+    );
   });
 });
 
@@ -39,7 +52,11 @@ describe('the SeaTunnel way: a deployment file and a job file', () => {
   test('the bundled example resolves exactly as the CLI and cdk8s resolve it (derived, stable IDs)', () => {
     const spec = load(example);
     const direct = loadApplication(
-      { deploymentText: readFileSync(join(root, example.deploymentFile), 'utf8'), jobConfig: readFileSync(join(root, example.jobFile), 'utf8'), env: {} },
+      {
+        deploymentText: readFileSync(join(root, example.deploymentFile), 'utf8'),
+        jobConfig: readFileSync(join(root, example.jobFile), 'utf8'),
+        env: {},
+      },
       { ids: 'derived' },
     );
     expect(spec).toEqual(direct);
@@ -64,7 +81,10 @@ describe('the SeaTunnel way: a deployment file and a job file', () => {
       'application { name = orders, worker-count = 3 }\nkubernetes { namespace = etl, image = "apache/seatunnel:2.3.12", labels = "team:data" }\n',
     );
     writeFileSync(join(dir, 'job.conf'), JOB_CONFIG);
-    const fromFile = applicationFromStackConfig({ deploymentFile: 'deploy.conf', jobFile: 'job.conf' }, { baseDir: dir, env: {} });
+    const fromFile = applicationFromStackConfig(
+      { deploymentFile: 'deploy.conf', jobFile: 'job.conf' },
+      { baseDir: dir, env: {} },
+    );
     const structured = applicationFromStackConfig(
       {
         deployment: {
@@ -81,7 +101,12 @@ describe('the SeaTunnel way: a deployment file and a job file', () => {
 
   test("problems are reported with the deployment file's keys", () => {
     expect(
-      problems(() => load({ deployment: { application: { 'worker-count': 0 }, kubernetes: { image: 'a/b:1', namspace: 'x' } }, jobConfig: JOB_CONFIG })),
+      problems(() =>
+        load({
+          deployment: { application: { 'worker-count': 0 }, kubernetes: { image: 'a/b:1', namspace: 'x' } },
+          jobConfig: JOB_CONFIG,
+        }),
+      ),
     ).toEqual([
       expect.stringMatching(/^kubernetes\.namspace: unknown option; did you mean kubernetes\.namespace\?/),
       expect.stringMatching(/^application\.worker-count: must be between 1 and/),
@@ -91,32 +116,55 @@ describe('the SeaTunnel way: a deployment file and a job file', () => {
 
 describe('the TypeScript way: typed props', () => {
   test('typed props with a job file', () => {
-    const spec = load({ application: { name: 'orders', image: 'apache/seatunnel:2.3.12', workerCount: 2 }, jobFile: 'apps/examples/team/orders.conf' });
+    const spec = load({
+      application: { name: 'orders', image: 'apache/seatunnel:2.3.12', workerCount: 2 },
+      jobFile: 'apps/examples/team/orders.conf',
+    });
     expect(spec).toEqual(
       resolveApplication(
-        { name: 'orders', image: 'apache/seatunnel:2.3.12', workerCount: 2, jobConfig: readFileSync(join(root, 'apps/examples/team/orders.conf'), 'utf8') },
+        {
+          name: 'orders',
+          image: 'apache/seatunnel:2.3.12',
+          workerCount: 2,
+          jobConfig: readFileSync(join(root, 'apps/examples/team/orders.conf'), 'utf8'),
+        },
         { ids: 'derived' },
       ),
     );
   });
 
   test('a team template by name: its defaults under the props, its locks enforced', () => {
-    const spec = load({ template: 'dataTeam', application: { name: 'orders', workerCount: 3 }, jobFile: 'apps/examples/team/orders.conf' });
+    const spec = load({
+      template: 'dataTeam',
+      application: { name: 'orders', workerCount: 3 },
+      jobFile: 'apps/examples/team/orders.conf',
+    });
     expect(spec.namespace).toBe('data-jobs');
     expect(spec.labels).toMatchObject({ 'cost-center': 'cc-42', team: 'data' });
     expect(spec.worker.cpuMillicores).toBe(2000);
     expect(spec).toEqual(
-      resolveApplication(dataTeam.application({ name: 'orders', workerCount: 3, jobConfig: spec.jobConfig.kind === 'inline' ? spec.jobConfig.text : '' }), {
-        ids: 'derived',
-      }),
+      resolveApplication(
+        dataTeam.application({
+          name: 'orders',
+          workerCount: 3,
+          jobConfig: spec.jobConfig.kind === 'inline' ? spec.jobConfig.text : '',
+        }),
+        {
+          ids: 'derived',
+        },
+      ),
     );
-    expect(problems(() => load({ template: 'platform', application: { name: 'x', namespace: 'elsewhere' }, jobConfig: JOB_CONFIG }))).toEqual([
-      expect.stringMatching(/^namespace: is locked by the platform template/),
-    ]);
+    expect(
+      problems(() =>
+        load({ template: 'platform', application: { name: 'x', namespace: 'elsewhere' }, jobConfig: JOB_CONFIG }),
+      ),
+    ).toEqual([expect.stringMatching(/^namespace: is locked by the platform template/)]);
   });
 
   test("a template's locks hold for deployment files too; its defaults sit under the file", () => {
-    expect(problems(() => load({ ...example, template: 'platform' }))).toEqual([expect.stringMatching(/^namespace: is locked by the platform template/)]);
+    expect(problems(() => load({ ...example, template: 'platform' }))).toEqual([
+      expect.stringMatching(/^namespace: is locked by the platform template/),
+    ]);
     const spec = load({ deployment: { application: { name: 'x' } }, jobConfig: JOB_CONFIG, template: 'platform' });
     expect(spec.namespace).toBe('data-jobs');
     expect(spec.image).toBe('registry.example.com/platform/seatunnel:2.3.12');
@@ -125,7 +173,9 @@ describe('the TypeScript way: typed props', () => {
 
 describe('invalid stack config: every problem at once, named by its config key', () => {
   test('nothing configured', () => {
-    expect(problems(() => load({}))).toEqual([expect.stringMatching(/^seatunnel: no application configured: set seatunnel:deploymentFile/)]);
+    expect(problems(() => load({}))).toEqual([
+      expect.stringMatching(/^seatunnel: no application configured: set seatunnel:deploymentFile/),
+    ]);
   });
 
   test('conflicting, unknown and missing things', () => {
@@ -151,9 +201,15 @@ describe('invalid stack config: every problem at once, named by its config key',
   });
 
   test('overrides without a deployment; a non-object where an object belongs; a directory as a file', () => {
-    expect(problems(() => load({ application: { name: 'x', image: 'a/b:1' }, overrides: { 'application.worker-count': 2 }, jobConfig: JOB_CONFIG }))).toEqual([
-      expect.stringMatching(/^seatunnel:overrides: overrides apply to a deployment/),
-    ]);
+    expect(
+      problems(() =>
+        load({
+          application: { name: 'x', image: 'a/b:1' },
+          overrides: { 'application.worker-count': 2 },
+          jobConfig: JOB_CONFIG,
+        }),
+      ),
+    ).toEqual([expect.stringMatching(/^seatunnel:overrides: overrides apply to a deployment/)]);
     expect(problems(() => load({ application: 'name=x' as unknown as object, jobConfig: JOB_CONFIG }))).toEqual([
       expect.stringMatching(/^seatunnel:application: must be an object/),
     ]);
@@ -163,8 +219,8 @@ describe('invalid stack config: every problem at once, named by its config key',
   });
 
   test("the model's own problems come through unchanged", () => {
-    expect(problems(() => load({ application: { name: 'x', image: 'a/b:1', workerCount: 0 }, jobConfig: JOB_CONFIG }))).toEqual([
-      expect.stringMatching(/^workerCount: must be between 1 and/),
-    ]);
+    expect(
+      problems(() => load({ application: { name: 'x', image: 'a/b:1', workerCount: 0 }, jobConfig: JOB_CONFIG })),
+    ).toEqual([expect.stringMatching(/^workerCount: must be between 1 and/)]);
   });
 });

@@ -43,7 +43,12 @@ describe('footprint', () => {
 
   test('LimitRange defaulting fills in what a container leaves out', () => {
     const lr = [
-      { metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m' } }] } },
+      {
+        metadata: { name: 'lr' },
+        spec: {
+          limits: [{ type: 'Container', default: { cpu: '500m', memory: '256Mi' }, defaultRequest: { cpu: '100m' } }],
+        },
+      },
     ];
     const c = defaultedContainer({ name: 'x', resources: {} }, false, lr);
     expect(c.limits).toEqual({ cpu: 0.5, memory: 256 * 1024 ** 2 });
@@ -79,19 +84,39 @@ describe('ResourceQuota headroom', () => {
   });
 
   test('fits: no problem; object counts are checked too', () => {
-    expect(checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { pods: '10', cpu: '8', memory: '8Gi' } } }], fp())).toEqual([]);
     expect(
-      checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { 'count/jobs.batch': '2' } }, status: { used: { 'count/jobs.batch': '2' } } }], fp())[0].message,
+      checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { pods: '10', cpu: '8', memory: '8Gi' } } }], fp()),
+    ).toEqual([]);
+    expect(
+      checkQuotas(
+        [
+          {
+            metadata: { name: 'q' },
+            spec: { hard: { 'count/jobs.batch': '2' } },
+            status: { used: { 'count/jobs.batch': '2' } },
+          },
+        ],
+        fp(),
+      )[0].message,
     ).toMatch(/count\/jobs\.batch: the application needs 1, but only 0 of 2 is free/);
   });
 
   test('scoped quotas only count the Pods they select', () => {
     const terminatingOnly = { metadata: { name: 't' }, spec: { hard: { pods: '1' }, scopes: ['Terminating'] } };
     expect(checkQuotas([terminatingOnly], fp())).toEqual([]);
-    expect(checkQuotas([{ ...terminatingOnly, spec: { ...terminatingOnly.spec, scopes: ['NotTerminating', 'NotBestEffort'] } }], fp())).toHaveLength(1);
+    expect(
+      checkQuotas(
+        [{ ...terminatingOnly, spec: { ...terminatingOnly.spec, scopes: ['NotTerminating', 'NotBestEffort'] } }],
+        fp(),
+      ),
+    ).toHaveLength(1);
     expect(
       quotaScopesMatch(
-        { spec: { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } } },
+        {
+          spec: {
+            scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] },
+          },
+        },
         { terminating: false, bestEffort: false },
       ),
     ).toBe(false);
@@ -104,8 +129,15 @@ describe('ResourceQuota headroom', () => {
   });
 
   test('a quota on limits rejects containers without a limit', () => {
-    const f = applicationFootprint({ containers: [{ name: 'm', resources: { requests: { cpu: '1' } } }] }, { containers: [{ name: 'w' }] }, 1, objects);
-    const msgs = checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { 'limits.cpu': '100' } } }], f).map((x) => x.message);
+    const f = applicationFootprint(
+      { containers: [{ name: 'm', resources: { requests: { cpu: '1' } } }] },
+      { containers: [{ name: 'w' }] },
+      1,
+      objects,
+    );
+    const msgs = checkQuotas([{ metadata: { name: 'q' }, spec: { hard: { 'limits.cpu': '100' } } }], f).map(
+      (x) => x.message,
+    );
     expect(msgs.some((m) => /master Pod's container "m" sets no limit for cpu/.test(m))).toBe(true);
   });
 });
@@ -127,22 +159,38 @@ describe('LimitRange compatibility', () => {
       fp(),
     );
     const msgs = problems.map((x) => x.message);
-    expect(msgs).toContain('LimitRange lr: the worker Pod\'s container "seatunnel": memory limit 2Gi is above the maximum 1536Mi per Container');
-    expect(msgs).toContain('LimitRange lr: the master Pod\'s container "seatunnel": cpu request 1 is below the minimum 2 per Container');
-    expect(msgs).toContain('LimitRange lr: the master Pod\'s init container "install-runtime": cpu request 100m is below the minimum 2 per Container');
+    expect(msgs).toContain(
+      'LimitRange lr: the worker Pod\'s container "seatunnel": memory limit 2Gi is above the maximum 1536Mi per Container',
+    );
+    expect(msgs).toContain(
+      'LimitRange lr: the master Pod\'s container "seatunnel": cpu request 1 is below the minimum 2 per Container',
+    );
+    expect(msgs).toContain(
+      'LimitRange lr: the master Pod\'s init container "install-runtime": cpu request 100m is below the minimum 2 per Container',
+    );
     expect(msgs).toContain('LimitRange lr: the worker Pod: cpu limit 2 is above the maximum 1500m per Pod');
     expect(msgs.some((m) => /ratio/.test(m))).toBe(false); // requests == limits
   });
 
   test('defaults are noted, with whether they apply', () => {
-    const { problems, notes } = checkLimitRanges([{ metadata: { name: 'd' }, spec: { limits: [{ type: 'Container', default: { cpu: '1' } }] } }], fp());
+    const { problems, notes } = checkLimitRanges(
+      [{ metadata: { name: 'd' }, spec: { limits: [{ type: 'Container', default: { cpu: '1' } }] } }],
+      fp(),
+    );
     expect(problems).toEqual([]);
     expect(notes[0]).toMatch(/LimitRange d sets container defaults \(limit cpu 1\); none applies/);
   });
 });
 
 describe('with HA', () => {
-  const ha = plan({ workerCount: 3, workerCpuCores: 2, workerMemoryMb: 2048, haEnabled: true, haMasters: 3, checkpointPvc: 'ckpt' });
+  const ha = plan({
+    workerCount: 3,
+    workerCpuCores: 2,
+    workerMemoryMb: 2048,
+    haEnabled: true,
+    haMasters: 3,
+    checkpointPvc: 'ckpt',
+  });
   const haFp = () =>
     applicationFootprint(ha.job.spec!.template.spec!, ha.workerTemplate.template!.spec!, 3, objects, [], {
       spec: ha.masters!.spec!.template.spec!,

@@ -31,11 +31,17 @@ describe('readKubeconfig', () => {
   test('data fields and the current context', () => {
     const r = readKubeconfig(
       '/x/kubeconfig',
-      config({ 'certificate-authority-data': b64('CA'), 'tls-server-name': 'api' }, { 'client-certificate-data': b64('CERT'), 'client-key-data': b64('KEY') }),
+      config(
+        { 'certificate-authority-data': b64('CA'), 'tls-server-name': 'api' },
+        { 'client-certificate-data': b64('CERT'), 'client-key-data': b64('KEY') },
+      ),
     );
     expect(r).toEqual({
       kind: 'static',
-      connection: { server: 'https://10.0.0.1:6443', tls: { ca: Buffer.from('CA'), cert: Buffer.from('CERT'), key: Buffer.from('KEY'), servername: 'api' } },
+      connection: {
+        server: 'https://10.0.0.1:6443',
+        tls: { ca: Buffer.from('CA'), cert: Buffer.from('CERT'), key: Buffer.from('KEY'), servername: 'api' },
+      },
     });
   });
 
@@ -74,7 +80,10 @@ describe('readKubeconfig', () => {
   test.each([
     ['apiVersion: v1\nkind: Config\n', /no current-context/],
     ['current-context: nope\ncontexts: []\n', /current-context "nope" is not among its contexts/],
-    ['current-context: c\ncontexts: [{name: c, context: {cluster: gone, user: u}}]\n', /names cluster "gone", which the kubeconfig does not define/],
+    [
+      'current-context: c\ncontexts: [{name: c, context: {cluster: gone, user: u}}]\n',
+      /names cluster "gone", which the kubeconfig does not define/,
+    ],
     [
       'current-context: c\ncontexts: [{name: c, context: {cluster: k}}]\nclusters: [{name: k, cluster: {certificate-authority: /nonexistent/ca}}]\n',
       /has no server/,

@@ -11,7 +11,11 @@ import { parseStatusFilter } from '../../../lib/submit/statuses';
 
 const NOW = Date.parse('2026-01-02T00:00:00Z');
 
-function job(ns: string, id: string, o: { suspend?: boolean; conditions?: string[]; annotations?: Record<string, string>; uid?: string } = {}): Job {
+function job(
+  ns: string,
+  id: string,
+  o: { suspend?: boolean; conditions?: string[]; annotations?: Record<string, string>; uid?: string } = {},
+): Job {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -30,7 +34,12 @@ function job(ns: string, id: string, o: { suspend?: boolean; conditions?: string
 
 function pod(ns: string, id: string, role: 'master' | 'worker', name: string, phase: string, exitCode?: number): Pod {
   return {
-    metadata: { name, namespace: ns, labels: { [LABELS.applicationId]: id, [LABELS.role]: role }, creationTimestamp: '2026-01-01T22:30:01Z' },
+    metadata: {
+      name,
+      namespace: ns,
+      labels: { [LABELS.applicationId]: id, [LABELS.role]: role },
+      creationTimestamp: '2026-01-01T22:30:01Z',
+    },
     spec: { containers: [{ name: 'seatunnel' }] },
     status: {
       phase,
@@ -49,7 +58,12 @@ function pod(ns: string, id: string, role: 'master' | 'worker', name: string, ph
 }
 
 const running = job('a', 'run-1', {
-  annotations: { [ANNOTATIONS.phase]: 'Running', [ANNOTATIONS.workersDesired]: '2', [ANNOTATIONS.workersRegistered]: '2', [ANNOTATIONS.zetaJobId]: '917' },
+  annotations: {
+    [ANNOTATIONS.phase]: 'Running',
+    [ANNOTATIONS.workersDesired]: '2',
+    [ANNOTATIONS.workersRegistered]: '2',
+    [ANNOTATIONS.zetaJobId]: '917',
+  },
 });
 const failed = job('a', 'fail-1', { conditions: ['Failed'], annotations: { [ANNOTATIONS.reason]: 'WorkerLost' } });
 const canceled = job('a', 'cancel-1', { conditions: ['Failed'] });
@@ -100,8 +114,15 @@ describe('deriveList', () => {
       'b/run-1 UNKNOWN',
       'b/wait-1 DEPLOYING',
     ]);
-    expect(reports.find((r) => r.applicationId === 'wait-1')).toMatchObject({ reason: 'FailedCreate', message: 'exceeded quota: pods' });
-    expect(reports.find((r) => r.applicationId === 'run-1')).toMatchObject({ name: 'name of run-1', createdAt: '2026-01-01T22:30:00Z', zetaJobId: '917' });
+    expect(reports.find((r) => r.applicationId === 'wait-1')).toMatchObject({
+      reason: 'FailedCreate',
+      message: 'exceeded quota: pods',
+    });
+    expect(reports.find((r) => r.applicationId === 'run-1')).toMatchObject({
+      name: 'name of run-1',
+      createdAt: '2026-01-01T22:30:00Z',
+      zetaJobId: '917',
+    });
   });
 
   test('the status filter keeps only the statuses asked for', () => {
@@ -114,7 +135,9 @@ describe('deriveList', () => {
 
   test('the Jobs selector is the application label, then the user selector', () => {
     expect(jobSelector()).toBe(`${LABELS.managedBy}=${MANAGED_BY},${LABELS.applicationId}`);
-    expect(jobSelector(' team in (a,b) ')).toBe(`${LABELS.managedBy}=${MANAGED_BY},${LABELS.applicationId},team in (a,b)`);
+    expect(jobSelector(' team in (a,b) ')).toBe(
+      `${LABELS.managedBy}=${MANAGED_BY},${LABELS.applicationId},team in (a,b)`,
+    );
   });
 });
 

@@ -4,7 +4,15 @@
 // followed, each ended Pod reported once, the end when every Pod has ended) against a fake API.
 // test/cluster/cli-logs.test.ts runs the same through the real API server and kubelet endpoint.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { Kube, KubeApiError, type KubeApi, type KubeRequest, type KubeResponse, type StreamEvents, type WatchEvents } from '../../../lib/kube';
+import {
+  Kube,
+  KubeApiError,
+  type KubeApi,
+  type KubeRequest,
+  type KubeResponse,
+  type StreamEvents,
+  type WatchEvents,
+} from '../../../lib/kube';
 import { LABELS } from '../../../lib/model/reserved';
 import { LineSplitter, linePrefix, logTargets, streamLogs, type LogsRequest } from '../../../lib/submit/logs';
 
@@ -45,13 +53,22 @@ describe('LineSplitter', () => {
     a.push('end\none-b');
     b.push('end\n');
     a.push('\n');
-    expect(printed).toEqual(['[pod/app-worker-1/seatunnel] one-a end', '[pod/app-worker-2/seatunnel] two-a end', '[pod/app-worker-1/seatunnel] one-b']);
+    expect(printed).toEqual([
+      '[pod/app-worker-1/seatunnel] one-a end',
+      '[pod/app-worker-2/seatunnel] two-a end',
+      '[pod/app-worker-1/seatunnel] one-b',
+    ]);
   });
 });
 
 const APP = 'orders-1a2b';
 
-function pod(name: string, role: string, phase = 'Running', extra: { uid?: string; created?: string; exitCode?: number } = {}): Pod {
+function pod(
+  name: string,
+  role: string,
+  phase = 'Running',
+  extra: { uid?: string; created?: string; exitCode?: number } = {},
+): Pod {
   return {
     metadata: {
       name,
@@ -82,8 +99,14 @@ function pod(name: string, role: string, phase = 'Running', extra: { uid?: strin
 }
 
 describe('logTargets', () => {
-  const pods = [pod(`${APP}-worker-10`, 'worker'), pod(`${APP}-worker-2`, 'worker'), pod(`${APP}-engine`, 'configuration'), pod(`${APP}-abcde`, 'master')];
-  const names = (req: Partial<LogsRequest>) => logTargets({ applicationId: APP, ...req }, pods).map((p) => p.metadata?.name);
+  const pods = [
+    pod(`${APP}-worker-10`, 'worker'),
+    pod(`${APP}-worker-2`, 'worker'),
+    pod(`${APP}-engine`, 'configuration'),
+    pod(`${APP}-abcde`, 'master'),
+  ];
+  const names = (req: Partial<LogsRequest>) =>
+    logTargets({ applicationId: APP, ...req }, pods).map((p) => p.metadata?.name);
 
   test('the master first, then workers by number (10 after 2); never a Pod of another role', () => {
     expect(names({})).toEqual([`${APP}-abcde`, `${APP}-worker-2`, `${APP}-worker-10`]);
@@ -103,7 +126,9 @@ class FakeApi implements KubeApi {
   readonly watches: WatchEvents[] = [];
   constructor(public pods: Pod[]) {}
   request<T>(req: KubeRequest): Promise<KubeResponse<T>> {
-    expect(req.path).toBe(`/api/v1/namespaces/ns/pods?labelSelector=${encodeURIComponent(`${LABELS.applicationId}=${APP}`)}`);
+    expect(req.path).toBe(
+      `/api/v1/namespaces/ns/pods?labelSelector=${encodeURIComponent(`${LABELS.applicationId}=${APP}`)}`,
+    );
     return Promise.resolve({ status: 200, body: { items: this.pods, metadata: { resourceVersion: '7' } } as T });
   }
   watch(path: string, events: WatchEvents) {
@@ -137,13 +162,19 @@ describe('streamLogs', () => {
   test('one Pod after the other, the main container by name, the options in the query; a deleted Pod is "gone"', async () => {
     const api = new FakeApi([pod(`${APP}-worker-1`, 'worker'), pod(`${APP}-abcde`, 'master')]);
     const lines: string[] = [];
-    const done = streamLogs(new Kube(api), request({ sinceSeconds: 60, tailLines: 5, timestamps: true, previous: true }), {
-      line: (l) => lines.push(l),
-      note: (n) => lines.push(`note: ${n}`),
-    });
+    const done = streamLogs(
+      new Kube(api),
+      request({ sinceSeconds: 60, tailLines: 5, timestamps: true, previous: true }),
+      {
+        line: (l) => lines.push(l),
+        note: (n) => lines.push(`note: ${n}`),
+      },
+    );
     await tick();
     const [path] = [...api.streams.keys()];
-    expect(path).toBe(`/api/v1/namespaces/ns/pods/${APP}-abcde/log?container=seatunnel&previous=true&sinceSeconds=60&timestamps=true&tailLines=5`);
+    expect(path).toBe(
+      `/api/v1/namespaces/ns/pods/${APP}-abcde/log?container=seatunnel&previous=true&sinceSeconds=60&timestamps=true&tailLines=5`,
+    );
     expect(api.streams.size).toBe(1); // the worker waits for the master's log to end
     api.log(`${APP}-abcde`)!.data(Buffer.from('m1\nm2'));
     api.log(`${APP}-abcde`)!.closed();
@@ -154,22 +185,33 @@ describe('streamLogs', () => {
     expect(outcome).toEqual({
       shown: 1,
       noPods: false,
-      failed: [{ pod: `${APP}-worker-1`, gone: true, message: `Pod ${APP}-worker-1 is gone (deleted): its log went with it` }],
+      failed: [
+        { pod: `${APP}-worker-1`, gone: true, message: `Pod ${APP}-worker-1 is gone (deleted): its log went with it` },
+      ],
     });
   });
 
   test('-f: a replacement worker is followed, each ended Pod reported once, and it ends when every Pod of the application has', async () => {
-    const api = new FakeApi([pod(`${APP}-abcde`, 'master'), pod(`${APP}-worker-1`, 'worker'), pod(`${APP}-worker-2`, 'worker', 'Pending')]);
+    const api = new FakeApi([
+      pod(`${APP}-abcde`, 'master'),
+      pod(`${APP}-worker-1`, 'worker'),
+      pod(`${APP}-worker-2`, 'worker', 'Pending'),
+    ]);
     const out: string[] = [];
     const notes: string[] = [];
     let ended = false;
-    const done = streamLogs(new Kube(api), request({ follow: true, role: 'worker' }), { line: (l) => out.push(l), note: (n) => notes.push(n) }).then((o) => {
+    const done = streamLogs(new Kube(api), request({ follow: true, role: 'worker' }), {
+      line: (l) => out.push(l),
+      note: (n) => notes.push(n),
+    }).then((o) => {
       ended = true;
       return o;
     });
     await tick();
     // Only started workers are read; the master is watched (it decides the end) but not read.
-    expect([...api.streams.keys()].map((p) => p.split('?')[0])).toEqual([`/api/v1/namespaces/ns/pods/${APP}-worker-1/log`]);
+    expect([...api.streams.keys()].map((p) => p.split('?')[0])).toEqual([
+      `/api/v1/namespaces/ns/pods/${APP}-worker-1/log`,
+    ]);
     expect([...api.streams.keys()][0]).toContain('follow=true');
     const watch = api.watches[0];
     api.log(`${APP}-worker-1`)!.data(Buffer.from('w1 up\n'));
@@ -196,7 +238,11 @@ describe('streamLogs', () => {
     expect(ended).toBe(false);
     watch.event('MODIFIED', pod(`${APP}-abcde`, 'master', 'Succeeded'));
     const outcome = await done;
-    expect(out).toEqual([`[pod/${APP}-worker-1/seatunnel] w1 up`, `[pod/${APP}-worker-1/seatunnel] w1 again`, `[pod/${APP}-worker-2/seatunnel] w2 up`]);
+    expect(out).toEqual([
+      `[pod/${APP}-worker-1/seatunnel] w1 up`,
+      `[pod/${APP}-worker-1/seatunnel] w1 again`,
+      `[pod/${APP}-worker-2/seatunnel] w2 up`,
+    ]);
     expect(notes).toEqual([
       `--- Pod ${APP}-worker-1 was deleted`,
       `--- Pod ${APP}-worker-1 ended: Failed (exit code 137, Error)`,
@@ -207,7 +253,9 @@ describe('streamLogs', () => {
 
   test('-f with no Pod at all ends at once as "no Pods"', async () => {
     const api = new FakeApi([]);
-    expect(await streamLogs(new Kube(api), request({ follow: true }), { line: () => undefined, note: () => undefined })).toEqual({
+    expect(
+      await streamLogs(new Kube(api), request({ follow: true }), { line: () => undefined, note: () => undefined }),
+    ).toEqual({
       shown: 0,
       failed: [],
       noPods: true,

@@ -12,8 +12,17 @@ const quota = new KubeApiError(403, 'Forbidden', 'exceeded quota: small', reques
 
 describe('preflight: Pod Security report', () => {
   test("the level comes from the namespace label; other refusals are not Pod Security's", () => {
-    const r = podSecurityReport({ labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } }, 'baseline', [undefined, quota]);
-    expect(r).toEqual({ enforce: 'baseline', enforceVersion: 'latest', source: 'namespace-label', builtFor: 'baseline', podsPass: true });
+    const r = podSecurityReport({ labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } }, 'baseline', [
+      undefined,
+      quota,
+    ]);
+    expect(r).toEqual({
+      enforce: 'baseline',
+      enforceVersion: 'latest',
+      source: 'namespace-label',
+      builtFor: 'baseline',
+      podsPass: true,
+    });
   });
 
   test('without permission to read the namespace, the level is learned from the refusal', () => {

@@ -7,12 +7,17 @@ import * as path from 'node:path';
 import { atLeast, parseServerVersion, type ServerVersion } from '../../../lib/kube/server-version';
 import { KUBERNETES_SUPPORT, serverSupport } from '../../../lib/submit/server-support';
 
-const v = (gitVersion: string): ServerVersion => parseServerVersion({ gitVersion, major: '1', minor: gitVersion.split('.')[1] });
+const v = (gitVersion: string): ServerVersion =>
+  parseServerVersion({ gitVersion, major: '1', minor: gitVersion.split('.')[1] });
 const plain = { highAvailability: false, admissionFence: false };
 
 describe('parseServerVersion', () => {
   it('reads major and minor, tolerating the "+" and suffixes managed clusters add', () => {
-    expect(parseServerVersion({ major: '1', minor: '24', gitVersion: 'v1.24.17' })).toEqual({ major: 1, minor: 24, gitVersion: 'v1.24.17' });
+    expect(parseServerVersion({ major: '1', minor: '24', gitVersion: 'v1.24.17' })).toEqual({
+      major: 1,
+      minor: 24,
+      gitVersion: 'v1.24.17',
+    });
     expect(parseServerVersion({ major: '1', minor: '27+', gitVersion: 'v1.27.3-eks-a5565ad' })).toEqual({
       major: 1,
       minor: 27,
@@ -21,7 +26,11 @@ describe('parseServerVersion', () => {
   });
 
   it('falls back to gitVersion when major and minor are empty', () => {
-    expect(parseServerVersion({ major: '', minor: '', gitVersion: 'v1.30.1+k3s1' })).toEqual({ major: 1, minor: 30, gitVersion: 'v1.30.1+k3s1' });
+    expect(parseServerVersion({ major: '', minor: '', gitVersion: 'v1.30.1+k3s1' })).toEqual({
+      major: 1,
+      minor: 30,
+      gitVersion: 'v1.30.1+k3s1',
+    });
   });
 
   it('names what it got when there is no version at all', () => {
@@ -52,11 +61,17 @@ describe('serverSupport', () => {
     const s = serverSupport(v('v1.24.17'), plain);
     expect(s.refusal).toBeUndefined();
     expect(s.warnings).toEqual([
-      expect.stringMatching(/^Kubernetes server v1\.24\.17 lacks the Job's podFailurePolicy \(on by default from 1\.26\) and drops it: /),
+      expect.stringMatching(
+        /^Kubernetes server v1\.24\.17 lacks the Job's podFailurePolicy \(on by default from 1\.26\) and drops it: /,
+      ),
     ]);
-    expect(s.notes[0]).toBe('Kubernetes server v1.24.17: supported (Kubernetes 1.24 and newer (tested on 1.24 and 1.36))');
+    expect(s.notes[0]).toBe(
+      'Kubernetes server v1.24.17: supported (Kubernetes 1.24 and newer (tested on 1.24 and 1.36))',
+    );
     expect(s.notes).toContain(s.warnings[0]);
-    expect(s.notes).toContainEqual(expect.stringMatching(/no server-side field validation \(fieldValidation=Strict, on by default from 1\.25\)/));
+    expect(s.notes).toContainEqual(
+      expect.stringMatching(/no server-side field validation \(fieldValidation=Strict, on by default from 1\.25\)/),
+    );
   });
 
   it('refuses high availability below 1.26, naming the option', () => {
@@ -91,7 +106,9 @@ describe('serverSupport', () => {
       notes: ['Kubernetes server v1.36.3: supported (Kubernetes 1.24 and newer (tested on 1.24 and 1.36))'],
     });
     expect(serverSupport(v('v1.30.2'), plain).notes[0]).toMatch(/; this minor lies between the tested ones$/);
-    expect(serverSupport(v('v1.37.0'), plain).notes[0]).toMatch(/; newer than the newest tested minor 1\.36, and every API the application uses is GA there$/);
+    expect(serverSupport(v('v1.37.0'), plain).notes[0]).toMatch(
+      /; newer than the newest tested minor 1\.36, and every API the application uses is GA there$/,
+    );
   });
 });
 

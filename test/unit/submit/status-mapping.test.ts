@@ -18,7 +18,13 @@ function job(
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: ID, namespace: NS, uid: 'u1', annotations: extra.annotations, ...(extra.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}) },
+    metadata: {
+      name: ID,
+      namespace: NS,
+      uid: 'u1',
+      annotations: extra.annotations,
+      ...(extra.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    },
     spec: { suspend: extra.suspend ?? false, template: { spec: { containers: [] } } },
     status: { conditions: (extra.conditions ?? []).map((c) => ({ status: 'True', ...c })) },
   };
@@ -26,7 +32,12 @@ function job(
 
 function pod(role: 'master' | 'worker', name: string, status: Pod['status'], memoryLimit = '1024Mi'): Pod {
   return {
-    metadata: { name, namespace: NS, labels: { [LABELS.applicationId]: ID, [LABELS.role]: role }, creationTimestamp: '2026-01-01T00:00:00Z' },
+    metadata: {
+      name,
+      namespace: NS,
+      labels: { [LABELS.applicationId]: ID, [LABELS.role]: role },
+      creationTimestamp: '2026-01-01T00:00:00Z',
+    },
     spec: { containers: [{ name: 'seatunnel', resources: { limits: { memory: memoryLimit } } }] },
     status,
   };
@@ -34,24 +45,54 @@ function pod(role: 'master' | 'worker', name: string, status: Pod['status'], mem
 
 const running: Pod['status'] = {
   phase: 'Running',
-  containerStatuses: [{ name: 'seatunnel', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } }],
+  containerStatuses: [
+    { name: 'seatunnel', ready: true, restartCount: 0, image: 'x', imageID: '', state: { running: {} } },
+  ],
 };
 const terminatedWith = (exitCode: number, reason = 'Error'): Pod['status'] => ({
   phase: 'Failed',
-  containerStatuses: [{ name: 'seatunnel', ready: false, restartCount: 0, image: 'x', imageID: '', state: { terminated: { exitCode, reason } } }],
+  containerStatuses: [
+    {
+      name: 'seatunnel',
+      ready: false,
+      restartCount: 0,
+      image: 'x',
+      imageID: '',
+      state: { terminated: { exitCode, reason } },
+    },
+  ],
 });
 const waiting = (reason: string, message: string, init = false): Pod['status'] => ({
   phase: 'Pending',
   [init ? 'initContainerStatuses' : 'containerStatuses']: [
-    { name: init ? 'install-runtime' : 'seatunnel', ready: false, restartCount: 0, image: 'x', imageID: '', state: { waiting: { reason, message } } },
+    {
+      name: init ? 'install-runtime' : 'seatunnel',
+      ready: false,
+      restartCount: 0,
+      image: 'x',
+      imageID: '',
+      state: { waiting: { reason, message } },
+    },
   ],
 });
 const unschedulable: Pod['status'] = {
   phase: 'Pending',
-  conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 3 Insufficient cpu.' }],
+  conditions: [
+    {
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message: '0/3 nodes are available: 3 Insufficient cpu.',
+    },
+  ],
 };
 
-const obs = (o: Partial<StatusObservation>): StatusObservation => ({ applicationId: ID, namespace: NS, pods: [], ...o });
+const obs = (o: Partial<StatusObservation>): StatusObservation => ({
+  applicationId: ID,
+  namespace: NS,
+  pods: [],
+  ...o,
+});
 
 describe('deriveStatus', () => {
   test('no Job → UNKNOWN (never CANCELED), mentioning leftover Pods', () => {
@@ -64,7 +105,9 @@ describe('deriveStatus', () => {
   test('Complete=True → SUCCEEDED', () => {
     expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Complete' }] }) })).status).toBe('SUCCEEDED');
     expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'SuccessCriteriaMet' }] }) })).status).toBe('SUCCEEDED');
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Complete', status: 'False' }] }) })).status).not.toBe('SUCCEEDED');
+    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Complete', status: 'False' }] }) })).status).not.toBe(
+      'SUCCEEDED',
+    );
   });
 
   test('Failed=True with the runtime failure reason, the Zeta message and the exit-code meaning', () => {
@@ -125,7 +168,12 @@ describe('deriveStatus', () => {
 
   test('CANCELED: runtime exit code 2 (on the Pod, or in the condition once the Pod is gone), or the phase / Zeta status annotation', () => {
     expect(
-      deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy' }] }), pods: [pod('master', 'm', terminatedWith(2))] })).status,
+      deriveStatus(
+        obs({
+          job: job({ conditions: [{ type: 'Failed', reason: 'PodFailurePolicy' }] }),
+          pods: [pod('master', 'm', terminatedWith(2))],
+        }),
+      ).status,
     ).toBe('CANCELED');
     expect(
       deriveStatus(
@@ -142,14 +190,26 @@ describe('deriveStatus', () => {
         }),
       ).status,
     ).toBe('CANCELED');
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'FailureTarget' }], annotations: { [ANNOTATIONS.phase]: 'Canceled' } }) })).status).toBe(
-      'CANCELED',
-    );
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }], annotations: { [ANNOTATIONS.zetaJobStatus]: 'CANCELED' } }) })).status).toBe(
-      'CANCELED',
-    );
+    expect(
+      deriveStatus(
+        obs({
+          job: job({ conditions: [{ type: 'FailureTarget' }], annotations: { [ANNOTATIONS.phase]: 'Canceled' } }),
+        }),
+      ).status,
+    ).toBe('CANCELED');
+    expect(
+      deriveStatus(
+        obs({
+          job: job({ conditions: [{ type: 'Failed' }], annotations: { [ANNOTATIONS.zetaJobStatus]: 'CANCELED' } }),
+        }),
+      ).status,
+    ).toBe('CANCELED');
     // exit code 1 is a failure, not a cancellation
-    expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }] }), pods: [pod('master', 'm', terminatedWith(1))] })).status).toBe('FAILED');
+    expect(
+      deriveStatus(
+        obs({ job: job({ conditions: [{ type: 'Failed' }] }), pods: [pod('master', 'm', terminatedWith(1))] }),
+      ).status,
+    ).toBe('FAILED');
   });
 
   test('master Pod ended before the Job condition is recorded', () => {
@@ -157,26 +217,51 @@ describe('deriveStatus', () => {
       status: 'FAILED',
       reason: 'exit code 5: the Zeta master could not start or died',
     });
-    expect(deriveStatus(obs({ job: job(), pods: [pod('master', 'm', { phase: 'Succeeded' })] })).status).toBe('SUCCEEDED');
+    expect(deriveStatus(obs({ job: job(), pods: [pod('master', 'm', { phase: 'Succeeded' })] })).status).toBe(
+      'SUCCEEDED',
+    );
   });
 
   test('a Job being deleted before it finished → CANCELED; a finished one keeps its outcome', () => {
-    expect(deriveStatus(obs({ job: job({ deleting: true }), pods: [pod('master', 'm', running)] }))).toMatchObject({ status: 'CANCELED', reason: 'Deleting' });
-    expect(deriveStatus(obs({ job: job({ deleting: true, conditions: [{ type: 'Complete' }] }) })).status).toBe('SUCCEEDED');
+    expect(deriveStatus(obs({ job: job({ deleting: true }), pods: [pod('master', 'm', running)] }))).toMatchObject({
+      status: 'CANCELED',
+      reason: 'Deleting',
+    });
+    expect(deriveStatus(obs({ job: job({ deleting: true, conditions: [{ type: 'Complete' }] }) })).status).toBe(
+      'SUCCEEDED',
+    );
   });
 
   test('suspended → CREATED', () => {
-    expect(deriveStatus(obs({ job: job({ suspend: true }) }))).toMatchObject({ status: 'CREATED', reason: 'Suspended' });
+    expect(deriveStatus(obs({ job: job({ suspend: true }) }))).toMatchObject({
+      status: 'CREATED',
+      reason: 'Suspended',
+    });
   });
 
   test('master Running → RUNNING with the phase, registered/desired workers and stuck workers', () => {
     const r = deriveStatus(
       obs({
-        job: job({ annotations: { [ANNOTATIONS.phase]: 'WaitingForWorkers', [ANNOTATIONS.workersRegistered]: '1', [ANNOTATIONS.workersDesired]: '3' } }),
-        pods: [pod('master', 'm', running), pod('worker', 'w1', running), pod('worker', 'w2', unschedulable), pod('worker', 'w3', unschedulable)],
+        job: job({
+          annotations: {
+            [ANNOTATIONS.phase]: 'WaitingForWorkers',
+            [ANNOTATIONS.workersRegistered]: '1',
+            [ANNOTATIONS.workersDesired]: '3',
+          },
+        }),
+        pods: [
+          pod('master', 'm', running),
+          pod('worker', 'w1', running),
+          pod('worker', 'w2', unschedulable),
+          pod('worker', 'w3', unschedulable),
+        ],
       }),
     );
-    expect(r).toMatchObject({ status: 'RUNNING', phase: 'WaitingForWorkers', workers: { desired: 3, registered: 1, pods: 3, running: 1 } });
+    expect(r).toMatchObject({
+      status: 'RUNNING',
+      phase: 'WaitingForWorkers',
+      workers: { desired: 3, registered: 1, pods: 3, running: 1 },
+    });
     expect(r.workers?.problems).toEqual(['2 Unschedulable: 0/3 nodes are available: 3 Insufficient cpu.']);
     expect(statusLines(r)).toEqual([
       'Status: RUNNING',
@@ -209,8 +294,18 @@ describe('deriveStatus', () => {
   test.each([
     ['Unschedulable with the scheduler message', unschedulable, 'Unschedulable', /0\/3 nodes are available/],
     ['ErrImagePull', waiting('ErrImagePull', 'pull access denied'), 'ErrImagePull', /pull access denied/],
-    ['ImagePullBackOff of the init container', waiting('ImagePullBackOff', 'Back-off pulling image', true), 'ImagePullBackOff', /install-runtime/],
-    ['CreateContainerConfigError', waiting('CreateContainerConfigError', 'secret "db" not found'), 'CreateContainerConfigError', /secret "db" not found/],
+    [
+      'ImagePullBackOff of the init container',
+      waiting('ImagePullBackOff', 'Back-off pulling image', true),
+      'ImagePullBackOff',
+      /install-runtime/,
+    ],
+    [
+      'CreateContainerConfigError',
+      waiting('CreateContainerConfigError', 'secret "db" not found'),
+      'CreateContainerConfigError',
+      /secret "db" not found/,
+    ],
   ])('DEPLOYING: %s', (_n, status, reason, message) => {
     const r = deriveStatus(obs({ job: job(), pods: [pod('master', 'm', status)] }));
     expect(r).toMatchObject({ status: 'DEPLOYING', reason });
@@ -219,7 +314,13 @@ describe('deriveStatus', () => {
 
   test("DEPLOYING without a master Pod: the Job controller's Warning event (e.g. quota), else waiting", () => {
     const events: Event[] = [
-      { metadata: { name: 'e1' }, involvedObject: {}, type: 'Normal', reason: 'Whatever', lastTimestamp: '2026-01-01T00:00:03Z' },
+      {
+        metadata: { name: 'e1' },
+        involvedObject: {},
+        type: 'Normal',
+        reason: 'Whatever',
+        lastTimestamp: '2026-01-01T00:00:03Z',
+      },
       {
         metadata: { name: 'e2' },
         involvedObject: {},
@@ -234,22 +335,41 @@ describe('deriveStatus', () => {
       reason: 'FailedCreate',
       message: expect.stringMatching(/exceeded quota/),
     });
-    expect(deriveStatus(obs({ job: job() }))).toMatchObject({ status: 'DEPLOYING', message: expect.stringMatching(/Job controller/) });
+    expect(deriveStatus(obs({ job: job() }))).toMatchObject({
+      status: 'DEPLOYING',
+      message: expect.stringMatching(/Job controller/),
+    });
   });
 
   test('the newest master Pod that is not being deleted is the one that counts', () => {
     const old = {
       ...pod('master', 'old', terminatedWith(1)),
-      metadata: { ...pod('master', 'old', {}).metadata, creationTimestamp: '2026-01-01T00:00:00Z', deletionTimestamp: '2026-01-01T00:01:00Z' },
+      metadata: {
+        ...pod('master', 'old', {}).metadata,
+        creationTimestamp: '2026-01-01T00:00:00Z',
+        deletionTimestamp: '2026-01-01T00:01:00Z',
+      },
     };
-    const current = { ...pod('master', 'new', running), metadata: { ...pod('master', 'new', {}).metadata, creationTimestamp: '2026-01-01T00:02:00Z' } };
-    expect(deriveStatus(obs({ job: job(), pods: [old, current] }))).toMatchObject({ status: 'RUNNING', masterPod: 'new' });
+    const current = {
+      ...pod('master', 'new', running),
+      metadata: { ...pod('master', 'new', {}).metadata, creationTimestamp: '2026-01-01T00:02:00Z' },
+    };
+    expect(deriveStatus(obs({ job: job(), pods: [old, current] }))).toMatchObject({
+      status: 'RUNNING',
+      masterPod: 'new',
+    });
   });
 });
 
 test('a worker loss stops the Zeta job (CANCELED in Zeta), yet the application FAILED: the runtime decides', () => {
-  const failedPhase = { [ANNOTATIONS.phase]: 'Failed', [ANNOTATIONS.zetaJobStatus]: 'CANCELED', [ANNOTATIONS.reason]: 'WorkerLost' };
-  expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }], annotations: failedPhase }) })).status).toBe('FAILED');
+  const failedPhase = {
+    [ANNOTATIONS.phase]: 'Failed',
+    [ANNOTATIONS.zetaJobStatus]: 'CANCELED',
+    [ANNOTATIONS.reason]: 'WorkerLost',
+  };
+  expect(deriveStatus(obs({ job: job({ conditions: [{ type: 'Failed' }], annotations: failedPhase }) })).status).toBe(
+    'FAILED',
+  );
   expect(
     deriveStatus(
       obs({

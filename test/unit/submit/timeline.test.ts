@@ -17,7 +17,13 @@ function job(o: {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name: 'app-1', namespace: 'ns', uid: 'uid-1', creationTimestamp: at(0), annotations: o.annotations ?? {} },
+    metadata: {
+      name: 'app-1',
+      namespace: 'ns',
+      uid: 'uid-1',
+      creationTimestamp: at(0),
+      annotations: o.annotations ?? {},
+    },
     spec: { template: { spec: { containers: [] } } },
     status: {
       ...(o.startTime !== undefined ? { startTime: at(o.startTime) } : {}),
@@ -33,7 +39,9 @@ function job(o: {
   };
 }
 
-const phases = (p: Record<string, number>) => ({ [ANNOTATIONS.phaseTimes]: JSON.stringify(Object.fromEntries(Object.entries(p).map(([k, s]) => [k, at(s)]))) });
+const phases = (p: Record<string, number>) => ({
+  [ANNOTATIONS.phaseTimes]: JSON.stringify(Object.fromEntries(Object.entries(p).map(([k, s]) => [k, at(s)]))),
+});
 
 function ev(reason: string, s: number, o: Partial<Event> & { by?: string; uid?: string } = {}): Event {
   const by = o.by ?? 'seatunnel-app-runtime';
@@ -57,14 +65,27 @@ function worker(i: number, created: number, running?: number): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `app-1-worker-${i}`, creationTimestamp: at(created), labels: { [LABELS.role]: 'worker', [LABELS.applicationId]: 'app-1' } },
+    metadata: {
+      name: `app-1-worker-${i}`,
+      creationTimestamp: at(created),
+      labels: { [LABELS.role]: 'worker', [LABELS.applicationId]: 'app-1' },
+    },
     spec: { containers: [], nodeName: `node-${i}` },
     status: {
       phase: running !== undefined ? 'Running' : 'Pending',
       conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: at(created + 1) }],
       containerStatuses:
         running !== undefined
-          ? [{ name: 'seatunnel', image: 'x', imageID: '', ready: true, restartCount: 0, state: { running: { startedAt: at(running) } } }]
+          ? [
+              {
+                name: 'seatunnel',
+                image: 'x',
+                imageID: '',
+                ready: true,
+                restartCount: 0,
+                state: { running: { startedAt: at(running) } },
+              },
+            ]
           : [],
     },
   };
@@ -92,7 +113,15 @@ const cases: Case[] = [
       annotations: {
         [ANNOTATIONS.phase]: 'Succeeded',
         [ANNOTATIONS.finishedAt]: at(124),
-        ...phases({ Starting: 3, CreatingWorkers: 4, WaitingForWorkers: 5, Submitting: 40, Running: 41, CleaningUp: 120, Succeeded: 124 }),
+        ...phases({
+          Starting: 3,
+          CreatingWorkers: 4,
+          WaitingForWorkers: 5,
+          Submitting: 40,
+          Running: 41,
+          CleaningUp: 120,
+          Succeeded: 124,
+        }),
       },
     }),
     events: [
@@ -125,7 +154,9 @@ const cases: Case[] = [
       ]);
       const w = whats(t);
       expect(w[0]).toBe('Job: created (submitted)');
-      expect(w.indexOf('Pod app-1-worker-1 (worker): container seatunnel running')).toBeGreaterThan(w.indexOf('runtime: WorkersCreating'));
+      expect(w.indexOf('Pod app-1-worker-1 (worker): container seatunnel running')).toBeGreaterThan(
+        w.indexOf('runtime: WorkersCreating'),
+      );
       expect(w.indexOf('runtime: JobSubmitted')).toBeGreaterThan(w.indexOf('runtime: AllWorkersRegistered'));
       expect(w).toContain('Pod app-1-worker-0 (worker): scheduled');
       expect(t.notes).toEqual([]);
@@ -151,18 +182,39 @@ const cases: Case[] = [
         [ANNOTATIONS.reason]: 'WorkerLost',
         [ANNOTATIONS.message]: 'worker Pod app-1-worker-1 was deleted',
         [ANNOTATIONS.finishedAt]: at(69),
-        ...phases({ Starting: 2, CreatingWorkers: 3, WaitingForWorkers: 3, Submitting: 20, Running: 21, Stopping: 60, CleaningUp: 61, Failed: 69 }),
+        ...phases({
+          Starting: 2,
+          CreatingWorkers: 3,
+          WaitingForWorkers: 3,
+          Submitting: 20,
+          Running: 21,
+          Stopping: 60,
+          CleaningUp: 61,
+          Failed: 69,
+        }),
       },
     }),
-    events: [ev('WorkerLost', 60, { type: 'Warning', message: 'WorkerLost: worker Pod app-1-worker-1 was deleted' }), ev('Failed', 69, { type: 'Warning' })],
+    events: [
+      ev('WorkerLost', 60, { type: 'Warning', message: 'WorkerLost: worker Pod app-1-worker-1 was deleted' }),
+      ev('Failed', 69, { type: 'Warning' }),
+    ],
     pods: [],
     check: (t, text) => {
       const lost = t.entries.find((e) => e.what === 'WorkerLost')!;
-      expect(lost).toMatchObject({ type: 'Warning', subject: 'runtime', at: at(60), detail: 'WorkerLost: worker Pod app-1-worker-1 was deleted' });
-      expect(t.entries.find((e) => e.what === 'finished (Failed)')!.detail).toBe('WorkerLost: worker Pod app-1-worker-1 was deleted');
+      expect(lost).toMatchObject({
+        type: 'Warning',
+        subject: 'runtime',
+        at: at(60),
+        detail: 'WorkerLost: worker Pod app-1-worker-1 was deleted',
+      });
+      expect(t.entries.find((e) => e.what === 'finished (Failed)')!.detail).toBe(
+        'WorkerLost: worker Pod app-1-worker-1 was deleted',
+      );
       expect(t.entries.some((e) => e.what === 'condition Failed' && e.detail?.includes('exit code 3'))).toBe(true);
       expect(t.stages[t.stages.length - 1]).toEqual({ from: 'job ended', to: 'finished', ms: 9000 });
-      expect(text.some((l) => /! runtime: WorkerLost — WorkerLost: worker Pod app-1-worker-1 was deleted$/.test(l))).toBe(true);
+      expect(
+        text.some((l) => /! runtime: WorkerLost — WorkerLost: worker Pod app-1-worker-1 was deleted$/.test(l)),
+      ).toBe(true);
     },
   },
   {
@@ -175,13 +227,28 @@ const cases: Case[] = [
         ...phases({ Starting: 1, Running: 10, Stopping: 40, CleaningUp: 42, Canceled: 50 }),
       },
     }),
-    events: [ev('Stopping', 40, { message: 'stopping Zeta job 917' }), ev('SuccessfulDelete', 45, { by: 'job-controller', count: 3, lastTimestamp: at(48) })],
+    events: [
+      ev('Stopping', 40, { message: 'stopping Zeta job 917' }),
+      ev('SuccessfulDelete', 45, { by: 'job-controller', count: 3, lastTimestamp: at(48) }),
+    ],
     pods: [],
     check: (t, text) => {
       expect(t.phases.map((p) => p.phase)).toEqual(['Starting', 'Running', 'Stopping', 'CleaningUp', 'Canceled']);
-      expect(t.entries.find((e) => e.what === 'SuccessfulDelete')).toMatchObject({ count: 3, lastAt: at(48), subject: 'job-controller' });
-      expect(text.some((l) => l.includes('job-controller: SuccessfulDelete (×3, last 2026-03-01T10:00:48Z)'))).toBe(true);
-      expect(t.stages.map((s) => s.to)).toEqual(['Job started', 'runtime started', 'job submitted', 'job ended', 'finished']);
+      expect(t.entries.find((e) => e.what === 'SuccessfulDelete')).toMatchObject({
+        count: 3,
+        lastAt: at(48),
+        subject: 'job-controller',
+      });
+      expect(text.some((l) => l.includes('job-controller: SuccessfulDelete (×3, last 2026-03-01T10:00:48Z)'))).toBe(
+        true,
+      );
+      expect(t.stages.map((s) => s.to)).toEqual([
+        'Job started',
+        'runtime started',
+        'job submitted',
+        'job ended',
+        'finished',
+      ]);
     },
   },
   {
@@ -237,7 +304,15 @@ const cases: Case[] = [
         [ANNOTATIONS.reason]: 'JobFailed',
         [ANNOTATIONS.message]: 'Zeta job 917 ended FAILED: java.lang.RuntimeException: sink unreachable',
         [ANNOTATIONS.finishedAt]: at(94),
-        ...phases({ Starting: 2, CreatingWorkers: 3, WaitingForWorkers: 4, Submitting: 30, Running: 31, CleaningUp: 90, Failed: 94 }),
+        ...phases({
+          Starting: 2,
+          CreatingWorkers: 3,
+          WaitingForWorkers: 4,
+          Submitting: 30,
+          Running: 31,
+          CleaningUp: 90,
+          Failed: 94,
+        }),
       },
     }),
     events: [],
@@ -246,10 +321,19 @@ const cases: Case[] = [
     check: (t, text) => {
       expect(t.notes).toHaveLength(1);
       expect(t.notes[0]).toMatch(/^no Events remain: .*1 h by default, kube-apiserver --event-ttl/);
-      expect(t.stages.map((s) => s.to)).toEqual(['Job started', 'runtime started', 'workers registered', 'job submitted', 'job ended', 'finished']);
+      expect(t.stages.map((s) => s.to)).toEqual([
+        'Job started',
+        'runtime started',
+        'workers registered',
+        'job submitted',
+        'job ended',
+        'finished',
+      ]);
       expect(t.entries.find((e) => e.what === 'finished (Failed)')!.detail).toContain('sink unreachable');
       expect(whats(t).filter((x) => x.startsWith('runtime: phase'))).toEqual(
-        ['Starting', 'CreatingWorkers', 'WaitingForWorkers', 'Submitting', 'Running', 'CleaningUp', 'Failed'].map((p) => `runtime: phase ${p}`),
+        ['Starting', 'CreatingWorkers', 'WaitingForWorkers', 'Submitting', 'Running', 'CleaningUp', 'Failed'].map(
+          (p) => `runtime: phase ${p}`,
+        ),
       );
       expect(text[text.length - 1]).toMatch(/^Note: no Events remain/);
     },
@@ -279,7 +363,12 @@ test('the output is bounded: the first and the last entries are kept, the middle
 });
 
 test('a phase-times annotation that is not ours is ignored; a runtime that recorded none is named', () => {
-  const t = applicationTimeline(job({ annotations: { [ANNOTATIONS.phase]: 'Running', [ANNOTATIONS.phaseTimes]: '{"Running":' } }), [], [], { now: NOW });
+  const t = applicationTimeline(
+    job({ annotations: { [ANNOTATIONS.phase]: 'Running', [ANNOTATIONS.phaseTimes]: '{"Running":' } }),
+    [],
+    [],
+    { now: NOW },
+  );
   expect(t.phases).toEqual([]);
   expect(t.notes).toEqual([expect.stringContaining('no phase times')]);
 });

@@ -60,9 +60,9 @@ test('submit: a refused server creates nothing, and its refusal wins over the re
   });
   // The referenced Secret is missing: the reference check alone would refuse with its own error.
   const { kube, calls } = recordingKube(undefined);
-  await expect(submitApplication(kube, buildPlan(spec, { suspend: true }), { writesWaitFor: refused() })).rejects.toThrow(
-    'Kubernetes server v1.22.17 is not supported',
-  );
+  await expect(
+    submitApplication(kube, buildPlan(spec, { suspend: true }), { writesWaitFor: refused() }),
+  ).rejects.toThrow('Kubernetes server v1.22.17 is not supported');
   expect(calls.length).toBeGreaterThan(0);
   expect(calls.every((c) => c.startsWith('find ') || c.startsWith('get '))).toBe(true);
 });

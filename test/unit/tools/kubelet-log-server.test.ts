@@ -26,13 +26,20 @@ beforeAll(async () => {
   const recent = new Date().toISOString().replace('Z', '000000Z');
   fs.writeFileSync(
     file,
-    [`${old} stdout F an old line`, `${recent} stderr F a recent line`, `${recent} stdout P a long `, `${recent} stdout F line in two records`, ''].join('\n'),
+    [
+      `${old} stdout F an old line`,
+      `${recent} stderr F a recent line`,
+      `${recent} stdout P a long `,
+      `${recent} stdout F line in two records`,
+      '',
+    ].join('\n'),
   );
   server = new KubeletLogServer({
     cert: read(pki.kubeletServingCert),
     key: read(pki.kubeletServingKey),
     ca: read(pki.caCert),
-    find: (ns, pod, container) => (ns === 'ns' && pod === 'p' && container === 'seatunnel' ? { file, ended: () => ended } : undefined),
+    find: (ns, pod, container) =>
+      ns === 'ns' && pod === 'p' && container === 'seatunnel' ? { file, ended: () => ended } : undefined,
     pollMs: 10,
   });
   port = await server.ready;
@@ -73,11 +80,16 @@ test('sinceSeconds keeps the lines received since then, tailLines the last N, ti
   expect((await get('?sinceSeconds=3600')).text).toBe('a recent line\na long line in two records\n');
   expect((await get('?tailLines=1')).text).toBe('a long line in two records\n');
   expect((await get('?tailLines=0')).text).toBe('');
-  expect((await get('?tailLines=2&timestamps=true')).text).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z a recent line\n\S+Z a long \S+Z line in two records\n$/);
+  expect((await get('?tailLines=2&timestamps=true')).text).toMatch(
+    /^\d{4}-\d\d-\d\dT[\d:.]+Z a recent line\n\S+Z a long \S+Z line in two records\n$/,
+  );
 });
 
 test("the kubelet's answers: no previous container, unknown container, bad numbers", async () => {
-  expect(await get('?previous=true')).toEqual({ status: 400, text: 'previous terminated container "seatunnel" in pod "p" not found' });
+  expect(await get('?previous=true')).toEqual({
+    status: 400,
+    text: 'previous terminated container "seatunnel" in pod "p" not found',
+  });
   expect((await get('', { path: '/containerLogs/ns/other/seatunnel' })).status).toBe(404);
   expect(await get('?tailLines=-1')).toEqual({ status: 400, text: 'tailLines: got "-1"; must be a whole number' });
 });

@@ -8,8 +8,15 @@ import { ProbeResult } from '../../../tools/local-stack/container-probes';
 import { restartBackoffMs, shouldRestart, terminatedState } from '../../../tools/local-stack/container-status';
 import { isProxied, readyBackends } from '../../../tools/local-stack/service-proxy';
 
-const svc = (name: string, spec: Service['spec']): Service => ({ metadata: { name, namespace: 'ns', uid: `uid-${name}` }, spec });
-const slice = (service: string, endpoints: EndpointSlice['endpoints'], ports: EndpointSlice['ports'] = [{ name: 'http', port: 8080 }]): EndpointSlice => ({
+const svc = (name: string, spec: Service['spec']): Service => ({
+  metadata: { name, namespace: 'ns', uid: `uid-${name}` },
+  spec,
+});
+const slice = (
+  service: string,
+  endpoints: EndpointSlice['endpoints'],
+  ports: EndpointSlice['ports'] = [{ name: 'http', port: 8080 }],
+): EndpointSlice => ({
   metadata: { name: `${service}-x`, labels: { 'kubernetes.io/service-name': service } },
   addressType: 'IPv4',
   endpoints,
@@ -40,7 +47,12 @@ describe('cluster DNS stand-in names', () => {
   });
 
   test('publishNotReadyAddresses publishes not-ready endpoints too', () => {
-    const hosts = clusterHosts('ns', [svc('peers', { ...headless.spec, publishNotReadyAddresses: true })], slices, () => undefined);
+    const hosts = clusterHosts(
+      'ns',
+      [svc('peers', { ...headless.spec, publishNotReadyAddresses: true })],
+      slices,
+      () => undefined,
+    );
     expect(hosts.get('w-1.peers.ns.svc')).toEqual(['127.0.0.3']);
     expect(hosts.get('peers.ns.svc')).toEqual(['127.0.0.2', '127.0.0.3']);
   });
@@ -56,7 +68,9 @@ describe('cluster DNS stand-in names', () => {
 
   test('the file keeps the base and has one line per address and name', () => {
     const text = hostsFileText('127.0.0.1 localhost\n', new Map([['a.ns.svc', ['127.0.0.2', '127.0.0.3']]]));
-    expect(text.split('\n')).toEqual(expect.arrayContaining(['127.0.0.1 localhost', '127.0.0.2 a.ns.svc', '127.0.0.3 a.ns.svc']));
+    expect(text.split('\n')).toEqual(
+      expect.arrayContaining(['127.0.0.1 localhost', '127.0.0.2 a.ns.svc', '127.0.0.3 a.ns.svc']),
+    );
   });
 });
 
@@ -110,6 +124,12 @@ describe('probe results and restarts', () => {
       shouldRestart('Never', 1),
     ]).toEqual([true, true, false, true, false]);
     expect([0, 1, 2, 3, 4, 9].map(restartBackoffMs)).toEqual([1000, 2000, 4000, 8000, 10_000, 10_000]);
-    expect(terminatedState(null, 'SIGKILL', 's', 'f')).toEqual({ exitCode: 137, reason: 'Error', signal: 9, startedAt: 's', finishedAt: 'f' });
+    expect(terminatedState(null, 'SIGKILL', 's', 'f')).toEqual({
+      exitCode: 137,
+      reason: 'Error',
+      signal: 9,
+      startedAt: 's',
+      finishedAt: 'f',
+    });
   });
 });

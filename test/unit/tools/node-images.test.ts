@@ -17,7 +17,11 @@ describe('parseImagePaths', () => {
       'other ref=x:1 archive=/x.tar',
     ].join('\n');
     expect(parseImagePaths(out)).toEqual([
-      { name: 'pause', ref: 'localhost/seatunnel-app/pause:22a78448ab49', archive: '/c/images/pause-22a78448ab49/image.tar' },
+      {
+        name: 'pause',
+        ref: 'localhost/seatunnel-app/pause:22a78448ab49',
+        archive: '/c/images/pause-22a78448ab49/image.tar',
+      },
       { name: 'seatunnel', ref: 'localhost/seatunnel-app/seatunnel:2.3.8' },
       { name: 'runtime', ref: 'seatunnel-app-runtime:0.1.0', archive: '/c/images/runtime-0.1.0-x/image.tar' },
     ]);
@@ -28,15 +32,25 @@ describe('sameImageRef', () => {
   it('matches a ref with a domain only exactly', () => {
     expect(sameImageRef('localhost/seatunnel-app/pause:1', 'localhost/seatunnel-app/pause:1')).toBe(true);
     expect(sameImageRef('localhost/seatunnel-app/pause:2', 'localhost/seatunnel-app/pause:1')).toBe(false);
-    expect(sameImageRef('other.example/localhost/seatunnel-app/pause:1', 'localhost/seatunnel-app/pause:1')).toBe(false);
+    expect(sameImageRef('other.example/localhost/seatunnel-app/pause:1', 'localhost/seatunnel-app/pause:1')).toBe(
+      false,
+    );
   });
 
   it('matches a short ref to its normalized form (a domain, and library/ for one component)', () => {
-    expect(sameImageRef('registry.example/library/seatunnel-app-runtime:0.1.0', 'seatunnel-app-runtime:0.1.0')).toBe(true);
+    expect(sameImageRef('registry.example/library/seatunnel-app-runtime:0.1.0', 'seatunnel-app-runtime:0.1.0')).toBe(
+      true,
+    );
     expect(sameImageRef('registry.example/team/app:1', 'team/app:1')).toBe(true);
-    expect(sameImageRef('registry.example/library/seatunnel-app-runtime:0.2.0', 'seatunnel-app-runtime:0.1.0')).toBe(false);
-    expect(sameImageRef('registry.example/x/library/seatunnel-app-runtime:0.1.0', 'seatunnel-app-runtime:0.1.0')).toBe(false);
-    expect(sameImageRef('registry.example/library/my-seatunnel-app-runtime:0.1.0', 'seatunnel-app-runtime:0.1.0')).toBe(false);
+    expect(sameImageRef('registry.example/library/seatunnel-app-runtime:0.2.0', 'seatunnel-app-runtime:0.1.0')).toBe(
+      false,
+    );
+    expect(sameImageRef('registry.example/x/library/seatunnel-app-runtime:0.1.0', 'seatunnel-app-runtime:0.1.0')).toBe(
+      false,
+    );
+    expect(sameImageRef('registry.example/library/my-seatunnel-app-runtime:0.1.0', 'seatunnel-app-runtime:0.1.0')).toBe(
+      false,
+    );
   });
 });
 

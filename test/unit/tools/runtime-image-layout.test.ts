@@ -48,7 +48,8 @@ function dockerfileLayout(text: string): Layout {
       if (paths.length !== 2) throw new Error(`COPY with ${paths.length} paths is not understood: ${line}`);
       const [src, dest] = paths;
       entries.set(dest, { path: dest, type: 'file', mode: '', from: sourceOf(src) });
-      for (let d = path.posix.dirname(dest); d.startsWith(ROOT); d = path.posix.dirname(d)) entries.set(d, { path: d, type: 'dir', mode: '' });
+      for (let d = path.posix.dirname(dest); d.startsWith(ROOT); d = path.posix.dirname(d))
+        entries.set(d, { path: d, type: 'dir', mode: '' });
     } else if (/^RUN$/i.test(op)) {
       for (const command of line.slice(3).split('&&')) {
         const [prog, mode, ...files] = command.trim().split(/\s+/);
@@ -66,7 +67,10 @@ function dockerfileLayout(text: string): Layout {
   return { entries: [...entries.values()], cmd };
 }
 
-const sorted = (l: Layout) => ({ cmd: l.cmd, entries: [...l.entries].map((e) => ({ ...e })).sort((a, b) => a.path.localeCompare(b.path)) });
+const sorted = (l: Layout) => ({
+  cmd: l.cmd,
+  entries: [...l.entries].map((e) => ({ ...e })).sort((a, b) => a.path.localeCompare(b.path)),
+});
 const layoutFile = (): Layout => JSON.parse(fs.readFileSync(LAYOUT, 'utf8')) as Layout;
 const dockerfileText = (): string => fs.readFileSync(DOCKERFILE, 'utf8');
 
@@ -78,7 +82,12 @@ describe('runtime image: runtime/Dockerfile and tools/images/build.sh', () => {
   it('the Dockerfile as read here has the node binary, the bundle and its map (the parser reads the real file)', () => {
     const paths = dockerfileLayout(dockerfileText()).entries.map((e) => `${e.path} ${e.mode}`);
     expect(paths).toEqual(
-      expect.arrayContaining(['/seatunnel-app/bin/node 0755', '/seatunnel-app/runtime.cjs 0644', '/seatunnel-app/runtime.cjs.map 0644', '/seatunnel-app 0755']),
+      expect.arrayContaining([
+        '/seatunnel-app/bin/node 0755',
+        '/seatunnel-app/runtime.cjs 0644',
+        '/seatunnel-app/runtime.cjs.map 0644',
+        '/seatunnel-app 0755',
+      ]),
     );
   });
 
@@ -100,7 +109,10 @@ describe('runtime image: runtime/Dockerfile and tools/images/build.sh', () => {
   });
 
   it('a COPY without an explicit chmod is reported, not silently given a default', () => {
-    const text = dockerfileText().replace('RUN chmod', 'COPY --from=bundle /src/runtime/dist/extra.js /seatunnel-app/extra.js\nRUN chmod');
+    const text = dockerfileText().replace(
+      'RUN chmod',
+      'COPY --from=bundle /src/runtime/dist/extra.js /seatunnel-app/extra.js\nRUN chmod',
+    );
     expect(() => dockerfileLayout(text)).toThrow('leaves the mode of /seatunnel-app/extra.js');
   });
 

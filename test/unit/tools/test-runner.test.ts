@@ -13,12 +13,19 @@ function scratchRepo(prereqExit: number): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'st-test-sh-'));
   fs.mkdirSync(path.join(dir, 'tools', 'testbin'), { recursive: true });
   fs.copyFileSync(SCRIPT, path.join(dir, 'tools', 'test.sh'));
-  fs.writeFileSync(path.join(dir, 'tools', 'testbin', 'build.sh'), `echo "kube-apiserver cannot be built here: no Go toolchain" >&2\nexit ${prereqExit}\n`);
+  fs.writeFileSync(
+    path.join(dir, 'tools', 'testbin', 'build.sh'),
+    `echo "kube-apiserver cannot be built here: no Go toolchain" >&2\nexit ${prereqExit}\n`,
+  );
   return dir;
 }
 
 function run(dir: string, tiers: string) {
-  const r = spawnSync('bash', [path.join(dir, 'tools', 'test.sh')], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', TIERS: tiers } });
+  const r = spawnSync('bash', [path.join(dir, 'tools', 'test.sh')], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', TIERS: tiers },
+  });
   fs.rmSync(dir, { recursive: true, force: true });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }

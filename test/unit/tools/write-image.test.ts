@@ -50,12 +50,20 @@ describe('write-image.mjs', () => {
     expect(r.status).toBe(0);
     const files = members(path.join(dir, 'a.tar'));
     const layerSha = sha(fs.readFileSync(path.join(dir, 'layer.tar')));
-    const [manifest] = JSON.parse(files.get('manifest.json')!.toString()) as Array<{ Config: string; RepoTags: string[]; Layers: string[] }>;
+    const [manifest] = JSON.parse(files.get('manifest.json')!.toString()) as Array<{
+      Config: string;
+      RepoTags: string[];
+      Layers: string[];
+    }>;
     expect(manifest.RepoTags).toEqual(['localhost/x/app:1']);
     expect(manifest.Layers).toEqual([`${layerSha}/layer.tar`]);
     const configBytes = files.get(manifest.Config)!;
     expect(manifest.Config).toBe(`${sha(configBytes)}.json`);
-    const config = JSON.parse(configBytes.toString()) as { rootfs: { diff_ids: string[] }; config: Record<string, unknown>; os: string };
+    const config = JSON.parse(configBytes.toString()) as {
+      rootfs: { diff_ids: string[] };
+      config: Record<string, unknown>;
+      os: string;
+    };
     expect(config.rootfs.diff_ids).toEqual([`sha256:${layerSha}`]);
     expect(config.config).toEqual({ Env: ['A=1'], Cmd: ['/app/hello'], WorkingDir: '/app' });
     expect(config.os).toBe('linux');

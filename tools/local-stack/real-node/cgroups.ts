@@ -15,7 +15,9 @@ export function v1Hierarchies(mount = CGROUP_MOUNT): string[] {
   } catch {
     return [];
   }
-  return entries.filter((e) => e !== 'unified' && fs.existsSync(path.join(mount, e, 'cgroup.procs'))).map((e) => path.join(mount, e));
+  return entries
+    .filter((e) => e !== 'unified' && fs.existsSync(path.join(mount, e, 'cgroup.procs')))
+    .map((e) => path.join(mount, e));
 }
 
 export function createCgroupRoot(root: string, mount = CGROUP_MOUNT): void {
@@ -37,7 +39,8 @@ export function cgroupProcesses(root: string, mount = CGROUP_MOUNT): number[] {
   for (const h of v1Hierarchies(mount)) {
     for (const dir of walk(path.join(h, root))) {
       try {
-        for (const l of fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n')) if (l.trim()) pids.add(Number(l));
+        for (const l of fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n'))
+          if (l.trim()) pids.add(Number(l));
       } catch {
         /* removed meanwhile */
       }
@@ -65,6 +68,7 @@ export function removeCgroupRoot(root: string, mount = CGROUP_MOUNT): string[] {
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   const out = [dir];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) out.push(...walk(path.join(dir, e.name)));
+  for (const e of fs.readdirSync(dir, { withFileTypes: true }))
+    if (e.isDirectory()) out.push(...walk(path.join(dir, e.name)));
   return out;
 }

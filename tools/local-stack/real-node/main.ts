@@ -11,7 +11,9 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const unknown = argv.filter((a) => a !== '--keep');
   if (unknown.length > 0) {
-    process.stderr.write(`node-cluster: unknown argument ${JSON.stringify(unknown[0])}\nusage: node-cluster [--keep]\n`);
+    process.stderr.write(
+      `node-cluster: unknown argument ${JSON.stringify(unknown[0])}\nusage: node-cluster [--keep]\n`,
+    );
     process.exit(2);
   }
   const started = Date.now();

@@ -23,7 +23,8 @@ export interface NamespacePlan {
 
 /** Addresses and names for address block `block` (1-250): 10.247.<block>.0/30. */
 export function namespacePlan(block: number): NamespacePlan {
-  if (!Number.isInteger(block) || block < 1 || block > 250) throw new Error(`namespace block must be a whole number from 1 to 250, got ${block}`);
+  if (!Number.isInteger(block) || block < 1 || block > 250)
+    throw new Error(`namespace block must be a whole number from 1 to 250, got ${block}`);
   return {
     name: `seatunnel-node-${block}`,
     hostVeth: `stnode${block}h`,
@@ -66,7 +67,9 @@ async function exec(argv: string[]): Promise<void> {
     await run(argv[0], argv.slice(1), { maxBuffer: 1024 * 1024 });
   } catch (e) {
     const err = e as Error & { stderr?: string };
-    throw new Error(`network namespace step failed: ${argv.join(' ')}: ${(err.stderr || err.message).trim()}`, { cause: e });
+    throw new Error(`network namespace step failed: ${argv.join(' ')}: ${(err.stderr || err.message).trim()}`, {
+      cause: e,
+    });
   }
 }
 

@@ -23,7 +23,14 @@ import { waitFor } from '../wait';
 import { resolveNodeBinaries, type NodeBinaries } from '../node-binaries';
 import { importImages, resolveImages, type NodeImage } from '../node-images';
 import { createCgroupRoot } from './cgroups';
-import { createNamespace, blocksInUse, deleteNamespace, inNamespace, namespacePlan, type NamespacePlan } from './network-namespace';
+import {
+  createNamespace,
+  blocksInUse,
+  deleteNamespace,
+  inNamespace,
+  namespacePlan,
+  type NamespacePlan,
+} from './network-namespace';
 import {
   containerdConfig,
   containerdPaths,
@@ -83,10 +90,15 @@ export class NodeCluster {
     const log = opts.log ?? ((l: string) => process.stderr.write(`[node-cluster] ${l}\n`));
     const t0 = Date.now();
     if (process.getuid?.() !== 0)
-      throw new Error('a real node needs root (network namespace, mounts, cgroups, iptables); run as root or use the fake-node dev cluster');
+      throw new Error(
+        'a real node needs root (network namespace, mounts, cgroups, iptables); run as root or use the fake-node dev cluster',
+      );
     await reapStaleNodes(log);
     // Build or find everything before creating anything, so a build failure leaves nothing behind.
-    const [bins, images] = await Promise.all([resolveNodeBinaries({ build: opts.build, log }), resolveImages({ build: opts.build, log })]);
+    const [bins, images] = await Promise.all([
+      resolveNodeBinaries({ build: opts.build, log }),
+      resolveImages({ build: opts.build, log }),
+    ]);
     const used = blocksInUse();
     const block = opts.block ?? [...Array(250).keys()].map((i) => i + 1).find((b) => !used.has(b));
     if (block === undefined) throw new Error('no free node address block (250 seatunnel-node-* namespaces exist)');
@@ -97,7 +109,13 @@ export class NodeCluster {
     const processes: ManagedProcess[] = [];
     let state: NodeState | undefined;
     try {
-      cp = await ControlPlane.start({ nodes: 0, build: opts.build, keepDir: opts.keepDir, log, apiServerAdvertiseAddress: plan.nodeAddress });
+      cp = await ControlPlane.start({
+        nodes: 0,
+        build: opts.build,
+        keepDir: opts.keepDir,
+        log,
+        apiServerAdvertiseAddress: plan.nodeAddress,
+      });
       const pause = images.find((i) => i.name === 'pause');
       if (!pause) throw new Error('the image build did not produce the pause image');
       const layout: NodeLayout = {
@@ -130,8 +148,13 @@ export class NodeCluster {
       log(`node ${layout.name} Ready; cluster up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       return nc;
     } catch (e) {
-      const tails = processes.map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`).join('\n');
-      if (state) await teardownNode(state, { processes, log }).catch((te: Error) => log(`teardown after the failed start: ${te.message}`));
+      const tails = processes
+        .map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`)
+        .join('\n');
+      if (state)
+        await teardownNode(state, { processes, log }).catch((te: Error) =>
+          log(`teardown after the failed start: ${te.message}`),
+        );
       else await deleteNamespace(plan);
       await cp?.stop();
       if (state) removeNodeState(state);
@@ -166,7 +189,8 @@ export class NodeCluster {
     const { layout, bins, log, controlPlane: cp } = this;
     const n = nodePaths(layout);
     const c = containerdPaths(layout);
-    for (const d of [layout.dir, n.cniConfDir, n.cniIpamDir, n.kubeletRoot, n.podLogs, c.root, c.state]) fs.mkdirSync(d, { recursive: true });
+    for (const d of [layout.dir, n.cniConfDir, n.cniIpamDir, n.kubeletRoot, n.podLogs, c.root, c.state])
+      fs.mkdirSync(d, { recursive: true });
     const write = (f: string, text: string) => fs.writeFileSync(f, text, { mode: 0o600 });
     const apiPort = Number(new URL(cp.info.server).port);
 
@@ -178,7 +202,11 @@ export class NodeCluster {
       logFile: path.join(cp.info.logDir, 'api-relay-host.log'),
       pidFile: cp.info.pidFile,
     }).then((p) => this.processes.push(p));
-    await this.spawnInNode('api-relay-node', [bins.socat, `TCP-LISTEN:${apiPort},fork,reuseaddr`, `UNIX-CONNECT:${n.apiRelaySocket}`]);
+    await this.spawnInNode('api-relay-node', [
+      bins.socat,
+      `TCP-LISTEN:${apiPort},fork,reuseaddr`,
+      `UNIX-CONNECT:${n.apiRelaySocket}`,
+    ]);
 
     log('starting containerd');
     write(c.config, containerdConfig(layout));
@@ -207,9 +235,16 @@ export class NodeCluster {
     log('starting the kubelet');
     createCgroupRoot(layout.cgroupRoot);
     // The harness CA (next to ca.crt) signs the kubelet's certificates.
-    const pki = { dir: path.dirname(cp.info.caFile), caCert: cp.info.caFile, caKey: path.join(path.dirname(cp.info.caFile), 'ca.key') };
+    const pki = {
+      dir: path.dirname(cp.info.caFile),
+      caCert: cp.info.caFile,
+      caKey: path.join(path.dirname(cp.info.caFile), 'ca.key'),
+    };
     const [serving, client] = await Promise.all([
-      issueCertificate(pki, `kubelet-${layout.name}-serving`, `/O=system:nodes/CN=system:node:${layout.name}`, [`IP:${layout.address}`, `DNS:${layout.name}`]),
+      issueCertificate(pki, `kubelet-${layout.name}-serving`, `/O=system:nodes/CN=system:node:${layout.name}`, [
+        `IP:${layout.address}`,
+        `DNS:${layout.name}`,
+      ]),
       issueCertificate(pki, `kubelet-${layout.name}-client`, `/O=system:nodes/CN=system:node:${layout.name}`),
     ]);
     const read = (f: string) => fs.readFileSync(f, 'utf8');
@@ -227,7 +262,14 @@ export class NodeCluster {
     write(n.resolvConf, resolvConf(layout));
     write(
       n.kubeletConfig,
-      JSON.stringify(kubeletConfig(layout, { kubeconfig: kubeletKubeconfig, caFile: cp.info.caFile, servingCert: serving.cert, servingKey: serving.key })),
+      JSON.stringify(
+        kubeletConfig(layout, {
+          kubeconfig: kubeletKubeconfig,
+          caFile: cp.info.caFile,
+          servingCert: serving.cert,
+          servingKey: serving.key,
+        }),
+      ),
     );
     await this.spawnInNode('kubelet', [
       bins.kubelet,
@@ -257,7 +299,12 @@ export class NodeCluster {
     await this.spawnInNode('kube-router', [bins.kubeRouter, ...kubeRouterArgs(layout, cp.info.kubeconfig)]);
     await this.spawnInNode('coredns', [bins.coredns, '-conf', n.corefile]);
 
-    await waitFor(() => nodeReady(cp, layout.name), { description: `node ${layout.name} Ready`, timeoutMs: 90_000, guard: this.guard, intervalMs: 300 });
+    await waitFor(() => nodeReady(cp, layout.name), {
+      description: `node ${layout.name} Ready`,
+      timeoutMs: 90_000,
+      guard: this.guard,
+      intervalMs: 300,
+    });
     await waitFor(() => httpOk(`http://${layout.address}:8181/ready`), {
       description: 'CoreDNS /ready',
       timeoutMs: 60_000,
@@ -296,7 +343,8 @@ export class NodeCluster {
   /** A description of the first node or control-plane component that died (with its log tail), if any. */
   deadComponent(): string | undefined {
     for (const p of [...this.processes, ...this.controlPlane.processList]) {
-      if (!p.running && !p.isStopping) return `${p.name} ${p.exitDescription}; last lines of ${p.logFile}:\n${p.tail(40)}`;
+      if (!p.running && !p.isStopping)
+        return `${p.name} ${p.exitDescription}; last lines of ${p.logFile}:\n${p.tail(40)}`;
     }
     return undefined;
   }
@@ -311,7 +359,9 @@ export class NodeCluster {
 }
 
 async function nodeReady(cp: ControlPlane, name: string): Promise<true> {
-  const node = await cp.admin.call<{ status?: { conditions?: Array<{ type: string; status: string; message?: string }> } }>('GET', `/api/v1/nodes/${name}`);
+  const node = await cp.admin.call<{
+    status?: { conditions?: Array<{ type: string; status: string; message?: string }> };
+  }>('GET', `/api/v1/nodes/${name}`);
   const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
   if (ready?.status !== 'True') throw new Error(`Ready=${ready?.status ?? 'unknown'}: ${ready?.message ?? ''}`);
   return true;

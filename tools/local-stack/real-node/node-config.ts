@@ -164,7 +164,12 @@ export function kubeletConfig(layout: NodeLayout, files: KubeletFiles): Record<s
     // Images are imported, never pulled: the kubelet must not garbage-collect them on a full disk.
     imageGCHighThresholdPercent: 100,
     imageGCLowThresholdPercent: 99,
-    evictionHard: { 'memory.available': '100Mi', 'nodefs.available': '1%', 'imagefs.available': '1%', 'nodefs.inodesFree': '1%' },
+    evictionHard: {
+      'memory.available': '100Mi',
+      'nodefs.available': '1%',
+      'imagefs.available': '1%',
+      'nodefs.inodesFree': '1%',
+    },
     nodeStatusUpdateFrequency: '4s',
     nodeStatusReportFrequency: '10s',
     // Short, so a ConfigMap change reaches a mounted volume within the test's patience.
@@ -258,7 +263,12 @@ export function dnsObjects(layout: NodeLayout): Array<Record<string, unknown>> {
       apiVersion: 'v1',
       kind: 'Endpoints',
       metadata: { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
-      subsets: [{ addresses: [{ ip: layout.address }], ports: ports.map(({ name, port, protocol }) => ({ name, port, protocol })) }],
+      subsets: [
+        {
+          addresses: [{ ip: layout.address }],
+          ports: ports.map(({ name, port, protocol }) => ({ name, port, protocol })),
+        },
+      ],
     },
   ];
 }
