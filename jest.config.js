@@ -1,8 +1,13 @@
 // Test tiers are Jest projects; tools/test.sh runs them in order and reports which ran.
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }];
-// The runtime imports the core by package name (seatunnel-app/internal/*, package.json "exports");
-// tests run it from source, as tsconfig.json's and runtime/tsconfig.json's "paths" do.
-const moduleNameMapper = { '^seatunnel-app/internal/(.*)$': '<rootDir>/lib/$1' };
+// The runtime imports the core by package name (seatunnel-app/runtime-support, package.json "exports");
+// tests run it from source, as tsconfig.json's and runtime/tsconfig.json's "paths" do. The runtime's
+// own tests may also reach any file of lib/ (seatunnel-app/internal/*, a test-only alias: the package
+// exports no such path).
+const moduleNameMapper = {
+  '^seatunnel-app/runtime-support$': '<rootDir>/lib/runtime-support',
+  '^seatunnel-app/internal/(.*)$': '<rootDir>/lib/$1',
+};
 const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': tsJest },

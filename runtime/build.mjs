@@ -7,7 +7,7 @@
 // which re-exports what the runtime uses, and esbuild drops the rest. The adapter checks at start
 // that every name it needs is there.
 //
-// The runtime imports the core by package name (seatunnel-app/internal/*); esbuild resolves that
+// The runtime imports the core by package name (seatunnel-app/runtime-support); esbuild resolves that
 // to ../lib through the "paths" of runtime/tsconfig.json, the nearest tsconfig of every runtime
 // source. (Not passed as the `tsconfig` option: that would apply it to the dependencies too.)
 import * as esbuild from 'esbuild';

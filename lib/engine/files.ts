@@ -3,6 +3,7 @@
 // the `<appId>-engine` ConfigMap; the runtime completes the master's files with its Pod IP.
 
 import { isMap, parseDocument, stringify } from 'yaml';
+import { HA_TIMINGS } from '../contract/ha-timings';
 import { haMasterSetName } from '../model/ids';
 import type { ValidationIssue } from '../model/issues';
 import { TERMINATION_GRACE_SECONDS } from '../model/reserved';
@@ -53,11 +54,11 @@ export function haMasterAddresses(
  *     Hazelcast's 300 s: the lone replacement holds no data and joins the others.
  */
 const HA_HAZELCAST_PROPERTIES = {
-  'hazelcast.max.no.heartbeat.seconds': 30,
+  'hazelcast.max.no.heartbeat.seconds': HA_TIMINGS.heartbeatTimeoutSeconds,
   'hazelcast.shutdownhook.policy': 'GRACEFUL',
   'hazelcast.graceful.shutdown.max.wait': Math.floor(TERMINATION_GRACE_SECONDS / 2),
-  'hazelcast.merge.first.run.delay.seconds': 10,
-  'hazelcast.merge.next.run.delay.seconds': 10,
+  'hazelcast.merge.first.run.delay.seconds': HA_TIMINGS.mergeFirstRunDelaySeconds,
+  'hazelcast.merge.next.run.delay.seconds': HA_TIMINGS.mergeNextRunDelaySeconds,
 };
 
 type Yaml = Record<string, unknown>;

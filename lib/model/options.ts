@@ -277,6 +277,18 @@ export const OPTIONS: OptionRegistry = {
     description:
       'How long a worker Pod may fail to pull its image (`ErrImagePull`, `ImagePullBackOff`) before it fails the application: the kubelet retries the pull after 10, 20, 40 s, so the default lets a registry hiccup pass with two or three retries. `InvalidImageName`, `ErrImageNeverPull` (pull policy `Never`, image not on the node) and `CreateContainerConfigError` still fail at once; 0 fails every pull error at once. Must be less than `application.startup-timeout-millis`.',
   },
+  apiOutageToleranceMillis: {
+    key: 'application.api-outage-tolerance-millis',
+    type: 'long',
+    default: 900_000,
+    min: 60_000,
+    max: 86_400_000,
+    unit: 'ms',
+    origin: 'ours',
+    coerce: asInteger,
+    description:
+      'How long the Kubernetes API server may be unreachable (a control-plane upgrade or restart, a network cut between the node and the API) before the runtime gives up with `ApiUnavailable`. Meanwhile the job keeps running: the runtime retries its watches, reads and writes, and the status annotations and Events catch up once the API answers again; a job that finished during the outage ends as it ended. Kubernetes itself keeps workloads running through such an outage, so the default is 15 minutes.',
+  },
   haEnabled: {
     key: 'application.ha.enabled',
     type: 'boolean',

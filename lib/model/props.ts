@@ -201,6 +201,11 @@ export interface SeaTunnelApplicationProps {
   readonly scaleUpGraceMillis?: number;
   /** How long a worker's image pull may keep failing before the application fails. @default 60000 */
   readonly imagePullRetryMillis?: number;
+  /**
+   * How long the Kubernetes API server may be unreachable before the application fails
+   * (`ApiUnavailable`); the job keeps running meanwhile (docs/runtime.md). @default 900000
+   */
+  readonly apiOutageToleranceMillis?: number;
   /** High availability: masters as a StatefulSet behind a ClusterIP Service, the Job runs the coordinator (docs/ha.md). @default false */
   readonly haEnabled?: boolean;
   /** Number of masters with HA. Must be at least 2. @default 2 */

@@ -16,59 +16,8 @@ export const MANAGED_BY = 'seatunnel-app';
 /** `coordinator`: with HA, the Job's Pod, which runs the runtime but no Zeta member (docs/ha.md). */
 export type RoleLabel = 'master' | 'worker' | 'coordinator' | 'configuration';
 
-/** Status annotations the runtime keeps on its Job; `status` reads them. */
-export const ANNOTATIONS = {
-  phase: 'seatunnel.apache.org/phase',
-  workersRegistered: 'seatunnel.apache.org/workers-registered',
-  workersDesired: 'seatunnel.apache.org/workers-desired',
-  /** While workers wait for a node (an autoscaler adds one, or may): which, and why; removed once all registered. */
-  workersWaiting: 'seatunnel.apache.org/workers-waiting',
-  zetaJobId: 'seatunnel.apache.org/job-id',
-  zetaJobStatus: 'seatunnel.apache.org/job-status',
-  reason: 'seatunnel.apache.org/failure-reason',
-  message: 'seatunnel.apache.org/message',
-  finishedAt: 'seatunnel.apache.org/finished-at',
-  /**
-   * Set by `cancel --savepoint`: the runtime stops the job with a savepoint (streaming jobs keep
-   * their checkpoints for a restore), removes the workers and exits; then the Job is deleted.
-   */
-  cancelRequested: 'seatunnel.apache.org/cancel-requested',
-  /** On the Job: the worker template the runtime stamps workers from. */
-  workerTemplate: 'seatunnel.apache.org/worker-template',
-  /** On the Job: application.name (the Zeta job name), so `list` shows it from the Job alone. */
-  applicationName: 'seatunnel.apache.org/application-name',
-  /** With HA (docs/ha.md): masters wanted, masters ready, the active master when known, master Pods replaced so far. */
-  mastersDesired: 'seatunnel.apache.org/masters-desired',
-  mastersReady: 'seatunnel.apache.org/masters-ready',
-  activeMaster: 'seatunnel.apache.org/active-master',
-  masterFailovers: 'seatunnel.apache.org/master-failovers',
-  /** With HA: workers replaced so far (worker-failure-policy `replace`). */
-  workersReplaced: 'seatunnel.apache.org/workers-replaced',
-  /** With HA: set once the coordinator submitted the job; a restarted coordinator never submits again. */
-  submittedAt: 'seatunnel.apache.org/submitted-at',
-  /**
-   * When each phase began, as compact JSON ({"Starting":"2026-01-01T00:00:00Z",…}; at most one
-   * entry per PHASES value, so it stays small): `status --explain` tells the phases' durations
-   * from it once the Events have expired.
-   */
-  phaseTimes: 'seatunnel.apache.org/phase-times',
-} as const;
-
-/** Values of the phase annotation, in lifecycle order; the last three are final. */
-export const PHASES = [
-  'Starting',
-  'CreatingWorkers',
-  'WaitingForWorkers',
-  'Submitting',
-  'Running',
-  'Stopping',
-  'CleaningUp',
-  'Succeeded',
-  'Failed',
-  'Canceled',
-] as const;
-export type Phase = (typeof PHASES)[number];
-export const FINAL_PHASES: ReadonlySet<string> = new Set<Phase>(['Succeeded', 'Failed', 'Canceled']);
+// The status annotations and phases are the runtime contract's vocabulary (lib/contract/vocabulary.ts).
+export { ANNOTATIONS, FINAL_PHASES, PHASES, type Phase } from '../contract/vocabulary';
 
 /** Environment variables the plan sets for the runtime and Zeta; users cannot override them. */
 export const ENV = {

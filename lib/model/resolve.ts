@@ -61,6 +61,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
     worker,
     ...resolveStartupBudgets(r),
     finishedJobRetentionSeconds: r.int('finishedJobRetentionSeconds'),
+    apiOutageToleranceMillis: r.int('apiOutageToleranceMillis'),
     ...mounts,
     env: resolveEnvVars(r),
     envFrom: resolveEnvFrom(r),

@@ -124,6 +124,7 @@ export interface ApplicationSpec {
   readonly startupTimeoutMillis: number;
   readonly scaleUpGraceMillis: number;
   readonly imagePullRetryMillis: number;
+  readonly apiOutageToleranceMillis: number;
   readonly finishedJobRetentionSeconds: number;
   readonly checkpointPvc?: string;
   /** kubernetes.config-map: the user's existing runtime ConfigMap, mounted at `runtimeConfigDir(seatunnelHome)`. */

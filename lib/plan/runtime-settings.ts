@@ -1,67 +1,17 @@
-// runtime.json: what the runtime in the master Pod needs to know that is not a secret. It lives
-// in the engine ConfigMap, so `kubectl get configmap <appId>-engine -o yaml` shows it.
+// runtime.json as the plan writes it; its shape and the runtime's check of it are the contract
+// (lib/contract/runtime-settings.ts).
 
+import {
+  HA_TIMINGS,
+  LOCAL_ENGINE_UNREACHABLE_MILLIS,
+  RUNTIME_SETTINGS_VERSION,
+  type DependentRef,
+  type RuntimeSettings,
+} from '../contract';
 import { zetaCommand, zetaEnvironment } from '../engine/command';
 import { ENV } from '../model/reserved';
 import { PATHS, type ApplicationSpec } from '../model/spec';
 import { names } from './pod';
-
-export const RUNTIME_SETTINGS_VERSION = 1;
-
-export interface DependentRef {
-  readonly apiVersion: string;
-  readonly kind: string;
-  readonly name: string;
-}
-
-export interface RuntimeSettings {
-  readonly version: number;
-  readonly appId: string;
-  readonly namespace: string;
-  readonly jobName: string;
-  /** Zeta job ID (exact decimal string). */
-  readonly jobId: string;
-  readonly restoreJobId?: string;
-  readonly workerCount: number;
-  readonly workerSlots: number;
-  readonly startupTimeoutMillis: number;
-  /** application.scale-up-grace-millis; absent in runtime.json written before it existed (then 0: fail fast). */
-  readonly scaleUpGraceMillis?: number;
-  /** application.image-pull-retry-millis; absent in older runtime.json (then 0: fail fast). */
-  readonly imagePullRetryMillis?: number;
-  readonly workerTemplate: string;
-  readonly master: {
-    readonly port: number;
-    readonly restPort: number;
-    /**
-     * Path prefix of Zeta's REST API on `restPort`: '' (the default) for REST API v2 (Zeta 2.3.9+),
-     * '/hazelcast/rest/maps' for the Hazelcast-based REST of Zeta 2.3.8 and earlier, which is
-     * served on the member port (then `restPort` is the master port).
-     */
-    readonly restPath?: string;
-    /** The master's Zeta command; `configDir` is the runtime's completed copy of the engine files. */
-    readonly command: readonly string[];
-    /** Extra environment of the master's Zeta process (JVM module flags, phone-home off). */
-    readonly env: Readonly<Record<string, string>>;
-  };
-  readonly jobConfig:
-    { readonly kind: 'inline'; readonly env: string } | { readonly kind: 'file'; readonly path: string };
-  /** Objects the runtime adopts (adds the Job as owner) when they were applied without one. */
-  readonly dependents: readonly DependentRef[];
-  readonly checkpointDir?: string;
-  /** With HA (docs/ha.md): the runtime is the coordinator; no Zeta in its Pod. */
-  readonly ha?: HaRuntimeSettings;
-}
-
-export interface HaRuntimeSettings {
-  readonly masters: number;
-  /** The masters' StatefulSet: its status says how many are ready; deleted at the end. */
-  readonly statefulSet: string;
-  /** Host of the ClusterIP Service in front of the masters' REST API. */
-  readonly restHost: string;
-  readonly workerFailurePolicy: 'fail' | 'replace';
-  readonly workerReplacements: number;
-}
 
 /**
  * The data objects the runtime adopts on the `kubectl apply` path, and the worker template it
@@ -92,6 +42,8 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
     startupTimeoutMillis: spec.startupTimeoutMillis,
     scaleUpGraceMillis: spec.scaleUpGraceMillis,
     imagePullRetryMillis: spec.imagePullRetryMillis,
+    apiOutageToleranceMillis: spec.apiOutageToleranceMillis,
+    engineUnreachableMillis: spec.ha ? HA_TIMINGS.engineUnreachableMillis : LOCAL_ENGINE_UNREACHABLE_MILLIS,
     workerTemplate: names.workerTemplate(spec),
     master: {
       port: spec.master.port,
@@ -113,8 +65,11 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
             restHost: `${names.restService(spec)}.${spec.namespace}.svc`,
             workerFailurePolicy: spec.ha.workerFailurePolicy,
             workerReplacements: spec.ha.workerReplacements,
+            coordinatorRestarts: spec.ha.coordinatorRestarts,
           },
         }
       : {}),
   };
 }
+
+export { RUNTIME_SETTINGS_VERSION, type DependentRef, type RuntimeSettings };

@@ -36,8 +36,7 @@ import { followJob, stopJob, submitJob } from './steps/zeta-job';
 import { errorMessage } from './util';
 import { WorkerReconciler } from './workers/reconciler';
 import { PodSnapshotStore } from './workers/snapshot';
-import { jobOwnerReference } from 'seatunnel-app/internal/plan/build-plan';
-import { stampWorker, workerSelector } from 'seatunnel-app/internal/plan/stamp';
+import { jobOwnerReference, stampWorker, workerSelector } from 'seatunnel-app/runtime-support';
 
 export { DEFAULT_TUNING, type LifecycleDeps, type Tuning };
 

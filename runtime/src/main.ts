@@ -2,8 +2,7 @@
 // root: reads the settings, connects to the API server and the engine, runs the lifecycle, and
 // exits with the code contract of EXIT_CODES (0 only for SUCCEEDED).
 
-import { readTextFile } from 'seatunnel-app/internal/hocon/file-include';
-import { ANNOTATIONS, ENV, EXIT_CODES } from 'seatunnel-app/internal/model/reserved';
+import { readTextFile, ANNOTATIONS, ENV, EXIT_CODES } from 'seatunnel-app/runtime-support';
 import { systemClock } from './clock';
 import { writeEngineFiles } from './engine/config-files';
 import { ZetaEngine } from './engine/zeta';

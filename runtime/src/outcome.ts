@@ -2,7 +2,7 @@
 // and a message for people, and the exit code contract of lib/model/reserved.ts EXIT_CODES that
 // the Job's podFailurePolicy is wired to.
 
-import { EXIT_CODES } from 'seatunnel-app/internal/model/reserved';
+import { EXIT_CODES } from 'seatunnel-app/runtime-support';
 
 export type FinalState = 'SUCCEEDED' | 'FAILED' | 'CANCELED';
 export type ExitClass = keyof typeof EXIT_CODES;

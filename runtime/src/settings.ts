@@ -3,8 +3,8 @@
 // every problem is reported at once (exit code `configuration`).
 
 import * as path from 'node:path';
-import { ENGINE_FILES } from 'seatunnel-app/internal/engine/files';
 import {
+  ENGINE_FILES,
   parseHocon,
   HoconError,
   stringifyJson,
@@ -12,15 +12,12 @@ import {
   type HoconObject,
   type HoconValue,
   type IncludeReader,
-} from 'seatunnel-app/internal/hocon/index';
-import { fileIncludeReader } from 'seatunnel-app/internal/hocon/file-include';
-import { ENV } from 'seatunnel-app/internal/model/reserved';
-import { PATHS } from 'seatunnel-app/internal/model/spec';
-import {
-  RUNTIME_SETTINGS_VERSION,
-  type DependentRef,
+  fileIncludeReader,
+  ENV,
+  PATHS,
+  runtimeSettingsProblems,
   type RuntimeSettings,
-} from 'seatunnel-app/internal/plan/runtime-settings';
+} from 'seatunnel-app/runtime-support';
 import { RuntimeFailure } from './outcome';
 
 /** Environment variables that only the runtime reads (test seams and tuning; none is needed in a Pod). */
@@ -66,107 +63,8 @@ export interface SettingsIo {
   readFile(file: string): string;
 }
 
-const MAX_JOB_ID = (1n << 63n) - 1n;
-
 /** Zeta 2.3.8's REST API: Hazelcast REST on the member port. */
 export const HAZELCAST_REST_PATH = '/hazelcast/rest/maps';
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Checks runtime.json field by field; returns the problems found (empty = valid). */
-export function runtimeSettingsProblems(raw: unknown): string[] {
-  const p: string[] = [];
-  if (!isObj(raw)) return ['runtime.json: expected a JSON object'];
-  const str = (key: string, v: unknown, required = true) => {
-    if (v === undefined && !required) return;
-    if (typeof v !== 'string' || v === '')
-      p.push(`runtime.json ${key}: expected a non-empty string, got ${JSON.stringify(v)}`);
-  };
-  const int = (key: string, v: unknown, min: number, max: number) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-      p.push(`runtime.json ${key}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
-  };
-  const jobId = (key: string, v: unknown, required: boolean) => {
-    if (v === undefined && !required) return;
-    if (typeof v !== 'string' || !/^[1-9][0-9]{0,18}$/.test(v) || BigInt(v) > MAX_JOB_ID) {
-      p.push(`runtime.json ${key}: expected a positive 63-bit integer as a decimal string, got ${JSON.stringify(v)}`);
-    }
-  };
-  if (raw.version !== RUNTIME_SETTINGS_VERSION)
-    p.push(
-      `runtime.json version: this runtime reads version ${RUNTIME_SETTINGS_VERSION}, got ${JSON.stringify(raw.version)} (runtime image and generator differ)`,
-    );
-  str('appId', raw.appId);
-  str('namespace', raw.namespace);
-  str('jobName', raw.jobName);
-  jobId('jobId', raw.jobId, true);
-  jobId('restoreJobId', raw.restoreJobId, false);
-  int('workerCount', raw.workerCount, 1, 1000);
-  int('workerSlots', raw.workerSlots, 1, 1024);
-  int('startupTimeoutMillis', raw.startupTimeoutMillis, 1, 24 * 3600 * 1000);
-  if (raw.scaleUpGraceMillis !== undefined) int('scaleUpGraceMillis', raw.scaleUpGraceMillis, 0, 24 * 3600 * 1000);
-  if (raw.imagePullRetryMillis !== undefined)
-    int('imagePullRetryMillis', raw.imagePullRetryMillis, 0, 24 * 3600 * 1000);
-  str('workerTemplate', raw.workerTemplate);
-  str('checkpointDir', raw.checkpointDir, false);
-  if (!isObj(raw.master)) p.push('runtime.json master: expected an object');
-  else {
-    int('master.port', raw.master.port, 1, 65535);
-    int('master.restPort', raw.master.restPort, 1, 65535);
-    if (
-      raw.master.restPath !== undefined &&
-      (typeof raw.master.restPath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*$/.test(raw.master.restPath))
-    ) {
-      p.push(
-        `runtime.json master.restPath: expected '' or a path like /hazelcast/rest/maps, got ${JSON.stringify(raw.master.restPath)}`,
-      );
-    }
-    const menv = raw.master.env;
-    if (menv !== undefined && (!isObj(menv) || !Object.values(menv).every((v) => typeof v === 'string'))) {
-      p.push('runtime.json master.env: expected an object of strings (extra environment of the Zeta master)');
-    }
-    const cmd = raw.master.command;
-    if (!Array.isArray(cmd) || cmd.length === 0 || !cmd.every((a) => typeof a === 'string') || cmd[0] === '') {
-      p.push('runtime.json master.command: expected a non-empty array of strings (the Zeta master argv)');
-    }
-  }
-  const jc = raw.jobConfig;
-  if (!isObj(jc) || (jc.kind !== 'inline' && jc.kind !== 'file'))
-    p.push('runtime.json jobConfig: expected {kind: "inline", env} or {kind: "file", path}');
-  else if (jc.kind === 'inline') str('jobConfig.env', jc.env);
-  else if (typeof jc.path !== 'string' || !path.isAbsolute(jc.path))
-    p.push(`runtime.json jobConfig.path: expected an absolute path, got ${JSON.stringify(jc.path)}`);
-  if (!Array.isArray(raw.dependents)) p.push('runtime.json dependents: expected an array');
-  else {
-    raw.dependents.forEach((d: unknown, i) => {
-      if (
-        !isObj(d) ||
-        typeof d.apiVersion !== 'string' ||
-        typeof d.kind !== 'string' ||
-        typeof d.name !== 'string' ||
-        !d.name
-      ) {
-        p.push(`runtime.json dependents[${i}]: expected {apiVersion, kind, name}`);
-      }
-    });
-  }
-  if (raw.ha !== undefined) {
-    if (!isObj(raw.ha)) p.push('runtime.json ha: expected an object');
-    else {
-      int('ha.masters', raw.ha.masters, 2, 9);
-      str('ha.statefulSet', raw.ha.statefulSet);
-      str('ha.restHost', raw.ha.restHost);
-      if (raw.ha.workerFailurePolicy !== 'fail' && raw.ha.workerFailurePolicy !== 'replace')
-        p.push(
-          `runtime.json ha.workerFailurePolicy: expected "fail" or "replace", got ${JSON.stringify(raw.ha.workerFailurePolicy)}`,
-        );
-      int('ha.workerReplacements', raw.ha.workerReplacements, 0, 100);
-    }
-  }
-  return p;
-}
 
 /**
  * Reads the environment and runtime.json. Throws a RuntimeFailure(InvalidSettings) listing every
@@ -238,10 +136,6 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
     },
     debug: env[RUNTIME_ENV.logLevel] === 'debug',
   };
-}
-
-export function dependentKey(d: DependentRef): string {
-  return `${d.kind}/${d.name}`;
 }
 
 /**

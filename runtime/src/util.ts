@@ -1,6 +1,6 @@
 // Small concurrency helpers.
 
-import { withRetry } from 'seatunnel-app/internal/kube/retry';
+import { withRetry } from 'seatunnel-app/runtime-support';
 import type { Clock } from './clock';
 
 /** Holds the first value it is given; later ones are ignored. */
@@ -48,7 +48,7 @@ export async function mapLimit<T, R>(
   return results;
 }
 
-export { backoffMs } from 'seatunnel-app/internal/kube/retry';
+export { backoffMs } from 'seatunnel-app/runtime-support';
 
 export interface RetryOptions {
   readonly clock: Clock;

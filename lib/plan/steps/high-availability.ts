@@ -11,6 +11,7 @@
 // Everything stays owned by the Job, never by a Pod that can be replaced.
 
 import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
+import { HA_TIMINGS } from '../../contract/ha-timings';
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
 import { ANNOTATIONS, ENV, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
 import { PATHS, type ApplicationSpec } from '../../model/spec';
@@ -56,9 +57,7 @@ const RUNTIME_ONLY_ENV: ReadonlySet<string> = new Set([
 function readiness(spec: ApplicationSpec): Probe {
   return {
     httpGet: { path: '/hazelcast/health/ready', port: spec.master.port },
-    periodSeconds: 1,
-    timeoutSeconds: 2,
-    failureThreshold: 10,
+    ...HA_TIMINGS.readiness,
   };
 }
 
@@ -76,10 +75,7 @@ function readiness(spec: ApplicationSpec): Probe {
 function liveness(spec: ApplicationSpec): Probe {
   return {
     httpGet: { path: '/hazelcast/health/node-state', port: spec.master.port },
-    periodSeconds: 2,
-    timeoutSeconds: 2,
-    failureThreshold: 5,
-    terminationGracePeriodSeconds: 1,
+    ...HA_TIMINGS.liveness,
   };
 }
 

@@ -5,13 +5,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, Scalar, visit } from 'yaml';
-import { MASTER_HOST_PLACEHOLDER } from 'seatunnel-app/internal/engine/files';
 import {
+  MASTER_HOST_PLACEHOLDER,
   overlayUserFiles,
   USER_FILES_MANIFEST,
   type UserFileNotice,
   type UserFilesManifest,
-} from 'seatunnel-app/internal/engine/user-files';
+} from 'seatunnel-app/runtime-support';
 import { RuntimeFailure } from '../outcome';
 
 /** The address as it goes before `:port` in Hazelcast files: IPv6 in brackets. */

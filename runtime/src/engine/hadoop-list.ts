@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { zetaJavaArgv } from 'seatunnel-app/internal/engine/command';
+import { zetaJavaArgv } from 'seatunnel-app/runtime-support';
 import type { HadoopClientConfig, HadoopLister } from './checkpoints';
 
 const FS_SHELL = 'org.apache.hadoop.fs.FsShell';

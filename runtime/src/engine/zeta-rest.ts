@@ -8,7 +8,7 @@
 // does, a call ends with an answer, EngineUnavailable or EngineRejected.
 
 import * as http from 'node:http';
-import { parseJson, stringifyJson } from 'seatunnel-app/internal/hocon';
+import { parseJson, stringifyJson } from 'seatunnel-app/runtime-support';
 import { EngineRejected, EngineUnavailable, type JobInfo, type Overview } from './port';
 
 export interface ZetaRestOptions {

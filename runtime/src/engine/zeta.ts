@@ -2,8 +2,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ENGINE_FILES } from 'seatunnel-app/internal/engine/files';
-import { PATHS } from 'seatunnel-app/internal/model/spec';
+import { ENGINE_FILES, PATHS } from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
 import type { Settings } from '../settings';

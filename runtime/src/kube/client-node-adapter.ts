@@ -5,8 +5,7 @@
 // The calls themselves go through the shared transport (lib/kube/transport.ts, see its README for
 // why not through client-node's API classes).
 
-import { clientNodeCredentials, Kube, KubeTransport } from 'seatunnel-app/internal/kube/index';
-import { loadClientNode } from 'seatunnel-app/internal/kube/client-node';
+import { clientNodeCredentials, Kube, KubeTransport, loadClientNode } from 'seatunnel-app/runtime-support';
 import { RuntimeFailure } from '../outcome';
 import type { KubePort } from './port';
 import { KubeRest } from './rest';

@@ -67,8 +67,8 @@ export interface KubePort {
 }
 
 // One error type for every API call, the CLI's and the runtime's (lib/kube/errors.ts).
-import { isStatus, isTransient } from 'seatunnel-app/internal/kube/errors';
-export { KubeApiError } from 'seatunnel-app/internal/kube/errors';
+import { isStatus, isTransient } from 'seatunnel-app/runtime-support';
+export { KubeApiError } from 'seatunnel-app/runtime-support';
 export { isStatus, isTransient };
 
 /**

@@ -1,6 +1,6 @@
 // The KubePort over the shared client (lib/kube): one method per API call the Role allows.
 
-import { isStatus, type Kube, type WatchStream } from 'seatunnel-app/internal/kube/index';
+import { isStatus, type Kube, type WatchStream } from 'seatunnel-app/runtime-support';
 import type {
   Event,
   Job,

@@ -4,39 +4,26 @@
 // waits for everything queued — the terminal state is recorded before the runtime exits.
 
 import type { Event } from 'kubernetes-types/core/v1';
-import { withRetry } from 'seatunnel-app/internal/kube/retry';
-import { ANNOTATIONS, PHASES } from 'seatunnel-app/internal/model/reserved';
+import {
+  withRetry,
+  ANNOTATIONS,
+  EVENT_COMPONENT,
+  PHASES,
+  type AnnotationKey,
+  type EventReason,
+  type Phase,
+} from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
 import { retryableUnlessRoleGone, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
 import { errorMessage } from '../util';
 
-export type AnnotationKey = keyof typeof ANNOTATIONS;
 export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
 
-/** Values of the phase annotation, in lifecycle order. */
-export { PHASES, type Phase } from 'seatunnel-app/internal/model/reserved';
+/** The vocabulary is the runtime contract's (lib/contract/vocabulary.ts). */
+export type { AnnotationKey, EventReason, Phase };
+export { PHASES };
 
-/** Reasons of the Events the runtime records. */
-export type EventReason =
-  | 'Reattached'
-  | 'CoordinatorDetached'
-  | 'MastersReady'
-  | 'MasterReplaced'
-  | 'WorkerReplaced'
-  | 'WorkersCreating'
-  | 'AllWorkersRegistered'
-  | 'JobSubmitted'
-  | 'WorkerLost'
-  | 'WorkerFailed'
-  | 'AdoptionFailed'
-  | 'Stopping'
-  | 'CleanupFailed'
-  | 'Succeeded'
-  | 'Failed'
-  | 'Canceled';
-
-const COMPONENT = 'seatunnel-app-runtime';
 const PHASE_SET: ReadonlySet<string> = new Set(PHASES);
 const MAX_MESSAGE = 1024;
 /** How long one write is retried (an API server restart takes a few seconds). */
@@ -208,11 +195,11 @@ export class Reporter {
       reason: item.reason,
       message: item.message,
       type: item.type,
-      source: { component: COMPONENT },
+      source: { component: EVENT_COMPONENT },
       firstTimestamp: at,
       lastTimestamp: at,
       count: 1,
-      reportingComponent: COMPONENT,
+      reportingComponent: EVENT_COMPONENT,
       reportingInstance: this.source.podName,
     };
   }

@@ -5,7 +5,7 @@
 // snapshot: the Role allows deleting the worker names only, and a look-alike Pod someone else made
 // is never touched. One budget covers it all.
 
-import { names as planNames } from 'seatunnel-app/internal/plan/pod';
+import { names as planNames } from 'seatunnel-app/runtime-support';
 import { retryableUnlessRoleGone } from '../kube/port';
 import { errorMessage, mapLimit, retry } from '../util';
 import type { Step } from './context';

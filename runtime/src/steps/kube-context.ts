@@ -2,12 +2,10 @@
 // references and Events), its own Pod (owner of the workers), the worker PodTemplate — and it
 // adopts the dependents applied without an owner.
 
-import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
-import { jobOwnerReference } from 'seatunnel-app/internal/plan/build-plan';
+import { ANNOTATIONS, jobOwnerReference, templateProblems, type MasterRef } from 'seatunnel-app/runtime-support';
 import { isStatus, isTransient, type ObjectRef, type PodTemplate } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage, mapLimit, retry } from '../util';
-import { templateProblems, type MasterRef } from 'seatunnel-app/internal/plan/stamp';
 import type { Step } from './context';
 
 export interface KubeContext {

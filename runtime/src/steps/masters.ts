@@ -3,8 +3,7 @@
 // removes them. It never restarts a master or decides anything from a master's loss: a replaced
 // master is a failover Zeta handles, never a reason to fail or succeed the application.
 
-import { LABELS } from 'seatunnel-app/internal/model/reserved';
-import type { HaRuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
+import { LABELS, type HaRuntimeSettings } from 'seatunnel-app/runtime-support';
 import { retryableUnlessRoleGone } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage, retry } from '../util';

@@ -8,7 +8,7 @@
 //
 // Every state seen is handed to `onJob`; what it means is the policy's business (../policy.ts).
 
-import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
 import { isStatus, type Job, type KubePort, type WatchEventType, type WatchHandle } from '../kube/port';
 import { endOfClose, endOfErrorEvent, type WatchEnd as KubeWatchEnd } from '../kube/watch-end';

@@ -25,7 +25,7 @@ import type { Clock } from '../clock';
 import { isStatus, isTransient, KubeApiError, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
 import type { Reason } from '../outcome';
-import { LABELS } from 'seatunnel-app/internal/model/reserved';
+import { LABELS, names, ownedBy } from 'seatunnel-app/runtime-support';
 import { backoffMs, errorMessage, mapLimit } from '../util';
 import {
   classifyWorker,
@@ -37,8 +37,6 @@ import {
   type ScaleUpSignal,
 } from './classify';
 import type { PodSnapshot, PodSnapshotStore } from './snapshot';
-import { names } from 'seatunnel-app/internal/plan/pod';
-import { ownedBy } from 'seatunnel-app/internal/plan/stamp';
 
 export type WorkerPhase = 'new' | 'creating' | 'created' | 'released';
 

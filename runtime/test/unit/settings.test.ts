@@ -3,15 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseHocon } from 'seatunnel-app/internal/hocon/index';
 import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
+import { runtimeSettingsProblems } from 'seatunnel-app/runtime-support';
 import { plan } from '../../../test/support/fixtures';
 import { failure } from './failure';
-import {
-  loadSettings,
-  resolveJobConfig,
-  restJobBody,
-  runtimeSettingsProblems,
-  withoutEngineRetries,
-} from '../../src/settings';
+import { loadSettings, resolveJobConfig, restJobBody, withoutEngineRetries } from '../../src/settings';
 
 const p = plan({ applicationId: 'app-1', namespace: 'jobs', jobId: '9223372036854775807' });
 const json = JSON.stringify(runtimeSettings(p.spec));
@@ -112,7 +107,7 @@ test('runtime.json fields are checked one by one', () => {
   expect(runtimeSettingsProblems(good)).toEqual([]);
   const bad = {
     ...good,
-    version: 2,
+    version: 1,
     jobId: '9223372036854775808',
     workerCount: 0,
     master: { ...good.master, command: [], restPath: 'x y' },
@@ -121,7 +116,7 @@ test('runtime.json fields are checked one by one', () => {
   };
   const problems = runtimeSettingsProblems(bad);
   expect(problems).toHaveLength(7);
-  expect(problems.join('\n')).toMatch(/version.*got 2/);
+  expect(problems.join('\n')).toMatch(/version.*got 1/);
   expect(problems.join('\n')).toMatch(/jobId: expected a positive 63-bit integer/);
   expect(runtimeSettingsProblems('x')).toEqual(['runtime.json: expected a JSON object']);
 });

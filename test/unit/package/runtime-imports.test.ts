@@ -1,5 +1,5 @@
 // The runtime is its own package and reaches the core only by package name
-// (seatunnel-app/internal/*), never by a relative path into lib/.
+// (seatunnel-app/runtime-support), never by a relative path into lib/.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,4 +22,22 @@ test('no runtime source or test imports lib/ by a relative path', () => {
       .map((m) => `${path.relative(REPO, file)}: ${m[1]}`),
   );
   expect(offenders).toEqual([]);
+});
+
+test("the runtime's sources reach the core through one entry, seatunnel-app/runtime-support", () => {
+  const src = path.join(REPO, 'runtime', 'src');
+  const others = tsFiles(src).flatMap((file) =>
+    [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import\(|require\()\s*['"](seatunnel-app[^'"]*)['"]/g)]
+      .filter((m) => m[1] !== 'seatunnel-app/runtime-support')
+      .map((m) => `${path.relative(REPO, file)}: ${m[1]}`),
+  );
+  expect(others).toEqual([]);
+});
+
+test('the package exports that entry and no path into lib/', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+    exports: Record<string, unknown>;
+  };
+  expect(Object.keys(pkg.exports)).toContain('./runtime-support');
+  expect(Object.keys(pkg.exports).filter((k) => k.includes('*'))).toEqual([]);
 });

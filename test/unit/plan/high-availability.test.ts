@@ -158,6 +158,7 @@ describe('with HA', () => {
       restHost: `${p.spec.appId}-rest.team-a.svc`,
       workerFailurePolicy: 'fail',
       workerReplacements: 3,
+      coordinatorRestarts: 3,
     });
   });
 

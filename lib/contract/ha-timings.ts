@@ -1,0 +1,54 @@
+// Every timing the HA design relies on, in one place, because they only work in a given order
+// (test/unit/contract/ha-timings.test.ts states it): a frozen master is killed by its liveness
+// probe before Hazelcast's heartbeat timeout would drop it; a member dropped by the heartbeat
+// timeout (a crash, a lost node: no goodbye) is merged back by the next merge run; and the
+// coordinator tolerates the engine's REST answering nothing for longer than all of that, so a
+// failover is never mistaken for a lost engine. The plan writes the probes and the engine files
+// from here, and runtime.json carries the tolerance to the runtime.
+
+export const HA_TIMINGS = {
+  /** The masters' readiness: Hazelcast's /hazelcast/health/ready (docs/ha.md). */
+  readiness: { periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 10 },
+  /**
+   * The masters' liveness: /hazelcast/health/node-state. A frozen JVM still accepts TCP, so only
+   * an HTTP check catches it; killed with a 1 s grace (a frozen process cannot leave gracefully).
+   */
+  liveness: { periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 5, terminationGracePeriodSeconds: 1 },
+  /** `hazelcast.max.no.heartbeat.seconds` with HA (180 s without: a lone master has no one to fail over to). */
+  heartbeatTimeoutSeconds: 30,
+  /** `hazelcast.merge.first.run.delay.seconds` / `…next.run.delay.seconds` (Hazelcast's default: 300 s). */
+  mergeFirstRunDelaySeconds: 10,
+  mergeNextRunDelaySeconds: 10,
+  /**
+   * How long the coordinator tolerates Zeta's REST answering nothing useful before it gives up
+   * (EngineUnreachable): two merge runs after a heartbeat timeout and a slow member's start on a
+   * loaded node.
+   */
+  engineUnreachableMillis: 120_000,
+} as const;
+
+/** Without HA: the master runs beside the runtime; its REST failing for this long means it is gone. */
+export const LOCAL_ENGINE_UNREACHABLE_MILLIS = 30_000;
+
+export interface HaWindows {
+  /** Longest time a frozen master answers nothing before the kubelet kills it. */
+  readonly probeKillMs: number;
+  /** When the other members drop a silent one. */
+  readonly heartbeatMs: number;
+  /** When a member dropped by the heartbeat timeout is merged back at the latest. */
+  readonly mergeMs: number;
+  /** When the coordinator gives up on the engine. */
+  readonly toleranceMs: number;
+}
+
+/** The windows whose order the design depends on, derived from the timings. */
+export function haWindows(t: typeof HA_TIMINGS = HA_TIMINGS): HaWindows {
+  const l = t.liveness;
+  const heartbeatMs = t.heartbeatTimeoutSeconds * 1000;
+  return {
+    probeKillMs: (l.periodSeconds * l.failureThreshold + l.timeoutSeconds + l.terminationGracePeriodSeconds) * 1000,
+    heartbeatMs,
+    mergeMs: heartbeatMs + Math.max(t.mergeFirstRunDelaySeconds, t.mergeNextRunDelaySeconds) * 1000,
+    toleranceMs: t.engineUnreachableMillis,
+  };
+}
