@@ -31,4 +31,11 @@ export { ENV, EXIT_CODES, LABELS, TERMINAL_EXIT_CODES } from './model/reserved';
 export { PATHS } from './model/spec';
 export { jobOwnerReference } from './plan/build-plan';
 export { names } from './plan/pod';
-export { ownedBy, stampWorker, templateProblems, workerSelector, type MasterRef } from './plan/stamp';
+export {
+  ownedBy,
+  stampWorker,
+  templateProblems,
+  workerSelector,
+  type MasterRef,
+  type WorkerStampInput,
+} from './plan/stamp';

@@ -6,7 +6,25 @@
 // failover is never mistaken for a lost engine. The plan writes the probes and the engine files
 // from here, and runtime.json carries the tolerance to the runtime.
 
-export const HA_TIMINGS = {
+export interface HaTimings {
+  readonly readiness: {
+    readonly periodSeconds: number;
+    readonly timeoutSeconds: number;
+    readonly failureThreshold: number;
+  };
+  readonly liveness: {
+    readonly periodSeconds: number;
+    readonly timeoutSeconds: number;
+    readonly failureThreshold: number;
+    readonly terminationGracePeriodSeconds: number;
+  };
+  readonly heartbeatTimeoutSeconds: number;
+  readonly mergeFirstRunDelaySeconds: number;
+  readonly mergeNextRunDelaySeconds: number;
+  readonly engineUnreachableMillis: number;
+}
+
+export const HA_TIMINGS: HaTimings = {
   /** The masters' readiness: Hazelcast's /hazelcast/health/ready (docs/ha.md). */
   readiness: { periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 10 },
   /**
@@ -25,7 +43,7 @@ export const HA_TIMINGS = {
    * loaded node.
    */
   engineUnreachableMillis: 120_000,
-} as const;
+};
 
 /** Without HA: the master runs beside the runtime; its REST failing for this long means it is gone. */
 export const LOCAL_ENGINE_UNREACHABLE_MILLIS = 30_000;
@@ -42,7 +60,7 @@ export interface HaWindows {
 }
 
 /** The windows whose order the design depends on, derived from the timings. */
-export function haWindows(t: typeof HA_TIMINGS = HA_TIMINGS): HaWindows {
+export function haWindows(t: HaTimings = HA_TIMINGS): HaWindows {
   const l = t.liveness;
   const heartbeatMs = t.heartbeatTimeoutSeconds * 1000;
   return {

@@ -37,8 +37,11 @@ export interface Facts {
   readonly submitted: boolean;
   /** Zeta's last known status of that job. */
   readonly zetaStatus?: string;
-  /** With HA this process is the coordinator: its own end is not the application's (docs/ha.md). */
-  readonly ha?: boolean;
+  /**
+   * The application outlives this Pod (HA: this process is a coordinator that can be replaced;
+   * its own end is not the application's, docs/ha.md).
+   */
+  readonly outlivesPod?: boolean;
 }
 
 export type Happening =
@@ -107,7 +110,7 @@ export function decide(f: Facts, h: Happening): Decision {
       return end(h.failure.reason, h.failure.message, { worker: h.failure.worker, warn });
     }
     case 'SIGTERM':
-      if (!f.ha)
+      if (!f.outlivesPod)
         return end(
           'Terminated',
           'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction',
@@ -179,22 +182,31 @@ export function howToStop(f: Facts, reason: Reason): StopDecision {
   return f.deletion === 'not-deleting' ? { do: 'stop', savepoint: true } : { do: 'keep-checkpoints' };
 }
 
+/** What a coordinator knows when it decides whether to submit the application's job. */
+export interface ReattachFacts {
+  /** The Job records a submission claim or a submission: some coordinator may have sent the job. */
+  readonly recorded: boolean;
+  /** Zeta answered the last question about the job (with or without a status). */
+  readonly answered: boolean;
+  /** The job's status in Zeta, when it knows the job. */
+  readonly zetaStatus?: string;
+  readonly askedForMs: number;
+  readonly limitMs: number;
+}
+
 /**
- * With HA, what a coordinator does with the application's job when it starts: `submit` it (never
- * submitted before), `follow` it (Zeta knows it: an earlier coordinator submitted it — never a
- * second submission), or report it `lost` (it was submitted, and Zeta, having lost every master,
- * no longer knows it). `wait`: submitted, but Zeta does not answer for it yet (a master failover
- * answers without a status for about a second) — ask again.
+ * With HA, what a coordinator does with the application's job: `follow` it (Zeta knows it — never
+ * a second submission), `submit` it (no coordinator of this Job ever claimed it: the claim is
+ * always recorded before the job is sent), or — claimed but unknown to Zeta — `wait` and ask again
+ * (a master failover answers without a status for a while), then give up: `lost` when Zeta kept
+ * answering that it does not know the job, `unreachable` when it never answered. A claimed job is
+ * never submitted again: the coordinator cannot prove it never ran (docs/ha.md, "Re-attaching").
  */
-export function reattachment(
-  submittedBefore: boolean,
-  zetaStatus: string | undefined,
-  askedForMs: number,
-  limitMs: number,
-): 'submit' | 'follow' | 'lost' | 'wait' {
-  if (zetaStatus) return 'follow';
-  if (!submittedBefore) return 'submit';
-  return askedForMs >= limitMs ? 'lost' : 'wait';
+export function reattachment(f: ReattachFacts): 'submit' | 'follow' | 'lost' | 'unreachable' | 'wait' {
+  if (f.zetaStatus) return 'follow';
+  if (!f.recorded) return 'submit';
+  if (f.askedForMs < f.limitMs) return 'wait';
+  return f.answered ? 'lost' : 'unreachable';
 }
 
 /** The outcome once the workers are removed: a cleanup failure turns success into CleanupFailed. */

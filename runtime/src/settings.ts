@@ -138,6 +138,11 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
   };
 }
 
+/** How many lost workers may be created again (worker-failure-policy `replace`, HA only); 0 = a loss fails the application. */
+export function workerReplacementBudget(app: RuntimeSettings): number {
+  return app.ha?.workerFailurePolicy === 'replace' ? app.ha.workerReplacements : 0;
+}
+
 /**
  * Application mode never retries inside the engine: losing a worker fails the application, and a
  * new application restores from a checkpoint. Zeta's default `job.retry.times` (3) would instead
@@ -241,7 +246,7 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
   }
   try {
     const doc = parseHocon(text, { filename, readInclude });
-    const retries = app.ha?.workerFailurePolicy === 'replace' ? app.ha.workerReplacements : 0;
+    const retries = workerReplacementBudget(app);
     const report = withoutEngineRetries(doc, env, retries).resolveWithReport({ env, allowUnresolved: true });
     const missing = report.unresolved.filter((u) => !u.optional);
     if (missing.length > 0) {

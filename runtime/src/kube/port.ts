@@ -47,8 +47,15 @@ export interface KubePort {
   watchPods(labelSelector: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle;
   /** Watch of the runtime's own Job (field selector metadata.name, which the Role's resourceNames allow). */
   watchJob(name: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle;
-  /** Merge patch of the Job's annotations; null removes one. */
-  patchJobAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void>;
+  /**
+   * Merge patch of the Job's annotations; null removes one. With `resourceVersion` only if the Job
+   * is still at that version (else 409 Conflict).
+   */
+  patchJobAnnotations(
+    name: string,
+    annotations: Readonly<Record<string, string | null>>,
+    precondition?: { readonly resourceVersion: string },
+  ): Promise<void>;
   createEvent(event: Event): Promise<void>;
   /**
    * The Events about one worker Pod incarnation (field selector involvedObject name and uid), to

@@ -101,8 +101,14 @@ export class KubeRest implements KubePort {
     return { stop: () => stream.stop() };
   }
 
-  async patchJobAnnotations(name: string, annotations: Readonly<Record<string, string | null>>): Promise<void> {
-    await this.kube.mergePatch(this.ref('batch/v1', 'Job', name), { metadata: { annotations } });
+  async patchJobAnnotations(
+    name: string,
+    annotations: Readonly<Record<string, string | null>>,
+    precondition?: { readonly resourceVersion: string },
+  ): Promise<void> {
+    // A resourceVersion in a merge patch is a precondition: the server answers 409 if the Job changed.
+    const metadata = precondition ? { annotations, resourceVersion: precondition.resourceVersion } : { annotations };
+    await this.kube.mergePatch(this.ref('batch/v1', 'Job', name), { metadata });
   }
 
   async createEvent(event: Event): Promise<void> {

@@ -25,8 +25,8 @@ export function describeWaiting(a: Assessment | undefined, only: (why: string) =
 }
 
 export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise<void> {
-  const { engine, clock, log } = s.d;
-  const app = s.d.settings.app;
+  const { engine, clock, log } = s.deps;
+  const app = s.deps.settings.app;
   const want = { workers: app.workerCount, slots: app.workerCount * app.workerSlots };
   const started = clock.now();
   const deadline = started + app.startupTimeoutMillis;
@@ -78,7 +78,7 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
             `(totalSlot ${last.totalSlot} of ${want.slots})${waiting ? `; not running: ${waiting}` : ''}${lastError ? `; last engine error: ${lastError}` : ''}`,
         );
       }
-      await s.interruption.pause(Math.min(s.t.barrierPollMs, Math.max(1, deadline - clock.now())));
+      await s.interruption.pause(Math.min(s.tuning.barrierPollMs, Math.max(1, deadline - clock.now())));
     }
   } finally {
     noteNodeWaits('');

@@ -5,7 +5,6 @@
 // snapshot: the Role allows deleting the worker names only, and a look-alike Pod someone else made
 // is never touched. One budget covers it all.
 
-import { names as planNames } from 'seatunnel-app/runtime-support';
 import { retryableUnlessRoleGone } from '../kube/port';
 import { errorMessage, mapLimit, retry } from '../util';
 import type { Step } from './context';
@@ -13,25 +12,24 @@ import type { Step } from './context';
 /** How long cleanup waits for in-flight creates to finish before it deletes by name anyway. */
 const RELEASE_WAIT_MS = 25_000;
 
-export async function removeWorkers(s: Step): Promise<string[]> {
-  const { kube, clock, log } = s.d;
+/** `inherited`: worker names an earlier runtime of this Job may have created (an earlier coordinator's). */
+export async function removeWorkers(s: Step, inherited: readonly string[] = []): Promise<string[]> {
+  const { kube, clock, log } = s.deps;
   const { reconciler } = s.state;
   const problems: string[] = [];
-  const deadline = clock.now() + s.t.cleanupBudgetMs;
+  const deadline = clock.now() + s.tuning.cleanupBudgetMs;
   const names = new Set<string>();
   if (reconciler) {
     const attempted = await Promise.race([
       reconciler.release(),
-      clock.sleep(Math.min(RELEASE_WAIT_MS, s.t.cleanupBudgetMs)).then(() => undefined),
+      clock.sleep(Math.min(RELEASE_WAIT_MS, s.tuning.cleanupBudgetMs)).then(() => undefined),
     ]);
     if (!attempted) {
       problems.push('worker creation did not stop in time');
       for (const r of reconciler.records) names.add(r.name);
     } else for (const n of attempted) names.add(n);
   }
-  // With HA an earlier coordinator may have created workers this one never attempted: every name.
-  if (s.state.ha)
-    for (let i = 1; i <= s.d.settings.app.workerCount; i++) names.add(planNames.worker(s.d.settings.app.appId, i));
+  for (const name of inherited) names.add(name);
   const attempt = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
     try {
       await retry(fn, {
@@ -49,7 +47,7 @@ export async function removeWorkers(s: Step): Promise<string[]> {
     log.info('deleting workers', { count: names.size });
   }
   let deleted = 0;
-  await mapLimit([...names].sort(), s.t.createConcurrency, (name) =>
+  await mapLimit([...names].sort(), s.tuning.createConcurrency, (name) =>
     attempt(`deleting worker ${name}`, async () => {
       if ((await kube.deletePod(name)) === 'deleted') deleted++;
     }),

@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 import type { EnginePort, SubmitResult } from '../engine/port';
 import type { KubePort } from '../kube/port';
 import type { Logger } from '../log';
-import type { Facts } from '../policy';
+import type { Facts, Happening } from '../policy';
 import type { Phase, Reporter, StatusPatch } from '../report/reporter';
 import type { Env, Settings, SettingsIo } from '../settings';
 import type { WorkerReconciler } from '../workers/reconciler';
@@ -41,6 +41,16 @@ export interface Tuning {
   readonly workerHeadStartMs: number;
 }
 
+/** The tuning of a runtime: the defaults, the tolerances runtime.json gives, then a test's overrides. */
+export function tuningFor(app: Settings['app'], overrides: Partial<Tuning> = {}): Tuning {
+  return {
+    ...DEFAULT_TUNING,
+    engineUnreachableMs: app.engineUnreachableMillis,
+    apiFailureBudgetMs: app.apiOutageToleranceMillis,
+    ...overrides,
+  };
+}
+
 export const DEFAULT_TUNING: Tuning = {
   createConcurrency: 20,
   barrierPollMs: 200,
@@ -56,14 +66,6 @@ export const DEFAULT_TUNING: Tuning = {
   timedPollMs: 5_000,
   workerHeadStartMs: 10_000,
 };
-
-/**
- * With HA the masters' REST may be unanswerable for longer without the job being at risk: the
- * workers keep the tasks running while Zeta elects a master, and a split brain after a master's
- * replacement (docs/ha.md, "A replaced master") heals only at Hazelcast's next merge run (10 s)
- * plus a rejoin. Two minutes cover two merge runs and a slow member's start on a loaded node.
- */
-export const HA_TUNING: Partial<Tuning> = { engineUnreachableMs: 120_000 };
 
 export interface LifecycleDeps {
   readonly settings: Settings;
@@ -103,8 +105,8 @@ export interface ApplicationState {
   ending: boolean;
   store: PodSnapshotStore | undefined;
   reconciler: WorkerReconciler | undefined;
-  /** With HA: this process is the coordinator (runtime.json `ha`). */
-  ha: boolean;
+  /** The application outlives this Pod (HA: a coordinator that can be replaced). */
+  outlivesPod: boolean;
 }
 
 export function initialState(): ApplicationState {
@@ -121,7 +123,7 @@ export function initialState(): ApplicationState {
     ending: false,
     store: undefined,
     reconciler: undefined,
-    ha: false,
+    outlivesPod: false,
   };
 }
 
@@ -134,16 +136,20 @@ export function factsOf(s: ApplicationState, interrupted: boolean, deletion?: bo
     streaming: s.streaming,
     savepointRequested: s.savepointRequested,
     submitted: s.acked !== undefined,
-    ...(s.ha ? { ha: true } : {}),
+    ...(s.outlivesPod ? { outlivesPod: true } : {}),
     ...(s.zetaStatus !== undefined ? { zetaStatus: s.zetaStatus } : {}),
   };
 }
 
 export interface Step {
-  readonly d: LifecycleDeps;
-  readonly t: Tuning;
+  readonly deps: LifecycleDeps;
+  readonly tuning: Tuning;
   readonly state: ApplicationState;
   readonly interruption: Interruption;
   readonly reporter: Reporter;
+  /** Aborted when the application starts ending: background waits stop. */
+  readonly ending: AbortSignal;
   setPhase(phase: Phase, extra?: StatusPatch): void;
+  /** Hands something that happened meanwhile (the engine exited, …) to the policy. */
+  happen(h: Happening): void;
 }

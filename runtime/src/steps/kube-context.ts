@@ -3,25 +3,32 @@
 // adopts the dependents applied without an owner.
 
 import { ANNOTATIONS, jobOwnerReference, templateProblems, type MasterRef } from 'seatunnel-app/runtime-support';
-import { isStatus, isTransient, type ObjectRef, type PodTemplate } from '../kube/port';
+import { isStatus, isTransient, type Job, type ObjectRef, type PodTemplate } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage, mapLimit, retry } from '../util';
 import type { Step } from './context';
 
 export interface KubeContext {
+  /** Clock time the runtime started reading the cluster: the startup budget counts from here. */
+  readonly startedAt: number;
   readonly jobUid: string;
-  /** The workers' owner: this Pod without HA; with HA the Job itself (see plan/stamp.ts). */
-  readonly master: MasterRef;
+  /** The Job's resourceVersion as first read (a precondition for claims; may be stale later). */
+  readonly jobResourceVersion: string;
+  /** The Job's annotations as first read: what earlier runtimes of this Job recorded. */
+  readonly annotations: Readonly<Record<string, string>>;
+  /** This Pod (the workers' owner with one local master). */
+  readonly pod: MasterRef;
   readonly template: PodTemplate;
-  /** With HA: an earlier coordinator recorded that it submitted the job. */
-  readonly submittedBefore: boolean;
-  /** With HA: master Pods replaced so far, as earlier coordinators counted them. */
-  readonly masterFailovers: number;
 }
 
 /** A Kubernetes read, retried on transient errors within the API failure budget. */
-async function read<T>(s: Step, what: string, fn: () => Promise<T>, notFound?: () => RuntimeFailure): Promise<T> {
-  const budget = s.t.apiFailureBudgetMs;
+async function read<T>(
+  s: Step,
+  what: string,
+  fn: () => Promise<T>,
+  notFound?: () => RuntimeFailure,
+  budget = s.tuning.apiFailureBudgetMs,
+): Promise<T> {
   try {
     return await retry(
       async () => {
@@ -29,12 +36,12 @@ async function read<T>(s: Step, what: string, fn: () => Promise<T>, notFound?: (
         return fn();
       },
       {
-        clock: s.d.clock,
+        clock: s.deps.clock,
         retryable: isTransient,
         budgetMs: budget,
         backoff: [200, 3000],
         signal: s.interruption.signal,
-        onRetry: (e) => s.d.log.warn(`${what} failed; retrying`, { error: errorMessage(e) }),
+        onRetry: (e) => s.deps.log.warn(`${what} failed; retrying`, { error: errorMessage(e) }),
       },
     );
   } catch (e) {
@@ -54,20 +61,32 @@ async function read<T>(s: Step, what: string, fn: () => Promise<T>, notFound?: (
   }
 }
 
+/** The runtime's own Job, retried on transient errors until `deadline` (clock time). */
+export function readJob(s: Step, deadline = s.deps.clock.now() + s.tuning.apiFailureBudgetMs): Promise<Job> {
+  const app = s.deps.settings.app;
+  return read(
+    s,
+    `reading Job ${app.appId}`,
+    () => s.deps.kube.getJob(app.appId),
+    undefined,
+    deadline - s.deps.clock.now(),
+  );
+}
+
 export async function readKubernetes(s: Step): Promise<KubeContext> {
-  const { kube, settings, log } = s.d;
+  const { kube, settings, log, clock } = s.deps;
   const app = settings.app;
-  const jobObj = await read(s, `reading Job ${app.appId}`, () => kube.getJob(app.appId));
+  const startedAt = clock.now();
+  const jobObj = await readJob(s);
   const jobUid = jobObj.metadata?.uid;
   if (!jobUid) throw new RuntimeFailure('ApiError', `Job ${app.appId} has no uid`);
   s.reporter.setJobUid(jobUid);
   s.reporter.seedPhaseTimes(jobObj.metadata?.annotations?.[ANNOTATIONS.phaseTimes]);
-  const pod = await read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name));
-  const podRef: MasterRef = { name: settings.pod.name, uid: pod.metadata?.uid ?? settings.pod.uid };
-  const master: MasterRef = app.ha ? { name: app.appId, uid: jobUid } : podRef;
-  if (settings.pod.uid && podRef.uid !== settings.pod.uid)
+  const podObj = await read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name));
+  const pod: MasterRef = { name: settings.pod.name, uid: podObj.metadata?.uid ?? settings.pod.uid };
+  if (settings.pod.uid && pod.uid !== settings.pod.uid)
     log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', {
-      api: podRef.uid,
+      api: pod.uid,
       env: settings.pod.uid,
     });
   const template = await read(
@@ -87,10 +106,14 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
       `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`,
     );
   await adoptDependents(s, jobUid);
-  const annotations = jobObj.metadata?.annotations ?? {};
-  const submittedBefore = Boolean(annotations[ANNOTATIONS.submittedAt]);
-  const masterFailovers = Math.max(0, Number.parseInt(annotations[ANNOTATIONS.masterFailovers] ?? '0', 10) || 0);
-  return { jobUid, master, template, submittedBefore, masterFailovers };
+  return {
+    startedAt,
+    jobUid,
+    jobResourceVersion: jobObj.metadata?.resourceVersion ?? '',
+    annotations: jobObj.metadata?.annotations ?? {},
+    pod,
+    template,
+  };
 }
 
 /**
@@ -100,8 +123,8 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
  * failure is a Warning Event, not a failure of the application.
  */
 async function adoptDependents(s: Step, jobUid: string): Promise<void> {
-  const { kube, clock, log } = s.d;
-  const app = s.d.settings.app;
+  const { kube, clock, log } = s.deps;
+  const app = s.deps.settings.app;
   const owner = jobOwnerReference(app.appId, jobUid);
   const adopted: string[] = [];
   await mapLimit(app.dependents, 8, async (dep: ObjectRef) => {

@@ -10,7 +10,7 @@ import { factsOf, type Step } from './context';
 
 /** Submits the job; after an ambiguous failure it asks whether the job arrived before submitting again. */
 export async function submitJob(s: Step, job: ResolvedJobConfig): Promise<SubmitResult> {
-  const app = s.d.settings.app;
+  const app = s.deps.settings.app;
   s.setPhase('Submitting');
   const p = submitOnce(s, job);
   s.state.submission = p.catch(() => undefined);
@@ -24,8 +24,8 @@ export async function submitJob(s: Step, job: ResolvedJobConfig): Promise<Submit
 }
 
 async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult> {
-  const { engine, clock, log } = s.d;
-  const app = s.d.settings.app;
+  const { engine, clock, log } = s.deps;
+  const app = s.deps.settings.app;
   const expected = app.restoreJobId ?? app.jobId;
   const attempt = async (): Promise<SubmitResult> => {
     try {
@@ -49,7 +49,7 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
     return await retry(attempt, {
       clock,
       retryable: (e) => e instanceof EngineUnavailable && !s.interruption.isSet,
-      budgetMs: s.t.engineUnreachableMs,
+      budgetMs: s.tuning.engineUnreachableMs,
       backoff: [500, 3000],
     });
   } catch (e) {
@@ -61,7 +61,7 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
 
 /** Follows the job to a terminal status, racing the first interruption (worker loss, SIGTERM, …). */
 export async function followJob(s: Step, jobId: string): Promise<Outcome> {
-  const { engine, clock, log } = s.d;
+  const { engine, clock, log } = s.deps;
   let failingSince: number | undefined;
   for (;;) {
     s.interruption.throwIfSet();
@@ -94,7 +94,7 @@ export async function followJob(s: Step, jobId: string): Promise<Outcome> {
         error: engineError ? errorMessage(e) : String((e as Error)?.stack ?? e),
         engineError,
         failingForMs: now - failingSince,
-        limitMs: s.t.engineUnreachableMs,
+        limitMs: s.tuning.engineUnreachableMs,
       };
       log.debug('reading the job status failed', { error: errorMessage(e) });
     }
@@ -104,7 +104,7 @@ export async function followJob(s: Step, jobId: string): Promise<Outcome> {
         return outcome(d.reason, d.message, s.state.zetaStatus);
       throw new RuntimeFailure(d.reason, d.message, d.worker);
     }
-    await s.interruption.pause(s.t.jobPollMs);
+    await s.interruption.pause(s.tuning.jobPollMs);
   }
 }
 
@@ -113,10 +113,10 @@ export async function followJob(s: Step, jobId: string): Promise<Outcome> {
  * still in flight, so a late submission cannot escape.
  */
 export async function stopJob(s: Step, reason: Reason, applicationBeingDeleted: () => Promise<boolean>): Promise<void> {
-  const { clock, log } = s.d;
+  const { clock, log } = s.deps;
   const { state } = s;
   if (!state.acked && state.submission) {
-    const late = await Promise.race([state.submission, clock.sleep(s.t.stopWaitMs).then(() => undefined)]);
+    const late = await Promise.race([state.submission, clock.sleep(s.tuning.stopWaitMs).then(() => undefined)]);
     if (late) {
       state.acked = late;
       log.info('the submission in flight was acknowledged; it will be stopped', { jobId: late.jobId });
@@ -144,7 +144,7 @@ export async function stopJob(s: Step, reason: Reason, applicationBeingDeleted: 
       'Stopping',
       `stopping Zeta job ${jobId} with a savepoint (its checkpoints stay for a restore)`,
     );
-    if (!(await requestStop(s, jobId, true, s.t.savepointWaitMs))) {
+    if (!(await requestStop(s, jobId, true, s.tuning.savepointWaitMs))) {
       // A plain stop now would make Zeta 2.3.8 delete the checkpoints the savepoint was meant to keep.
       log.warn(
         'the stop with savepoint did not end the job in time; it ends with its workers and the engine, its checkpoints kept',
@@ -154,18 +154,18 @@ export async function stopJob(s: Step, reason: Reason, applicationBeingDeleted: 
     return;
   }
   s.reporter.event('Normal', 'Stopping', `stopping Zeta job ${jobId}`);
-  if (!(await requestStop(s, jobId, false, s.t.stopWaitMs))) {
+  if (!(await requestStop(s, jobId, false, s.tuning.stopWaitMs))) {
     log.warn('the Zeta job did not reach a terminal status in time', {
       jobId,
       status: state.zetaStatus,
-      waitedMs: s.t.stopWaitMs,
+      waitedMs: s.tuning.stopWaitMs,
     });
   }
 }
 
 /** Sends one stop request and waits up to `waitMs` for a terminal status; true when it got one. */
 async function requestStop(s: Step, jobId: string, savepoint: boolean, waitMs: number): Promise<boolean> {
-  const { engine, clock, log } = s.d;
+  const { engine, clock, log } = s.deps;
   const deadline = clock.now() + waitMs;
   try {
     await engine.stopJob(jobId, savepoint);

@@ -407,9 +407,23 @@ export class FakeKube implements KubePort {
     return { stop: () => this.watchers.delete(w) };
   }
 
-  async patchJobAnnotations(_name: string, annotations: Readonly<Record<string, string | null>>): Promise<void> {
+  /** Called at the start of every patch of the Job's annotations (e.g. a crash right then). */
+  onPatchJob: ((annotations: Readonly<Record<string, string | null>>) => void) | undefined;
+
+  async patchJobAnnotations(
+    _name: string,
+    annotations: Readonly<Record<string, string | null>>,
+    precondition?: { readonly resourceVersion: string },
+  ): Promise<void> {
     this.record('patchJobAnnotations');
+    this.onPatchJob?.(annotations);
     this.maybeFail('patchJobAnnotations');
+    if (precondition && precondition.resourceVersion !== String(this.jobRv))
+      throw new KubeApiError(
+        409,
+        'Conflict',
+        'the object has been modified; please apply your changes to the latest version',
+      );
     this.annotationPatches.push({ ...annotations });
     for (const [k, v] of Object.entries(annotations)) {
       if (v === null) delete this.annotations[k];

@@ -5,6 +5,7 @@ import {
   decide,
   howToStop,
   reattachment,
+  type ReattachFacts,
   terminalPhase,
   type Decision,
   type Facts,
@@ -272,7 +273,7 @@ describe('the end', () => {
 });
 
 describe('with HA the coordinator is not the application', () => {
-  const HA: Facts = { ...RUNNING, ha: true };
+  const HA: Facts = { ...RUNNING, outlivesPod: true };
   test.each<[string, Partial<Facts>, Decision]>([
     ['SIGTERM, deletion not known yet: ask first', {}, { do: 'ask-deletion' }],
     [
@@ -296,19 +297,33 @@ describe('with HA the coordinator is not the application', () => {
     expect(howToStop({ ...HA, deletion: 'not-deleting', streaming: true }, 'Detached')).toEqual({ do: 'nothing' });
   });
 
-  test.each<[string, boolean, string | undefined, number, string]>([
-    ['never submitted, unknown to Zeta: submit', false, undefined, 0, 'submit'],
+  test.each<[string, Partial<ReattachFacts>, string]>([
+    ['never claimed: submit (a claim is always recorded before the job is sent)', { recorded: false }, 'submit'],
     [
-      'known to Zeta (submitted by an earlier coordinator, annotation lost or not): follow',
-      false,
-      'RUNNING',
-      0,
+      'never claimed, Zeta not answering: still submit, nothing can have sent it',
+      { recorded: false, answered: false },
+      'submit',
+    ],
+    [
+      'known to Zeta though not recorded (an older runtime): follow',
+      { recorded: false, zetaStatus: 'RUNNING' },
       'follow',
     ],
-    ['submitted and known: follow, even if it already ended', true, 'FINISHED', 0, 'follow'],
-    ['submitted, unknown to Zeta within the failover window: ask again', true, undefined, 1_000, 'wait'],
-    ['submitted, unknown to Zeta after the window: lost', true, undefined, 30_000, 'lost'],
-  ])('re-attachment: %s', (_name, submitted, status, askedFor, expected) => {
-    expect(reattachment(submitted, status, askedFor, 30_000)).toBe(expected);
+    ['claimed and known: follow, even if it already ended', { zetaStatus: 'FINISHED' }, 'follow'],
+    ['claimed, unknown to Zeta within the window (a failover): ask again', { askedForMs: 1_000 }, 'wait'],
+    ['claimed, Zeta not answering within the window: ask again', { answered: false, askedForMs: 1_000 }, 'wait'],
+    [
+      'claimed, Zeta answered it does not know the job after the window: lost, never a second submission',
+      { askedForMs: 30_000 },
+      'lost',
+    ],
+    [
+      'claimed, Zeta never answered within the window: unreachable, never a second submission',
+      { answered: false, askedForMs: 30_000 },
+      'unreachable',
+    ],
+  ])('re-attachment: %s', (_name, facts, expected) => {
+    const base: ReattachFacts = { recorded: true, answered: true, askedForMs: 0, limitMs: 30_000 };
+    expect(reattachment({ ...base, ...facts })).toBe(expected);
   });
 });

@@ -7,7 +7,7 @@ import { LABELS, type HaRuntimeSettings } from 'seatunnel-app/runtime-support';
 import { retryableUnlessRoleGone } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage, retry } from '../util';
-import type { Step } from './context';
+import type { Step } from '../steps/context';
 
 /** How often the masters' StatefulSet and Pods are read. */
 const POLL_MS = 2_000;
@@ -67,15 +67,15 @@ export class MastersWatch {
   private async loop(): Promise<void> {
     while (!this.stop$.signal.aborted) {
       await this.poll().catch((e: unknown) =>
-        this.s.d.log.debug('reading the masters failed', { error: errorMessage(e) }),
+        this.s.deps.log.debug('reading the masters failed', { error: errorMessage(e) }),
       );
-      await this.s.d.clock.sleep(POLL_MS, this.stop$.signal).catch(() => undefined);
+      await this.s.deps.clock.sleep(POLL_MS, this.stop$.signal).catch(() => undefined);
     }
   }
 
   /** One reading of the StatefulSet and the master Pods; reports what changed. */
   async poll(): Promise<MastersView> {
-    const { kube, settings } = this.s.d;
+    const { kube, settings } = this.s.deps;
     const set = await kube.getStatefulSet(this.ha.statefulSet);
     const pods = await kube.listPods(`${LABELS.applicationId}=${settings.app.appId},${LABELS.role}=master`);
     const failovers =
@@ -90,7 +90,7 @@ export class MastersWatch {
     const prev = this.last;
     // The first reading is always recorded; a replacement only once it is seen to happen.
     if (!prev || next.ready !== prev.ready || next.failovers !== prev.failovers) {
-      this.s.d.log.info('masters', { ready: next.ready, desired: next.desired, failovers: next.failovers });
+      this.s.deps.log.info('masters', { ready: next.ready, desired: next.desired, failovers: next.failovers });
       this.s.reporter.annotate({ mastersReady: String(next.ready), masterFailovers: String(next.failovers) });
       if (next.failovers > (prev?.failovers ?? this.earlier)) {
         this.s.reporter.event(
@@ -107,8 +107,8 @@ export class MastersWatch {
 
 /** Waits until every master is ready, within the startup budget (from `started`). */
 export async function awaitMasters(s: Step, watch: MastersWatch, started: number): Promise<void> {
-  const { clock } = s.d;
-  const app = s.d.settings.app;
+  const { clock } = s.deps;
+  const app = s.deps.settings.app;
   const deadline = started + app.startupTimeoutMillis;
   for (;;) {
     s.interruption.throwIfSet();
@@ -127,15 +127,15 @@ export async function awaitMasters(s: Step, watch: MastersWatch, started: number
 
 /** At the end: removes the masters (their Pods go with the StatefulSet). Returns the problems. */
 export async function removeMasters(s: Step, ha: HaRuntimeSettings): Promise<string[]> {
-  const { kube, clock } = s.d;
+  const { kube, clock } = s.deps;
   try {
     await retry(() => kube.deleteStatefulSet(ha.statefulSet), {
       clock,
       retryable: retryableUnlessRoleGone(() => s.state.applicationDeleted),
-      budgetMs: s.t.cleanupBudgetMs,
+      budgetMs: s.tuning.cleanupBudgetMs,
       backoff: [200, 2000],
     });
-    s.d.log.info('masters removed', { statefulSet: ha.statefulSet });
+    s.deps.log.info('masters removed', { statefulSet: ha.statefulSet });
     return [];
   } catch (e) {
     return [`deleting the masters (StatefulSet ${ha.statefulSet}): ${errorMessage(e)}`];
