@@ -113,13 +113,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         "A worker Pod or the master Pod (`status` shows DEPLOYING) cannot be scheduled; the message is the scheduler's. A worker fails the application when a cluster autoscaler says no scale-up helps (`NotTriggerScaleUp`, quoted in the message), or when none started one within `application.scale-up-grace-millis`.",
       action:
-        "Read the scheduler's message: not enough CPU or memory (lower `application.worker.cpu-cores` / `memory-mb` / `worker-count`, or add nodes), `node-selector` or taints without matching `tolerations`.",
+        'Read the scheduler\'s message: not enough CPU or memory (lower `application.worker.cpu-cores` / `memory-mb` / `worker-count`, or add nodes), `node-selector` or taints without matching `tolerations`, or "didn\'t match pod anti-affinity rules" / "topology spread constraints": `kubernetes.worker.spread = required` allows one worker per node (per domain of `kubernetes.worker.spread-topology`), and a DoNotSchedule constraint of `kubernetes.worker.topology-spread-constraints` holds workers back (add nodes, or use `preferred` / ScheduleAnyway).',
     },
     zh: {
       meaning:
         'worker Pod 或 master Pod（`status` 显示 DEPLOYING）无法被调度；消息来自调度器。当集群自动扩缩容器表示扩容无济于事（`NotTriggerScaleUp`，消息中会引用），或在 `application.scale-up-grace-millis` 内没有任何扩缩容器开始扩容时，worker 会使应用失败。',
       action:
-        '阅读调度器消息：CPU 或内存不足（调小 `application.worker.cpu-cores` / `memory-mb` / `worker-count`，或增加节点），`node-selector` 不匹配，或存在污点但没有对应的 `tolerations`。',
+        '阅读调度器消息：CPU 或内存不足（调小 `application.worker.cpu-cores` / `memory-mb` / `worker-count`，或增加节点），`node-selector` 不匹配，或存在污点但没有对应的 `tolerations`；或 "didn\'t match pod anti-affinity rules" / "topology spread constraints"：`kubernetes.worker.spread = required` 使每个节点（`kubernetes.worker.spread-topology` 的每个拓扑域）只能有一个 worker，`kubernetes.worker.topology-spread-constraints` 中的 DoNotSchedule 约束也会挡住 worker（增加节点，或改用 `preferred` / ScheduleAnyway）。',
     },
   },
   ErrImagePull: {
@@ -212,14 +212,16 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 3,
     en: {
-      meaning: 'Not every worker registered with the Zeta master within `application.startup-timeout-millis`.',
+      meaning:
+        'Not every worker registered with the Zeta master within `application.startup-timeout-millis`; with HA, also: not every master became ready in that time ("Timed out starting N masters").',
       action:
-        'Look at the worker Pods and their logs: a slow image pull, workers that cannot reach the master port (NetworkPolicies, `application.master.port`). Raise the timeout if pulls are just slow.',
+        'Look at the worker Pods and their logs: a slow image pull, workers that cannot reach the master port (NetworkPolicies, `application.master.port`). Raise the timeout if pulls are just slow. A master left Pending by `kubernetes.master.spread = required` needs a node (a domain of `kubernetes.master.spread-topology`) that holds no other master: add nodes, or use `preferred`.',
     },
     zh: {
-      meaning: '在 `application.startup-timeout-millis` 内，并非所有 worker 都注册到了 Zeta master。',
+      meaning:
+        '在 `application.startup-timeout-millis` 内，并非所有 worker 都注册到了 Zeta master；HA 模式下也可能是：并非所有 master 在此时间内就绪（"Timed out starting N masters"）。',
       action:
-        '查看 worker Pod 及其日志：镜像拉取慢、worker 无法访问 master 端口（NetworkPolicy、`application.master.port`）。如果只是拉取较慢，调大超时时间。',
+        '查看 worker Pod 及其日志：镜像拉取慢、worker 无法访问 master 端口（NetworkPolicy、`application.master.port`）。如果只是拉取较慢，调大超时时间。因 `kubernetes.master.spread = required` 而处于 Pending 的 master 需要一个尚无其他 master 的节点（`kubernetes.master.spread-topology` 的一个拓扑域）：增加节点，或改用 `preferred`。',
     },
   },
   ApiUnavailable: {
@@ -451,12 +453,12 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'With HA: a coordinator found the job submitted by an earlier one, but no master knows it any more — every master was lost at once.',
       action:
-        'Start a new application with `--restore-job-id` set to the job ID: the checkpoints are on the shared storage. Spread the masters over nodes (anti-affinity) so one failure cannot take them all.',
+        'Start a new application with `--restore-job-id` set to the job ID: the checkpoints are on the shared storage. Keep the masters on different nodes so one node cannot take them all: `kubernetes.master.spread = required` (the default, `preferred`, lets them share a node when no other fits; `kubernetes.master.spread-topology` adds zones).',
     },
     zh: {
       meaning: 'HA 模式：协调器发现作业已由之前的协调器提交，但没有任何 master 还知道它——所有 master 同时丢失。',
       action:
-        '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：checkpoint 在共享存储上。把 master 分散到不同节点（反亲和），避免一次故障带走全部 master。',
+        '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：checkpoint 在共享存储上。让 master 分布在不同节点上，避免一个节点带走全部 master：`kubernetes.master.spread = required`（默认的 `preferred` 在没有其他节点可用时允许 master 共用节点；`kubernetes.master.spread-topology` 可加上可用区）。',
     },
   },
   Detached: {

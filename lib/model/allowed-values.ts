@@ -23,6 +23,25 @@ export const WORKER_FAILURE_POLICIES = ['fail', 'replace'] as const;
 export type WorkerFailurePolicy = (typeof WORKER_FAILURE_POLICIES)[number];
 
 export const TOLERATION_OPERATORS = ['Equal', 'Exists'] as const;
+
+/**
+ * How a role's Pods keep apart (`kubernetes.<role>.spread`): `preferred` and `required` are pod
+ * anti-affinity to the role's own Pods, soft (a scheduling preference) or hard (at most one Pod of
+ * the role per topology domain) — what cdk8s-plus's `scheduling.spread()` does with and without a weight.
+ */
+export const SPREAD_MODES = ['none', 'preferred', 'required'] as const;
+
+/** The well-known node labels a spread is usually over (cdk8s-plus's Topology.HOSTNAME, ZONE, REGION). */
+export const TOPOLOGY = {
+  hostname: 'kubernetes.io/hostname',
+  zone: 'topology.kubernetes.io/zone',
+  region: 'topology.kubernetes.io/region',
+} as const;
+
+/** Fields of a topology spread constraint, as the API server accepts them. */
+export const WHEN_UNSATISFIABLE = ['DoNotSchedule', 'ScheduleAnyway'] as const;
+export const NODE_INCLUSION_POLICIES = ['Honor', 'Ignore'] as const;
+export const SELECTOR_OPERATORS = ['In', 'NotIn', 'Exists', 'DoesNotExist'] as const;
 export const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 
 /** True when `value` is one of `values` (narrows its type). */

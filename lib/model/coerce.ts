@@ -298,3 +298,77 @@ export const asEnvValue: Coercer<unknown> = (raw, ctx) => {
     'an environment value: a string, { value }, { secret, key } or { configmap, key }',
   )(raw, ctx);
 };
+
+/** A list whose items are each converted by `item`; the whole list fails when any item does. */
+function asListOf<T>(item: Coercer<T>, what: string): Coercer<T[]> {
+  return (raw, ctx) => {
+    if (!Array.isArray(raw)) return fail(ctx, raw, `must be a list of ${what}`);
+    const out: T[] = [];
+    let ok = true;
+    raw.forEach((v, i) => {
+      const value = item(v, { ...ctx, key: `${ctx.key}[${i}]` });
+      if (value === undefined) ok = false;
+      else out.push(value);
+    });
+    return ok ? out : undefined;
+  };
+}
+
+/** Fields of an object written as Kubernetes spells them (`maxSkew`) or as deployment-file keys are (`max-skew`). */
+function kubernetesFields(
+  fields: Record<string, Coercer<unknown>>,
+): Record<string, { prop: string; coerce: Coercer<unknown> }> {
+  const out: Record<string, { prop: string; coerce: Coercer<unknown> }> = {};
+  for (const [prop, coerce] of Object.entries(fields)) {
+    out[prop] = { prop, coerce };
+    out[prop.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)] = { prop, coerce };
+  }
+  return out;
+}
+
+const asLabelSelector = asRecord(
+  kubernetesFields({
+    matchLabels: asStringMap,
+    matchExpressions: asListOf(
+      asRecord(kubernetesFields({ key: asString, operator: asString, values: asStringList }), 'a selector requirement'),
+      'selector requirements',
+    ),
+  }),
+  'a label selector',
+);
+
+const asTopologySpreadConstraint = asRecord(
+  kubernetesFields({
+    maxSkew: asInteger,
+    topologyKey: asString,
+    whenUnsatisfiable: asString,
+    labelSelector: asLabelSelector,
+    minDomains: asInteger,
+    nodeAffinityPolicy: asString,
+    nodeTaintsPolicy: asString,
+    matchLabelKeys: asStringList,
+  }),
+  'a topology spread constraint',
+);
+
+/**
+ * Topology spread constraints: a HOCON array of objects (Kubernetes' field names, or the same in
+ * kebab-case), or a `-D` string "topologyKey:maxSkew:whenUnsatisfiable,…".
+ */
+export const asTopologySpreadConstraints: Coercer<unknown[]> = (raw, ctx) => {
+  if (typeof raw !== 'string') return asListOf(asTopologySpreadConstraint, 'topology spread constraints')(raw, ctx);
+  if (raw.trim() === '') return [];
+  const out: unknown[] = [];
+  for (const item of raw.split(',').map((s) => s.trim())) {
+    const parts = item.split(':').map((s) => s.trim());
+    const maxSkew = parts.length === 3 && /^\d+$/.test(parts[1]) ? Number(parts[1]) : undefined;
+    if (maxSkew === undefined || !parts[0] || !parts[2])
+      return fail(
+        ctx,
+        raw,
+        `every item must look like "topologyKey:maxSkew:whenUnsatisfiable", e.g. "topology.kubernetes.io/zone:1:DoNotSchedule" (bad item ${JSON.stringify(item)})`,
+      );
+    out.push({ topologyKey: parts[0], maxSkew, whenUnsatisfiable: parts[2] });
+  }
+  return out;
+};

@@ -155,6 +155,8 @@ export function renderOptionsReference(lang: DocLanguage = 'en'): string {
     '  env.DB_PASSWORD   { secret = ${kubernetes.secret.db.name-or-default}, key = password }   # or a literal string',
     '  env-from.common   { configmap = team-env, prefix = "TEAM_" }',
     '  worker.tolerations = "dedicated=seatunnel:NoSchedule"',
+    '  master { spread = required, spread-topology = ["kubernetes.io/hostname", "topology.kubernetes.io/zone"] }',
+    '  worker.topology-spread-constraints = [ { maxSkew = 1, topologyKey = "topology.kubernetes.io/zone", whenUnsatisfiable = ScheduleAnyway } ]',
     '  runtime-files.log4j2.enabled = false',
     '}',
     '```',

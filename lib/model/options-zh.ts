@@ -3,6 +3,7 @@
 // Option keys, props, commands and code stay in English, as SeaTunnel's zh documentation writes them.
 
 import { APP_ID_PREFIX_MAX } from './ids';
+import { TOPOLOGY } from './allowed-values';
 import { HA_LIMITS, type OptionRegistry } from './options';
 
 export type OptionId = keyof OptionRegistry;
@@ -78,6 +79,16 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   masterTolerations:
     'master Pod 的容忍（toleration）：由 `{ key, operator, value, effect, toleration-seconds }` 组成的 HOCON 数组，或 `key=value:Effect,key:Effect`（没有 "=" 时 operator 为 Exists）。SeaTunnel 公开了可配置容忍；配置名由本项目确定。',
   workerTolerations: 'worker Pod 的容忍（语法相同）。',
+  masterSpread:
+    'HA master 之间如何分开：在 `kubernetes.master.spread-topology` 上对本应用的 master 设置 Pod 反亲和（默认：每个 master 各占一个节点）。`preferred`：调度器尽量不把两个 master 放进同一个拓扑域，别无选择时仍会放。`required`：每个拓扑域至多一个 master；找不到空闲拓扑域的 master 保持 Pending（Unschedulable），替换的 master 同样需要空闲拓扑域，因此拓扑域应多于 master。`none`：不设规则。只有一个 master（非 HA）时无需分开。cdk8s-plus 的 `scheduling.spread()` 带 weight 即 `preferred`，不带即 `required`。SeaTunnel 没有这个选项。',
+  workerSpread:
+    '与 `kubernetes.master.spread` 相同，作用于本应用的 worker，拓扑取 `kubernetes.worker.spread-topology`。`required` 使每个拓扑域至多一个 worker：worker 多于拓扑域时，部分 worker 处于 Unschedulable，超过 `application.scale-up-grace-millis` 后应用失败。要把大量 worker 均衡分布到各可用区，请用 `kubernetes.worker.topology-spread-constraints`。',
+  masterSpreadTopology: `\`kubernetes.master.spread\` 用来分开 master 的节点标签，其取值即拓扑域：\`${TOPOLOGY.hostname}\`（一个节点）、\`${TOPOLOGY.zone}\`、\`${TOPOLOGY.region}\` 或任意节点标签键；列表或逗号分隔的字符串。给出多个时每个都生效（\`required\` 时：每个节点一个 master，且每个可用区一个）。没有该标签的节点不属于任何拓扑域，不受此规则限制。`,
+  workerSpreadTopology: '与 `kubernetes.master.spread-topology` 相同，用于 `kubernetes.worker.spread`。',
+  masterTopologySpreadConstraints:
+    'HA master 的 Kubernetes 拓扑分布约束（topology spread constraints），原样传递：由 `{ maxSkew, topologyKey, whenUnsatisfiable, labelSelector, minDomains, nodeAffinityPolicy, nodeTaintsPolicy, matchLabelKeys }` 组成的 HOCON 数组（Kubernetes 的字段名，或 kebab-case：`max-skew` 等），命令行上可写 `topologyKey:maxSkew:whenUnsatisfiable,…`。不设 `labelSelector` 时统计本应用的 master。按 API Server 的规则校验（`minDomains` 只能与 DoNotSchedule 一起用；每个 topologyKey 与 whenUnsatisfiable 的组合只能有一个约束）。`minDomains` 从 Kubernetes 1.27 起默认开启，两个节点策略从 1.26 起，`matchLabelKeys` 从 1.27 起；更早的 API Server 会丢弃这些字段。非 HA 时不起作用。',
+  workerTopologySpreadConstraints:
+    '与 `kubernetes.master.topology-spread-constraints` 相同，作用于 worker Pod（不设 `labelSelector` 时统计本应用的 worker），例如 `[{ maxSkew = 1, topologyKey = "topology.kubernetes.io/zone", whenUnsatisfiable = DoNotSchedule }]` 把 worker 均衡分布到各可用区。被 DoNotSchedule 约束挡住的 worker 处于 Unschedulable。',
   checkpointPvc:
     '已存在的 PVC，仅在 master 上以读写方式挂载到 `/opt/seatunnel/checkpoints`；永远不会被设置 owner reference、修改或删除。SeaTunnel 已发布的页面提到了该键；挂载路径与语义沿用其发布前的代码。',
   finishedJobRetentionSeconds:

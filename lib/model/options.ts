@@ -11,6 +11,8 @@ import {
   POD_ROLES,
   POD_SECURITY_LEVELS,
   RUNTIME_MODES,
+  SPREAD_MODES,
+  TOPOLOGY,
   WORKER_FAILURE_POLICIES,
 } from './allowed-values';
 import {
@@ -28,6 +30,7 @@ import {
   asStringList,
   asStringMap,
   asTolerations,
+  asTopologySpreadConstraints,
   type Coercer,
 } from './coerce';
 import { APP_ID_PREFIX_MAX } from './ids';
@@ -540,6 +543,54 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asTolerations,
     description: 'Tolerations of the worker Pods (same syntax).',
+  },
+  masterSpread: {
+    key: 'kubernetes.master.spread',
+    ...oneOf(SPREAD_MODES),
+    default: 'preferred',
+    origin: 'ours',
+    description:
+      "How the HA masters keep apart: pod anti-affinity among the application's masters over `kubernetes.master.spread-topology` (by default: each on a node of its own). `preferred`: the scheduler avoids putting two masters in one domain, and does when nothing else fits. `required`: at most one master per domain; a master that finds no free domain stays Pending (Unschedulable), and a replacement needs a free domain too, so have more domains than masters. `none`: no rule. With one master (no HA) there is nothing to keep apart. cdk8s-plus's `scheduling.spread()` with a weight is `preferred`, without one `required`. SeaTunnel has no such option.",
+  },
+  workerSpread: {
+    key: 'kubernetes.worker.spread',
+    ...oneOf(SPREAD_MODES),
+    default: 'none',
+    origin: 'ours',
+    description:
+      "As `kubernetes.master.spread`, for the application's workers over `kubernetes.worker.spread-topology`. `required` places at most one worker per domain: more workers than domains leave some Unschedulable, which fails the application after `application.scale-up-grace-millis`. To balance many workers over zones, use `kubernetes.worker.topology-spread-constraints`.",
+  },
+  masterSpreadTopology: {
+    key: 'kubernetes.master.spread-topology',
+    type: 'list',
+    default: [TOPOLOGY.hostname],
+    origin: 'ours',
+    coerce: asStringList,
+    description: `Node labels whose values are the domains \`kubernetes.master.spread\` keeps the masters apart over: \`${TOPOLOGY.hostname}\` (a node), \`${TOPOLOGY.zone}\`, \`${TOPOLOGY.region}\` or any node label key; a list or a comma-separated string. With several, each applies (with \`required\`: one master per node and one per zone). Nodes without the label are not in any domain and are not held back.`,
+  },
+  workerSpreadTopology: {
+    key: 'kubernetes.worker.spread-topology',
+    type: 'list',
+    default: [TOPOLOGY.hostname],
+    origin: 'ours',
+    coerce: asStringList,
+    description: 'As `kubernetes.master.spread-topology`, for `kubernetes.worker.spread`.',
+  },
+  masterTopologySpreadConstraints: {
+    key: 'kubernetes.master.topology-spread-constraints',
+    type: 'list',
+    origin: 'ours',
+    coerce: asTopologySpreadConstraints,
+    description:
+      "Kubernetes topology spread constraints of the HA masters, passed through: a HOCON array of `{ maxSkew, topologyKey, whenUnsatisfiable, labelSelector, minDomains, nodeAffinityPolicy, nodeTaintsPolicy, matchLabelKeys }` (Kubernetes' names, or kebab-case: `max-skew`, …), or `topologyKey:maxSkew:whenUnsatisfiable,…` on the command line. Without `labelSelector` the application's masters are counted. Checked as the API server checks them (`minDomains` only with DoNotSchedule; one constraint per topologyKey and whenUnsatisfiable). `minDomains` is on by default from Kubernetes 1.27, the node policies from 1.26, `matchLabelKeys` from 1.27; older servers drop them. Without HA they have no effect.",
+  },
+  workerTopologySpreadConstraints: {
+    key: 'kubernetes.worker.topology-spread-constraints',
+    type: 'list',
+    origin: 'ours',
+    coerce: asTopologySpreadConstraints,
+    description:
+      'As `kubernetes.master.topology-spread-constraints`, for the worker Pods (without `labelSelector` the application\'s workers are counted), e.g. `[{ maxSkew = 1, topologyKey = "topology.kubernetes.io/zone", whenUnsatisfiable = DoNotSchedule }]` to balance them over zones. A worker a DoNotSchedule constraint holds back is Unschedulable.',
   },
   checkpointPvc: {
     key: 'kubernetes.checkpoint-pvc',

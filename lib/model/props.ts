@@ -8,11 +8,15 @@
 import type {
   CLASS_DATA_SHARING,
   IMAGE_PULL_POLICIES,
+  NODE_INCLUSION_POLICIES,
   POD_ROLES,
   POD_SECURITY_LEVELS,
   RUNTIME_MODES,
+  SELECTOR_OPERATORS,
+  SPREAD_MODES,
   TOLERATION_EFFECTS,
   TOLERATION_OPERATORS,
+  WHEN_UNSATISFIABLE,
 } from './allowed-values';
 
 /** The two Pod roles of an application. */
@@ -24,6 +28,9 @@ export type ClassDataSharing = (typeof CLASS_DATA_SHARING)[number];
 export type RuntimeMode = (typeof RUNTIME_MODES)[number];
 
 export type PodSecurityLevel = (typeof POD_SECURITY_LEVELS)[number];
+
+/** `none`, or anti-affinity to the role's own Pods: `preferred` (soft) or `required` (one Pod per domain). */
+export type SpreadMode = (typeof SPREAD_MODES)[number];
 
 /** A ConfigMap mounted into the application, either an existing one or one the application creates and owns. */
 export interface ConfigMapEntryProps {
@@ -108,6 +115,45 @@ export interface TolerationProps {
   readonly effect?: (typeof TOLERATION_EFFECTS)[number];
   /** @default - tolerate forever (only with effect NoExecute) */
   readonly tolerationSeconds?: number;
+}
+
+/** A label selector requirement, as in Kubernetes. */
+export interface LabelSelectorRequirementProps {
+  readonly key: string;
+  readonly operator: (typeof SELECTOR_OPERATORS)[number];
+  /** Non-empty with In / NotIn, absent with Exists / DoesNotExist. @default - none */
+  readonly values?: readonly string[];
+}
+
+/** A label selector, as in Kubernetes. */
+export interface LabelSelectorProps {
+  /** @default - none */
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  /** @default - none */
+  readonly matchExpressions?: readonly LabelSelectorRequirementProps[];
+}
+
+/** A Kubernetes topology spread constraint (Pod `topologySpreadConstraints`), passed through after validation. */
+export interface TopologySpreadConstraintProps {
+  /** The most the number of matching Pods may differ between two domains; at least 1. */
+  readonly maxSkew: number;
+  /** The node label whose values are the domains, e.g. `topology.kubernetes.io/zone`. */
+  readonly topologyKey: string;
+  /** `DoNotSchedule` (a hard rule) or `ScheduleAnyway` (a preference). */
+  readonly whenUnsatisfiable: (typeof WHEN_UNSATISFIABLE)[number];
+  /**
+   * The Pods that are counted.
+   * @default - this application's Pods of the same role
+   */
+  readonly labelSelector?: LabelSelectorProps;
+  /** With DoNotSchedule: the fewest domains to count (Kubernetes 1.27+ by default). @default - none */
+  readonly minDomains?: number;
+  /** Whether nodes the Pod's node selector excludes count (Kubernetes 1.26+). @default - Kubernetes': Honor */
+  readonly nodeAffinityPolicy?: (typeof NODE_INCLUSION_POLICIES)[number];
+  /** Whether tainted nodes the Pod does not tolerate count (Kubernetes 1.26+). @default - Kubernetes': Ignore */
+  readonly nodeTaintsPolicy?: (typeof NODE_INCLUSION_POLICIES)[number];
+  /** Pod label keys whose values narrow the counted Pods further (Kubernetes 1.27+). @default - none */
+  readonly matchLabelKeys?: readonly string[];
 }
 
 /**
@@ -282,6 +328,23 @@ export interface SeaTunnelApplicationProps {
   readonly masterTolerations?: readonly TolerationProps[];
   /** @default - none */
   readonly workerTolerations?: readonly TolerationProps[];
+  /**
+   * How the HA masters keep apart: pod anti-affinity among them over `masterSpreadTopology`,
+   * `preferred` (a scheduling preference) or `required` (at most one master per domain; a master
+   * that finds no free domain stays Pending). A lone master (no HA) has nothing to keep apart from.
+   * @default 'preferred'
+   */
+  readonly masterSpread?: SpreadMode;
+  /** As `masterSpread`, for the worker Pods (`required`: at most one worker per domain). @default 'none' */
+  readonly workerSpread?: SpreadMode;
+  /** The node labels `masterSpread` keeps the masters apart over (`TOPOLOGY` has the well-known ones). @default ['kubernetes.io/hostname'] */
+  readonly masterSpreadTopology?: readonly string[];
+  /** The node labels `workerSpread` keeps the workers apart over. @default ['kubernetes.io/hostname'] */
+  readonly workerSpreadTopology?: readonly string[];
+  /** Topology spread constraints of the HA masters, as in Kubernetes. @default - none */
+  readonly masterTopologySpreadConstraints?: readonly TopologySpreadConstraintProps[];
+  /** Topology spread constraints of the worker Pods, as in Kubernetes. @default - none */
+  readonly workerTopologySpreadConstraints?: readonly TopologySpreadConstraintProps[];
   /**
    * Existing PVC mounted read-write at /opt/seatunnel/checkpoints on the master only; never owned or deleted.
    * @default - none

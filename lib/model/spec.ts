@@ -7,7 +7,9 @@ import type {
   PodRole,
   PodSecurityLevel,
   RuntimeMode,
+  SpreadMode,
   TolerationProps,
+  TopologySpreadConstraintProps,
 } from './props';
 
 export interface Toleration {
@@ -17,6 +19,12 @@ export interface Toleration {
   readonly effect?: TolerationProps['effect'];
   readonly tolerationSeconds?: number;
 }
+
+/**
+ * A topology spread constraint as the API takes it, with one difference: without a
+ * `labelSelector` the plan counts this application's Pods of the role.
+ */
+export type TopologySpreadConstraint = TopologySpreadConstraintProps;
 
 export interface RoleSpec {
   /** CPU request and limit in millicores. */
@@ -29,6 +37,11 @@ export interface RoleSpec {
   readonly annotations: Readonly<Record<string, string>>;
   readonly nodeSelector: Readonly<Record<string, string>>;
   readonly tolerations: readonly Toleration[];
+  /** Anti-affinity among the role's Pods over `spreadTopology` (lib/plan/spread.ts). */
+  readonly spread: SpreadMode;
+  /** Node label keys, at least one unless `spread` is `none`. */
+  readonly spreadTopology: readonly string[];
+  readonly topologySpreadConstraints: readonly TopologySpreadConstraint[];
 }
 
 export interface MasterSpec extends RoleSpec {

@@ -4,8 +4,9 @@
 // Merge semantics (parent = template, child = what is derived from it):
 //   - single values (image, namespace, counts, flags, …): the child's value wins;
 //   - string maps (labels, annotations, node selectors): merged key by key, the child wins per key;
-//   - lists (imagePullSecrets, tolerations): the child's items are added after the parent's,
-//     duplicates dropped;
+//   - lists (imagePullSecrets, tolerations, topology spread constraints): the child's items are
+//     added after the parent's, duplicates dropped; a spread topology is one setting, not a list
+//     of grants, so the child's replaces the parent's;
 //   - entry maps (configMaps, secrets, env, envFrom) and runtimeFiles: merged by entry name; an
 //     entry the child names replaces the parent's entry of that name whole (entries are units);
 //   - locked props: a child that sets a locked prop to a different value is rejected, and so is
@@ -28,7 +29,13 @@ const STRING_MAPS: readonly PropName[] = [
   'masterNodeSelector',
   'workerNodeSelector',
 ];
-const LISTS: readonly PropName[] = ['imagePullSecrets', 'masterTolerations', 'workerTolerations'];
+const LISTS: readonly PropName[] = [
+  'imagePullSecrets',
+  'masterTolerations',
+  'workerTolerations',
+  'masterTopologySpreadConstraints',
+  'workerTopologySpreadConstraints',
+];
 const ENTRY_MAPS: readonly PropName[] = ['configMaps', 'secrets', 'env', 'envFrom', 'runtimeFiles'];
 
 /**

@@ -55,7 +55,17 @@ async function create(as: KubeHttp, pod: Pod, dryRun = true): Promise<{ status: 
 
 beforeAll(async () => {
   const admin = adminHttp();
-  p = buildTestPlan({ namespace: ns.name, serviceAccount: 'app-runtime', applicationId: 'fenced-0123456789ab' });
+  // With a spread and a topology spread constraint: the template's placement travels to every
+  // stamped worker, and the fence must admit it.
+  p = buildTestPlan({
+    namespace: ns.name,
+    serviceAccount: 'app-runtime',
+    applicationId: 'fenced-0123456789ab',
+    workerSpread: 'required',
+    workerTopologySpreadConstraints: [
+      { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
+    ],
+  });
   for (const name of ['app-runtime', 'other-runtime']) {
     await admin.call('POST', `/api/v1/namespaces/${ns.name}/serviceaccounts`, {
       apiVersion: 'v1',
@@ -129,9 +139,17 @@ test.each(POLICIES)('the API server type-checks every expression of %s without a
 });
 
 test(
-  "the master's ServiceAccount creates its stamped workers",
+  "the master's ServiceAccount creates its stamped workers, spread as the template says",
   withComponentLogs(async () => {
+    expect(worker(1).spec?.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution).toHaveLength(1);
+    expect(worker(1).spec?.topologySpreadConstraints).toHaveLength(1);
     expect(await create(master, worker(1), false)).toMatchObject({ status: 201 });
+    const created = await adminHttp().call<Pod>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/pods/${worker(1).metadata!.name}`,
+    );
+    expect(created.spec?.affinity).toEqual(p.workerTemplate.template!.spec!.affinity);
+    expect(created.spec?.topologySpreadConstraints).toEqual(p.workerTemplate.template!.spec!.topologySpreadConstraints);
     expect(await create(master, worker(2))).toMatchObject({ status: 201 });
   }),
 );

@@ -1,6 +1,9 @@
 // The runtime reports a worker that cannot be placed from its PodScheduled condition, so the real
 // scheduler must leave a Pod larger than every node Pending with PodScheduled=False/Unschedulable.
 // Node capacity is configurable: a small node proves it is capacity that decides.
+// The HA masters' spread (kubernetes.master.spread) against the real scheduler: two nodes in two
+// zones are the only ones the masters may use; `required` puts two of three masters on distinct
+// nodes and leaves the third Pending, `preferred` (the default) places all three.
 import type { k8s } from '../support/cluster';
 import {
   adminClients,
@@ -10,12 +13,24 @@ import {
   waitFor,
   withComponentLogs,
 } from '../support/cluster';
+import { deploymentFiles, run } from './cli-support';
 
 const ns = useTestNamespace('sched');
 const SMALL = `small-${process.pid}`;
+/** The only nodes the spread test's masters may use (master node selector spread-test=<pid>), one per zone. */
+const SPREAD_NODES = ['a', 'b'].map((zone) => ({ name: `spread-${zone}-${process.pid}`, zone: `zone-${zone}` }));
 
-beforeAll(() => createFakeNode(SMALL, { cpu: '2', memory: '4Gi', labels: { size: 'small' } }), 90_000);
-afterAll(() => deleteNode(SMALL));
+beforeAll(async () => {
+  await createFakeNode(SMALL, { cpu: '2', memory: '4Gi', labels: { size: 'small' } });
+  for (const n of SPREAD_NODES)
+    await createFakeNode(n.name, {
+      labels: { 'spread-test': String(process.pid), 'topology.kubernetes.io/zone': n.zone },
+    });
+}, 120_000);
+afterAll(async () => {
+  await deleteNode(SMALL);
+  for (const n of SPREAD_NODES) await deleteNode(n.name);
+});
 
 function pod(name: string, cpu: string, nodeSelector?: Record<string, string>): k8s.V1Pod {
   return {
@@ -73,5 +88,78 @@ test(
     expect(condition).toMatchObject({ status: 'False', reason: 'Unschedulable' });
     expect(condition.message).toMatch(/1 Insufficient cpu/);
     expect(tooBig.spec?.nodeName).toBeUndefined();
+  }),
+);
+
+/**
+ * Submits a 3-master HA application whose masters may only use SPREAD_NODES; returns its ID. Its
+ * checkpoints go to remote storage (HA without a claim), so no unbound volume holds a master back.
+ */
+async function submitHa(name: string, spread: string): Promise<string> {
+  const engine = JSON.stringify(
+    'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        plugin-config:\n          fs.defaultFS: hdfs://namenode:9000\n',
+  );
+  const files = deploymentFiles(
+    ns.name,
+    `application.ha { enabled = true, masters = 3 }
+kubernetes.master { spread = ${spread}, node-selector { spread-test = "${process.pid}" } }
+kubernetes.runtime-files.engine.content = ${engine}`,
+    { name },
+  );
+  const sub = await run(['submit', ...files.args]);
+  expect(sub.err).toEqual([]);
+  expect(sub.code).toBe(0);
+  return sub.value('Application ID')!;
+}
+
+const mastersOf = async (core: k8s.CoreV1Api, appId: string) =>
+  (
+    await core.listNamespacedPod({
+      namespace: ns.name,
+      labelSelector: `seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=master`,
+    })
+  ).items;
+
+const unschedulable = (p: k8s.V1Pod) =>
+  p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
+
+test(
+  'HA masters: required spread puts them on distinct nodes and leaves a third Pending when two nodes fit; preferred places all three',
+  withComponentLogs(async () => {
+    const { core } = await adminClients();
+    const spreadNodes = SPREAD_NODES.map((n) => n.name);
+
+    const required = await submitHa('spread-required', 'required');
+    const placed = await waitFor(
+      async () => {
+        const pods = await mastersOf(core, required);
+        const onNodes = pods.filter((p) => p.spec?.nodeName);
+        const pending = pods.filter(unschedulable);
+        return pods.length === 3 && onNodes.length === 2 && pending.length === 1 ? { onNodes, pending } : undefined;
+      },
+      { description: 'two required-spread masters placed and the third Unschedulable', timeoutMs: 90_000 },
+    );
+    const nodes = placed.onNodes.map((p) => p.spec!.nodeName!);
+    expect(new Set(nodes).size).toBe(2);
+    expect(nodes.every((n) => spreadNodes.includes(n))).toBe(true);
+    expect(unschedulable(placed.pending[0])!.message).toMatch(/anti-affinity/);
+    expect(placed.pending[0].spec?.nodeName).toBeUndefined();
+    // Still Pending a while later: nothing else frees a node for it.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await mastersOf(core, required)).filter((p) => p.spec?.nodeName)).toHaveLength(2);
+
+    // The default: preferred. The required masters above count only their own application, so
+    // this one's masters may share their nodes; all three are placed, over both nodes.
+    const preferred = await submitHa('spread-preferred', 'preferred');
+    const all = await waitFor(
+      async () => {
+        const pods = await mastersOf(core, preferred);
+        return pods.length === 3 && pods.every((p) => p.spec?.nodeName) ? pods : undefined;
+      },
+      { description: 'all three preferred-spread masters placed', timeoutMs: 90_000 },
+    );
+    const used = new Set(all.map((p) => p.spec!.nodeName!));
+    expect([...used].sort()).toEqual([...spreadNodes].sort());
+    expect(all.some(unschedulable)).toBe(false);
   }),
 );

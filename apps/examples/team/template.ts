@@ -16,6 +16,8 @@ export const platform = new TeamTemplate(
     labels: { 'cost-center': 'cc-42' },
     workerNodeSelector: { 'node-pool': 'batch' },
     workerTolerations: [{ key: 'dedicated', operator: 'Equal', value: 'seatunnel', effect: 'NoSchedule' }],
+    // Each job's workers on nodes of their own where the pool has room: a lost node takes fewer of them.
+    workerSpread: 'preferred',
     workerMemoryMb: 2048,
     networkPolicyEnabled: true,
     finishedJobRetentionSeconds: 7 * 24 * 3600,

@@ -1,9 +1,10 @@
 // The master and the workers: their resources, ports, worker count and slots, and the labels,
-// annotations and scheduling constraints of each role's Pods.
+// annotations and scheduling constraints of each role's Pods (the spread: rules/spread.ts).
 
 import type { MasterSpec, WorkerSpec } from '../spec';
 import { resolveStringMap } from './labels';
 import type { PropReader } from './reader';
+import { resolveSpread } from './spread';
 import { resolveTolerations } from './tolerations';
 
 /** JVM heap: 75 % of the container memory limit, leaving the rest for off-heap and JVM overhead. */
@@ -24,6 +25,7 @@ export function resolveMaster(r: PropReader): MasterSpec {
     annotations: resolveStringMap(r, 'masterAnnotations', 'annotation'),
     nodeSelector: resolveStringMap(r, 'masterNodeSelector', 'selector'),
     tolerations: resolveTolerations(r, 'masterTolerations'),
+    ...resolveSpread(r, 'master'),
     port,
     restPort,
   };
@@ -47,6 +49,7 @@ export function resolveWorker(r: PropReader, master: Pick<MasterSpec, 'port' | '
     annotations: resolveStringMap(r, 'workerAnnotations', 'annotation'),
     nodeSelector: resolveStringMap(r, 'workerNodeSelector', 'selector'),
     tolerations: resolveTolerations(r, 'workerTolerations'),
+    ...resolveSpread(r, 'worker'),
     port,
   };
 }

@@ -27,6 +27,7 @@ import {
   roleSelector,
   workerPod,
 } from '../pod';
+import { spreadPod } from '../spread';
 import type { FeatureStep, PlanDraft } from '../types';
 import { COMPLETED_ENGINE_DIR, COMPLETED_ENGINE_VOLUME, ENGINE_FILES_INIT } from './engine-config';
 import { RUNTIME_VOLUME } from './runtime';
@@ -154,6 +155,7 @@ export const highAvailabilityStep: FeatureStep = {
         },
       },
     };
+    spreadPod(d.masters.spec!.template.spec!, spec, 'master');
     d.restService = {
       apiVersion: 'v1',
       kind: 'Service',

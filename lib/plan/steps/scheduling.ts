@@ -1,6 +1,9 @@
-// Per-role placement: node selectors and tolerations.
+// Per-role placement: node selectors and tolerations; the workers' spread (lib/plan/spread.ts).
+// The masters' spread applies to the HA masters only (high-availability.ts): a lone master has no
+// other master to keep apart from, and the coordinator, which inherits the master Pod, must not.
 
 import { masterPod, workerPod } from '../pod';
+import { spreadPod } from '../spread';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const schedulingStep: FeatureStep = {
@@ -14,6 +17,7 @@ export const schedulingStep: FeatureStep = {
       if (role.tolerations.length)
         pod.tolerations = [...(pod.tolerations ?? []), ...role.tolerations.map((t) => ({ ...t }))];
     }
+    spreadPod(workerPod(d), d.spec, 'worker');
     return d;
   },
 };

@@ -2,7 +2,7 @@
 // and exit code on the commands pages, every failure reason the runtime and `status` can print on
 // the troubleshooting pages (each with the runtime's exit code), every option in the references.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REASONS, exitCodeOf, type Reason } from '../../../runtime/src/outcome';
 import { COMMANDS, OPTIONS as FLAGS } from '../../../lib/cli/args';
@@ -10,7 +10,7 @@ import { CLI_EXIT } from '../../../lib/cli/exit-codes';
 import { LANGUAGES, TROUBLESHOOTING_PATHS } from '../../../lib/docs/generated';
 import { FAILURE_REASONS } from '../../../lib/docs/failure-reasons';
 import { OPTIONS_DOC_PATHS } from '../../../lib/model/options-doc';
-import { FILE_OPTIONS } from '../../../lib/model/options';
+import { FILE_OPTIONS, optionPath } from '../../../lib/model/options';
 import { EXIT_CODE_MEANING, STUCK } from '../../../lib/submit/status';
 
 const root = join(__dirname, '..', '..', '..');
@@ -78,4 +78,40 @@ test('each entry has both languages, and the Chinese is Chinese', () => {
     for (const t of [e.en.meaning, e.en.action, e.zh.meaning, e.zh.action]) expect(t.length).toBeGreaterThan(5);
     expect(e.zh.meaning + e.zh.action).toMatch(/[\u4e00-\u9fff]/);
   }
+});
+
+/**
+ * Advice must name options that exist: every `application.…` / `kubernetes.…` key the docs, the
+ * READMEs and the failure reasons write is an option, a section of options (`kubernetes.master.*`),
+ * or a sub-key of an option family or object (`kubernetes.runtime-files.engine`). A recommendation of
+ * an option that does not exist (`-Dkubernetes.master.affinity=…`) fails here.
+ */
+test('every option key the documentation names exists', () => {
+  const pages = [
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+    ...readdirSync(join(root, 'docs', 'zh'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/zh/${f}`),
+    'README.md',
+    'README.zh-CN.md',
+    'lib/docs/failure-reasons.ts',
+  ];
+  const options = FILE_OPTIONS.map(([, d]) => ({
+    path: optionPath(d),
+    open: d.family === true || d.type === 'object',
+  }));
+  const exists = (key: string) =>
+    options.some((o) => o.path === key || o.path.startsWith(`${key}.`) || (o.open && key.startsWith(`${o.path}.`)));
+  const unknown = pages.flatMap((page) =>
+    [...read(page).matchAll(/(?<![\w./-])((?:application|kubernetes)\.[A-Za-z0-9][\w.<>*-]*)(?![\w.<>*/-])/g)]
+      .map((m) => m[1].replace(/\.\*$/, '').replace(/\.$/, ''))
+      .filter((key) => !exists(key))
+      .map((key) => `${page}: ${key}`),
+  );
+  expect(unknown).toEqual([]);
+  // The check itself: it would see the advice this test exists for.
+  expect(exists('kubernetes.master.affinity')).toBe(false);
+  expect(exists('kubernetes.master.spread')).toBe(true);
 });

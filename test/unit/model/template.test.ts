@@ -93,6 +93,7 @@ describe('TeamTemplate', () => {
       expect(s.namespace).toBe('data-jobs');
       expect(s.imagePullSecrets).toEqual(['platform-registry']);
       expect(s.worker.nodeSelector).toEqual({ 'node-pool': 'batch' });
+      expect(s.worker.spread).toBe('preferred');
       expect(s.worker.cpuMillicores).toBe(2000);
       expect(s.labels.team).toBe('data');
     }

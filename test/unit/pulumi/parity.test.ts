@@ -7,12 +7,17 @@
 //   - Pulumi secret wrappers around Secret data (unwrapped, after checking they are there).
 // The Pulumi side is built the way a stack builds it: from stack config (lib/pulumi/stack-config).
 
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Testing, type App } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
 import { buildApp } from '../../../apps/cdk8s/main';
 import { TEAM_TEMPLATES } from '../../../apps/pulumi/templates';
 import { teamApplications } from '../../../apps/examples/team/template';
 import { SeaTunnelApplicationChart } from '../../../lib/cdk8s/application';
 import { packageRoot } from '../../../lib/cli/io';
+import { main } from '../../../lib/cli/main';
 import type { SeaTunnelApplicationProps } from '../../../lib/model/props';
 import type { ApplicationSpec } from '../../../lib/model/spec';
 import type * as applicationModule from '../../../lib/pulumi/application';
@@ -218,6 +223,86 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
     expect(byKey(fromPulumi.map(normalise))).toEqual(byKey(fromCdk8s.map(normalise)));
     const sts = fromPulumi.find((o) => o.kind === 'StatefulSet')!;
     expect(sts.metadata.annotations?.['pulumi.com/skipAwait']).toBe('true');
+  });
+
+  test('spread options: the same masters and worker template from synth (a deployment file), cdk8s and Pulumi (typed props)', async () => {
+    const zone = 'topology.kubernetes.io/zone';
+    const props: SeaTunnelApplicationProps = {
+      name: 'orders-spread',
+      namespace: 'jobs',
+      image: 'apache/seatunnel:2.3.8',
+      workerCount: 3,
+      jobConfig:
+        'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "f" } }\nsink { Console { plugin_input = "f" } }\n',
+      checkpointPvc: 'ckpt',
+      haEnabled: true,
+      haMasters: 3,
+      masterSpread: 'required',
+      masterSpreadTopology: ['kubernetes.io/hostname', zone],
+      workerSpread: 'preferred',
+      workerTopologySpreadConstraints: [{ maxSkew: 1, topologyKey: zone, whenUnsatisfiable: 'DoNotSchedule' }],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'st-parity-'));
+    writeFileSync(
+      join(dir, 'deploy.conf'),
+      `application { name = orders-spread, worker-count = 3, ha { enabled = true, masters = 3 } }
+kubernetes {
+  namespace = jobs
+  image = "apache/seatunnel:2.3.8"
+  checkpoint-pvc = ckpt
+  master { spread = required, spread-topology = ["kubernetes.io/hostname", "${zone}"] }
+  worker.spread = preferred
+}`,
+    );
+    writeFileSync(join(dir, 'job.conf'), props.jobConfig!);
+    const silent = { json: false, result: () => {}, line: () => {}, warn: () => {}, error: () => {} };
+    const code = await main(
+      [
+        'synth',
+        '-a',
+        join(dir, 'deploy.conf'),
+        '-c',
+        join(dir, 'job.conf'),
+        `-Dkubernetes.worker.topology-spread-constraints=${zone}:1:DoNotSchedule`,
+        '-o',
+        join(dir, 'out'),
+      ],
+      silent,
+    );
+    expect(code).toBe(0);
+    const [file] = readdirSync(join(dir, 'out'));
+    const fromSynth = parseAllDocuments(readFileSync(join(dir, 'out', file), 'utf8')).map((d) => d.toJS() as Obj);
+
+    const app = Testing.app();
+    const chart = new SeaTunnelApplicationChart(app, 'orders-spread', { application: props });
+    const fromCdk8s = cdk8sObjects(app, 0);
+    const { objects: fromPulumi } = await pulumiObjects('orders-spread', chart.application.spec);
+    const pick = (objects: Obj[]) =>
+      byKey(objects.filter((o) => o.kind === 'StatefulSet' || o.kind === 'PodTemplate').map(normalise));
+    expect(Object.keys(pick(fromCdk8s))).toHaveLength(2);
+    expect(pick(fromSynth)).toEqual(pick(fromCdk8s));
+    expect(pick(fromPulumi)).toEqual(pick(fromCdk8s));
+    const sts = fromPulumi.find((o) => o.kind === 'StatefulSet') as unknown as {
+      spec: { template: { spec: { affinity: unknown } } };
+    };
+    expect(sts.spec.template.spec.affinity).toEqual({
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: ['kubernetes.io/hostname', zone].map((topologyKey) => ({
+          labelSelector: {
+            matchLabels: {
+              'seatunnel.apache.org/application-id': chart.application.spec.appId,
+              'seatunnel.apache.org/role': 'master',
+            },
+          },
+          topologyKey,
+        })),
+      },
+    });
+    const template = fromSynth.find((o) => o.kind === 'PodTemplate') as unknown as {
+      template: { spec: { affinity: unknown; topologySpreadConstraints: unknown[] } };
+    };
+    expect(template.template.spec.affinity).toBeDefined();
+    expect(template.template.spec.topologySpreadConstraints).toHaveLength(1);
   });
 
   test('the normalisation removes only what it says', () => {
