@@ -45,7 +45,7 @@ export async function runApplication(deps: LifecycleDeps): Promise<Outcome> {
 }
 
 class Application implements Step {
-  readonly tuning: Tuning;
+  tuning: Tuning;
   readonly state = initialState();
   readonly interruption: Interruption;
   readonly reporter: Reporter;
@@ -64,6 +64,7 @@ class Application implements Step {
       { podName: deps.settings.pod.name },
       deps.clock,
       deps.log,
+      this.tuning.apiFailureBudgetMs,
     );
   }
 
@@ -276,6 +277,13 @@ class Application implements Step {
     const { clock, log } = this.deps;
     this.state.ending = true;
     this.endingController.abort();
+    const deadline = this.deps.terminate.aborted;
+    if (!deadline) {
+      // No grace period runs (the job ended, a worker was lost, …): if the API server is away right
+      // now, removing the workers and recording the end wait for it as long as the job would have.
+      const budget = Math.max(this.tuning.cleanupBudgetMs, this.tuning.apiFailureBudgetMs);
+      this.tuning = { ...this.tuning, cleanupBudgetMs: budget, recordBudgetMs: budget };
+    }
     void this.ownJob?.stop();
     log.info('ending', { state: result.state, reason: result.reason });
     if (result.reason === 'Detached') return this.detach(result);
@@ -311,7 +319,7 @@ class Application implements Step {
       phase,
       final.state === 'SUCCEEDED' ? final.message : `${final.reason}: ${final.message}`,
     );
-    const recorded = await this.reporter.flush(this.tuning.recordBudgetMs);
+    const recorded = await this.reporter.flush(this.tuning.recordBudgetMs, deadline);
     if (!recorded) log.warn('the terminal state could not be recorded on the Job in time');
     if (this.state.engine === 'running') {
       this.state.engine = 'stopping';

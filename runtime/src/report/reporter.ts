@@ -26,10 +26,16 @@ export { PHASES };
 
 const PHASE_SET: ReadonlySet<string> = new Set(PHASES);
 const MAX_MESSAGE = 1024;
-/** How long one write is retried (an API server restart takes a few seconds). */
+/**
+ * How long one write is retried by default (an API server restart takes a few seconds). The
+ * lifecycle's reporter retries for the application's API outage tolerance instead: its story
+ * catches up once the API answers again.
+ */
 const RETRY_BUDGET_MS = 20_000;
-/** … and once the terminal state is being flushed. */
+/** … and once the terminal state is being flushed with a deadline (SIGTERM: the grace period runs). */
 const URGENT_RETRY_BUDGET_MS = 2_000;
+/** Events waiting while the API does not answer, at most; the oldest go first (the status annotations never do). */
+const MAX_QUEUED_EVENTS = 100;
 
 export interface JobRef {
   readonly name: string;
@@ -63,6 +69,7 @@ export class Reporter {
     private readonly source: { readonly podName: string },
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly retryBudgetMs = RETRY_BUDGET_MS,
   ) {
     this.job = job;
   }
@@ -103,6 +110,14 @@ export class Reporter {
   event(type: 'Normal' | 'Warning', reason: EventReason, message: string): void {
     this.log.info(`event ${reason}`, { type, message });
     this.queue.push({ kind: 'event', type, reason, message: truncate(message), at: this.clock.wallTime() });
+    const events = this.queue.filter((i) => i.kind === 'event');
+    if (events.length > MAX_QUEUED_EVENTS) {
+      this.queue.splice(this.queue.indexOf(events[0]), 1);
+      this.dropped++;
+      this.log.warn('too many Events waiting for the API server; the oldest waiting one is dropped', {
+        waiting: MAX_QUEUED_EVENTS,
+      });
+    }
     this.pump();
   }
 
@@ -115,15 +130,21 @@ export class Reporter {
         .replace(/\.\d+Z$/, 'Z');
       patch = { ...patch, phaseTimes: JSON.stringify(this.phaseTimes) };
     }
-    const last = this.queue[this.queue.length - 1];
-    if (last?.kind === 'patch') Object.assign(last.patch, patch);
+    // One waiting patch holds every change not yet written: while the API is away the annotations
+    // keep only their latest values, and one patch writes them all once it answers again.
+    const waiting = this.queue.find((i): i is Extract<Item, { kind: 'patch' }> => i.kind === 'patch');
+    if (waiting) Object.assign(waiting.patch, patch);
     else this.queue.push({ kind: 'patch', patch: { ...patch } });
     this.pump();
   }
 
-  /** Waits until everything queued so far is written (or `timeoutMs` passed); true if it all was, none given up. */
-  async flush(timeoutMs: number): Promise<boolean> {
-    this.urgent = true;
+  /**
+   * Waits until everything queued so far is written (or `timeoutMs` passed); true if it all was,
+   * none given up. `urgent` (a deadline runs, e.g. SIGTERM's grace period): an item that keeps
+   * failing is given up quickly, so it does not use up the time of the items behind it.
+   */
+  async flush(timeoutMs: number, urgent = true): Promise<boolean> {
+    this.urgent = urgent;
     const droppedBefore = this.dropped;
     const done = (async () => {
       while (this.running) await this.running;
@@ -152,7 +173,7 @@ export class Reporter {
         attempts: Infinity,
         // Once the terminal state is being flushed, an item that keeps failing must not use up the
         // flush budget of the items behind it (the terminal patch and Event come last).
-        budgetMs: () => (this.urgent ? URGENT_RETRY_BUDGET_MS : RETRY_BUDGET_MS),
+        budgetMs: () => (this.urgent ? URGENT_RETRY_BUDGET_MS : this.retryBudgetMs),
         baseMs: 250,
         maxMs: 2000,
         retryable: retryableUnlessRoleGone(() => this.applicationDeleted),

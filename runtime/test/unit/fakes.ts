@@ -176,7 +176,26 @@ export class FakeKube implements KubePort {
   createDelayMs = 0;
   constructor(private readonly clock: FakeClock) {}
 
+  /** The API server is away (`goDown`): every call is refused, every watch ends. */
+  down = false;
+
+  private refused(): KubeApiError {
+    return new KubeApiError(0, 'ECONNREFUSED', 'connect ECONNREFUSED 10.96.0.1:443');
+  }
+
+  /** Stops the API server: open watches break, every call is refused until `comeBack`. */
+  goDown(): void {
+    this.down = true;
+    this.breakWatches(this.refused());
+    this.breakJobWatches(this.refused());
+  }
+
+  comeBack(): void {
+    this.down = false;
+  }
+
   private maybeFail(op: string): void {
+    if (this.down) throw this.refused();
     const q = this.failNext.get(op);
     const e = q?.shift();
     if (e) throw e;
@@ -295,7 +314,7 @@ export class FakeKube implements KubePort {
   /** Only changes after the watch started are delivered (the fake keeps no Job history). */
   watchJob(name: string, resourceVersion: string, h: WatchHandlers): WatchHandle {
     this.record('watchJob', name);
-    const failure = this.failNext.get('watchJob')?.shift();
+    const failure = this.down ? this.refused() : this.failNext.get('watchJob')?.shift();
     if (failure) {
       queueMicrotask(() => h.closed(failure));
       return { stop: () => undefined };
@@ -385,7 +404,7 @@ export class FakeKube implements KubePort {
     this.record('watchPods');
     const from = Number(resourceVersion);
     const w = { selector, h, from };
-    const failure = this.failNext.get('watchPods')?.shift();
+    const failure = this.down ? this.refused() : this.failNext.get('watchPods')?.shift();
     if (failure) {
       queueMicrotask(() => h.closed(failure));
       return { stop: () => undefined };
