@@ -11,7 +11,7 @@ import { LANGUAGES, TROUBLESHOOTING_PATHS } from '../../../lib/docs/generated';
 import { FAILURE_REASONS } from '../../../lib/docs/failure-reasons';
 import { OPTIONS_DOC_PATHS } from '../../../lib/model/options-doc';
 import { FILE_OPTIONS } from '../../../lib/model/options';
-import { EXIT_CODE_MEANING, STUCK } from '../../../lib/submit/status';
+import { EXIT_CODE_MEANING, STUCK } from '../../../lib/submit/observe/status';
 
 const root = join(__dirname, '..', '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -19,7 +19,7 @@ const COMMANDS_PAGES = { en: 'docs/commands.md', zh: 'docs/zh/commands.md' } as 
 
 /** Reasons `status` writes literally (`reason: 'NotFound'`, `containerReason = 'OOMKilled'`, `reason: \`Init:…\``). */
 function literalStatusReasons(): string[] {
-  const source = read('lib/submit/status.ts');
+  const source = read('lib/submit/observe/status.ts');
   const found = [...source.matchAll(/(?:reason: |containerReason = )'([A-Za-z]+)'/g)].map((m) => m[1]);
   if (/reason: `Init:/.test(source)) found.push('Init:<reason>');
   return found;

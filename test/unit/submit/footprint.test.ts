@@ -7,7 +7,7 @@ import {
   formatQuantity,
   podResources,
   quotaScopesMatch,
-} from '../../../lib/submit/footprint';
+} from '../../../lib/submit/admit/footprint';
 import { plan } from '../../support/fixtures';
 
 const p = plan({ workerCount: 3, workerCpuCores: 2, workerMemoryMb: 2048 });

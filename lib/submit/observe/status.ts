@@ -21,9 +21,9 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS, TERMINAL_EXIT_CODES } from '../model/reserved';
-import { CONTAINER_NAME } from '../plan/pod';
-import type { Kube, ObjectRef } from '../kube';
+import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
+import { CONTAINER_NAME } from '../../plan/pod';
+import type { Kube, ObjectRef } from '../../kube';
 
 import type { ApplicationStatus } from './statuses';
 

@@ -12,11 +12,11 @@
 //   - referenced ConfigMaps, Secrets, ServiceAccount and PVC (and the keys read from them);
 //   - the namespace's enforced Pod Security level and whether the Pods pass it;
 //   - the server's version: refused below the supported range, and what an older one changes
-//     (lib/submit/server-support.ts).
+//     (lib/submit/admit/server-support.ts).
 // Creates nothing.
 
-import { dependents } from '../plan/build-plan';
-import type { ApplicationPlan, KubeObject } from '../plan/types';
+import { dependents } from '../../plan/build-plan';
+import type { ApplicationPlan, KubeObject } from '../../plan/types';
 import {
   applicationFootprint,
   checkLimitRanges,
@@ -26,7 +26,7 @@ import {
   type LimitRangeLike,
   type ResourceQuotaLike,
 } from './footprint';
-import { describeError, describeRef, groupOf, type Kube, KubeApiError, refOf, resourceOf } from '../kube';
+import { describeError, describeRef, groupOf, type Kube, KubeApiError, refOf, resourceOf } from '../../kube';
 import { checkAccess, qualified, requiredAccess, type AccessResult } from './permissions';
 import {
   describePodSecurity,
@@ -36,9 +36,9 @@ import {
   type PodSecurityReport,
 } from './pod-security';
 import { checkReferences, referencedObjects } from './references';
-import { stampMasterPod, stampWorkers, type StampedPod } from '../plan/stamp';
+import { stampMasterPod, stampWorkers, type StampedPod } from '../../plan/stamp';
 import type { ServerSupport } from './server-support';
-import { FIELD_MANAGER } from './submit';
+import { FIELD_MANAGER } from '../act/submit';
 
 export type PreflightCheck =
   'server-version' | 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';

@@ -4,7 +4,7 @@
 // this part: quota admission judges one object at a time, never "master + N workers together".
 
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
-import { parseQuantity } from '../model/k8s-syntax';
+import { parseQuantity } from '../../model/k8s-syntax';
 
 export type Amounts = Record<string, number>;
 
