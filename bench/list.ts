@@ -20,7 +20,7 @@ import { Kube } from '../lib/kube';
 import { ANNOTATIONS, LABELS, MANAGED_BY } from '../lib/model/reserved';
 import { resolveApplication } from '../lib/model/resolve';
 import { buildPlan } from '../lib/plan/build-plan';
-import { connect } from '../lib/submit/client-node-api';
+import { connect } from '../lib/submit/connection/client-node-api';
 import { benchCluster, ensureNamespace } from './cluster';
 import { median, percentile, table, timeMsAsync } from './harness';
 

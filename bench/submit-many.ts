@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import type { ApplicationSpec } from '../lib/model/spec';
 import { buildPlan, dependents } from '../lib/plan/build-plan';
 import type { KubeApi, KubeRequest } from '../lib/kube';
-import { referencedObjects } from '../lib/submit/references';
+import { referencedObjects } from '../lib/submit/admit/references';
 import type { ClusterInfo } from '../tools/local-stack/control-plane';
 import { median, percentile, table } from './harness';
 

@@ -15,7 +15,7 @@
 //   must be the ones used, and a missing one must fail with MODULE_NOT_FOUND so that `synth`
 //   can say what to install (lib/cli/main.ts);
 // - @kubernetes/client-node: ESM-only, 15 MB, and loaded with import() only for kubeconfig
-//   features the CLI's own reader leaves to it (exec plugins, proxies, ...; lib/submit/kubeconfig.ts).
+//   features the CLI's own reader leaves to it (exec plugins, proxies, ...; lib/submit/connection/kubeconfig.ts).
 // Bundled: the two small pure-JS runtime dependencies, `yaml` and `fastest-levenshtein`.
 //
 // Not minified, so a stack trace names readable functions and lines of this one file (esbuild

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { parseOverride } from '../model/deployment';
 import { dns1123LabelProblem } from '../model/k8s-syntax';
-import { parseStatusFilter, type ApplicationStatus } from '../submit/statuses';
+import { parseStatusFilter, type ApplicationStatus } from '../submit/observe/statuses';
 import { parseLogFlags, type LogFlags } from './log-flags';
 import { CliError } from './exit-codes';
 

@@ -11,9 +11,9 @@ import { dns1123LabelProblem } from '../model/k8s-syntax';
 import { defaultOf } from '../model/options';
 // From the rule itself, not model/resolve: status and cancel need this one check, not every rule.
 import { applicationIdProblem } from '../model/rules/identity';
-import { connect, ConnectionError } from '../submit/client-node-api';
-import { readBeside } from '../submit/read-beside';
-import { serverSupport, type ServerDependentUse, type ServerSupport } from '../submit/server-support';
+import { connect, ConnectionError } from '../submit/connection/client-node-api';
+import { readBeside } from '../submit/act/read-beside';
+import { serverSupport, type ServerDependentUse, type ServerSupport } from '../submit/admit/server-support';
 import { Kube } from '../kube';
 import type { ParsedArgs } from './args';
 import { CLI_EXIT, CliError } from './exit-codes';
@@ -54,7 +54,7 @@ export async function connectKube(
   }
 }
 
-/** The server's version (one GET /version per command) and what it means for `use` (lib/submit/server-support.ts). */
+/** The server's version (one GET /version per command) and what it means for `use` (lib/submit/admit/server-support.ts). */
 export async function readServerSupport(kube: Kube, use?: ServerDependentUse): Promise<ServerSupport> {
   return serverSupport(await kube.serverVersion(), use);
 }
@@ -72,7 +72,7 @@ export async function requireSupportedServer(
 }
 
 /**
- * requireSupportedServer and a read in the same round trip (lib/submit/read-beside.ts): the
+ * requireSupportedServer and a read in the same round trip (lib/submit/act/read-beside.ts): the
  * server's refusal, or a failure to learn its version, wins over the read's outcome, and the read's
  * answer is used only on a server the CLI accepts. Only for reads: whatever writes must follow the check.
  */

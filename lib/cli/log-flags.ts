@@ -3,7 +3,7 @@
 
 import { CliError } from './exit-codes';
 // Types only: the CLI's parser does not load the Kubernetes side.
-import type { LogOptions as LogFlags, LogRole } from '../submit/logs';
+import type { LogOptions as LogFlags, LogRole } from '../submit/observe/logs';
 
 export type { LogFlags };
 const ROLES: readonly LogRole[] = ['master', 'worker'];

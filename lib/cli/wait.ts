@@ -6,7 +6,7 @@
 
 import { FINAL_PHASES } from '../model/reserved';
 import { KubeApiError, describeError, type Kube } from '../kube';
-import { readStatus, TERMINAL_STATUSES, type ApplicationStatus, type StatusReport } from '../submit/status';
+import { readStatus, TERMINAL_STATUSES, type ApplicationStatus, type StatusReport } from '../submit/observe/status';
 import { CLI_EXIT } from './exit-codes';
 import type { Output } from './output';
 

@@ -1,4 +1,4 @@
-// Every reason the runtime (runtime/src/outcome.ts REASONS) and `status` (lib/submit/status.ts) can
+// Every reason the runtime (runtime/src/outcome.ts REASONS) and `status` (lib/submit/observe/status.ts) can
 // print, what it means and what to do, in English and Chinese. docs/troubleshooting.md and
 // docs/zh/troubleshooting.md carry the table rendered from here (`npm run docs`); a unit test fails
 // when a reason either side can print has no entry, or an entry's exit code differs from the runtime's.

@@ -66,7 +66,7 @@ export class Kube {
     throw statusError(req, res.status, res.body);
   }
 
-  /** GET /version: what the CLI's commands decide their behaviour from (lib/submit/server-support.ts). */
+  /** GET /version: what the CLI's commands decide their behaviour from (lib/submit/admit/server-support.ts). */
   async serverVersion(): Promise<ServerVersion> {
     return parseServerVersion(await this.call({ method: 'GET', path: '/version' }));
   }

@@ -1,7 +1,7 @@
 // Credentials from a @kubernetes/client-node KubeConfig, for the transport: client-node finds and
 // refreshes them (exec and auth-provider plugins, token files, in-cluster ServiceAccount,
 // impersonation); the transport makes the calls. Used by the CLI for every kubeconfig it does not
-// read itself (lib/submit/client-node-api.ts) and by the runtime (runtime/src/kube/client-node-adapter.ts).
+// read itself (lib/submit/connection/client-node-api.ts) and by the runtime (runtime/src/kube/client-node-adapter.ts).
 
 import type * as https from 'node:https';
 import type { k8s } from './client-node';

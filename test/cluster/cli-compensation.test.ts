@@ -7,9 +7,9 @@ import type { SeaTunnelApplicationProps } from '../../lib/model/props';
 import { buildPlan } from '../../lib/plan/build-plan';
 import { submitterRules } from '../../lib/plan/submitter-rbac';
 import type { ApplicationPlan } from '../../lib/plan/types';
-import { connect } from '../../lib/submit/client-node-api';
+import { connect } from '../../lib/submit/connection/client-node-api';
 import { Kube } from '../../lib/kube';
-import { SUBMIT_ATTEMPT_ANNOTATION, submitApplication, SubmitError } from '../../lib/submit/submit';
+import { SUBMIT_ATTEMPT_ANNOTATION, submitApplication, SubmitError } from '../../lib/submit/act/submit';
 import { adminHttp, serviceAccountIdentity, useTestNamespace, waitFor, withComponentLogs } from '../support/cluster';
 import { spec } from '../support/fixtures';
 import {

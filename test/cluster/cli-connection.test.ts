@@ -3,7 +3,7 @@
 // KUBECONFIG files through @kubernetes/client-node; and the kubeconfig never reaches the cluster.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { connect } from '../../lib/submit/client-node-api';
+import { connect } from '../../lib/submit/connection/client-node-api';
 import { Kube } from '../../lib/kube';
 import { clusterInfo, serviceAccountIdentity, useTestNamespace, withComponentLogs } from '../support/cluster';
 import { deploymentFiles, labelled, run, tmpDir, waitAllGone } from './cli-support';

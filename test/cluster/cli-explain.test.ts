@@ -4,7 +4,7 @@
 // its own, and the story is told before and after the worker Pods are deleted.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { ANNOTATIONS, EXIT_CODES } from '../../lib/model/reserved';
-import type { Timeline } from '../../lib/submit/timeline';
+import type { Timeline } from '../../lib/submit/observe/timeline';
 import {
   deleteApplication,
   deployApplication,

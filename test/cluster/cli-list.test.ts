@@ -6,8 +6,8 @@
 import { connectKube } from '../../lib/cli/connect';
 import { ANNOTATIONS, LABELS } from '../../lib/model/reserved';
 import { buildPlan } from '../../lib/plan/build-plan';
-import { listAll, readList, deriveList } from '../../lib/submit/list';
-import type { StatusReport } from '../../lib/submit/status';
+import { listAll, readList, deriveList } from '../../lib/submit/observe/list';
+import type { StatusReport } from '../../lib/submit/observe/status';
 import {
   KWOK_LIFECYCLE_ANNOTATION,
   adminHttp,

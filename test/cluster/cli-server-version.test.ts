@@ -1,4 +1,4 @@
-// What the CLI makes of the API server's version (lib/submit/server-support.ts), against the real
+// What the CLI makes of the API server's version (lib/submit/admit/server-support.ts), against the real
 // API server of the tier that runs it: the newest Kubernetes (tier cluster) or the oldest supported
 // one (tier cluster-oldest, SEATUNNEL_TEST_KUBERNETES=oldest). preflight reports the version; where
 // the server lacks the Job's podFailurePolicy (< 1.26), submit warns and the server does drop the

@@ -1,6 +1,6 @@
 // The API requests one `seatunnel-app submit` sends, counted by a proxy in front of the real API
 // server: exactly the minimum the order of operations needs — the server's version (what the
-// command may rely on, lib/submit/server-support.ts), one read per referenced object,
+// command may rely on, lib/submit/admit/server-support.ts), one read per referenced object,
 // one create for the Job, one per dependent, one patch to unsuspend — and nothing else (no
 // discovery, no read of the Job's uid, which the create's answer carries). bench/submit prints the
 // same count for 50 concurrent submissions. And `status` asks for the version, the Job and its Pods
@@ -9,7 +9,7 @@ import { parseCommandLine } from '../../lib/cli/args';
 import { loadFromArgs } from '../../lib/cli/load';
 import { collectionPath } from '../../lib/kube';
 import { buildPlan, dependents } from '../../lib/plan/build-plan';
-import { referencedObjects } from '../../lib/submit/references';
+import { referencedObjects } from '../../lib/submit/admit/references';
 import { createObj, deploymentFiles, FaultProxy, run } from './cli-support';
 import { useTestNamespace } from '../support/cluster';
 

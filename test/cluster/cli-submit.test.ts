@@ -3,7 +3,7 @@
 // (Unschedulable) to RUNNING once kwok runs the master Pod, then SUCCEEDED; `--wait` with its exit
 // codes; KUBECONFIG as the connection when the deployment file names none.
 import { ANNOTATIONS, LABELS } from '../../lib/model/reserved';
-import { SUBMIT_ATTEMPT_ANNOTATION } from '../../lib/submit/submit';
+import { SUBMIT_ATTEMPT_ANNOTATION } from '../../lib/submit/act/submit';
 import {
   KWOK_LIFECYCLE_ANNOTATION,
   adminHttp,

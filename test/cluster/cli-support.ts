@@ -12,7 +12,7 @@ import { main } from '../../lib/cli/main';
 import type { JsonDocument, Output } from '../../lib/cli/output';
 import { parseServerVersion } from '../../lib/kube/server-version';
 import { LABELS } from '../../lib/model/reserved';
-import { serverSupport } from '../../lib/submit/server-support';
+import { serverSupport } from '../../lib/submit/admit/server-support';
 import { adminHttp, clusterInfo, waitFor } from '../support/cluster';
 import { JOB_CONFIG } from '../support/fixtures';
 
@@ -75,7 +75,7 @@ export async function run(argv: string[], opts: { json?: boolean } = {}): Promis
 /**
  * What `submit` of an application without HA prints on stderr against the running control plane:
  * nothing on the newest Kubernetes; on the oldest (tier cluster-oldest) the server-version warning
- * (lib/submit/server-support.ts; test/cluster/cli-server-version.test.ts proves what it says).
+ * (lib/submit/admit/server-support.ts; test/cluster/cli-server-version.test.ts proves what it says).
  */
 export function submitWarnings(): string[] {
   const version = parseServerVersion({ gitVersion: clusterInfo().kubernetesVersion });

@@ -3,7 +3,7 @@
 // With --savepoint (ours), the runtime is first asked to stop the job with a savepoint, so a
 // streaming job's checkpoints stay for `submit --restore-job-id`; the deletion follows.
 
-import { cancelApplication, requestGracefulStop } from '../../submit/cancel';
+import { cancelApplication, requestGracefulStop } from '../../submit/act/cancel';
 import { describeRef } from '../../kube';
 import type { ParsedArgs } from '../args';
 import { applicationIdFrom, connectKube, connectionFromArgs, requireSupportedServer } from '../connect';

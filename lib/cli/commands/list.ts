@@ -1,10 +1,10 @@
 // `seatunnel-app list [-a deploy.conf | --namespace NS | --all-namespaces] [-l SELECTOR]
 // [--status S,...]`: one line per application with what `status --id` says of it (the same
-// derivation, lib/submit/list.ts), from a constant number of list calls. Exits 0 whenever the
+// derivation, lib/submit/observe/list.ts), from a constant number of list calls. Exits 0 whenever the
 // query worked, whatever the statuses.
 
-import { listApplications } from '../../submit/list';
-import type { StatusReport } from '../../submit/status';
+import { listApplications } from '../../submit/observe/list';
+import type { StatusReport } from '../../submit/observe/status';
 import type { ParsedArgs } from '../args';
 import { connectKube, connectionFromArgs } from '../connect';
 import { CLI_EXIT } from '../exit-codes';

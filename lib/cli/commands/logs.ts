@@ -1,12 +1,12 @@
 // `seatunnel-app logs --id APP_ID [--role master|worker] [--worker N] [-f] [--since D] [--previous]
 // [--tail N] [--timestamps]`: the master's and workers' container output through the API server
-// (lib/submit/logs.ts). When there is no Pod to read — the application finished and its workers
+// (lib/submit/observe/logs.ts). When there is no Pod to read — the application finished and its workers
 // were deleted, or the Job is gone — it says so and prints what `status` still knows, exiting 2
 // (status's "not found"). A Pod whose log could not be read is named on stderr; any such Pod
 // makes the exit code 1 (2 when all of them are gone).
 
-import { readStatus, statusLines } from '../../submit/status';
-import { streamLogs, type LogsRequest } from '../../submit/logs';
+import { readStatus, statusLines } from '../../submit/observe/status';
+import { streamLogs, type LogsRequest } from '../../submit/observe/logs';
 import type { ParsedArgs } from '../args';
 import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
 import { CLI_EXIT } from '../exit-codes';

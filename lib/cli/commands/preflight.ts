@@ -4,8 +4,9 @@
 import { buildPlan } from '../../plan/build-plan';
 import type { ApplicationPlan } from '../../plan/types';
 import type { Kube } from '../../kube';
-import { runPreflight, type PreflightReport } from '../../submit/preflight';
-import { serverDependentUse, type ServerSupport } from '../../submit/server-support';
+import { runPreflight } from '../../submit/admit/preflight';
+import type { PreflightReport } from '../../submit/admit/preflight-judge';
+import { serverDependentUse, type ServerSupport } from '../../submit/admit/server-support';
 import type { ParsedArgs } from '../args';
 import { connectKube, readServerSupport } from '../connect';
 import { CLI_EXIT } from '../exit-codes';

@@ -1,10 +1,16 @@
 // `seatunnel-app status --id APP_ID [--wait | --explain]`: the status from Kubernetes alone (see
-// lib/submit/status.ts for the mapping); --explain adds the story (lib/submit/timeline.ts). Plain status exits 0 whenever the query succeeded, even
+// lib/submit/observe/status.ts for the mapping); --explain adds the story (lib/submit/observe/timeline.ts). Plain status exits 0 whenever the query succeeded, even
 // for FAILED or UNKNOWN; with --wait the final status decides (SeaTunnel 3.1.0).
 
 import type { Kube } from '../../kube';
-import { applicationStatus, readApplication, readStatus, statusLines, type StatusReport } from '../../submit/status';
-import { applicationTimeline, timelineLines } from '../../submit/timeline';
+import {
+  applicationStatus,
+  readApplication,
+  readStatus,
+  statusLines,
+  type StatusReport,
+} from '../../submit/observe/status';
+import { applicationTimeline, timelineLines } from '../../submit/observe/timeline';
 import type { ParsedArgs } from '../args';
 import {
   applicationIdFrom,
@@ -57,7 +63,7 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
       return await waitAndReport(kube, args, out, conn.namespace, applicationId, { data: {}, lines: [] });
     }
     if (args.explain) {
-      // The status exactly as plain status derives it, then the story (lib/submit/timeline.ts).
+      // The status exactly as plain status derives it, then the story (lib/submit/observe/timeline.ts).
       const o = await readOnSupportedServer(kube, out, () =>
         readApplication(kube, conn.namespace, applicationId, { events: 'always' }),
       );

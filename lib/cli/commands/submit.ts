@@ -4,8 +4,8 @@
 
 import { buildPlan } from '../../plan/build-plan';
 import { describeRef } from '../../kube';
-import { serverDependentUse } from '../../submit/server-support';
-import { submitApplication, SubmitError } from '../../submit/submit';
+import { serverDependentUse } from '../../submit/admit/server-support';
+import { submitApplication, SubmitError } from '../../submit/act/submit';
 import type { ParsedArgs } from '../args';
 import { connectKube, readServerSupport, requireSupportedServer } from '../connect';
 import { CLI_EXIT } from '../exit-codes';

@@ -2,7 +2,7 @@
 // Job's Pod. Every combination that cannot survive the loss of a master is refused here, before
 // anything is sent: too few masters, no partition backups, and checkpoint storage that not every
 // master reaches (each Pod's local disk). The PVC's access mode is only known to the cluster, so
-// `submit` and `preflight` check that one (lib/submit/references.ts).
+// `submit` and `preflight` check that one (lib/submit/admit/references.ts).
 
 import { parseDocument } from 'yaml';
 import { HA_LIMITS } from '../options';

@@ -61,7 +61,7 @@ export const basicStep: FeatureStep = {
         ttlSecondsAfterFinished: spec.finishedJobRetentionSeconds,
         // The runtime's exit codes (see EXIT_CODES) end the Job at once; Job retries are never used
         // as implicit HA. Servers older than 1.26 drop this field: equivalent with backoffLimit 0, except
-        // that the Job records no exit code then (submit warns: lib/submit/server-support.ts).
+        // that the Job records no exit code then (submit warns: lib/submit/admit/server-support.ts).
         podFailurePolicy: {
           rules: [
             {

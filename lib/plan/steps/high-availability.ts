@@ -71,7 +71,7 @@ function readiness(spec: ApplicationSpec): Probe {
  * unanswered, with a 1 s grace (a frozen process cannot leave gracefully), it is a crash instead:
  * its connections close at once, the others drop it, and it restarts in place — the path the
  * engine tier's crash test proves. The probe's own grace is GA in 1.28 and on by default from
- * 1.25; HA needs 1.26 (lib/submit/server-support.ts).
+ * 1.25; HA needs 1.26 (lib/submit/admit/server-support.ts).
  */
 function liveness(spec: ApplicationSpec): Probe {
   return {

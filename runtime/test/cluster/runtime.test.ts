@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { ANNOTATIONS, EXIT_CODES, LABELS } from 'seatunnel-app/internal/model/reserved';
-import { deriveStatus } from 'seatunnel-app/internal/submit/status';
+import { deriveStatus } from 'seatunnel-app/internal/submit/observe/status';
 import {
   adminHttp,
   clusterInfo,

@@ -2,7 +2,7 @@
 // lines only on state changes when not a terminal, a redrawn line on a terminal, transient errors retried.
 import { KubeApiError } from '../../../lib/kube';
 import type { Kube } from '../../../lib/kube';
-import type { StatusReport } from '../../../lib/submit/status';
+import type { StatusReport } from '../../../lib/submit/observe/status';
 import type { Output } from '../../../lib/cli/output';
 import { progressText, waitExitCode, waitForApplication } from '../../../lib/cli/wait';
 

@@ -11,15 +11,24 @@ import { LANGUAGES, TROUBLESHOOTING_PATHS } from '../../../lib/docs/generated';
 import { FAILURE_REASONS } from '../../../lib/docs/failure-reasons';
 import { OPTIONS_DOC_PATHS } from '../../../lib/model/options-doc';
 import { FILE_OPTIONS, optionPath } from '../../../lib/model/options';
-import { EXIT_CODE_MEANING, STUCK } from '../../../lib/submit/status';
+import { STUCK } from '../../../lib/submit/observe/application-pods';
+import { EXIT_CODE_MEANING } from '../../../lib/submit/observe/failure';
 
 const root = join(__dirname, '..', '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const COMMANDS_PAGES = { en: 'docs/commands.md', zh: 'docs/zh/commands.md' } as const;
 
+/** The status derivation's sources: lib/submit/observe/status.ts and the modules of its folder it imports. */
+function statusSources(): string {
+  const dir = 'lib/submit/observe';
+  const status = read(`${dir}/status.ts`);
+  const local = [...status.matchAll(/from '\.\/([a-z-]+)'/g)].map((m) => read(`${dir}/${m[1]}.ts`));
+  return [status, ...local].join('\n');
+}
+
 /** Reasons `status` writes literally (`reason: 'NotFound'`, `containerReason = 'OOMKilled'`, `reason: \`Init:…\``). */
 function literalStatusReasons(): string[] {
-  const source = read('lib/submit/status.ts');
+  const source = statusSources();
   const found = [...source.matchAll(/(?:reason: |containerReason = )'([A-Za-z]+)'/g)].map((m) => m[1]);
   if (/reason: `Init:/.test(source)) found.push('Init:<reason>');
   return found;

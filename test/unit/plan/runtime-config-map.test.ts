@@ -14,7 +14,7 @@ import {
 import { readDeploymentOptions } from '../../../lib/model/deployment';
 import { ENV } from '../../../lib/model/reserved';
 import { PATHS } from '../../../lib/model/spec';
-import { referencedObjects, runtimeConfigMapProblems } from '../../../lib/submit/references';
+import { referencedObjects, runtimeConfigMapProblems } from '../../../lib/submit/admit/references';
 import { plan, problems, spec } from '../../support/fixtures';
 import {
   STOCK_CONFIG_2_3_8,

@@ -1,13 +1,12 @@
 // Quota headroom and LimitRange compatibility of the whole footprint (pure).
 import {
   applicationFootprint,
-  checkLimitRanges,
-  checkQuotas,
   defaultedContainer,
   formatQuantity,
   podResources,
-  quotaScopesMatch,
-} from '../../../lib/submit/footprint';
+} from '../../../lib/submit/admit/footprint';
+import { checkLimitRanges } from '../../../lib/submit/admit/limit-range';
+import { checkQuotas, quotaScopesMatch } from '../../../lib/submit/admit/quota';
 import { plan } from '../../support/fixtures';
 
 const p = plan({ workerCount: 3, workerCpuCores: 2, workerMemoryMb: 2048 });

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readKubeconfig, staticHeaders } from '../../../lib/submit/kubeconfig';
+import { readKubeconfig, staticHeaders } from '../../../lib/submit/connection/kubeconfig';
 
 const dirs: string[] = [];
 const dir = () => {

@@ -5,9 +5,9 @@ import type { Event, Pod } from 'kubernetes-types/core/v1';
 import { age, listTable } from '../../../lib/cli/commands/list';
 import { table } from '../../../lib/cli/output';
 import { ANNOTATIONS, LABELS, MANAGED_BY } from '../../../lib/model/reserved';
-import { deriveList, jobSelector } from '../../../lib/submit/list';
-import { applicationStatus } from '../../../lib/submit/status';
-import { parseStatusFilter } from '../../../lib/submit/statuses';
+import { deriveList, jobSelector } from '../../../lib/submit/observe/list';
+import { applicationStatus } from '../../../lib/submit/observe/status';
+import { parseStatusFilter } from '../../../lib/submit/observe/statuses';
 
 const NOW = Date.parse('2026-01-02T00:00:00Z');
 

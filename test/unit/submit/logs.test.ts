@@ -14,7 +14,7 @@ import {
   type WatchEvents,
 } from '../../../lib/kube';
 import { LABELS } from '../../../lib/model/reserved';
-import { LineSplitter, linePrefix, logTargets, streamLogs, type LogsRequest } from '../../../lib/submit/logs';
+import { LineSplitter, linePrefix, logTargets, streamLogs, type LogsRequest } from '../../../lib/submit/observe/logs';
 
 describe('LineSplitter', () => {
   test('whole lines only: a line split across chunks, inside a multi-byte character, CRLF, and a last line without newline', () => {

@@ -1,5 +1,5 @@
 import { KubeApiError } from '../../../lib/kube';
-import { describePodSecurity, podSecurityReport } from '../../../lib/submit/pod-security';
+import { describePodSecurity, podSecurityReport } from '../../../lib/submit/admit/pod-security';
 
 const request = { method: 'POST', path: '/api/v1/namespaces/ns/pods' };
 const refusal = new KubeApiError(

@@ -1,11 +1,11 @@
-// The version decision (lib/submit/server-support.ts) and the /version reader
+// The version decision (lib/submit/admit/server-support.ts) and the /version reader
 // (lib/kube/server-version.ts): which servers are refused, what an older one changes, and that
 // the documented "tested" minors are the ones the test tiers build (tools/testbin/versions.env).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { atLeast, parseServerVersion, type ServerVersion } from '../../../lib/kube/server-version';
-import { KUBERNETES_SUPPORT, serverSupport } from '../../../lib/submit/server-support';
+import { KUBERNETES_SUPPORT, serverSupport } from '../../../lib/submit/admit/server-support';
 
 const v = (gitVersion: string): ServerVersion =>
   parseServerVersion({ gitVersion, major: '1', minor: gitVersion.split('.')[1] });

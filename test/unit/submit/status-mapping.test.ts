@@ -1,8 +1,8 @@
-// The status mapping as a pure function: one case per row of the table in lib/submit/status.ts.
+// The status mapping as a pure function: one case per row of the table in lib/submit/observe/status.ts.
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
 import { ANNOTATIONS, LABELS } from '../../../lib/model/reserved';
-import { deriveStatus, statusLines, type StatusObservation } from '../../../lib/submit/status';
+import { deriveStatus, statusLines, type StatusObservation } from '../../../lib/submit/observe/status';
 
 const ID = 'orders-0123456789ab';
 const NS = 'jobs';

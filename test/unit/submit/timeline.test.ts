@@ -1,9 +1,9 @@
-// status --explain's story (lib/submit/timeline.ts), table-driven over what Kubernetes keeps of an
+// status --explain's story (lib/submit/observe/timeline.ts), table-driven over what Kubernetes keeps of an
 // application: its Job (conditions, the runtime's annotations), its Events, its Pods.
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
 import { ANNOTATIONS, LABELS } from '../../../lib/model/reserved';
-import { applicationTimeline, duration, timelineLines, type Timeline } from '../../../lib/submit/timeline';
+import { applicationTimeline, duration, timelineLines, type Timeline } from '../../../lib/submit/observe/timeline';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const at = (s: number) => new Date(T0 + s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');

@@ -7,8 +7,8 @@ import type { Kube } from '../../../lib/kube';
 import { LABELS } from '../../../lib/model/reserved';
 import { resolveApplication } from '../../../lib/model/resolve';
 import { buildPlan } from '../../../lib/plan/build-plan';
-import { cancelApplication } from '../../../lib/submit/cancel';
-import { submitApplication } from '../../../lib/submit/submit';
+import { cancelApplication } from '../../../lib/submit/act/cancel';
+import { submitApplication } from '../../../lib/submit/act/submit';
 
 /** A client that answers reads with `found` and records every call; writes are recorded and fail the test if ever made. */
 function recordingKube(found: unknown): { kube: Kube; calls: string[] } {

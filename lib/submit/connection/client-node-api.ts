@@ -14,11 +14,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { clientNodeCredentials, KubeTransport } from '../kube';
-import { loadClientNode, type k8s } from '../kube/client-node';
+import { clientNodeCredentials, KubeTransport } from '../../kube';
+import { loadClientNode, type k8s } from '../../kube/client-node';
 import { inClusterConnection, readKubeconfig, staticHeaders, type StaticConnection } from './kubeconfig';
 
-export { DEFAULT_REQUEST_TIMEOUT_MS } from '../kube';
+export { DEFAULT_REQUEST_TIMEOUT_MS } from '../../kube';
 
 export interface ConnectOptions {
   /** `kubernetes.kubeconfig`, already resolved to an absolute path. */

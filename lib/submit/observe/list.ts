@@ -6,10 +6,10 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
-import { isStatus } from '../kube/errors';
-import { query, resourceOf } from '../kube/resources';
-import type { Kube } from '../kube';
-import { LABELS, MANAGED_BY } from '../model/reserved';
+import { isStatus } from '../../kube/errors';
+import { query, resourceOf } from '../../kube/resources';
+import type { Kube } from '../../kube';
+import { LABELS, MANAGED_BY } from '../../model/reserved';
 import { applicationStatus, jobEventsSelector, needsEvents, type StatusReport } from './status';
 import type { ApplicationStatus } from './statuses';
 

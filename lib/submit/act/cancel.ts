@@ -10,9 +10,9 @@
 // referenced ConfigMaps/Secrets, a named ServiceAccount and the checkpoint PVC never carry them.
 // Idempotent: a second cancel finds nothing and succeeds.
 
-import { haMasterSetName } from '../model/ids';
-import { ANNOTATIONS, LABELS, MANAGED_BY } from '../model/reserved';
-import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../kube';
+import { haMasterSetName } from '../../model/ids';
+import { ANNOTATIONS, LABELS, MANAGED_BY } from '../../model/reserved';
+import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../../kube';
 import { readBeside } from './read-beside';
 
 /** Kinds of the application's own objects removed by label (Services have no deletecollection). */

@@ -1,7 +1,8 @@
 // status: the application's state derived from Kubernetes alone — the Job (conditions, suspend,
 // deletion, the runtime's status annotations), the application's Pods (by the application-id
 // label) and, when the master Pod does not exist, the Job's Warning events. Never from the
-// master (no connection to it, no Zeta job ID needed). `deriveStatus` is the pure mapping.
+// master (no connection to it, no Zeta job ID needed). `deriveStatus` is the pure mapping; what
+// the Pods show is read by application-pods.ts, why an application ended by failure.ts.
 //
 //   Observation (first match wins)                                       Status
 //   no Job (HTTP 404)                                                     UNKNOWN (never CANCELED: there is no tombstone)
@@ -20,11 +21,21 @@
 //   status annotation is CANCELED.
 
 import type { Job } from 'kubernetes-types/batch/v1';
-import type { ContainerStatus, Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES, LABELS, TERMINAL_EXIT_CODES } from '../model/reserved';
-import { CONTAINER_NAME } from '../plan/pod';
-import type { Kube, ObjectRef } from '../kube';
-
+import type { Event, Pod } from 'kubernetes-types/core/v1';
+import { ANNOTATIONS, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
+import type { Kube, ObjectRef } from '../../kube';
+import {
+  isJobPod,
+  masterPodOf,
+  mastersSummary,
+  podProblem,
+  roleOf,
+  terminated,
+  workerSummary,
+  type MastersSummary,
+  type WorkerSummary,
+} from './application-pods';
+import { failure, isCanceled, jobCondition } from './failure';
 import type { ApplicationStatus } from './statuses';
 
 export { STATUSES, type ApplicationStatus } from './statuses';
@@ -40,29 +51,6 @@ export interface StatusObservation {
   readonly pods: readonly Pod[];
   /** The Job's events (read only when the master Pod does not exist). */
   readonly events?: readonly Event[];
-}
-
-export interface WorkerSummary {
-  /** From the runtime's annotations. */
-  readonly desired?: number;
-  readonly registered?: number;
-  /** Worker Pods that exist, and how many of them run. */
-  readonly pods: number;
-  readonly running: number;
-  /** Why some workers do not run, e.g. "2 Unschedulable: 0/3 nodes are available: …". */
-  readonly problems: readonly string[];
-}
-
-/** With HA (docs/ha.md): the masters as Kubernetes and the coordinator see them. */
-export interface MastersSummary {
-  /** From the Job (application.ha.masters). */
-  readonly desired: number;
-  /** Master Pods that exist and are Ready now. */
-  readonly ready: number;
-  readonly pods: number;
-  /** Master Pods replaced so far, as the coordinator counted them. */
-  readonly failovers?: number;
-  readonly active?: string;
 }
 
 export interface StatusReport {
@@ -88,199 +76,15 @@ export interface StatusReport {
   readonly masters?: MastersSummary;
 }
 
-/** Waiting reasons that mean "this will not start by itself soon". */
-export const STUCK = new Set([
-  'ErrImagePull',
-  'ImagePullBackOff',
-  'InvalidImageName',
-  'ErrImageNeverPull',
-  'CreateContainerConfigError',
-  'CreateContainerError',
-  'RunContainerError',
-  'CrashLoopBackOff',
-  'PreCreateHookError',
-  'PostStartHookError',
-]);
-
-/** What the runtime's exit codes mean (EXIT_CODES). */
-export const EXIT_CODE_MEANING: Record<number, string> = {
-  [EXIT_CODES.jobFailed]: 'the Zeta job failed',
-  [EXIT_CODES.canceled]: 'the job was cancelled',
-  [EXIT_CODES.infrastructure]:
-    'infrastructure failure: workers could not be created, scheduled or registered in time, a worker was lost, or the API failed',
-  [EXIT_CODES.configuration]: "the Pod's settings are invalid",
-  [EXIT_CODES.engine]: 'the Zeta master could not start or died',
-};
-
-const condition = (job: Job, type: string) =>
-  job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
-
-function role(p: Pod): string | undefined {
-  return p.metadata?.labels?.[LABELS.role];
-}
-
-/** A master of an HA application: a Pod of the masters' StatefulSet, not the Job's. */
-function isHaMaster(p: Pod): boolean {
-  return role(p) === 'master' && (p.metadata?.ownerReferences ?? []).some((o) => o.kind === 'StatefulSet');
-}
-
-/** The Job's own Pod: the master, or with HA the coordinator (docs/ha.md). */
-function isJobPod(p: Pod): boolean {
-  return role(p) === 'coordinator' || (role(p) === 'master' && !isHaMaster(p));
-}
-
 /**
  * With HA a coordinator Pod that ended without one of the runtime's terminal exit codes (it was
  * deleted, evicted or crashed) is retried by the Job: not the application's end.
  */
 function coordinatorWillBeRetried(job: Job, pod: Pod | undefined): boolean {
-  if (!pod || role(pod) !== 'coordinator' || pod.status?.phase !== 'Failed') return false;
-  if (condition(job, 'Failed') ?? condition(job, 'FailureTarget')) return false;
+  if (!pod || roleOf(pod) !== 'coordinator' || pod.status?.phase !== 'Failed') return false;
+  if (jobCondition(job, 'Failed') ?? jobCondition(job, 'FailureTarget')) return false;
   const code = terminated(pod)?.exitCode;
   return code === undefined || !TERMINAL_EXIT_CODES.includes(code);
-}
-
-/** The current Job Pod: not being deleted first, then the newest. */
-function masterPodOf(pods: readonly Pod[]): Pod | undefined {
-  return [...pods.filter(isJobPod)].sort((a, b) => {
-    const da = a.metadata?.deletionTimestamp ? 1 : 0;
-    const db = b.metadata?.deletionTimestamp ? 1 : 0;
-    if (da !== db) return da - db;
-    return String(b.metadata?.creationTimestamp ?? '').localeCompare(String(a.metadata?.creationTimestamp ?? ''));
-  })[0];
-}
-
-function mainStatus(pod: Pod | undefined): ContainerStatus | undefined {
-  return pod?.status?.containerStatuses?.find((c) => c.name === CONTAINER_NAME) ?? pod?.status?.containerStatuses?.[0];
-}
-
-function terminated(pod: Pod | undefined) {
-  const s = mainStatus(pod);
-  return s?.state?.terminated ?? s?.lastState?.terminated;
-}
-
-const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v.trim()) : undefined);
-
-/** Why a Pod that is not running does not run; undefined when nothing specific is known. */
-export function podProblem(pod: Pod): { reason: string; message?: string } | undefined {
-  const scheduled = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
-  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable')
-    return { reason: 'Unschedulable', message: scheduled.message };
-  const statuses = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
-  for (const s of statuses) {
-    const w = s.state?.waiting;
-    if (w?.reason && STUCK.has(w.reason))
-      return { reason: w.reason, message: `container "${s.name}": ${w.message ?? w.reason}` };
-  }
-  for (const s of pod.status?.initContainerStatuses ?? []) {
-    const t = s.state?.terminated;
-    if (t && t.exitCode !== 0)
-      return {
-        reason: `Init:${t.reason ?? 'Error'}`,
-        message: `init container "${s.name}" exited with code ${t.exitCode}${t.message ? `: ${t.message}` : ''}`,
-      };
-  }
-  return undefined;
-}
-
-function mastersSummary(job: Job, pods: readonly Pod[]): MastersSummary | undefined {
-  const ann = job.metadata?.annotations ?? {};
-  const desired = int(ann[ANNOTATIONS.mastersDesired]);
-  if (desired === undefined) return undefined;
-  const masters = pods.filter(isHaMaster);
-  const ready = masters.filter((p) =>
-    p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-  ).length;
-  const failovers = int(ann[ANNOTATIONS.masterFailovers]);
-  const active = ann[ANNOTATIONS.activeMaster];
-  return {
-    desired,
-    ready,
-    pods: masters.length,
-    ...(failovers !== undefined ? { failovers } : {}),
-    ...(active ? { active } : {}),
-  };
-}
-
-function workerSummary(job: Job, pods: readonly Pod[]): WorkerSummary | undefined {
-  const ann = job.metadata?.annotations ?? {};
-  const workers = pods.filter((p) => role(p) === 'worker');
-  const desired = int(ann[ANNOTATIONS.workersDesired]);
-  const registered = int(ann[ANNOTATIONS.workersRegistered]);
-  if (desired === undefined && registered === undefined && workers.length === 0) return undefined;
-  const byReason = new Map<string, { n: number; message?: string }>();
-  for (const w of workers) {
-    if (w.status?.phase === 'Running') continue;
-    const p = podProblem(w);
-    if (!p) continue;
-    const e = byReason.get(p.reason) ?? { n: 0, message: p.message };
-    e.n++;
-    byReason.set(p.reason, e);
-  }
-  return {
-    ...(desired !== undefined ? { desired } : {}),
-    ...(registered !== undefined ? { registered } : {}),
-    pods: workers.length,
-    running: workers.filter((w) => w.status?.phase === 'Running').length,
-    problems: [...byReason].map(([reason, e]) => `${e.n} ${reason}${e.message ? `: ${e.message}` : ''}`),
-  };
-}
-
-/** The runtime's exit code as recorded on the master container or, once the Pod is gone, in the Job's condition. */
-function exitCode(job: Job, master: Pod | undefined): number | undefined {
-  const t = terminated(master);
-  if (t) return t.exitCode;
-  const c = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
-  const m = c?.reason === 'PodFailurePolicy' ? /exit code (\d+)/.exec(c.message ?? '') : null;
-  return m ? Number(m[1]) : undefined;
-}
-
-function isCanceled(job: Job, master: Pod | undefined): boolean {
-  const ann = job.metadata?.annotations ?? {};
-  // The runtime's own account first: its exit code, then its terminal phase. The Zeta status alone
-  // is weaker evidence — the runtime stops (cancels) the Zeta job when a worker is lost too.
-  const code = exitCode(job, master);
-  if (code !== undefined) return code === EXIT_CODES.canceled;
-  const phase = ann[ANNOTATIONS.phase] ?? '';
-  if (FINAL_PHASES.has(phase)) return phase === 'Canceled';
-  return (ann[ANNOTATIONS.zetaJobStatus] ?? '').toUpperCase() === 'CANCELED';
-}
-
-/** The most specific failure reason known: the runtime's, the container's, the Pod's, the Job's. */
-function failure(job: Job, master: Pod | undefined): { reason?: string; message?: string } {
-  const ann = job.metadata?.annotations ?? {};
-  const details: string[] = [];
-  const runtimeReason = ann[ANNOTATIONS.reason];
-  if (ann[ANNOTATIONS.message]) details.push(ann[ANNOTATIONS.message]);
-  const t = terminated(master);
-  let containerReason: string | undefined;
-  if (t) {
-    if (t.reason === 'OOMKilled') {
-      const limit = master?.spec?.containers.find((c) => c.name === CONTAINER_NAME)?.resources?.limits?.memory;
-      containerReason = 'OOMKilled';
-      details.push(`the master container was killed for exceeding its memory limit${limit ? ` (${limit})` : ''}`);
-    } else if (t.exitCode !== 0) {
-      const meaning = EXIT_CODE_MEANING[t.exitCode];
-      containerReason = meaning
-        ? `exit code ${t.exitCode}: ${meaning}`
-        : `exit code ${t.exitCode}${t.reason ? ` (${t.reason})` : ''}`;
-      if (t.message) details.push(t.message);
-    }
-  }
-  if (master?.status?.reason) {
-    containerReason ??= master.status.reason;
-    if (master.status.message) details.push(master.status.message);
-  }
-  const c = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
-  if (c?.message) details.push(`${c.reason ?? 'Failed'}: ${c.message}`);
-  else if (c?.reason) details.push(c.reason);
-  const code = exitCode(job, master);
-  if (!containerReason && code !== undefined && code !== 0 && EXIT_CODE_MEANING[code])
-    containerReason = `exit code ${code}: ${EXIT_CODE_MEANING[code]}`;
-  const reason = runtimeReason ?? containerReason ?? c?.reason;
-  if (runtimeReason && containerReason) details.unshift(containerReason);
-  const unique = details.filter((d, i) => d !== reason && details.indexOf(d) === i);
-  return { ...(reason ? { reason } : {}), ...(unique.length ? { message: unique.join('; ') } : {}) };
 }
 
 /** The pure mapping from what Kubernetes shows to the application's status. */
@@ -317,8 +121,8 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   const withMasters = masters ? { masters } : {};
   const withWorkers = { ...(workers ? { workers } : {}), ...withMasters };
 
-  const succeeded = condition(job, 'Complete') ?? condition(job, 'SuccessCriteriaMet');
-  const failed = condition(job, 'Failed') ?? condition(job, 'FailureTarget');
+  const succeeded = jobCondition(job, 'Complete') ?? jobCondition(job, 'SuccessCriteriaMet');
+  const failed = jobCondition(job, 'Failed') ?? jobCondition(job, 'FailureTarget');
   if (succeeded) return { ...common, ...withWorkers, status: 'SUCCEEDED' };
   if (coordinatorWillBeRetried(job, master) && !failed) {
     return {

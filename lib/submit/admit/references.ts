@@ -5,11 +5,11 @@
 // problem at once: a missing object otherwise surfaces only as a Pod stuck in
 // CreateContainerConfigError or ContainerCreating.
 
-import { ENGINE_FILES, renderEngineFiles } from '../engine/files';
-import { overlayUserFiles, userFilesManifest } from '../engine/user-files';
-import { checkpointFs, checkpointStorageRule, isSharedFs } from '../model/rules/high-availability';
-import type { ApplicationSpec } from '../model/spec';
-import { describeError, isStatus, type Kube, type AnyObject, type ObjectRef } from '../kube';
+import { ENGINE_FILES, renderEngineFiles } from '../../engine/files';
+import { overlayUserFiles, userFilesManifest } from '../../engine/user-files';
+import { checkpointFs, checkpointStorageRule, isSharedFs } from '../../model/rules/high-availability';
+import type { ApplicationSpec } from '../../model/spec';
+import { describeError, isStatus, type Kube, type AnyObject, type ObjectRef } from '../../kube';
 
 export interface Reference {
   readonly ref: ObjectRef;

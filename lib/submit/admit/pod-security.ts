@@ -5,8 +5,8 @@
 // namespace needs `get namespaces`, which a namespaced submitter Role cannot grant; without it,
 // the level is taken from a refusal's text ("violates PodSecurity \"restricted:latest\"").
 
-import type { PodSecurityLevel } from '../model/props';
-import { describeError, isStatus, type Kube, KubeApiError } from '../kube';
+import type { PodSecurityLevel } from '../../model/props';
+import { describeError, isStatus, type Kube, KubeApiError } from '../../kube';
 
 export const ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 export const ENFORCE_VERSION_LABEL = 'pod-security.kubernetes.io/enforce-version';

@@ -2,9 +2,9 @@
 // derived from the plan, and the check of each with a SelfSubjectAccessReview. The rules the
 // platform team grants are lib/plan/submitter-rbac.ts; this is what one application needs of them.
 
-import type { ApplicationPlan } from '../plan/types';
-import { dependents } from '../plan/build-plan';
-import { groupOf, type Kube, resourceOf } from '../kube';
+import type { ApplicationPlan } from '../../plan/types';
+import { dependents } from '../../plan/build-plan';
+import { groupOf, type Kube, resourceOf } from '../../kube';
 import { referencedObjects } from './references';
 
 export interface RequiredAccess {

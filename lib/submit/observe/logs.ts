@@ -9,10 +9,10 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { describeError, isStatus, KubeApiError } from '../kube/errors';
-import type { Kube, WatchStream } from '../kube';
-import { LABELS } from '../model/reserved';
-import { CONTAINER_NAME, names } from '../plan/pod';
+import { describeError, isStatus, KubeApiError } from '../../kube/errors';
+import type { Kube, WatchStream } from '../../kube';
+import { LABELS } from '../../model/reserved';
+import { CONTAINER_NAME, names } from '../../plan/pod';
 
 /** The roles whose Pods have logs (the plan's role label). */
 export type LogRole = 'master' | 'worker';

@@ -18,8 +18,8 @@
 // The plan uses no other field newer than 1.24 (podReplacementPolicy, backoffLimitPerIndex,
 // successPolicy, managedBy, sidecar init containers, schedulingGates are all left unset).
 
-import { atLeast, type ServerVersion } from '../kube/server-version';
-import type { ApplicationSpec } from '../model/spec';
+import { atLeast, type ServerVersion } from '../../kube/server-version';
+import type { ApplicationSpec } from '../../model/spec';
 
 export const KUBERNETES_SUPPORT: {
   readonly minimum: { readonly major: number; readonly minor: number };

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import type { TlsMaterial } from '../kube';
+import type { TlsMaterial } from '../../kube';
 
 export interface StaticConnection {
   readonly server: string;

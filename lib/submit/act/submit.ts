@@ -15,9 +15,9 @@
 // created) is never deleted.
 
 import { randomBytes } from 'node:crypto';
-import { LABELS } from '../model/reserved';
-import { dependents, withJobOwner } from '../plan/build-plan';
-import type { ApplicationPlan, KubeObject } from '../plan/types';
+import { LABELS } from '../../model/reserved';
+import { dependents, withJobOwner } from '../../plan/build-plan';
+import type { ApplicationPlan, KubeObject } from '../../plan/types';
 import {
   describeError,
   describeRef,
@@ -28,8 +28,8 @@ import {
   withRetry,
   type AnyObject,
   type ObjectRef,
-} from '../kube';
-import { checkReferences, type ReferenceProblem } from './references';
+} from '../../kube';
+import { checkReferences, type ReferenceProblem } from '../admit/references';
 import { readBeside } from './read-beside';
 
 /** Marker of one submit attempt on every object it creates (how ambiguous creates are verified). */
