@@ -5,3 +5,5 @@
 //   seatunnel-app/pulumi   the component and the Automation API helper (needs @pulumi/pulumi, @pulumi/kubernetes)
 export * from './model';
 export * from './plan';
+// The words the runtime writes on a Job (annotations, phases, Event reasons), for tools that read them.
+export { ANNOTATIONS, EVENT_REASONS, FINAL_PHASES, PHASES, type EventReason, type Phase } from './contract';

@@ -4,7 +4,7 @@
 // time the state changes. Transient API errors (timeouts, 5xx, 429) are retried for up to a
 // minute, so an API server restart does not end the wait; any other error does.
 
-import { FINAL_PHASES } from '../model/reserved';
+import { FINAL_PHASES } from '../contract';
 import { KubeApiError, describeError, type Kube } from '../kube';
 import { readStatus, TERMINAL_STATUSES, type ApplicationStatus, type StatusReport } from '../submit/observe/status';
 import { CLI_EXIT } from './exit-codes';

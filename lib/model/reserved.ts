@@ -16,8 +16,7 @@ export const MANAGED_BY = 'seatunnel-app';
 /** `coordinator`: with HA, the Job's Pod, which runs the runtime but no Zeta member (docs/ha.md). */
 export type RoleLabel = 'master' | 'worker' | 'coordinator' | 'configuration';
 
-// The status annotations and phases are the runtime contract's vocabulary (lib/contract/vocabulary.ts).
-export { ANNOTATIONS, FINAL_PHASES, PHASES, type Phase } from '../contract/vocabulary';
+// The status annotations, phases and Event reasons are the runtime contract's (lib/contract/vocabulary.ts).
 
 /** Environment variables the plan sets for the runtime and Zeta; users cannot override them. */
 export const ENV = {

@@ -71,5 +71,3 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
       : {}),
   };
 }
-
-export { RUNTIME_SETTINGS_VERSION, type DependentRef, type RuntimeSettings };

@@ -3,7 +3,8 @@
 // runtime writes its Events and annotations on the Job as it does in the Pod, the Job controller
 // its own, and the story is told before and after the worker Pods are deleted.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES } from '../../lib/model/reserved';
+import { EXIT_CODES } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import type { Timeline } from '../../lib/submit/observe/timeline';
 import {
   deleteApplication,

@@ -4,7 +4,8 @@
 // --all-namespaces; and the number of API requests, counted by a proxy in front of the API
 // server, the same however many applications there are (pages of `limit` objects aside).
 import { connectKube } from '../../lib/cli/connect';
-import { ANNOTATIONS, LABELS } from '../../lib/model/reserved';
+import { LABELS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { buildPlan } from '../../lib/plan/build-plan';
 import { listAll, readList, deriveList } from '../../lib/submit/observe/list';
 import type { StatusReport } from '../../lib/submit/observe/status';

@@ -3,7 +3,8 @@
 // the Job controller turns them into Job conditions, and status reads conditions, Pods, the
 // runtime's annotations and the Job's events. Plain status exits 0 for every state; --wait ends
 // with SeaTunnel's codes (FAILED 1, UNKNOWN 2, SUCCEEDED/CANCELED 0).
-import { ANNOTATIONS, LABELS } from '../../lib/model/reserved';
+import { LABELS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { buildPlan } from '../../lib/plan/build-plan';
 import {
   KWOK_LIFECYCLE_ANNOTATION,

@@ -2,7 +2,8 @@
 // labels, the Job unsuspended, and `status` following the application from DEPLOYING
 // (Unschedulable) to RUNNING once kwok runs the master Pod, then SUCCEEDED; `--wait` with its exit
 // codes; KUBECONFIG as the connection when the deployment file names none.
-import { ANNOTATIONS, LABELS } from '../../lib/model/reserved';
+import { LABELS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { SUBMIT_ATTEMPT_ANNOTATION } from '../../lib/submit/act/submit';
 import {
   KWOK_LIFECYCLE_ANNOTATION,

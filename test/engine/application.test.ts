@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ANNOTATIONS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
 import type { LocalStack } from '../../tools/local-stack/local-application';
 import { startEngineStack } from '../support/engine-stack';
@@ -94,9 +94,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     ]);
   }
 
-  async function job(
-    appId: string,
-  ): Promise<{
+  async function job(appId: string): Promise<{
     metadata: { annotations?: Record<string, string> };
     status?: { conditions?: Array<{ type: string; status: string }> };
   }> {

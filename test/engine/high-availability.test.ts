@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Service } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
-import { ANNOTATIONS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import type { LocalStack } from '../../tools/local-stack/local-application';

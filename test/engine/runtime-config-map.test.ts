@@ -7,7 +7,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ANNOTATIONS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
 import type { LocalStack } from '../../tools/local-stack/local-application';
 import { startEngineStack } from '../support/engine-stack';

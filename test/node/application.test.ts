@@ -3,7 +3,7 @@
 // and the master container from the stock-layout SeaTunnel image; the runtime creates the workers
 // through the API; kube-proxy, CoreDNS and kube-router carry and police the traffic between them.
 import * as path from 'node:path';
-import { ANNOTATIONS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, recordWatch, waitFor } from '../support/cluster';
 import { nodeContainers, nodeInfo, runPod, tcpProbe, imageRef, STREAMING_JOB } from '../support/node-pods';
 import { execFile } from 'node:child_process';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ANNOTATIONS } from '../../lib/model/reserved';
+import { ANNOTATIONS } from '../../lib/contract';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
 import { imageRef, nodeContainers, podLog, runPod, serviceDiagnosis, STREAMING_JOB } from '../support/node-pods';

@@ -3,7 +3,8 @@
 
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { cpuQuantity } from '../../model/k8s-syntax';
-import { ANNOTATIONS, TERMINAL_EXIT_CODES, TERMINATION_GRACE_SECONDS } from '../../model/reserved';
+import { TERMINAL_EXIT_CODES, TERMINATION_GRACE_SECONDS } from '../../model/reserved';
+import { ANNOTATIONS } from '../../contract';
 import type { ApplicationSpec, RoleSpec } from '../../model/spec';
 import { applicationLabels, CONTAINER_NAME, names, objectMeta } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';

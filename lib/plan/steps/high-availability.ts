@@ -13,7 +13,8 @@
 import type { PodSpec, Probe } from 'kubernetes-types/core/v1';
 import { HA_TIMINGS } from '../../contract/ha-timings';
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
-import { ANNOTATIONS, ENV, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
+import { ENV, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
+import { ANNOTATIONS } from '../../contract';
 import { PATHS, type ApplicationSpec } from '../../model/spec';
 import {
   addMount,

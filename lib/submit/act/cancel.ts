@@ -11,7 +11,8 @@
 // Idempotent: a second cancel finds nothing and succeeds.
 
 import { haMasterSetName } from '../../model/ids';
-import { ANNOTATIONS, LABELS, MANAGED_BY } from '../../model/reserved';
+import { LABELS, MANAGED_BY } from '../../model/reserved';
+import { ANNOTATIONS } from '../../contract';
 import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../../kube';
 import { readBeside } from './read-beside';
 

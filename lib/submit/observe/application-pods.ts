@@ -5,7 +5,8 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ContainerStatus, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, LABELS } from '../../model/reserved';
+import { LABELS } from '../../model/reserved';
+import { ANNOTATIONS } from '../../contract';
 import { CONTAINER_NAME } from '../../plan/pod';
 
 export interface WorkerSummary {

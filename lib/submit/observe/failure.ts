@@ -5,7 +5,8 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES, FINAL_PHASES } from '../../model/reserved';
+import { EXIT_CODES } from '../../model/reserved';
+import { ANNOTATIONS, FINAL_PHASES } from '../../contract';
 import { CONTAINER_NAME } from '../../plan/pod';
 import { terminated } from './application-pods';
 

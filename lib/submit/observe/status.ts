@@ -22,7 +22,8 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
+import { LABELS, TERMINAL_EXIT_CODES } from '../../model/reserved';
+import { ANNOTATIONS } from '../../contract';
 import type { Kube, ObjectRef } from '../../kube';
 import {
   isJobPod,

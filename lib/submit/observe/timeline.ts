@@ -16,7 +16,8 @@
 
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, FINAL_PHASES, LABELS, PHASES } from '../../model/reserved';
+import { LABELS } from '../../model/reserved';
+import { ANNOTATIONS, FINAL_PHASES, PHASES } from '../../contract';
 
 /** The API server's default --event-ttl: Events older than this are gone. */
 export const EVENT_TTL_MS = 60 * 60 * 1000;

@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, EXIT_CODES, LABELS } from 'seatunnel-app/internal/model/reserved';
+import { EXIT_CODES, LABELS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { deriveStatus } from 'seatunnel-app/internal/submit/observe/status';
 import {
   adminHttp,

@@ -16,11 +16,12 @@ import * as path from 'node:path';
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { ConfigMap, EnvVar, Event, Pod } from 'kubernetes-types/core/v1';
 import type { SeaTunnelApplicationProps } from 'seatunnel-app/internal/model/props';
-import { ANNOTATIONS, LABELS } from 'seatunnel-app/internal/model/reserved';
+import { LABELS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { resolveApplication } from 'seatunnel-app/internal/model/resolve';
 import type { ApplicationSpec } from 'seatunnel-app/internal/model/spec';
 import { buildPlan, dependents, withJobOwner } from 'seatunnel-app/internal/plan/build-plan';
-import type { RuntimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
+import type { RuntimeSettings } from 'seatunnel-app/runtime-support';
 import type { ApplicationPlan, KubeObject } from 'seatunnel-app/internal/plan/types';
 import {
   adminHttp,

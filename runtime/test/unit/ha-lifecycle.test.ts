@@ -1,6 +1,6 @@
 // The coordinator (HA, docs/ha.md) on virtual time: no Zeta in its Pod, the Job owns the workers,
 // one submission ever — a replaced coordinator re-attaches — and the masters go at the end.
-import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { EngineUnavailable } from '../../src/engine/port';
 import { running } from './fakes';
 import { once, SEL, setup } from './lifecycle-setup';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readTextFile } from 'seatunnel-app/internal/hocon/file-include';
-import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
 import { failure } from './failure';

@@ -1,5 +1,5 @@
 // The lifecycle state machine on virtual time, with fakes of the Kubernetes and engine ports.
-import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { PHASES } from '../../src/report/reporter';
 import { EngineRejected, KubeApiError, pullFailing, running, unschedulable } from './fakes';
 import { once, SEL, setup } from './lifecycle-setup';

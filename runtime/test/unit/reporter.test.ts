@@ -1,4 +1,4 @@
-import { ANNOTATIONS } from 'seatunnel-app/internal/model/reserved';
+import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { memoryLogger } from '../../src/log';
 import { Reporter } from '../../src/report/reporter';
 import { FakeClock, FakeKube, KubeApiError, runOn } from './fakes';

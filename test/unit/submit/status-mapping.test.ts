@@ -1,7 +1,8 @@
 // The status mapping as a pure function: one case per row of the table in lib/submit/observe/status.ts.
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, LABELS } from '../../../lib/model/reserved';
+import { LABELS } from '../../../lib/model/reserved';
+import { ANNOTATIONS } from '../../../lib/contract';
 import { deriveStatus, statusLines, type StatusObservation } from '../../../lib/submit/observe/status';
 
 const ID = 'orders-0123456789ab';

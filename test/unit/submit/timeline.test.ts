@@ -2,7 +2,8 @@
 // application: its Job (conditions, the runtime's annotations), its Events, its Pods.
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
-import { ANNOTATIONS, LABELS } from '../../../lib/model/reserved';
+import { LABELS } from '../../../lib/model/reserved';
+import { ANNOTATIONS } from '../../../lib/contract';
 import { applicationTimeline, duration, timelineLines, type Timeline } from '../../../lib/submit/observe/timeline';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
