@@ -51,6 +51,7 @@ import {
   terminatedState,
 } from './container-status';
 import { clusterPodIp, localAddressBlock } from './pod-addresses';
+import { SyncLoop } from './sync-loop';
 import { appendCriText, containerLogFile, CriLogWriter, KubeletLogServer, readCriText } from './kubelet-log-server';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
@@ -100,8 +101,8 @@ const lifecycleOf = (pod: Pod): string | undefined => pod.metadata?.annotations?
 export class LocalKubelet {
   private readonly pods = new Map<string, RunningPod>();
   private readonly freeIps: string[];
-  private timer?: NodeJS.Timeout;
-  private syncing = false;
+  private readonly loop: SyncLoop;
+  /** Set by stop(): exits then restart nothing. */
   private stopped = false;
   private readonly logServer?: KubeletLogServer;
   /** Errors met while starting Pods (shown by tests on failure). */
@@ -115,31 +116,22 @@ export class LocalKubelet {
         ...opts.kubeletTls,
         find: (ns, pod, container) => this.containerLog(ns, pod, container),
       });
+    this.loop = new SyncLoop(
+      () => this.sync(),
+      opts.periodMs ?? 150,
+      (l) => this.note(l),
+    );
   }
 
   start(): this {
-    const tick = async () => {
-      if (this.stopped) return;
-      if (!this.syncing) {
-        this.syncing = true;
-        try {
-          await this.sync();
-        } catch (e) {
-          this.note(`sync failed: ${(e as Error).message}`);
-        } finally {
-          this.syncing = false;
-        }
-      }
-      if (!this.stopped) this.timer = setTimeout(() => void tick(), this.opts.periodMs ?? 150);
-    };
-    void tick();
+    this.loop.start();
     return this;
   }
 
   /** Stops every process (SIGTERM, then SIGKILL) and the sync loop. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    await this.loop.stop();
     for (const p of this.pods.values()) p.prober?.stop();
     await Promise.all([...this.pods.values()].map((p) => this.kill(p, 5)));
     await this.logServer?.close();
