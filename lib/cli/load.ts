@@ -1,8 +1,8 @@
 // From parsed flags to a validated application: reads the files named on the command line and
 // resolves everything, relative paths inside the deployment file being relative to that file.
 
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileIncludeReader, readTextFile } from '../hocon/file-include';
+import { dirname, join, resolve } from 'node:path';
+import { fileIncludeReader, filesRelativeTo } from '../hocon/file-include';
 import { loadApplication } from '../model/load';
 import type { ApplicationSpec } from '../model/spec';
 import type { ParsedArgs } from './args';
@@ -48,7 +48,7 @@ export function loadFromArgs(
       // bounded size only, so `include "/dev/zero"` or a directory is a configuration error.
       readInclude: fileIncludeReader({ baseDir }),
     },
-    { ids, readFile: (p) => readTextFile(isAbsolute(p) ? p : resolve(baseDir, p)), onWarning: (w) => warnings.push(w) },
+    { ids, readFile: filesRelativeTo(baseDir), onWarning: (w) => warnings.push(w) },
   );
   return { spec, deploymentFile, jobFile, warnings };
 }

@@ -73,6 +73,14 @@ export function readTextFile(filename: string, maxBytes: number = DEFAULT_LIMITS
 }
 
 /**
+ * A reader of the files a configuration names (e.g. `runtimeFiles.*.file`), as `readTextFile`
+ * reads them: a relative name is relative to `baseDir`.
+ */
+export function filesRelativeTo(baseDir: string): (name: string) => string {
+  return (name) => readTextFile(path.resolve(baseDir, name));
+}
+
+/**
  * An `IncludeReader` for the file system. Relative names are resolved against the directory of
  * the including file (never the working directory, per the spec), or against `baseDir` when the
  * including source has no filename. A file that does not exist is "not found" (ignored unless
