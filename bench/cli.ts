@@ -23,19 +23,15 @@
 
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { resolveApplication } from '../lib/model/resolve';
 import { buildPlan } from '../lib/plan/build-plan';
 import { cancelApplication } from '../lib/submit/act/cancel';
-import { connect } from '../lib/submit/connection/client-node-api';
-import { Kube } from '../lib/kube';
 import { submitApplication } from '../lib/submit/act/submit';
-import { benchCluster, ensureNamespace, writeDeploymentFile } from './cluster';
+import { openBenchSession, writeDeploymentFile } from './cluster';
 import { median, percentile, table } from './harness';
-import { relayedCluster, type RelayedCluster } from './latency-relay';
 
 const run = promisify(execFile);
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 15));
@@ -59,14 +55,10 @@ async function timed(
 }
 
 async function main(): Promise<void> {
-  const cluster = await benchCluster();
-  const info = cluster.info;
-  const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cli-'));
+  const session = await openBenchSession('cli', NAMESPACE);
+  const { info, kube, work } = session;
   let appId: string | undefined;
-  let relayed: RelayedCluster | undefined;
   try {
-    await ensureNamespace(kube, NAMESPACE);
     // One application for status and kubectl to read.
     const spec = resolveApplication({
       name: 'bench-cli',
@@ -89,7 +81,7 @@ async function main(): Promise<void> {
       });
     const deploy = deployment('deploy.conf', info.kubeconfig);
     // The same cluster behind the relay, and a deployment file that names it.
-    relayed = await relayedCluster(info, work);
+    const relayed = await session.relayed();
     const farDeploy = relayed ? deployment('far-deploy.conf', relayed.kubeconfig) : '';
     const far = ` (RTT ${relayed?.rttMs} ms)`;
     const jobFile = path.join(work, 'job.conf');
@@ -233,10 +225,7 @@ async function main(): Promise<void> {
     );
   } finally {
     if (appId) await cancelApplication(kube, NAMESPACE, appId).catch(() => undefined);
-    kube.api.close();
-    await relayed?.close();
-    fs.rmSync(work, { recursive: true, force: true });
-    await cluster.stop();
+    await session.close();
   }
 }
 

@@ -1,9 +1,14 @@
 // The control plane a bench runs against: a fresh local one (tools/local-stack), or the running one
-// SEATUNNEL_TEST_CLUSTER=<cluster.json> points at; and a namespace ready for Pods.
+// SEATUNNEL_TEST_CLUSTER=<cluster.json> points at; a namespace ready for Pods; and a bench's working
+// set against it (client, work directory, relayed cluster), closed in one call.
 
 import * as fs from 'node:fs';
-import type { Kube } from '../lib/kube';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Kube } from '../lib/kube';
+import { connect } from '../lib/submit/connection/client-node-api';
 import { ControlPlane, type ClusterInfo } from '../tools/local-stack/control-plane';
+import { relayedCluster, type RelayedCluster } from './latency-relay';
 
 export interface BenchCluster {
   readonly info: ClusterInfo;
@@ -17,6 +22,47 @@ export async function benchCluster(nodes = 1): Promise<BenchCluster> {
     return { info: JSON.parse(fs.readFileSync(file, 'utf8')) as ClusterInfo, stop: async () => undefined };
   const cp = await ControlPlane.start({ nodes });
   return { info: cp.info, stop: () => cp.stop() };
+}
+
+/** What a bench works with against the cluster; close() ends all of it. */
+export interface BenchSession {
+  readonly info: ClusterInfo;
+  /** A client of the cluster. */
+  readonly kube: Kube;
+  /** A fresh directory for the bench's files. */
+  readonly work: string;
+  /** The cluster behind a relay of BENCH_RTT_MS (started on the first call), or undefined when that is 0. */
+  relayed(): Promise<RelayedCluster | undefined>;
+  /** Closes the client and the relay, removes the work directory, stops the cluster if the bench started it. */
+  close(): Promise<void>;
+}
+
+/** The bench cluster, a client, `namespace` ready for Pods and a work directory named after `label`. */
+export async function openBenchSession(label: string, namespace: string): Promise<BenchSession> {
+  const cluster = await benchCluster();
+  const info = cluster.info;
+  const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${label}-`));
+  let relay: Promise<RelayedCluster | undefined> | undefined;
+  const session: BenchSession = {
+    info,
+    kube,
+    work,
+    relayed: () => (relay ??= relayedCluster(info, work)),
+    close: async () => {
+      kube.api.close();
+      await (await relay?.catch(() => undefined))?.close();
+      fs.rmSync(work, { recursive: true, force: true });
+      await cluster.stop();
+    },
+  };
+  try {
+    await ensureNamespace(kube, namespace);
+  } catch (e) {
+    await session.close();
+    throw e;
+  }
+  return session;
 }
 
 /** Creates the namespace (if missing) and waits for its default ServiceAccount, which Pods need. */

@@ -35,15 +35,23 @@ export interface SinkRow {
 
 const CONSOLE_ROW = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3}) .*SeaTunnelRow#kind=INSERT : (\d+)\s*$/;
 
-/** Rows the Console sink logged (Zeta's log4j timestamps are local time, as the bench's clock). */
-export function sinkRows(logs: readonly string[]): SinkRow[] {
-  const rows: SinkRow[] = [];
+/** The time of a Zeta log line whose match starts with date, time and milliseconds (log4j's local time, as the bench's clock). */
+const stampOf = (m: RegExpExecArray): number => Date.parse(`${m[1]}T${m[2]}.${m[3]}`);
+
+/** Every line of `logs` that `re` matches (its timestamp, then a number), as that time and number, in time order. */
+function numberedLines(logs: readonly string[], re: RegExp): Array<{ at: number; n: number }> {
+  const out: Array<{ at: number; n: number }> = [];
   for (const log of logs)
     for (const line of log.split('\n')) {
-      const m = CONSOLE_ROW.exec(line);
-      if (m) rows.push({ at: Date.parse(`${m[1]}T${m[2]}.${m[3]}`), id: Number(m[4]) });
+      const m = re.exec(line);
+      if (m) out.push({ at: stampOf(m), n: Number(m[4]) });
     }
-  return rows.sort((a, b) => a.at - b.at);
+  return out.sort((a, b) => a.at - b.at);
+}
+
+/** Rows the Console sink logged. */
+export function sinkRows(logs: readonly string[]): SinkRow[] {
+  return numberedLines(logs, CONSOLE_ROW).map(({ at, n }) => ({ at, id: n }));
 }
 
 /** The time (ms) of a Zeta log line matching `re` at or after `since`, in any of `logs`. */
@@ -53,7 +61,7 @@ export function zetaLogTime(logs: readonly string[], re: RegExp, since: number):
     for (const line of log.split('\n')) {
       if (!re.test(line)) continue;
       const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d),(\d{3})/.exec(line);
-      const at = m ? Date.parse(`${m[1]}T${m[2]}.${m[3]}`) : NaN;
+      const at = m ? stampOf(m) : NaN;
       if (at >= since - 1000 && (best === undefined || at < best)) best = at;
     }
   return best;
@@ -69,13 +77,7 @@ const SPLIT_EMITTED =
 
 /** Tables whose split the source emitted (its own log line, once per emission, replays included). */
 export function emittedTables(logs: readonly string[]): Emitted[] {
-  const out: Emitted[] = [];
-  for (const log of logs)
-    for (const line of log.split('\n')) {
-      const m = SPLIT_EMITTED.exec(line);
-      if (m) out.push({ at: Date.parse(`${m[1]}T${m[2]}.${m[3]}`), table: Number(m[4]) });
-    }
-  return out.sort((a, b) => a.at - b.at);
+  return numberedLines(logs, SPLIT_EMITTED).map(({ at, n }) => ({ at, table: n }));
 }
 
 export interface RowCount {

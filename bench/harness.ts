@@ -1,4 +1,4 @@
-// Tiny timing helpers for the benchmarks: warm-up, repeated runs, medians, and a table printer.
+// Tiny helpers for the benchmarks: warm-up, repeated runs, medians, a table printer, and polling.
 
 import { performance } from 'node:perf_hooks';
 
@@ -42,4 +42,22 @@ function fmt(n: number): string {
   if (n >= 100) return n.toFixed(0);
   if (n >= 10) return n.toFixed(1);
   return n.toFixed(3);
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Calls `probe` every `pollMs` until it returns a value other than undefined or false; throws after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined> | T | undefined,
+  pollMs = 100,
+): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    await sleep(pollMs);
+  }
 }

@@ -10,19 +10,17 @@
 
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Pod, PodTemplateSpec } from 'kubernetes-types/core/v1';
 import { main as cli } from '../lib/cli/main';
 import type { Output } from '../lib/cli/output';
-import { Kube } from '../lib/kube';
+import type { Kube } from '../lib/kube';
 import { LABELS, MANAGED_BY } from '../lib/model/reserved';
 import { ANNOTATIONS } from '../lib/contract';
 import { resolveApplication } from '../lib/model/resolve';
 import { buildPlan } from '../lib/plan/build-plan';
-import { connect } from '../lib/submit/connection/client-node-api';
-import { benchCluster, ensureNamespace } from './cluster';
+import { openBenchSession } from './cluster';
 import { median, percentile, table, timeMsAsync } from './harness';
 
 const run = promisify(execFile);
@@ -98,12 +96,9 @@ const quiet = (): Output => ({
 });
 
 async function main(): Promise<void> {
-  const cp = await benchCluster();
-  const info = cp.info;
-  const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-list-'));
+  const session = await openBenchSession('list', NAMESPACE);
+  const { info, kube, work } = session;
   try {
-    await ensureNamespace(kube, NAMESPACE);
     const existing = (
       await kube.list('batch/v1', 'Job', NAMESPACE, { labelSelector: `${LABELS.managedBy}=${MANAGED_BY}` })
     ).items.length;
@@ -177,9 +172,7 @@ async function main(): Promise<void> {
       `seatunnel-app list / kubectl get jobs = ${(median(processRuns) / k).toFixed(2)} (process), ${(median(inProcess) / k).toFixed(2)} (in process)`,
     );
   } finally {
-    kube.api.close();
-    fs.rmSync(work, { recursive: true, force: true });
-    await cp.stop();
+    await session.close();
   }
 }
 

@@ -21,7 +21,6 @@
 
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
@@ -33,9 +32,8 @@ import { cancelApplication } from '../lib/submit/act/cancel';
 import { connect } from '../lib/submit/connection/client-node-api';
 import { Kube, refOf, type AnyObject, type KubeTransport } from '../lib/kube';
 import { submitApplication } from '../lib/submit/act/submit';
-import { benchCluster, ensureNamespace, writeDeploymentFile } from './cluster';
+import { openBenchSession, writeDeploymentFile } from './cluster';
 import { median, percentile, table } from './harness';
-import { relayedCluster, type RelayedCluster } from './latency-relay';
 import {
   countingApi,
   countingProxy,
@@ -79,21 +77,17 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
 const protocol = (k: Kube) => (k.api as KubeTransport).protocol;
 
 async function main(): Promise<void> {
-  const cluster = await benchCluster();
-  const info = cluster.info;
-  const kube = new Kube(await connect({ kubeconfig: info.kubeconfig }));
+  const session = await openBenchSession('submit', NAMESPACE);
+  const { info, kube, work } = session;
   const kube1 = new Kube(await connect({ kubeconfig: info.kubeconfig, http2: false }));
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-submit-'));
-  let relayed: RelayedCluster | undefined;
   try {
-    await ensureNamespace(kube, NAMESPACE);
     const deployment = (file: string, kubeconfig: string, name = 'bench-cli') =>
       writeDeploymentFile(path.join(work, file), { name, workerCount: 3, namespace: NAMESPACE, kubeconfig });
     const deploy = deployment('deploy.conf', info.kubeconfig);
     const jobFile = path.join(work, 'job.conf');
     fs.writeFileSync(jobFile, JOB);
     const cli = path.join(ROOT, 'bin', 'seatunnel-app.js');
-    relayed = await relayedCluster(info, work);
+    const relayed = await session.relayed();
     const farDeploy = relayed ? deployment('far-deploy.conf', relayed.kubeconfig) : '';
     const farCli: number[] = [];
     const farKubectl: number[] = [];
@@ -275,11 +269,8 @@ async function main(): Promise<void> {
       await proxy.close();
     }
   } finally {
-    kube.api.close();
     kube1.api.close();
-    await relayed?.close();
-    fs.rmSync(work, { recursive: true, force: true });
-    await cluster.stop();
+    await session.close();
   }
 }
 

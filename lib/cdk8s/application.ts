@@ -9,15 +9,13 @@
 import { ApiObject, Chart, type ChartProps } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { readFileSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { isResolved, objectId, resolveDoorProps, type ResolvedInput } from '../doors/shared';
 import type { SeaTunnelApplicationProps } from '../model/props';
 import { LABELS } from '../model/reserved';
-import { resolveApplication } from '../model/resolve';
 import type { ApplicationSpec } from '../model/spec';
 import type { TeamTemplate } from '../model/template';
 import { buildPlan, dependents } from '../plan/build-plan';
-import type { ApplicationPlan, KubeObject } from '../plan/types';
+import type { ApplicationPlan } from '../plan/types';
 
 export interface SeaTunnelApplicationConstructProps extends SeaTunnelApplicationProps {
   /**
@@ -35,17 +33,10 @@ export interface SeaTunnelApplicationConstructProps extends SeaTunnelApplication
 }
 
 /** An application already resolved elsewhere (the CLI, a test): used as is. */
-export interface ResolvedApplicationProps {
-  readonly spec: ApplicationSpec;
+export interface ResolvedApplicationProps extends ResolvedInput {
   /** @default false */
   readonly suspend?: boolean;
 }
-
-const isResolved = (p: SeaTunnelApplicationConstructProps | ResolvedApplicationProps): p is ResolvedApplicationProps =>
-  'spec' in p && typeof p.spec === 'object' && !('image' in p);
-
-/** Construct ids of the objects, a public contract (they name the ApiObjects in the tree). */
-const idOf = (o: KubeObject) => `${o.kind}-${o.metadata.name}`;
 
 export class SeaTunnelApplication extends Construct {
   /** The resolved, validated application. */
@@ -67,16 +58,13 @@ export class SeaTunnelApplication extends Construct {
       this.spec = props.spec;
     } else {
       const { suspend: _suspend, baseDir, ...appProps } = props;
-      this.spec = resolveApplication(appProps, {
-        ids: 'derived',
-        readFile: (p) => readFileSync(resolvePath(baseDir ?? process.cwd(), p), 'utf8'),
-      });
+      this.spec = resolveDoorProps(appProps, baseDir);
     }
     this.plan = buildPlan(this.spec, { suspend: props.suspend ?? false });
     this.applicationId = this.spec.appId;
     this.jobId = this.spec.jobId;
-    const deps = dependents(this.plan).map((o) => new ApiObject(this, idOf(o), o));
-    this.job = new ApiObject(this, idOf(this.plan.job), this.plan.job);
+    const deps = dependents(this.plan).map((o) => new ApiObject(this, objectId(o), o));
+    this.job = new ApiObject(this, objectId(this.plan.job), this.plan.job);
     // Emit order only (kubectl does not wait), but it puts every dependent before the Job.
     this.job.addDependency(...deps);
     this.apiObjects = [...deps, this.job];

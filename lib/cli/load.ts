@@ -1,12 +1,15 @@
 // From parsed flags to a validated application: reads the files named on the command line and
 // resolves everything, relative paths inside the deployment file being relative to that file.
 
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileIncludeReader, readTextFile } from '../hocon/file-include';
+import { dirname, join, resolve } from 'node:path';
+import { fileIncludeReader, filesRelativeTo } from '../hocon/file-include';
 import { loadApplication } from '../model/load';
+import { buildPlan } from '../plan/build-plan';
+import type { ApplicationPlan } from '../plan/types';
 import type { ApplicationSpec } from '../model/spec';
 import type { ParsedArgs } from './args';
 import { packageRoot, readInputFile } from './io';
+import type { Output } from './output';
 
 export interface LoadedInput {
   readonly spec: ApplicationSpec;
@@ -48,7 +51,20 @@ export function loadFromArgs(
       // bounded size only, so `include "/dev/zero"` or a directory is a configuration error.
       readInclude: fileIncludeReader({ baseDir }),
     },
-    { ids, readFile: (p) => readTextFile(isAbsolute(p) ? p : resolve(baseDir, p)), onWarning: (w) => warnings.push(w) },
+    { ids, readFile: filesRelativeTo(baseDir), onWarning: (w) => warnings.push(w) },
   );
   return { spec, deploymentFile, jobFile, warnings };
+}
+
+/**
+ * The application the command line describes, planned as `submit` creates it (new random IDs, the
+ * Job suspended until its dependents exist); its warnings printed. For submit and preflight.
+ */
+export function planFromArgs(
+  args: ParsedArgs,
+  out: Output,
+): { spec: ApplicationSpec; plan: ApplicationPlan; deploymentFile?: string } {
+  const { spec, deploymentFile, warnings } = loadFromArgs(args, 'random');
+  for (const w of warnings) out.warn(w);
+  return { spec, plan: buildPlan(spec, { suspend: true }), deploymentFile };
 }

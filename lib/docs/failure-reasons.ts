@@ -95,12 +95,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     exit: 3,
     en: {
       meaning:
-        'A worker Pod was deleted, failed, is terminating or ended without the runtime asking. Workers are never replaced: the application fails.',
+        'A worker Pod was deleted, failed, is terminating or ended without the runtime asking, and was not replaced: the application fails. Workers are replaced only with HA and `application.ha.worker-failure-policy = replace`, up to `application.ha.worker-replacements` losses ([ha.md](ha.md)).',
       action:
         '`kubectl describe pod APP_ID-worker-N` and its Events: OOMKilled (raise `application.worker.memory-mb`), eviction, node loss. Submit again; a streaming job continues from its checkpoint with `--restore-job-id`.',
     },
     zh: {
-      meaning: '某个 worker Pod 被删除、失败、正在终止，或在 runtime 未要求的情况下结束。worker 不会被替换：应用失败。',
+      meaning:
+        '某个 worker Pod 被删除、失败、正在终止，或在 runtime 未要求的情况下结束，且没有被替换：应用失败。只有启用 HA 并设置 `application.ha.worker-failure-policy = replace` 时 worker 才会被替换，最多替换 `application.ha.worker-replacements` 次（[ha.md](ha.md)）。',
       action:
         '执行 `kubectl describe pod APP_ID-worker-N` 并查看其 Events：OOMKilled（调大 `application.worker.memory-mb`）、驱逐、节点丢失。重新提交；流作业可用 `--restore-job-id` 从检查点继续。',
     },

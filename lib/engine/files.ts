@@ -145,6 +145,21 @@ function applyEnforced(
   return merged;
 }
 
+/** A YAML runtime file for `role`: its defaults, the user's file over them, the invariants over both. */
+function yamlFile(
+  spec: ApplicationSpec,
+  role: 'master' | 'worker',
+  option: 'engine' | 'hazelcast',
+  defaults: Yaml,
+  invariants: readonly Invariant[],
+  issues: ValidationIssue[],
+): string {
+  const supplied = spec.runtimeFiles[option];
+  const origin = supplied.mode === 'supplied' ? supplied.origin : '';
+  const merged = applyEnforced(defaults, invariants, userYaml(supplied), option, origin, issues);
+  return header(option === 'engine' ? 'seatunnel.yaml' : 'hazelcast.yaml', role) + stringify(merged);
+}
+
 function engineDefaults(spec: ApplicationSpec): Yaml {
   const namespace = spec.checkpointPvc ? `${PATHS.checkpoints}/` : '/tmp/seatunnel/checkpoint_snapshot/';
   return {
@@ -223,16 +238,7 @@ export function engineInvariants(spec: ApplicationSpec, role: 'master' | 'worker
 }
 
 function engineFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
-  const user = userYaml(spec.runtimeFiles.engine);
-  const merged = applyEnforced(
-    engineDefaults(spec),
-    engineInvariants(spec, role),
-    user,
-    'engine',
-    spec.runtimeFiles.engine.mode === 'supplied' ? spec.runtimeFiles.engine.origin : '',
-    issues,
-  );
-  return header('seatunnel.yaml', role) + stringify(merged);
+  return yamlFile(spec, role, 'engine', engineDefaults(spec), engineInvariants(spec, role), issues);
 }
 
 /** Seconds the Hazelcast master waits before admitting a member that asked to join. */
@@ -364,16 +370,7 @@ export function hazelcastInvariants(spec: ApplicationSpec, role: 'master' | 'wor
 }
 
 function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues: ValidationIssue[]): string {
-  const user = userYaml(spec.runtimeFiles.hazelcast);
-  const merged = applyEnforced(
-    hazelcastDefaults(spec, role),
-    hazelcastInvariants(spec, role),
-    user,
-    'hazelcast',
-    spec.runtimeFiles.hazelcast.mode === 'supplied' ? spec.runtimeFiles.hazelcast.origin : '',
-    issues,
-  );
-  return header('hazelcast.yaml', role) + stringify(merged);
+  return yamlFile(spec, role, 'hazelcast', hazelcastDefaults(spec, role), hazelcastInvariants(spec, role), issues);
 }
 
 /** The generated JVM flags of one role; the heap is 75 % of the memory limit. */

@@ -2,8 +2,10 @@ import { type Node, NumberLiteral, type ObjNode, mergeObjects, nest } from './as
 import { HoconError, type Position } from './errors';
 import { renderResolved } from './json';
 import { type HoconLimits, limitsWith } from './limits';
-import { type IncludeReader, parseHoconPath, parseRoot } from './parser';
-import { type ResolveOptions, Resolver, type UnresolvedSubstitution } from './resolver';
+import type { IncludeReader } from './include';
+import { parseHoconPath, parseRoot } from './parser';
+import { type ResolveOptions, Resolver } from './resolver';
+import type { UnresolvedSubstitution } from './substitution-fallback';
 import { type HoconObject, type HoconValue, toPlain } from './values';
 
 export interface ParseOptions {

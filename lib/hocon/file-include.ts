@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import * as path from 'node:path';
 import { type HoconDocument, parseHocon } from './document';
 import { DEFAULT_LIMITS, formatSize } from './limits';
-import type { IncludeReader } from './parser';
+import type { IncludeReader } from './include';
 
 /** A file that cannot be used as input: not a regular file, too large, or unreadable. `code` is the errno code, if any. */
 export class InputFileError extends Error {
@@ -70,6 +70,14 @@ export function readTextFile(filename: string, maxBytes: number = DEFAULT_LIMITS
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A reader of the files a configuration names (e.g. `runtimeFiles.*.file`), as `readTextFile`
+ * reads them: a relative name is relative to `baseDir`.
+ */
+export function filesRelativeTo(baseDir: string): (name: string) => string {
+  return (name) => readTextFile(path.resolve(baseDir, name));
 }
 
 /**

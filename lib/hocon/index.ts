@@ -11,8 +11,9 @@
  */
 export { parseHocon, HoconDocument } from './document';
 export type { ParseOptions, ResolveReport } from './document';
-export type { ResolveOptions, UnresolvedSubstitution } from './resolver';
-export type { IncludeReader, IncludedSource } from './parser';
+export type { ResolveOptions } from './resolver';
+export type { UnresolvedSubstitution } from './substitution-fallback';
+export type { IncludeReader, IncludedSource } from './include';
 export { parseHoconPath } from './parser';
 export { formatHoconPath } from './path';
 export { HoconError } from './errors';

@@ -7,26 +7,14 @@ import {
   type SubstNode,
   type WsPart,
   mergeNodes,
-  mergeObjects,
   nest,
 } from './ast';
+import { concatenate, keyword, lit } from './concatenation';
 import { HoconError, type Position } from './errors';
+import { type IncludeArgument, type IncludeReader, followInclude } from './include';
 import { type HoconLimits, formatSize } from './limits';
 import { type PathPiece, formatHoconPath, pathFromPieces } from './path';
 import { type Token, describeToken, tokenize } from './tokenizer';
-
-/** The text of an included file and the name to report (and to resolve its own includes against). */
-export interface IncludedSource {
-  readonly text: string;
-  readonly filename: string;
-}
-
-/**
- * Finds the file named by an include statement. `name` is as written in the include;
- * `from` is the filename of the including source (undefined if it has none), so relative names
- * can be resolved against its directory. Return undefined if there is no such file.
- */
-export type IncludeReader = (name: string, from: string | undefined) => IncludedSource | undefined;
 
 export interface ParseSettings {
   readonly readInclude?: IncludeReader;
@@ -94,11 +82,6 @@ function keyPiece(t: Token): PathPiece | undefined {
       return undefined;
   }
 }
-
-/** An include statement's argument, as `include "x"`, `include file("x")`, `include required(...)`. */
-const INCLUDE_SHAPE = /^(?:(required)\((?:(file|url|classpath)\("\)|")\)|(?:(file|url|classpath)\("\)|"))$/;
-const LOOKS_LIKE_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
-const MAX_INCLUDE_DEPTH = 50;
 
 class Parser {
   private k = 0;
@@ -174,6 +157,33 @@ class Parser {
     if (!this.isPunct(this.peek(), ',')) this.k = atNewline;
   }
 
+  /**
+   * The separator after an object's field or an array's element: one ',', a new line, or nothing
+   * before the closing bracket or the end of input (which the caller's loop then checks).
+   */
+  private separator(after: 'field' | 'element'): void {
+    const close = after === 'field' ? '}' : ']';
+    this.skipToSeparator();
+    const sep = this.peek();
+    if (this.isPunct(sep, ',')) {
+      this.k++;
+      this.skipBlank();
+      if (this.isPunct(this.peek(), ',')) {
+        const expected = after === 'field' ? "a field or '}'" : "a value or ']' in array";
+        throw new HoconError(this.peek().pos, `expected ${expected}, found a second ','`);
+      }
+    } else if (!(sep.kind === 'newline' || sep.kind === 'eof' || this.isPunct(sep, close))) {
+      const reserved = sep.kind === 'punct' && (sep.value === ':' || sep.value === '=') ? sep.value : undefined;
+      const hint =
+        after === 'field' && reserved ? ` (unquoted text cannot contain '${reserved}'; quote the value)` : '';
+      const what = after === 'field' ? 'a field' : 'an array element';
+      throw new HoconError(
+        sep.pos,
+        `expected ',', '${close}' or a new line after ${what}, found ${describeToken(sep)}${hint}`,
+      );
+    }
+  }
+
   private isPunct(t: Token, value: string): boolean {
     return t.kind === 'punct' && t.value === value;
   }
@@ -213,21 +223,7 @@ class Parser {
         const [segments, value] = this.parseField(objPath);
         add(segments[0], nest(segments, value, t.pos));
       }
-      this.skipToSeparator();
-      const sep = this.peek();
-      if (this.isPunct(sep, ',')) {
-        this.k++;
-        this.skipBlank();
-        if (this.isPunct(this.peek(), ','))
-          throw new HoconError(this.peek().pos, `expected a field or '}', found a second ','`);
-      } else if (!(sep.kind === 'newline' || sep.kind === 'eof' || this.isPunct(sep, '}'))) {
-        const reserved = sep.kind === 'punct' && (sep.value === ':' || sep.value === '=') ? sep.value : undefined;
-        const hint = reserved ? ` (unquoted text cannot contain '${reserved}'; quote the value)` : '';
-        throw new HoconError(
-          sep.pos,
-          `expected ',', '}' or a new line after a field, found ${describeToken(sep)}${hint}`,
-        );
-      }
+      this.separator('field');
     }
     return { t: 'obj', fields, pos };
   }
@@ -378,19 +374,7 @@ class Parser {
       const item = this.parseValue(null);
       if (!item) throw new HoconError(t.pos, `expected a value or ']' in array, found ${describeToken(t)}`);
       items.push(item);
-      this.skipToSeparator();
-      const sep = this.peek();
-      if (this.isPunct(sep, ',')) {
-        this.k++;
-        this.skipBlank();
-        if (this.isPunct(this.peek(), ','))
-          throw new HoconError(this.peek().pos, `expected a value or ']' in array, found a second ','`);
-      } else if (!(sep.kind === 'newline' || this.isPunct(sep, ']') || sep.kind === 'eof')) {
-        throw new HoconError(
-          sep.pos,
-          `expected ',', ']' or a new line after an array element, found ${describeToken(sep)}`,
-        );
-      }
+      this.separator('element');
     }
     return { t: 'arr', items, pos: open.pos };
   }
@@ -398,122 +382,19 @@ class Parser {
   private parseInclude(objPath: readonly string[] | null): ObjNode {
     const keyword = this.next();
     this.skipBlank();
-    // `file("x")` tokenizes as unquoted `file(`, quoted `x`, unquoted `)`; reassemble the shape
-    // with '"' standing for the quoted name (it can never occur in unquoted text).
-    let shape = '';
-    let name: string | undefined;
-    let quotedCount = 0;
+    const arg: IncludeArgument = { shape: '', name: undefined, quotedCount: 0 };
     while (['ws', 'quoted', 'unquoted'].includes(this.peek().kind)) {
       const t = this.next();
       if (t.kind === 'quoted') {
-        name = t.value;
-        quotedCount++;
-        shape += '"';
-      } else if (t.kind === 'unquoted') shape += t.text;
+        arg.name = t.value;
+        arg.quotedCount++;
+        arg.shape += '"';
+      } else if (t.kind === 'unquoted') arg.shape += t.text;
     }
-    const m = quotedCount === 1 ? INCLUDE_SHAPE.exec(shape) : null;
-    if (!m || name === undefined) {
-      const found =
-        shape === ''
-          ? describeToken(this.peek())
-          : keyword.pos.included
-            ? 'something else'
-            : `'${shape.replaceAll('"', '"..."')}'`;
-      throw new HoconError(
-        keyword.pos,
-        `expected a quoted file name after 'include' (include "x", include file("x"), include required(file("x"))), found ${found}`,
-      );
-    }
-    const required = m[1] !== undefined;
-    const kind = m[2] ?? m[3] ?? 'plain';
-    if (kind === 'url' || kind === 'classpath' || (kind === 'plain' && LOOKS_LIKE_URL.test(name))) {
-      throw new HoconError(
-        keyword.pos,
-        `include ${kind === 'plain' ? 'of a URL' : `${kind}(...)`} is not supported; only files can be included`,
-      );
-    }
-    const from = keyword.pos.filename;
-    const shown = keyword.pos.included ? 'a file' : JSON.stringify(name);
-    const { readInclude } = this.settings;
-    if (!readInclude) {
-      throw new HoconError(keyword.pos, `cannot include ${shown}: includes are not enabled (no readInclude was given)`);
-    }
-    let source: IncludedSource | undefined;
-    try {
-      source = readInclude(name, from);
-    } catch (e) {
-      // A directory, a device, a file too large or unreadable: a configuration error at the include.
-      if (e instanceof HoconError) throw e;
-      throw new HoconError(keyword.pos, `cannot include ${shown}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (!source) {
-      if (required) throw new HoconError(keyword.pos, `required include ${shown} not found`);
-      return { t: 'obj', fields: new Map(), pos: keyword.pos };
-    }
-    const stack = this.includeStack.length > 0 || from === undefined ? this.includeStack : [from];
-    if (stack.includes(source.filename) || stack.length >= MAX_INCLUDE_DEPTH) {
-      throw new HoconError(keyword.pos, `include cycle: ${[...stack, source.filename].join(' -> ')}`);
-    }
+    const target = followInclude(keyword, arg, this.peek(), this.settings.readInclude, this.includeStack);
+    if (!target) return { t: 'obj', fields: new Map(), pos: keyword.pos };
     // Substitutions in the included file are relative to where it is included ("fixed up").
-    return parseRoot(
-      source.text,
-      source.filename,
-      this.settings,
-      objPath ?? [],
-      [...stack, source.filename],
-      keyword.pos,
-    );
+    const { source, stack } = target;
+    return parseRoot(source.text, source.filename, this.settings, objPath ?? [], stack, keyword.pos);
   }
-}
-
-function lit(value: LitNode['value'], text: string, pos: Position): LitNode {
-  return { t: 'lit', value, text, pos };
-}
-
-/** An unquoted true/false/null is a keyword only when it is the whole value (`true foo` is a string). */
-function keyword(node: LitNode): LitNode {
-  if (node.text === 'true') return lit(true, node.text, node.pos);
-  if (node.text === 'false') return lit(false, node.text, node.pos);
-  if (node.text === 'null') return lit(null, node.text, node.pos);
-  return node;
-}
-
-/**
- * Value concatenation, decided as far as possible while parsing: strings join (keeping inner
- * whitespace), arrays append, objects merge. Substitutions keep the concatenation open until
- * resolution; object concatenations then become a merge of their parts, so a lookup into
- * `${base} { x = 1 }` can see `x` without resolving the whole value.
- */
-function concatenate(parts: (Node | WsPart)[]): Node {
-  const values = parts.filter((p): p is Node => p.t !== 'ws');
-  const pos = values[0].pos;
-  const hasSubst = values.some((v) => v.t === 'subst');
-  const container = values.find((v) => v.t === 'obj' || v.t === 'arr');
-  if (container) {
-    for (const v of values) {
-      if (v.t !== container.t && v.t !== 'subst') {
-        throw new HoconError(v.pos, `cannot concatenate ${kindName(container)} with ${kindName(v)}`);
-      }
-    }
-  }
-  if (container?.t === 'obj') {
-    if (!hasSubst) return (values as ObjNode[]).reduce(mergeObjects);
-    const layers = values.map((v) => (v.t === 'subst' ? { ...v, mustBeObject: true } : v));
-    return layers.slice(1).reduce(mergeNodes, layers[0]);
-  }
-  if (container?.t === 'arr' && !hasSubst) {
-    return { t: 'arr', items: (values as ArrNode[]).flatMap((a) => a.items), pos };
-  }
-  if (!hasSubst) {
-    const text = parts.map((p) => (p.t === 'ws' ? p.text : (p as LitNode).text)).join('');
-    return lit(text, text, pos);
-  }
-  return { t: 'concat', parts, pos };
-}
-
-function kindName(node: Node): string {
-  if (node.t === 'obj') return 'an object';
-  if (node.t === 'arr') return 'an array';
-  if (node.t !== 'lit') return 'a substitution';
-  return node.pos.included ? 'a simple value' : `a simple value ('${node.text}')`;
 }

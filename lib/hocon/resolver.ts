@@ -10,9 +10,17 @@ import {
   layersOf,
   mergeAll,
 } from './ast';
-import { HoconError, type Position, formatPosition } from './errors';
+import { HoconError, type Position } from './errors';
 import { DEFAULT_LIMITS, type HoconLimits } from './limits';
-import { formatHoconPath } from './path';
+import { ResolveBudget } from './resolve-budget';
+import {
+  Cycle,
+  type Missing,
+  SubstitutionFallback,
+  UNDEF,
+  type UnresolvedSubstitution,
+  shown,
+} from './substitution-fallback';
 import { Placeholder, type RMap, type RValue, describeValue } from './values';
 
 export interface ResolveOptions {
@@ -33,21 +41,6 @@ export interface ResolveOptions {
   readonly limits?: Partial<HoconLimits>;
 }
 
-/** A substitution that found no value in the configuration or the environment. */
-export interface UnresolvedSubstitution {
-  /** The path looked up, e.g. `DB_HOST` or `a."b.c"`. */
-  readonly path: string;
-  /** `${?...}`: its field or array element was left out instead. */
-  readonly optional: boolean;
-  /** As written, e.g. `${?DB_HOST}`. */
-  readonly text: string;
-  readonly filename: string | undefined;
-  readonly line: number;
-  readonly column: number;
-}
-
-/** An optional substitution found nothing: the field, element or concatenation part disappears. */
-const UNDEF = Symbol('undefined');
 /** A `proj` whose source is not an object: it hides older definitions and has no child. */
 const HIDE = Symbol('hidden');
 type Out = RValue | typeof UNDEF;
@@ -85,18 +78,6 @@ class Ctx {
   }
 }
 
-/**
- * Thrown when resolution re-enters a substitution or concatenation that is still being resolved;
- * the innermost substitution catches it and treats its path as missing (spec: an optional
- * substitution in a cycle is undefined). `chain` is the substitutions involved, for the message.
- */
-class Cycle extends Error {
-  constructor(readonly chain: readonly SubstNode[]) {
-    super('substitution cycle');
-  }
-}
-
-type Missing = 'absent' | 'self' | Cycle;
 type Lookup = { found: true; value: RValue } | { found: false; why: Missing };
 
 /**
@@ -106,8 +87,10 @@ type Lookup = { found: true; value: RValue } | { found: false; why: Missing };
  * reference to a path sees the same value even where the spec leaves the order open.
  */
 export class Resolver {
-  readonly unresolved = new Map<SubstNode, UnresolvedSubstitution>();
-  readonly envUsed = new Set<string>();
+  /** What substitutions without a value in the configuration became; their record. */
+  private readonly fallback: SubstitutionFallback;
+  /** Bounds recursion, work and the size of what is built (HoconLimits). */
+  private readonly budget: ResolveBudget;
   private readonly ids = new WeakMap<Node, number>();
   private nextId = 1;
   private readonly fieldMemo = new Map<string, Out>();
@@ -119,76 +102,28 @@ export class Resolver {
     if (id === undefined) this.ids.set(n, (id = this.nextId++));
     return id;
   };
-  /** Recursion depth of `field`/`value`, bounded so that a deep chain is an error, not a stack overflow. */
-  private depth = 0;
-  private steps = 0;
-  /** The size of every array and object built (see `HoconLimits.maxResolvedSize`); shared ones count per use. */
-  private readonly sizes = new WeakMap<object, number>();
 
   constructor(
     private readonly root: ObjNode,
-    private readonly options: ResolveOptions,
-    private readonly limits: HoconLimits = { ...DEFAULT_LIMITS, ...options.limits },
-  ) {}
+    options: ResolveOptions,
+    limits: HoconLimits = { ...DEFAULT_LIMITS, ...options.limits },
+  ) {
+    this.fallback = new SubstitutionFallback(options.env, options.allowUnresolved ?? false);
+    this.budget = new ResolveBudget(limits);
+  }
+
+  /** The substitutions left unresolved (optional ones left out, or kept as text with `allowUnresolved`). */
+  get unresolved(): ReadonlyMap<SubstNode, UnresolvedSubstitution> {
+    return this.fallback.unresolved;
+  }
+
+  /** The environment variables substitutions fell back on. */
+  get envUsed(): ReadonlySet<string> {
+    return this.fallback.envUsed;
+  }
 
   resolveRoot(): RMap {
     return this.field(this.root, Ctx.EMPTY) as RMap;
-  }
-
-  /** Runs one level of the recursion (`field`/`value`), bounded by `maxResolveDepth`. */
-  private nested(pos: Position, fn: () => Out): Out {
-    if (this.depth >= this.limits.maxResolveDepth) {
-      throw new HoconError(
-        pos,
-        `resolving goes deeper than ${this.limits.maxResolveDepth} levels: substitutions refer to substitutions (or a field refers to its earlier definitions) too many times in a row`,
-      );
-    }
-    this.depth++;
-    try {
-      return fn();
-    } finally {
-      this.depth--;
-    }
-  }
-
-  /** Counts work; self-references and repeated substitutions can otherwise make it grow without bound. */
-  private spend(n: number, pos: Position): void {
-    this.steps += n;
-    if (this.steps > this.limits.maxSteps) {
-      throw new HoconError(
-        pos,
-        `resolving takes more than ${this.limits.maxSteps} steps: substitutions, concatenations or self-references expand the configuration too much`,
-      );
-    }
-  }
-
-  private sizeOf(v: RValue): number {
-    if (typeof v === 'string') return 1 + v.length;
-    if (v instanceof Placeholder) return 1 + v.text.length;
-    if (Array.isArray(v) || v instanceof Map) {
-      const known = this.sizes.get(v);
-      if (known !== undefined) return known;
-      let size = 1;
-      if (Array.isArray(v)) for (const item of v) size += this.sizeOf(item);
-      else for (const [key, item] of v) size += key.length + this.sizeOf(item);
-      this.sizes.set(v, size);
-      return size;
-    }
-    return 1;
-  }
-
-  /** Records the size of a container just built from measured parts and checks it. */
-  private measured<T extends RValue[] | RMap>(v: T, pos: Position): T {
-    this.spend(Array.isArray(v) ? v.length : v.size, pos);
-    if (this.sizeOf(v) > this.limits.maxResolvedSize) throw this.tooLarge(pos);
-    return v;
-  }
-
-  private tooLarge(pos: Position): HoconError {
-    return new HoconError(
-      pos,
-      `the resolved configuration would be larger than ${this.limits.maxResolvedSize} (values plus characters): substitutions or concatenations repeat too much`,
-    );
   }
 
   private layers(slot: Node, ctx: Ctx): readonly Node[] {
@@ -199,12 +134,12 @@ export class Resolver {
 
   /** The value of a field: its definitions folded newest first, stopping at one that hides the rest. */
   private field(slot: Node, ctx: Ctx): Out {
-    return this.nested(slot.pos, () => this.fieldOnce(slot, ctx));
+    return this.budget.nested(slot.pos, () => this.fieldOnce(slot, ctx));
   }
 
   private fieldOnce(slot: Node, ctx: Ctx): Out {
     const layers = this.layers(slot, ctx);
-    this.spend(1 + ctx.size, slot.pos);
+    this.budget.spend(1 + ctx.size, slot.pos);
     const memoKey = `${this.id(slot)}|${layers.length}|${ctx.key}`;
     const memo = this.fieldMemo.get(memoKey);
     if (memo !== undefined) return memo;
@@ -241,7 +176,7 @@ export class Resolver {
     const keys = new Set<string>();
     for (let j = objects.length - 1; j >= 0; j--) {
       const o = objects[j];
-      this.spend(o instanceof Map ? o.size : o.fields.size, slot.pos);
+      this.budget.spend(o instanceof Map ? o.size : o.fields.size, slot.pos);
       for (const key of o instanceof Map ? o.keys() : o.fields.keys()) keys.add(key);
     }
     const out: RMap = new Map();
@@ -250,7 +185,7 @@ export class Resolver {
       const v = child ? this.field(child, ctx) : UNDEF;
       if (v !== UNDEF) out.set(key, v);
     }
-    return this.measured(out, slot.pos);
+    return this.budget.measured(out, slot.pos);
   }
 
   /**
@@ -260,7 +195,7 @@ export class Resolver {
    */
   private child(slot: Node, key: string, ctx: Ctx): Node | undefined {
     const layers = this.layers(slot, ctx);
-    this.spend(1 + layers.length, slot.pos);
+    this.budget.spend(1 + layers.length, slot.pos);
     const memoKey = `${this.id(slot)}|${layers.length}|${key}`;
     const memo = this.childMemo.get(memoKey);
     if (memo !== undefined) return memo ?? undefined;
@@ -275,7 +210,7 @@ export class Resolver {
       } else if (isFinal(layer)) break;
       else found.push({ t: 'proj', source: layer, slot, index: i, key, pos: layer.pos } satisfies ProjNode);
     }
-    this.spend(found.length, slot.pos);
+    this.budget.spend(found.length, slot.pos);
     const result = found.length === 0 ? undefined : mergeAll(found.reverse());
     this.childMemo.set(memoKey, result ?? null);
     return result;
@@ -300,11 +235,11 @@ export class Resolver {
 
   /** Any node as an array element or concatenation part (no self-reference rule applies there). */
   private value(node: Node, ctx: Ctx): Out {
-    return this.nested(node.pos, () => this.valueOnce(node, ctx));
+    return this.budget.nested(node.pos, () => this.valueOnce(node, ctx));
   }
 
   private valueOnce(node: Node, ctx: Ctx): Out {
-    this.spend(1, node.pos);
+    this.budget.spend(1, node.pos);
     switch (node.t) {
       case 'lit':
         return node.value;
@@ -341,7 +276,7 @@ export class Resolver {
       const v = this.value(item, ctx);
       if (v !== UNDEF) out.push(v);
     }
-    return this.measured(out, node.pos);
+    return this.budget.measured(out, node.pos);
   }
 
   private subst(s: SubstNode, ctx: Ctx): Out {
@@ -357,7 +292,7 @@ export class Resolver {
       if (!(e instanceof Cycle)) throw e;
       r = { found: false, why: e };
     }
-    const out = r.found ? r.value : this.fromEnv(s, r.why);
+    const out = r.found ? r.value : this.fallback.valueOf(s, r.why);
     if (s.mustBeObject && out !== UNDEF && !(out instanceof Map)) {
       throw new HoconError(
         s.pos,
@@ -386,50 +321,6 @@ export class Resolver {
     return keep !== undefined && keep < layersOf(node).length;
   }
 
-  private fromEnv(s: SubstNode, why: Missing): Out {
-    const name = s.path.slice(s.prefixLength).join('.');
-    const { env } = this.options;
-    const value = env && Object.prototype.hasOwnProperty.call(env, name) ? env[name] : undefined;
-    if (value !== undefined) {
-      this.envUsed.add(name);
-      return value;
-    }
-    if (s.optional) return this.missing(s);
-    if (why instanceof Cycle) {
-      const chain = [...why.chain, why.chain[0] ?? s]
-        .map((x) => `${shown(x)} at ${formatPosition(x.pos)}`)
-        .join(' -> ');
-      throw new HoconError(s.pos, `cycle in substitutions: ${chain}`);
-    }
-    if (this.options.allowUnresolved && !s.mustBeObject) {
-      this.missing(s);
-      return new Placeholder(s.text);
-    }
-    const reason =
-      s.mustBeObject && this.options.allowUnresolved
-        ? 'it is concatenated with an object, so it cannot be left unresolved'
-        : why === 'self'
-          ? 'it refers to the field being defined, which has no earlier value to fall back on'
-          : `no value at ${s.pos.included ? 'its path' : JSON.stringify(name)} in the configuration`;
-    const variable = s.pos.included ? 'of its name' : JSON.stringify(name);
-    throw new HoconError(
-      s.pos,
-      `could not resolve substitution ${shown(s)}: ${reason}, and no environment variable ${variable} is set`,
-    );
-  }
-
-  private missing(s: SubstNode): typeof UNDEF {
-    this.unresolved.set(s, {
-      path: formatHoconPath(s.path.slice(s.prefixLength)),
-      optional: s.optional,
-      text: s.text,
-      filename: s.pos.filename,
-      line: s.pos.line,
-      column: s.pos.column,
-    });
-    return UNDEF;
-  }
-
   private concat(node: ConcatNode, ctx: Ctx): Out {
     type Item = { value: RValue; text?: string; from?: string; pos: Node['pos'] };
     const items: (Item | { ws: string })[] = [];
@@ -455,11 +346,11 @@ export class Resolver {
         }
       }
       if (isArray) {
-        this.spend(
+        this.budget.spend(
           values.reduce((n, v) => n + (v.value as RValue[]).length, 0),
           node.pos,
         );
-        return this.measured(
+        return this.budget.measured(
           values.flatMap((v) => v.value as RValue[]),
           node.pos,
         );
@@ -468,25 +359,19 @@ export class Resolver {
     }
     const texts = items.map((i) => ('ws' in i ? i.ws : (i.text ?? asText(i.value))));
     const length = texts.reduce((n, t) => n + t.length, 0);
-    this.spend(length, node.pos);
-    if (1 + length > this.limits.maxResolvedSize) throw this.tooLarge(node.pos);
+    this.budget.text(length, node.pos);
     return texts.join('');
   }
 
   private mergeMaps(older: RMap, newer: RMap, pos: Position): RMap {
-    this.spend(older.size + newer.size, pos);
+    this.budget.spend(older.size + newer.size, pos);
     const out = new Map(older);
     for (const [key, value] of newer) {
       const existing = out.get(key);
       out.set(key, existing instanceof Map && value instanceof Map ? this.mergeMaps(existing, value, pos) : value);
     }
-    return this.measured(out, pos);
+    return this.budget.measured(out, pos);
   }
-}
-
-/** A substitution for messages: as written, or by kind in an included file (its text may be a secret). */
-function shown(s: SubstNode): string {
-  return s.pos.included ? 'a substitution' : s.text;
 }
 
 /** A substituted simple value inside a string: numbers as written, null as nothing. */

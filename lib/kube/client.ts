@@ -5,7 +5,7 @@
 import { isStatus, statusError } from './errors';
 import { collectionPath, objectPath, query, type ObjectRef } from './resources';
 import { parseServerVersion, type ServerVersion } from './server-version';
-import type { KubeApi, KubeRequest, StreamEvents, WatchEvents, WatchStream } from './transport';
+import type { KubeApi, KubeRequest, StreamEvents, WatchEvents, WatchStream } from './api';
 
 export interface KubeMeta {
   name?: string;

@@ -5,7 +5,7 @@
 
 import type * as https from 'node:https';
 import type { k8s } from './client-node';
-import type { Credentials } from './transport';
+import type { Credentials } from './connection';
 
 export interface ClientNodeCredentialOptions {
   /** Reuse headers this long (ms) instead of asking client-node before every request. Default 0. */

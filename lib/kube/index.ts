@@ -2,6 +2,8 @@
 // README.md; the HTTP client itself is transport.ts.
 export * from './errors';
 export * from './resources';
+export * from './api';
+export type { Credentials, TlsMaterial } from './connection';
 export * from './transport';
 export * from './client';
 export * from './retry';

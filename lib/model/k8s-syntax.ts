@@ -15,24 +15,31 @@ const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const ENV_VAR_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const CONFIG_MAP_KEY = /^[-._a-zA-Z0-9]+$/;
 
+/** Why a non-empty name of at most `max` characters that must match `pattern` is not one (`rule` says what it must be). */
+function nameProblem(value: string, max: number, pattern: RegExp, rule: string): string | undefined {
+  if (value.length === 0) return 'must not be empty';
+  if (value.length > max) return `must be at most ${max} characters (has ${value.length})`;
+  return pattern.test(value) ? undefined : rule;
+}
+
 /** Returns why `value` is not a DNS-1123 label (namespaces, Service names), or undefined. */
 export function dns1123LabelProblem(value: string): string | undefined {
-  if (value.length === 0) return 'must not be empty';
-  if (value.length > 63) return `must be at most 63 characters (has ${value.length})`;
-  if (!DNS1123_LABEL.test(value)) {
-    return 'must consist of lower-case letters, digits and "-", and start and end with a letter or digit (DNS-1123 label)';
-  }
-  return undefined;
+  return nameProblem(
+    value,
+    63,
+    DNS1123_LABEL,
+    'must consist of lower-case letters, digits and "-", and start and end with a letter or digit (DNS-1123 label)',
+  );
 }
 
 /** Returns why `value` is not a DNS-1123 subdomain (most object names), or undefined. */
 export function dns1123SubdomainProblem(value: string): string | undefined {
-  if (value.length === 0) return 'must not be empty';
-  if (value.length > 253) return `must be at most 253 characters (has ${value.length})`;
-  if (!DNS1123_SUBDOMAIN.test(value)) {
-    return 'must consist of lower-case letters, digits, "-" and ".", and start and end with a letter or digit (DNS-1123 subdomain)';
-  }
-  return undefined;
+  return nameProblem(
+    value,
+    253,
+    DNS1123_SUBDOMAIN,
+    'must consist of lower-case letters, digits, "-" and ".", and start and end with a letter or digit (DNS-1123 subdomain)',
+  );
 }
 
 /** Label and annotation keys: an optional DNS-1123 subdomain prefix and a name of at most 63 characters. */

@@ -13,10 +13,8 @@
 
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import { readFileSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { isResolved, objectId, resolveDoorProps, type ResolvedInput } from '../doors/shared';
 import type { SeaTunnelApplicationProps } from '../model/props';
-import { resolveApplication } from '../model/resolve';
 import type { ApplicationSpec } from '../model/spec';
 import { buildPlan, dependents, withJobOwner } from '../plan/build-plan';
 import type { ApplicationPlan, KubeObject } from '../plan/types';
@@ -69,13 +67,7 @@ export interface SeaTunnelApplicationPulumiOptions {
 export interface SeaTunnelApplicationArgs extends SeaTunnelApplicationProps, SeaTunnelApplicationPulumiOptions {}
 
 /** An application already resolved elsewhere (a deployment file, a test): used as is. */
-export interface ResolvedSeaTunnelApplicationArgs extends SeaTunnelApplicationPulumiOptions {
-  readonly spec: ApplicationSpec;
-}
-
-const isResolved = (
-  a: SeaTunnelApplicationArgs | ResolvedSeaTunnelApplicationArgs,
-): a is ResolvedSeaTunnelApplicationArgs => 'spec' in a && typeof a.spec === 'object' && !('image' in a);
+export interface ResolvedSeaTunnelApplicationArgs extends SeaTunnelApplicationPulumiOptions, ResolvedInput {}
 
 /**
  * Resolves and plans an application the way the component does (throws ConfigurationError with
@@ -87,16 +79,13 @@ export function planApplication(args: SeaTunnelApplicationArgs | ResolvedSeaTunn
     spec = args.spec;
   } else {
     const { provider: _p, customTimeouts: _t, baseDir, ...props } = args;
-    spec = resolveApplication(props, {
-      ids: 'derived',
-      readFile: (p) => readFileSync(resolvePath(baseDir ?? process.cwd(), p), 'utf8'),
-    });
+    spec = resolveDoorProps(props, baseDir);
   }
   return buildPlan(spec, { suspend: true });
 }
 
 /** Pulumi resource name of a plan object (the cdk8s construct uses the same ids). */
-export const childName = (o: { kind: string; metadata: { name: string } }): string => `${o.kind}-${o.metadata.name}`;
+export const childName: (o: { kind: string; metadata: { name: string } }) => string = objectId;
 
 /**
  * Resource args of a plan object: the object without apiVersion/kind (the typed resource classes

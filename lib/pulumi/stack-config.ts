@@ -13,9 +13,9 @@
 // relative paths inside a deployment file are relative to that file, as with the CLI. IDs are
 // derived: the same config always yields the same application ID, so `up` is repeatable.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileIncludeReader, readTextFile } from '../hocon/file-include';
+import { fileIncludeReader, filesRelativeTo, readTextFile } from '../hocon/file-include';
 import { readDeploymentOptions, type DeploymentInput } from '../model/deployment';
 import { ConfigurationError, type ValidationIssue } from '../model/issues';
 import { loadApplication } from '../model/load';
@@ -177,13 +177,13 @@ export function applicationFromStackConfig(config: StackJobConfig, ctx: StackCon
     return loadApplication(input, {
       ids: 'derived',
       defaults: template?.defaults,
-      readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(fileBase, p), 'utf8'),
+      readFile: filesRelativeTo(fileBase),
     });
   }
   const own = { ...config.application, ...(jobConfig !== undefined ? { jobConfig } : {}) } as SeaTunnelApplicationProps;
   const props = template ? template.application(own) : own;
   return resolveApplication(props, {
     ids: 'derived',
-    readFile: (p) => readFileSync(isAbsolute(p) ? p : resolve(baseDir, p), 'utf8'),
+    readFile: filesRelativeTo(baseDir),
   });
 }

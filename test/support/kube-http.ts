@@ -2,7 +2,9 @@
 // project's transport (lib/kube/transport.ts), which needs no ESM loading (Jest's globalSetup,
 // dev-cluster). This keeps the harness's shape: raw status and body, errors with the raw text.
 import * as fs from 'node:fs';
-import { KubeTransport, type Credentials, type HttpMethod } from '../../lib/kube/transport';
+import type { HttpMethod } from '../../lib/kube/api';
+import type { Credentials } from '../../lib/kube/connection';
+import { KubeTransport } from '../../lib/kube/transport';
 
 export interface KubeHttpAuth {
   server: string; // https://127.0.0.1:<port>

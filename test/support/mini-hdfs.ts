@@ -5,8 +5,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-const REPO = path.resolve(__dirname, '..', '..');
+import { installedHome } from '../../tools/local-stack/installed-home';
 
 export interface MiniHdfs {
   /** `hdfs://127.0.0.1:<port>` */
@@ -16,19 +15,8 @@ export interface MiniHdfs {
   stop(): Promise<void>;
 }
 
-function hdfsHome(): string {
-  const out = execFileSync('bash', [path.join(REPO, 'tools', 'hdfs', 'install.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const home = out.trim().split('\n').pop() ?? '';
-  if (!fs.existsSync(path.join(home, '.complete')))
-    throw new Error(`tools/hdfs/install.sh did not produce a home (${home})`);
-  return home;
-}
-
 export async function startMiniHdfs(baseDir: string, timeoutMs = 120_000): Promise<MiniHdfs> {
-  const home = hdfsHome();
+  const home = installedHome('hdfs');
   fs.mkdirSync(baseDir, { recursive: true });
   const classpath = `${home}/classes:${home}/lib/*`;
   // MiniDFSCluster empties its own directory when it formats: the log and client files stay beside it.

@@ -101,3 +101,31 @@ export function runningPodStatus(
     ],
   };
 }
+
+/** The status of a Pod whose main container ended for good: phase Succeeded or Failed by its exit code. */
+export function terminalPodStatus(
+  c: Pick<ContainerRunState, 'name' | 'image' | 'restartCount'>,
+  terminated: ContainerStateTerminated,
+  now: string,
+): PodStatus {
+  return {
+    phase: terminated.exitCode === 0 ? 'Succeeded' : 'Failed',
+    conditions: ['Ready', 'ContainersReady'].map((type) => ({
+      type,
+      status: 'False',
+      reason: 'PodCompleted',
+      lastTransitionTime: now,
+    })),
+    containerStatuses: [
+      {
+        name: c.name,
+        ready: false,
+        restartCount: c.restartCount,
+        image: c.image,
+        imageID: '',
+        started: false,
+        state: { terminated },
+      },
+    ],
+  };
+}

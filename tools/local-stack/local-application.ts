@@ -3,13 +3,12 @@
 // bundle as the master's container, and the SeaTunnel engine home from tools/seatunnel. Used by
 // the engine tier and by `npm run example`.
 
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packageRoot } from '../../lib/cli/io';
 import { DEFAULT_RUNTIME_IMAGE } from '../../lib/model/resolve';
 import { RUNTIME_IMAGE_DIR } from '../../lib/plan/steps/runtime';
+import { installedHome } from './installed-home';
 import { ensureBundle } from './runtime-bundle';
 import type { KubeHttp } from '../../test/support/kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
@@ -18,18 +17,9 @@ import { ServiceNetwork } from './service-network';
 import { localAddressBlock } from './pod-addresses';
 import { randomInt } from 'node:crypto';
 
-const REPO = packageRoot();
-
 /** The SeaTunnel home assembled by tools/seatunnel/install.sh (installed first if missing). */
 export function seatunnelHome(): string {
-  const out = execFileSync('bash', [path.join(REPO, 'tools', 'seatunnel', 'install.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const home = out.trim().split('\n').pop() ?? '';
-  if (!fs.existsSync(path.join(home, '.complete')))
-    throw new Error(`tools/seatunnel/install.sh did not produce a home (${home})`);
-  return home;
+  return installedHome('seatunnel');
 }
 
 /**

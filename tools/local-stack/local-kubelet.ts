@@ -5,9 +5,9 @@
 // run real Zeta processes, while everything else about the Pods is real Kubernetes.
 //
 // What a container sees, emulated:
-//   - volumes: ConfigMap/Secret (whole or by item, and subPath mounts), emptyDir, PVC (a local
-//     directory per claim), materialised under a per-Pod root; every mountPath in the command,
-//     the args and the environment is rewritten to its local directory;
+//   - volumes (container-setup.ts): ConfigMap/Secret (whole or by item, and subPath mounts),
+//     emptyDir, PVC (a local directory per claim), materialised under a per-Pod root; every
+//     mountPath in the command, the args and the environment is rewritten to its local directory;
 //   - images: a map from image name to local directories standing in for paths inside the image;
 //   - environment: literals, downward API (metadata.name/namespace/uid, status.podIP), Secret and
 //     ConfigMap keys, envFrom, the kubelet's $(VAR) and $$ expansion in env values, command and
@@ -33,47 +33,34 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type {
-  ConfigMap,
-  Container,
-  ContainerStateTerminated,
-  Pod,
-  PodSpec,
-  PodStatus,
-  Secret,
-} from 'kubernetes-types/core/v1';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
-import type { KubeHttp } from '../../test/support/kube-http';
-import { resolverEnv } from './cluster-dns';
+import type { ContainerStateTerminated, Pod, PodStatus } from 'kubernetes-types/core/v1';
 import { ContainerProber } from './container-probes';
-import { restartBackoffMs, runningPodStatus, shouldRestart, terminatedState } from './container-status';
-import { kubeletExpand } from './kubelet-expansion';
+import {
+  type ContainerSetupOptions,
+  materializeVolumes,
+  type PreparedRun,
+  prepareContainer,
+  serviceAccountKubeconfig,
+  type StoredPod,
+} from './container-setup';
+import {
+  restartBackoffMs,
+  runningPodStatus,
+  shouldRestart,
+  terminalPodStatus,
+  terminatedState,
+} from './container-status';
 import { clusterPodIp, localAddressBlock } from './pod-addresses';
+import { SyncLoop } from './sync-loop';
 import { appendCriText, containerLogFile, CriLogWriter, KubeletLogServer, readCriText } from './kubelet-log-server';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 
-/** A Pod as the API server stores it: name, namespace, uid and spec are always there. */
-type StoredPod = Pod & { metadata: ObjectMeta & { name: string; namespace: string; uid: string }; spec: PodSpec };
-
-export interface LocalKubeletOptions {
-  /** Admin client of the API server. */
-  readonly admin: KubeHttp;
-  /** For the kubeconfig handed to Pods that mount a token. */
-  readonly server: string;
-  readonly caData: string;
+export interface LocalKubeletOptions extends ContainerSetupOptions {
   readonly namespace: string;
   /** Where Pod roots and logs go. */
   readonly dir: string;
-  /** Image name → { path inside the image → local directory }. */
-  readonly images: Readonly<Record<string, Readonly<Record<string, string>>>>;
-  /** Claim name → local directory standing in for the volume. */
-  readonly persistentVolumes?: Readonly<Record<string, string>>;
   /** Loopback addresses to hand out as Pod IPs. @default 127.0.0.2 … 127.0.0.250 */
   readonly podIps?: readonly string[];
-  /** Extra environment for every container (e.g. the engine's REST host seam). */
-  readonly extraEnv?: (pod: StoredPod, podIp: string) => Record<string, string>;
-  /** The cluster DNS stand-in's hosts file (ServiceNetwork.hostsFile) that containers resolve through. */
-  readonly hostsFile?: string;
   /** PEM certificate, key and CA of the container-log endpoint (kubelet-log-server.ts); without them Pod logs are only on disk. */
   readonly kubeletTls?: { readonly cert: string; readonly key: string; readonly ca: string };
   /** Sync period. @default 150 ms */
@@ -109,15 +96,13 @@ interface RunningPod {
   lastStatus?: PodStatus;
 }
 
-type PreparedRun = Awaited<ReturnType<LocalKubelet['prepare']>>;
-
 const lifecycleOf = (pod: Pod): string | undefined => pod.metadata?.annotations?.[KWOK_LIFECYCLE_ANNOTATION];
 
 export class LocalKubelet {
   private readonly pods = new Map<string, RunningPod>();
   private readonly freeIps: string[];
-  private timer?: NodeJS.Timeout;
-  private syncing = false;
+  private readonly loop: SyncLoop;
+  /** Set by stop(): exits then restart nothing. */
   private stopped = false;
   private readonly logServer?: KubeletLogServer;
   /** Errors met while starting Pods (shown by tests on failure). */
@@ -131,31 +116,22 @@ export class LocalKubelet {
         ...opts.kubeletTls,
         find: (ns, pod, container) => this.containerLog(ns, pod, container),
       });
+    this.loop = new SyncLoop(
+      () => this.sync(),
+      opts.periodMs ?? 150,
+      (l) => this.note(l),
+    );
   }
 
   start(): this {
-    const tick = async () => {
-      if (this.stopped) return;
-      if (!this.syncing) {
-        this.syncing = true;
-        try {
-          await this.sync();
-        } catch (e) {
-          this.note(`sync failed: ${(e as Error).message}`);
-        } finally {
-          this.syncing = false;
-        }
-      }
-      if (!this.stopped) this.timer = setTimeout(() => void tick(), this.opts.periodMs ?? 150);
-    };
-    void tick();
+    this.loop.start();
     return this;
   }
 
   /** Stops every process (SIGTERM, then SIGKILL) and the sync loop. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    await this.loop.stop();
     for (const p of this.pods.values()) p.prober?.stop();
     await Promise.all([...this.pods.values()].map((p) => this.kill(p, 5)));
     await this.logServer?.close();
@@ -321,17 +297,17 @@ export class LocalKubelet {
     this.pods.set(uid, p);
     fs.mkdirSync(root, { recursive: true });
     try {
-      const volumes = await this.materializeVolumes(pod, root);
-      const token = await this.serviceAccountKubeconfig(pod, root);
+      const volumes = await materializeVolumes(this.opts, pod, root);
+      const sandbox = { root, volumes, ip, kubeconfig: await serviceAccountKubeconfig(this.opts, pod, root) };
       for (const init of pod.spec.initContainers ?? []) {
-        const run = await this.prepare(pod, init, volumes, ip, token);
+        const run = await prepareContainer(this.opts, pod, init, sandbox);
         const r = spawnSync(run.argv[0], run.argv.slice(1), { env: run.env, cwd: run.cwd, encoding: 'utf8' });
         appendCriText(containerLogFile(root, init.name), 'stdout', r.stdout ?? '');
         appendCriText(containerLogFile(root, init.name), 'stderr', r.stderr ?? '');
         if (r.status !== 0)
           throw new Error(`init container ${init.name} exited ${r.status}: ${r.stderr || r.error?.message}`);
       }
-      p.run = await this.prepare(pod, pod.spec.containers[0], volumes, ip, token);
+      p.run = await prepareContainer(this.opts, pod, pod.spec.containers[0], sandbox);
       this.launch(pod, p);
       if (this.logServer) await this.logServer.advertise(this.opts.admin, pod.spec.nodeName!);
       await p.reporting;
@@ -434,27 +410,9 @@ export class LocalKubelet {
   ): Promise<void> {
     const now = new Date().toISOString();
     const terminated = terminatedState(code, signal, undefined, now, message);
-    const exitCode = terminated.exitCode;
-    await this.patchStatus(pod, {
-      phase: exitCode === 0 ? 'Succeeded' : 'Failed',
-      conditions: ['Ready', 'ContainersReady'].map((type) => ({
-        type,
-        status: 'False',
-        reason: 'PodCompleted',
-        lastTransitionTime: now,
-      })),
-      containerStatuses: [
-        {
-          name: container,
-          ready: false,
-          restartCount: this.pods.get(pod.metadata.uid)?.restartCount ?? 0,
-          image: pod.spec.containers[0].image ?? '',
-          imageID: '',
-          started: false,
-          state: { terminated },
-        },
-      ],
-    });
+    const restartCount = this.pods.get(pod.metadata.uid)?.restartCount ?? 0;
+    const image = pod.spec.containers[0].image ?? '';
+    await this.patchStatus(pod, terminalPodStatus({ name: container, image, restartCount }, terminated, now));
   }
 
   private async patchStatus(pod: StoredPod, status: PodStatus): Promise<void> {
@@ -465,170 +423,4 @@ export class LocalKubelet {
       { contentType: 'application/merge-patch+json', accept: [404] },
     );
   }
-
-  /** Volume name → local path (a directory, or the volume's files). */
-  private async materializeVolumes(pod: StoredPod, root: string): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    const ns = encodeURIComponent(pod.metadata.namespace);
-    for (const v of pod.spec.volumes ?? []) {
-      const dir = path.join(root, 'volumes', v.name);
-      fs.mkdirSync(dir, { recursive: true });
-      const source = v.secret
-        ? { kind: 'secrets' as const, name: v.secret.secretName, items: v.secret.items }
-        : v.configMap
-          ? { kind: 'configmaps' as const, name: v.configMap.name, items: v.configMap.items }
-          : undefined;
-      if (source) {
-        const { name } = source;
-        if (!name) throw new Error(`volume ${v.name}: no ${source.kind === 'secrets' ? 'secretName' : 'name'}`);
-        const obj = await this.opts.admin.call<ConfigMap | Secret>(
-          'GET',
-          `/api/v1/namespaces/${ns}/${source.kind}/${encodeURIComponent(name)}`,
-        );
-        const data = dataOf(obj, source.kind === 'secrets');
-        const items = source.items ?? Object.keys(data).map((k) => ({ key: k, path: k }));
-        for (const it of items) {
-          if (!(it.key in data)) throw new Error(`volume ${v.name}: key ${it.key} not in ${name}`);
-          fs.mkdirSync(path.dirname(path.join(dir, it.path)), { recursive: true });
-          fs.writeFileSync(path.join(dir, it.path), data[it.key]);
-        }
-      } else if (v.persistentVolumeClaim) {
-        const local = this.opts.persistentVolumes?.[v.persistentVolumeClaim.claimName];
-        if (!local)
-          throw new Error(`volume ${v.name}: no local directory for claim ${v.persistentVolumeClaim.claimName}`);
-        fs.mkdirSync(local, { recursive: true });
-        out.set(v.name, local);
-        continue;
-      }
-      out.set(v.name, dir);
-    }
-    return out;
-  }
-
-  private async serviceAccountKubeconfig(pod: StoredPod, root: string): Promise<string | undefined> {
-    if (pod.spec.automountServiceAccountToken === false) return undefined;
-    const sa = pod.spec.serviceAccountName ?? 'default';
-    const ns = pod.metadata.namespace;
-    const res = await this.opts.admin.call<{ status: { token: string } }>(
-      'POST',
-      `/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(sa)}/token`,
-      {
-        apiVersion: 'authentication.k8s.io/v1',
-        kind: 'TokenRequest',
-        spec: {
-          expirationSeconds: 3600,
-          boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name, uid: pod.metadata.uid },
-        },
-      },
-    );
-    const file = path.join(root, 'serviceaccount.kubeconfig');
-    const b64 = (s: string) => Buffer.from(s).toString('base64');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [
-          { name: 'local', cluster: { server: this.opts.server, 'certificate-authority-data': b64(this.opts.caData) } },
-        ],
-        users: [{ name: sa, user: { token: res.status.token } }],
-        contexts: [{ name: sa, context: { cluster: 'local', user: sa, namespace: ns } }],
-        'current-context': sa,
-      }),
-    );
-    return file;
-  }
-
-  /** The argv, environment and working directory of one container, with paths mapped to local ones. */
-  private async prepare(pod: StoredPod, c: Container, volumes: Map<string, string>, ip: string, kubeconfig?: string) {
-    const root = path.join(this.opts.dir, `${pod.metadata.name}-${pod.metadata.uid.slice(0, 8)}`);
-    // Mounts: mountPath → local path (subPath mounts point at the file inside the volume).
-    const mounts: Array<[string, string]> = [];
-    for (const m of c.volumeMounts ?? []) {
-      const base = volumes.get(m.name);
-      if (!base) throw new Error(`container ${c.name}: mount of unknown volume ${m.name}`);
-      mounts.push([m.mountPath, m.subPath ? path.join(base, m.subPath) : base]);
-    }
-    for (const [inImage, local] of Object.entries((c.image && this.opts.images[c.image]) || {}))
-      mounts.push([inImage, local]);
-    mounts.sort((a, b) => b[0].length - a[0].length);
-    const mapPath = (value: string) =>
-      value.replace(/(^|[=:,\s])(\/[^:=,\s]*)/g, (all, lead: string, p: string) => {
-        for (const [from, to] of mounts) {
-          if (p === from || p.startsWith(`${from}/`)) return lead + to + p.slice(from.length);
-        }
-        return all;
-      });
-
-    const env: Record<string, string> = {};
-    const ns = encodeURIComponent(pod.metadata.namespace);
-    const read = async (kind: 'configmaps' | 'secrets', name = '') =>
-      this.opts.admin
-        .request<ConfigMap | Secret>('GET', `/api/v1/namespaces/${ns}/${kind}/${encodeURIComponent(name)}`)
-        .then((r) => (r.status === 200 ? r.body : undefined));
-    const decode = (obj: ConfigMap | Secret | undefined, secret: boolean): Record<string, string> =>
-      obj ? dataOf(obj, secret) : {};
-    for (const from of c.envFrom ?? []) {
-      const secret = Boolean(from.secretRef);
-      const data = decode(
-        await read(secret ? 'secrets' : 'configmaps', (from.secretRef ?? from.configMapRef)?.name),
-        secret,
-      );
-      for (const [k, v] of Object.entries(data)) env[`${from.prefix ?? ''}${k}`] = v;
-    }
-    // The kubelet's rules exactly ($$ → $, $(VAR) → its value so far): see kubelet-expansion.ts.
-    const expand = (s: string) => kubeletExpand(s, env);
-    for (const e of c.env ?? []) {
-      if (e.value !== undefined) env[e.name] = expand(e.value);
-      else if (e.valueFrom?.fieldRef) {
-        const f = e.valueFrom.fieldRef.fieldPath;
-        env[e.name] =
-          f === 'status.podIP'
-            ? ip
-            : f === 'metadata.name'
-              ? pod.metadata.name
-              : f === 'metadata.namespace'
-                ? pod.metadata.namespace
-                : f === 'metadata.uid'
-                  ? pod.metadata.uid
-                  : '';
-      } else if (e.valueFrom?.secretKeyRef || e.valueFrom?.configMapKeyRef) {
-        const secret = Boolean(e.valueFrom.secretKeyRef);
-        const ref = (e.valueFrom.secretKeyRef ?? e.valueFrom.configMapKeyRef)!;
-        const data = decode(await read(secret ? 'secrets' : 'configmaps', ref.name), secret);
-        if (ref.key in data) env[e.name] = data[ref.key];
-        else if (!ref.optional) throw new Error(`container ${c.name}: ${e.name} needs key ${ref.key} of ${ref.name}`);
-      }
-    }
-    for (const k of Object.keys(env)) env[k] = mapPath(env[k]);
-    const argv = [...(c.command ?? []), ...(c.args ?? [])].map((a: string) => mapPath(expand(a)));
-    if (argv.length === 0) throw new Error(`container ${c.name}: no command (image entrypoints are not emulated)`);
-    const resolver = this.opts.hostsFile ? resolverEnv(this.opts.hostsFile, env) : undefined;
-    const full: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: root,
-      ...(process.env.JAVA_HOME ? { JAVA_HOME: process.env.JAVA_HOME } : {}),
-      ...env,
-      ...resolver?.env,
-      // Bind JVMs to this Pod's loopback address only (and resolve through the cluster DNS stand-in).
-      JAVA_TOOL_OPTIONS: [
-        `-Dhazelcast.local.localAddress=${ip} -Dhazelcast.socket.bind.any=false`,
-        resolver?.javaOptions,
-      ]
-        .filter(Boolean)
-        .join(' '),
-      ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}),
-      ...(this.opts.extraEnv?.(pod, ip) ?? {}),
-    };
-    const cwd = c.workingDir ? mapPath(c.workingDir) : root;
-    return { argv, env: full, cwd: fs.existsSync(cwd) ? cwd : root, mapPath };
-  }
-}
-
-/** A ConfigMap's data, or a Secret's decoded. */
-function dataOf(obj: ConfigMap | Secret, secret: boolean): Record<string, string> {
-  const data = obj.data ?? {};
-  return secret
-    ? Object.fromEntries(Object.entries(data).map(([k, b]) => [k, Buffer.from(b, 'base64').toString('utf8')]))
-    : data;
 }

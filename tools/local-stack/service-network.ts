@@ -13,6 +13,7 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1';
 import type { KubeHttp } from '../../test/support/kube-http';
 import { baseHosts, clusterHosts, hostsFileText, writeHostsFile } from './cluster-dns';
 import { ServiceProxy } from './service-proxy';
+import { SyncLoop } from './sync-loop';
 
 export interface ServiceNetworkOptions {
   readonly admin: KubeHttp;
@@ -30,9 +31,7 @@ export class ServiceNetwork {
   readonly hostsFile: string;
   private readonly proxy: ServiceProxy;
   private readonly base = baseHosts();
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
-  private current?: Promise<void>;
+  private readonly loop: SyncLoop;
   /** Errors met while syncing (shown by tests on failure). */
   readonly errors: string[] = [];
 
@@ -42,23 +41,20 @@ export class ServiceNetwork {
     fs.mkdirSync(path.dirname(opts.hostsFile), { recursive: true });
     // Pods may start before the first sync: they find at least this machine's names.
     writeHostsFile(opts.hostsFile, hostsFileText(this.base, new Map()));
+    this.loop = new SyncLoop(
+      () => this.sync(),
+      opts.periodMs ?? 250,
+      (l) => this.note(l),
+    );
   }
 
   start(): this {
-    const tick = async () => {
-      if (this.stopped) return;
-      this.current = this.sync().catch((e) => this.note(`sync failed: ${(e as Error).message}`));
-      await this.current;
-      if (!this.stopped) this.timer = setTimeout(() => void tick(), this.opts.periodMs ?? 250);
-    };
-    void tick();
+    this.loop.start();
     return this;
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.current;
+    await this.loop.stop();
     this.proxy.close();
   }
 

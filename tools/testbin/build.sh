@@ -165,17 +165,26 @@ build_kubernetes_oldest() {
   finish_component "$out" "$t0"
 }
 
+# Prepares the wrapper module <name> (tools/testbin/<name>/go.mod.in, <version> for @<placeholder>@)
+# and builds its command <pkg> into <out>/bin/<name>, stripped, with trimmed paths. Prints the
+# module directory.
+build_module_command() {
+  local name="$1" placeholder="$2" version="$3" out="$4" pkg="$5"
+  step "$name: prepare wrapper module for $pkg@$version"
+  local mod; mod="$(prepare_module "$name" "$HERE/$name/go.mod.in" "$placeholder" "$version")"
+  step "$name: go mod tidy"
+  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
+  step "$name: compile"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
+  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/$name" "$pkg")
+  echo "$mod"
+}
+
 build_etcd() {
   local out; out="$(dir_etcd)"
   [[ -f "$out/.complete" ]] && { log "etcd $ETCD_VERSION cached at $out"; return; }
   local t0=$SECONDS
-  step "etcd: prepare wrapper module for go.etcd.io/etcd/server/v3@$ETCD_VERSION"
-  local mod; mod="$(prepare_module etcd "$HERE/etcd/go.mod.in" ETCD_VERSION "$ETCD_VERSION")"
-  step "etcd: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "etcd: compile"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/etcd" go.etcd.io/etcd/server/v3)
+  local mod; mod="$(build_module_command etcd ETCD_VERSION "$ETCD_VERSION" "$out" go.etcd.io/etcd/server/v3)"
   step "etcd: verify the version"
   "$out.tmp/bin/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION#v}" || { log "unexpected etcd --version"; false; }
   cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
@@ -186,13 +195,7 @@ build_kwok() {
   local out; out="$(dir_kwok)"
   [[ -f "$out/.complete" ]] && { log "kwok $KWOK_VERSION cached at $out"; return; }
   local t0=$SECONDS
-  step "kwok: prepare wrapper module for sigs.k8s.io/kwok@$KWOK_VERSION"
-  local mod; mod="$(prepare_module kwok "$HERE/kwok/go.mod.in" KWOK_VERSION "$KWOK_VERSION")"
-  step "kwok: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "kwok: compile"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/kwok" sigs.k8s.io/kwok/cmd/kwok)
+  local mod; mod="$(build_module_command kwok KWOK_VERSION "$KWOK_VERSION" "$out" sigs.k8s.io/kwok/cmd/kwok)"
   step "kwok: copy the default stages from the module cache"
   local src; src="$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage"
   [[ -d "$src" ]] || { log "stage directory $src not found"; false; }

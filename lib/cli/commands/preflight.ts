@@ -1,7 +1,6 @@
 // `seatunnel-app preflight` (and `submit --dry-run`): every problem that would stop the
 // application, found before anything is created, one line each; exit 4 when there is any.
 
-import { buildPlan } from '../../plan/build-plan';
 import type { ApplicationPlan } from '../../plan/types';
 import type { Kube } from '../../kube';
 import { runPreflight } from '../../submit/admit/preflight';
@@ -10,7 +9,7 @@ import { serverDependentUse, type ServerSupport } from '../../submit/admit/serve
 import type { ParsedArgs } from '../args';
 import { connectKube, readServerSupport } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
-import { loadFromArgs } from '../load';
+import { planFromArgs } from '../load';
 import type { Output } from '../output';
 
 export function preflightLines(r: PreflightReport): string[] {
@@ -49,9 +48,7 @@ export async function reportPreflight(
 }
 
 export async function preflightCommand(args: ParsedArgs, out: Output): Promise<number> {
-  const { spec, deploymentFile, warnings } = loadFromArgs(args, 'random');
-  for (const w of warnings) out.warn(w);
-  const plan = buildPlan(spec, { suspend: true });
+  const { spec, plan, deploymentFile } = planFromArgs(args, out);
   const kube = await connectKube(spec.kubeconfig, deploymentFile);
   try {
     return await reportPreflight(kube, plan, out, await readServerSupport(kube, serverDependentUse(spec)));

@@ -2,21 +2,18 @@
 // dependents (owned by the Job, in parallel), start it; print `Application ID:` and `Job ID:`.
 // Returns at once unless --wait. --dry-run runs the preflight instead and creates nothing.
 
-import { buildPlan } from '../../plan/build-plan';
 import { describeRef } from '../../kube';
 import { serverDependentUse } from '../../submit/admit/server-support';
 import { submitApplication, SubmitError } from '../../submit/act/submit';
 import type { ParsedArgs } from '../args';
 import { connectKube, readServerSupport, requireSupportedServer } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
-import { loadFromArgs } from '../load';
+import { planFromArgs } from '../load';
 import type { Output } from '../output';
 import { waitAndReport } from './status';
 
 export async function submitCommand(args: ParsedArgs, out: Output): Promise<number> {
-  const { spec, deploymentFile, warnings } = loadFromArgs(args, 'random');
-  for (const w of warnings) out.warn(w);
-  const plan = buildPlan(spec, { suspend: true });
+  const { spec, plan, deploymentFile } = planFromArgs(args, out);
   const kube = await connectKube(spec.kubeconfig, deploymentFile);
   try {
     if (args.dryRun) {

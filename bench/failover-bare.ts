@@ -1,0 +1,129 @@
+// bench/failover's baseline: the same engine files (2 masters + 2 workers) started directly as
+// processes on loopback addresses; the active master gets SIGTERM (what the kubelet sends a deleted
+// Pod), the job is polled through the standby's REST, and the lost master is started again as soon
+// as it has exited, as the StatefulSet and the kubelet do for the HA application.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { resolveApplication } from '../lib/model/resolve';
+import { seatunnelHome } from '../tools/local-stack/local-application';
+import { BareZeta, httpCall } from './bare-zeta';
+import { ACTIVE, checkpointFiles, CLAIM, counted, engineFile, JOB, READ_TIMEOUT_MS, SETTLE_MS } from './failover-trial';
+import type { Masters, SetUp } from './failover-trial';
+import { sleep, until } from './harness';
+
+/**
+ * BENCH_FAILOVER_BARE_RESTART=after-recovery starts bare Zeta's lost master only once the job is
+ * RUNNING again, as this bench did before: its survivor then restores the job with the cores to
+ * itself, while the HA application's replacement Pod starts at once.
+ */
+export const RESTART_AFTER_RECOVERY = process.env.BENCH_FAILOVER_BARE_RESTART === 'after-recovery';
+
+export async function startBareZeta(dir: string): Promise<SetUp> {
+  const home = seatunnelHome();
+  const checkpoints = path.join(dir, 'bare-checkpoints');
+  fs.mkdirSync(checkpoints, { recursive: true });
+  const spec = resolveApplication({
+    name: 'bare-failover',
+    image: 'apache/seatunnel:2.3.8',
+    jobConfig: JSON.stringify(JOB),
+    seatunnelHome: home,
+    workerCount: 2,
+    workerSlots: 2,
+    workerMemoryMb: 640,
+    masterMemoryMb: 640,
+    haEnabled: true,
+    haMasters: 2,
+    haBackupCount: 1,
+    checkpointPvc: CLAIM,
+    runtimeFiles: { engine: { content: engineFile(checkpoints) } },
+  });
+  const masters = ['127.0.3.1', '127.0.3.2'];
+  const workers = ['127.0.3.3', '127.0.3.4'];
+  const zeta = new BareZeta(spec, path.join(dir, 'bare'), masters);
+  // Where each member's current log begins (a restarted master appends to its file).
+  const since = new Map<string, number>();
+  const start = (role: 'master' | 'worker', ip: string) => {
+    since.set(ip, fs.existsSync(zeta.logFile(ip)) ? fs.statSync(zeta.logFile(ip)).size : 0);
+    zeta.start(role, ip);
+  };
+  const restartedAt = new Map<string, number>();
+  const restart = (ip: string) => {
+    start('master', ip);
+    restartedAt.set(ip, Date.now());
+  };
+  const currentLog = (ip: string) =>
+    fs.existsSync(zeta.logFile(ip)) ? fs.readFileSync(zeta.logFile(ip), 'utf8').slice(since.get(ip) ?? 0) : '';
+  const ready = (ip: string) =>
+    httpCall(ip, spec.master.port, 'GET', '/hazelcast/health/ready', undefined, 1000).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+  try {
+    for (const ip of masters) start('master', ip);
+    for (const ip of workers) start('worker', ip);
+    await zeta.waitWorkers(masters[0], 2);
+    const jobId = (
+      JSON.parse(
+        await zeta.rest(masters[0], 'POST', '/submit-job?jobName=bare-failover', JSON.stringify(JOB), 120_000),
+      ) as { jobId: string }
+    ).jobId;
+    let standby = masters[1];
+    const status = async (ip: string) => {
+      try {
+        return (
+          JSON.parse(await zeta.rest(ip, 'GET', `/job-info/${jobId}`, undefined, READ_TIMEOUT_MS)) as {
+            jobStatus?: string;
+          }
+        ).jobStatus;
+      } catch {
+        return undefined;
+      }
+    };
+    await until('the bare job RUNNING', 240_000, async () => (await status(masters[0])) === 'RUNNING');
+    await until('a first bare checkpoint', 60_000, () => checkpointFiles(checkpoints, jobId) > 0);
+    const m: Masters = {
+      active: () => until('an active bare master', 60_000, () => masters.find((ip) => ACTIVE.test(currentLog(ip)))),
+      lose: async (ip) => {
+        standby = masters.find((x) => x !== ip)!;
+        restartedAt.delete(ip);
+        // A supervisor's restart: the replacement starts while the survivor restores the job.
+        void zeta.stopMember(ip, 'SIGTERM').then(() => {
+          if (!RESTART_AFTER_RECOVERY) restart(ip);
+        });
+      },
+      jobStatus: () => status(standby),
+      survivorLogs: (ip) => masters.filter((x) => x !== ip).map(currentLog),
+      replaced: async (ip) => {
+        if (RESTART_AFTER_RECOVERY) {
+          await until(`bare master ${ip} gone`, 60_000, () => !zeta.running(ip));
+          restart(ip);
+        }
+        await until(`bare master ${ip} restarted`, 60_000, () => restartedAt.get(ip));
+        await until(`bare master ${ip} ready again`, 180_000, () => ready(ip));
+        return restartedAt.get(ip);
+      },
+    };
+    return {
+      name: 'bare Zeta',
+      masters: m,
+      jobId,
+      settle: async () => {
+        await until(
+          'the bare job RUNNING',
+          120_000,
+          async () => (await status(masters[0])) === 'RUNNING' && (await status(masters[1])) === 'RUNNING',
+        );
+        await sleep(SETTLE_MS);
+      },
+      finish: async () => {
+        const rows = counted(workers.map((ip) => fs.readFileSync(zeta.logFile(ip), 'utf8')));
+        zeta.killAll();
+        return rows;
+      },
+    };
+  } catch (e) {
+    zeta.killAll();
+    throw e;
+  }
+}
