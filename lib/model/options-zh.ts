@@ -37,6 +37,8 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     'worker Pod 拉取镜像失败（`ErrImagePull`、`ImagePullBackOff`）多久后使应用失败：kubelet 会在 10、20、40 秒后重试拉取，默认值让镜像仓库的短暂故障经过两三次重试即可恢复。`InvalidImageName`、`ErrImageNeverPull`（拉取策略为 `Never` 且节点上没有该镜像）与 `CreateContainerConfigError` 仍立即失败；0 表示任何拉取错误都立即失败。必须小于 `application.startup-timeout-millis`。',
   apiOutageToleranceMillis:
     'Kubernetes API server 不可达（控制面升级或重启、节点与 API 之间的网络中断）多久后，运行时以 `ApiUnavailable` 放弃。在此期间作业继续运行：运行时会重试其 watch、读取和写入，API 恢复应答后状态注解与事件会补上；在中断期间结束的作业按其实际结果结束。Kubernetes 本身在这种中断期间也会让工作负载继续运行，因此默认值为 15 分钟。',
+  nodeLossTolerationSeconds:
+    '应用的每个 Pod 在其所在节点失去响应（`node.kubernetes.io/unreachable`）或未就绪（`node.kubernetes.io/not-ready`）后还能在该节点上保留多久，之后由 Kubernetes 驱逐——即这两个 NoExecute 污点的 `tolerationSeconds`；Pod 未声明时为 300 秒。节点控制器在其宽限期（默认 50 秒）之后才发现节点失联，因此位于失联节点上的 worker 约在失联 80 秒后被放弃，而不是 350 秒：在 `application.ha.worker-failure-policy = replace` 下被替换，否则应用失败；失联的协调器会在其他节点上重新启动。失联的 HA master 在其 Pod 对象消失之前不会被替换（StatefulSet 每个名字至多保留一个 Pod）：做法见 docs/zh/ha.md。`kubernetes.master.tolerations` / `kubernetes.worker.tolerations` 中针对这两个污点之一的容忍优先。',
   haEnabled: `高可用（SeaTunnel #12886）：Zeta master 以 \`application.ha.masters\` 个 Pod 的 StatefulSet 运行在稳定的 ClusterIP Service 之后，Job 的 Pod 运行协调器（coordinator），它被替换后仍能接管。需要至少 ${HA_LIMITS.minMasters} 个 master、至少为 ${HA_LIMITS.minBackupCount} 的 backup-count，以及所有 master 都能访问的 checkpoint 存储（docs/zh/ha.md）。`,
   haMasters: `HA 模式下的 Zeta master 数量；至少 ${HA_LIMITS.minMasters} 个。SeaTunnel 尚无已发布的对应配置项（#12886 要求"至少两个 master 副本"）。`,
   haBackupCount: `HA 模式下写入引擎文件的 \`seatunnel.engine.backup-count\`；至少为 ${HA_LIMITS.minBackupCount}，且小于 master 数量。Zeta 2.3.8 并不读取它（其 map 使用 Hazelcast 自身的 1 个备份）；更新的引擎会读取。`,

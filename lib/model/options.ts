@@ -537,6 +537,18 @@ export const OPTIONS: OptionRegistry = {
     description:
       'Tolerations of the master Pod: a HOCON array of `{ key, operator, value, effect, toleration-seconds }`, or `key=value:Effect,key:Effect` (operator Exists when there is no "="). SeaTunnel publishes that tolerations are configurable; the names are ours.',
   },
+  nodeLossTolerationSeconds: {
+    key: 'kubernetes.node-loss-toleration-seconds',
+    type: 'int',
+    default: 30,
+    min: 0,
+    max: 3600,
+    unit: 's',
+    origin: 'ours',
+    coerce: asInteger,
+    description:
+      "How long every Pod of the application stays bound to a node that stopped answering (`node.kubernetes.io/unreachable`) or is not ready (`node.kubernetes.io/not-ready`) before Kubernetes evicts it — the `tolerationSeconds` of those two NoExecute taints, 300 s when a Pod says nothing. The node controller notices a silent node after its grace period (50 s by default), so a worker on a lost node is given up about 80 s after the loss instead of 350 s: replaced under `application.ha.worker-failure-policy = replace`, else the application fails; a lost coordinator is started again elsewhere. A lost HA master is not replaced until its Pod object is gone (a StatefulSet keeps at most one Pod per name): docs/ha.md says how. A toleration for either taint in `kubernetes.master.tolerations` / `kubernetes.worker.tolerations` wins.",
+  },
   workerTolerations: {
     key: 'kubernetes.worker.tolerations',
     type: 'list',

@@ -252,6 +252,11 @@ export interface SeaTunnelApplicationProps {
    * (`ApiUnavailable`); the job keeps running meanwhile (docs/runtime.md). @default 900000
    */
   readonly apiOutageToleranceMillis?: number;
+  /**
+   * `tolerationSeconds` of the not-ready and unreachable NoExecute taints on every Pod: how long
+   * a Pod stays bound to a lost node before it is evicted (docs/ha.md). @default 30
+   */
+  readonly nodeLossTolerationSeconds?: number;
   /** High availability: masters as a StatefulSet behind a ClusterIP Service, the Job runs the coordinator (docs/ha.md). @default false */
   readonly haEnabled?: boolean;
   /** Number of masters with HA. Must be at least 2. @default 2 */

@@ -62,6 +62,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
     ...resolveStartupBudgets(r),
     finishedJobRetentionSeconds: r.int('finishedJobRetentionSeconds'),
     apiOutageToleranceMillis: r.int('apiOutageToleranceMillis'),
+    nodeLossTolerationSeconds: r.int('nodeLossTolerationSeconds'),
     ...mounts,
     env: resolveEnvVars(r),
     envFrom: resolveEnvFrom(r),

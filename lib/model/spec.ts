@@ -138,6 +138,7 @@ export interface ApplicationSpec {
   readonly scaleUpGraceMillis: number;
   readonly imagePullRetryMillis: number;
   readonly apiOutageToleranceMillis: number;
+  readonly nodeLossTolerationSeconds: number;
   readonly finishedJobRetentionSeconds: number;
   readonly checkpointPvc?: string;
   /** kubernetes.config-map: the user's existing runtime ConfigMap, mounted at `runtimeConfigDir(seatunnelHome)`. */

@@ -41,8 +41,11 @@ export interface KubePort {
   getPod(name: string): Promise<Pod>;
   getPodTemplate(name: string): Promise<PodTemplate>;
   createPod(pod: Pod): Promise<Pod>;
-  /** 'gone' when the Pod did not exist (404). With `uid`, deletes only that incarnation. */
-  deletePod(name: string, opts?: { uid?: string }): Promise<'deleted' | 'gone'>;
+  /**
+   * 'gone' when the Pod did not exist (404). With `uid`, deletes only that incarnation; with
+   * `force`, without a grace period (the object goes at once, the kubelet kills what still runs).
+   */
+  deletePod(name: string, opts?: { uid?: string; force?: boolean }): Promise<'deleted' | 'gone'>;
   listPods(labelSelector: string): Promise<PodList>;
   watchPods(labelSelector: string, resourceVersion: string, handlers: WatchHandlers): WatchHandle;
   /** Watch of the runtime's own Job (field selector metadata.name, which the Role's resourceNames allow). */

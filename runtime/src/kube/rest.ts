@@ -51,11 +51,12 @@ export class KubeRest implements KubePort {
     return this.kube.create<Pod>({ apiVersion: 'v1', kind: 'Pod', ...pod }, this.namespace);
   }
 
-  async deletePod(name: string, opts: { uid?: string } = {}): Promise<'deleted' | 'gone'> {
+  async deletePod(name: string, opts: { uid?: string; force?: boolean } = {}): Promise<'deleted' | 'gone'> {
     try {
       await this.kube.delete(this.ref('v1', 'Pod', name), {
         propagationPolicy: 'Background',
         ...(opts.uid ? { uid: opts.uid } : {}),
+        ...(opts.force ? { gracePeriodSeconds: 0 } : {}),
       });
       return 'deleted';
     } catch (e) {

@@ -381,12 +381,23 @@ export class FakeKube implements KubePort {
     );
   }
 
-  async deletePod(name: string, opts: { uid?: string } = {}): Promise<'deleted' | 'gone'> {
-    this.record('deletePod', name);
+  /** Pods on a node that no longer answers: a delete without `force` only marks them Terminating. */
+  readonly stuck = new Set<string>();
+
+  async deletePod(name: string, opts: { uid?: string; force?: boolean } = {}): Promise<'deleted' | 'gone'> {
+    this.record('deletePod', opts.force ? `${name} (force)` : name);
     this.maybeFail('deletePod');
     const p = this.pods.get(name);
     if (!p) return 'gone';
     if (opts.uid && p.metadata?.uid !== opts.uid) throw new KubeApiError(409, 'Conflict', 'precondition failed: uid');
+    if (this.stuck.has(name) && !opts.force) {
+      if (!p.metadata?.deletionTimestamp)
+        this.update(name, (pod) => {
+          pod.metadata = { ...pod.metadata, deletionTimestamp: new Date(this.clock.epoch).toISOString() };
+        });
+      return 'deleted';
+    }
+    this.stuck.delete(name);
     this.remove(name);
     return 'deleted';
   }

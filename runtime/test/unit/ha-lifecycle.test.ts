@@ -192,6 +192,28 @@ describe('worker-failure-policy', () => {
     expect(s.engine.submits[0].configJson).toContain('"job.retry.times":2');
   });
 
+  test('replace: a worker on a node that stopped answering (evicted, stuck Terminating) is removed at once and created again', async () => {
+    const s = haSetup({ haWorkerFailurePolicy: 'replace', haWorkerReplacements: 2 });
+    s.engine.script = (n) => (n >= 40 ? 'FINISHED' : 'RUNNING');
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1 && s.kube.pods.has('app-1-worker-2'),
+        () => {
+          // The node lost: its kubelet never confirms a deletion, so the object stays until removed without grace.
+          s.kube.stuck.add('app-1-worker-2');
+          // The taint manager evicts it (tolerationSeconds of the unreachable taint passed).
+          s.kube.update('app-1-worker-2', (pod) => {
+            pod.metadata = { ...pod.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' };
+          });
+        },
+      ),
+    );
+    expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished' });
+    expect(s.kube.ops('deletePod').map((c) => c.name)).toContain('app-1-worker-2 (force)');
+    expect(s.kube.ops('createPod').filter((c) => c.name === 'app-1-worker-2')).toHaveLength(2);
+    expect(s.kube.annotations[ANNOTATIONS.workersReplaced]).toBe('1');
+  });
+
   test('replace with no budget left, and fail: the loss ends the application (WorkerLost)', async () => {
     for (const extra of [{ haWorkerFailurePolicy: 'replace', haWorkerReplacements: 0 }, {}] as const) {
       const s = haSetup(extra);

@@ -34,6 +34,7 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   scaleUpGraceMillis: (s) => s.scaleUpGraceMillis,
   imagePullRetryMillis: (s) => s.imagePullRetryMillis,
   apiOutageToleranceMillis: (s) => s.apiOutageToleranceMillis,
+  nodeLossTolerationSeconds: (s) => s.nodeLossTolerationSeconds,
   // In the spec only with HA on: these resolve with HA_ON (see baseFor).
   haEnabled: (s) => s.ha !== undefined,
   haMasters: (s) => s.ha?.masters,
