@@ -9,7 +9,6 @@ import { basicStep } from './steps/basic';
 import { checkpointStep } from './steps/checkpoint';
 import { engineConfigStep } from './steps/engine-config';
 import { environmentStep } from './steps/environment';
-import { highAvailabilityStep } from './steps/high-availability';
 import { jobConfigStep } from './steps/job-config';
 import { mountedFilesStep } from './steps/mounted-files';
 import { networkPolicyStep } from './steps/network-policy';
@@ -18,6 +17,9 @@ import { rbacStep } from './steps/rbac';
 import { runtimeStep } from './steps/runtime';
 import { schedulingStep } from './steps/scheduling';
 import { serviceStep } from './steps/service';
+import { topologyStep } from './steps/topology';
+import { zetaMasterStep } from './steps/zeta-master';
+import { masterTopology } from './topology';
 import type { ApplicationPlan, FeatureStep, KubeObject, PlanDraft, PlanOptions } from './types';
 
 /** The steps in order. Each adds one feature; see its file for why it does what it does. */
@@ -25,6 +27,7 @@ export const FEATURE_STEPS: readonly FeatureStep[] = [
   basicStep,
   engineConfigStep,
   runtimeStep,
+  zetaMasterStep,
   jobConfigStep,
   mountedFilesStep,
   environmentStep,
@@ -33,17 +36,21 @@ export const FEATURE_STEPS: readonly FeatureStep[] = [
   serviceStep,
   rbacStep,
   networkPolicyStep,
-  // Last: they read what every other step put in the Pods (HA copies the hardened master Pod).
+  topologyStep,
+  // Last: they read what every other step put in the Pods.
   podSecurityStep,
-  highAvailabilityStep,
   admissionFenceStep,
 ];
 
-/** A draft with no objects yet; the basic step fills in the Job and the worker template. */
+/**
+ * A draft with no objects yet, and the master topology chosen for the spec (its Pods built, not
+ * yet edited); the basic step puts the Job around the topology's Job Pod and adds the worker template.
+ */
 export function emptyDraft(spec: ApplicationSpec, options: PlanOptions = {}): PlanDraft {
   return {
     spec,
     options: { suspend: options.suspend ?? true },
+    topology: masterTopology(spec),
     job: undefined as unknown as PlanDraft['job'],
     workerTemplate: undefined as unknown as PlanDraft['workerTemplate'],
     configMaps: [],

@@ -1,5 +1,6 @@
-// Small accessors and editors for the two Pod specs inside a draft. Steps use them so that
-// adding a volume, a mount or a variable never drops what an earlier step put there.
+// Small accessors and editors for the Pod specs inside a draft. Steps pick the kind of Pod an edit
+// is for with the selectors below, and edit through addVolume/addMount/addEnv, so that an edit
+// never drops what an earlier step put there and never lands twice.
 
 import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from 'kubernetes-types/core/v1';
 import { LABELS, MANAGED_BY, type RoleLabel } from '../model/reserved';
@@ -9,11 +10,21 @@ import type { PlanDraft } from './types';
 
 export const CONTAINER_NAME = 'seatunnel';
 
-export function masterPod(d: PlanDraft): PodSpec {
-  const spec = d.job.spec?.template.spec;
-  if (!spec) throw new Error('plan: the Job has no Pod spec yet (the basic step must run first)');
-  return spec;
-}
+/**
+ * The Pods that run a Zeta master member: with one local master the Job's Pod, with HA the
+ * masters' StatefulSet Pod template (lib/plan/topology).
+ */
+export const zetaMasterPods = (d: PlanDraft): readonly PodSpec[] => d.topology.zetaMasterPods;
+
+/** The Pod that runs the runtime: always the Job's (with HA, the coordinator). */
+export const runtimePod = (d: PlanDraft): PodSpec => d.topology.jobPod.spec;
+
+/**
+ * The Pods of the master role, each once: the Zeta masters and the runtime's Pod (one and the same
+ * with one local master). The user's kubernetes.master.* options land here, and whatever both the
+ * runtime and a Zeta master read.
+ */
+export const masterRolePods = (d: PlanDraft): readonly PodSpec[] => [...new Set([runtimePod(d), ...zetaMasterPods(d)])];
 
 export function workerPod(d: PlanDraft): PodSpec {
   const spec = d.workerTemplate.template?.spec;
@@ -21,17 +32,21 @@ export function workerPod(d: PlanDraft): PodSpec {
   return spec;
 }
 
+/** Every Pod of the application: the master role's, then the workers'. */
+export const allPods = (d: PlanDraft): readonly PodSpec[] => [...masterRolePods(d), workerPod(d)];
+
 export function mainContainer(pod: PodSpec): Container {
   const c = pod.containers.find((x) => x.name === CONTAINER_NAME);
   if (!c) throw new Error(`plan: the Pod has no "${CONTAINER_NAME}" container`);
   return c;
 }
 
-export const masterContainer = (d: PlanDraft): Container => mainContainer(masterPod(d));
+export const runtimeContainer = (d: PlanDraft): Container => mainContainer(runtimePod(d));
 export const workerContainer = (d: PlanDraft): Container => mainContainer(workerPod(d));
 
-export function podFor(d: PlanDraft, role: 'master' | 'worker'): PodSpec {
-  return role === 'master' ? masterPod(d) : workerPod(d);
+/** The Pods of a role as the user names it (`roles` of a mounted ConfigMap or Secret). */
+export function podsOfRole(d: PlanDraft, role: 'master' | 'worker'): readonly PodSpec[] {
+  return role === 'master' ? masterRolePods(d) : [workerPod(d)];
 }
 
 export function addVolume(pod: PodSpec, volume: Volume): void {

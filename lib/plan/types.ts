@@ -13,6 +13,7 @@ import type { ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ApplicationSpec } from '../model/spec';
+import type { MasterTopology } from './topology';
 
 export type {
   StatefulSet,
@@ -51,7 +52,7 @@ export interface PlanOptions {
 /** Everything one application consists of, as plain typed JSON. */
 export interface ApplicationPlan {
   readonly spec: ApplicationSpec;
-  /** The Job whose single Pod hosts the master and the runtime. */
+  /** The Job whose single Pod runs the runtime, and without HA the Zeta master too. */
   readonly job: Job & KubeObject;
   readonly service: Service & KubeObject;
   /** ConfigMaps the application owns: the engine files and every `configmap.<entry>.data`. */
@@ -71,12 +72,14 @@ export interface ApplicationPlan {
 }
 
 /**
- * What the feature steps fold over: the Job (with the master Pod template inside it), the
- * worker Pod template, and the objects added so far.
+ * What the feature steps fold over: the master topology (whose Pods the steps edit through the
+ * selectors of pod.ts), the Job (with the topology's Job Pod inside it), the worker Pod template,
+ * and the objects added so far.
  */
 export interface PlanDraft {
   readonly spec: ApplicationSpec;
   readonly options: Required<PlanOptions>;
+  readonly topology: MasterTopology;
   job: Job & KubeObject;
   workerTemplate: PodTemplate & KubeObject;
   service?: Service & KubeObject;

@@ -2,11 +2,11 @@
 // worker PodTemplate names, in an annotation, the user that creates the workers — the master's
 // ServiceAccount. The platform's ValidatingAdmissionPolicy (lib/plan/admission-fence.ts) takes
 // each worker template of the namespace as a parameter and holds that user to the template.
-// The step reads the ServiceAccount from the master Pod as earlier steps left it, so it names
-// whichever account the master really runs as (user-named or generated). Runs last.
+// The step reads the ServiceAccount from the runtime's Pod as earlier steps left it, so it names
+// whichever account the runtime really runs as (user-named or generated). Runs last.
 
 import { FENCED_CREATOR_ANNOTATION } from '../admission-fence';
-import { masterPod } from '../pod';
+import { runtimePod } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 /** The API server's user name of a ServiceAccount (what admission sees in `request.userInfo`). */
@@ -16,7 +16,7 @@ export const admissionFenceStep: FeatureStep = {
   name: 'admission-fence',
   apply(d: PlanDraft): PlanDraft {
     if (!d.spec.admissionFence) return d;
-    const account = masterPod(d).serviceAccountName ?? 'default';
+    const account = runtimePod(d).serviceAccountName ?? 'default';
     const meta = d.workerTemplate.metadata;
     meta.annotations = {
       ...meta.annotations,

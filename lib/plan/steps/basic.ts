@@ -1,48 +1,16 @@
-// The skeleton every other step builds on: the master Job (one Pod, no retries, TTL, the exit
-// code contract) and the worker PodTemplate, each with the main container, resources and labels.
+// The skeleton every other step builds on: the Job (one Pod at a time, the TTL, the exit code
+// contract) around the master topology's Job Pod, and the worker PodTemplate.
 
-import type { Container, PodSpec } from 'kubernetes-types/core/v1';
-import { cpuQuantity } from '../../model/k8s-syntax';
-import { TERMINAL_EXIT_CODES, TERMINATION_GRACE_SECONDS } from '../../model/reserved';
 import { ANNOTATIONS } from '../../contract';
-import type { ApplicationSpec, RoleSpec } from '../../model/spec';
-import { applicationLabels, CONTAINER_NAME, names, objectMeta } from '../pod';
+import { names, objectMeta } from '../pod';
+import { podMetadata, podSkeleton, roleSize } from '../pod-skeleton';
 import type { FeatureStep, PlanDraft } from '../types';
-
-function resources(role: RoleSpec) {
-  const amounts = { cpu: cpuQuantity(role.cpuMillicores), memory: `${role.memoryMiB}Mi` };
-  // Requests equal limits: the Pods get the Guaranteed QoS class and quota sees the real footprint.
-  return { requests: { ...amounts }, limits: { ...amounts } };
-}
-
-function container(spec: ApplicationSpec, role: RoleSpec): Container {
-  return {
-    name: CONTAINER_NAME,
-    image: spec.image,
-    imagePullPolicy: spec.imagePullPolicy,
-    workingDir: spec.seatunnelHome,
-    resources: resources(role),
-    securityContext: { allowPrivilegeEscalation: false },
-  };
-}
-
-function podSpec(spec: ApplicationSpec, role: 'master' | 'worker'): PodSpec {
-  return {
-    restartPolicy: 'Never',
-    terminationGracePeriodSeconds: TERMINATION_GRACE_SECONDS,
-    serviceAccountName: spec.serviceAccount,
-    // Only the master talks to the API server; workers get no token.
-    automountServiceAccountToken: role === 'master',
-    enableServiceLinks: false,
-    ...(spec.imagePullSecrets.length ? { imagePullSecrets: spec.imagePullSecrets.map((name) => ({ name })) } : {}),
-    containers: [container(spec, role === 'master' ? spec.master : spec.worker)],
-  };
-}
 
 export const basicStep: FeatureStep = {
   name: 'basic',
   apply(d: PlanDraft): PlanDraft {
     const spec = d.spec;
+    const { jobPod, jobRetries } = d.topology;
     d.job = {
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -56,29 +24,12 @@ export const basicStep: FeatureStep = {
       },
       spec: {
         suspend: d.options.suspend,
-        backoffLimit: 0,
+        backoffLimit: jobRetries.backoffLimit,
         completions: 1,
         parallelism: 1,
         ttlSecondsAfterFinished: spec.finishedJobRetentionSeconds,
-        // The runtime's exit codes (see EXIT_CODES) end the Job at once; Job retries are never used
-        // as implicit HA. Servers older than 1.26 drop this field: equivalent with backoffLimit 0, except
-        // that the Job records no exit code then (submit warns: lib/submit/admit/server-support.ts).
-        podFailurePolicy: {
-          rules: [
-            {
-              action: 'FailJob',
-              onExitCodes: { containerName: CONTAINER_NAME, operator: 'In', values: [...TERMINAL_EXIT_CODES] },
-            },
-            { action: 'Count', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
-          ],
-        },
-        template: {
-          metadata: {
-            labels: { ...applicationLabels(spec, 'master', 'master'), ...spec.master.labels },
-            ...(Object.keys(spec.master.annotations).length ? { annotations: { ...spec.master.annotations } } : {}),
-          },
-          spec: podSpec(spec, 'master'),
-        },
+        podFailurePolicy: jobRetries.podFailurePolicy,
+        template: jobPod,
       },
     };
     d.workerTemplate = {
@@ -86,11 +37,9 @@ export const basicStep: FeatureStep = {
       kind: 'PodTemplate',
       metadata: objectMeta(spec, names.workerTemplate(spec), 'worker', 'worker-template'),
       template: {
-        metadata: {
-          labels: { ...applicationLabels(spec, 'worker', 'worker'), ...spec.worker.labels },
-          ...(Object.keys(spec.worker.annotations).length ? { annotations: { ...spec.worker.annotations } } : {}),
-        },
-        spec: podSpec(spec, 'worker'),
+        metadata: podMetadata(spec, 'worker', spec.worker),
+        // Workers never call the API server: no token.
+        spec: podSkeleton(spec, { size: roleSize(spec.worker), restartPolicy: 'Never', apiToken: false }),
       },
     };
     return d;

@@ -1,8 +1,10 @@
-// kubernetes.checkpoint-pvc: the caller's PVC, read-write on the master only. Never owned, so
-// it outlives the application for a later restore.
+// kubernetes.checkpoint-pvc: the caller's PVC, read-write on the master role only: the Zeta
+// masters write the checkpoints, and the runtime looks for the one a restore needs before it
+// submits (runtime/src/engine/checkpoints.ts). Never owned, so it outlives the application for a
+// later restore.
 
 import { PATHS } from '../../model/spec';
-import { addMount, addVolume, masterContainer, masterPod } from '../pod';
+import { addMount, addVolume, mainContainer, masterRolePods } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const CHECKPOINT_VOLUME = 'checkpoints';
@@ -10,12 +12,12 @@ export const CHECKPOINT_VOLUME = 'checkpoints';
 export const checkpointStep: FeatureStep = {
   name: 'checkpoint',
   apply(d: PlanDraft): PlanDraft {
-    if (!d.spec.checkpointPvc) return d;
-    addVolume(masterPod(d), {
-      name: CHECKPOINT_VOLUME,
-      persistentVolumeClaim: { claimName: d.spec.checkpointPvc, readOnly: false },
-    });
-    addMount(masterContainer(d), { name: CHECKPOINT_VOLUME, mountPath: PATHS.checkpoints });
+    const claimName = d.spec.checkpointPvc;
+    if (!claimName) return d;
+    for (const pod of masterRolePods(d)) {
+      addVolume(pod, { name: CHECKPOINT_VOLUME, persistentVolumeClaim: { claimName, readOnly: false } });
+      addMount(mainContainer(pod), { name: CHECKPOINT_VOLUME, mountPath: PATHS.checkpoints });
+    }
     return d;
   },
 };

@@ -1,6 +1,9 @@
 // The engine files of this application (`<appId>-engine` ConfigMap), mounted read-only on the
-// master and the workers, the runtime's settings (runtime.json), and the workers' Zeta command.
+// master role's Pods and the workers, the runtime's settings (runtime.json), the workers' Zeta
+// command, and the master role's work directory, where the completed engine files and the Zeta
+// master's logs go.
 
+import type { PodSpec } from 'kubernetes-types/core/v1';
 import { zetaCommand, zetaEnvironment } from '../../engine/command';
 import { ENGINE_FILES, haMasterAddresses, renderEngineFiles } from '../../engine/files';
 import { USER_FILES_MANIFEST, userFilesManifest } from '../../engine/user-files';
@@ -10,10 +13,11 @@ import {
   addEnv,
   addMount,
   addVolume,
-  masterContainer,
-  masterPod,
+  mainContainer,
+  masterRolePods,
   names,
   objectMeta,
+  runtimeContainer,
   workerContainer,
   workerPod,
 } from '../pod';
@@ -22,6 +26,8 @@ import type { FeatureStep, PlanDraft } from '../types';
 import { RUNTIME_IMAGE_DIR } from './runtime';
 
 export const ENGINE_VOLUME = 'seatunnel-engine-config';
+/** The master role's writable directory (PATHS.workDir): the runtime's files, Zeta's logs. */
+export const WORK_VOLUME = 'seatunnel-app-work';
 export const WORKER_LOG_VOLUME = 'seatunnel-logs';
 /** kubernetes.config-map, mounted where SeaTunnel keeps its config. */
 export const USER_CONFIG_VOLUME = 'seatunnel-config';
@@ -47,10 +53,11 @@ export const engineConfigStep: FeatureStep = {
         ...(manifest ? { [USER_FILES_MANIFEST]: `${JSON.stringify(manifest, null, 2)}\n` } : {}),
       },
     });
-    for (const pod of [masterPod(d), workerPod(d)]) {
+    const pods = [...masterRolePods(d), workerPod(d)];
+    for (const pod of pods) {
       addVolume(pod, { name: ENGINE_VOLUME, configMap: { name: names.engineConfig(spec) } });
     }
-    for (const c of [masterContainer(d), workerContainer(d)]) {
+    for (const c of pods.map(mainContainer)) {
       addMount(c, { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true });
       addEnv(
         c,
@@ -70,6 +77,10 @@ export const engineConfigStep: FeatureStep = {
     const masters = spec.ha ? haMasterAddresses(spec, spec.ha.masters).join(',') : '';
     addEnv(worker, { name: ENV.masterAddress, value: masters }, { name: ENV.memberList, value: masters });
     addEnv(worker, ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value })));
+    for (const pod of masterRolePods(d)) {
+      addVolume(pod, { name: WORK_VOLUME, emptyDir: {} });
+      addMount(mainContainer(pod), { name: WORK_VOLUME, mountPath: PATHS.workDir });
+    }
     return d;
   },
 };
@@ -83,20 +94,27 @@ function runtimeLauncher(spec: ApplicationSpec): { image: string; imagePullPolic
 
 /**
  * kubernetes.config-map: mounted read-only at `<seatunnel-home>/config` on both roles, as in
- * SeaTunnel. The master's runtime overlays it on the generated files when it starts; a worker
- * has no runtime, so an init container runs the same code (`runtime.cjs engine-files`) into an
- * emptyDir the worker's Zeta reads.
+ * SeaTunnel. The runtime overlays it on the generated files when it starts Zeta; a worker has no
+ * runtime, so an init container runs the same code (`runtime.cjs engine-files`) into an emptyDir
+ * the worker's Zeta reads (with HA the masters do the same: lib/plan/topology/high-availability.ts).
  */
 function userConfigMap(d: PlanDraft, dir: string): void {
   const spec = d.spec;
   const name = spec.runtimeConfigMap!;
-  for (const pod of [masterPod(d), workerPod(d)]) addVolume(pod, { name: USER_CONFIG_VOLUME, configMap: { name } });
-  for (const c of [masterContainer(d), workerContainer(d)])
-    addMount(c, { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true });
-  addEnv(masterContainer(d), { name: ENV.userConfigDir, value: dir });
-  const pod = workerPod(d);
+  const pods = [...masterRolePods(d), workerPod(d)];
+  for (const pod of pods) addVolume(pod, { name: USER_CONFIG_VOLUME, configMap: { name } });
+  for (const c of pods.map(mainContainer)) addMount(c, { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true });
+  addEnv(runtimeContainer(d), { name: ENV.userConfigDir, value: dir });
+  completeEngineFiles(spec, workerPod(d), dir);
+}
+
+/**
+ * Makes `pod`'s Zeta read its engine files completed with kubernetes.config-map (mounted at `dir`)
+ * from COMPLETED_ENGINE_DIR, filled before it starts by the `engine-files` init container.
+ */
+export function completeEngineFiles(spec: ApplicationSpec, pod: PodSpec, dir: string): void {
   addVolume(pod, { name: COMPLETED_ENGINE_VOLUME, emptyDir: {} });
-  addMount(workerContainer(d), { name: COMPLETED_ENGINE_VOLUME, mountPath: COMPLETED_ENGINE_DIR, readOnly: true });
+  addMount(mainContainer(pod), { name: COMPLETED_ENGINE_VOLUME, mountPath: COMPLETED_ENGINE_DIR, readOnly: true });
   const launcher = runtimeLauncher(spec);
   // Node.js reading a few small files.
   const small = { cpu: '100m', memory: '128Mi' };

@@ -1,9 +1,10 @@
-// The job config reaches the master verbatim: inline in its environment (unresolved ${VAR}
-// kept, resolved in the Pod), or as a mounted file chosen by kubernetes.job-config-file. Inline,
-// it is escaped for the kubelet, which would otherwise expand `$(VAR)` and `$$` in it.
+// The job config reaches the runtime verbatim (it submits the job; a Zeta master never reads it):
+// inline in its environment (unresolved ${VAR} kept, resolved in the Pod), or as a mounted file
+// chosen by kubernetes.job-config-file. Inline, it is escaped for the kubelet, which would
+// otherwise expand `$(VAR)` and `$$` in it.
 
 import { ENV } from '../../model/reserved';
-import { addEnv, kubeletLiteral, masterContainer } from '../pod';
+import { addEnv, kubeletLiteral, runtimeContainer } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const jobConfigStep: FeatureStep = {
@@ -11,7 +12,7 @@ export const jobConfigStep: FeatureStep = {
   apply(d: PlanDraft): PlanDraft {
     const job = d.spec.jobConfig;
     addEnv(
-      masterContainer(d),
+      runtimeContainer(d),
       job.kind === 'inline'
         ? { name: ENV.jobConfig, value: kubeletLiteral(job.text) }
         : { name: ENV.jobConfigFile, value: job.path },

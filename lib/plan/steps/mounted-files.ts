@@ -1,11 +1,12 @@
 // kubernetes.configmap.<entry>, kubernetes.secret.<entry> and kubernetes.secret-ref: owned
 // objects are created from `data`, referenced ones only mounted. Every mounted key is mounted
-// alone at its declared path (subPath), on the roles the entry names.
+// alone at its declared path (subPath), on the roles the entry names (`master`: every Pod of the
+// master role, the runtime's included — it reads a job file mounted this way).
 
 import type { KeyToPath } from 'kubernetes-types/core/v1';
 import type { MountedObject } from '../../model/spec';
 import { PATHS } from '../../model/spec';
-import { addMount, addVolume, mainContainer, masterContainer, masterPod, objectMeta, podFor } from '../pod';
+import { addMount, addVolume, mainContainer, masterRolePods, objectMeta, podsOfRole } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const SECRET_REF_VOLUME = 'seatunnel-secret-ref';
@@ -16,8 +17,7 @@ function mount(d: PlanDraft, o: MountedObject, kind: 'cm' | 'secret'): void {
   if (o.mounts.length === 0) return;
   const items: KeyToPath[] = o.mounts.map((m) => ({ key: m.key, path: m.key }));
   const uniqueItems = items.filter((it, i) => items.findIndex((x) => x.key === it.key) === i);
-  for (const role of o.roles) {
-    const pod = podFor(d, role);
+  for (const pod of o.roles.flatMap((role) => podsOfRole(d, role))) {
     const name = volumeName(kind, o.entry);
     addVolume(
       pod,
@@ -57,10 +57,12 @@ export const mountedFilesStep: FeatureStep = {
       }
       mount(d, s, 'secret');
     }
-    if (spec.secretRef) {
-      addVolume(masterPod(d), { name: SECRET_REF_VOLUME, secret: { secretName: spec.secretRef, defaultMode: 0o440 } });
-      addMount(masterContainer(d), { name: SECRET_REF_VOLUME, mountPath: PATHS.secretRef, readOnly: true });
-    }
+    const secretName = spec.secretRef;
+    if (secretName)
+      for (const pod of masterRolePods(d)) {
+        addVolume(pod, { name: SECRET_REF_VOLUME, secret: { secretName, defaultMode: 0o440 } });
+        addMount(mainContainer(pod), { name: SECRET_REF_VOLUME, mountPath: PATHS.secretRef, readOnly: true });
+      }
     return d;
   },
 };

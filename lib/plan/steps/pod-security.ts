@@ -1,4 +1,4 @@
-// Pod Security Standards: every container of the master and worker Pods (init containers too)
+// Pod Security Standards: every container of every Pod of the application (init containers too)
 // is hardened to the level chosen by `kubernetes.pod-security`, so the namespace's Pod Security
 // admission (`pod-security.kubernetes.io/enforce`) admits them.
 //   baseline   — what any image tolerates: no privilege escalation, the runtime's default seccomp
@@ -10,7 +10,7 @@
 
 import type { Container, PodSecurityContext, PodSpec, SecurityContext } from 'kubernetes-types/core/v1';
 import type { ApplicationSpec } from '../../model/spec';
-import { masterPod, workerPod } from '../pod';
+import { allPods } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 /**
@@ -50,8 +50,7 @@ function harden(spec: ApplicationSpec, pod: PodSpec): void {
 export const podSecurityStep: FeatureStep = {
   name: 'pod-security',
   apply(d: PlanDraft): PlanDraft {
-    harden(d.spec, masterPod(d));
-    harden(d.spec, workerPod(d));
+    for (const pod of allPods(d)) harden(d.spec, pod);
     return d;
   },
 };

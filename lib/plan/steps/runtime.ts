@@ -1,27 +1,25 @@
-// The master container runs our runtime, which starts Zeta and manages the workers. With the
-// default `init-container` mode the stock SeaTunnel image is used unchanged: an init container
-// from the runtime image copies Node.js and the bundle into a shared volume.
+// The runtime's Pod (the Job's): our runtime runs in its main container — with one local master it
+// starts Zeta's master there, with HA it coordinates the masters. With the default `init-container`
+// mode the stock SeaTunnel image is used unchanged: an init container from the runtime image copies
+// Node.js and the bundle into a shared volume. Everything here is the runtime's alone: a test
+// (test/unit/plan/high-availability.test.ts) fails when any of it reaches the HA masters.
 
 import { ENV } from '../../model/reserved';
 import { PATHS } from '../../model/spec';
-import { addEnv, addMount, addVolume, masterContainer, masterPod } from '../pod';
+import { addEnv, addMount, addVolume, runtimeContainer, runtimePod } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const RUNTIME_VOLUME = 'seatunnel-app-runtime';
-export const WORK_VOLUME = 'seatunnel-app-work';
 /** Inside the runtime image: Node.js and the bundle, copied by the init container. */
 export const RUNTIME_IMAGE_DIR = '/seatunnel-app';
-
-const PROBE_PERIOD_SECONDS = 5;
 
 export const runtimeStep: FeatureStep = {
   name: 'runtime',
   apply(d: PlanDraft): PlanDraft {
     const spec = d.spec;
-    const pod = masterPod(d);
-    const c = masterContainer(d);
+    const pod = runtimePod(d);
+    const c = runtimeContainer(d);
     c.command = [`${PATHS.runtimeDir}/bin/node`, `${PATHS.runtimeDir}/runtime.cjs`];
-    c.ports = [{ name: 'hazelcast', containerPort: spec.master.port, protocol: 'TCP' }];
     addEnv(
       c,
       { name: ENV.appId, value: spec.appId },
@@ -31,8 +29,7 @@ export const runtimeStep: FeatureStep = {
       { name: ENV.podIp, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
       { name: ENV.masterHost, valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
     );
-    addVolume(pod, { name: WORK_VOLUME, emptyDir: {} });
-    addMount(c, { name: WORK_VOLUME, mountPath: PATHS.workDir });
+    // The work directory itself is the master role's (engine-config step): Zeta's logs go there too.
     addEnv(c, { name: ENV.workDir, value: PATHS.workDir });
     if (spec.runtime.mode === 'init-container') {
       addVolume(pod, { name: RUNTIME_VOLUME, emptyDir: {} });
@@ -51,16 +48,6 @@ export const runtimeStep: FeatureStep = {
         volumeMounts: [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir }],
       });
     }
-    // TCP probes on the Hazelcast port: the startup budget is application.startup-timeout-millis.
-    const tcp = { tcpSocket: { port: spec.master.port } };
-    c.startupProbe = {
-      ...tcp,
-      periodSeconds: PROBE_PERIOD_SECONDS,
-      timeoutSeconds: 2,
-      failureThreshold: Math.max(1, Math.ceil(spec.startupTimeoutMillis / (PROBE_PERIOD_SECONDS * 1000))),
-    };
-    c.readinessProbe = { ...tcp, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 };
-    c.livenessProbe = { ...tcp, periodSeconds: 10, timeoutSeconds: 2, failureThreshold: 3 };
     return d;
   },
 };

@@ -1,9 +1,11 @@
-// Per-role placement: node selectors and tolerations; the workers' spread (lib/plan/spread.ts).
-// The masters' spread applies to the HA masters only (high-availability.ts): a lone master has no
-// other master to keep apart from, and the coordinator, which inherits the master Pod, must not.
+// Per-role placement: node selectors and tolerations, the node-loss tolerations, and the workers'
+// spread (lib/plan/spread.ts). The master role's placement holds for every Pod of that role: the
+// Zeta masters and the runtime's Pod (with HA, the coordinator too). The masters' spread applies to
+// the HA masters only (lib/plan/topology/high-availability.ts): a lone master has no other master
+// to keep apart from, and the coordinator must not be counted with them.
 
 import type { PodSpec } from 'kubernetes-types/core/v1';
-import { masterPod, workerPod } from '../pod';
+import { masterRolePods, workerPod } from '../pod';
 import { spreadPod } from '../spread';
 import type { FeatureStep, PlanDraft } from '../types';
 
@@ -28,14 +30,16 @@ function tolerateNodeLoss(pod: PodSpec, seconds: number): void {
 export const schedulingStep: FeatureStep = {
   name: 'scheduling',
   apply(d: PlanDraft): PlanDraft {
-    for (const [pod, role] of [
-      [masterPod(d), d.spec.master],
-      [workerPod(d), d.spec.worker],
+    for (const [pods, role] of [
+      [masterRolePods(d), d.spec.master],
+      [[workerPod(d)], d.spec.worker],
     ] as const) {
-      if (Object.keys(role.nodeSelector).length) pod.nodeSelector = { ...pod.nodeSelector, ...role.nodeSelector };
-      if (role.tolerations.length)
-        pod.tolerations = [...(pod.tolerations ?? []), ...role.tolerations.map((t) => ({ ...t }))];
-      tolerateNodeLoss(pod, d.spec.nodeLossTolerationSeconds);
+      for (const pod of pods) {
+        if (Object.keys(role.nodeSelector).length) pod.nodeSelector = { ...pod.nodeSelector, ...role.nodeSelector };
+        if (role.tolerations.length)
+          pod.tolerations = [...(pod.tolerations ?? []), ...role.tolerations.map((t) => ({ ...t }))];
+        tolerateNodeLoss(pod, d.spec.nodeLossTolerationSeconds);
+      }
     }
     spreadPod(workerPod(d), d.spec, 'worker');
     return d;

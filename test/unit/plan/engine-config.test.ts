@@ -178,4 +178,13 @@ describe('Zeta process environment', () => {
       'env.JDK_JAVA_OPTIONS: the variable is set by this tool for the runtime; choose another name',
     ]);
   });
+
+  test("a writable work directory on the master role's Pods: the completed engine files, Zeta's logs", () => {
+    expect(mountAt(main(masterPod(p)), PATHS.workDir)).toEqual({
+      name: 'seatunnel-app-work',
+      mountPath: PATHS.workDir,
+    });
+    expect(masterPod(p).volumes).toContainEqual({ name: 'seatunnel-app-work', emptyDir: {} });
+    expect(mountAt(main(workerPod(p)), PATHS.workDir)).toBeUndefined();
+  });
 });

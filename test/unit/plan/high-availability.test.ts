@@ -1,10 +1,21 @@
 import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { parse } from 'yaml';
 import { ENGINE_FILES } from '../../../lib/engine/files';
-import { allObjects, dependents } from '../../../lib/plan/build-plan';
+import type { ApplicationSpec } from '../../../lib/model/spec';
+import { allObjects, buildPlan, dependents, emptyDraft, FEATURE_STEPS } from '../../../lib/plan/build-plan';
+import { allPods } from '../../../lib/plan/pod';
+import { jobConfigStep } from '../../../lib/plan/steps/job-config';
 import { runtimeRules } from '../../../lib/plan/steps/rbac';
-import type { ApplicationPlan } from '../../../lib/plan/types';
+import { runtimeStep } from '../../../lib/plan/steps/runtime';
+import type { ApplicationPlan, FeatureStep } from '../../../lib/plan/types';
 import { plan, spec } from '../../support/fixtures';
+
+const NODE_LOSS_TOLERATIONS = ['node.kubernetes.io/unreachable', 'node.kubernetes.io/not-ready'].map((key) => ({
+  key,
+  operator: 'Exists',
+  effect: 'NoExecute',
+  tolerationSeconds: 30,
+}));
 
 const HA = { haEnabled: true, haMasters: 3, haBackupCount: 1, checkpointPvc: 'ckpt', namespace: 'team-a' } as const;
 
@@ -12,6 +23,26 @@ const role = 'seatunnel.apache.org/role';
 const container = (p: PodSpec): Container => p.containers.find((c) => c.name === 'seatunnel')!;
 const envOf = (c: Container): Record<string, string> =>
   Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '(from)']));
+
+/** What a Pod holds, by name: its main container's variables and mounts, its volumes and init containers. */
+function holdings(pod: PodSpec): Set<string> {
+  const c = container(pod);
+  return new Set([
+    ...(c.env ?? []).map((e) => `variable ${e.name}`),
+    ...(c.volumeMounts ?? []).map((m) => `mount of ${m.name} at ${m.mountPath}`),
+    ...(pod.volumes ?? []).map((v) => `volume ${v.name}`),
+    ...(pod.initContainers ?? []).map((i) => `init container ${i.name}`),
+  ]);
+}
+
+/** What `step` adds to any Pod of the application, run where buildPlan runs it for `s`. */
+function addedBy(step: FeatureStep, s: ApplicationSpec): string[] {
+  const d = FEATURE_STEPS.slice(0, FEATURE_STEPS.indexOf(step)).reduce((x, earlier) => earlier.apply(x), emptyDraft(s));
+  const pods = allPods(d);
+  const had = pods.map(holdings);
+  step.apply(d);
+  return [...new Set(pods.flatMap((pod, i) => [...holdings(pod)].filter((h) => !had[i].has(h))))];
+}
 
 describe('without HA nothing changes', () => {
   test('no StatefulSet, no REST Service, the Job Pod is the master, backoffLimit 0', () => {
@@ -52,6 +83,92 @@ describe('with HA', () => {
     expect(p.service.spec!.publishNotReadyAddresses).toBe(true);
     expect(set.spec!.selector.matchLabels).toEqual(p.service.spec!.selector);
     expect(set.spec!.template.metadata!.labels![role]).toBe('master');
+  });
+
+  describe.each([
+    ['the runtime from its init container', HA],
+    ['an embedded runtime', { ...HA, runtimeMode: 'embedded' }],
+    ['kubernetes.config-map', { ...HA, runtimeConfigMap: 'seatunnel-config' }],
+    [
+      'a mounted job file',
+      {
+        ...HA,
+        jobConfig: undefined,
+        jobConfigFile: '/etc/job/job.conf',
+        configMaps: { job: { ref: 'jobs', mounts: { 'job.conf': '/etc/job/job.conf' } } },
+      },
+    ],
+  ] as const)('with %s', (_, options) => {
+    const s = spec(options);
+    const built = buildPlan(s);
+    const masters = holdings(built.masters!.spec!.template.spec!);
+    const coordinator = holdings(built.job.spec!.template.spec!);
+
+    // Generated from the steps themselves: whatever they add, now or later, is the runtime's alone.
+    test.each([runtimeStep, jobConfigStep].map((step) => [step.name, step] as const))(
+      'nothing the %s step adds reaches the masters; all of it is on the coordinator',
+      (_name, step) => {
+        const added = addedBy(step, s);
+        expect(added.length).toBeGreaterThan(0);
+        expect(added.filter((h) => coordinator.has(h))).toEqual(added);
+        expect(added.filter((h) => masters.has(h))).toEqual([]);
+      },
+    );
+  });
+
+  test('the runtime step adds its variables, its volume and its init container (the check above sees them)', () => {
+    expect(addedBy(runtimeStep, spec(HA))).toEqual(
+      expect.arrayContaining([
+        'variable SEATUNNEL_APPLICATION_ID',
+        'variable SEATUNNEL_POD_NAME',
+        'variable SEATUNNEL_APP_WORK_DIR',
+        'volume seatunnel-app-runtime',
+        'mount of seatunnel-app-runtime at /opt/seatunnel-app',
+        'init container install-runtime',
+      ]),
+    );
+  });
+
+  test("the master role's options reach the masters and the coordinator alike; the size only the masters", () => {
+    const q = plan({
+      ...HA,
+      env: { A: 'a', B: { secret: 'db', key: 'password' } },
+      envFrom: { e: { configmap: 'shared', prefix: 'S_' } },
+      configMaps: { drivers: { ref: 'jdbc', mounts: { 'a.jar': '/opt/seatunnel/lib/a.jar' } } },
+      secretRef: 'legacy',
+      masterNodeSelector: { pool: 'a' },
+      masterTolerations: [{ key: 'spot', operator: 'Exists' }],
+      masterLabels: { m: 'x' },
+      masterAnnotations: { 'example.com/a': 'b' },
+      imagePullSecrets: ['reg'],
+      serviceAccount: 'runner',
+      masterCpuCores: 2,
+      podSecurity: 'restricted',
+      runAsUser: 1000,
+    });
+    const mastersTemplate = q.masters!.spec!.template;
+    const coordinatorTemplate = q.job.spec!.template;
+    const [m, co] = [mastersTemplate.spec!, coordinatorTemplate.spec!];
+    for (const pod of [m, co]) {
+      const c = container(pod);
+      expect(envOf(c)).toMatchObject({ A: 'a', B: '(from)' });
+      expect(c.envFrom).toEqual([{ prefix: 'S_', configMapRef: { name: 'shared' } }]);
+      for (const path of ['/opt/seatunnel/lib/a.jar', '/etc/seatunnel-secret', '/opt/seatunnel/checkpoints']) {
+        expect(c.volumeMounts!.map((v) => v.mountPath)).toContain(path);
+      }
+      expect(pod.nodeSelector).toEqual({ pool: 'a' });
+      expect(pod.tolerations).toEqual([{ key: 'spot', operator: 'Exists' }, ...NODE_LOSS_TOLERATIONS]);
+      expect(pod.imagePullSecrets).toEqual([{ name: 'reg' }]);
+      expect(pod.serviceAccountName).toBe('runner');
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    }
+    for (const t of [mastersTemplate, coordinatorTemplate]) {
+      expect(t.metadata!.labels!.m).toBe('x');
+      expect(t.metadata!.annotations).toEqual({ 'example.com/a': 'b' });
+    }
+    expect(container(m).resources!.limits).toEqual({ cpu: '2', memory: '1024Mi' });
+    expect(container(co).resources!.limits).toEqual({ cpu: '250m', memory: '256Mi' });
+    expect(co.automountServiceAccountToken).toBe(true);
   });
 
   test('a master runs Zeta itself from the mounted engine files, restarts in place and holds no API token', () => {

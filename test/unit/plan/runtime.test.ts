@@ -3,7 +3,7 @@ import { plan } from '../../support/fixtures';
 import { env, main, masterPod, mountAt, volume } from './helpers';
 
 describe('runtime step', () => {
-  const p = plan({ startupTimeoutMillis: 120000 });
+  const p = plan();
   const c = main(masterPod(p));
 
   test('the master container runs the runtime', () => {
@@ -25,35 +25,10 @@ describe('runtime step', () => {
     expect(main(masterPod(q)).command![0]).toBe(`${PATHS.runtimeDir}/bin/node`);
   });
 
-  test('TCP probes on the master port; the startup budget follows the startup timeout', () => {
-    expect(c.startupProbe).toEqual({
-      tcpSocket: { port: 5801 },
-      periodSeconds: 5,
-      timeoutSeconds: 2,
-      failureThreshold: 24,
-    });
-    expect(c.readinessProbe).toEqual({
-      tcpSocket: { port: 5801 },
-      periodSeconds: 10,
-      timeoutSeconds: 2,
-      failureThreshold: 3,
-    });
-    expect(c.livenessProbe).toEqual(c.readinessProbe);
-    expect(main(masterPod(plan({ startupTimeoutMillis: 7000 }))).startupProbe!.failureThreshold).toBe(2);
-    expect(main(masterPod(plan({ startupTimeoutMillis: 5000, masterPort: 6000 }))).startupProbe).toMatchObject({
-      failureThreshold: 1,
-      tcpSocket: { port: 6000 },
-    });
-  });
-
   test('the Pod learns its identity and IP from the downward API', () => {
     expect(env(c, 'SEATUNNEL_POD_NAME')!.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.name' } });
     expect(env(c, 'SEATUNNEL_POD_UID')!.valueFrom).toEqual({ fieldRef: { fieldPath: 'metadata.uid' } });
     expect(env(c, 'SEATUNNEL_APPLICATION_MASTER_HOST')!.valueFrom).toEqual({ fieldRef: { fieldPath: 'status.podIP' } });
     expect(env(c, 'SEATUNNEL_APPLICATION_ID')!.value).toBe(p.spec.appId);
-  });
-
-  test('a writable work directory for the completed engine files', () => {
-    expect(mountAt(c, PATHS.workDir)).toMatchObject({ name: 'seatunnel-app-work' });
   });
 });

@@ -39,7 +39,7 @@ test("a user's own toleration for one of the taints wins; the other is still add
     operator: 'Exists',
     effect: 'NoExecute',
     tolerationSeconds: 600,
-  };
+  } as const;
   const p = plan({ workerTolerations: [own] });
   expect(workerPod(p).tolerations).toEqual([own, NODE_LOSS(30)[1]]);
 });
