@@ -452,14 +452,32 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     exit: 5,
     en: {
       meaning:
-        'With HA: a coordinator found the job submitted by an earlier one, but no master knows it any more — every master was lost at once.',
+        'With HA: an earlier coordinator claimed the job for submission, but no master knows it — every master was lost at once, or that coordinator stopped between its claim and sending the job. A claimed job is never submitted again: it cannot be told from one that ran.',
       action:
         'Start a new application with `--restore-job-id` set to the job ID: the checkpoints are on the shared storage. Keep the masters on different nodes so one node cannot take them all: `kubernetes.master.spread = required` (the default, `preferred`, lets them share a node when no other fits; `kubernetes.master.spread-topology` adds zones).',
     },
     zh: {
-      meaning: 'HA 模式：协调器发现作业已由之前的协调器提交，但没有任何 master 还知道它——所有 master 同时丢失。',
+      meaning:
+        'HA 模式：之前的协调器已声明提交该作业，但没有任何 master 知道它——所有 master 同时丢失，或那个协调器在声明之后、发送作业之前停止了。已声明的作业绝不会再次提交：无法把它与已经运行过的作业区分开。',
       action:
         '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：checkpoint 在共享存储上。让 master 分布在不同节点上，避免一个节点带走全部 master：`kubernetes.master.spread = required`（默认的 `preferred` 在没有其他节点可用时允许 master 共用节点；`kubernetes.master.spread-topology` 可加上可用区）。',
+    },
+  },
+  CoordinatorRestartsExhausted: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning:
+        'With HA: coordinator Pods failed more often than `application.ha.coordinator-restarts` allows. The last coordinator the Job starts does nothing but remove the masters and workers, so nothing keeps running until the Job’s TTL; the job ends with them and keeps its checkpoints.',
+      action:
+        '`kubectl logs job/APP_ID --previous` and `kubectl describe pod` of the coordinators show why they failed (OOMKilled: the coordinator is small on purpose; a crash: report it). Restore a streaming job with a new application and `--restore-job-id`.',
+    },
+    zh: {
+      meaning:
+        'HA 模式：协调器 Pod 失败的次数超过了 `application.ha.coordinator-restarts` 允许的次数。Job 启动的最后一个协调器只删除 master 和 worker，因此不会有任何东西一直运行到 Job 的 TTL；作业随之结束并保留其 checkpoint。',
+      action:
+        '`kubectl logs job/APP_ID --previous` 和各协调器的 `kubectl describe pod` 会说明它们失败的原因（OOMKilled：协调器有意设得很小；崩溃：请报告）。流式作业可用新应用加 `--restore-job-id` 恢复。',
     },
   },
   Detached: {

@@ -46,7 +46,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     '`fail`：worker Pod 丢失即结束应用（与非 HA 相同）。`replace`：协调器以同名重新创建该 worker，Zeta 从最近的 checkpoint 恢复受影响的 pipeline，次数受 `application.ha.worker-replacements` 限制。Zeta 会把 pipeline 恢复到空闲 slot 上，因此使用 `replace` 时请给 worker 预留空闲 slot。',
   haWorkerReplacements: '使用 `replace` 时：应用整个生命周期内最多可替换的 worker Pod 数量；再丢失一个即失败。',
   haCoordinatorRestarts:
-    'HA 模式下 Job 的 backoffLimit。崩溃、被删除或被驱逐的协调器 Pod 最多再启动这么多次，并重新接管正在运行的作业（绝不重复提交）；作业失败或取消仍会立即结束 Job。',
+    'HA 模式下，崩溃或失败的协调器 Pod 最多再启动多少次；它会重新接管正在运行的作业（绝不重复提交）。驱逐、抢占和节点排空不计入；作业失败或取消仍会立即结束 Job。Job 的 backoffLimit 比它多一：重启次数用完后，最后一个协调器只删除 master 和 worker 并使应用失败（`CoordinatorRestartsExhausted`），因此不会有任何东西一直运行到 Job 的 TTL。',
   // ---- kubernetes.* ----
   namespace: '已存在的命名空间，应用的所有对象都放在其中（DNS-1123 label）。',
   image: '包含 SeaTunnel 发行版以及作业所需全部连接器、格式和驱动 jar 的镜像；运行时不会下载任何内容。',

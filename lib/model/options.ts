@@ -348,7 +348,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asInteger,
     description:
-      "With HA: the Job's backoffLimit. A coordinator Pod that crashes, is deleted or is evicted is started again this many times and re-attaches to the running job (never a second submission); a job failure or cancel still ends the Job at once.",
+      "With HA: how many times a coordinator Pod that crashes or fails is started again; it re-attaches to the running job (never a second submission). Evictions, preemption and node drains do not count; a job failure or cancel still ends the Job at once. The Job's backoffLimit is one more: once the restarts are used up, one last coordinator only removes the masters and workers and fails the application (`CoordinatorRestartsExhausted`), so nothing keeps running until the Job's TTL.",
   },
   // ---- kubernetes.* ----
   namespace: {
@@ -547,7 +547,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asInteger,
     description:
-      "How long every Pod of the application stays bound to a node that stopped answering (`node.kubernetes.io/unreachable`) or is not ready (`node.kubernetes.io/not-ready`) before Kubernetes evicts it — the `tolerationSeconds` of those two NoExecute taints, 300 s when a Pod says nothing. The node controller notices a silent node after its grace period (50 s by default), so a worker on a lost node is given up about 80 s after the loss instead of 350 s: replaced under `application.ha.worker-failure-policy = replace`, else the application fails; a lost coordinator is started again elsewhere. A lost HA master is not replaced until its Pod object is gone (a StatefulSet keeps at most one Pod per name): docs/ha.md says how. A toleration for either taint in `kubernetes.master.tolerations` / `kubernetes.worker.tolerations` wins.",
+      'How long every Pod of the application stays bound to a node that stopped answering (`node.kubernetes.io/unreachable`) or is not ready (`node.kubernetes.io/not-ready`) before Kubernetes evicts it — the `tolerationSeconds` of those two NoExecute taints, 300 s when a Pod says nothing. The node controller notices a silent node after its grace period (50 s by default), so a worker on a lost node is given up about 80 s after the loss instead of 350 s: replaced under `application.ha.worker-failure-policy = replace`, else the application fails; a lost coordinator is started again elsewhere. A lost HA master is not replaced until its Pod object is gone (a StatefulSet keeps at most one Pod per name): docs/ha.md says how. A toleration for either taint in `kubernetes.master.tolerations` / `kubernetes.worker.tolerations` wins.',
   },
   workerTolerations: {
     key: 'kubernetes.worker.tolerations',

@@ -152,6 +152,10 @@ class Application implements Step {
     this.interruption.throwIfSet();
 
     const k = await this.interruption.guard(readKubernetes(this));
+    // Nothing may keep running until the Job's TTL: after the last restart the masters and workers
+    // go, the job with them (its checkpoints stay: no stop-job is sent).
+    const exhausted = this.topology.restartsExhausted(k);
+    if (exhausted) throw new RuntimeFailure('CoordinatorRestartsExhausted', exhausted);
     this.watchOwnJob();
     const reconciler = await this.startWorkers(k);
     await this.topology.startMasters(k, reconciler);

@@ -41,6 +41,8 @@ export const REASONS = {
   EngineUnreachable: 'engine',
   /** With HA: every master was lost and Zeta no longer knows the submitted job (restore from its checkpoints). */
   JobLost: 'engine',
+  /** With HA: the coordinators failed as often as application.ha.coordinator-restarts allows; the last one removed everything. */
+  CoordinatorRestartsExhausted: 'infrastructure',
   /** With HA: the coordinator was stopped while the application goes on; another one re-attaches. */
   Detached: 'detached',
 } as const satisfies Record<string, ExitClass>;

@@ -122,7 +122,8 @@ export function haMasters(spec: ApplicationSpec, ha: HaSpec): MasterTopology {
     // runtime's terminal decisions (job failed, cancelled, workers lost, bad settings) end the Job
     // at once, and so does any exit code but `detached` and a crash's. Evictions, preemption and
     // node drains do not use up the restarts.
-    jobRetries: { backoffLimit: ha.coordinatorRestarts, podFailurePolicy: jobPodFailurePolicy('Ignore') },
+    // One more than the restarts: the last coordinator only cleans up (runtime: CoordinatorRestartsExhausted).
+    jobRetries: { backoffLimit: ha.coordinatorRestarts + 1, podFailurePolicy: jobPodFailurePolicy('Ignore') },
     zetaMasterHealth: { readinessProbe: readiness(spec), livenessProbe: liveness(spec) },
     complete(d: PlanDraft): void {
       runZetaDirectly(spec, masters.spec);

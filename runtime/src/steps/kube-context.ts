@@ -16,6 +16,8 @@ export interface KubeContext {
   readonly jobResourceVersion: string;
   /** The Job's annotations as first read: what earlier runtimes of this Job recorded. */
   readonly annotations: Readonly<Record<string, string>>;
+  /** Runtimes of this Job that failed before this one (the Job's count, including those not yet counted). */
+  readonly failedBefore: number;
   /** This Pod (the workers' owner with one local master). */
   readonly pod: MasterRef;
   readonly template: PodTemplate;
@@ -111,6 +113,7 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
     jobUid,
     jobResourceVersion: jobObj.metadata?.resourceVersion ?? '',
     annotations: jobObj.metadata?.annotations ?? {},
+    failedBefore: (jobObj.status?.failed ?? 0) + (jobObj.status?.uncountedTerminatedPods?.failed?.length ?? 0),
     pod,
     template,
   };

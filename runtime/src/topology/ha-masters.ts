@@ -92,6 +92,11 @@ export function haMasters(s: Step, ha: HaRuntimeSettings): MasterTopology {
     kind: 'ha',
     outlivesThisPod: true,
     prepare: () => undefined,
+    // The Job's backoffLimit is coordinator-restarts + 1: the runtime after the last restart cleans up.
+    restartsExhausted: (k) =>
+      k.failedBefore > ha.coordinatorRestarts
+        ? `${k.failedBefore} coordinator Pods of this application failed (application.ha.coordinator-restarts allows ${ha.coordinatorRestarts} restarts); the masters and workers are removed. A streaming job can be restored from its checkpoints with a new application (--restore-job-id ${expected})`
+        : undefined,
     workers: (k) => ({
       ownerUid: k.jobUid,
       adoptOwned: true,

@@ -15,6 +15,8 @@ export function localMaster(s: Step): MasterTopology {
     kind: 'local',
     outlivesThisPod: false,
     prepare: () => s.deps.writeEngineFiles(),
+    // The Job never starts a second runtime (backoffLimit 0).
+    restartsExhausted: () => undefined,
     workers: (k) => ({
       ownerUid: k.pod.uid,
       adoptOwned: false,

@@ -33,6 +33,11 @@ export interface MasterTopology {
   readonly outlivesThisPod: boolean;
   /** Before anything starts (the local master's completed engine files). */
   prepare(): void;
+  /**
+   * When this runtime comes after the last restart the application allows, why: it then only
+   * removes what earlier runtimes started (the masters, the workers) and ends the application.
+   */
+  restartsExhausted(k: KubeContext): string | undefined;
   /** Who owns the workers and what is stamped into each. */
   workers(k: KubeContext): WorkerOwnership;
   /** Starts what runs the masters, once the workers are under way, and waits until they answer. */

@@ -251,3 +251,46 @@ test('master replacements counted by earlier coordinators are carried on, and a 
   expect(s.kube.annotations[ANNOTATIONS.masterFailovers]).toBe('3');
   expect(reasons(s).filter((r) => r === 'MasterReplaced')).toHaveLength(1);
 });
+
+describe('the coordinator after the last restart', () => {
+  const seedWorkers = (s: ReturnType<typeof setup>) => {
+    for (let n = 1; n <= 3; n++)
+      s.kube.seed({
+        metadata: {
+          name: `app-1-worker-${n}`,
+          labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' },
+          ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid' }],
+        },
+        spec: { containers: [{ name: 'seatunnel' }] },
+      });
+  };
+
+  test('removes the masters and the workers an earlier coordinator left and fails the application; starts and submits nothing', async () => {
+    const s = haSetup();
+    seedWorkers(s);
+    s.kube.annotations[ANNOTATIONS.submissionIntent] = 'app-1-earlier@2026-01-01T00:00:00.000Z';
+    s.engine.status = 'RUNNING';
+    // coordinator-restarts 3 (the default): four coordinators failed, counted or not yet counted.
+    s.kube.job = { ...s.kube.job, status: { failed: 3, uncountedTerminatedPods: { failed: ['uid-4'] } } };
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'CoordinatorRestartsExhausted', exitCode: 3 });
+    expect(out.message).toContain('--restore-job-id 9223372036854775807');
+    expect(s.kube.ops('createPod')).toEqual([]);
+    expect(s.engine.submits).toEqual([]);
+    // The job's checkpoints stay: it ends with its masters and workers, no stop-job.
+    expect(s.engine.stops).toEqual([]);
+    expect(s.kube.podsOf(SEL)).toEqual([]);
+    expect(s.kube.ops('deleteStatefulSet').map((c) => c.name)).toEqual([STS]);
+    expect(s.kube.annotations[ANNOTATIONS.phase]).toBe('Failed');
+  });
+
+  test('the one before it still re-attaches and follows the job', async () => {
+    const s = haSetup();
+    s.kube.annotations[ANNOTATIONS.submissionIntent] = 'app-1-earlier@2026-01-01T00:00:00.000Z';
+    s.engine.status = 'RUNNING';
+    s.kube.job = { ...s.kube.job, status: { failed: 3 } };
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished' });
+    expect(s.engine.submits).toEqual([]);
+  });
+});

@@ -223,7 +223,8 @@ describe('with HA', () => {
     expect(c.readinessProbe).toBeUndefined();
     expect(c.resources!.limits).toEqual({ cpu: '250m', memory: '256Mi' });
     expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG).toBeDefined();
-    expect(p.job.spec!.backoffLimit).toBe(3);
+    // coordinator-restarts (3) + the last coordinator, which only cleans up.
+    expect(p.job.spec!.backoffLimit).toBe(4);
     const rules = p.job.spec!.podFailurePolicy!.rules;
     expect(rules[0]).toEqual({
       action: 'FailJob',
