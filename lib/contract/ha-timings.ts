@@ -45,6 +45,18 @@ export const HA_TIMINGS: HaTimings = {
   engineUnreachableMillis: 120_000,
 };
 
+/**
+ * With one local master the runtime starts the master's JVM once every worker's container runs, or
+ * after this head start at the latest (docs/runtime.md, "Start order").
+ */
+export const WORKER_HEAD_START_MS = 10_000;
+
+/**
+ * How much later than its container a local master's JVM may start: the head start plus the
+ * runtime's own first reads of the cluster (seconds when the API server answers).
+ */
+export const LOCAL_MASTER_START_DELAY_MS = WORKER_HEAD_START_MS + 30_000;
+
 /** Without HA: the master runs beside the runtime; its REST failing for this long means it is gone. */
 export const LOCAL_ENGINE_UNREACHABLE_MILLIS = 30_000;
 

@@ -79,14 +79,98 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     exit: 2,
     en: {
       meaning:
-        'The application was stopped from outside: `cancel`, the Job deleted, SIGTERM to the master Pod (also an eviction or a node drain).',
+        'The application was stopped by a user: `cancel`, the Job deleted (also by its TTL), or the master Pod deleted by hand. A stop by Kubernetes has its own reason (`Evicted`, `Preempted`, `NodeLost`, `MasterUnhealthy`, `Killed`).',
       action:
-        "Expected after `cancel`. Otherwise look at the Job's and the master Pod's Events for an eviction or preemption. A streaming job stopped with a savepoint can continue: see [checkpoint recovery](checkpoint-recovery.md).",
+        'Expected after `cancel`. A streaming job stopped with a savepoint can continue: see [checkpoint recovery](checkpoint-recovery.md).',
     },
     zh: {
-      meaning: '应用被外部停止：`cancel`、Job 被删除、master Pod 收到 SIGTERM（也包括驱逐或节点排空）。',
+      meaning:
+        '应用被用户停止：`cancel`、Job 被删除（包括其 TTL 到期），或 master Pod 被手动删除。由 Kubernetes 造成的停止有各自的原因（`Evicted`、`Preempted`、`NodeLost`、`MasterUnhealthy`、`Killed`）。',
       action:
-        '执行 `cancel` 后属于正常现象。否则请查看 Job 和 master Pod 的 Events，确认是否被驱逐或抢占。以保存点停止的流作业可以继续运行：见[检查点恢复](checkpoint-recovery.md)。',
+        '执行 `cancel` 后属于正常现象。以保存点停止的流作业可以继续运行：见[检查点恢复](checkpoint-recovery.md)。',
+    },
+  },
+  Evicted: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning:
+        "Kubernetes evicted the master Pod: a node drain (the Eviction API) or the kubelet under node pressure (memory, disk) or in a graceful node shutdown. The Pod's DisruptionTarget condition says which; the message quotes it. `status` shows it too when the runtime could not record it (a Pod evicted before its runtime ran).",
+      action:
+        'A drain or a shutdown: submit again (a streaming job continues from its checkpoints with `--restore-job-id`; it was stopped with a savepoint). Node pressure: give the master Guaranteed resources that fit the node. With HA a drained coordinator is replaced instead and the job goes on.',
+    },
+    zh: {
+      meaning:
+        'Kubernetes 驱逐了 master Pod：节点排空（Eviction API），或 kubelet 在节点资源压力（内存、磁盘）或节点优雅关闭时驱逐。Pod 的 DisruptionTarget 条件说明是哪一种，消息中会引用。',
+      action:
+        '排空或关机：重新提交（流作业以保存点停止，可用 `--restore-job-id` 从 checkpoint 继续）。节点资源压力：为 master 设置适合该节点的 Guaranteed 资源。HA 模式下被排空的协调器会被替换，作业继续运行。',
+    },
+  },
+  Preempted: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning: 'The scheduler preempted the master Pod to make room for a Pod of higher priority.',
+      action:
+        'Run the application where it is not preempted — a namespace or node pool whose workloads do not outrank it (`kubernetes.master.node-selector`), or a default PriorityClass your platform gives the namespace — and submit again.',
+    },
+    zh: {
+      meaning: '调度器为给更高优先级的 Pod 腾出空间而抢占了 master Pod。',
+      action:
+        '在不会被抢占的地方运行应用——其工作负载优先级不高于它的命名空间或节点池（`kubernetes.master.node-selector`），或由平台为该命名空间提供的默认 PriorityClass——然后重新提交。',
+    },
+  },
+  NodeLost: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning:
+        "The master Pod's node stopped answering or became not ready for longer than `kubernetes.node-loss-toleration-seconds` (taint eviction), or the node was removed or marked out of service (Pod garbage collection).",
+      action:
+        "`kubectl describe node` of the Pod's node. Submit again, or use HA (`application.ha.enabled`): then a lost node costs a master and a coordinator, not the job (docs/ha.md).",
+    },
+    zh: {
+      meaning:
+        'master Pod 所在节点失去响应或未就绪的时间超过 `kubernetes.node-loss-toleration-seconds`（污点驱逐），或该节点被移除或标记为停止服务（Pod 垃圾回收）。',
+      action:
+        '对 Pod 所在节点执行 `kubectl describe node`。重新提交，或使用 HA（`application.ha.enabled`）：此时丢失一个节点只损失一个 master 和协调器，而不是作业（docs/zh/ha.md）。',
+    },
+  },
+  MasterUnhealthy: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning:
+        "The kubelet killed the master container because a probe failed: the startup probe (Zeta's master did not open its port within `application.startup-timeout-millis` after the workers' head start) or the liveness probe (its port stopped answering). The message quotes the kubelet's Event.",
+      action:
+        '`kubectl logs` of the master (`seatunnel-app logs --role master`) for why Zeta did not answer: a full heap (raise `application.master.memory-mb`), a long GC pause, a slow start on a loaded node (raise `application.startup-timeout-millis`).',
+    },
+    zh: {
+      meaning:
+        'kubelet 因探针失败杀死了 master 容器：startup 探针（在 worker 的先行启动时间之后，Zeta master 没有在 `application.startup-timeout-millis` 内打开端口）或 liveness 探针（端口不再应答）。消息中引用 kubelet 的事件。',
+      action:
+        '用 `kubectl logs` 查看 master（`seatunnel-app logs --role master`）以了解 Zeta 为何不应答：堆已满（调大 `application.master.memory-mb`）、长时间 GC 停顿、负载高的节点上启动缓慢（调大 `application.startup-timeout-millis`）。',
+    },
+  },
+  Killed: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 3,
+    en: {
+      meaning:
+        'The master was asked to stop (SIGTERM) although nothing in the API says why: neither the application nor its Pod was being deleted, and Kubernetes recorded no eviction, preemption or failed probe — e.g. the node shutting down without a graceful shutdown configured, or someone signalling the process on the node.',
+      action:
+        "`kubectl describe node` and the node's own logs around the time in `status`. A streaming job was stopped with a savepoint and can continue with `--restore-job-id`.",
+    },
+    zh: {
+      meaning:
+        'master 被要求停止（SIGTERM），但 API 中没有任何说明：应用和其 Pod 都没有被删除，Kubernetes 也没有记录驱逐、抢占或探针失败——例如节点在未配置优雅关闭的情况下关机，或有人在节点上向进程发送了信号。',
+      action:
+        '查看 `kubectl describe node` 以及 `status` 所示时间前后该节点自身的日志。流作业已以保存点停止，可以用 `--restore-job-id` 继续。',
     },
   },
   WorkerLost: {
@@ -698,19 +782,6 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'master Pod 以 podFailurePolicy 未覆盖的方式失败（被信号杀死、节点丢失）；Job 不会重试（`backoffLimit: 0`）。',
       action: '执行 `kubectl describe job APP_ID` 并查看 master Pod 的 Events。',
-    },
-  },
-  Evicted: {
-    by: 'status',
-    status: 'FAILED',
-    en: {
-      meaning: 'The master Pod was evicted (node pressure).',
-      action:
-        'Give the application more headroom or a higher priority; submit again (with `--restore-job-id` for a streaming job).',
-    },
-    zh: {
-      meaning: 'master Pod 被驱逐（节点资源压力）。',
-      action: '为应用预留更多资源或更高优先级；重新提交（流作业使用 `--restore-job-id`）。',
     },
   },
 };

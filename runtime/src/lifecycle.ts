@@ -32,6 +32,7 @@ import {
 import { Interruption } from './steps/interruption';
 import { readKubernetes, type KubeContext } from './steps/kube-context';
 import { OwnJobWatch } from './steps/own-job-watch';
+import { learnStopCause } from './steps/stop-evidence';
 import { followJob, stopJob, submitJob } from './steps/zeta-job';
 import { topologyOf, type MasterTopology } from './topology/topology';
 import { WorkerReconciler } from './workers/reconciler';
@@ -104,6 +105,11 @@ class Application implements Step {
     const d = decide(factsOf(this.state, this.interruption.isSet, deleting), h);
     if (d.do === 'ask-deletion') {
       void this.applicationBeingDeleted().then((answer) => this.on(h, answer));
+    } else if (d.do === 'ask-stop-cause' && h.type === 'SIGTERM') {
+      void learnStopCause(this).then(({ cause, deleting }) => {
+        if (deleting) this.markApplicationDeleted();
+        this.on({ ...h, cause }, deleting);
+      });
     } else if (d.do === 'end') {
       if (d.warn) this.reporter.event('Warning', d.warn, `${d.reason}: ${d.message}`);
       this.interruption.set(new RuntimeFailure(d.reason, d.message, d.worker));

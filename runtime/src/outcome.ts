@@ -15,6 +15,12 @@ export const REASONS = {
   JobRejected: 'jobFailed',
   JobCanceled: 'canceled',
   Terminated: 'canceled',
+  // the master Pod stopped by Kubernetes, not by a user (a user's cancel is Terminated)
+  Evicted: 'infrastructure',
+  Preempted: 'infrastructure',
+  NodeLost: 'infrastructure',
+  MasterUnhealthy: 'infrastructure',
+  Killed: 'infrastructure',
   // workers and the Kubernetes API
   WorkerLost: 'infrastructure',
   Unschedulable: 'infrastructure',

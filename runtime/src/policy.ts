@@ -20,7 +20,8 @@ import type { EngineExit } from './engine/port';
 import { describeExit } from './engine/process';
 import { outcome, stateOf, ZETA_TERMINAL, zetaReason, type Outcome, type Reason } from './outcome';
 import type { EventReason, Phase } from './report/reporter';
-import type { WorkerFailure } from './workers/reconciler';
+import { describeDisruption, type StopCause } from './stop-cause';
+import type { WorkerFailure } from './workers/assess';
 
 /** Whether the Job or this Pod is being deleted; 'unknown' until asked. */
 export type Deletion = 'deleting' | 'not-deleting' | 'unknown';
@@ -47,7 +48,8 @@ export interface Facts {
 export type Happening =
   /** The reconciler found a worker lost (deleted, Failed, terminating) or unable to start. */
   | { readonly type: 'WorkerFailed'; readonly failure: WorkerFailure }
-  | { readonly type: 'SIGTERM' }
+  /** This Pod was asked to stop; `cause` once the lifecycle learnt why (./stop-cause.ts). */
+  | { readonly type: 'SIGTERM'; readonly cause?: StopCause }
   /** The own Job as the watch sees it. */
   | { readonly type: 'OwnJob'; readonly deleting: boolean; readonly cancelRequested?: string }
   | { readonly type: 'OwnJobGone' }
@@ -78,6 +80,8 @@ export type Decision =
   | { readonly do: 'continue' }
   /** Learn whether the Job or this Pod is being deleted, then decide again with the answer. */
   | { readonly do: 'ask-deletion' }
+  /** Learn why this Pod was asked to stop, then decide again with the cause. */
+  | { readonly do: 'ask-stop-cause' }
   /** End the application; `warn` is the Warning Event to record first. */
   | {
       readonly do: 'end';
@@ -110,19 +114,8 @@ export function decide(f: Facts, h: Happening): Decision {
       return end(h.failure.reason, h.failure.message, { worker: h.failure.worker, warn });
     }
     case 'SIGTERM':
-      if (!f.outlivesPod)
-        return end(
-          'Terminated',
-          'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction',
-        );
-      // With HA a stopped coordinator is only the application's end if the application is deleted;
-      // otherwise (Pod deleted, evicted, node drained) the job goes on and the next coordinator re-attaches.
-      if (f.deletion === 'unknown') return { do: 'ask-deletion' };
-      if (f.deletion === 'deleting') return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
-      return end(
-        'Detached',
-        'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches',
-      );
+      if (!h.cause) return { do: 'ask-stop-cause' };
+      return whenStopped(f, h.cause);
     case 'OwnJob':
       if (h.deleting) return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
       if (h.cancelRequested)
@@ -160,6 +153,52 @@ export function decide(f: Facts, h: Happening): Decision {
   }
 }
 
+/**
+ * This Pod was asked to stop, and why. A user's cancel (the application deleted, or this Pod
+ * deleted by hand) is CANCELED; Kubernetes stopping it (eviction, preemption, a lost node, a
+ * failed probe, an unexplained kill) is a failure named for what it was. With HA a stopped
+ * coordinator is only the application's end if the application is deleted; otherwise the job goes
+ * on and the next coordinator re-attaches.
+ */
+function whenStopped(f: Facts, cause: StopCause): Decision {
+  if (cause.kind === 'application-deleted')
+    return end('Terminated', 'the application is being deleted (e.g. by `cancel`)');
+  if (f.outlivesPod) {
+    const why = cause.kind === 'disruption' ? describeDisruption(cause.reason) : 'deleted or stopped';
+    return end('Detached', `the coordinator Pod was ${why}; the job goes on and the next coordinator re-attaches`);
+  }
+  switch (cause.kind) {
+    case 'pod-deleted':
+      return end('Terminated', 'the master Pod was deleted (e.g. `kubectl delete pod`), which ends the application');
+    case 'disruption': {
+      const reason: Reason =
+        cause.reason === 'PreemptionByScheduler'
+          ? 'Preempted'
+          : cause.reason === 'DeletionByTaintManager' || cause.reason === 'DeletionByPodGC'
+            ? 'NodeLost'
+            : 'Evicted';
+      const detail = cause.message ? `: ${firstLine(cause.message)}` : '';
+      return end(reason, `the master Pod was ${describeDisruption(cause.reason)}${detail}`);
+    }
+    case 'probe':
+      return end('MasterUnhealthy', `the kubelet killed the master: ${firstLine(cause.message)}`);
+    case 'unknown':
+      return end(
+        'Killed',
+        'the master was asked to stop (SIGTERM) although neither the application nor its Pod is being deleted and Kubernetes recorded no eviction or failed probe (e.g. the node shutting down)',
+      );
+  }
+}
+
+/** Reasons of a stop by Kubernetes rather than by a user: treated like a cancel when stopping the job. */
+const STOPPED_BY_KUBERNETES: ReadonlySet<Reason> = new Set([
+  'Evicted',
+  'Preempted',
+  'NodeLost',
+  'MasterUnhealthy',
+  'Killed',
+]);
+
 export type StopDecision =
   | { readonly do: 'nothing' }
   | { readonly do: 'ask-deletion' }
@@ -175,7 +214,9 @@ export type StopDecision =
 export function howToStop(f: Facts, reason: Reason): StopDecision {
   if (reason === 'Detached') return { do: 'nothing' };
   if (!f.submitted || (f.zetaStatus !== undefined && ZETA_TERMINAL.has(f.zetaStatus))) return { do: 'nothing' };
-  if (reason !== 'Terminated' || !f.streaming) return { do: 'stop', savepoint: false };
+  // Stopped (by a user or by Kubernetes) rather than failed: a streaming job keeps its checkpoints.
+  if ((reason !== 'Terminated' && !STOPPED_BY_KUBERNETES.has(reason)) || !f.streaming)
+    return { do: 'stop', savepoint: false };
   if (f.savepointRequested) return { do: 'stop', savepoint: true };
   // A savepoint needs the workers: not when the application itself is being deleted (they go too).
   if (f.deletion === 'unknown') return { do: 'ask-deletion' };

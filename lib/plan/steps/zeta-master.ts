@@ -18,7 +18,12 @@ export const zetaMasterStep: FeatureStep = {
         tcpSocket: { port: spec.master.port },
         periodSeconds: STARTUP_PROBE_PERIOD_SECONDS,
         timeoutSeconds: 2,
-        failureThreshold: Math.max(1, Math.ceil(spec.startupTimeoutMillis / (STARTUP_PROBE_PERIOD_SECONDS * 1000))),
+        failureThreshold: Math.max(
+          1,
+          Math.ceil(
+            (spec.startupTimeoutMillis + d.topology.zetaMasterStartDelayMs) / (STARTUP_PROBE_PERIOD_SECONDS * 1000),
+          ),
+        ),
       };
       c.readinessProbe = { ...d.topology.zetaMasterHealth.readinessProbe };
       c.livenessProbe = { ...d.topology.zetaMasterHealth.livenessProbe };

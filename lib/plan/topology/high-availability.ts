@@ -124,6 +124,8 @@ export function haMasters(spec: ApplicationSpec, ha: HaSpec): MasterTopology {
     // node drains do not use up the restarts.
     // One more than the restarts: the last coordinator only cleans up (runtime: CoordinatorRestartsExhausted).
     jobRetries: { backoffLimit: ha.coordinatorRestarts + 1, podFailurePolicy: jobPodFailurePolicy('Ignore') },
+    // The StatefulSet's container is Zeta itself.
+    zetaMasterStartDelayMs: 0,
     zetaMasterHealth: { readinessProbe: readiness(spec), livenessProbe: liveness(spec) },
     complete(d: PlanDraft): void {
       runZetaDirectly(spec, masters.spec);

@@ -3,6 +3,7 @@
 // at once; nothing else exists, and a lost Pod is the application's end.
 
 import type { Probe } from 'kubernetes-types/core/v1';
+import { LOCAL_MASTER_START_DELAY_MS } from '../../contract/ha-timings';
 import type { ApplicationSpec } from '../../model/spec';
 import { podMetadata, podSkeleton, roleSize } from '../pod-skeleton';
 import { jobPodFailurePolicy, type MasterTopology } from './topology';
@@ -19,6 +20,8 @@ export function localMaster(spec: ApplicationSpec): MasterTopology {
     zetaMasterPods: [pod],
     // Job retries are never used as implicit HA: a new Pod would start a new cluster and submit again.
     jobRetries: { backoffLimit: 0, podFailurePolicy: jobPodFailurePolicy('Count') },
+    // The runtime starts Zeta after the workers' head start: the startup probe waits that much longer.
+    zetaMasterStartDelayMs: LOCAL_MASTER_START_DELAY_MS,
     zetaMasterHealth: { readinessProbe: tcpHealth(spec), livenessProbe: tcpHealth(spec) },
     complete() {},
   };

@@ -20,6 +20,12 @@ export interface MasterTopology {
   readonly zetaMasterPods: readonly PodSpec[];
   /** How the Job answers its Pod's failures. */
   readonly jobRetries: { readonly backoffLimit: number; readonly podFailurePolicy: PodFailurePolicy };
+  /**
+   * How long after its container starts a Zeta master's JVM starts at the latest: the startup
+   * probe's window is this plus application.startup-timeout-millis, so the kubelet never kills a
+   * master the runtime is still waiting for (the runtime's own EngineStartTimeout comes first).
+   */
+  readonly zetaMasterStartDelayMs: number;
   /** A Zeta master's readiness and liveness: who acts on them differs between the topologies. */
   readonly zetaMasterHealth: Required<Pick<Container, 'readinessProbe' | 'livenessProbe'>>;
   /** Adds what only this topology has, once the other steps have edited its Pods (the topology step). */
@@ -30,7 +36,7 @@ export interface MasterTopology {
  * The runtime's terminal exit codes end the Job at once. A Pod disrupted by Kubernetes (eviction,
  * preemption, drain) is `counted` against backoffLimit or `ignored`. Servers older than 1.26 drop
  * the field: equivalent with backoffLimit 0, except that the Job records no exit code then (submit
- * warns: lib/submit/server-support.ts).
+ * warns: lib/submit/admit/server-support.ts).
  */
 export function jobPodFailurePolicy(onDisruption: 'Count' | 'Ignore'): PodFailurePolicy {
   return {

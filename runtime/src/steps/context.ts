@@ -1,6 +1,7 @@
 // What every step of the lifecycle shares: its dependencies (the two ports, clock, log), the
 // tuning, the one record of the application's state, the interruption and the reporter.
 
+import { WORKER_HEAD_START_MS } from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
 import type { EnginePort, SubmitResult } from '../engine/port';
 import type { KubePort } from '../kube/port';
@@ -64,7 +65,7 @@ export const DEFAULT_TUNING: Tuning = {
   recordBudgetMs: 10_000,
   engineStopGraceMs: 10_000,
   timedPollMs: 5_000,
-  workerHeadStartMs: 10_000,
+  workerHeadStartMs: WORKER_HEAD_START_MS,
 };
 
 export interface LifecycleDeps {

@@ -290,13 +290,23 @@ test('startup timeout: one deadline for creation and registration, with the reas
   expect(s.kube.annotations[ANNOTATIONS.workersRegistered]).toBe('1');
 });
 
-test('SIGTERM while the job runs: the job is stopped, workers removed, CANCELED, exit 2', async () => {
+/** The master Pod deleted by hand (`kubectl delete pod`): its SIGTERM, with the deletion visible in the API. */
+function deletePodBy(s: ReturnType<typeof setup>, reason?: string) {
+  s.kube.masterPod = {
+    ...s.kube.masterPod,
+    metadata: { ...s.kube.masterPod.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
+    ...(reason ? { status: { conditions: [{ type: 'DisruptionTarget', status: 'True', reason, message: reason }] } } : {}),
+  };
+  s.terminate.abort();
+}
+
+test('SIGTERM while the job runs (the master Pod deleted): the job is stopped, workers removed, CANCELED, exit 2', async () => {
   const s = setup();
   s.engine.script = () => 'RUNNING';
   const out = await s.run(
     once(
       () => s.engine.submits.length === 1,
-      () => s.terminate.abort(),
+      () => deletePodBy(s),
     ),
   );
   expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'CANCELED' });
@@ -306,13 +316,13 @@ test('SIGTERM while the job runs: the job is stopped, workers removed, CANCELED,
   expect(eventReasons(s).slice(-2)).toEqual(['Stopping', 'Canceled']);
 });
 
-test('SIGTERM before submission: nothing to stop, workers removed, exit 2', async () => {
+test('SIGTERM before submission (the master Pod deleted): nothing to stop, workers removed, exit 2', async () => {
   const s = setup();
   s.engine.register = () => 0;
   const out = await s.run(
     once(
       () => s.clock.now() > 1000,
-      () => s.terminate.abort(),
+      () => deletePodBy(s),
     ),
   );
   expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2 });
@@ -326,7 +336,7 @@ test('SIGTERM while a submission is in flight: once acknowledged, the job is sto
   s.engine.script = () => 'RUNNING';
   const submit = s.engine.submit.bind(s.engine);
   s.engine.submit = async (req) => {
-    s.terminate.abort();
+    deletePodBy(s);
     await s.clock.sleep(3000);
     return submit(req);
   };
@@ -449,13 +459,16 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
   const STREAM =
     'env { job.mode = "STREAMING" }\nsource { FakeSource { plugin_output = "fake" } }\nsink { Console { plugin_input = "fake" } }\n';
 
-  test('SIGTERM: one stop with savepoint, SAVEPOINT_DONE, CANCELED with exit 2', async () => {
+  test('SIGTERM by a cancel: one stop with savepoint, SAVEPOINT_DONE, CANCELED with exit 2', async () => {
     const s = setup({ jobConfig: STREAM });
     s.engine.script = () => 'RUNNING';
     const out = await s.run(
       once(
         () => s.engine.submits.length === 1,
-        () => s.terminate.abort(),
+        () => {
+          s.kube.annotations[ANNOTATIONS.cancelRequested] = 'true';
+          s.terminate.abort();
+        },
       ),
     );
     expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2, zetaStatus: 'SAVEPOINT_DONE' });
@@ -482,7 +495,8 @@ describe('terminating a streaming job keeps its checkpoints (stop with savepoint
       ),
     );
     expect(s.engine.savepointStops).toEqual([true]);
-    expect(out).toMatchObject({ reason: 'Terminated', exitCode: 2, zetaStatus: 'RUNNING' });
+    // Nothing in the API says why (the kubelet, a node shutting down): Killed, a failure — checkpoints kept all the same.
+    expect(out).toMatchObject({ reason: 'Killed', exitCode: 3, zetaStatus: 'RUNNING' });
     expectCleanedUp(s);
   });
 

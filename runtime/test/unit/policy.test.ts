@@ -1,5 +1,6 @@
 // The runtime's decisions, one row per rule of runtime/src/policy.ts.
-import { outcome } from '../../src/outcome';
+import { outcome, stateOf, type Reason } from '../../src/outcome';
+import type { StopCause } from '../../src/stop-cause';
 import {
   afterCleanup,
   decide,
@@ -71,12 +72,7 @@ describe('decide: what now', () => {
       CONTINUE,
     ],
     // the Pod and the Job
-    [
-      'SIGTERM: Terminated',
-      {},
-      { type: 'SIGTERM' },
-      end('Terminated', 'the master Pod was asked to stop (SIGTERM), e.g. by `cancel`, a Job deletion or an eviction'),
-    ],
+    ['SIGTERM: first learn why', {}, { type: 'SIGTERM' }, { do: 'ask-stop-cause' }],
     ['SIGTERM while ending: ignored', { ending: true }, { type: 'SIGTERM' }, CONTINUE],
     [
       'the own Job being deleted: Terminated',
@@ -272,25 +268,67 @@ describe('the end', () => {
   });
 });
 
+describe("the master Pod stopped: a user's cancel or Kubernetes, named for what it was", () => {
+  test.each<[string, StopCause, string, string]>([
+    ['the application deleted (cancel)', { kind: 'application-deleted' }, 'Terminated', 'CANCELED'],
+    ['the master Pod deleted by hand', { kind: 'pod-deleted' }, 'Terminated', 'CANCELED'],
+    ['a node drain', { kind: 'disruption', reason: 'EvictionByEvictionAPI', message: '' }, 'Evicted', 'FAILED'],
+    ['node pressure', { kind: 'disruption', reason: 'TerminationByKubelet', message: 'memory' }, 'Evicted', 'FAILED'],
+    ['preemption', { kind: 'disruption', reason: 'PreemptionByScheduler', message: '' }, 'Preempted', 'FAILED'],
+    ['the node lost', { kind: 'disruption', reason: 'DeletionByTaintManager', message: '' }, 'NodeLost', 'FAILED'],
+    ['out of service', { kind: 'disruption', reason: 'DeletionByPodGC', message: '' }, 'NodeLost', 'FAILED'],
+    [
+      'a failed liveness probe',
+      { kind: 'probe', message: 'Container seatunnel failed liveness probe, will be restarted' },
+      'MasterUnhealthy',
+      'FAILED',
+    ],
+    ['nothing in the API says', { kind: 'unknown' }, 'Killed', 'FAILED'],
+  ])('%s → %s', (_name, cause, reason, state) => {
+    const d = decide(RUNNING, { type: 'SIGTERM', cause });
+    expect(d).toMatchObject({ do: 'end', reason });
+    expect(stateOf((d as { reason: Reason }).reason)).toBe(state);
+  });
+
+  test('a streaming job stopped by Kubernetes keeps its checkpoints like a cancel: a savepoint, never a plain stop', () => {
+    for (const reason of ['Evicted', 'Preempted', 'NodeLost', 'MasterUnhealthy', 'Killed'] as const)
+      expect(howToStop({ ...RUNNING, streaming: true, deletion: 'not-deleting' }, reason)).toEqual({
+        do: 'stop',
+        savepoint: true,
+      });
+    expect(howToStop({ ...RUNNING, streaming: true, deletion: 'not-deleting' }, 'JobFailed')).toEqual({
+      do: 'stop',
+      savepoint: false,
+    });
+  });
+});
+
 describe('with HA the coordinator is not the application', () => {
   const HA: Facts = { ...RUNNING, outlivesPod: true };
-  test.each<[string, Partial<Facts>, Decision]>([
-    ['SIGTERM, deletion not known yet: ask first', {}, { do: 'ask-deletion' }],
+  test.each<[string, StopCause, Decision]>([
     [
       'SIGTERM while the application is deleted: a cancel',
-      { deletion: 'deleting' },
+      { kind: 'application-deleted' },
       end('Terminated', 'the application is being deleted (e.g. by `cancel`)'),
     ],
     [
-      'SIGTERM while the application stays (Pod deleted, evicted, drained): detached',
-      { deletion: 'not-deleting' },
+      'SIGTERM while the application stays (the coordinator Pod deleted): detached',
+      { kind: 'pod-deleted' },
       end(
         'Detached',
-        'the coordinator Pod was asked to stop (deleted, evicted or drained); the job goes on and the next coordinator re-attaches',
+        'the coordinator Pod was deleted or stopped; the job goes on and the next coordinator re-attaches',
       ),
     ],
-  ])('%s', (_name, facts, expected) => {
-    expect(decide({ ...HA, ...facts }, { type: 'SIGTERM' })).toEqual(expected);
+    [
+      'SIGTERM by a drain: detached, saying so',
+      { kind: 'disruption', reason: 'EvictionByEvictionAPI', message: '' },
+      end(
+        'Detached',
+        'the coordinator Pod was evicted through the Eviction API (a node drain, or a PodDisruptionBudget-aware eviction); the job goes on and the next coordinator re-attaches',
+      ),
+    ],
+  ])('%s', (_name, cause, expected) => {
+    expect(decide(HA, { type: 'SIGTERM', cause })).toEqual(expected);
   });
 
   test('a detached coordinator never stops the job', () => {
