@@ -295,7 +295,9 @@ function deletePodBy(s: ReturnType<typeof setup>, reason?: string) {
   s.kube.masterPod = {
     ...s.kube.masterPod,
     metadata: { ...s.kube.masterPod.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
-    ...(reason ? { status: { conditions: [{ type: 'DisruptionTarget', status: 'True', reason, message: reason }] } } : {}),
+    ...(reason
+      ? { status: { conditions: [{ type: 'DisruptionTarget', status: 'True', reason, message: reason }] } }
+      : {}),
   };
   s.terminate.abort();
 }
