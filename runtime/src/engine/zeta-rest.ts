@@ -59,6 +59,12 @@ class CallFailed extends Error {
   }
 }
 
+/** The first member of Hazelcast's `Members {size:N, ver:M} [ Member [10.0.0.5]:5801 - uuid this … ]`. */
+export function firstMember(text: string): string | undefined {
+  const m = /Member \[([^\]]+)\]:(\d+)/.exec(text);
+  return m ? `${m[1]}:${m[2]}` : undefined;
+}
+
 // node:http rather than fetch(): fetch loads undici on first use, which costs the runtime ~20 MB
 // of resident memory for a handful of loopback calls.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
@@ -208,6 +214,23 @@ export class ZetaRest {
       ...(typeof r.jobStatus === 'string' && r.jobStatus ? { status: r.jobStatus } : {}),
       ...(typeof r.errorMsg === 'string' && r.errorMsg ? { errorMsg: r.errorMsg } : {}),
     };
+  }
+
+  /**
+   * The cluster's master member as Hazelcast lists it (`GET /hazelcast/rest/cluster` on a member
+   * port: the oldest member first, which is the one Zeta makes its active master), `host:port`.
+   * Undefined when the answer lists no member.
+   */
+  async clusterMaster(): Promise<string | undefined> {
+    let res: HttpAnswer;
+    try {
+      res = await this.send('GET', '/hazelcast/rest/cluster', undefined, this.timeoutMs);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      throw new EngineUnavailable(`GET /hazelcast/rest/cluster: ${err.code ?? err.name}: ${err.message}`);
+    }
+    if (res.status !== 200) throw new EngineUnavailable(`GET /hazelcast/rest/cluster: HTTP ${res.status}`);
+    return firstMember(res.text);
   }
 
   async stopJob(jobId: string, savepoint = false): Promise<void> {

@@ -37,6 +37,7 @@ export class ZetaEngine implements EnginePort {
   private readonly process: EngineProcess | undefined;
   private readonly candidates: ZetaRest[];
   private rest: ZetaRest;
+  private readonly members: ZetaRest;
   private readonly engineEnv: NodeJS.ProcessEnv;
 
   constructor(
@@ -56,6 +57,8 @@ export class ZetaEngine implements EnginePort {
       (c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }),
     );
     this.rest = this.candidates[0];
+    // Hazelcast's own REST, on the member port whatever REST the jobs go through.
+    this.members = new ZetaRest({ host: settings.engineRest.host, port: settings.app.master.port, path: '' });
   }
 
   get exited(): Promise<EngineExit> {
@@ -129,6 +132,10 @@ export class ZetaEngine implements EnginePort {
 
   stopJob(jobId: string, savepoint = false): Promise<void> {
     return this.rest.stopJob(jobId, savepoint);
+  }
+
+  activeMaster(): Promise<string | undefined> {
+    return this.members.clusterMaster();
   }
 
   shutdown(graceMs: number): Promise<EngineExit | undefined> {

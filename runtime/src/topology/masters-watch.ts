@@ -15,6 +15,8 @@ const POLL_MS = 2_000;
 export interface MastersView {
   readonly desired: number;
   readonly ready: number;
+  /** The master Pod Zeta made its active master, when known. */
+  readonly active?: string;
   /** Master Pods replaced so far: incarnations seen beyond one per ordinal. */
   readonly failovers: number;
 }
@@ -35,6 +37,16 @@ export function countFailovers(
   let n = 0;
   for (const uids of seen.values()) n += uids.size - 1;
   return n;
+}
+
+/** The master Pod whose IP Hazelcast lists first (`ip:port`), or undefined. */
+export function activeMasterPod(
+  member: string | undefined,
+  pods: ReadonlyArray<{ metadata?: { name?: string }; status?: { podIP?: string } }>,
+): string | undefined {
+  if (!member) return undefined;
+  const ip = member.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+  return pods.find((p) => p.status?.podIP === ip)?.metadata?.name;
 }
 
 export class MastersWatch {
@@ -75,7 +87,7 @@ export class MastersWatch {
 
   /** One reading of the StatefulSet and the master Pods; reports what changed. */
   async poll(): Promise<MastersView> {
-    const { kube, settings } = this.s.deps;
+    const { kube, settings, engine } = this.s.deps;
     const set = await kube.getStatefulSet(this.ha.statefulSet);
     const pods = await kube.listPods(`${LABELS.applicationId}=${settings.app.appId},${LABELS.role}=master`);
     const failovers =
@@ -86,12 +98,33 @@ export class MastersWatch {
           .filter((p) => p.metadata?.name && p.metadata.uid)
           .map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
       );
-    const next: MastersView = { desired: this.ha.masters, ready: set.status?.readyReplicas ?? 0, failovers };
+    const active = activeMasterPod(await engine.activeMaster().catch(() => undefined), pods.items);
+    const next: MastersView = {
+      desired: this.ha.masters,
+      ready: set.status?.readyReplicas ?? 0,
+      failovers,
+      ...((active ?? this.last?.active) ? { active: active ?? this.last?.active } : {}),
+    };
     const prev = this.last;
+    if (next.active && prev?.active && next.active !== prev.active)
+      this.s.reporter.event(
+        'Normal',
+        'ActiveMasterChanged',
+        `Zeta's active master is now ${next.active} (was ${prev.active})`,
+      );
     // The first reading is always recorded; a replacement only once it is seen to happen.
-    if (!prev || next.ready !== prev.ready || next.failovers !== prev.failovers) {
-      this.s.deps.log.info('masters', { ready: next.ready, desired: next.desired, failovers: next.failovers });
-      this.s.reporter.annotate({ mastersReady: String(next.ready), masterFailovers: String(next.failovers) });
+    if (!prev || next.ready !== prev.ready || next.failovers !== prev.failovers || next.active !== prev.active) {
+      this.s.deps.log.info('masters', {
+        ready: next.ready,
+        desired: next.desired,
+        failovers: next.failovers,
+        active: next.active,
+      });
+      this.s.reporter.annotate({
+        mastersReady: String(next.ready),
+        masterFailovers: String(next.failovers),
+        ...(next.active ? { activeMaster: next.active } : {}),
+      });
       if (next.failovers > (prev?.failovers ?? this.earlier)) {
         this.s.reporter.event(
           'Normal',

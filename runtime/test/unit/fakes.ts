@@ -665,6 +665,12 @@ export class FakeEngine implements EnginePort {
   }
 
   readonly savepointStops: boolean[] = [];
+  /** What Hazelcast lists first (the active master), `ip:port`. */
+  master: string | undefined;
+
+  async activeMaster(): Promise<string | undefined> {
+    return this.master;
+  }
 
   async stopJob(jobId: string, savepoint = false): Promise<void> {
     this.stops.push(jobId);

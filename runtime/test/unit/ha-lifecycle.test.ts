@@ -294,3 +294,36 @@ describe('the coordinator after the last restart', () => {
     expect(s.engine.submits).toEqual([]);
   });
 });
+
+test('the active master is named on the Job, and a change of it is an Event', async () => {
+  const s = haSetup();
+  for (const [i, ip] of [
+    [0, '10.0.0.21'],
+    [1, '10.0.0.22'],
+  ] as const)
+    s.kube.seed({
+      metadata: {
+        name: `app-1-master-${i}`,
+        uid: `m${i}`,
+        labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' },
+      },
+      spec: { containers: [{ name: 'seatunnel' }] },
+      status: { podIP: ip },
+    });
+  s.engine.master = '10.0.0.21:5801';
+  s.engine.script = (n) => (n >= 30 ? 'FINISHED' : 'RUNNING');
+  let during: string | undefined;
+  await s.run(
+    once(
+      () => s.engine.submits.length === 1 && s.clock.now() > 10_000,
+      () => {
+        during = s.kube.annotations[ANNOTATIONS.activeMaster] ?? undefined;
+        s.engine.master = '10.0.0.22:5801';
+      },
+    ),
+  );
+  expect(during).toBe('app-1-master-0');
+  expect(s.kube.annotations[ANNOTATIONS.activeMaster]).toBe('app-1-master-1');
+  const changed = s.kube.events.find((e) => e.reason === 'ActiveMasterChanged');
+  expect(changed?.message).toBe("Zeta's active master is now app-1-master-1 (was app-1-master-0)");
+});
