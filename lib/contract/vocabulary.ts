@@ -41,6 +41,12 @@ export const ANNOTATIONS = {
    * to Zeta. A coordinator that finds it never submits again (docs/ha.md, "Re-attaching").
    */
   submissionIntent: 'seatunnel.apache.org/submission-intent',
+  /**
+   * Runtime (HA): the coordinator Pod in charge, written by each coordinator when it starts. A
+   * coordinator that finds another's name here has been replaced (it was cut off, its Pod evicted)
+   * and must not stop the job or remove anything: it detaches.
+   */
+  coordinator: 'seatunnel.apache.org/coordinator',
   /** Runtime (HA): set once Zeta acknowledged the submission. */
   submittedAt: 'seatunnel.apache.org/submitted-at',
   /**
@@ -73,6 +79,7 @@ export const FINAL_PHASES: ReadonlySet<string> = new Set<Phase>(['Succeeded', 'F
 export const EVENT_REASONS = [
   'Reattached',
   'CoordinatorDetached',
+  'CoordinatorInCharge',
   'MastersReady',
   'MasterReplaced',
   'ActiveMasterChanged',

@@ -14,7 +14,7 @@
 import { describeExit } from './engine/process';
 import { errorMessage } from './util';
 import { isStatus } from './kube/port';
-import { outcomeOfError, RuntimeFailure, type Outcome } from './outcome';
+import { outcome, outcomeOfError, RuntimeFailure, type Outcome } from './outcome';
 import { afterCleanup, decide, terminalPhase, type Happening } from './policy';
 import { Reporter, type Phase, type StatusPatch } from './report/reporter';
 import { resolveJobConfig, workerReplacementBudget } from './settings';
@@ -160,6 +160,7 @@ class Application implements Step {
     const k = await this.interruption.guard(readKubernetes(this));
     // Nothing may keep running until the Job's TTL: after the last restart the masters and workers
     // go, the job with them (its checkpoints stay: no stop-job is sent).
+    await this.topology.takeCharge(k);
     const exhausted = this.topology.restartsExhausted(k);
     if (exhausted) throw new RuntimeFailure('CoordinatorRestartsExhausted', exhausted);
     this.watchOwnJob();
@@ -297,6 +298,13 @@ class Application implements Step {
     void this.ownJob?.stop();
     log.info('ending', { state: result.state, reason: result.reason });
     if (result.reason === 'Detached') return this.detach(result);
+    if (!(await this.topology.stillInCharge()))
+      return this.detach(
+        outcome(
+          'Detached',
+          `another coordinator took over while this one was cut off (${result.reason}: ${result.message}); it stops and removes nothing`,
+        ),
+      );
     try {
       await stopJob(this, result.reason, () => this.applicationBeingDeleted());
     } catch (e) {

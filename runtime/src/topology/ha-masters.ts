@@ -97,6 +97,43 @@ export function haMasters(s: Step, ha: HaRuntimeSettings): MasterTopology {
       k.failedBefore > ha.coordinatorRestarts
         ? `${k.failedBefore} coordinator Pods of this application failed (application.ha.coordinator-restarts allows ${ha.coordinatorRestarts} restarts); the masters and workers are removed. A streaming job can be restored from its checkpoints with a new application (--restore-job-id ${expected})`
         : undefined,
+    async takeCharge() {
+      const me = settings.pod.name;
+      const deadline = clock.now() + s.tuning.apiFailureBudgetMs;
+      for (let attempt = 0; ; attempt++) {
+        s.interruption.throwIfSet();
+        try {
+          await s.interruption.guard(kube.patchJobAnnotations(app.appId, { [ANNOTATIONS.coordinator]: me }));
+          s.reporter.event('Normal', 'CoordinatorInCharge', `coordinator ${me} is in charge of the application`);
+          return;
+        } catch (e) {
+          if (e instanceof RuntimeFailure) throw e;
+          if (!isTransient(e) || clock.now() >= deadline)
+            throw new RuntimeFailure(
+              'ApiUnavailable',
+              `recording the coordinator on Job ${app.appId}: ${errorMessage(e)}`,
+            );
+          await s.interruption.pause(backoffMs(attempt, 200, 3000));
+        }
+      }
+    },
+    async stillInCharge() {
+      const me = settings.pod.name;
+      let job;
+      try {
+        job = await readJob(s, clock.now() + s.tuning.apiFailureBudgetMs);
+      } catch {
+        // Gone (the application is being deleted) or the API never answered: nothing to be fenced from.
+        return true;
+      }
+      if (job.metadata?.deletionTimestamp) return true;
+      const inCharge = job.metadata?.annotations?.[ANNOTATIONS.coordinator];
+      if (inCharge && inCharge !== me) {
+        log.warn('another coordinator is in charge; this one leaves everything as it is', { inCharge });
+        return false;
+      }
+      return true;
+    },
     workers: (k) => ({
       ownerUid: k.jobUid,
       adoptOwned: true,

@@ -17,6 +17,9 @@ export function localMaster(s: Step): MasterTopology {
     prepare: () => s.deps.writeEngineFiles(),
     // The Job never starts a second runtime (backoffLimit 0).
     restartsExhausted: () => undefined,
+    // One Pod, one runtime: nobody else can be in charge.
+    takeCharge: () => Promise.resolve(),
+    stillInCharge: () => Promise.resolve(true),
     workers: (k) => ({
       ownerUid: k.pod.uid,
       adoptOwned: false,

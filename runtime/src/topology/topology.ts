@@ -38,6 +38,13 @@ export interface MasterTopology {
    * removes what earlier runtimes started (the masters, the workers) and ends the application.
    */
   restartsExhausted(k: KubeContext): string | undefined;
+  /** Records that this runtime is in charge of the application (before it changes anything). */
+  takeCharge(k: KubeContext): Promise<void>;
+  /**
+   * Whether this runtime is still in charge when the application ends: one that was replaced while
+   * cut off (another coordinator took over) must not stop the job or remove anything.
+   */
+  stillInCharge(): Promise<boolean>;
   /** Who owns the workers and what is stamped into each. */
   workers(k: KubeContext): WorkerOwnership;
   /** Starts what runs the masters, once the workers are under way, and waits until they answer. */

@@ -327,3 +327,32 @@ test('the active master is named on the Job, and a change of it is an Event', as
   const changed = s.kube.events.find((e) => e.reason === 'ActiveMasterChanged');
   expect(changed?.message).toBe("Zeta's active master is now app-1-master-1 (was app-1-master-0)");
 });
+
+describe('a coordinator replaced while it was cut off', () => {
+  test('records itself in charge when it starts, before it creates anything', async () => {
+    const s = haSetup();
+    await s.run();
+    const charge =
+      s.kube.ops('patchJobAnnotations')[s.kube.annotationPatches.findIndex((p) => ANNOTATIONS.coordinator in p)];
+    expect(s.kube.annotations[ANNOTATIONS.coordinator]).toBe('app-1-m');
+    expect(charge.at).toBeLessThanOrEqual(s.kube.ops('createPod')[0].at);
+  });
+
+  test('finding another in charge at the end, it stops nothing and removes nothing: detached', async () => {
+    const s = haSetup();
+    s.engine.script = (n) => (n >= 5 ? 'FAILED' : 'RUNNING');
+    const out = await s.run(
+      once(
+        () => s.engine.submits.length === 1,
+        // Cut off meanwhile, its Pod evicted: the Job started another coordinator, which took charge.
+        () => s.kube.annotateJob(ANNOTATIONS.coordinator, 'app-1-newer'),
+      ),
+    );
+    expect(out).toMatchObject({ reason: 'Detached', exitCode: 75 });
+    expect(out.message).toContain('another coordinator took over');
+    expect(s.engine.stops).toEqual([]);
+    expect(s.kube.ops('deletePod')).toEqual([]);
+    expect(s.kube.ops('deleteStatefulSet')).toEqual([]);
+    expect(s.kube.annotations[ANNOTATIONS.phase]).not.toBe('Failed');
+  });
+});
