@@ -382,11 +382,15 @@ test(
 );
 
 test(
-  'SIGTERM while the job runs: the job is stopped, workers removed, Canceled, exit 2',
+  'the master Pod deleted (its SIGTERM, the deletion in the API): the job is stopped, workers removed, Canceled, exit 2',
   withComponentLogs(async () => {
     const app = await deploy('sigterm', { owned: true });
     const run = await start(app, { standIn: { STANDIN_JOB: 'hang' } });
     await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+    // As `kubectl delete pod`: the object gets its deletion timestamp (kwok finishes it), then the kubelet's SIGTERM.
+    await adminHttp().call('DELETE', `/api/v1/namespaces/${app.namespace}/pods/${app.masterPod.metadata!.name}`, {
+      gracePeriodSeconds: 30,
+    });
     run.child.kill('SIGTERM');
     await expectExit(run, EXIT_CODES.canceled);
     expect(
@@ -400,6 +404,21 @@ test(
     expect(ann[ANNOTATIONS.phase]).toBe('Canceled');
     expect(ann[ANNOTATIONS.reason]).toBe('Terminated');
     expect(ann[ANNOTATIONS.zetaJobStatus]).toBe('CANCELED');
+    await expectNoWorkersLeft(app.namespace, app.appId);
+  }),
+);
+
+test(
+  'SIGTERM with nothing in the API saying why (the node shutting down): Killed, Failed, exit 3 — not a cancel',
+  withComponentLogs(async () => {
+    const app = await deploy('killed', { owned: true });
+    const run = await start(app, { standIn: { STANDIN_JOB: 'hang' } });
+    await waitForStandIn(run, (e) => e.call === 'submit', 'the job to be submitted');
+    run.child.kill('SIGTERM');
+    await expectExit(run, EXIT_CODES.infrastructure);
+    const ann = await jobAnnotations(app);
+    expect(ann[ANNOTATIONS.phase]).toBe('Failed');
+    expect(ann[ANNOTATIONS.reason]).toBe('Killed');
     await expectNoWorkersLeft(app.namespace, app.appId);
   }),
 );
