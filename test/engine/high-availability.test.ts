@@ -481,6 +481,55 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     await expectNothingLeft(appId);
   });
 
+  test('2 masters: the coordinator crashes (SIGKILL) the moment its claim is on the Job — the next one never sends the job a second time; the active master is named on the Job', async () => {
+    const { appId, jobId } = await submit(application('ha-claim', 2));
+    const [first] = await waitFor(
+      async () => {
+        const [c] = await pods(appId, 'coordinator');
+        return c && (await annotation(appId, ANNOTATIONS.submissionIntent)) ? [c] : undefined;
+      },
+      { description: 'the submission claimed on the Job', timeoutMs: 300_000, intervalMs: 50 },
+    );
+    // A crash, not a stop: no detach, no cleanup — whatever it had sent or not stays as it was.
+    expect(stack.kubelet.signal(first.metadata.name, 'SIGKILL')).toBe(true);
+    await waitFor(
+      async () =>
+        (await pods(appId, 'coordinator')).some(
+          (p) => p.metadata.uid !== first.metadata.uid && p.status?.phase === 'Running',
+        ),
+      { description: 'the Job started another coordinator', timeoutMs: 120_000 },
+    );
+    // The claim is all the next coordinator needs: it follows the job if Zeta has it, else gives up
+    // (JobLost) — it never sends it again. Which of the two depends on where the crash fell.
+    let outcome = '';
+    await waitFor(
+      async () => {
+        const phase = await annotation(appId, ANNOTATIONS.phase);
+        const reason = await annotation(appId, ANNOTATIONS.reason);
+        if (phase === 'Failed' && reason === 'JobLost') outcome = 'lost';
+        else if ((await events(appId)).includes('Reattached') && (await zetaStatus(appId, jobId)) === 'RUNNING')
+          outcome = 'followed';
+        return outcome !== '';
+      },
+      { description: 'the next coordinator follows the job or gives it up', timeoutMs: 300_000 },
+    );
+    // At most the crashed coordinator's one submission; the next one logs that it did not send it.
+    expect((await events(appId)).filter((r) => r === 'JobSubmitted').length).toBeLessThanOrEqual(1);
+    expect(coordinatorLogs(appId)).not.toMatch(
+      /submitted Zeta job .* \(ha-claim\)[\s\S]*submitted Zeta job .* \(ha-claim\)/,
+    );
+    if (outcome === 'followed') {
+      const masters = (await pods(appId, 'master')).map((p) => p.metadata.name);
+      await waitFor(async () => masters.includes((await annotation(appId, ANNOTATIONS.activeMaster)) ?? ''), {
+        description: 'the active master named on the Job',
+        timeoutMs: 60_000,
+      });
+      expect(await annotation(appId, ANNOTATIONS.activeMaster)).toBe(await activeMaster(appId));
+      expect((await run(['cancel', '-a', deploy(), '--id', appId])).code).toBe(0);
+    }
+    await expectNothingLeft(appId);
+  });
+
   test('synthesized YAML applied in file order (kubectl apply): the coordinator adopts the masters, the batch job finishes, masters and workers are removed', async () => {
     const BATCH = `env { job.mode = "BATCH", parallelism = 1 }
 source { FakeSource { result_table_name = "fake", row.num = 16, schema { fields { name = "string" } } } }
