@@ -1,8 +1,10 @@
 // The package as its users get it: `npm pack`, then the tarball installed into empty projects
-// that add only what their door needs — a cdk8s app (cdk8s, cdk8s-plus-28, constructs) and a
-// Pulumi program (@pulumi/pulumi, @pulumi/kubernetes) — each importing seatunnel-app by name,
-// type-checked against the published declarations, and run: `cdk8s synth`, the Pulumi program
-// under the runtime's mocks, and `npx seatunnel-app`. Installs come from the local npm cache
+// that add only what their door needs — a cdk8s app (cdk8s, cdk8s-plus-28, constructs), a
+// Pulumi program (@pulumi/pulumi, @pulumi/kubernetes) and a plain TypeScript program (nothing
+// else) — each importing seatunnel-app by name, type-checked against the published declarations,
+// and run: `cdk8s synth`, the Pulumi program under the runtime's mocks, the root API, and
+// `npx seatunnel-app`. The root entry offers what a user needs and none of the plan's internals;
+// the runtime's entry (seatunnel-app/runtime-support) offers no types at all (lib/index.ts). Installs come from the local npm cache
 // (--prefer-offline); the door frameworks are pinned to the versions this repository tests.
 
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
@@ -252,4 +254,96 @@ main().catch((e) => { console.error(e); process.exit(1); });
   const synth = run('npx', ['--no', '--', 'seatunnel-app', 'synth'], dir);
   expect(synth.status).toBe(1);
   expect(synth.stderr).toContain('cdk8s is not installed: npm install cdk8s cdk8s-plus-28 constructs');
+});
+
+test('a program with only seatunnel-app uses the root API, which offers none of the internals', () => {
+  const dir = project('library-user', []);
+  for (const name of ['cdk8s', 'constructs', '@pulumi/pulumi']) expect(installed(dir, name)).toBe(false);
+  compile(
+    dir,
+    `import * as root from 'seatunnel-app';
+import {
+  admissionFence, allObjects, ANNOTATIONS, buildPlan, ConfigurationError, EXIT_CODES, formatIssue, LABELS,
+  loadApplication, PHASES, resolveApplication, runtimeRules, submitterRules, TeamTemplate, TOPOLOGY,
+  type ApplicationPlan, type KubeObject, type SeaTunnelApplicationProps,
+} from 'seatunnel-app';
+const team = new TeamTemplate(
+  { namespace: 'data-jobs', image: 'apache/seatunnel:2.3.12', workerSpreadTopology: [TOPOLOGY.zone] },
+  { locked: ['namespace'] },
+);
+const props: SeaTunnelApplicationProps = team.application({ name: 'orders', workerCount: 2, jobConfig: ${JSON.stringify(JOB_CONFIG)} });
+const plan: ApplicationPlan = buildPlan(resolveApplication(props));
+const objects: KubeObject[] = allObjects(plan);
+const loaded = loadApplication({
+  deploymentText: 'kubernetes { namespace = data-jobs, image = "apache/seatunnel:2.3.12" }',
+  overrides: [['application.worker-count', '3']],
+  jobConfig: ${JSON.stringify(JOB_CONFIG)},
+});
+let refused = '';
+try {
+  resolveApplication({ ...props, workerCount: 0 });
+} catch (e) {
+  if (e instanceof ConfigurationError) refused = e.issues.map(formatIssue).join('; ');
+}
+process.stdout.write(JSON.stringify({
+  kinds: objects.map((o) => o.kind),
+  loadedWorkers: loaded.worker.count,
+  refused,
+  rules: [submitterRules().length, runtimeRules(plan.spec).length, admissionFence().length],
+  words: [ANNOTATIONS.phase, PHASES[0], EXIT_CODES.canceled, LABELS.applicationId],
+  exported: Object.keys(root),
+}));
+`,
+  );
+  const result = JSON.parse(ok(process.execPath, ['main.js'], dir)) as {
+    kinds: string[];
+    loadedWorkers: number;
+    refused: string;
+    rules: number[];
+    words: unknown[];
+    exported: string[];
+  };
+  expect(result.kinds[result.kinds.length - 1]).toBe('Job');
+  expect(result.kinds).toEqual(expect.arrayContaining(['PodTemplate', 'Role', 'Service', 'ConfigMap']));
+  expect(result.loadedWorkers).toBe(3);
+  expect(result.refused).toMatch(/workerCount/);
+  for (const n of result.rules) expect(n).toBeGreaterThan(0);
+  expect(result.words).toEqual(['seatunnel.apache.org/phase', 'Starting', 2, 'seatunnel.apache.org/application-id']);
+  expect(result.exported).toEqual(
+    expect.arrayContaining(['buildPlan', 'allObjects', 'loadApplication', 'TeamTemplate', 'submitterRules']),
+  );
+  // The plan's Pod editors and draft, the stamping the runtime does, the option registry: not for users.
+  const internals = ['masterRolePods', 'addEnv', 'FEATURE_STEPS', 'emptyDraft', 'stampWorker', 'OPTIONS'];
+  expect(result.exported.filter((n) => internals.includes(n))).toEqual([]);
+
+  // Nor can a program type-check against them, from the root or from the runtime's entry.
+  fs.writeFileSync(
+    path.join(dir, 'internals.ts'),
+    `import { masterRolePods, addEnv } from 'seatunnel-app';
+import { stampWorker } from 'seatunnel-app/runtime-support';
+export const used = [masterRolePods, addEnv, stampWorker];
+`,
+  );
+  const check = run(
+    process.execPath,
+    [
+      TSC,
+      '--noEmit',
+      '--strict',
+      '--skipLibCheck',
+      '--target',
+      'ES2022',
+      '--module',
+      'node16',
+      '--moduleResolution',
+      'node16',
+      '--types',
+      'node',
+      'internals.ts',
+    ],
+    dir,
+  );
+  expect(check.status).not.toBe(0);
+  for (const name of ['masterRolePods', 'addEnv', 'stampWorker'])
+    expect(check.stdout).toMatch(new RegExp(`has no exported member (named )?'${name}'`));
 });
