@@ -59,9 +59,18 @@ class CallFailed extends Error {
   }
 }
 
-/** The first member of Hazelcast's `Members {size:N, ver:M} [ Member [10.0.0.5]:5801 - uuid this … ]`. */
+/**
+ * The first member of Hazelcast's member list, `host:port`: Hazelcast 5 answers JSON
+ * (`{"members":[{"address":"[10.0.0.5]:5801",…},…]}`), older ones text (`Member [10.0.0.5]:5801 - uuid`).
+ */
 export function firstMember(text: string): string | undefined {
-  const m = /Member \[([^\]]+)\]:(\d+)/.exec(text);
+  let address: unknown;
+  try {
+    address = (JSON.parse(text) as { members?: Array<{ address?: unknown }> }).members?.[0]?.address;
+  } catch {
+    address = text;
+  }
+  const m = typeof address === 'string' ? /\[([^\][\s]+)\]:(\d+)/.exec(address) : null;
   return m ? `${m[1]}:${m[2]}` : undefined;
 }
 
@@ -218,7 +227,7 @@ export class ZetaRest {
 
   /**
    * The cluster's master member as Hazelcast lists it (`GET /hazelcast/rest/cluster` on a member
-   * port: the oldest member first, which is the one Zeta makes its active master), `host:port`.
+   * port: the oldest member first — Hazelcast's master, which Zeta makes its active master), `host:port`.
    * Undefined when the answer lists no member.
    */
   async clusterMaster(): Promise<string | undefined> {

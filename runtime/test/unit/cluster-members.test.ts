@@ -14,7 +14,20 @@ ConnectionCount: 3
 AllConnectionCount: 12
 `;
 
+/** Hazelcast 5.1 (Zeta 2.3.8) answers JSON, oldest member first. */
+const JSON_ANSWER = JSON.stringify({
+  members: [
+    { address: '[127.223.0.29]:5801', liteMember: false, localMember: false, uuid: 'a', memberVersion: '5.1.0' },
+    { address: '[127.223.0.30]:5801', liteMember: false, localMember: true, uuid: 'b', memberVersion: '5.1.0' },
+    { address: '[127.223.0.31]:5802', liteMember: false, localMember: false, uuid: 'c', memberVersion: '5.1.0' },
+  ],
+  connectionCount: 2,
+  allConnectionCount: 6,
+});
+
 test('the first member listed, as ip:port', () => {
+  expect(firstMember(JSON_ANSWER)).toBe('127.223.0.29:5801');
+  expect(firstMember(JSON.stringify({ members: [] }))).toBeUndefined();
   expect(firstMember(ANSWER)).toBe('10.244.1.7:5801');
   expect(firstMember('Members {size:1, ver:1} [\n\tMember [fd00::1]:5801 - a this\n]')).toBe('fd00::1:5801');
   expect(firstMember('')).toBeUndefined();
