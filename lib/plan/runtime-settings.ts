@@ -9,6 +9,7 @@ import {
   type RuntimeSettings,
 } from '../contract';
 import { zetaCommand, zetaEnvironment } from '../engine/command';
+import { haMasterAddresses } from '../engine/files';
 import { ENV } from '../model/reserved';
 import { PATHS, type ApplicationSpec } from '../model/spec';
 import { names } from './pod';
@@ -63,6 +64,7 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
             masters: spec.ha.masters,
             statefulSet: names.masters(spec),
             restHost: `${names.restService(spec)}.${spec.namespace}.svc`,
+            masterAddresses: haMasterAddresses(spec, spec.ha.masters),
             workerFailurePolicy: spec.ha.workerFailurePolicy,
             workerReplacements: spec.ha.workerReplacements,
             coordinatorRestarts: spec.ha.coordinatorRestarts,

@@ -310,7 +310,7 @@ test('the active master is named on the Job, and a change of it is an Event', as
       spec: { containers: [{ name: 'seatunnel' }] },
       status: { podIP: ip },
     });
-  s.engine.master = '10.0.0.21:5801';
+  s.engine.master = s.app.ha!.masterAddresses[0];
   s.engine.script = (n) => (n >= 30 ? 'FINISHED' : 'RUNNING');
   let during: string | undefined;
   await s.run(
@@ -318,7 +318,7 @@ test('the active master is named on the Job, and a change of it is an Event', as
       () => s.engine.submits.length === 1 && s.clock.now() > 10_000,
       () => {
         during = s.kube.annotations[ANNOTATIONS.activeMaster] ?? undefined;
-        s.engine.master = '10.0.0.22:5801';
+        s.engine.master = s.app.ha!.masterAddresses[1];
       },
     ),
   );
