@@ -66,7 +66,7 @@ class CallFailed extends Error {
  */
 export function firstMember(text: string): { readonly address: string; readonly self: boolean } | undefined {
   let first: unknown;
-  let self = false;
+  let self: boolean;
   try {
     const member = (JSON.parse(text) as { members?: Array<{ address?: unknown; localMember?: unknown }> }).members?.[0];
     first = member?.address;
