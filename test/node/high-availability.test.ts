@@ -1,4 +1,4 @@
-// High availability on a real node (docs/ha.md): two Zeta masters as a StatefulSet whose members
+// High availability on real nodes (docs/ha.md): two Zeta masters as a StatefulSet whose members
 // find each other by their Pods' DNS names through CoreDNS; the coordinator reaches them through the
 // ClusterIP Service that kube-proxy load-balances. The active master's Pod is deleted mid-run: the
 // StatefulSet replaces it, the standby takes over, and the same job runs on — reached from a Pod
@@ -24,7 +24,7 @@ interface PodLike {
   status?: { conditions?: Array<{ type: string; status: string }> };
 }
 
-describe('an HA application on a real node', () => {
+describe('an HA application on real nodes', () => {
   let ns: string;
   let volume: string | undefined;
   let hostDir: string;
@@ -36,7 +36,8 @@ describe('an HA application on a real node', () => {
       kind: 'ServiceAccount',
       metadata: { name: 'seatunnel-runtime' },
     });
-    // One node: a hostPath volume is shared storage for every Pod on it (ReadWriteMany is honest here).
+    // Every node runs on this one machine: a hostPath volume is storage shared by every Pod on any of them
+    // (ReadWriteMany is honest here).
     hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-node-ha-'));
     volume = await createSharedClaim(adminHttp(), ns, CLAIM, hostDir);
     await adminHttp().call('POST', `/api/v1/namespaces/${ns}/configmaps`, {
@@ -70,7 +71,7 @@ describe('an HA application on a real node', () => {
     '-Dapplication.ha.enabled=true',
     '-Dapplication.ha.masters=2',
     '-Dapplication.ha.backup-count=1',
-    // 2 masters + 2 workers + the coordinator (0.25) within the node's 2 cores.
+    // 2 masters + 2 workers + the coordinator (0.25) within 2 cores (each node advertises the machine's 2).
     '-Dapplication.master.cpu-cores=0.4',
     '-Dapplication.worker.cpu-cores=0.4',
   ];
