@@ -16,19 +16,16 @@ set -Eeuo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=versions.env
 source "$HERE/versions.env"
-
-CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
-TESTBIN="$CACHE_ROOT/testbin"
-WORK="$CACHE_ROOT/build"
 if ! command -v go >/dev/null 2>&1; then
   # Exit code 3 = cannot be obtained on this machine (tools/test.sh reports the tier BLOCKED).
   echo "[testbin] the Go toolchain (go >= 1.26) is not on PATH; it is needed to build the control-plane binaries" >&2
   exit 3
 fi
-GO_VERSION="$(go env GOVERSION)"
 # shellcheck source=../lib/go-build.sh
 source "$HERE/../lib/go-build.sh"
 go_build_init testbin
+TESTBIN="$ROOT"
+WORK="$CACHE_ROOT/build"
 # Free space needed for a cold build: module cache ~1.4 GB + build cache ~3.5 GB + output ~0.35 GB.
 MIN_FREE_MB="${SEATUNNEL_APP_TESTBIN_MIN_FREE_MB:-6000}"
 
@@ -114,14 +111,11 @@ prepare_k8s_module() {
 # prints the stamped version.
 compile_k8s() {
   local label="$1" mod="$2" out="$3"; shift 3
-  step "$label: go mod tidy (downloads the module graph; several minutes when cold)"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "$label: compile $* (minutes when cold on 2 cores)"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
   local pkgs=() b
   for b in "$@"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -tags selinux,notest \
-      -ldflags "$(k8s_ldflags)" -o "$out.tmp/bin/" "${pkgs[@]}")
+  go_tidy_build "$mod" "$out" "$label: go mod tidy (downloads the module graph; several minutes when cold)" \
+    "$label: compile $* (minutes when cold on 2 cores)" \
+    -tags selinux,notest -ldflags "$(k8s_ldflags)" -o "$out.tmp/bin/" "${pkgs[@]}"
   step "$label: verify the version stamps"
   local v
   for b in "$@"; do
@@ -135,7 +129,7 @@ compile_k8s() {
 
 build_kubernetes() {
   local out; out="$(dir_kubernetes)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION cached at $out"; return; }
+  component_cached "$out" "kubernetes $K8S_VERSION" && return
   local t0=$SECONDS
   local mod; mod="$(prepare_k8s_module k8s "$HERE/k8s/go.mod.in" kubernetes)"
   compile_k8s kubernetes "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
@@ -146,7 +140,7 @@ build_kubernetes() {
 # by default, since the tiers without a real node do not need them.
 build_kubernetes_node() {
   local out; out="$(dir_kubernetes_node)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes-node $K8S_VERSION cached at $out"; return; }
+  component_cached "$out" "kubernetes-node $K8S_VERSION" && return
   local t0=$SECONDS
   local mod; mod="$(prepare_k8s_module k8s-node "$HERE/k8s-node/go.mod.in" kubernetes-node)"
   compile_k8s kubernetes-node "$mod" "$out" "${K8S_NODE_BINARIES[@]}"
@@ -158,7 +152,7 @@ build_kubernetes_node() {
 build_kubernetes_oldest() {
   local K8S_VERSION="$K8S_OLDEST_VERSION"
   local out; out="$(_dir_kubernetes_oldest)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION (oldest) cached at $out"; return; }
+  component_cached "$out" "kubernetes $K8S_VERSION (oldest)" && return
   local t0=$SECONDS
   local mod; mod="$(prepare_k8s_module k8s-oldest "$HERE/k8s/go.mod.in" kubernetes-oldest)"
   compile_k8s kubernetes-oldest "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
@@ -167,32 +161,25 @@ build_kubernetes_oldest() {
 
 build_etcd() {
   local out; out="$(dir_etcd)"
-  [[ -f "$out/.complete" ]] && { log "etcd $ETCD_VERSION cached at $out"; return; }
+  component_cached "$out" "etcd $ETCD_VERSION" && return
   local t0=$SECONDS
   step "etcd: prepare wrapper module for go.etcd.io/etcd/server/v3@$ETCD_VERSION"
   local mod; mod="$(prepare_module etcd "$HERE/etcd/go.mod.in" ETCD_VERSION "$ETCD_VERSION")"
-  step "etcd: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "etcd: compile"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/etcd" go.etcd.io/etcd/server/v3)
+  go_tidy_build "$mod" "$out" "etcd: go mod tidy" "etcd: compile" \
+    -ldflags "-s -w" -o "$out.tmp/bin/etcd" go.etcd.io/etcd/server/v3
   step "etcd: verify the version"
   "$out.tmp/bin/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION#v}" || { log "unexpected etcd --version"; false; }
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out" "$t0"
 }
 
 build_kwok() {
   local out; out="$(dir_kwok)"
-  [[ -f "$out/.complete" ]] && { log "kwok $KWOK_VERSION cached at $out"; return; }
+  component_cached "$out" "kwok $KWOK_VERSION" && return
   local t0=$SECONDS
   step "kwok: prepare wrapper module for sigs.k8s.io/kwok@$KWOK_VERSION"
   local mod; mod="$(prepare_module kwok "$HERE/kwok/go.mod.in" KWOK_VERSION "$KWOK_VERSION")"
-  step "kwok: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "kwok: compile"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/kwok" sigs.k8s.io/kwok/cmd/kwok)
+  go_tidy_build "$mod" "$out" "kwok: go mod tidy" "kwok: compile" \
+    -ldflags "-s -w" -o "$out.tmp/bin/kwok" sigs.k8s.io/kwok/cmd/kwok
   step "kwok: copy the default stages from the module cache"
   local src; src="$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage"
   [[ -d "$src" ]] || { log "stage directory $src not found"; false; }
@@ -204,8 +191,7 @@ build_kwok() {
     cp "$src/$f" "$out.tmp/stages/$(basename "$f")"
   done
   chmod -R u+w "$out.tmp/stages"
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out" "$t0"
 }
 
 # Fails early, naming the directories, when a build is needed and the disk is nearly full (a Go
