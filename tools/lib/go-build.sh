@@ -46,10 +46,14 @@ run_logged() {
   fi
 }
 
-# True, saying so, when the component at OUT is complete: `component_cached "$out" "etcd $V" && return`.
-component_cached() {
-  [[ -f "$1/.complete" ]] || return 1
-  log "$2 cached at $1"
+# Starts building the component at OUT, unless it is complete (then it says so and returns 1):
+# `begin_component "$out" "etcd $V" || return 0`. Notes the start time for finish_go_component.
+begin_component() {
+  if [[ -f "$1/.complete" ]]; then
+    log "$2 cached at $1"
+    return 1
+  fi
+  COMPONENT_T0=$SECONDS
 }
 
 # Builds from the wrapper module MOD into a fresh OUT.tmp/bin: `go mod tidy`, then
@@ -64,12 +68,11 @@ go_tidy_build() {
   (cd "$mod" && run_logged "$mod/build.log" go build -trimpath "$@")
 }
 
-# Publishes a component built from the wrapper module MOD into OUT.tmp (its go.mod and go.sum
-# go along, a record of what it was built from): see finish_component.
+# Publishes a component begun with begin_component and built from the wrapper module MOD into
+# OUT.tmp (its go.mod and go.sum go along, a record of what it was built from): see finish_component.
 finish_go_component() {
-  local mod="$1" out="$2" t0="$3"
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  cp "$1/go.mod" "$1/go.sum" "$2.tmp/"
+  finish_component "$2" "$COMPONENT_T0"
 }
 
 # Publishes a component built into "$out.tmp": records its size and build time, marks it

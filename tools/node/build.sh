@@ -179,8 +179,7 @@ build_kubernetes_node() {
 
 build_kube_router() {
   local out; out="$(dir_kube_router)"
-  component_cached "$out" "kube-router $KUBE_ROUTER_VERSION" && return
-  local t0=$SECONDS
+  begin_component "$out" "kube-router $KUBE_ROUTER_VERSION" || return 0
   step "kube-router: prepare wrapper module for $KUBE_ROUTER_MODULE@$KUBE_ROUTER_VERSION"
   local mod; mod="$(prepare_module kube-router "$HERE/kube-router/go.mod.in")"
   go_tidy_build "$mod" "$out" "kube-router: go mod tidy (downloads ~150 modules when cold)" \
@@ -189,13 +188,12 @@ build_kube_router() {
   step "kube-router: verify the version stamp"
   local v; v="$("$out.tmp/bin/kube-router" --version 2>&1)"
   [[ "$v" == *"version $KUBE_ROUTER_VERSION,"* ]] || { log "kube-router --version printed '$v'"; false; }
-  finish_go_component "$mod" "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 build_coredns() {
   local out; out="$(dir_coredns)"
-  component_cached "$out" "coredns $COREDNS_VERSION" && return
-  local t0=$SECONDS
+  begin_component "$out" "coredns $COREDNS_VERSION" || return 0
   step "coredns: prepare the project's CoreDNS module on github.com/coredns/coredns@$COREDNS_VERSION"
   local mod; mod="$(prepare_module coredns "$HERE/coredns/go.mod.in")"
   cp "$HERE/coredns/main.go" "$mod/"
@@ -208,7 +206,7 @@ build_coredns() {
   have="$("$out.tmp/bin/coredns" -plugins | xargs -n1 | sort | xargs)"
   want="$(printf '%s\n' $COREDNS_PLUGINS $COREDNS_PLUGINS_PULLED_IN | sort | xargs)"
   [[ "$have" == "$want" ]] || { log "coredns -plugins lists '$have', expected '$want' (versions.env vs coredns/main.go)"; false; }
-  finish_go_component "$mod" "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 main() {

@@ -108,8 +108,7 @@ prepare_module() {
 
 build_cli() {
   local out; out="$(dir_cli)"
-  component_cached "$out" "cli $PULUMI_VERSION" && return
-  local t0=$SECONDS
+  begin_component "$out" "cli $PULUMI_VERSION" || return 0
   require_module github.com/pulumi/pulumi/pkg/v3 "$PULUMI_VERSION"
   require_module github.com/pulumi/pulumi/sdk/v3 "$PULUMI_VERSION"
   step "cli: prepare wrapper module for github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION"
@@ -120,13 +119,12 @@ build_cli() {
   step "cli: verify the version stamp"
   local v; v="$(PULUMI_SKIP_UPDATE_CHECK=true "$out.tmp/bin/pulumi" version)"
   [[ "$v" == "$PULUMI_VERSION" ]] || { log "pulumi version printed '$v', expected $PULUMI_VERSION"; false; }
-  finish_go_component "$mod" "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 build_language_nodejs() {
   local out; out="$(dir_language_nodejs)"
-  component_cached "$out" "language-nodejs $PULUMI_VERSION" && return
-  local t0=$SECONDS
+  begin_component "$out" "language-nodejs $PULUMI_VERSION" || return 0
   require_module github.com/pulumi/pulumi/sdk/v3 "$PULUMI_VERSION"
   step "language-nodejs: prepare the project's language host module on sdk/v3@$PULUMI_VERSION"
   local mod; mod="$(prepare_module language-nodejs "$HERE/language-nodejs/go.mod.in")"
@@ -136,13 +134,12 @@ build_language_nodejs() {
   step "language-nodejs: verify the version stamp"
   local v; v="$("$out.tmp/bin/pulumi-language-nodejs" -version)"
   [[ "$v" == "$PULUMI_VERSION" ]] || { log "pulumi-language-nodejs -version printed '$v'"; false; }
-  finish_go_component "$mod" "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 build_kubernetes() {
   local out; out="$(dir_kubernetes)"
-  component_cached "$out" "kubernetes provider $PULUMI_KUBERNETES_VERSION" && return
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes provider $PULUMI_KUBERNETES_VERSION" || return 0
   local provider=github.com/pulumi/pulumi-kubernetes/provider/v4
   require_module "$provider" "$PULUMI_KUBERNETES_MODULE_VERSION"
   step "kubernetes: prepare wrapper module for $provider@$PULUMI_KUBERNETES_MODULE_VERSION"
@@ -171,7 +168,7 @@ build_kubernetes() {
   # -trimpath keeps -ldflags out of the build info, so look for the stamped string itself.
   LC_ALL=C grep -qaF "$PULUMI_KUBERNETES_VERSION" "$out.tmp/bin/pulumi-resource-kubernetes" \
     || { log "the binary has no version stamp $PULUMI_KUBERNETES_VERSION"; false; }
-  finish_go_component "$mod" "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 # Hard-links the three components into one directory (no extra disk).

@@ -124,27 +124,24 @@ compile_k8s() {
     else v="$("$out.tmp/bin/$b" --version)"; fi
     [[ "$v" == "Kubernetes $K8S_VERSION" ]] || { log "$b --version printed '$v'"; false; }
   done
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
 }
 
 build_kubernetes() {
   local out; out="$(dir_kubernetes)"
-  component_cached "$out" "kubernetes $K8S_VERSION" && return
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes $K8S_VERSION" || return 0
   local mod; mod="$(prepare_k8s_module k8s "$HERE/k8s/go.mod.in" kubernetes)"
   compile_k8s kubernetes "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 # kubelet, kube-proxy and kubectl for the real-node tier (tools/node/build.sh asks for them); not built
 # by default, since the tiers without a real node do not need them.
 build_kubernetes_node() {
   local out; out="$(dir_kubernetes_node)"
-  component_cached "$out" "kubernetes-node $K8S_VERSION" && return
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes-node $K8S_VERSION" || return 0
   local mod; mod="$(prepare_k8s_module k8s-node "$HERE/k8s-node/go.mod.in" kubernetes-node)"
   compile_k8s kubernetes-node "$mod" "$out" "${K8S_NODE_BINARIES[@]}"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 # The control plane of the oldest supported minor (K8S_OLDEST_VERSION): the same three commands,
@@ -152,46 +149,48 @@ build_kubernetes_node() {
 build_kubernetes_oldest() {
   local K8S_VERSION="$K8S_OLDEST_VERSION"
   local out; out="$(_dir_kubernetes_oldest)"
-  component_cached "$out" "kubernetes $K8S_VERSION (oldest)" && return
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes $K8S_VERSION (oldest)" || return 0
   local mod; mod="$(prepare_k8s_module k8s-oldest "$HERE/k8s/go.mod.in" kubernetes-oldest)"
   compile_k8s kubernetes-oldest "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
-build_etcd() {
-  local out; out="$(dir_etcd)"
-  component_cached "$out" "etcd $ETCD_VERSION" && return
-  local t0=$SECONDS
-  step "etcd: prepare wrapper module for go.etcd.io/etcd/server/v3@$ETCD_VERSION"
-  local mod; mod="$(prepare_module etcd "$HERE/etcd/go.mod.in" ETCD_VERSION "$ETCD_VERSION")"
-  go_tidy_build "$mod" "$out" "etcd: go mod tidy" "etcd: compile" \
-    -ldflags "-s -w" -o "$out.tmp/bin/etcd" go.etcd.io/etcd/server/v3
+# etcd and kwok: one command each, built with -ldflags "-s -w" from a wrapper module whose go.mod.in
+# has the placeholder <NAME>_VERSION. Arguments: name, version, module (for the step), package, and
+# what checks or completes the fresh build (given the output directory's .tmp).
+build_wrapped() {
+  local name="$1" version="$2" module="$3" package="$4" complete="$5"
+  local out; out="$("dir_$name")"
+  begin_component "$out" "$name $version" || return 0
+  step "$name: prepare wrapper module for $module@$version"
+  local mod; mod="$(prepare_module "$name" "$HERE/$name/go.mod.in" "${name^^}_VERSION" "$version")"
+  go_tidy_build "$mod" "$out" "$name: go mod tidy" "$name: compile" -ldflags "-s -w" -o "$out.tmp/bin/$name" "$package"
+  "$complete" "$out.tmp"
+  finish_go_component "$mod" "$out"
+}
+
+build_etcd() { build_wrapped etcd "$ETCD_VERSION" go.etcd.io/etcd/server/v3 go.etcd.io/etcd/server/v3 verify_etcd; }
+verify_etcd() {
   step "etcd: verify the version"
-  "$out.tmp/bin/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION#v}" || { log "unexpected etcd --version"; false; }
-  finish_go_component "$mod" "$out" "$t0"
+  # Read whole: `| grep -q` stops reading at the first line, and etcd's next write then dies of SIGPIPE.
+  local v; v="$("$1/bin/etcd" --version)"
+  [[ "$v" == *"etcd Version: ${ETCD_VERSION#v}"* ]] || { log "unexpected etcd --version: $v"; false; }
 }
 
-build_kwok() {
-  local out; out="$(dir_kwok)"
-  component_cached "$out" "kwok $KWOK_VERSION" && return
-  local t0=$SECONDS
-  step "kwok: prepare wrapper module for sigs.k8s.io/kwok@$KWOK_VERSION"
-  local mod; mod="$(prepare_module kwok "$HERE/kwok/go.mod.in" KWOK_VERSION "$KWOK_VERSION")"
-  go_tidy_build "$mod" "$out" "kwok: go mod tidy" "kwok: compile" \
-    -ldflags "-s -w" -o "$out.tmp/bin/kwok" sigs.k8s.io/kwok/cmd/kwok
+build_kwok() { build_wrapped kwok "$KWOK_VERSION" sigs.k8s.io/kwok sigs.k8s.io/kwok/cmd/kwok copy_kwok_stages; }
+copy_kwok_stages() {
+  local tmp="$1"
   step "kwok: copy the default stages from the module cache"
   local src; src="$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage"
   [[ -d "$src" ]] || { log "stage directory $src not found"; false; }
-  mkdir -p "$out.tmp/stages"
+  mkdir -p "$tmp/stages"
   local f
   for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
            pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
     [[ -f "$src/$f" ]] || { log "stage $f missing in $src"; false; }
-    cp "$src/$f" "$out.tmp/stages/$(basename "$f")"
+    cp "$src/$f" "$tmp/stages/$(basename "$f")"
   done
-  chmod -R u+w "$out.tmp/stages"
-  finish_go_component "$mod" "$out" "$t0"
+  chmod -R u+w "$tmp/stages"
 }
 
 # Fails early, naming the directories, when a build is needed and the disk is nearly full (a Go
