@@ -292,14 +292,21 @@ export class NodeCluster {
     };
   }
 
-  /** (Re)applies the routes between every node's Pod subnet, one run at a time. */
+  /**
+   * (Re)applies the routes between every node's Pod subnet, one run at a time; once the cluster is
+   * up, the info file follows (a node whose Node object was deleted may come back with another subnet).
+   */
   private route(): Promise<void> {
-    const next = this.routing.then(() =>
-      applyRoutes(
+    const next = this.routing.then(async () => {
+      await applyRoutes(
         this.fabric,
         this.nodes.map((n) => this.member(n)),
-      ),
-    );
+      );
+      if (Array.isArray(this.info.node)) {
+        this.info.node = this.nodes.map((n) => n.info());
+        this.controlPlane.writeInfo();
+      }
+    });
     this.routing = next.catch(() => undefined);
     return next;
   }

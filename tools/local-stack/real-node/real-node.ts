@@ -20,6 +20,7 @@ import { createCgroupRoot } from './cgroups';
 import { FABRIC_IF } from './fabric';
 import { inNamespace, type NamespacePlan } from './network-namespace';
 import {
+  BRIDGE,
   cniConfList,
   containerdConfig,
   containerdPaths,
@@ -241,6 +242,9 @@ export class RealNode implements NodeFaults {
     );
     const cidr = node.spec!.podCIDR!;
     if (cidr === this.podCidr) return;
+    // Another subnet (its Node was deleted while it was down): the CNI bridge plugin refuses a bridge
+    // that still has the old gateway address ("already has an IP address different from"), so it goes.
+    if (this.podCidr) await this.execInNode([this.ctx.bins.ip, 'link', 'delete', BRIDGE]).catch(() => undefined);
     this.podCidr = cidr;
     const file = path.join(nodePaths(this.layout).cniConfDir, '10-seatunnel-app.conflist');
     fs.writeFileSync(file, JSON.stringify(cniConfList(this.layout, cidr), null, 2), { mode: 0o600 });
@@ -278,7 +282,7 @@ export class RealNode implements NodeFaults {
 
   private expect(want: 'running' | 'stopped' | 'frozen', action: string): void {
     if (this.state !== want)
-      throw new Error(`${action}: node ${this.name} is ${this.state}; it must be ${want} (${stateHint(this.state)})`);
+      throw new Error(`${action}: node ${this.name} is ${this.state}; it must be ${want}${stateHint(this.state)}`);
   }
 
   async stop(): Promise<void> {
@@ -368,5 +372,5 @@ export class RealNode implements NodeFaults {
 }
 
 function stateHint(state: 'running' | 'stopped' | 'frozen'): string {
-  return state === 'stopped' ? 'restart() it first' : state === 'frozen' ? 'thaw() it first' : 'it runs';
+  return state === 'stopped' ? ' (restart() it first)' : state === 'frozen' ? ' (thaw() it first)' : '';
 }
