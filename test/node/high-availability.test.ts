@@ -9,7 +9,15 @@ import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/model/reserved';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
-import { imageRef, nodeContainers, podLog, runPod, serviceDiagnosis, STREAMING_JOB } from '../support/node-pods';
+import {
+  imageRef,
+  nodeContainers,
+  nodeInfo,
+  podLog,
+  runPod,
+  serviceDiagnosis,
+  STREAMING_JOB,
+} from '../support/node-pods';
 import { labelled, run } from '../cluster/cli-support';
 import { USER_LOG4J2 } from '../support/user-log4j2';
 
@@ -71,9 +79,15 @@ describe('an HA application on real nodes', () => {
     '-Dapplication.ha.enabled=true',
     '-Dapplication.ha.masters=2',
     '-Dapplication.ha.backup-count=1',
-    // 2 masters + 2 workers + the coordinator (0.25) within 2 cores (each node advertises the machine's 2).
+    // 2 masters + 2 workers + the coordinator (0.25) within one node's 2 cores.
     '-Dapplication.master.cpu-cores=0.4',
     '-Dapplication.worker.cpu-cores=0.4',
+    // Every Pod on one node, as this test was written for: a Pod deleted, not a node lost. Across nodes
+    // this failover hits Zeta's known "Not Member!" re-attachment failure (issue #25 item 6) in about 2
+    // runs of 5 (the standby's connects to the old master's address time out instead of failing fast);
+    // spreading masters and losing their node are #25 items 2-4, tested with their fixes.
+    `-Dkubernetes.master.node-selector=kubernetes.io/hostname:${nodeInfo().name}`,
+    `-Dkubernetes.worker.node-selector=kubernetes.io/hostname:${nodeInfo().name}`,
   ];
 
   async function pods(appId: string, role: string): Promise<PodLike[]> {
