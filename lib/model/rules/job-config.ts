@@ -6,8 +6,13 @@ import { absolutePathProblem } from '../k8s-syntax';
 import type { JobConfigSpec, MountedObject } from '../spec';
 import type { PropReader } from './reader';
 
-/** Largest job config carried inline in the master's environment; bigger ones belong in a mounted file. */
-export const MAX_INLINE_JOB_CONFIG_BYTES = 256 * 1024;
+/**
+ * Largest job config carried inline in the master's environment; bigger ones belong in a mounted
+ * file. Linux refuses to start a process with one environment string over 128 KiB (MAX_ARG_STRLEN,
+ * `NAME=value` included): the container then dies with "argument list too long" before the runtime
+ * runs — seen on a real node with a 135 KiB job. 120 KiB leaves room for the name.
+ */
+export const MAX_INLINE_JOB_CONFIG_BYTES = 120 * 1024;
 
 /**
  * The job config travels verbatim, but a file that is not HOCON, or that has no source or sink,
