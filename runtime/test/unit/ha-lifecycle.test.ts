@@ -356,3 +356,21 @@ describe('a coordinator replaced while it was cut off', () => {
     expect(s.kube.annotations[ANNOTATIONS.phase]).not.toBe('Failed');
   });
 });
+
+test('with HA the workers are created only once the masters are ready (a worker resolves their names once, when it starts)', async () => {
+  const s = haSetup();
+  s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 0 } };
+  let readyAt = 0;
+  const out = await s.run(
+    once(
+      () => s.clock.now() > 15_000,
+      () => {
+        readyAt = s.clock.now();
+        s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 2 } };
+      },
+    ),
+  );
+  expect(out).toMatchObject({ state: 'SUCCEEDED' });
+  expect(readyAt).toBeGreaterThan(0);
+  expect(Math.min(...s.kube.ops('createPod').map((c) => c.at))).toBeGreaterThanOrEqual(readyAt);
+});
