@@ -1,43 +1,90 @@
 // Rows counted end to end on the real nodes: the Console sink logs every row it writes, and every
-// node's kubelet keeps its containers' logs under its own directory (podLogsDir) — also a node
-// that was stopped, whose files stay on this machine's disk. Read from there rather than through
-// the API, which cannot reach a stopped or cut-off node's kubelet.
+// node's kubelet keeps its containers' logs under its own directory (podLogsDir). A node that was
+// stopped keeps its files, but a Pod deleted on a live node (a replaced worker) takes its log with
+// it — so a keeper hard-links every worker log file into a directory of its own as soon as it
+// appears: the inode, and with it every row, outlives the kubelet's delete. Read from disk rather
+// than through the API, which cannot reach a stopped or cut-off node's kubelet.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { sinkRows, type SinkRow } from '../../bench/failover-rows';
 import { nodeInfos } from './node-pods';
 
-/** The log files of `namespace`'s Pods whose names start with `prefix`, on every node. */
+/** Every log file of `namespace`'s Pods whose names start with `prefix`, on every node. */
 function logFiles(namespace: string, prefix: string): string[] {
   const files: string[] = [];
+  const walk = (d: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return; // removed meanwhile
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.log(\.\d+)?/.test(e.name)) files.push(p);
+    }
+  };
   for (const node of nodeInfos()) {
     const root = path.join(node.dir, 'pod-logs');
     if (!fs.existsSync(root)) continue;
-    for (const pod of fs.readdirSync(root)) {
-      if (!pod.startsWith(`${namespace}_${prefix}`)) continue;
-      const walk = (d: string): void => {
-        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-          const p = path.join(d, e.name);
-          if (e.isDirectory()) walk(p);
-          else if (e.name.endsWith('.log')) files.push(p);
-        }
-      };
-      walk(path.join(root, pod));
-    }
+    for (const pod of fs.readdirSync(root)) if (pod.startsWith(`${namespace}_${prefix}`)) walk(path.join(root, pod));
   }
   return files;
 }
 
-/** Every row the application's workers logged so far, in time order (CRI log lines: the message after the stream tag). */
-export function workerRows(namespace: string, appId: string): SinkRow[] {
-  const logs = logFiles(namespace, `${appId}-worker-`).map((f) =>
-    fs
-      .readFileSync(f, 'utf8')
-      .split('\n')
-      .map((l) => l.replace(/^\S+ (stdout|stderr) [FP] /, ''))
-      .join('\n'),
-  );
-  return sinkRows(logs);
+/** CRI log lines: the message after the time, the stream and the tag. */
+const message = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/^\S+ (stdout|stderr) [FP] /, ''))
+    .join('\n');
+
+/** Keeps every worker log of one application from the moment it appears until `stop`. */
+export class WorkerLogKeeper {
+  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-rows-'));
+  private readonly kept = new Set<string>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly namespace: string,
+    private readonly appId: string,
+  ) {
+    this.timer = setInterval(() => this.keep(), 500);
+    this.timer.unref();
+  }
+
+  /** Links the files not kept yet (by device and inode: a rotated file is the same inode under a new name). */
+  keep(): void {
+    for (const f of logFiles(this.namespace, `${this.appId}-worker-`)) {
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(f);
+      } catch {
+        continue;
+      }
+      const id = `${st.dev}-${st.ino}`;
+      if (this.kept.has(id)) continue;
+      try {
+        fs.linkSync(f, path.join(this.dir, id));
+        this.kept.add(id);
+      } catch {
+        // Gone between the listing and the link, or on another filesystem: read it as it is now.
+      }
+    }
+  }
+
+  /** Every row the workers logged so far, in time order. */
+  rows(): SinkRow[] {
+    this.keep();
+    return sinkRows(fs.readdirSync(this.dir).map((f) => message(fs.readFileSync(path.join(this.dir, f), 'utf8'))));
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
 }
 
 export interface RowAccount {
@@ -45,16 +92,25 @@ export interface RowAccount {
   readonly written: number;
   readonly lost: number;
   readonly duplicated: number;
+  /** The ids lost, as ranges ("120-124 300-614"), for the message. */
+  readonly lostRanges: string;
 }
 
 /** Rows expected (ids 0 … expected-1) against what the sink wrote. */
 export function rowAccount(rows: readonly SinkRow[], expected: number): RowAccount {
   const seen = new Map<number, number>();
   for (const r of rows) seen.set(r.id, (seen.get(r.id) ?? 0) + 1);
-  let lost = 0;
-  for (let id = 0; id < expected; id++) if (!seen.has(id)) lost++;
+  const lostIds: number[] = [];
+  for (let id = 0; id < expected; id++) if (!seen.has(id)) lostIds.push(id);
   const duplicated = [...seen.values()].reduce((n, c) => n + c - 1, 0);
-  return { expected, written: rows.length, lost, duplicated };
+  const ranges: string[] = [];
+  for (let i = 0; i < lostIds.length;) {
+    let j = i;
+    while (j + 1 < lostIds.length && lostIds[j + 1] === lostIds[j] + 1) j++;
+    ranges.push(i === j ? `${lostIds[i]}` : `${lostIds[i]}-${lostIds[j]}`);
+    i = j + 1;
+  }
+  return { expected, written: rows.length, lost: lostIds.length, duplicated, lostRanges: ranges.join(' ') };
 }
 
 /** When rows go on after `t` (ms): the first row logged after it, else undefined. */
