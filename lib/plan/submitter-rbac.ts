@@ -12,15 +12,16 @@
 
 import type { PolicyRule, Role } from 'kubernetes-types/rbac/v1';
 import { LABELS, MANAGED_BY } from '../model/reserved';
+import { FENCE_MARK_GROUP, FENCE_MARKS } from './fence-cel';
 
 export const SUBMITTER_ROLE_NAME = 'seatunnel-application-submitter';
 
 export function submitterRules(): PolicyRule[] {
   return [
     // submit: create suspended, read back after an ambiguous create, unsuspend; cancel: delete,
-    // and the cancel-requested annotation; status: read. `watch` only because the runtime Role
-    // watches its own Job (escalation check).
-    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'watch', 'patch', 'delete'] },
+    // and the cancel-requested annotation; status: read; list: the applications of the namespace.
+    // `watch` only because the runtime Role watches its own Job (escalation check).
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'list', 'watch', 'patch', 'delete'] },
     // The runtime Role's Pod rules (escalation check) and status (list); rollback and cancel delete by label.
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
     // logs: the master's and workers' container output.
@@ -49,6 +50,15 @@ export function submitterRules(): PolicyRule[] {
     },
     // The runtime Role creates Events (escalation check); status lists the Job's Events.
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] },
+    // The admission fence's marks (no API serves them; docs/security.md, "Admission fencing"): the
+    // runtime Role carries them, so the escalation check wants them here too. They make a
+    // submitter that is a ServiceAccount fenced as well: its Pods (it creates none; preflight only
+    // dry-runs them) must be workers of an application.
+    {
+      apiGroups: [FENCE_MARK_GROUP],
+      resources: Object.values(FENCE_MARKS).map((m) => m.resource),
+      verbs: [...new Set(Object.values(FENCE_MARKS).map((m) => m.verb))],
+    },
     // Preflight: referenced objects must exist; quota and limit ranges must admit the whole footprint.
     { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get'] },
     { apiGroups: [''], resources: ['resourcequotas', 'limitranges'], verbs: ['list'] },

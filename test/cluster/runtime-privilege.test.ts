@@ -87,6 +87,17 @@ test(
     // What the runtime needs, on its own objects.
     expect(await statusOf(asA, 'PATCH', jobA, annotate, MERGE)).toBe(200);
     expect(await statusOf(asA, 'GET', own('PodTemplate', a.workerTemplate))).toBe(200);
+    // The worker template is the admission fence's parameter: read only. An owner reference to a
+    // Job that does not exist would have the garbage collector delete it (issue 27, item 1).
+    const forgedOwner = {
+      metadata: {
+        ownerReferences: [
+          { apiVersion: 'batch/v1', kind: 'Job', name: 'gone', uid: '00000000-0000-4000-8000-00000000dead' },
+        ],
+      },
+    };
+    expect(await statusOf(asA, 'PATCH', own('PodTemplate', a.workerTemplate), forgedOwner, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'DELETE', own('PodTemplate', a.workerTemplate))).toBe(403);
     expect(await statusOf(asA, 'GET', at('Secret', `${a.spec.appId}-db`))).toBe(200);
     expect(await statusOf(asA, 'DELETE', at('Pod', `${a.spec.appId}-worker-1`))).toBe(404); // allowed; there is none
 
@@ -194,7 +205,7 @@ test(
 );
 
 test(
-  'with HA: the coordinator token reads, adopts and removes its own masters StatefulSet, and gets 403 for any other; the masters hold no token; the Job owns the StatefulSet',
+  'with HA: the coordinator token reads and removes its own masters StatefulSet but cannot change it, and gets 403 for any other; the masters hold no token; the Job owns the StatefulSet',
   withComponentLogs(async () => {
     const ha = { haEnabled: true, checkpointPvc: 'ckpt' };
     const [a, b] = [await deploy('ha-alpha', ha), await deploy('ha-beta', ha)];
@@ -211,8 +222,22 @@ test(
       mastersA,
     );
     expect(sts.metadata.ownerReferences.map((o) => `${o.kind}/${o.name}`)).toEqual([`Job/${a.spec.appId}`]);
-    // Its own: get, patch (adoption), delete (the end).
-    expect(await statusOf(asA, 'PATCH', mastersA, { metadata: { labels: { adopted: 'yes' } } }, MERGE)).toBe(200);
+    // Its own: get and delete (the end). No patch: a changed Pod template would have the
+    // StatefulSet controller create any Pod, which the admission fence never sees (issue 27, item 4).
+    const hostile = {
+      spec: {
+        template: {
+          spec: {
+            hostNetwork: true,
+            serviceAccountName: 'default',
+            automountServiceAccountToken: true,
+            volumes: [{ name: 'root', hostPath: { path: '/' } }],
+          },
+        },
+      },
+    };
+    expect(await statusOf(asA, 'PATCH', mastersA, hostile, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'PATCH', mastersA, { metadata: { ownerReferences: [] } }, MERGE)).toBe(403);
     // The other application's masters, and creating or scaling beyond its own: 403.
     expect(await statusOf(asA, 'GET', mastersB)).toBe(403);
     expect(await statusOf(asA, 'DELETE', mastersB)).toBe(403);

@@ -12,13 +12,15 @@ import {
   type AnnotationKey,
   type EventReason,
   type Phase,
+  type RuntimeAnnotationKey,
 } from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
 import { retryableUnlessRoleGone, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
 import { errorMessage } from '../util';
 
-export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
+/** Only the runtime's own annotations: the admission fence refuses any other change to its Job. */
+export type StatusPatch = Partial<Record<RuntimeAnnotationKey, string | null>>;
 
 /** The vocabulary is the runtime contract's (lib/contract/vocabulary.ts). */
 export type { AnnotationKey, EventReason, Phase };
