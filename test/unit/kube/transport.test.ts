@@ -4,6 +4,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeApiError, KubeTransport, Kube } from '../../../lib/kube';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../lib/kube/json-depth';
 
 let server: http.Server;
 let base: string;
@@ -139,4 +140,66 @@ test('a watch answered with a Status error closes with that status', async () =>
   });
   t.close();
   expect([closed?.status, closed?.reason]).toEqual([403, 'Forbidden']);
+});
+
+// JSON.parse has no depth limit: 10 MB of `[` took the CLI to about 1.2 GB (issue 27, item 16).
+describe('JSON nested deeper than any API object is refused before it is parsed', () => {
+  const answer = (body: string) => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+  };
+  const get = async () => {
+    const t = transport();
+    try {
+      return await t.request<unknown>({ method: 'GET', path: '/api/v1/namespaces/ns/pods' });
+    } finally {
+      t.close();
+    }
+  };
+
+  test('10 MB of [ under the body cap', async () => {
+    answer('['.repeat(10 * 1024 * 1024));
+    const e = await failure(get());
+    expect(e.reason).toBe('BadResponse');
+    expect(e.message).toContain(`nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+
+  test('well-formed JSON one level too deep; one level less is read', async () => {
+    const nested = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    answer(nested(MAX_JSON_DEPTH + 1));
+    expect((await failure(get())).reason).toBe('BadResponse');
+    answer(nested(MAX_JSON_DEPTH));
+    expect((await get()).status).toBe(200);
+  });
+
+  test('brackets inside strings do not count', async () => {
+    answer(JSON.stringify({ kind: 'ConfigMap', data: { x: '['.repeat(100_000), y: '\\"{{{' } }));
+    expect(((await get()).body as { kind: string }).kind).toBe('ConfigMap');
+    expect(nestsDeeperThan('"\\\\"[[[', 1)).toBe(true);
+  });
+
+  test('a watch event', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"type":"ADDED","object":${'['.repeat(MAX_JSON_DEPTH + 10)}\n`);
+    };
+    const t = transport();
+    const closed = await new Promise<KubeApiError | undefined>((resolve) => {
+      new Kube(t).watch(
+        'v1',
+        'Pod',
+        'ns',
+        { resourceVersion: '1', timeoutSeconds: 60 },
+        {
+          event: () => undefined,
+          closed: resolve,
+        },
+      );
+    });
+    t.close();
+    expect(closed?.reason).toBe('BadResponse');
+    expect(closed?.message).toContain('nests JSON deeper');
+  });
 });
