@@ -308,7 +308,7 @@ export class FaultProxy {
         'kind: Config',
         'clusters:',
         `- name: proxy`,
-        `  cluster: { server: "${this.url}", insecure-skip-tls-verify: true }`,
+        `  cluster: { server: "${this.url}" }`,
         'users:',
         `- name: u`,
         `  user: { token: "${token}" }`,

@@ -102,19 +102,34 @@ describe('item 8: Secret data never appears in an error, text or JSON', () => {
 });
 
 describe('item 9: values from the host environment and from -D/-i', () => {
-  test('an environment variable substituted into labels, annotations, ConfigMap data or env literals is named in a warning, never its value', () => {
-    const warnings: string[] = [];
-    load(
-      `${IMAGE}kubernetes {
+  const PLAIN_TEXT = `${IMAGE}kubernetes {
   labels.team = \${TEAM}
   annotations.contact = \${CONTACT}
   configmap.settings.data.password = \${DB_PASSWORD}
   env.DB_PASS = \${DB_PASSWORD}
   env.OTHER { value = \${OTHER} }
-}`,
-      { env: { TEAM: 'data', CONTACT: 'me', DB_PASSWORD: SECRET, OTHER: 'o' } },
-      (w) => warnings.push(w),
-    );
+}`;
+  const HOST = { TEAM: 'data', CONTACT: 'me', DB_PASSWORD: SECRET, OTHER: 'o' };
+
+  test('an environment variable substituted into labels, annotations, ConfigMap data or env literals is refused, named, never shown (issue 27, item 3)', () => {
+    const found = problems(() => load(PLAIN_TEXT, { env: HOST }));
+    expect(found.map((p) => p.split(':')[0])).toEqual([
+      'kubernetes.labels.team',
+      'kubernetes.annotations.contact',
+      'kubernetes.configmap.settings.data.password',
+      'kubernetes.env.DB_PASS',
+      'kubernetes.env.OTHER.value',
+    ]);
+    const text = found.join('\n');
+    expect(text).not.toContain('hunter2');
+    for (const name of ['TEAM', 'CONTACT', 'DB_PASSWORD', 'OTHER'])
+      expect(text).toContain(`the host environment variable ${name} is substituted here`);
+    expect(text).toContain('--trust-deployment-file');
+  });
+
+  test('in a trusted deployment file it is named in a warning, never its value', () => {
+    const warnings: string[] = [];
+    load(PLAIN_TEXT, { env: HOST, trusted: true }, (w) => warnings.push(w));
     const text = warnings.join('\n');
     expect(text).not.toContain('hunter2');
     for (const name of ['TEAM', 'CONTACT', 'DB_PASSWORD', 'OTHER'])
