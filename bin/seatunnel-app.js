@@ -7,6 +7,13 @@
 // (module.enableCompileCache), by code-cache.js before that — both in the user's own private
 // cache directory, which code-cache.js checks. NODE_DISABLE_COMPILE_CACHE=1 turns either off.
 const nodeModule = require('node:module');
+// `status | head`: once the reader is gone, what is left to print is dropped, and the command
+// still finishes — a submit must not stop halfway because its output is no longer read.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e) => {
+    if (e && (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED')) return;
+    throw e;
+  });
 const { join } = require('node:path');
 const bundle = join(__dirname, '..', 'build', 'cli', 'seatunnel-app.js');
 const argv = process.argv.slice(2);
