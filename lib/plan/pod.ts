@@ -78,6 +78,11 @@ export function kubeletLiteral(s: string): string {
   return s.replaceAll('$', () => '$$');
 }
 
+/** A command line the kubelet runs, every argument a kubelet literal (JVM flags, paths under seatunnel-home). */
+export function kubeletCommand(argv: readonly string[]): string[] {
+  return argv.map(kubeletLiteral);
+}
+
 /** The labels every object of the application carries; `role` is SeaTunnel's role label. */
 export function applicationLabels(spec: ApplicationSpec, role: RoleLabel, component: string): Record<string, string> {
   return {

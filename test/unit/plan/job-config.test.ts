@@ -1,3 +1,4 @@
+import { runtimeSettings } from '../../../lib/plan/runtime-settings';
 import { DOLLAR_JOB_CONFIG, plan } from '../../support/fixtures';
 import { kubeletExpand } from '../../../tools/local-stack/kubelet-expansion';
 import { env, main, masterPod, workerPod } from './helpers';
@@ -65,5 +66,41 @@ describe('the kubelet sees a literal', () => {
     const p = plan({ env: { LITERAL: 'a$(SEATUNNEL_POD_NAME)b$$c' } });
     const v = env(main(masterPod(p)), 'LITERAL')!.value!;
     expect(kubeletExpand(v, { SEATUNNEL_POD_NAME: 'orders-abcde' })).toBe('a$(SEATUNNEL_POD_NAME)b$$c');
+  });
+});
+
+// Command lines the kubelet runs are expanded too (issue 27, item 11): `$(DB_PASSWORD)` in a JVM
+// flag would put a Secret's value on a command line, and a `$` in seatunnel-home would change paths.
+describe('command lines and SEATUNNEL_HOME the kubelet expands stay literal', () => {
+  const SECRET_ENV = { DB_PASSWORD: 'hunter2', HOME: '/root' };
+  const expand = (argv: readonly string[] | undefined) => (argv ?? []).map((a) => kubeletExpand(a, SECRET_ENV));
+  const props = {
+    seatunnelHome: '/opt/st$(HOME)',
+    runtimeFiles: { jvmOptions: { content: '-Dmy.flag=$(DB_PASSWORD)\n-Dcost=$5' } },
+  };
+
+  test('the workers: every argument, and SEATUNNEL_HOME', () => {
+    const p = plan(props);
+    const c = main(workerPod(p));
+    const argv = expand(c.command);
+    expect(argv).toContain('-Dmy.flag=$(DB_PASSWORD)');
+    expect(argv).toContain('-Dcost=$5');
+    expect(argv).toContain('-Dseatunnel.home=/opt/st$(HOME)');
+    expect(argv.join(' ')).not.toContain('hunter2');
+    expect(kubeletExpand(env(c, 'SEATUNNEL_HOME')!.value!, SECRET_ENV)).toBe('/opt/st$(HOME)');
+  });
+
+  test('the HA masters (run by the kubelet, not by the runtime)', () => {
+    const p = plan({ ...props, haEnabled: true, checkpointPvc: 'ckpt' });
+    const c = p.masters!.spec!.template.spec!.containers[0];
+    const argv = expand(c.command);
+    expect(argv).toContain('-Dmy.flag=$(DB_PASSWORD)');
+    expect(argv).toContain('-Dseatunnel.home=/opt/st$(HOME)');
+    expect(kubeletExpand(env(c, 'SEATUNNEL_HOME')!.value!, SECRET_ENV)).toBe('/opt/st$(HOME)');
+  });
+
+  test('the local master is started by the runtime, which expands nothing: its command is kept as is', () => {
+    const p = plan(props);
+    expect(runtimeSettings(p.spec).master.command).toContain('-Dmy.flag=$(DB_PASSWORD)');
   });
 });
