@@ -27,6 +27,9 @@ export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = 
   { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
 ];
 
+/** What only the generated RBAC makes (kubernetes.rbac.create, the generated ServiceAccount). */
+const RBAC_KINDS: ReadonlySet<string> = new Set(['ServiceAccount', 'Role', 'RoleBinding']);
+
 export class NotAnApplicationError extends Error {
   constructor(message: string) {
     super(message);
@@ -175,6 +178,10 @@ export async function cancelApplication(
         if (o.metadata?.name) deleted.push({ apiVersion, kind, namespace, name: o.metadata.name });
       }
     } catch (e) {
+      // An application submitted with kubernetes.rbac.create=false and a named ServiceAccount has
+      // none of these, and a submitter Role for such namespaces may not touch them
+      // (submitterRules({ preProvisioned: true })): its 403 is no leftover.
+      if (isStatus(e, 403) && RBAC_KINDS.has(kind)) return;
       errors.push(`delete ${kind}s with ${selector}: ${describeError(e)}`);
     }
   });

@@ -165,3 +165,22 @@ describe('the application ServiceAccount', () => {
     expect(() => plan({ serviceAccount: 'default' })).toThrow(/serviceAccount.*"default".*must not be "default"/s);
   });
 });
+
+describe('the submitter Role for pre-provisioned namespaces (issue 27, item 12)', () => {
+  const rules = submitterRules({ preProvisioned: true });
+  const verbsOn = (resource: string) => rules.filter((r) => r.resources!.includes(resource)).flatMap((r) => r.verbs);
+
+  test('reads no Secret, and creates no Role, RoleBinding or ServiceAccount', () => {
+    expect(verbsOn('secrets').sort()).toEqual(['create', 'delete', 'deletecollection']);
+    for (const resource of ['roles', 'rolebindings']) expect(verbsOn(resource)).toEqual([]);
+    expect(verbsOn('serviceaccounts')).toEqual(['get']);
+    expect(rules.flatMap((r) => r.verbs)).not.toContain('bind');
+    expect(rules.flatMap((r) => r.verbs)).not.toContain('escalate');
+  });
+
+  test('still lists, reads logs and cancels', () => {
+    expect(verbsOn('jobs')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'patch', 'delete']));
+    expect(verbsOn('pods/log')).toEqual(['get']);
+    expect(verbsOn('pods')).toEqual(expect.arrayContaining(['list', 'deletecollection']));
+  });
+});
