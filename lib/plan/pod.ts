@@ -116,6 +116,8 @@ export const names = {
   job: (spec: ApplicationSpec) => spec.appId,
   service: (spec: ApplicationSpec) => spec.appId,
   engineConfig: (spec: ApplicationSpec) => `${spec.appId}-engine`,
+  /** The inline job config's Secret: a dot, which no `<appId>-<entry>` Secret of the user's has. */
+  jobConfig: (spec: ApplicationSpec) => `${spec.appId}.job-config`,
   workerTemplate: (spec: ApplicationSpec) => `${spec.appId}-worker`,
   role: (spec: ApplicationSpec) => `${spec.appId}-runtime`,
   masterPolicy: (spec: ApplicationSpec) => `${spec.appId}-master`,

@@ -9,9 +9,9 @@ import {
   type RuntimeSettings,
 } from '../contract';
 import { zetaCommand, zetaEnvironment } from '../engine/command';
-import { ENV } from '../model/reserved';
 import { PATHS, type ApplicationSpec } from '../model/spec';
 import { names } from './pod';
+import { jobConfigPath } from './steps/job-config';
 
 /**
  * The data objects the runtime adopts on the `kubectl apply` path. Never the Role, RoleBinding,
@@ -26,6 +26,7 @@ export function dependentRefs(spec: ApplicationSpec): DependentRef[] {
     { apiVersion: 'v1', kind: 'ConfigMap', name: names.engineConfig(spec) },
     ...spec.configMaps.filter((c) => c.owned).map((c) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: c.name })),
     ...spec.secrets.filter((s) => s.owned).map((s) => ({ apiVersion: 'v1', kind: 'Secret', name: s.name })),
+    ...(spec.jobConfig.kind === 'inline' ? [{ apiVersion: 'v1', kind: 'Secret', name: names.jobConfig(spec) }] : []),
   ];
 }
 
@@ -51,10 +52,8 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
       command: zetaCommand(spec, 'master', { configDir: `${PATHS.workDir}/engine`, logDir: `${PATHS.workDir}/logs` }),
       env: zetaEnvironment(),
     },
-    jobConfig:
-      spec.jobConfig.kind === 'inline'
-        ? { kind: 'inline', env: ENV.jobConfig }
-        : { kind: 'file', path: spec.jobConfig.path },
+    // Always a file: inline text travels in the owned Secret <appId>.job-config (steps/job-config.ts).
+    jobConfig: { kind: 'file', path: jobConfigPath({ spec }) },
     dependents: dependentRefs(spec),
     ...(spec.checkpointPvc ? { checkpointDir: PATHS.checkpoints } : {}),
     ...(spec.ha

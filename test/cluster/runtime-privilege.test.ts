@@ -44,7 +44,8 @@ async function deploy(name: string, extra: Record<string, unknown> = {}): Promis
       namespace: ns.name,
       image: 'seatunnel-app-test:fake',
       workerCount: 2,
-      jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n',
+      jobConfig:
+        'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Jdbc { password = "literal-in-the-job" } }\n',
       secrets: { db: { data: { password: 'not-for-the-other' } } },
       ...extra,
     }),
@@ -133,7 +134,14 @@ test(
       await statusOf(asA, 'POST', collection('RoleBinding'), { ...b.roleBindings[0], metadata: { name: 'grab' } }),
     ).toBe(403);
 
+    // The job config (with a literal password) is in A's own Secret, not in the Pod spec that every
+    // runtime of the namespace (get/list pods) and every `view` user reads (issue 27, item 9).
+    const jobA_ = await adminHttp().call<{ spec: unknown }>('GET', jobA);
+    expect(JSON.stringify(jobA_.spec)).not.toContain('literal-in-the-job');
+    expect(await statusOf(asA, 'GET', at('Secret', `${a.spec.appId}.job-config`))).toBe(200);
+
     // The other application's objects (403), and Pods beyond its own worker names.
+    expect(await statusOf(asA, 'GET', at('Secret', `${b.spec.appId}.job-config`))).toBe(403);
     expect(await statusOf(asA, 'GET', at('Job', b.spec.appId))).toBe(403);
     expect(await statusOf(asA, 'PATCH', at('Job', b.spec.appId), annotate, MERGE)).toBe(403);
     expect(await statusOf(asA, 'GET', own('PodTemplate', b.workerTemplate))).toBe(403);

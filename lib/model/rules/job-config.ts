@@ -1,12 +1,13 @@
-// The job itself: inline text (from `-c` or props), carried verbatim in the master's environment,
-// or the path of a file mounted on the master. Its syntax is checked now rather than in the Pod.
+// The job itself: inline text (from `-c` or props), carried verbatim in a Secret the application
+// owns and mounts on the runtime's container, or the path of a file mounted on the master. Its
+// syntax is checked now rather than in the Pod.
 
 import { parseHocon } from '../../hocon';
 import { absolutePathProblem } from '../k8s-syntax';
 import type { JobConfigSpec, MountedObject } from '../spec';
 import type { PropReader } from './reader';
 
-/** Largest job config carried inline in the master's environment; bigger ones belong in a mounted file. */
+/** Largest job config carried inline (in the job config's Secret); bigger ones belong in a mounted file. */
 export const MAX_INLINE_JOB_CONFIG_BYTES = 256 * 1024;
 
 /**
@@ -68,7 +69,7 @@ export function resolveJobConfig(r: PropReader, mounted: readonly MountedObject[
   if (bytes > MAX_INLINE_JOB_CONFIG_BYTES) {
     r.failWithoutOption(
       key,
-      `an inline job config is carried in the master's environment and may be at most ${MAX_INLINE_JOB_CONFIG_BYTES / 1024} KiB; mount it with kubernetes.configmap.<entry> and set kubernetes.job-config-file`,
+      `an inline job config is carried in a Secret of the application and may be at most ${MAX_INLINE_JOB_CONFIG_BYTES / 1024} KiB; mount it with kubernetes.configmap.<entry> and set kubernetes.job-config-file`,
       `${bytes} bytes`,
     );
     return undefined;

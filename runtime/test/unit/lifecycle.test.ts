@@ -86,7 +86,8 @@ test('dependents applied without an owner are adopted by the Job; owned ones are
     .ops('setOwnerReferences')
     .map((c) => c.name)
     .sort();
-  expect(adopted).toEqual(['Secret/app-1-db']);
+  // The owned Secret, and the job config's (lib/plan/steps/job-config.ts).
+  expect(adopted).toEqual(['Secret/app-1-db', 'Secret/app-1.job-config']);
   expect(s.kube.owners.get('Secret/app-1-db')).toEqual([
     {
       apiVersion: 'batch/v1',

@@ -222,7 +222,7 @@ describe('with HA', () => {
     expect(c.ports).toBeUndefined();
     expect(c.readinessProbe).toBeUndefined();
     expect(c.resources!.limits).toEqual({ cpu: '250m', memory: '256Mi' });
-    expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG).toBeDefined();
+    expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG_FILE).toBe('/etc/seatunnel-app/job/job.conf');
     // coordinator-restarts (3) + the last coordinator, which only cleans up.
     expect(p.job.spec!.backoffLimit).toBe(4);
     const rules = p.job.spec!.podFailurePolicy!.rules;

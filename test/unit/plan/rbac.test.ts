@@ -38,7 +38,8 @@ describe('rbac step', () => {
     expect(rules).toContainEqual({
       apiGroups: [''],
       resources: ['secrets'],
-      resourceNames: ['app-1-db'],
+      // The owned Secret, and the job config's.
+      resourceNames: ['app-1-db', 'app-1.job-config'],
       verbs: ['get', 'patch'],
     });
     expect(rules).toContainEqual({
@@ -73,7 +74,7 @@ describe('rbac step', () => {
       runtimeSettings(p.spec)
         .dependents.map((d) => d.kind)
         .sort(),
-    ).toEqual(['ConfigMap', 'Secret']);
+    ).toEqual(['ConfigMap', 'Secret', 'Secret']);
     expect(rules.filter((r) => r.resources!.includes('podtemplates'))).toEqual([
       { apiGroups: [''], resources: ['podtemplates'], resourceNames: [p.workerTemplate.metadata.name], verbs: ['get'] },
     ]);
