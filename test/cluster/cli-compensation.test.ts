@@ -14,6 +14,7 @@ import { adminHttp, serviceAccountIdentity, useTestNamespace, waitFor, withCompo
 import { spec } from '../support/fixtures';
 import {
   createObj,
+  serviceAccountWithRole,
   deploymentFiles,
   FaultProxy,
   getObj,
@@ -353,20 +354,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
       verbs: string[];
     },
   ): Promise<string> {
-    await createObj(ns.name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
-    await createObj(ns.name, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name },
-      rules: submitterRules().map(drop),
-    });
-    await createObj(ns.name, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-      subjects: [{ kind: 'ServiceAccount', name, namespace: ns.name }],
-    });
+    await serviceAccountWithRole(ns.name, name, submitterRules().map(drop));
     const id = await serviceAccountIdentity(ns.name, name);
     // The RBAC authorizer reads from an informer: wait until the binding is effective.
     const k = new Kube(await connect({ kubeconfig: id.kubeconfigPath }));

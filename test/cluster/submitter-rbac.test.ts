@@ -13,7 +13,7 @@ import {
   withComponentLogs,
   type KubeHttp,
 } from '../support/cluster';
-import { createObj, deploymentFiles, run, waitAllGone } from './cli-support';
+import { createObj, deploymentFiles, run, serviceAccountWithRole, waitAllGone } from './cli-support';
 
 const ns = useTestNamespace('submitter');
 
@@ -22,15 +22,7 @@ async function account(
   name: string,
   role: ReturnType<typeof submitterRole>,
 ): Promise<{ kubeconfig: string; http: KubeHttp }> {
-  await createObj(ns.name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
-  await createObj(ns.name, { ...role, metadata: { ...role.metadata, name } });
-  await createObj(ns.name, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: { name },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-    subjects: [{ kind: 'ServiceAccount', name, namespace: ns.name }],
-  });
+  await serviceAccountWithRole(ns.name, name, role.rules ?? []);
   const id = await serviceAccountIdentity(ns.name, name);
   const http = tokenHttp(id.token);
   await waitFor(

@@ -149,25 +149,18 @@ describe('files the deployment file names', () => {
 });
 
 describe("the host's environment", () => {
-  const withToken = async (argv: string[]) => {
+  /** synth of a deployment file that puts $CI_TOKEN into an annotation, with the token in the environment. */
+  const synthWithToken = async (...more: string[]) => {
     process.env.CI_TOKEN = SECRET;
     try {
-      return await cli(argv);
+      return await synth(deploy('kubernetes.annotations.build = ${CI_TOKEN}'), ...more);
     } finally {
       delete process.env.CI_TOKEN;
     }
   };
 
   test('${CI_TOKEN} in an annotation is refused, named, never shown, and nothing is written', async () => {
-    const r = await withToken([
-      'synth',
-      '-a',
-      deploy('kubernetes.annotations.build = ${CI_TOKEN}'),
-      '-c',
-      path.join(project, 'job.conf'),
-      '-o',
-      path.join(root, 'out'),
-    ]);
+    const r = await synthWithToken();
     expect(r.code).toBe(64);
     expect(r.err).toMatch(
       /kubernetes\.annotations\.build: .*the host environment variable CI_TOKEN is substituted here/,
@@ -177,16 +170,7 @@ describe("the host's environment", () => {
   });
 
   test('trusted, it goes in with a warning', async () => {
-    const r = await withToken([
-      'synth',
-      '-a',
-      deploy('kubernetes.annotations.build = ${CI_TOKEN}'),
-      '-c',
-      path.join(project, 'job.conf'),
-      '-o',
-      path.join(root, 'out'),
-      '--trust-deployment-file',
-    ]);
+    const r = await synthWithToken('--trust-deployment-file');
     expect(r.code).toBe(0);
     expect(r.err).toMatch(
       /warning: the host environment variable CI_TOKEN is substituted into kubernetes\.annotations\.build/,
