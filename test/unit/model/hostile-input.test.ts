@@ -174,36 +174,6 @@ describe('item 9: values from the host environment and from -D/-i', () => {
   });
 });
 
-describe('issue 27, item 10: JVM flags and Hazelcast files cannot reopen what application mode closes', () => {
-  test.each([
-    ['-Dhz.network.join.multicast.enabled=true', /hz\.\* system properties override the Hazelcast configuration/],
-    ['-Dhz.network.rest-api.enabled=true', /hz\.\* system properties/],
-    ['-Dhazelcast.config=/tmp/other.yaml', /changes the Hazelcast configuration file/],
-    ['-Dhazelcast.discovery.enabled=true', /member discovery/],
-    ['-Dhazelcast.rest.enabled=true', /REST endpoint/],
-  ])('runtime-files.jvm-options %s is refused', (flag, why) => {
-    const found = problems(() => spec({ runtimeFiles: { jvmOptions: { content: `-Dok=1\n${flag}\n` } } }));
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(why);
-    expect(found[0]).toContain(flag);
-  });
-
-  test('ordinary JVM flags pass', () => {
-    expect(() =>
-      spec({ runtimeFiles: { jvmOptions: { content: '-Dfoo=bar\n-XX:+UseZGC\n-Dhazelcast.logging.type=log4j2\n' } } }),
-    ).not.toThrow();
-  });
-
-  test('a Hazelcast file that imports another is refused', () => {
-    const found = problems(() =>
-      spec({ runtimeFiles: { hazelcast: { content: 'hazelcast:\n  import:\n    - other.yaml\n' } } }),
-    );
-    expect(found).toEqual([
-      expect.stringMatching(/^runtimeFiles.hazelcast: an imported file could change member discovery/),
-    ]);
-  });
-});
-
 describe('item 11: seatunnel.apache.org/ annotations are reserved', () => {
   test.each(['annotations', 'masterAnnotations', 'workerAnnotations'] as const)('%s', (prop) => {
     for (const key of [
