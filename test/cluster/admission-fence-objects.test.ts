@@ -77,17 +77,25 @@ beforeAll(async () => {
   // Dry runs: a probe that got through before the fence took effect must change nothing.
   const dry = (path: string) => `${path}?dryRun=All`;
   await waitFor(
-    async () =>
-      (
-        await answer(runtime, 'PATCH', dry(jobPath()), { metadata: { labels: { probe: `${Date.now()}` } } })
-      ).message.includes(ADMISSION_FENCE_JOB_POLICY) &&
-      (await answer(runtime, 'DELETE', dry(templatePath()))).message.includes(ADMISSION_FENCE_TEMPLATE_POLICY) &&
-      (await answer(submitter, 'GET', jobPath())).status === 200,
+    async () => {
+      const probes = {
+        job: await answer(runtime, 'PATCH', dry(jobPath()), { metadata: { labels: { probe: `${Date.now()}` } } }),
+        template: await answer(runtime, 'DELETE', dry(templatePath())),
+        submitter: await answer(submitter, 'GET', jobPath()),
+      };
+      if (
+        !probes.job.message.includes(ADMISSION_FENCE_JOB_POLICY) ||
+        !probes.template.message.includes(ADMISSION_FENCE_TEMPLATE_POLICY) ||
+        probes.submitter.status !== 200
+      )
+        throw new Error(`not yet: ${JSON.stringify(probes)}`);
+      return true;
+    },
     { description: 'the RoleBindings and the fence to take effect' },
   );
 }, 180_000);
 
-afterAll(removeFence);
+afterAll(() => removeFence(ns.name));
 
 describe('the worker template, with a Role that allows changing it', () => {
   const refused = (r: { status: number; message: string }) => {

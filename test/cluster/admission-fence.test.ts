@@ -120,7 +120,7 @@ beforeAll(async () => {
   );
 }, 180_000);
 
-afterAll(removeFence);
+afterAll(() => removeFence(ns.name));
 
 test.each(admissionFencePolicies().map((x) => x.metadata.name))(
   'the API server type-checks every expression of %s without a warning',

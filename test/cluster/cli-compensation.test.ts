@@ -243,8 +243,8 @@ describe('step 3: creating the dependents (in parallel)', () => {
           { method: 'POST', path: collection(resource), action: 'status-after', status: 500 },
         ]);
         expect(err.step).toBe('create-dependents');
-        // The Job and all 9 dependents were created upstream, the failing one included.
-        expect(proxy.created()).toHaveLength(11);
+        // The Job and all 10 dependents were created upstream, the failing one included.
+        expect(proxy.created()).toHaveLength(12);
         await expectRolledBack(appId, err);
       })(),
   );
@@ -304,7 +304,7 @@ describe('step 4: starting (unsuspending) the Job', () => {
       const appId = newId();
       const err = await attempt(appId, [{ method: 'PATCH', path: named('jobs', '[^/]+'), action, status: 500 }]);
       expect(err.step).toBe('start');
-      expect(proxy.created()).toHaveLength(11);
+      expect(proxy.created()).toHaveLength(12);
       if (action !== 'status-before')
         expect(err.message).toMatch(/the Job may have started; it is deleted with its Pods/);
       await expectRolledBack(appId, err);
@@ -394,7 +394,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
         expect.stringMatching(/create NetworkPolicy .*-master: HTTP 403 Forbidden/),
         expect.stringMatching(/create NetworkPolicy .*-worker: HTTP 403 Forbidden/),
       ]);
-      expect(data.rolledBack).toHaveLength(1 + 6); // Job, ServiceAccount, Role, RoleBinding, ConfigMap, Service, PodTemplate
+      expect(data.rolledBack).toHaveLength(1 + 7); // Job, ServiceAccount, Role, RoleBinding, ConfigMap, job config Secret, Service, PodTemplate
       expect(data.rollbackErrors).toEqual([]);
       expect(r.err.join('\n')).toMatch(/submit failed: create NetworkPolicy/);
       await waitAllGone(ns.name, data.applicationId);
@@ -420,7 +420,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
       expect(r.code).toBe(1);
       const text = r.err.join('\n');
       expect(text).toMatch(/submit failed: start \(unsuspend\) Job .*: HTTP 403 Forbidden/);
-      expect(text).toMatch(/rolled back: deleted 7 object\(s\) this submission created: Job /); // Job, ServiceAccount, 2 NetworkPolicies, ConfigMap, Service, PodTemplate
+      expect(text).toMatch(/rolled back: deleted 8 object\(s\) this submission created: Job /); // Job, ServiceAccount, 2 NetworkPolicies, ConfigMap, job config Secret, Service, PodTemplate
       const appId = /Job [^/]+\/(cli-test-[0-9a-f]{12})/.exec(text)![1];
       await waitAllGone(ns.name, appId);
     }),

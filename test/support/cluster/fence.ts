@@ -1,56 +1,57 @@
-// The admission fence (lib/plan/admission-fence.ts) installed for one test namespace: its policies
-// and bindings, the bindings limited to that namespace so that the rest of the cluster tier is not
-// fenced, and removed again after the file's tests.
+// The admission fence (lib/plan/admission-fence.ts) installed for the test namespaces that ask for
+// it: its policies and bindings, the bindings limited to namespaces labelled FENCED_NAMESPACE_LABEL so
+// that the rest of the cluster tier is not fenced.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { admissionFence, admissionFencePolicies } from '../../../lib/plan/admission-fence';
+import { admissionFence } from '../../../lib/plan/admission-fence';
 import { adminHttp } from './access';
 import type { KubeHttp } from '../kube-http';
 
 const VAP = '/apis/admissionregistration.k8s.io/v1';
 const BINDING_PREFIX = 'test-';
+/** The label that puts a test namespace behind the fence. */
+export const FENCED_NAMESPACE_LABEL = 'seatunnel-app.test/fenced';
 const plural = (kind: string) =>
   kind === 'ValidatingAdmissionPolicy' ? 'validatingadmissionpolicies' : 'validatingadmissionpolicybindings';
 
 /**
- * Installs the fence for `namespace`: the policies created or replaced in place, the bindings made
- * anew. Policies are never deleted between test files: the API server stops the informer of a
- * parameter kind when the last policy using it goes, and one started again right after may miss
- * the existing parameters for a while (seen on 1.36: "no params found" with the templates there).
+ * Fences `namespace`: the policies and bindings created, or replaced in place (a no-op when unchanged),
+ * then the namespace labelled. Neither is deleted between test files: the API server's informer for
+ * a parameter kind, restarted when a binding goes and comes back, may miss the existing
+ * parameters for a while (seen on 1.36: "no params found" with the templates there).
  */
 export async function installFence(namespace: string): Promise<void> {
   const admin = adminHttp();
   const objects = admissionFence({
     bindingPrefix: BINDING_PREFIX,
-    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } },
+    namespaceSelector: { matchLabels: { [FENCED_NAMESPACE_LABEL]: 'true' } },
   });
   for (const o of objects) {
     const at = `${VAP}/${plural(o.kind)}/${o.metadata.name}`;
-    if (o.kind === 'ValidatingAdmissionPolicy') {
-      const existing = await admin.request<{ metadata: { resourceVersion: string } }>('GET', at);
-      if (existing.status === 200) {
-        await admin.call('PUT', at, {
-          ...o,
-          metadata: { ...o.metadata, resourceVersion: existing.body.metadata.resourceVersion },
-        });
-        continue;
-      }
-    } else await admin.call('DELETE', at, undefined, { accept: [404] });
-    await admin.call('POST', `${VAP}/${plural(o.kind)}`, o);
+    const existing = await admin.request<{ metadata: { resourceVersion: string } }>('GET', at);
+    if (existing.status !== 200) await admin.call('POST', `${VAP}/${plural(o.kind)}`, o);
+    // An update that changes nothing is not written (no new resourceVersion, nothing for informers).
+    else
+      await admin.call('PUT', at, {
+        ...o,
+        metadata: { ...o.metadata, resourceVersion: existing.body.metadata.resourceVersion },
+      });
   }
+  await admin.call(
+    'PATCH',
+    `/api/v1/namespaces/${namespace}`,
+    { metadata: { labels: { [FENCED_NAMESPACE_LABEL]: 'true' } } },
+    { contentType: 'application/merge-patch+json' },
+  );
 }
 
-/** Removes the bindings (so the rest of the cluster tier runs unfenced); the policies stay, inert. */
-export async function removeFence(): Promise<void> {
-  const admin = adminHttp();
-  for (const { metadata } of admissionFencePolicies())
-    await admin.call(
-      'DELETE',
-      `${VAP}/validatingadmissionpolicybindings/${BINDING_PREFIX}${metadata.name}`,
-      undefined,
-      {
-        accept: [404],
-      },
-    );
+/** Takes `namespace` out of the fence (the policies and bindings stay, for the next file). */
+export async function removeFence(namespace: string): Promise<void> {
+  await adminHttp().call(
+    'PATCH',
+    `/api/v1/namespaces/${namespace}`,
+    { metadata: { labels: { [FENCED_NAMESPACE_LABEL]: null } } },
+    { contentType: 'application/merge-patch+json', accept: [404] },
+  );
 }
 
 /** The policy's status once the API server has type-checked its current generation. */
