@@ -66,6 +66,8 @@ export interface HaRuntimeSettings {
   readonly statefulSet: string;
   /** Host of the ClusterIP Service in front of the masters' REST API. */
   readonly restHost: string;
+  /** Each master's own member address, `host:port` by its stable DNS name (the engine files list the same). */
+  readonly masterAddresses: readonly string[];
   readonly workerFailurePolicy: 'fail' | 'replace';
   readonly workerReplacements: number;
   /** application.ha.coordinator-restarts: the coordinator Pods that may fail before the last one cleans up. */
@@ -157,6 +159,13 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
       int('ha.masters', raw.ha.masters, HA_LIMITS.minMasters, boundsOf('haMasters').max);
       str('ha.statefulSet', raw.ha.statefulSet);
       str('ha.restHost', raw.ha.restHost);
+      const addresses = raw.ha.masterAddresses;
+      if (
+        !Array.isArray(addresses) ||
+        addresses.length !== raw.ha.masters ||
+        !addresses.every((a) => typeof a === 'string' && /^[a-z0-9.-]+:[0-9]{1,5}$/.test(a))
+      )
+        p.push('runtime.json ha.masterAddresses: expected one host:port per master');
       if (raw.ha.workerFailurePolicy !== 'fail' && raw.ha.workerFailurePolicy !== 'replace')
         p.push(
           `runtime.json ha.workerFailurePolicy: expected "fail" or "replace", got ${JSON.stringify(raw.ha.workerFailurePolicy)}`,

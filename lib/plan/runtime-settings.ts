@@ -9,6 +9,7 @@ import {
   type RuntimeSettings,
 } from '../contract';
 import { zetaCommand, zetaEnvironment } from '../engine/command';
+import { haMasterAddresses } from '../engine/files';
 import { PATHS, type ApplicationSpec } from '../model/spec';
 import { names } from './pod';
 import { jobConfigPath } from './steps/job-config';
@@ -62,6 +63,7 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
             masters: spec.ha.masters,
             statefulSet: names.masters(spec),
             restHost: `${names.restService(spec)}.${spec.namespace}.svc`,
+            masterAddresses: haMasterAddresses(spec, spec.ha.masters),
             workerFailurePolicy: spec.ha.workerFailurePolicy,
             workerReplacements: spec.ha.workerReplacements,
             coordinatorRestarts: spec.ha.coordinatorRestarts,

@@ -164,8 +164,7 @@ class Application implements Step {
     const exhausted = this.topology.restartsExhausted(k);
     if (exhausted) throw new RuntimeFailure('CoordinatorRestartsExhausted', exhausted);
     this.watchOwnJob();
-    const reconciler = await this.startWorkers(k);
-    await this.topology.startMasters(k, reconciler);
+    const reconciler = await this.topology.start(k, () => this.startWorkers(k));
     const earlier = await this.topology.reattach(k);
     if (earlier) return followJob(this, earlier);
     await awaitRegistration(this, reconciler);

@@ -1,4 +1,4 @@
-// SeaTunnel applications on a real node: the CLI submits; the Job controller makes the master Pod;
+// SeaTunnel applications on real nodes: the CLI submits; the Job controller makes the master Pod;
 // containerd runs the init container that copies the runtime out of the locally built runtime image
 // and the master container from the stock-layout SeaTunnel image; the runtime creates the workers
 // through the API; kube-proxy, CoreDNS and kube-router carry and police the traffic between them.
@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/contract';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, recordWatch, waitFor } from '../support/cluster';
 import { nodeContainers, nodeInfo, runPod, tcpProbe, imageRef, STREAMING_JOB } from '../support/node-pods';
+import { nodeHandleOfPod } from '../support/node-faults';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { labelled, run, tmpDir, type RunResult } from '../cluster/cli-support';
@@ -29,7 +30,7 @@ interface Job {
   status?: { conditions?: Array<{ type: string; status: string; reason?: string }> };
 }
 
-describe('applications on a real node', () => {
+describe('applications on real nodes', () => {
   // A namespace per test: the example names its settings ConfigMap, so two of its applications
   // cannot share one (the second submission is refused, as it should be).
   let ns: string;
@@ -220,7 +221,8 @@ describe('applications on a real node', () => {
     const [master] = await podsOf(appId, 'master');
     const containerId = master.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
     expect(containerId).toBeTruthy();
-    const node = nodeInfo();
+    // On the node that runs it.
+    const node = await nodeHandleOfPod(ns, master.metadata.name);
     await execFileP(node.ctr, [
       '--address',
       node.containerdSocket,

@@ -1,4 +1,4 @@
-// High availability on a real node (docs/ha.md): two Zeta masters as a StatefulSet whose members
+// High availability on real nodes (docs/ha.md): two Zeta masters as a StatefulSet whose members
 // find each other by their Pods' DNS names through CoreDNS; the coordinator reaches them through the
 // ClusterIP Service that kube-proxy load-balances. The active master's Pod is deleted mid-run: the
 // StatefulSet replaces it, the standby takes over, and the same job runs on — reached from a Pod
@@ -9,7 +9,15 @@ import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/contract';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
-import { imageRef, nodeContainers, podLog, runPod, serviceDiagnosis, STREAMING_JOB } from '../support/node-pods';
+import {
+  imageRef,
+  nodeContainers,
+  nodeInfo,
+  podLog,
+  runPod,
+  serviceDiagnosis,
+  STREAMING_JOB,
+} from '../support/node-pods';
 import { labelled, run } from '../cluster/cli-support';
 import { USER_LOG4J2 } from '../support/user-log4j2';
 
@@ -24,7 +32,7 @@ interface PodLike {
   status?: { conditions?: Array<{ type: string; status: string }> };
 }
 
-describe('an HA application on a real node', () => {
+describe('an HA application on real nodes', () => {
   let ns: string;
   let volume: string | undefined;
   let hostDir: string;
@@ -36,7 +44,8 @@ describe('an HA application on a real node', () => {
       kind: 'ServiceAccount',
       metadata: { name: 'seatunnel-runtime' },
     });
-    // One node: a hostPath volume is shared storage for every Pod on it (ReadWriteMany is honest here).
+    // Every node runs on this one machine: a hostPath volume is storage shared by every Pod on any of them
+    // (ReadWriteMany is honest here).
     hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-node-ha-'));
     volume = await createSharedClaim(adminHttp(), ns, CLAIM, hostDir);
     await adminHttp().call('POST', `/api/v1/namespaces/${ns}/configmaps`, {
@@ -70,9 +79,15 @@ describe('an HA application on a real node', () => {
     '-Dapplication.ha.enabled=true',
     '-Dapplication.ha.masters=2',
     '-Dapplication.ha.backup-count=1',
-    // 2 masters + 2 workers + the coordinator (0.25) within the node's 2 cores.
+    // 2 masters + 2 workers + the coordinator (0.25) within one node's 2 cores.
     '-Dapplication.master.cpu-cores=0.4',
     '-Dapplication.worker.cpu-cores=0.4',
+    // Every Pod on one node, as this test was written for: a Pod deleted, not a node lost. Across nodes
+    // this failover hits Zeta's known "Not Member!" re-attachment failure (issue #25 item 6) in about 2
+    // runs of 5 (the standby's connects to the old master's address time out instead of failing fast);
+    // spreading masters and losing their node are #25 items 2-4, tested with their fixes.
+    `-Dkubernetes.master.node-selector=kubernetes.io/hostname:${nodeInfo().name}`,
+    `-Dkubernetes.worker.node-selector=kubernetes.io/hostname:${nodeInfo().name}`,
   ];
 
   async function pods(appId: string, role: string): Promise<PodLike[]> {

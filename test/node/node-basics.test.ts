@@ -1,15 +1,16 @@
-// The real node itself: Pods from locally built images run under containerd/runc, resolve Service
-// names through CoreDNS, reach a ClusterIP through kube-proxy's rules, see their cgroup limits, and
-// have no route off the machine; a deleted Pod leaves no container behind.
+// The real nodes themselves: each is Ready in its own zone with its own Pod subnet; Pods from locally
+// built images run under containerd/runc, resolve Service names through CoreDNS, reach a ClusterIP
+// through kube-proxy's rules, see their cgroup limits, and have no route off the machine; a deleted
+// Pod leaves no container behind. (Across nodes and under faults: multi-node.test.ts.)
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { adminHttp, deleteNamespace, createTestNamespace, waitFor } from '../support/cluster';
+import { adminHttp, clusterInfo, deleteNamespace, createTestNamespace, waitFor } from '../support/cluster';
 import { classDataArchive, ZETA_MAIN_CLASS, zetaClasspath } from '../../lib/engine/command';
-import { getPod, imageRef, nodeContainers, nodeInfo, runPod, tcpProbe } from '../support/node-pods';
+import { getPod, imageRef, nodeContainers, nodeInfos, runPod, tcpProbe } from '../support/node-pods';
 
 jest.setTimeout(5 * 60_000);
 
-describe('a real node', () => {
+describe('real nodes', () => {
   let ns: string;
   beforeAll(async () => {
     ns = await createTestNamespace('node');
@@ -18,16 +19,29 @@ describe('a real node', () => {
     if (ns) await deleteNamespace(ns);
   });
 
-  test('the node is Ready and reports the containerd runtime and the kubelet version', async () => {
-    const node = await adminHttp().call<{
-      status: {
-        nodeInfo: { containerRuntimeVersion: string; kubeletVersion: string };
-        addresses: Array<{ type: string; address: string }>;
-      };
-    }>('GET', `/api/v1/nodes/${nodeInfo().name}`);
-    expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\//);
-    expect(node.status.nodeInfo.kubeletVersion).toBe('v1.36.3');
-    expect(node.status.addresses).toContainEqual({ type: 'InternalIP', address: nodeInfo().address });
+  test('every node is Ready, reports the containerd runtime and the kubelet version, and has its own zone and Pod subnet', async () => {
+    const nodes = nodeInfos();
+    for (const info of nodes) {
+      const node = await adminHttp().call<{
+        metadata: { labels: Record<string, string> };
+        spec: { podCIDR: string };
+        status: {
+          nodeInfo: { containerRuntimeVersion: string; kubeletVersion: string };
+          addresses: Array<{ type: string; address: string }>;
+          conditions: Array<{ type: string; status: string }>;
+        };
+      }>('GET', `/api/v1/nodes/${info.name}`);
+      expect(node.status.conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+      expect(node.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\//);
+      expect(node.status.nodeInfo.kubeletVersion).toBe('v1.36.3');
+      expect(node.status.addresses).toContainEqual({ type: 'InternalIP', address: info.address });
+      expect(node.metadata.labels['kubernetes.io/hostname']).toBe(info.name);
+      expect(node.metadata.labels['topology.kubernetes.io/zone']).toBe(info.zone);
+      expect(node.spec.podCIDR).toBe(info.podCidr);
+    }
+    // Distinct zones and Pod subnets (from the controller manager), one per node.
+    expect(new Set(nodes.map((n) => n.zone)).size).toBe(nodes.length);
+    expect(new Set(nodes.map((n) => n.podCidr)).size).toBe(nodes.length);
   });
 
   test('a Pod of the SeaTunnel image runs Java 17 under its cgroup memory limit', async () => {
@@ -75,11 +89,15 @@ describe('a real node', () => {
   });
 
   test('a Pod has no route off the machine', async () => {
-    // 192.0.2.1 (TEST-NET-1) stands for any outside address: the node namespace has no default route.
+    // 192.0.2.1 (TEST-NET-1) stands for any outside address: no node namespace has a default route.
     const r = await runPod(ns, 'outside', imageRef('seatunnel'), tcpProbe('192.0.2.1', 80));
     expect(r.log).toMatch(/CLOSED .*(unreachable|No route)/i);
-    const { stdout: routes } = await promisify(execFile)('ip', ['-n', nodeInfo().netns, 'route', 'show']);
-    expect(routes).not.toMatch(/^default/m);
+    const fabric = (clusterInfo() as { fabric?: { netns: string } }).fabric?.netns;
+    expect(fabric).toBeTruthy();
+    for (const netns of [...nodeInfos().map((n) => n.netns), fabric!]) {
+      const { stdout: routes } = await promisify(execFile)('ip', ['-n', netns, 'route', 'show']);
+      expect({ netns, routes }).not.toEqual({ netns, routes: expect.stringMatching(/^default/m) });
+    }
   });
 
   test('a deleted Pod leaves no container or sandbox on the node', async () => {

@@ -1,5 +1,5 @@
-// Test helpers for the node tier: the node's facts from the cluster info, plain Pods from the locally
-// imported images (imagePullPolicy Never), and what is left on the node (containerd's tasks).
+// Test helpers for the node tier: the nodes' facts from the cluster info, plain Pods from the locally
+// imported images (imagePullPolicy Never), and what is left on the nodes (containerd's tasks).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,12 +9,21 @@ import type { NodeInfo } from '../../tools/local-stack/real-node/node-cluster';
 
 const run = promisify(execFile);
 
-export function nodeInfo(): NodeInfo {
-  const node = (clusterInfo() as { node?: NodeInfo }).node;
-  if (!node)
+/** Every real node of the cluster, node 1 first. */
+export function nodeInfos(): NodeInfo[] {
+  const nodes = (clusterInfo() as { node?: NodeInfo[] }).node;
+  if (!Array.isArray(nodes) || nodes.length === 0)
     throw new Error(
-      'the cluster info has no `node` section: node-tier tests run on the cluster of test/support/node-global-setup.ts',
+      'the cluster info has no `node` list: node-tier tests run on the cluster of test/support/node-global-setup.ts',
     );
+  return nodes;
+}
+
+/** One node by name (default: node 1; what every node shares — kubectl, ctr, images — is the same on each). */
+export function nodeInfo(name?: string): NodeInfo {
+  const nodes = nodeInfos();
+  const node = name === undefined ? nodes[0] : nodes.find((n) => n.name === name);
+  if (!node) throw new Error(`no real node ${name} (nodes: ${nodes.map((n) => n.name).join(', ')})`);
   return node;
 }
 
@@ -129,21 +138,25 @@ export async function startPod(
   );
 }
 
-/** IDs of containerd's containers (Pod sandboxes and containers) on the node, optionally only a Pod's (by UID label). */
+/** IDs of containerd's containers (Pod sandboxes and containers) on every node, optionally only a Pod's (by UID label). */
 export async function nodeContainers(podUid?: string): Promise<string[]> {
-  const node = nodeInfo();
   const filter = podUid ? ['labels."io.kubernetes.pod.uid"==' + podUid] : [];
-  const { stdout } = await run(node.ctr, [
-    '--address',
-    node.containerdSocket,
-    '-n',
-    'k8s.io',
-    'containers',
-    'ls',
-    '-q',
-    ...filter,
-  ]);
-  return stdout.split('\n').filter(Boolean);
+  const perNode = await Promise.all(
+    nodeInfos().map(async (node) => {
+      const { stdout } = await run(node.ctr, [
+        '--address',
+        node.containerdSocket,
+        '-n',
+        'k8s.io',
+        'containers',
+        'ls',
+        '-q',
+        ...filter,
+      ]);
+      return stdout.split('\n').filter(Boolean);
+    }),
+  );
+  return perNode.flat();
 }
 
 /** A bash command that tries a TCP connection and prints OPEN or CLOSED (bash's /dev/tcp; no extra tools in the image). */
@@ -178,8 +191,8 @@ interface EventLike {
 
 /**
  * What stands between a Pod and a Service, as text for a failed test: the endpoints with their
- * conditions, the Pods behind them, the namespace's Warning Events, the node's NAT rules for the
- * cluster IP and kube-proxy's last lines. A ClusterIP with no rule answers "network unreachable"
+ * conditions, the Pods behind them, the namespace's Warning Events, each node's NAT rules for the
+ * cluster IP and its kube-proxy's last lines. A ClusterIP with no rule answers "network unreachable"
  * on this node (no default route), so the rules say whether kube-proxy or the endpoints are missing.
  */
 export async function serviceDiagnosis(ns: string, service: string): Promise<string> {
@@ -239,22 +252,24 @@ export async function serviceDiagnosis(ns: string, service: string): Promise<str
         `event ${e.lastTimestamp ?? e.eventTime} ${e.involvedObject?.kind}/${e.involvedObject?.name} ${e.reason}: ${e.message}`,
       );
   });
-  await attempt('nat rules', async () => {
-    const { stdout } = await run('ip', ['netns', 'exec', nodeInfo().netns, 'iptables-save', '-t', 'nat']);
-    const chains = new Set(
-      stdout
+  for (const node of nodeInfos()) {
+    await attempt(`nat rules on ${node.name}`, async () => {
+      const { stdout } = await run('ip', ['netns', 'exec', node.netns, 'iptables-save', '-t', 'nat']);
+      const chains = new Set(
+        stdout
+          .split('\n')
+          .filter((l) => clusterIP && l.includes(clusterIP))
+          .flatMap((l) => /-j (KUBE-SVC-\S+)/.exec(l)?.[1] ?? []),
+      );
+      const rules = stdout
         .split('\n')
-        .filter((l) => clusterIP && l.includes(clusterIP))
-        .flatMap((l) => /-j (KUBE-SVC-\S+)/.exec(l)?.[1] ?? []),
-    );
-    const rules = stdout
-      .split('\n')
-      .filter((l) => (clusterIP && l.includes(clusterIP)) || [...chains].some((c) => l.startsWith(`-A ${c} `)));
-    out.push(`nat rules for ${clusterIP}:`, ...(rules.length ? rules : ['(none)']));
-  });
-  await attempt('kube-proxy log', async () => {
-    const log = await fs.promises.readFile(path.join(clusterInfo().logDir, 'kube-proxy.log'), 'utf8');
-    out.push('kube-proxy log (last lines):', ...log.trimEnd().split('\n').slice(-10));
-  });
+        .filter((l) => (clusterIP && l.includes(clusterIP)) || [...chains].some((c) => l.startsWith(`-A ${c} `)));
+      out.push(`nat rules for ${clusterIP} on ${node.name}:`, ...(rules.length ? rules : ['(none)']));
+    });
+    await attempt(`kube-proxy log on ${node.name}`, async () => {
+      const log = await fs.promises.readFile(path.join(clusterInfo().logDir, `${node.name}-kube-proxy.log`), 'utf8');
+      out.push(`kube-proxy log on ${node.name} (last lines):`, ...log.trimEnd().split('\n').slice(-10));
+    });
+  }
   return out.join('\n');
 }

@@ -18,16 +18,10 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=versions.env
 . "$here/versions.env"
+# shellcheck source=../lib/maven-home.sh
+. "$here/../lib/maven-home.sh"
+maven_home_start hdfs-install "HDFS UNAVAILABLE" 2,17 "${1:-}"
 
-mode=install
-case "${1:-}" in
-  '') ;;
-  --paths) mode=paths ;;
-  -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "install.sh: unknown argument '$1' (use --paths or --help)" >&2; exit 2 ;;
-esac
-
-cache_root="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
 hash="$(cat "$here/versions.env" "$here/MiniHdfs.java" "$here/install.sh" | sha256sum | cut -c1-12)"
 home="$cache_root/hdfs/${HADOOP_VERSION}-${hash}"
 
@@ -37,18 +31,9 @@ if [[ $mode == paths ]]; then
 fi
 [[ -f $home/.complete ]] && { echo "$home"; exit 0; }
 
-log() { printf '[hdfs-install] %s\n' "$*" >&2; }
-unavailable() { log "HDFS UNAVAILABLE: $*"; exit 3; }
-step=""
-fail() { log "FAILED at step '$step': $*"; exit 1; }
-# shellcheck source=../lib/maven-home.sh
-. "$here/../lib/maven-home.sh"
-
 step="preflight"
-MVN="${MVN:-mvn}"
 command -v javac >/dev/null 2>&1 || unavailable "no 'javac' on PATH (a JDK 11+ is needed)"
-command -v "$MVN" >/dev/null 2>&1 || unavailable "no maven ('$MVN') on PATH; the jars come from Maven Central"
-command -v flock >/dev/null 2>&1 || fail "no 'flock' on PATH (util-linux)"
+maven_preflight
 
 mkdir -p "$cache_root/hdfs"
 hold_lock "$cache_root/hdfs/.lock-${HADOOP_VERSION}-${hash}"

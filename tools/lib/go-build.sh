@@ -1,14 +1,26 @@
 # Shared by the scripts that build cached binaries from Go modules (tools/testbin/build.sh,
-# tools/pulumi/build.sh): progress lines, step-named failures, cache-key hashing, quiet commands
-# whose output is shown only when they fail, and the Go build defaults for a 2-core machine.
+# tools/node/build.sh, tools/pulumi/build.sh): their common start, progress lines, step-named
+# failures, cache-key hashing, quiet commands whose output is shown only when they fail, and the Go
+# build defaults for a 2-core machine.
 #
-#   source "$HERE/../lib/go-build.sh"; go_build_init <log prefix>
+#   HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+#   source "$HERE/../lib/go-build.sh"; go_build_init <name> [go-optional]
 
-# shellcheck disable=SC2034  # CURRENT_STEP is read by the ERR trap
+# go_build_init NAME [go-optional]: log prefix NAME; an ERR trap that names the failed step;
+# CACHE_ROOT (SEATUNNEL_APP_CACHE, else the user cache) and ROOT=$CACHE_ROOT/NAME; GO_VERSION for
+# cache keys (a missing toolchain fails here, unless go-optional: then "none"); CGO off and GOFLAGS.
+# shellcheck disable=SC2034  # CURRENT_STEP is read by the ERR trap; the rest by the calling script
 go_build_init() {
   GO_BUILD_PREFIX="$1"
   CURRENT_STEP="start"
   trap 'rc=$?; log "FAILED during step: ${CURRENT_STEP} (exit ${rc})"; exit $rc' ERR
+  CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
+  ROOT="$CACHE_ROOT/$1"
+  if [[ "${2:-}" == go-optional ]]; then
+    GO_VERSION="$(go env GOVERSION 2>/dev/null || echo none)"
+  else
+    GO_VERSION="$(go env GOVERSION)"
+  fi
   export CGO_ENABLED=0
   # Keep flags from `go env -w GOFLAGS=...` (an exported GOFLAGS replaces them) and build two
   # packages at a time (2-core machines; more only adds memory pressure at link time). A caller's
@@ -32,6 +44,35 @@ run_logged() {
     log "full log: $logfile"
     return 1
   fi
+}
+
+# Starts building the component at OUT, unless it is complete (then it says so and returns 1):
+# `begin_component "$out" "etcd $V" || return 0`. Notes the start time for finish_go_component.
+begin_component() {
+  if [[ -f "$1/.complete" ]]; then
+    log "$2 cached at $1"
+    return 1
+  fi
+  COMPONENT_T0=$SECONDS
+}
+
+# Builds from the wrapper module MOD into a fresh OUT.tmp/bin: `go mod tidy`, then
+# `go build -trimpath ARGS...`; each is the named step TIDY_STEP / BUILD_STEP, its output shown
+# only when it fails.
+go_tidy_build() {
+  local mod="$1" out="$2" tidy_step="$3" build_step="$4"; shift 4
+  step "$tidy_step"
+  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
+  step "$build_step"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
+  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath "$@")
+}
+
+# Publishes a component begun with begin_component and built from the wrapper module MOD into
+# OUT.tmp (its go.mod and go.sum go along, a record of what it was built from): see finish_component.
+finish_go_component() {
+  cp "$1/go.mod" "$1/go.sum" "$2.tmp/"
+  finish_component "$2" "$COMPONENT_T0"
 }
 
 # Publishes a component built into "$out.tmp": records its size and build time, marks it

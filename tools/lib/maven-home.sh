@@ -1,6 +1,50 @@
 # Shared by the scripts that assemble a home of jars from Maven Central in the user cache
-# (tools/seatunnel/install.sh, tools/hdfs/install.sh). Source it after defining
-# log MESSAGE, unavailable REASON (exit 3) and fail REASON (exit 1).
+# (tools/seatunnel/install.sh, tools/hdfs/install.sh): their common start and preflight, the build
+# lock, and the maven run.
+#
+#   source "$here/../lib/maven-home.sh"
+#   maven_home_start <log tag> "<WHAT> UNAVAILABLE" <help lines of $0, e.g. 2,17> "${1:-}" [force]
+
+# maven_home_start TAG HEADLINE HELP_LINES ARG [force]: sets cache_root, step and mode (install;
+# --paths: paths; --force: force, where allowed) from the script's one argument; --help prints the
+# header lines HELP_LINES of the script; anything else is a usage error (exit 2).
+# shellcheck disable=SC2034  # cache_root, step and mode are the calling script's
+maven_home_start() {
+  MAVEN_HOME_TAG=$1
+  MAVEN_HOME_UNAVAILABLE=$2
+  local help=$3 arg=$4 force=${5:-} options="--paths"
+  [[ $force == force ]] && options+=", --force"
+  cache_root="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
+  step=""
+  mode=install
+  case "$arg" in
+    '') ;;
+    --paths) mode=paths ;;
+    --force) [[ $force == force ]] && mode=force || maven_home_usage "$arg" "$options" ;;
+    -h | --help) sed -n "${help}p" "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) maven_home_usage "$arg" "$options" ;;
+  esac
+}
+
+maven_home_usage() {
+  echo "install.sh: unknown argument '$1' (use $2 or --help)" >&2
+  exit 2
+}
+
+log() { printf '[%s] %s\n' "$MAVEN_HOME_TAG" "$*" >&2; }
+# Exit 3: nothing usable can be obtained here.
+unavailable() {
+  log "$MAVEN_HOME_UNAVAILABLE: $*"
+  exit 3
+}
+fail() { log "FAILED at step '$step': $*"; exit 1; }
+
+# The preflight every home needs after the script's own (java, javac): maven and flock on PATH.
+maven_preflight() {
+  MVN="${MVN:-mvn}"
+  command -v "$MVN" >/dev/null 2>&1 || unavailable "no maven ('$MVN') on PATH; the jars come from Maven Central"
+  command -v flock >/dev/null 2>&1 || fail "no 'flock' on PATH (util-linux)"
+}
 
 # Holds an exclusive lock on FILE (fd 9) for the rest of the script, waiting for another holder.
 hold_lock() {

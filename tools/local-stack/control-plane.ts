@@ -101,6 +101,13 @@ export interface ControlPlaneOptions {
   apiServerAdvertiseAddress?: string;
   /** Which Kubernetes to run (default: SEATUNNEL_TEST_KUBERNETES, else the newest; see binaries.ts). */
   kubernetes?: KubernetesRelease;
+  /**
+   * The controller manager gives each registered node a /24 of the Pod range (spec.podCIDR), as a
+   * real cluster's does; real nodes build their Pod network from it. kwok's fake nodes do not need it.
+   */
+  allocateNodeCidrs?: boolean;
+  /** Further kube-controller-manager flags (e.g. `--node-monitor-grace-period=20s`); none by default. */
+  controllerManagerFlags?: string[];
 }
 
 export const DEFAULT_NODE: Required<Omit<FakeNodeOptions, 'labels' | 'taints'>> = {
@@ -111,7 +118,8 @@ export const DEFAULT_NODE: Required<Omit<FakeNodeOptions, 'labels' | 'taints'>> 
 };
 
 const SERVICE_CIDR = '10.96.0.0/16';
-const POD_CIDR = '10.244.0.0/16';
+/** The Pod range: kwok's fake Pod IPs, and the real nodes' per-node /24s (allocateNodeCidrs). */
+export const POD_CIDR = '10.244.0.0/16';
 
 export function kubeconfigYaml(opts: {
   server: string;
@@ -285,9 +293,9 @@ export class ControlPlane {
     return this.processes;
   }
 
-  /** Throws with the log tail if a component has died. */
+  /** Throws with the log tail if a component has died (one stopped on purpose, e.g. by stopApiServer, has not). */
   assertHealthy(): void {
-    for (const p of this.processes) p.assertRunning();
+    for (const p of this.processes) if (!p.isStopping) p.assertRunning();
   }
 
   /** Resident memory per component, in bytes. */
@@ -307,22 +315,43 @@ export class ControlPlane {
    * API server restart or upgrade. Other components reconnect by themselves.
    */
   async restartApiServer(timeoutMs = 120_000): Promise<void> {
-    const i = this.processes.findIndex((p) => p.name === 'kube-apiserver');
-    const old = this.processes[i];
-    if (!old) throw new Error('restartApiServer: no kube-apiserver process');
-    // With clients connected the API server waits a long time for long-running requests to
-    // drain after SIGTERM (observed: > 15 s); a restart does not need that, so SIGKILL soon.
-    await old.stop(3000);
+    await this.stopApiServer('graceful');
+    await this.startApiServer(timeoutMs);
+  }
+
+  /**
+   * Takes only the API server away; etcd, the controllers, the scheduler (and a real node's relays)
+   * stay and reconnect once startApiServer brings it back on the same address, port and
+   * certificates. `kill` (the default) is an outage: SIGKILL, nothing is cleaned up, the
+   * default/kubernetes endpoints stay as they were. `graceful` is an upgrade's restart: SIGTERM,
+   * SIGKILL after 3 s (with clients connected it would wait > 15 s for long requests to drain).
+   */
+  async stopApiServer(mode: 'kill' | 'graceful' = 'kill'): Promise<void> {
+    const old = this.apiServerProcess();
+    if (mode === 'kill') await old.kill();
+    else await old.stop(3000);
+  }
+
+  /** Starts the API server stopped by stopApiServer again and waits for /readyz. */
+  async startApiServer(timeoutMs = 120_000): Promise<void> {
+    const old = this.apiServerProcess();
+    if (old.running) throw new Error('startApiServer: kube-apiserver is running (stopApiServer first)');
     const fresh = await ManagedProcess.start(old.options);
-    this.processes[i] = fresh;
+    this.processes[this.processes.indexOf(old)] = fresh;
     const entry = this.info.components.find((c) => c.name === 'kube-apiserver');
     if (entry) entry.pid = fresh.pid;
     this.writeInfo();
     await waitFor(() => apiServerReady(this.admin), {
-      description: 'kube-apiserver /readyz after restart',
+      description: 'kube-apiserver /readyz after its start',
       timeoutMs,
       guard: () => this.assertHealthy(),
     });
+  }
+
+  private apiServerProcess(): ManagedProcess {
+    const p = this.processes.find((c) => c.name === 'kube-apiserver');
+    if (!p) throw new Error('no kube-apiserver process');
+    return p;
   }
 
   /** Creates another kwok-managed fake node and waits until it is Ready. */
@@ -458,7 +487,9 @@ class Starter {
     const { bins, dir } = this;
     const [etcdPort, etcdPeerPort, apiPort, kcmPort, schedPort] = await freePorts(5);
     this.log('creating PKI');
-    const pki: Pki = await createPki(path.join(dir, 'pki'));
+    // Clients dial the advertised address too (a real node's kubelets, through its relay).
+    const advertised = opts.apiServerAdvertiseAddress ? [`IP:${opts.apiServerAdvertiseAddress}`] : [];
+    const pki: Pki = await createPki(path.join(dir, 'pki'), advertised);
     const read = (f: string) => fs.readFileSync(f, 'utf8');
     const caData = read(pki.caCert);
     const server = `https://127.0.0.1:${apiPort}`;
@@ -607,6 +638,10 @@ class Starter {
       '--kube-api-qps=100',
       '--kube-api-burst=200',
       '--profiling=false',
+      ...(opts.allocateNodeCidrs
+        ? ['--allocate-node-cidrs=true', `--cluster-cidr=${POD_CIDR}`, '--node-cidr-mask-size=24']
+        : []),
+      ...(opts.controllerManagerFlags ?? []),
     ]);
     const schedConfig = this.file(
       'kube-scheduler.yaml',

@@ -5,6 +5,7 @@
 //   POST /kube-apiserver/restart   restart the API server (expires every older resourceVersion)
 //   GET  /memory                   RSS per component, bytes
 //   GET  /health                   per component: pid, running or how it exited
+// plus the owner's own routes (a node cluster's faults: real-node/node-control.ts), run one at a time.
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +24,10 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-export async function startControlServer(cp: ControlPlane): Promise<ControlServer> {
+/** A route's handler: what it resolves with is the JSON answer. */
+export type ControlRoutes = Record<string, () => Promise<unknown>>;
+
+export async function startControlServer(cp: ControlPlane, ownRoutes: ControlRoutes = {}): Promise<ControlServer> {
   const token = randomBytes(16).toString('hex');
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -37,6 +41,7 @@ export async function startControlServer(cp: ControlPlane): Promise<ControlServe
     'GET /memory': async () => cp.memory(),
     'GET /health': async () =>
       cp.processList.map((p) => ({ name: p.name, pid: p.pid, running: p.running, exit: p.exitDescription ?? null })),
+    ...Object.fromEntries(Object.entries(ownRoutes).map(([route, fn]) => [route, () => serial(fn)])),
   };
   const server = http.createServer((req, res) => {
     const reply = (status: number, body: unknown) => {

@@ -100,7 +100,8 @@ async function signed(
   return { cert, key };
 }
 
-export async function createPki(dir: string): Promise<Pki> {
+/** `extraServingSans`: more subjectAltName entries of the API server's certificate, e.g. `IP:10.248.0.254`. */
+export async function createPki(dir: string, extraServingSans: string[] = []): Promise<Pki> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const caCert = path.join(dir, 'ca.crt');
   const caKey = path.join(dir, 'ca.key');
@@ -183,7 +184,7 @@ export async function createPki(dir: string): Promise<Pki> {
       dir,
       'serving',
       '/CN=127.0.0.1',
-      `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=${SERVING_SANS.join(',')}\n`,
+      `basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=${[...SERVING_SANS, ...extraServingSans].join(',')}\n`,
       ca,
     ),
     signed(

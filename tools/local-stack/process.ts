@@ -158,6 +158,19 @@ export class ManagedProcess {
     }
   }
 
+  /**
+   * SIGKILL to the whole process group, nothing graceful (a power loss, an outage). The signal is
+   * sent before this returns its promise, so several kills in a row land together; the promise
+   * resolves when the process has exited.
+   */
+  kill(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    this.stopping = true;
+    this.child.ref();
+    this.signal('SIGKILL');
+    return this.exited;
+  }
+
   get isStopping(): boolean {
     return this.stopping;
   }

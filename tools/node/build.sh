@@ -22,13 +22,11 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/versions.env"
 TESTBIN_BUILD="$HERE/../testbin/build.sh"
 
-CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
-ROOT="$CACHE_ROOT/node"
-WORK="$ROOT/build"
-GO_VERSION="$(go env GOVERSION 2>/dev/null || echo none)"
 # shellcheck source=../lib/go-build.sh
 source "$HERE/../lib/go-build.sh"
-go_build_init node
+# The packages need no Go toolchain; the Go components check for one when they are built.
+go_build_init node go-optional
+WORK="$ROOT/build"
 
 # What the node uses from Debian packages: name|absolute path|package. The path is where
 # Debian 12 puts it; the install step checks each one.
@@ -181,35 +179,26 @@ build_kubernetes_node() {
 
 build_kube_router() {
   local out; out="$(dir_kube_router)"
-  [[ -f "$out/.complete" ]] && { log "kube-router $KUBE_ROUTER_VERSION cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "kube-router $KUBE_ROUTER_VERSION" || return 0
   step "kube-router: prepare wrapper module for $KUBE_ROUTER_MODULE@$KUBE_ROUTER_VERSION"
   local mod; mod="$(prepare_module kube-router "$HERE/kube-router/go.mod.in")"
-  step "kube-router: go mod tidy (downloads ~150 modules when cold)"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "kube-router: compile cmd/kube-router (about 6 min cold on 2 cores)"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "$KUBE_ROUTER_LDFLAGS" \
-      -o "$out.tmp/bin/kube-router" "$KUBE_ROUTER_MODULE/cmd/kube-router")
+  go_tidy_build "$mod" "$out" "kube-router: go mod tidy (downloads ~150 modules when cold)" \
+    "kube-router: compile cmd/kube-router (about 6 min cold on 2 cores)" \
+    -ldflags "$KUBE_ROUTER_LDFLAGS" -o "$out.tmp/bin/kube-router" "$KUBE_ROUTER_MODULE/cmd/kube-router"
   step "kube-router: verify the version stamp"
   local v; v="$("$out.tmp/bin/kube-router" --version 2>&1)"
   [[ "$v" == *"version $KUBE_ROUTER_VERSION,"* ]] || { log "kube-router --version printed '$v'"; false; }
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 build_coredns() {
   local out; out="$(dir_coredns)"
-  [[ -f "$out/.complete" ]] && { log "coredns $COREDNS_VERSION cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "coredns $COREDNS_VERSION" || return 0
   step "coredns: prepare the project's CoreDNS module on github.com/coredns/coredns@$COREDNS_VERSION"
   local mod; mod="$(prepare_module coredns "$HERE/coredns/go.mod.in")"
   cp "$HERE/coredns/main.go" "$mod/"
-  step "coredns: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "coredns: compile (plugins: $COREDNS_PLUGINS)"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "$COREDNS_LDFLAGS" -o "$out.tmp/bin/coredns" .)
+  go_tidy_build "$mod" "$out" "coredns: go mod tidy" "coredns: compile (plugins: $COREDNS_PLUGINS)" \
+    -ldflags "$COREDNS_LDFLAGS" -o "$out.tmp/bin/coredns" .
   step "coredns: verify the version and that exactly the listed plugins are compiled in"
   local v; v="$("$out.tmp/bin/coredns" -version)"
   [[ "${v%%$'\n'*}" == "CoreDNS-${COREDNS_VERSION#v}" ]] || { log "coredns -version printed '$v'"; false; }
@@ -217,8 +206,7 @@ build_coredns() {
   have="$("$out.tmp/bin/coredns" -plugins | xargs -n1 | sort | xargs)"
   want="$(printf '%s\n' $COREDNS_PLUGINS $COREDNS_PLUGINS_PULLED_IN | sort | xargs)"
   [[ "$have" == "$want" ]] || { log "coredns -plugins lists '$have', expected '$want' (versions.env vs coredns/main.go)"; false; }
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 main() {

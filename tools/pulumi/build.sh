@@ -24,14 +24,11 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=versions.env
 source "$HERE/versions.env"
 
-CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
-ROOT="$CACHE_ROOT/pulumi"
-COMPONENTS="$ROOT/components"
-WORK="$ROOT/build"
-GO_VERSION="$(go env GOVERSION)"
 # shellcheck source=../lib/go-build.sh
 source "$HERE/../lib/go-build.sh"
 go_build_init pulumi
+COMPONENTS="$ROOT/components"
+WORK="$ROOT/build"
 
 
 
@@ -111,50 +108,38 @@ prepare_module() {
 
 build_cli() {
   local out; out="$(dir_cli)"
-  [[ -f "$out/.complete" ]] && { log "cli $PULUMI_VERSION cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "cli $PULUMI_VERSION" || return 0
   require_module github.com/pulumi/pulumi/pkg/v3 "$PULUMI_VERSION"
   require_module github.com/pulumi/pulumi/sdk/v3 "$PULUMI_VERSION"
   step "cli: prepare wrapper module for github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION"
   local mod; mod="$(prepare_module cli "$HERE/cli/go.mod.in")"
-  step "cli: go mod tidy (downloads ~290 modules when cold)"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "cli: compile pulumi (10-20 min cold on 2 cores)"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -tags "$PULUMI_TAGS" -ldflags "$CLI_LDFLAGS" \
-      -o "$out.tmp/bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+  go_tidy_build "$mod" "$out" "cli: go mod tidy (downloads ~290 modules when cold)" \
+    "cli: compile pulumi (10-20 min cold on 2 cores)" \
+    -tags "$PULUMI_TAGS" -ldflags "$CLI_LDFLAGS" -o "$out.tmp/bin/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
   step "cli: verify the version stamp"
   local v; v="$(PULUMI_SKIP_UPDATE_CHECK=true "$out.tmp/bin/pulumi" version)"
   [[ "$v" == "$PULUMI_VERSION" ]] || { log "pulumi version printed '$v', expected $PULUMI_VERSION"; false; }
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 build_language_nodejs() {
   local out; out="$(dir_language_nodejs)"
-  [[ -f "$out/.complete" ]] && { log "language-nodejs $PULUMI_VERSION cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "language-nodejs $PULUMI_VERSION" || return 0
   require_module github.com/pulumi/pulumi/sdk/v3 "$PULUMI_VERSION"
   step "language-nodejs: prepare the project's language host module on sdk/v3@$PULUMI_VERSION"
   local mod; mod="$(prepare_module language-nodejs "$HERE/language-nodejs/go.mod.in")"
   cp "$HERE/language-nodejs/main.go" "$mod/"
-  step "language-nodejs: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "language-nodejs: compile pulumi-language-nodejs"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -tags "$PULUMI_TAGS" -ldflags "$CLI_LDFLAGS" \
-      -o "$out.tmp/bin/pulumi-language-nodejs" .)
+  go_tidy_build "$mod" "$out" "language-nodejs: go mod tidy" "language-nodejs: compile pulumi-language-nodejs" \
+    -tags "$PULUMI_TAGS" -ldflags "$CLI_LDFLAGS" -o "$out.tmp/bin/pulumi-language-nodejs" .
   step "language-nodejs: verify the version stamp"
   local v; v="$("$out.tmp/bin/pulumi-language-nodejs" -version)"
   [[ "$v" == "$PULUMI_VERSION" ]] || { log "pulumi-language-nodejs -version printed '$v'"; false; }
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 build_kubernetes() {
   local out; out="$(dir_kubernetes)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes provider $PULUMI_KUBERNETES_VERSION cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes provider $PULUMI_KUBERNETES_VERSION" || return 0
   local provider=github.com/pulumi/pulumi-kubernetes/provider/v4
   require_module "$provider" "$PULUMI_KUBERNETES_MODULE_VERSION"
   step "kubernetes: prepare wrapper module for $provider@$PULUMI_KUBERNETES_MODULE_VERSION"
@@ -173,12 +158,9 @@ build_kubernetes() {
     const mapping = JSON.parse(fs.readFileSync(src + "/terraform-mapping.json", "utf8"));
     fs.writeFileSync(dst + "/terraform-mapping-embed.json", JSON.stringify(mapping));
   ' "$src" "$mod" "$PULUMI_KUBERNETES_VERSION"
-  step "kubernetes: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "kubernetes: compile pulumi-resource-kubernetes (10-15 min cold on 2 cores)"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "$K8S_LDFLAGS" \
-      -o "$out.tmp/bin/pulumi-resource-kubernetes" .)
+  go_tidy_build "$mod" "$out" "kubernetes: go mod tidy" \
+    "kubernetes: compile pulumi-resource-kubernetes (10-15 min cold on 2 cores)" \
+    -ldflags "$K8S_LDFLAGS" -o "$out.tmp/bin/pulumi-resource-kubernetes" .
   step "kubernetes: verify the module version and version stamp recorded in the binary"
   local info; info="$(go version -m "$out.tmp/bin/pulumi-resource-kubernetes")"
   grep -qE "dep[[:space:]]+$provider[[:space:]]+$PULUMI_KUBERNETES_MODULE_VERSION" <<<"$info" \
@@ -186,8 +168,7 @@ build_kubernetes() {
   # -trimpath keeps -ldflags out of the build info, so look for the stamped string itself.
   LC_ALL=C grep -qaF "$PULUMI_KUBERNETES_VERSION" "$out.tmp/bin/pulumi-resource-kubernetes" \
     || { log "the binary has no version stamp $PULUMI_KUBERNETES_VERSION"; false; }
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 # Hard-links the three components into one directory (no extra disk).

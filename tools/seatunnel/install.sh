@@ -18,17 +18,10 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=versions.env
 . "$here/versions.env"
+# shellcheck source=../lib/maven-home.sh
+. "$here/../lib/maven-home.sh"
+maven_home_start seatunnel-install "ENGINE UNAVAILABLE" 2,15 "${1:-}" force
 
-mode=install
-case "${1:-}" in
-  '') ;;
-  --paths) mode=paths ;;
-  --force) mode=force ;;
-  -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "install.sh: unknown argument '$1' (use --paths, --force or --help)" >&2; exit 2 ;;
-esac
-
-cache_root="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
 # the home's name changes whenever anything that shapes it changes (this script included)
 hash="$(cat "$here/versions.env" "$here/launcher/ZetaNode.java" "$here/launcher/SeaTunnelServer.java" "$here/log4j2-console.properties" "$here/install.sh" \
   "$here/class-data-archive.sh" |
@@ -40,16 +33,6 @@ if [[ $mode == paths ]]; then
   [[ -f $st_home/.complete ]] && exit 0 || exit 1
 fi
 
-log() { printf '[seatunnel-install] %s\n' "$*" >&2; }
-unavailable() { # exit 3: nothing usable can be obtained here
-  log "ENGINE UNAVAILABLE: $*"
-  exit 3
-}
-step=""
-fail() { log "FAILED at step '$step': $*"; exit 1; }
-# shellcheck source=../lib/maven-home.sh
-. "$here/../lib/maven-home.sh"
-
 if [[ $mode == install && -f $st_home/.complete ]]; then
   echo "$st_home"
   exit 0
@@ -57,11 +40,9 @@ fi
 
 # ---- step: preflight -------------------------------------------------------------------------------------------
 step="preflight"
-MVN="${MVN:-mvn}"
 command -v java >/dev/null 2>&1 || unavailable "no 'java' on PATH (a JDK 11+ is needed; 17 is what was verified)"
 command -v javac >/dev/null 2>&1 || unavailable "no 'javac' on PATH (a full JDK is needed to build the launcher)"
-command -v "$MVN" >/dev/null 2>&1 || unavailable "no maven ('$MVN') on PATH; the jars come from Maven Central"
-command -v flock >/dev/null 2>&1 || fail "no 'flock' on PATH (util-linux)"
+maven_preflight
 java_major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')"
 java_major="${java_major#1.}"
 [[ $java_major =~ ^[0-9]+$ ]] || fail "cannot read the Java version"

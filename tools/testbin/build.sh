@@ -16,19 +16,16 @@ set -Eeuo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=versions.env
 source "$HERE/versions.env"
-
-CACHE_ROOT="${SEATUNNEL_APP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/seatunnel-app}"
-TESTBIN="$CACHE_ROOT/testbin"
-WORK="$CACHE_ROOT/build"
 if ! command -v go >/dev/null 2>&1; then
   # Exit code 3 = cannot be obtained on this machine (tools/test.sh reports the tier BLOCKED).
   echo "[testbin] the Go toolchain (go >= 1.26) is not on PATH; it is needed to build the control-plane binaries" >&2
   exit 3
 fi
-GO_VERSION="$(go env GOVERSION)"
 # shellcheck source=../lib/go-build.sh
 source "$HERE/../lib/go-build.sh"
 go_build_init testbin
+TESTBIN="$ROOT"
+WORK="$CACHE_ROOT/build"
 # Free space needed for a cold build: module cache ~1.4 GB + build cache ~3.5 GB + output ~0.35 GB.
 MIN_FREE_MB="${SEATUNNEL_APP_TESTBIN_MIN_FREE_MB:-6000}"
 
@@ -114,14 +111,11 @@ prepare_k8s_module() {
 # prints the stamped version.
 compile_k8s() {
   local label="$1" mod="$2" out="$3"; shift 3
-  step "$label: go mod tidy (downloads the module graph; several minutes when cold)"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "$label: compile $* (minutes when cold on 2 cores)"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
   local pkgs=() b
   for b in "$@"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -tags selinux,notest \
-      -ldflags "$(k8s_ldflags)" -o "$out.tmp/bin/" "${pkgs[@]}")
+  go_tidy_build "$mod" "$out" "$label: go mod tidy (downloads the module graph; several minutes when cold)" \
+    "$label: compile $* (minutes when cold on 2 cores)" \
+    -tags selinux,notest -ldflags "$(k8s_ldflags)" -o "$out.tmp/bin/" "${pkgs[@]}"
   step "$label: verify the version stamps"
   local v
   for b in "$@"; do
@@ -130,27 +124,24 @@ compile_k8s() {
     else v="$("$out.tmp/bin/$b" --version)"; fi
     [[ "$v" == "Kubernetes $K8S_VERSION" ]] || { log "$b --version printed '$v'"; false; }
   done
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
 }
 
 build_kubernetes() {
   local out; out="$(dir_kubernetes)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes $K8S_VERSION" || return 0
   local mod; mod="$(prepare_k8s_module k8s "$HERE/k8s/go.mod.in" kubernetes)"
   compile_k8s kubernetes "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 # kubelet, kube-proxy and kubectl for the real-node tier (tools/node/build.sh asks for them); not built
 # by default, since the tiers without a real node do not need them.
 build_kubernetes_node() {
   local out; out="$(dir_kubernetes_node)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes-node $K8S_VERSION cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes-node $K8S_VERSION" || return 0
   local mod; mod="$(prepare_k8s_module k8s-node "$HERE/k8s-node/go.mod.in" kubernetes-node)"
   compile_k8s kubernetes-node "$mod" "$out" "${K8S_NODE_BINARIES[@]}"
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
 # The control plane of the oldest supported minor (K8S_OLDEST_VERSION): the same three commands,
@@ -158,57 +149,48 @@ build_kubernetes_node() {
 build_kubernetes_oldest() {
   local K8S_VERSION="$K8S_OLDEST_VERSION"
   local out; out="$(_dir_kubernetes_oldest)"
-  [[ -f "$out/.complete" ]] && { log "kubernetes $K8S_VERSION (oldest) cached at $out"; return; }
-  local t0=$SECONDS
+  begin_component "$out" "kubernetes $K8S_VERSION (oldest)" || return 0
   local mod; mod="$(prepare_k8s_module k8s-oldest "$HERE/k8s/go.mod.in" kubernetes-oldest)"
   compile_k8s kubernetes-oldest "$mod" "$out" kube-apiserver kube-controller-manager kube-scheduler
-  finish_component "$out" "$t0"
+  finish_go_component "$mod" "$out"
 }
 
-# Prepares the wrapper module <name> (tools/testbin/<name>/go.mod.in, <version> for @<placeholder>@)
-# and builds its command <pkg> into <out>/bin/<name>, stripped, with trimmed paths. Prints the
-# module directory.
-build_module_command() {
-  local name="$1" placeholder="$2" version="$3" out="$4" pkg="$5"
-  step "$name: prepare wrapper module for $pkg@$version"
-  local mod; mod="$(prepare_module "$name" "$HERE/$name/go.mod.in" "$placeholder" "$version")"
-  step "$name: go mod tidy"
-  (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
-  step "$name: compile"
-  rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -ldflags "-s -w" -o "$out.tmp/bin/$name" "$pkg")
-  echo "$mod"
+# etcd and kwok: one command each, built with -ldflags "-s -w" from a wrapper module whose go.mod.in
+# has the placeholder <NAME>_VERSION. Arguments: name, version, module (for the step), package, and
+# what checks or completes the fresh build (given the output directory's .tmp).
+build_wrapped() {
+  local name="$1" version="$2" module="$3" package="$4" complete="$5"
+  local out; out="$("dir_$name")"
+  begin_component "$out" "$name $version" || return 0
+  step "$name: prepare wrapper module for $module@$version"
+  local mod; mod="$(prepare_module "$name" "$HERE/$name/go.mod.in" "${name^^}_VERSION" "$version")"
+  go_tidy_build "$mod" "$out" "$name: go mod tidy" "$name: compile" -ldflags "-s -w" -o "$out.tmp/bin/$name" "$package"
+  "$complete" "$out.tmp"
+  finish_go_component "$mod" "$out"
 }
 
-build_etcd() {
-  local out; out="$(dir_etcd)"
-  [[ -f "$out/.complete" ]] && { log "etcd $ETCD_VERSION cached at $out"; return; }
-  local t0=$SECONDS
-  local mod; mod="$(build_module_command etcd ETCD_VERSION "$ETCD_VERSION" "$out" go.etcd.io/etcd/server/v3)"
+build_etcd() { build_wrapped etcd "$ETCD_VERSION" go.etcd.io/etcd/server/v3 go.etcd.io/etcd/server/v3 verify_etcd; }
+verify_etcd() {
   step "etcd: verify the version"
-  "$out.tmp/bin/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION#v}" || { log "unexpected etcd --version"; false; }
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  # Read whole: `| grep -q` stops reading at the first line, and etcd's next write then dies of SIGPIPE.
+  local v; v="$("$1/bin/etcd" --version)"
+  [[ "$v" == *"etcd Version: ${ETCD_VERSION#v}"* ]] || { log "unexpected etcd --version: $v"; false; }
 }
 
-build_kwok() {
-  local out; out="$(dir_kwok)"
-  [[ -f "$out/.complete" ]] && { log "kwok $KWOK_VERSION cached at $out"; return; }
-  local t0=$SECONDS
-  local mod; mod="$(build_module_command kwok KWOK_VERSION "$KWOK_VERSION" "$out" sigs.k8s.io/kwok/cmd/kwok)"
+build_kwok() { build_wrapped kwok "$KWOK_VERSION" sigs.k8s.io/kwok sigs.k8s.io/kwok/cmd/kwok copy_kwok_stages; }
+copy_kwok_stages() {
+  local tmp="$1"
   step "kwok: copy the default stages from the module cache"
   local src; src="$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage"
   [[ -d "$src" ]] || { log "stage directory $src not found"; false; }
-  mkdir -p "$out.tmp/stages"
+  mkdir -p "$tmp/stages"
   local f
   for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
            pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
     [[ -f "$src/$f" ]] || { log "stage $f missing in $src"; false; }
-    cp "$src/$f" "$out.tmp/stages/$(basename "$f")"
+    cp "$src/$f" "$tmp/stages/$(basename "$f")"
   done
-  chmod -R u+w "$out.tmp/stages"
-  cp "$mod/go.mod" "$mod/go.sum" "$out.tmp/"
-  finish_component "$out" "$t0"
+  chmod -R u+w "$tmp/stages"
 }
 
 # Fails early, naming the directories, when a build is needed and the disk is nearly full (a Go

@@ -7,8 +7,16 @@ import { absolutePathProblem } from '../k8s-syntax';
 import type { JobConfigSpec, MountedObject } from '../spec';
 import type { PropReader } from './reader';
 
-/** Largest job config carried inline (in the job config's Secret); bigger ones belong in a mounted file. */
-export const MAX_INLINE_JOB_CONFIG_BYTES = 256 * 1024;
+/**
+ * Largest job config carried inline (in the job config's Secret); bigger ones belong in a mounted
+ * file. The Secret is applied as it is synthesised, and `kubectl apply` copies the whole object
+ * into its last-applied-configuration annotation, while a Kubernetes object's annotations may total
+ * at most 256 KiB: 120 KiB leaves room for that copy (JSON-escaped) and the object around it. It
+ * also stays under the 128 KiB Linux allows one environment string (MAX_ARG_STRLEN) should the text
+ * ever travel in the environment again — a 135 KiB job did, and the master died with "argument list
+ * too long" on a real node.
+ */
+export const MAX_INLINE_JOB_CONFIG_BYTES = 120 * 1024;
 
 /**
  * The job config travels verbatim, but a file that is not HOCON, or that has no source or sink,

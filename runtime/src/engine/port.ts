@@ -74,8 +74,11 @@ export interface EnginePort {
    * keeps its checkpoints for a later restore (a plain stop deletes them in Zeta 2.3).
    */
   stopJob(jobId: string, savepoint?: boolean): Promise<void>;
-  /** The member Zeta makes its active master (Hazelcast's oldest), `host:port`; undefined when unknown. */
-  activeMaster(): Promise<string | undefined>;
+  /**
+   * Which of `masters` (member addresses, `host:port`) Zeta made its active master: the one whose own
+   * member list starts with itself (Hazelcast's oldest member). Undefined when none says so.
+   */
+  activeMaster(masters: readonly string[]): Promise<string | undefined>;
   /** Stops the master process (SIGTERM, then SIGKILL after `graceMs`). */
   shutdown(graceMs: number): Promise<EngineExit | undefined>;
 }

@@ -59,10 +59,25 @@ class CallFailed extends Error {
   }
 }
 
-/** The first member of Hazelcast's `Members {size:N, ver:M} [ Member [10.0.0.5]:5801 - uuid this … ]`. */
-export function firstMember(text: string): string | undefined {
-  const m = /Member \[([^\]]+)\]:(\d+)/.exec(text);
-  return m ? `${m[1]}:${m[2]}` : undefined;
+/**
+ * The first member of Hazelcast's member list — its master — as `host:port`, and whether it is the
+ * member that answered: Hazelcast 5 answers JSON (`{"members":[{"address":"[10.0.0.5]:5801",
+ * "localMember":true,…},…]}`), older ones text (`Member [10.0.0.5]:5801 - uuid this`).
+ */
+export function firstMember(text: string): { readonly address: string; readonly self: boolean } | undefined {
+  let first: unknown;
+  let self: boolean;
+  try {
+    const member = (JSON.parse(text) as { members?: Array<{ address?: unknown; localMember?: unknown }> }).members?.[0];
+    first = member?.address;
+    self = member?.localMember === true;
+  } catch {
+    const line = /Member \[[^\]\s]+\]:\d+[^\n]*/.exec(text)?.[0];
+    first = line;
+    self = /\bthis\s*$/.test(line ?? '');
+  }
+  const m = typeof first === 'string' ? /\[([^\][\s]+)\]:(\d+)/.exec(first) : null;
+  return m ? { address: `${m[1]}:${m[2]}`, self } : undefined;
 }
 
 // node:http rather than fetch(): fetch loads undici on first use, which costs the runtime ~20 MB
@@ -218,10 +233,10 @@ export class ZetaRest {
 
   /**
    * The cluster's master member as Hazelcast lists it (`GET /hazelcast/rest/cluster` on a member
-   * port: the oldest member first, which is the one Zeta makes its active master), `host:port`.
+   * port: the oldest member first — Hazelcast's master, which Zeta makes its active master), `host:port`.
    * Undefined when the answer lists no member.
    */
-  async clusterMaster(): Promise<string | undefined> {
+  async clusterMaster(): Promise<{ readonly address: string; readonly self: boolean } | undefined> {
     let res: HttpAnswer;
     try {
       res = await this.send('GET', '/hazelcast/rest/cluster', undefined, this.timeoutMs);

@@ -37,7 +37,8 @@ export class ZetaEngine implements EnginePort {
   private readonly process: EngineProcess | undefined;
   private readonly candidates: ZetaRest[];
   private rest: ZetaRest;
-  private readonly members: ZetaRest;
+  /** Hazelcast's own REST on each member port, whatever REST the jobs go through. */
+  private readonly members = new Map<string, ZetaRest>();
   private readonly engineEnv: NodeJS.ProcessEnv;
 
   constructor(
@@ -57,8 +58,6 @@ export class ZetaEngine implements EnginePort {
       (c) => new ZetaRest({ host: settings.engineRest.host, port: c.port, path: c.path }),
     );
     this.rest = this.candidates[0];
-    // Hazelcast's own REST, on the member port whatever REST the jobs go through.
-    this.members = new ZetaRest({ host: settings.engineRest.host, port: settings.app.master.port, path: '' });
   }
 
   get exited(): Promise<EngineExit> {
@@ -134,8 +133,26 @@ export class ZetaEngine implements EnginePort {
     return this.rest.stopJob(jobId, savepoint);
   }
 
-  activeMaster(): Promise<string | undefined> {
-    return this.members.clusterMaster();
+  async activeMaster(masters: readonly string[]): Promise<string | undefined> {
+    const answers = await Promise.all(
+      masters.map((address) =>
+        this.memberRest(address)
+          .clusterMaster()
+          .catch(() => undefined),
+      ),
+    );
+    return masters.find((_, i) => answers[i]?.self === true);
+  }
+
+  /** Hazelcast's own REST on one member, by its address. */
+  private memberRest(address: string): ZetaRest {
+    let rest = this.members.get(address);
+    if (!rest) {
+      const i = address.lastIndexOf(':');
+      rest = new ZetaRest({ host: address.slice(0, i), port: Number(address.slice(i + 1)), path: '', timeoutMs: 2000 });
+      this.members.set(address, rest);
+    }
+    return rest;
   }
 
   shutdown(graceMs: number): Promise<EngineExit | undefined> {

@@ -145,7 +145,10 @@ export function haMasters(s: Step, ha: HaRuntimeSettings): MasterTopology {
         owner: jobOwnerReference(app.appId, k.jobUid),
       },
     }),
-    async startMasters(k) {
+    // The masters first. A worker resolves the masters' DNS names once, when it starts: started
+    // before the masters' Pods had addresses (their names do not resolve yet), it never joined —
+    // seen on three real nodes. The masters run already (the StatefulSet comes before the Job).
+    async start(k, createWorkers) {
       const failovers = Math.max(0, Number.parseInt(k.annotations[ANNOTATIONS.masterFailovers] ?? '0', 10) || 0);
       watch = new MastersWatch(s, ha, failovers);
       const engineReady = waitForEngine(s);
@@ -153,6 +156,7 @@ export function haMasters(s: Step, ha: HaRuntimeSettings): MasterTopology {
       await awaitMasters(s, watch, k.startedAt);
       await s.interruption.guard(engineReady);
       watch.start();
+      return createWorkers();
     },
     async reattach(k) {
       return submissionRecorded(k.annotations) ? knownJob() : undefined;

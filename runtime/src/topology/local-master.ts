@@ -32,13 +32,16 @@ export function localMaster(s: Step): MasterTopology {
         masterPort: settings.app.master.port,
       },
     }),
-    async startMasters(_k, reconciler) {
+    // The workers first: the master's JVM starts once their containers run (see above).
+    async start(_k, createWorkers) {
+      const reconciler = await createWorkers();
       const ready = (async () => {
         await workersUnderway(s, reconciler);
         startEngine(s);
         await waitForEngine(s);
       })();
       await s.interruption.guard(ready);
+      return reconciler;
     },
     // The Job never starts a second runtime (backoffLimit 0): nobody submitted before this one.
     reattach: () => Promise.resolve(undefined),

@@ -39,14 +39,13 @@ export function countFailovers(
   return n;
 }
 
-/** The master Pod whose IP Hazelcast lists first (`ip:port`), or undefined. */
-export function activeMasterPod(
-  member: string | undefined,
-  pods: ReadonlyArray<{ metadata?: { name?: string }; status?: { podIP?: string } }>,
+/** The master Pod behind a master's member address: the StatefulSet's Pod of the same ordinal. */
+export function masterPodOf(
+  ha: Pick<HaRuntimeSettings, 'statefulSet' | 'masterAddresses'>,
+  address: string,
 ): string | undefined {
-  if (!member) return undefined;
-  const ip = member.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-  return pods.find((p) => p.status?.podIP === ip)?.metadata?.name;
+  const i = ha.masterAddresses.indexOf(address);
+  return i < 0 ? undefined : `${ha.statefulSet}-${i}`;
 }
 
 export class MastersWatch {
@@ -98,7 +97,8 @@ export class MastersWatch {
           .filter((p) => p.metadata?.name && p.metadata.uid)
           .map((p) => ({ name: p.metadata!.name!, uid: p.metadata!.uid! })),
       );
-    const active = activeMasterPod(await engine.activeMaster().catch(() => undefined), pods.items);
+    const address = await engine.activeMaster(this.ha.masterAddresses).catch(() => undefined);
+    const active = address ? masterPodOf(this.ha, address) : undefined;
     const next: MastersView = {
       desired: this.ha.masters,
       ready: set.status?.readyReplicas ?? 0,

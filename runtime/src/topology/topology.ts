@@ -47,8 +47,11 @@ export interface MasterTopology {
   stillInCharge(): Promise<boolean>;
   /** Who owns the workers and what is stamped into each. */
   workers(k: KubeContext): WorkerOwnership;
-  /** Starts what runs the masters, once the workers are under way, and waits until they answer. */
-  startMasters(k: KubeContext, reconciler: WorkerReconciler): Promise<void>;
+  /**
+   * Starts the masters and the workers (`createWorkers`), each topology in the order it needs, and
+   * waits until the masters answer; returns the workers' reconciler.
+   */
+  start(k: KubeContext, createWorkers: () => Promise<WorkerReconciler>): Promise<WorkerReconciler>;
   /** The job an earlier runtime of this Job already sent to Zeta, to follow instead of submitting. */
   reattach(k: KubeContext): Promise<string | undefined>;
   /** Right before the job is sent: makes sure no other runtime of this Job has sent it or will. */

@@ -46,7 +46,7 @@ async function runtimeWrites(): Promise<Set<string>> {
     status: { podIP: '10.0.0.21' },
   });
   ha.kube.update('app-1-master-0', running);
-  ha.engine.master = '10.0.0.21:5801';
+  ha.engine.master = ha.app.ha!.masterAddresses[0];
   ha.engine.script = (n) => (n >= 30 ? 'FINISHED' : 'RUNNING');
   await ha.run(
     once(

@@ -665,11 +665,11 @@ export class FakeEngine implements EnginePort {
   }
 
   readonly savepointStops: boolean[] = [];
-  /** What Hazelcast lists first (the active master), `ip:port`. */
+  /** The active master's member address (one of runtime.json's ha.masterAddresses). */
   master: string | undefined;
 
-  async activeMaster(): Promise<string | undefined> {
-    return this.master;
+  async activeMaster(masters: readonly string[]): Promise<string | undefined> {
+    return this.master && masters.includes(this.master) ? this.master : undefined;
   }
 
   async stopJob(jobId: string, savepoint = false): Promise<void> {

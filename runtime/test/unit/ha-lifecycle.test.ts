@@ -357,7 +357,7 @@ test('the active master is named on the Job, and a change of it is an Event', as
       spec: { containers: [{ name: 'seatunnel' }] },
       status: { podIP: ip },
     });
-  s.engine.master = '10.0.0.21:5801';
+  s.engine.master = s.app.ha!.masterAddresses[0];
   s.engine.script = (n) => (n >= 30 ? 'FINISHED' : 'RUNNING');
   let during: string | undefined;
   await s.run(
@@ -365,7 +365,7 @@ test('the active master is named on the Job, and a change of it is an Event', as
       () => s.engine.submits.length === 1 && s.clock.now() > 10_000,
       () => {
         during = s.kube.annotations[ANNOTATIONS.activeMaster] ?? undefined;
-        s.engine.master = '10.0.0.22:5801';
+        s.engine.master = s.app.ha!.masterAddresses[1];
       },
     ),
   );
@@ -402,4 +402,22 @@ describe('a coordinator replaced while it was cut off', () => {
     expect(s.kube.ops('deleteStatefulSet')).toEqual([]);
     expect(s.kube.annotations[ANNOTATIONS.phase]).not.toBe('Failed');
   });
+});
+
+test('with HA the workers are created only once the masters are ready (a worker resolves their names once, when it starts)', async () => {
+  const s = haSetup();
+  s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 0 } };
+  let readyAt = 0;
+  const out = await s.run(
+    once(
+      () => s.clock.now() > 15_000,
+      () => {
+        readyAt = s.clock.now();
+        s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 2 } };
+      },
+    ),
+  );
+  expect(out).toMatchObject({ state: 'SUCCEEDED' });
+  expect(readyAt).toBeGreaterThan(0);
+  expect(Math.min(...s.kube.ops('createPod').map((c) => c.at))).toBeGreaterThanOrEqual(readyAt);
 });

@@ -27,6 +27,9 @@ function withValue(path: string, value: number): Json {
   let cur = copy;
   for (const k of keys.slice(0, -1)) cur = cur[k] as Json;
   cur[keys[keys.length - 1]] = value;
+  // One member address per master.
+  if (path === 'ha.masters')
+    (copy.ha as Json).masterAddresses = Array.from({ length: value }, (_, i) => `app-master-${i}.app.ns.svc:5801`);
   return copy;
 }
 

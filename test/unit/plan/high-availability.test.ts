@@ -277,6 +277,7 @@ describe('with HA', () => {
       workerFailurePolicy: 'fail',
       workerReplacements: 3,
       coordinatorRestarts: 3,
+      masterAddresses: names,
     });
   });
 

@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 export interface NamespacePlan {
+  /** The address block (1-250) everything machine-wide of this node is named after. */
+  block: number;
   /** `ip netns` name, e.g. seatunnel-node-37. */
   name: string;
   /** Interface names (at most 15 characters). */
@@ -26,6 +28,7 @@ export function namespacePlan(block: number): NamespacePlan {
   if (!Number.isInteger(block) || block < 1 || block > 250)
     throw new Error(`namespace block must be a whole number from 1 to 250, got ${block}`);
   return {
+    block,
     name: `seatunnel-node-${block}`,
     hostVeth: `stnode${block}h`,
     nodeVeth: `stnode${block}n`,
@@ -34,13 +37,16 @@ export function namespacePlan(block: number): NamespacePlan {
   };
 }
 
-export function netnsPath(plan: NamespacePlan): string {
-  return `/run/netns/${plan.name}`;
+export function netnsPath(ns: { name: string }): string {
+  return `/run/netns/${ns.name}`;
 }
 
-/** argv prefix that runs a command inside the namespace (network only: mounts stay shared with the host, as the kubelet and containerd need). */
-export function inNamespace(plan: NamespacePlan): string[] {
-  return ['nsenter', `--net=${netnsPath(plan)}`, '--'];
+/**
+ * argv prefix that runs a command inside a namespace (a node's or the fabric's; network only: mounts
+ * stay shared with the host, as the kubelet and containerd need).
+ */
+export function inNamespace(ns: { name: string }): string[] {
+  return ['nsenter', `--net=${netnsPath(ns)}`, '--'];
 }
 
 /** The commands that create the namespace, in order (pure, for tests and for the error messages). */
@@ -62,19 +68,33 @@ export function setupCommands(plan: NamespacePlan): string[][] {
   ];
 }
 
-async function exec(argv: string[]): Promise<void> {
+/** Runs one `ip`/`sysctl` step; a failure names the step and what the command said. */
+export async function runStep(argv: string[], what = 'network namespace step'): Promise<void> {
   try {
     await run(argv[0], argv.slice(1), { maxBuffer: 1024 * 1024 });
   } catch (e) {
     const err = e as Error & { stderr?: string };
-    throw new Error(`network namespace step failed: ${argv.join(' ')}: ${(err.stderr || err.message).trim()}`, {
-      cause: e,
-    });
+    throw new Error(`${what} failed: ${argv.join(' ')}: ${(err.stderr || err.message).trim()}`, { cause: e });
   }
 }
 
 export function namespaceExists(plan: NamespacePlan): boolean {
   return fs.existsSync(netnsPath(plan));
+}
+
+/**
+ * Runs the commands that make a namespace: the first (`ip netns add`) is the claim, so if it fails
+ * (another cluster took the name meanwhile) nothing is ours to remove; a later failure runs `undo`.
+ */
+export async function createByCommands(commands: string[][], undo: () => Promise<void>, what: string): Promise<void> {
+  const [add, ...rest] = commands;
+  await runStep(add, what);
+  try {
+    for (const argv of rest) await runStep(argv, what);
+  } catch (e) {
+    await undo();
+    throw e;
+  }
 }
 
 /** Creates the namespace; on a failed step removes what was made and throws naming the step. */
@@ -83,17 +103,38 @@ export async function createNamespace(plan: NamespacePlan): Promise<void> {
     throw new Error(
       `network namespace ${plan.name} already exists (another node on block ${plan.name.split('-').pop()}, or a leftover: \`ip netns delete ${plan.name}\`)`,
     );
+  await createByCommands(setupCommands(plan), () => deleteNamespace(plan), 'network namespace step');
+}
+
+/**
+ * Claims `count` free address blocks by creating their namespaces (the creation is the claim, so two
+ * clusters starting at once never share a block), lowest free blocks first.
+ */
+export async function claimNamespaces(count: number): Promise<NamespacePlan[]> {
+  const plans: NamespacePlan[] = [];
   try {
-    for (const argv of setupCommands(plan)) await exec(argv);
+    for (let block = 1; block <= 250 && plans.length < count; block++) {
+      if (blocksInUse().has(block)) continue;
+      const plan = namespacePlan(block);
+      try {
+        await createNamespace(plan);
+        plans.push(plan);
+      } catch (e) {
+        if (!namespaceExists(plan)) throw e;
+      }
+    }
+    if (plans.length < count)
+      throw new Error(`no ${count} free node address blocks (of 250; seatunnel-node-* namespaces in /run/netns)`);
+    return plans;
   } catch (e) {
-    await deleteNamespace(plan);
+    for (const p of plans) await deleteNamespace(p);
     throw e;
   }
 }
 
 /** Deletes the namespace (and with it the veth pair, bridge, iptables chains and ipsets inside). Idempotent. */
 export async function deleteNamespace(plan: NamespacePlan): Promise<void> {
-  if (namespaceExists(plan)) await exec(['ip', 'netns', 'delete', plan.name]);
+  if (namespaceExists(plan)) await runStep(['ip', 'netns', 'delete', plan.name]);
   // A veth whose peer was in the namespace goes with it; a half-made pair may not have.
   await run('ip', ['link', 'delete', plan.hostVeth]).catch(() => undefined);
 }

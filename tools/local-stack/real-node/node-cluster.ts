@@ -1,93 +1,105 @@
-// A real single-node cluster: the harness's control plane on 127.0.0.1 plus a real node — containerd
-// and runc, CNI bridge, kubelet, kube-proxy (iptables), kube-router (NetworkPolicy only) and CoreDNS —
-// in a network namespace of its own (network-namespace.ts). Images are imported from local archives
-// (no registry is reachable), so Pods use imagePullPolicy Never or IfNotPresent.
+// A real cluster of N nodes on this machine: the harness's control plane on 127.0.0.1 plus N real
+// nodes (real-node.ts: containerd and runc, CNI bridge, kubelet, kube-proxy, kube-router) each in a
+// network namespace of its own, one Pod network across them (fabric.ts), and CoreDNS on every node
+// (dns-addon.ts). Images are imported from local archives (no registry is reachable), so Pods use
+// imagePullPolicy Never or IfNotPresent.
 //
-//   const nc = await NodeCluster.start();   // builds what is missing first
-//   nc.info                                 // ClusterInfo, with info.node set
-//   await nc.stop();                        // removes every process, mount, cgroup and the namespace
+//   const nc = await NodeCluster.start({ nodes: 3 });   // builds what is missing first
+//   nc.info                                             // ClusterInfo, with info.node: one entry per node
+//   await nc.nodes[0].stop(); await nc.nodes[0].restart();   // faults: real-node.ts
+//   await nc.stop();                                    // removes every process, mount, cgroup and namespace
 //
-// Who talks to whom: the node's components and Pods reach the API server through a relay (socat on
-// the node address and loopback inside the namespace, a unix socket, socat to 127.0.0.1 on the host;
-// the default/kubernetes Service advertises the node address). The API server reaches the kubelet
-// (logs, exec, port-forward) on the node address through the veth pair.
-import { execFile } from 'node:child_process';
+// Who talks to whom: the API server stays on 127.0.0.1; a relay (socat on the fabric's bridge
+// address, a unix socket, socat to 127.0.0.1 on the host) carries every node's and every Pod's calls
+// to it, and the default/kubernetes Service advertises that address — on no node, so losing any one
+// node leaves the API to the others. The API server reaches each kubelet (logs, exec, port-forward)
+// on the node's address through the node's own veth pair to the host.
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import { ControlPlane, kubeconfigYaml, type ClusterInfo } from '../control-plane';
+import { ControlPlane, kubeconfigYaml, POD_CIDR, type ClusterInfo } from '../control-plane';
 import { issueCertificate } from '../pki';
 import { ManagedProcess, processStartTime } from '../process';
 import { waitFor } from '../wait';
 import { resolveNodeBinaries, type NodeBinaries } from '../node-binaries';
-import { importImages, resolveImages, type NodeImage } from '../node-images';
-import { createCgroupRoot } from './cgroups';
+import { resolveImages, type NodeImage } from '../node-images';
+import { collectionPath, dnsAddonObjects, DNS_DAEMONSET_PATH } from './dns-addon';
+import { applyRoutes, attachNode, createFabric, FABRIC_API_ADDRESS, fabricPlan, type FabricPlan } from './fabric';
+import { claimNamespaces, deleteNamespace, inNamespace, type NamespacePlan } from './network-namespace';
+import type { NodeLayout } from './node-config';
 import {
-  createNamespace,
-  blocksInUse,
-  deleteNamespace,
-  inNamespace,
-  namespacePlan,
-  type NamespacePlan,
-} from './network-namespace';
-import {
-  containerdConfig,
-  containerdPaths,
-  cniConfList,
-  corefile,
-  dnsObjects,
-  kubeletConfig,
-  kubeProxyConfig,
-  kubeRouterArgs,
-  nodePaths,
-  resolvConf,
-  type NodeLayout,
-} from './node-config';
-import { recordNodeState, removeNodeState, teardownNode, reapStaleNodes, type NodeState } from './node-teardown';
+  recordFabricState,
+  recordNodeState,
+  removeFabricState,
+  removeNodeState,
+  teardownFabric,
+  teardownNode,
+  reapStaleNodes,
+  type FabricState,
+  type NodeState,
+} from './node-teardown';
+import { RealNode, type NodeContext, type NodeInfo } from './real-node';
 
-const run = promisify(execFile);
+export type { NodeInfo } from './real-node';
 
-/** What tests need to know about the node (ClusterInfo.node). */
-export interface NodeInfo {
-  name: string;
-  address: string;
-  netns: string;
-  containerdSocket: string;
-  ctr: string;
-  /** kubectl of the same Kubernetes version (tools/node/build.sh). */
-  kubectl: string;
-  images: Array<{ name: string; ref: string }>;
-  dir: string;
-}
+/** The cluster info of a node cluster: the control plane's, plus its nodes and its fabric. */
+export type NodeClusterInfo = ClusterInfo & {
+  /** One entry per real node, node 1 first. */
+  node: NodeInfo[];
+  fabric: { netns: string; apiAddress: string };
+};
+
+export const MAX_NODES = 8;
 
 export interface NodeClusterOptions {
   build?: boolean;
   keepDir?: boolean;
   log?: (line: string) => void;
-  /** Address block 1-250 (default: a free one). */
-  block?: number;
+  /** How many real nodes (default 1, at most MAX_NODES). */
+  nodes?: number;
+  /**
+   * Further kube-controller-manager flags, e.g. `--node-monitor-grace-period=20s` for faster
+   * node-loss detection. None by default: the Kubernetes defaults (grace period 50 s) apply.
+   */
+  controllerManagerFlags?: string[];
 }
+
+/** Throws a message naming the option, the value and the rule. */
+export function checkNodeCount(nodes: unknown): number {
+  if (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 1 || nodes > MAX_NODES)
+    throw new Error(`nodes: expected a whole number from 1 to ${MAX_NODES}, got ${JSON.stringify(nodes)}`);
+  return nodes;
+}
+
+const DNS_SERVICE_IP = '10.96.0.10';
 
 export class NodeCluster {
   private stopped = false;
+  private routing: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly controlPlane: ControlPlane,
-    readonly layout: NodeLayout,
-    private readonly plan: NamespacePlan,
-    private readonly state: NodeState,
-    private readonly processes: ManagedProcess[],
-    private readonly bins: NodeBinaries,
+    readonly nodes: RealNode[],
+    private readonly fabric: FabricPlan,
+    private readonly fabricState: FabricState,
+    private readonly nodeStates: NodeState[],
+    private readonly relays: ManagedProcess[],
     private readonly log: (line: string) => void,
   ) {}
 
-  get info(): ClusterInfo & { node: NodeInfo } {
-    return this.controlPlane.info as ClusterInfo & { node: NodeInfo };
+  get info(): NodeClusterInfo {
+    return this.controlPlane.info as NodeClusterInfo;
+  }
+
+  /** A node by name or by 1-based index. */
+  node(which: string | number): RealNode {
+    const n = this.nodes.find((x) => x.name === which || x.index === which);
+    if (!n) throw new Error(`no node ${JSON.stringify(which)} (nodes: ${this.nodes.map((x) => x.name).join(', ')})`);
+    return n;
   }
 
   static async start(opts: NodeClusterOptions = {}): Promise<NodeCluster> {
     const log = opts.log ?? ((l: string) => process.stderr.write(`[node-cluster] ${l}\n`));
+    const count = checkNodeCount(opts.nodes ?? 1);
     const t0 = Date.now();
     if (process.getuid?.() !== 0)
       throw new Error(
@@ -99,252 +111,249 @@ export class NodeCluster {
       resolveNodeBinaries({ build: opts.build, log }),
       resolveImages({ build: opts.build, log }),
     ]);
-    const used = blocksInUse();
-    const block = opts.block ?? [...Array(250).keys()].map((i) => i + 1).find((b) => !used.has(b));
-    if (block === undefined) throw new Error('no free node address block (250 seatunnel-node-* namespaces exist)');
-    const plan = namespacePlan(block);
-    log(`creating network namespace ${plan.name} (node ${plan.nodeAddress}, host side ${plan.hostAddress})`);
-    await createNamespace(plan);
+    const plans = await claimNamespaces(count);
+    log(`network namespaces ${plans.map((p) => `${p.name} (${p.nodeAddress})`).join(', ')}`);
+    const fabric = fabricPlan(plans[0].block);
+    const fabricState: FabricState = {
+      netns: fabric.name,
+      ownerPid: process.pid,
+      ownerStart: processStartTime(process.pid) ?? '-',
+    };
     let cp: ControlPlane | undefined;
-    const processes: ManagedProcess[] = [];
-    let state: NodeState | undefined;
+    const nodeStates: NodeState[] = [];
+    const relays: ManagedProcess[] = [];
+    const nodes: RealNode[] = [];
     try {
+      recordFabricState(fabricState);
+      await createFabric(fabric);
       cp = await ControlPlane.start({
         nodes: 0,
         build: opts.build,
         keepDir: opts.keepDir,
         log,
-        apiServerAdvertiseAddress: plan.nodeAddress,
+        apiServerAdvertiseAddress: FABRIC_API_ADDRESS,
+        allocateNodeCidrs: true,
+        controllerManagerFlags: opts.controllerManagerFlags,
       });
-      const pause = images.find((i) => i.name === 'pause');
-      if (!pause) throw new Error('the image build did not produce the pause image');
+      const nc = new NodeCluster(cp, nodes, fabric, fabricState, nodeStates, relays, log);
+      await nc.bringUp(plans, bins, images);
+      log(`${count} node(s) Ready; cluster up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return nc;
+    } catch (e) {
+      const tails = [...relays, ...nodes.flatMap((n) => n.managedProcesses)]
+        .map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`)
+        .join('\n');
+      for (const [i, state] of nodeStates.entries())
+        await teardownNode(state, { processes: nodes[i]?.managedProcesses, log }).catch((te: Error) =>
+          log(`teardown after the failed start: ${te.message}`),
+        );
+      for (const p of plans) await deleteNamespace(p).catch(() => undefined);
+      await Promise.all(relays.map((r) => r.kill()));
+      await teardownFabric(fabricState).catch(() => undefined);
+      await cp?.stop();
+      nodeStates.forEach(removeNodeState);
+      removeFabricState(fabricState);
+      const err = e as Error;
+      err.message = `real node cluster failed to start: ${err.message}\n${tails}`;
+      throw err;
+    }
+  }
+
+  private async bringUp(plans: NamespacePlan[], bins: NodeBinaries, images: NodeImage[]): Promise<void> {
+    const { controlPlane: cp, log } = this;
+    const apiPort = Number(new URL(cp.info.server).port);
+    const apiServer = `https://${FABRIC_API_ADDRESS}:${apiPort}`;
+    await this.startRelay(bins, apiPort);
+    const fabricKubeconfig = path.join(cp.info.dir, 'fabric-admin.kubeconfig');
+    const read = (f: string) => fs.readFileSync(f, 'utf8');
+    fs.writeFileSync(
+      fabricKubeconfig,
+      kubeconfigYaml({
+        server: apiServer,
+        caData: cp.info.caData,
+        user: 'admin',
+        certData: read(cp.info.adminCertFile),
+        keyData: read(cp.info.adminKeyFile),
+      }),
+      { mode: 0o600 },
+    );
+    const pause = images.find((i) => i.name === 'pause');
+    if (!pause) throw new Error('the image build did not produce the pause image');
+    const ctx: NodeContext = {
+      cp,
+      bins,
+      images,
+      log,
+      fabricKubeconfig,
+      apiServer,
+      podCidrChanged: () => this.route(),
+    };
+    const pki = {
+      dir: path.dirname(cp.info.caFile),
+      caCert: cp.info.caFile,
+      caKey: path.join(path.dirname(cp.info.caFile), 'ca.key'),
+    };
+    for (const [i, plan] of plans.entries()) {
       const layout: NodeLayout = {
         name: plan.name,
         address: plan.nodeAddress,
         hostAddress: plan.hostAddress,
-        podSubnet: '10.244.0.0/24',
-        clusterCidr: '10.244.0.0/16',
-        dnsServiceIp: '10.96.0.10',
-        dir: path.join(cp.info.dir, 'node'),
+        zone: `zone-${i + 1}`,
+        clusterCidr: POD_CIDR,
+        dnsServiceIp: DNS_SERVICE_IP,
+        dir: path.join(cp.info.dir, plan.name),
         cgroupRoot: `/${plan.name}`,
         pauseImage: pause.ref,
         cniBinDir: bins.cniBinDir,
         mtu: 1400,
         kubeletPort: 10250,
       };
-      state = {
-        block,
+      const node = new RealNode(ctx, i + 1, plan, layout);
+      const state: NodeState = {
+        block: plan.block,
         netns: plan.name,
         dir: layout.dir,
         cgroupRoot: layout.cgroupRoot,
-        containerdSocket: containerdPaths(layout).socket,
+        containerdSocket: node.scope.containerdSocket,
         ctr: bins.ctr,
         ownerPid: process.pid,
         ownerStart: processStartTime(process.pid) ?? '-',
       };
       recordNodeState(state);
-      const nc = new NodeCluster(cp, layout, plan, state, processes, bins, log);
-      await nc.bringUp(images);
-      log(`node ${layout.name} Ready; cluster up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      return nc;
-    } catch (e) {
-      const tails = processes
-        .map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`)
-        .join('\n');
-      if (state)
-        await teardownNode(state, { processes, log }).catch((te: Error) =>
-          log(`teardown after the failed start: ${te.message}`),
-        );
-      else await deleteNamespace(plan);
-      await cp?.stop();
-      if (state) removeNodeState(state);
-      const err = e as Error;
-      err.message = `real node failed to start: ${err.message}\n${tails}`;
-      throw err;
+      this.nodeStates.push(state);
+      this.nodes.push(node);
+      await attachNode(this.fabric, this.member(node));
     }
-  }
-
-  private async spawnInNode(name: string, argv: string[]): Promise<ManagedProcess> {
-    const cp = this.controlPlane;
-    const p = await ManagedProcess.start({
-      name,
-      command: inNamespace(this.plan)[0],
-      args: [...inNamespace(this.plan).slice(1), ...argv],
-      env: { ...process.env, PATH: `${path.dirname(this.bins.containerd)}:${process.env.PATH ?? ''}` },
-      cwd: this.layout.dir,
-      logFile: path.join(cp.info.logDir, `${name}.log`),
-      pidFile: cp.info.pidFile,
-    });
-    this.processes.push(p);
-    cp.info.components.push({ name, pid: p.pid, logFile: p.logFile });
-    return p;
-  }
-
-  private guard = () => {
-    for (const p of this.processes) p.assertRunning();
-    this.controlPlane.assertHealthy();
-  };
-
-  private async bringUp(images: NodeImage[]): Promise<void> {
-    const { layout, bins, log, controlPlane: cp } = this;
-    const n = nodePaths(layout);
-    const c = containerdPaths(layout);
-    for (const d of [layout.dir, n.cniConfDir, n.cniIpamDir, n.kubeletRoot, n.podLogs, c.root, c.state])
-      fs.mkdirSync(d, { recursive: true });
-    const write = (f: string, text: string) => fs.writeFileSync(f, text, { mode: 0o600 });
-    const apiPort = Number(new URL(cp.info.server).port);
-
-    log('relaying the API server into the namespace');
-    await ManagedProcess.start({
-      name: 'api-relay-host',
-      command: bins.socat,
-      args: [`UNIX-LISTEN:${n.apiRelaySocket},fork,unlink-early,mode=600`, `TCP:127.0.0.1:${apiPort}`],
-      logFile: path.join(cp.info.logDir, 'api-relay-host.log'),
-      pidFile: cp.info.pidFile,
-    }).then((p) => this.processes.push(p));
-    await this.spawnInNode('api-relay-node', [
-      bins.socat,
-      `TCP-LISTEN:${apiPort},fork,reuseaddr`,
-      `UNIX-CONNECT:${n.apiRelaySocket}`,
-    ]);
-
-    log('starting containerd');
-    write(c.config, containerdConfig(layout));
-    write(path.join(n.cniConfDir, '10-seatunnel-app.conflist'), JSON.stringify(cniConfList(layout), null, 2));
-    await this.spawnInNode('containerd', [bins.containerd, '--config', c.config]);
-    await waitFor(
-      async () => {
-        await run(bins.ctr, ['--address', c.socket, 'version'], { timeout: 5000 });
-        return true;
-      },
-      { description: `containerd on ${c.socket}`, timeoutMs: 30_000, guard: this.guard, intervalMs: 200 },
-    );
-    // The sandbox image first (every Pod needs it); the large ones load while the node comes up.
-    const t = Date.now();
-    const sandbox = images.filter((i) => i.name === 'pause');
-    await importImages(bins.ctr, c.socket, sandbox, log);
-    const imported = importImages(
-      bins.ctr,
-      c.socket,
-      images.filter((i) => !sandbox.includes(i)),
-      log,
-    ).then(() => log(`imported ${images.length} images in ${((Date.now() - t) / 1000).toFixed(1)} s`));
-    // Settled here too, so a failed import is not an unhandled rejection while the node starts.
-    imported.catch(() => undefined);
-
-    log('starting the kubelet');
-    createCgroupRoot(layout.cgroupRoot);
-    // The harness CA (next to ca.crt) signs the kubelet's certificates.
-    const pki = {
-      dir: path.dirname(cp.info.caFile),
-      caCert: cp.info.caFile,
-      caKey: path.join(path.dirname(cp.info.caFile), 'ca.key'),
-    };
-    const [serving, client] = await Promise.all([
-      issueCertificate(pki, `kubelet-${layout.name}-serving`, `/O=system:nodes/CN=system:node:${layout.name}`, [
-        `IP:${layout.address}`,
-        `DNS:${layout.name}`,
-      ]),
-      issueCertificate(pki, `kubelet-${layout.name}-client`, `/O=system:nodes/CN=system:node:${layout.name}`),
-    ]);
-    const read = (f: string) => fs.readFileSync(f, 'utf8');
-    const kubeletKubeconfig = path.join(layout.dir, 'kubelet.kubeconfig');
-    write(
-      kubeletKubeconfig,
-      kubeconfigYaml({
-        server: cp.info.server,
-        caData: cp.info.caData,
-        user: `system:node:${layout.name}`,
-        certData: read(client.cert),
-        keyData: read(client.key),
+    log(`starting ${this.nodes.length} node(s): containerd, kubelet`);
+    // Certificates per node (O=system:nodes, CN=system:node:<name>), signed by the harness CA.
+    const imports = await Promise.all(
+      this.nodes.map(async (node) => {
+        const subject = `/O=system:nodes/CN=system:node:${node.name}`;
+        const [serving, client] = await Promise.all([
+          issueCertificate(pki, `kubelet-${node.name}-serving`, subject, [
+            `IP:${node.layout.address}`,
+            `DNS:${node.name}`,
+          ]),
+          issueCertificate(pki, `kubelet-${node.name}-client`, subject),
+        ]);
+        return node.start({ serving, client });
       }),
     );
-    write(n.resolvConf, resolvConf(layout));
-    write(
-      n.kubeletConfig,
-      JSON.stringify(
-        kubeletConfig(layout, {
-          kubeconfig: kubeletKubeconfig,
-          caFile: cp.info.caFile,
-          servingCert: serving.cert,
-          servingKey: serving.key,
-        }),
-      ),
-    );
-    await this.spawnInNode('kubelet', [
-      bins.kubelet,
-      `--config=${n.kubeletConfig}`,
-      `--kubeconfig=${kubeletKubeconfig}`,
-      `--root-dir=${n.kubeletRoot}`,
-      `--hostname-override=${layout.name}`,
-      `--node-ip=${layout.address}`,
-      '--v=1',
-    ]);
-
-    // kube-router identifies its node by name at start: the kubelet must have registered it.
-    await waitFor(() => cp.admin.call('GET', `/api/v1/nodes/${layout.name}`).then(() => true), {
-      description: `node ${layout.name} registered by the kubelet`,
-      timeoutMs: 60_000,
-      guard: this.guard,
-      intervalMs: 200,
+    log('starting kube-proxy and kube-router on every node, CoreDNS as a DaemonSet');
+    for (const node of this.nodes) await node.startNetworkDaemons();
+    for (const o of dnsAddonObjects({ corednsBinary: bins.coredns, image: pause.ref, serviceIp: DNS_SERVICE_IP }))
+      await cp.admin.call('POST', collectionPath(o), o, { accept: [409] });
+    await Promise.all(this.nodes.map((n) => n.awaitReady()));
+    await this.awaitDns();
+    await Promise.all(imports.map((i) => i.imported));
+    cp.info.nodes = this.nodes.map((n) => n.name);
+    Object.assign(cp.info, {
+      node: this.nodes.map((n) => n.info()),
+      fabric: { netns: this.fabric.name, apiAddress: FABRIC_API_ADDRESS },
     });
-    log('starting kube-proxy, kube-router and CoreDNS');
-    for (const o of dnsObjects(layout)) {
-      const plural = o.kind === 'Service' ? 'services' : 'endpoints';
-      await cp.admin.call('POST', `/api/v1/namespaces/kube-system/${plural}`, o);
-    }
-    write(n.kubeProxyConfig, JSON.stringify(kubeProxyConfig(layout, cp.info.kubeconfig)));
-    write(n.corefile, corefile(layout, cp.info.kubeconfig));
-    await this.spawnInNode('kube-proxy', [bins.kubeProxy, `--config=${n.kubeProxyConfig}`, '--v=2']);
-    await this.spawnInNode('kube-router', [bins.kubeRouter, ...kubeRouterArgs(layout, cp.info.kubeconfig)]);
-    await this.spawnInNode('coredns', [bins.coredns, '-conf', n.corefile]);
-
-    await waitFor(() => nodeReady(cp, layout.name), {
-      description: `node ${layout.name} Ready`,
-      timeoutMs: 90_000,
-      guard: this.guard,
-      intervalMs: 300,
-    });
-    await waitFor(() => httpOk(`http://${layout.address}:8181/ready`), {
-      description: 'CoreDNS /ready',
-      timeoutMs: 60_000,
-      guard: this.guard,
-      intervalMs: 300,
-    });
-    await waitFor(() => httpOk(`http://${layout.address}:10256/healthz`), {
-      description: 'kube-proxy /healthz',
-      timeoutMs: 60_000,
-      guard: this.guard,
-      intervalMs: 300,
-    });
-    await imported;
-
-    cp.info.nodes = [layout.name];
-    (cp.info as ClusterInfo & { node: NodeInfo }).node = {
-      name: layout.name,
-      address: layout.address,
-      netns: this.plan.name,
-      containerdSocket: c.socket,
-      ctr: bins.ctr,
-      kubectl: bins.kubectl,
-      images: images.map(({ name, ref }) => ({ name, ref })),
-      dir: layout.dir,
-    };
     cp.writeInfo();
   }
 
-  /** Runs a command inside the node's network namespace (e.g. iptables -S); resolves with stdout. */
-  async execInNode(argv: string[]): Promise<string> {
-    const [cmd, ...rest] = [...inNamespace(this.plan), ...argv];
-    const { stdout } = await run(cmd, rest, { maxBuffer: 16 * 1024 * 1024 });
-    return stdout;
+  /** The relay for the API server on the fabric's bridge address: socat in the fabric namespace → unix socket → socat → 127.0.0.1. */
+  private async startRelay(bins: NodeBinaries, apiPort: number): Promise<void> {
+    const cp = this.controlPlane;
+    const socket = path.join(cp.info.dir, 'fabric-api.sock');
+    const start = async (name: string, command: string, args: string[]) =>
+      this.relays.push(
+        await ManagedProcess.start({
+          name,
+          command,
+          args,
+          logFile: path.join(cp.info.logDir, `${name}.log`),
+          pidFile: cp.info.pidFile,
+        }),
+      );
+    this.log(`relaying the API server to ${FABRIC_API_ADDRESS}:${apiPort} on the fabric`);
+    await start('api-relay-host', bins.socat, [
+      `UNIX-LISTEN:${socket},fork,unlink-early,mode=600`,
+      `TCP:127.0.0.1:${apiPort}`,
+    ]);
+    const ns = inNamespace(this.fabric);
+    await start('api-relay-fabric', ns[0], [
+      ...ns.slice(1),
+      bins.socat,
+      `TCP-LISTEN:${apiPort},bind=${FABRIC_API_ADDRESS},fork,reuseaddr`,
+      `UNIX-CONNECT:${socket}`,
+    ]);
   }
 
-  /** A description of the first node or control-plane component that died (with its log tail), if any. */
+  private member(node: RealNode) {
+    return {
+      index: node.index,
+      block: node.plan.block,
+      netns: node.plan.name,
+      nodeAddress: node.layout.address,
+      podCidr: node.podCidr,
+    };
+  }
+
+  /**
+   * (Re)applies the routes between every node's Pod subnet, one run at a time; once the cluster is
+   * up, the info file follows (a node whose Node object was deleted may come back with another subnet).
+   */
+  private route(): Promise<void> {
+    const next = this.routing.then(async () => {
+      await applyRoutes(
+        this.fabric,
+        this.nodes.map((n) => this.member(n)),
+      );
+      if (Array.isArray(this.info.node)) {
+        this.info.node = this.nodes.map((n) => n.info());
+        this.controlPlane.writeInfo();
+      }
+    });
+    this.routing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Every node's CoreDNS Pod Ready. */
+  private async awaitDns(): Promise<void> {
+    const cp = this.controlPlane;
+    await waitFor(
+      async () => {
+        const ds = await cp.admin.call<{ status?: { desiredNumberScheduled?: number; numberReady?: number } }>(
+          'GET',
+          DNS_DAEMONSET_PATH,
+        );
+        const { desiredNumberScheduled = 0, numberReady = 0 } = ds.status ?? {};
+        if (desiredNumberScheduled !== this.nodes.length || numberReady !== desiredNumberScheduled)
+          throw new Error(
+            `${numberReady} of ${desiredNumberScheduled} CoreDNS Pods ready (${this.nodes.length} nodes)`,
+          );
+        return true;
+      },
+      { description: 'CoreDNS Ready on every node', timeoutMs: 120_000, intervalMs: 300, guard: () => this.guard() },
+    );
+  }
+
+  private guard(): void {
+    const dead = this.deadComponent();
+    if (dead) throw new Error(dead);
+  }
+
+  /** Only the API server goes away ('kill': an outage; 'graceful': an upgrade's restart); see ControlPlane. */
+  stopApiServer(mode: 'kill' | 'graceful' = 'kill'): Promise<void> {
+    return this.controlPlane.stopApiServer(mode);
+  }
+
+  startApiServer(): Promise<void> {
+    return this.controlPlane.startApiServer();
+  }
+
+  /** A description of the first node or control-plane component that died by itself (with its log tail), if any. */
   deadComponent(): string | undefined {
-    for (const p of [...this.processes, ...this.controlPlane.processList]) {
+    for (const p of [...this.relays, ...this.controlPlane.processList]) {
       if (!p.running && !p.isStopping)
         return `${p.name} ${p.exitDescription}; last lines of ${p.logFile}:\n${p.tail(40)}`;
+    }
+    for (const n of this.nodes) {
+      const dead = n.deadComponent();
+      if (dead) return dead;
     }
     return undefined;
   }
@@ -352,29 +361,13 @@ export class NodeCluster {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await teardownNode(this.state, { processes: this.processes, log: this.log });
+    await Promise.all(
+      this.nodes.map((n, i) => teardownNode(this.nodeStates[i], { processes: n.managedProcesses, log: this.log })),
+    );
+    await Promise.all(this.relays.map((r) => r.kill()));
+    await teardownFabric(this.fabricState);
     await this.controlPlane.stop();
-    removeNodeState(this.state);
+    this.nodeStates.forEach(removeNodeState);
+    removeFabricState(this.fabricState);
   }
-}
-
-async function nodeReady(cp: ControlPlane, name: string): Promise<true> {
-  const node = await cp.admin.call<{
-    status?: { conditions?: Array<{ type: string; status: string; message?: string }> };
-  }>('GET', `/api/v1/nodes/${name}`);
-  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready?.status !== 'True') throw new Error(`Ready=${ready?.status ?? 'unknown'}: ${ready?.message ?? ''}`);
-  return true;
-}
-
-function httpOk(url: string): Promise<true> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, (res) => {
-      res.resume();
-      if (res.statusCode === 200) resolve(true);
-      else reject(new Error(`${url}: HTTP ${res.statusCode}`));
-    });
-    req.setTimeout(3000, () => req.destroy(new Error(`${url}: no answer within 3 s`)));
-    req.on('error', reject);
-  });
 }

@@ -1,20 +1,20 @@
-// The configuration files of a real single-node data plane (containerd, CNI, kubelet, kube-proxy,
-// kube-router, CoreDNS), as pure functions of one NodeLayout. The node runs in a network namespace
-// of its own (network-namespace.ts): its only links are a veth pair to the host (a /30 that carries
-// the API server's calls to the kubelet) and the Pods' bridge, and it has no default route, so no
-// packet from a Pod can leave the machine.
+// The configuration files of one real node (containerd, CNI, kubelet, kube-proxy, kube-router), as
+// pure functions of one NodeLayout. The node runs in a network namespace of its own
+// (network-namespace.ts): its links are a veth pair to the host (a /30 that carries the API server's
+// calls to the kubelet), its port on the cluster's fabric (fabric.ts: the other nodes and the API
+// relay) and the Pods' bridge; it has no default route, so no packet from a Pod can leave the machine.
 import * as path from 'node:path';
 
 /** Where everything of one node lives; every path is under `dir` except the shared binaries. */
 export interface NodeLayout {
   /** Node name (also the kubelet's hostname override). */
   name: string;
-  /** The node's address: the namespace side of the veth pair; kubelet, CoreDNS and the API relay listen on it. */
+  /** The node's address: the namespace side of its host veth pair; the kubelet and kube-proxy's health check listen on it. */
   address: string;
   /** The host side of the veth pair (the API server reaches the kubelet through it). */
   hostAddress: string;
-  /** The Pods' subnet on this node (the bridge takes its first address). */
-  podSubnet: string;
+  /** The node's zone (label topology.kubernetes.io/zone), one per node so spread constraints have a key. */
+  zone: string;
   /** Cluster-wide Pod range (kube-proxy's clusterCIDR). */
   clusterCidr: string;
   /** ClusterIP of the kube-dns Service. */
@@ -54,8 +54,7 @@ export function nodePaths(layout: NodeLayout) {
     podLogs: path.join(layout.dir, 'pod-logs'),
     resolvConf: path.join(layout.dir, 'resolv.conf'),
     kubeProxyConfig: path.join(layout.dir, 'kube-proxy.yaml'),
-    corefile: path.join(layout.dir, 'Corefile'),
-    apiRelaySocket: path.join(layout.dir, 'api.sock'),
+    kubeletKubeconfig: path.join(layout.dir, 'kubelet.kubeconfig'),
   };
 }
 
@@ -102,8 +101,11 @@ state = ${q(p.state)}
 `;
 }
 
-/** Bridge + host-local + portmap; no IP masquerade and no route beyond the node (see the file comment). */
-export function cniConfList(layout: NodeLayout): Record<string, unknown> {
+/**
+ * Bridge + host-local + portmap on the node's Pod subnet (its spec.podCIDR, from the controller
+ * manager); no IP masquerade and no route beyond the cluster (see the file comment).
+ */
+export function cniConfList(layout: NodeLayout, podCidr: string): Record<string, unknown> {
   return {
     cniVersion: '1.0.0',
     name: 'seatunnel-app-node',
@@ -117,7 +119,7 @@ export function cniConfList(layout: NodeLayout): Record<string, unknown> {
         mtu: layout.mtu,
         ipam: {
           type: 'host-local',
-          ranges: [[{ subnet: layout.podSubnet }]],
+          ranges: [[{ subnet: podCidr }]],
           routes: [{ dst: '0.0.0.0/0' }],
           // The default is /var/lib/cni on the host, shared by every node the machine ever ran.
           dataDir: nodePaths(layout).cniIpamDir,
@@ -207,6 +209,20 @@ export function kubeProxyConfig(layout: NodeLayout, kubeconfig: string): Record<
   };
 }
 
+/** The kubelet's command line (its configuration file is kubeletConfig's). */
+export function kubeletArgs(layout: NodeLayout, files: { config: string; kubeconfig: string }): string[] {
+  return [
+    `--config=${files.config}`,
+    `--kubeconfig=${files.kubeconfig}`,
+    `--root-dir=${nodePaths(layout).kubeletRoot}`,
+    `--hostname-override=${layout.name}`,
+    `--node-ip=${layout.address}`,
+    // kubernetes.io/hostname is the kubelet's own (the node name); the zone is ours, one per node.
+    `--node-labels=topology.kubernetes.io/zone=${layout.zone}`,
+    '--v=1',
+  ];
+}
+
 export function kubeRouterArgs(layout: NodeLayout, kubeconfig: string): string[] {
   return [
     `--kubeconfig=${kubeconfig}`,
@@ -220,55 +236,5 @@ export function kubeRouterArgs(layout: NodeLayout, kubeconfig: string): string[]
     '--metrics-port=0',
     '--health-port=0',
     '--iptables-sync-period=30s',
-  ];
-}
-
-/**
- * CoreDNS: cluster names only. No `forward`: nothing outside the node may be asked. Health and
- * readiness listen on the node address, which the harness reaches through the veth pair.
- */
-export function corefile(layout: NodeLayout, kubeconfig: string): string {
-  return `.:53 {
-    errors
-    health ${layout.address}:8080
-    ready ${layout.address}:8181
-    kubernetes cluster.local in-addr.arpa ip6.arpa {
-        kubeconfig ${kubeconfig}
-        pods insecure
-        fallthrough in-addr.arpa ip6.arpa
-        ttl 5
-    }
-    cache 5
-    loop
-    reload
-    loadbalance
-}
-`;
-}
-
-/** The kube-dns Service and its endpoint (CoreDNS is a process on the node, not a Pod). */
-export function dnsObjects(layout: NodeLayout): Array<Record<string, unknown>> {
-  const ports = [
-    { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
-    { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 },
-  ];
-  return [
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
-      spec: { clusterIP: layout.dnsServiceIp, ports },
-    },
-    {
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: { name: 'kube-dns', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } },
-      subsets: [
-        {
-          addresses: [{ ip: layout.address }],
-          ports: ports.map(({ name, port, protocol }) => ({ name, port, protocol })),
-        },
-      ],
-    },
   ];
 }

@@ -1,0 +1,341 @@
+// Production faults on three real nodes (#25, docs/ha.md "Guarantees"): one HA application — three
+// masters and three workers, one of each per node — runs a counted stream (every row has a known id,
+// the Console sink logs each one) through, in turn:
+//   1. a lost node: the node with the active master and a worker stopped at once (power loss);
+//   2. a partition: the node with the (new) active master cut off for 60 s, then healed;
+//   3. the control plane away: kube-apiserver stopped for 3 minutes, a plain batch application
+//      finishing meanwhile;
+// and then every row is counted: expected, written, lost, duplicated. The figures (time to run
+// again, rows) are printed; the assertions are what must hold: the same Zeta job throughout, one
+// submission, nothing lost, the application one cluster again, the story on the Job caught up.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ROWS_PER_TABLE, countedJob } from '../../bench/failover-rows';
+import { ANNOTATIONS } from '../../lib/contract';
+import { createSharedClaim } from '../../tools/local-stack/shared-claim';
+import { run } from '../cluster/cli-support';
+import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
+import {
+  apiServer,
+  clearOutOfService,
+  clusterNodes,
+  execInNode,
+  nodeOfPod,
+  setOutOfService,
+  waitForNode,
+  type NodeHandle,
+} from '../support/node-faults';
+import { firstRowAfter, rowAccount, workerRows } from '../support/node-rows';
+
+jest.setTimeout(30 * 60_000);
+
+const CLAIM = 'fault-checkpoints';
+const JOB_CONFIG_MAP = 'counted-job';
+const JOB_FILE = '/etc/seatunnel-jobs/job.conf';
+/** About one table (5 rows) a second: enough rows for every fault below. */
+const TABLES = 640;
+const CHECKPOINT_MS = 3000;
+
+interface PodLike {
+  metadata: { name: string; uid: string; deletionTimestamp?: string; labels?: Record<string, string> };
+  spec?: { nodeName?: string };
+  status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
+}
+
+const figures: Array<[string, string]> = [];
+const note = (what: string, value: string) => {
+  figures.push([what, value]);
+  process.stdout.write(`[faults] ${what}: ${value}\n`);
+};
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+describe('an HA application on three real nodes through a lost node, a partition and an API server outage', () => {
+  let ns: string;
+  let dir: string;
+  let nodes: NodeHandle[];
+  let appId: string;
+  let jobId: string;
+  let volume: string | undefined;
+
+  const deployFile = (name: string, lines: string) => {
+    const file = path.join(dir, `${name}.conf`);
+    fs.writeFileSync(
+      file,
+      [
+        `kubernetes { namespace = ${ns}, image = "apache/seatunnel:2.3.8", image-pull-policy = Never, runtime.image-pull-policy = Never,`,
+        `  service-account = seatunnel-runtime, kubeconfig = ${JSON.stringify(clusterInfo().kubeconfig)} }`,
+        lines,
+      ].join('\n'),
+    );
+    return file;
+  };
+
+  const get = <T>(p: string) => adminHttp().call<T>('GET', p);
+  const job = () =>
+    get<{ metadata: { annotations?: Record<string, string> }; status?: { succeeded?: number; failed?: number } }>(
+      `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`,
+    );
+  const annotation = async (key: string) => (await job()).metadata.annotations?.[key];
+  const events = async () =>
+    (
+      await get<{ items: Array<{ reason: string; involvedObject: { name: string; kind: string } }> }>(
+        `/api/v1/namespaces/${ns}/events`,
+      )
+    ).items
+      .filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === appId)
+      .map((e) => e.reason);
+  const pods = async (role: string) =>
+    (
+      await get<{ items: PodLike[] }>(
+        `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=${role}`)}`,
+      )
+    ).items;
+  const ready = (p: PodLike) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  const nodeOf = (name: string) => nodes.find((n) => n.name === name)!;
+
+  /** Waits until rows the sink logged after `t` exist; the time of the first one. */
+  const rowsAgainAfter = (t: number, description: string, timeoutMs = 240_000) =>
+    waitFor(() => firstRowAfter(workerRows(ns, appId), t), { description, timeoutMs, intervalMs: 1000 });
+
+  /** The members each ready master's Hazelcast counts (GET /hazelcast/rest/cluster from a node's namespace). */
+  async function clusterViews(): Promise<string[][]> {
+    const masters = (await pods('master')).filter(ready);
+    const from = nodes.find((n) => n.name === masters[0]?.spec?.nodeName) ?? nodes[0];
+    return Promise.all(
+      masters.map(async (m) => {
+        const ip = (await get<{ status: { podIP: string } }>(`/api/v1/namespaces/${ns}/pods/${m.metadata.name}`)).status
+          .podIP;
+        const script = `exec 3<>/dev/tcp/${ip}/5801 && printf 'GET /hazelcast/rest/cluster HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+        const out = await execInNode(from, ['timeout', '5', 'bash', '-c', script], 10_000).catch(() => '');
+        const body = out.split('\r\n\r\n').slice(1).join('');
+        try {
+          return ((JSON.parse(body) as { members: Array<{ uuid: string }> }).members ?? []).map((x) => x.uuid).sort();
+        } catch {
+          return [];
+        }
+      }),
+    );
+  }
+  /** Three masters and three workers in one cluster, every master seeing the same six. */
+  const oneCluster = async () => {
+    const views = await clusterViews();
+    return views.length === 3 && views.every((v) => v.length === 6 && v.join() === views[0].join());
+  };
+
+  beforeAll(async () => {
+    nodes = clusterNodes();
+    expect(nodes).toHaveLength(3);
+    ns = await createTestNamespace('faults', { 'pod-security.kubernetes.io/enforce': 'baseline' });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-faults-'));
+    const checkpoints = path.join(dir, 'checkpoints');
+    fs.mkdirSync(checkpoints, { mode: 0o777 });
+    fs.chmodSync(checkpoints, 0o777);
+    // Every "node" is a namespace of this one machine: a hostPath directory is storage all of them share.
+    volume = await createSharedClaim(adminHttp(), ns, CLAIM, checkpoints);
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'seatunnel-runtime' },
+    });
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: JOB_CONFIG_MAP },
+      data: { 'job.conf': JSON.stringify(countedJob(TABLES, CHECKPOINT_MS)) },
+    });
+  });
+
+  afterAll(async () => {
+    process.stdout.write(`\n[faults] figures\n${figures.map(([w, v]) => `  ${w.padEnd(58)} ${v}`).join('\n')}\n`);
+    // Whatever happened, every node answers again.
+    for (const n of nodes ?? []) await n.heal().catch(() => undefined);
+    await apiServer()
+      .startApiServer()
+      .catch(() => undefined);
+    if (ns) await deleteNamespace(ns, { wait: true });
+    if (volume) await adminHttp().request('DELETE', `/api/v1/persistentvolumes/${volume}`);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('submitted and running, spread over the nodes', async () => {
+    const deploy = deployFile(
+      'ha',
+      [
+        'application { name = faults, worker-count = 3, startup-timeout-millis = 300000,',
+        '  worker { slots = 2, memory-mb = 768, cpu-cores = 0.25 }, master { memory-mb = 1024, cpu-cores = 0.25 },',
+        '  ha { enabled = true, masters = 3, backup-count = 1, worker-failure-policy = replace, worker-replacements = 3 } }',
+        // Preferred, not required: a replacement must fit on the two nodes left.
+        `kubernetes { checkpoint-pvc = ${CLAIM}, worker.spread = preferred,`,
+        `  configmap.job { ref = ${JOB_CONFIG_MAP}, mounts { "job.conf" = "${JOB_FILE}" }, roles = [master] },`,
+        `  job-config-file = "${JOB_FILE}" }`,
+      ].join('\n'),
+    );
+    const r = await run(['submit', '-a', deploy]);
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    appId = r.value('Application ID')!;
+    jobId = r.value('Job ID')!;
+    await waitFor(async () => (await annotation(ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the job runs',
+      timeoutMs: 360_000,
+      intervalMs: 1000,
+    });
+    await rowsAgainAfter(0, 'the first rows');
+    const spread = async (role: string) => new Set((await pods(role)).map((p) => p.spec?.nodeName)).size;
+    note('masters / workers spread over nodes', `${await spread('master')} / ${await spread('worker')}`);
+    expect(await spread('master')).toBeGreaterThanOrEqual(2);
+    await waitFor(oneCluster, { description: 'one cluster of 3 masters and 3 workers', timeoutMs: 120_000 });
+  });
+
+  test('1. the node with the active master and a worker lost: the job runs on under its id, the worker is replaced, the master once the node is declared out of service', async () => {
+    const active = await waitFor(() => annotation(ANNOTATIONS.activeMaster), {
+      description: 'the active master named on the Job',
+      timeoutMs: 60_000,
+    });
+    const lost = nodeOf((await nodeOfPod(ns, active))!);
+    note(
+      'lost node: workers on it',
+      String((await pods('worker')).filter((p) => p.spec?.nodeName === lost.name).length),
+    );
+    const coordinatorThere = (await pods('coordinator')).some((p) => p.spec?.nodeName === lost.name);
+    const t0 = Date.now();
+    await lost.stop();
+    note('lost node: the coordinator was on it', String(coordinatorThere));
+    await waitForNode(lost.name, 'Unknown', 120_000);
+    note('lost node: NotReady after', secs(Date.now() - t0));
+    const again = await rowsAgainAfter(t0 + 5_000, 'rows again after the node was lost');
+    note('lost node: rows again after', secs(again - t0));
+    if (!coordinatorThere) {
+      // The coordinator lives: the lost worker's Pod is evicted after kubernetes.node-loss-toleration-seconds
+      // and the coordinator removes it without grace and creates it again on a surviving node.
+      await waitFor(
+        async () => (await pods('worker')).filter((p) => ready(p) && p.spec?.nodeName !== lost.name).length === 3,
+        { description: 'three running workers on the surviving nodes', timeoutMs: 300_000, intervalMs: 1000 },
+      );
+      note('lost node: worker replaced on a surviving node after', secs(Date.now() - t0));
+      expect(await events()).toContain('WorkerReplaced');
+    }
+    // A StatefulSet keeps at most one Pod per name, and a Job with a podFailurePolicy replaces a Pod
+    // only once it has failed: the lost master — and the coordinator, if it was there — come back
+    // only once their Pod objects are gone, as a cloud's node controller or an operator's
+    // out-of-service taint makes them go.
+    const tainted = Date.now();
+    await setOutOfService(lost.name);
+    await waitFor(
+      async () =>
+        (await pods('master')).filter((p) => ready(p) && p.spec?.nodeName !== lost.name).length === 3 &&
+        (await pods('worker')).filter((p) => ready(p) && p.spec?.nodeName !== lost.name).length === 3 &&
+        (await pods('coordinator')).some((p) => ready(p) && p.spec?.nodeName !== lost.name),
+      {
+        description: 'three masters, three workers and the coordinator running on the surviving nodes',
+        timeoutMs: 300_000,
+        intervalMs: 1000,
+      },
+    );
+    note('lost node: everything replaced after the out-of-service taint', secs(Date.now() - tainted));
+    expect(await events()).toContain('WorkerReplaced');
+    if (coordinatorThere) expect(await events()).toContain('Reattached');
+    expect(await annotation(ANNOTATIONS.zetaJobId)).toBe(jobId);
+    expect((await events()).filter((e) => e === 'JobSubmitted')).toHaveLength(1);
+    const status = await run(['status', '-a', deployFile('status', ''), '--id', appId]);
+    expect(status.value('Status')).toBe('RUNNING');
+    // The node comes back; its old Pods are gone, nothing of the application runs there twice.
+    await clearOutOfService(lost.name);
+    await lost.restart();
+    await waitForNode(lost.name, 'Ready', 120_000);
+  });
+
+  test('2. the node with the active master cut off for 60 s, then healed: one cluster again, the same job, rows go on', async () => {
+    const active = await waitFor(() => annotation(ANNOTATIONS.activeMaster), {
+      description: 'the active master named on the Job',
+      timeoutMs: 60_000,
+    });
+    const cut = nodeOf((await nodeOfPod(ns, active))!);
+    const t0 = Date.now();
+    await cut.cutOff();
+    await new Promise((r) => setTimeout(r, 60_000));
+    await cut.heal();
+    const healed = Date.now();
+    await waitFor(oneCluster, {
+      description: 'one cluster of 3 masters and 3 workers after the heal',
+      timeoutMs: 240_000,
+      intervalMs: 2000,
+    });
+    note('partition 60 s: one cluster again after the heal in', secs(Date.now() - healed));
+    const again = await rowsAgainAfter(healed, 'rows after the heal');
+    note('partition 60 s: rows after the heal in', secs(again - healed));
+    expect(await annotation(ANNOTATIONS.zetaJobId)).toBe(jobId);
+    expect((await events()).filter((e) => e === 'JobSubmitted')).toHaveLength(1);
+    note('partition 60 s: from the cut to one cluster', secs(Date.now() - t0));
+  });
+
+  test('3. the API server stopped for 3 minutes: the stream goes on meanwhile, a batch application that finished meanwhile ends Succeeded, the Job catches up', async () => {
+    // A plain batch application that ends while the API server is away.
+    const batch = deployFile(
+      'batch',
+      'application { name = faults-batch, worker-count = 1, worker { memory-mb = 640, cpu-cores = 0.25 }, master { memory-mb = 640, cpu-cores = 0.25 } }',
+    );
+    const jobFile = path.join(dir, 'batch.conf');
+    fs.writeFileSync(jobFile, JSON.stringify(countedJob(60, CHECKPOINT_MS)).replace('"STREAMING"', '"BATCH"'));
+    const b = await run(['submit', '-a', batch, '-c', jobFile]);
+    expect(b.code).toBe(0);
+    const batchId = b.value('Application ID')!;
+    await waitFor(
+      async () =>
+        (
+          await get<{ metadata: { annotations?: Record<string, string> } }>(
+            `/apis/batch/v1/namespaces/${ns}/jobs/${batchId}`,
+          )
+        ).metadata.annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING',
+      { description: 'the batch job runs', timeoutMs: 300_000, intervalMs: 1000 },
+    );
+    const rowsBefore = workerRows(ns, appId).length;
+    const t0 = Date.now();
+    await apiServer().stopApiServer();
+    await new Promise((r) => setTimeout(r, 180_000));
+    const during = workerRows(ns, appId).filter((r) => r.at > t0 + 5_000).length;
+    await apiServer().startApiServer();
+    note('API server away 3 min: rows the stream wrote meanwhile', String(during));
+    expect(during).toBeGreaterThan(100);
+    expect(workerRows(ns, appId).length).toBeGreaterThan(rowsBefore);
+    const back = Date.now();
+    await waitFor(
+      async () =>
+        (await get<{ status?: { succeeded?: number } }>(`/apis/batch/v1/namespaces/${ns}/jobs/${batchId}`)).status
+          ?.succeeded === 1,
+      { description: 'the batch application ends Succeeded', timeoutMs: 300_000, intervalMs: 2000 },
+    );
+    note('API server back: the batch application Succeeded after', secs(Date.now() - back));
+    const batchStatus = await run(['status', '-a', batch, '--id', batchId]);
+    expect(batchStatus.value('Status')).toBe('SUCCEEDED');
+    expect(await annotation(ANNOTATIONS.phase)).toBe('Running');
+    expect(await annotation(ANNOTATIONS.zetaJobStatus)).toBe('RUNNING');
+    const reasons = await events();
+    expect(reasons).not.toContain('Failed');
+    expect((await run(['status', '-a', deployFile('status', ''), '--id', appId])).value('Status')).toBe('RUNNING');
+  });
+
+  test('4. every row counted: nothing lost through the three faults; duplicates only where the stream was restored', async () => {
+    const expected = TABLES * ROWS_PER_TABLE;
+    await waitFor(() => workerRows(ns, appId).some((r) => r.id === expected - 1) || undefined, {
+      description: 'the last row written',
+      timeoutMs: 600_000,
+      intervalMs: 2000,
+    });
+    const account = rowAccount(workerRows(ns, appId), expected);
+    note(
+      'rows expected / written / lost / duplicated',
+      `${account.expected} / ${account.written} / ${account.lost} / ${account.duplicated}`,
+    );
+    expect(account.lost).toBe(0);
+    // Console is at-least-once: a restore replays what came after the restored checkpoint.
+    expect(account.duplicated).toBeLessThan(expected);
+    expect((await run(['cancel', '-a', deployFile('cancel', ''), '--id', appId])).code).toBe(0);
+    await waitFor(async () => (await pods('worker')).length + (await pods('master')).length === 0, {
+      description: 'masters and workers removed',
+      timeoutMs: 180_000,
+      intervalMs: 2000,
+    });
+  });
+});

@@ -1,0 +1,75 @@
+// Node faults for node-tier tests: a handle per real node (its facts and its faults, run by the
+// process that owns the cluster through its control endpoint), the API server's outage, the node
+// operations of tools/local-stack/real-node/node-ops.ts as the admin, and commands run inside a
+// node's network namespace (what a process on that machine sees).
+//
+//   const [n1, n2, n3] = clusterNodes();
+//   await n2.cutOff(); await waitForNode(n2.name, 'Unknown'); await n2.heal();
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { remoteFaults, type ApiServerFaults } from '../../tools/local-stack/real-node/node-control';
+import * as ops from '../../tools/local-stack/real-node/node-ops';
+import type { NodeFaults, NodeInfo } from '../../tools/local-stack/real-node/real-node';
+import { adminHttp, clusterInfo } from './cluster';
+import { nodeInfos } from './node-pods';
+
+const run = promisify(execFile);
+
+export type NodeHandle = NodeInfo & NodeFaults;
+
+function faults() {
+  const { control } = clusterInfo();
+  if (!control)
+    throw new Error(
+      'this node cluster has no control endpoint (started outside node-global-setup / npm run node-cluster?)',
+    );
+  return remoteFaults(control);
+}
+
+/** Every real node, node 1 first, with its faults. */
+export function clusterNodes(): NodeHandle[] {
+  const f = faults();
+  return nodeInfos().map((info) => ({ ...info, ...f.node(info.name) }));
+}
+
+/** The API server's outage: only kube-apiserver goes away, and comes back on the same address and port. */
+export function apiServer(): ApiServerFaults {
+  return faults().apiServer;
+}
+
+export const waitForNode = (node: string, want: 'Ready' | 'NotReady' | 'Unknown', timeoutMs?: number) =>
+  ops.waitForNode(adminHttp(), node, want, timeoutMs);
+export const setOutOfService = (node: string) => ops.setOutOfService(adminHttp(), node);
+export const clearOutOfService = (node: string) => ops.clearOutOfService(adminHttp(), node);
+export const deleteNodeObject = (node: string) => ops.deleteNodeObject(adminHttp(), node);
+export const nodeOfPod = (namespace: string, pod: string) => ops.nodeOfPod(adminHttp(), namespace, pod);
+export const podsOnNode = (node: string, namespace?: string) => ops.podsOnNode(adminHttp(), node, namespace);
+export const { pinnedToNode, ZONE_LABEL, HOSTNAME_LABEL } = ops;
+
+/** Runs a command in a node's network namespace (as a process on that machine); resolves with stdout. */
+export async function execInNode(node: Pick<NodeInfo, 'netns'>, argv: string[], timeoutMs = 30_000): Promise<string> {
+  const { stdout } = await run('ip', ['netns', 'exec', node.netns, ...argv], { timeout: timeoutMs });
+  return stdout;
+}
+
+/**
+ * An HTTP GET from inside a node's namespace (bash's /dev/tcp; the host has no route to Pod
+ * addresses): the body, or "NO ANSWER: ..." when nothing answered within `seconds`.
+ */
+export async function httpFromNode(node: Pick<NodeInfo, 'netns'>, host: string, port: number, seconds = 3) {
+  const script = `exec 3<>/dev/tcp/${host}/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+  try {
+    const out = await execInNode(node, ['timeout', String(seconds), 'bash', '-c', script], (seconds + 5) * 1000);
+    return out.split('\r\n\r\n').slice(1).join('\r\n\r\n') || `NO ANSWER: empty reply`;
+  } catch (e) {
+    return `NO ANSWER: ${((e as { stderr?: string }).stderr || (e as Error).message).trim().split('\n').pop()}`;
+  }
+}
+
+/** The node that runs `namespace/pod`, as a handle. */
+export async function nodeHandleOfPod(namespace: string, pod: string): Promise<NodeHandle> {
+  const name = await nodeOfPod(namespace, pod);
+  const node = clusterNodes().find((n) => n.name === name);
+  if (!node) throw new Error(`Pod ${namespace}/${pod} is on ${name ?? 'no node'}, not on one of the real nodes`);
+  return node;
+}
