@@ -233,7 +233,10 @@ test(
     const r = await run(['cancel', '--id', appId, '-a', files.deploy]);
     expect([r.code, r.err]).toEqual([0, []]);
     await waitAllGone(ns.name, appId);
-    expect(await getObj(ns.name, 'Job', appId)).toBeUndefined();
+    // The Job no longer carries the label waitAllGone looks for; its foreground deletion may still run.
+    await waitFor(async () => (await getObj(ns.name, 'Job', appId)) === undefined, {
+      description: `Job ${ns.name}/${appId} to be gone`,
+    });
   }),
 );
 
