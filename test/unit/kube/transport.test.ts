@@ -32,6 +32,23 @@ async function failure(p: Promise<unknown>): Promise<KubeApiError> {
   return e as KubeApiError;
 }
 
+type WatchQuery = Parameters<Kube['watch']>[3];
+
+/** Watches through `t` until the watch closes; the error it closed with, after closing `t`. */
+async function watchUntilClosed(
+  t: KubeTransport,
+  apiVersion: string,
+  kind: string,
+  query: WatchQuery,
+  event: (type: string, o: unknown) => void = () => undefined,
+): Promise<KubeApiError | undefined> {
+  const closed = await new Promise<KubeApiError | undefined>((resolve) => {
+    new Kube(t).watch(apiVersion, kind, 'ns', query, { event, closed: resolve });
+  });
+  t.close();
+  return closed;
+}
+
 test('an answer body over the cap is refused without reading it all (the server sends without end)', async () => {
   handler = (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -106,16 +123,9 @@ test('a watch delivers events split across chunks, and ends with an error when o
   };
   const t = transport({ maxBodyBytes: 2048 });
   const events: Array<[string, unknown]> = [];
-  const closed = await new Promise<KubeApiError | undefined>((resolve) => {
-    new Kube(t).watch(
-      'v1',
-      'Pod',
-      'ns',
-      { resourceVersion: '1', timeoutSeconds: 60 },
-      { event: (type, o) => events.push([type, o]), closed: resolve },
-    );
-  });
-  t.close();
+  const closed = await watchUntilClosed(t, 'v1', 'Pod', { resourceVersion: '1', timeoutSeconds: 60 }, (type, o) =>
+    events.push([type, o]),
+  );
   expect(events).toEqual([
     ['ADDED', { kind: 'Pod', metadata: { name: 'ü-1' } }],
     ['BOOKMARK', {}],
@@ -129,16 +139,11 @@ test('a watch answered with a Status error closes with that status', async () =>
     res.end(JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: 'jobs is forbidden' }));
   };
   const t = transport();
-  const closed = await new Promise<KubeApiError | undefined>((resolve) => {
-    new Kube(t).watch(
-      'batch/v1',
-      'Job',
-      'ns',
-      { fieldSelector: 'metadata.name=x', resourceVersion: '1', timeoutSeconds: 60 },
-      { event: () => undefined, closed: resolve },
-    );
+  const closed = await watchUntilClosed(t, 'batch/v1', 'Job', {
+    fieldSelector: 'metadata.name=x',
+    resourceVersion: '1',
+    timeoutSeconds: 60,
   });
-  t.close();
   expect([closed?.status, closed?.reason]).toEqual([403, 'Forbidden']);
 });
 
@@ -186,19 +191,7 @@ describe('JSON nested deeper than any API object is refused before it is parsed'
       res.write(`{"type":"ADDED","object":${'['.repeat(MAX_JSON_DEPTH + 10)}\n`);
     };
     const t = transport();
-    const closed = await new Promise<KubeApiError | undefined>((resolve) => {
-      new Kube(t).watch(
-        'v1',
-        'Pod',
-        'ns',
-        { resourceVersion: '1', timeoutSeconds: 60 },
-        {
-          event: () => undefined,
-          closed: resolve,
-        },
-      );
-    });
-    t.close();
+    const closed = await watchUntilClosed(t, 'v1', 'Pod', { resourceVersion: '1', timeoutSeconds: 60 });
     expect(closed?.reason).toBe('BadResponse');
     expect(closed?.message).toContain('nests JSON deeper');
   });
