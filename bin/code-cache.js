@@ -13,8 +13,15 @@
 //   when there was none or V8 rejected it. Older caches of that command for the same bundle file
 //   are removed then; another installation (another path) keeps its own, so two versions used in
 //   turn do not evict each other's cache on every run.
-// - Kept under $XDG_CACHE_HOME or ~/.cache (a directory only the user can write), never in a
-//   shared temporary directory: whoever can write the cache decides what code runs.
+// - Kept under $XDG_CACHE_HOME or ~/.cache, never in a shared temporary directory: whoever can
+//   write the cache decides what code runs. So the directory is used only if it is the user's own:
+//   seatunnel-app/<dir> under that base, each a real directory (not a symbolic link) owned by the
+//   user with no access for group or others, in a base that only its owner (the user or root) can
+//   change — or that has the sticky bit, where no one can replace another's entry. A base such as
+//   XDG_CACHE_HOME=/tmp/shared without the sticky bit, or a directory someone else made there,
+//   means no cache at all. Node 22.1+'s own cache (module.enableCompileCache) gets the same
+//   directory checks: left to itself it would use $TMPDIR/node-compile-cache, which any local user
+//   can create first (enableNodeCompileCache).
 // - NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own. Any error reading or
 //   writing the cache is ignored: the command never fails because of it.
 const crypto = require('node:crypto');
@@ -27,9 +34,68 @@ const vm = require('node:vm');
 /** lib/kube/client-node.ts HOST_IMPORT. */
 const HOST_IMPORT = Symbol.for('seatunnel-app.import');
 
-function cacheDir(env) {
-  const base = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'seatunnel-app', 'cli-code-cache');
+const NAME = 'seatunnel-app';
+
+function cacheBase(env) {
+  return env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+}
+
+function cacheDir(env, leaf = 'cli-code-cache') {
+  return path.join(cacheBase(env), NAME, leaf);
+}
+
+const uid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+
+/** A directory only this user can use: a real directory, the user's, no access for group or others. */
+function ownPrivateDir(dir) {
+  const st = fs.lstatSync(dir);
+  const me = uid();
+  return st.isDirectory() && (me === undefined || st.uid === me) && (st.mode & 0o077) === 0;
+}
+
+/** A base whose entries no one else can replace: its owner is the user or root, or it has the sticky bit. */
+function safeBase(base) {
+  const st = fs.statSync(base);
+  const me = uid();
+  if (!st.isDirectory()) return false;
+  if (me === undefined) return true;
+  const othersMayWrite = (st.mode & 0o022) !== 0;
+  return (st.uid === me || st.uid === 0) && (!othersMayWrite || (st.mode & 0o1000) !== 0);
+}
+
+/**
+ * `<base>/seatunnel-app/<leaf>`, made 0700 if missing, when every part passes the checks above;
+ * otherwise undefined (no cache). Never throws.
+ */
+function privateCacheDir(env, leaf = 'cli-code-cache') {
+  try {
+    const base = cacheBase(env);
+    fs.mkdirSync(base, { recursive: true, mode: 0o700 });
+    if (!safeBase(base)) return undefined;
+    const own = path.join(base, NAME);
+    const dir = path.join(own, leaf);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return ownPrivateDir(own) && ownPrivateDir(dir) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Node 22.1+: its own compile cache, in the checked directory — never in the shared temporary
+ * directory that `module.enableCompileCache()` without a directory would use. Returns the
+ * directory, or undefined when the cache stays off (disabled, or no private directory).
+ */
+function enableNodeCompileCache(nodeModule, env = process.env) {
+  if (env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE === 'true') return undefined;
+  const dir = privateCacheDir(env, 'node-compile-cache');
+  if (dir === undefined) return undefined;
+  try {
+    nodeModule.enableCompileCache(dir);
+    return dir;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The first `length` hex digits of the SHA-256 of `parts`, NUL between them. */
@@ -56,7 +122,6 @@ function readCache(file) {
 
 function writeCache(dir, name, data) {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = path.join(dir, `.${name}.${process.pid}.tmp`);
     fs.writeFileSync(tmp, data, { mode: 0o600 });
     fs.renameSync(tmp, path.join(dir, name));
@@ -76,8 +141,9 @@ function writeCache(dir, name, data) {
  */
 function loadWithCodeCache(file, command, env = process.env) {
   const source = fs.readFileSync(file, 'utf8');
-  const disabled = env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE === 'true';
-  const dir = cacheDir(env);
+  const dir = privateCacheDir(env);
+  const disabled =
+    env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE === 'true' || dir === undefined;
   const name = cacheName(command, source, file);
   const cachedData = disabled ? undefined : readCache(path.join(dir, name));
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
@@ -105,4 +171,4 @@ function loadWithCodeCache(file, command, env = process.env) {
   };
 }
 
-module.exports = { loadWithCodeCache, cacheDir, cacheName };
+module.exports = { loadWithCodeCache, cacheDir, cacheName, privateCacheDir, enableNodeCompileCache };

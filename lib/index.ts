@@ -87,7 +87,8 @@ export type {
 } from './plan/types';
 
 // What a platform team grants and installs.
-export { submitterRules } from './plan/submitter-rbac';
+export { submitterRules, type SubmitterRulesOptions } from './plan/submitter-rbac';
+export { applicationNamespace, type ApplicationNamespaceOptions } from './plan/namespace';
 export { runtimeRules } from './plan/steps/rbac';
 export { admissionFence, type AdmissionFenceOptions, type FenceObject } from './plan/admission-fence';
 

@@ -46,11 +46,12 @@ export const OPTIONS = {
   timestamps: { type: 'boolean' },
   tail: { type: 'string' },
   explain: { type: 'boolean' },
+  'trust-deployment-file': { type: 'boolean' },
 } as const;
 
 type Flag = keyof typeof OPTIONS;
 
-const COMMON: Flag[] = ['target', 'application-config', 'D', 'i', 'output', 'help'];
+const COMMON: Flag[] = ['target', 'application-config', 'D', 'i', 'output', 'help', 'trust-deployment-file'];
 const ALLOWED: Record<Command, Flag[]> = {
   submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
   status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval', 'explain'],
@@ -112,6 +113,12 @@ export interface ParsedArgs {
   readonly explain: boolean;
   /** logs: which Pods and how (validated). */
   readonly logs?: LogFlags;
+  /**
+   * The deployment file (and what it includes) may read files outside its directory, name a
+   * kubeconfig that runs a credential plugin or names files elsewhere, and put host environment
+   * variables into plain-text objects (docs/security.md, "A deployment file is data").
+   */
+  readonly trustDeploymentFile: boolean;
 }
 
 function millis(flag: string, value: string | undefined, fallback: number, min: number): number {
@@ -239,6 +246,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedArgs {
     help: v.help === true,
     allNamespaces: v['all-namespaces'] === true,
     explain: v.explain === true,
+    trustDeploymentFile: v['trust-deployment-file'] === true,
   };
 }
 
@@ -289,5 +297,6 @@ function defaults(): Omit<ParsedArgs, 'command'> {
     help: false,
     allNamespaces: false,
     explain: false,
+    trustDeploymentFile: false,
   };
 }

@@ -31,9 +31,26 @@ export function resolveKubeconfigPath(p: string | undefined, deploymentFile: str
   return resolve(deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd(), p);
 }
 
+export interface ConnectChoice {
+  /** `kubernetes.kubeconfig` as written. */
+  readonly kubeconfig?: string;
+  readonly deploymentFile?: string;
+  /** The kubeconfig was named by a deployment file that is not trusted (kubeconfigFromUntrustedFile). */
+  readonly untrusted?: boolean;
+}
+
+/** Whether kubernetes.kubeconfig, if set, comes from a deployment file the command line does not trust. */
+export function kubeconfigFromUntrustedFile(args: ParsedArgs): boolean {
+  return (
+    !args.trustDeploymentFile &&
+    args.deploymentFile !== undefined &&
+    !args.overrides.some(([k]) => k === 'kubernetes.kubeconfig')
+  );
+}
+
 export async function connectKube(
-  kubeconfig: string | undefined,
-  deploymentFile: string | undefined,
+  choice: ConnectChoice,
+  out?: Pick<Output, 'warn'>,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Kube> {
   const timeoutText = env[REQUEST_TIMEOUT_ENV];
@@ -45,8 +62,18 @@ export async function connectKube(
       );
     timeoutMs = Number(timeoutText);
   }
+  const { deploymentFile } = choice;
   try {
-    const api = await connect({ kubeconfig: resolveKubeconfigPath(kubeconfig, deploymentFile), env, timeoutMs });
+    const api = await connect({
+      kubeconfig: resolveKubeconfigPath(choice.kubeconfig, deploymentFile),
+      env,
+      timeoutMs,
+      ...(choice.untrusted && deploymentFile ? { untrustedRoot: dirname(resolve(deploymentFile)) } : {}),
+    });
+    if (api.insecure)
+      out?.warn(
+        `the kubeconfig (${api.source}) turns off the check of the API server's certificate (insecure-skip-tls-verify): anyone on the network path can read and change what is sent, credentials included`,
+      );
     return new Kube(api);
   } catch (e) {
     if (e instanceof ConnectionError) throw new CliError(withoutExcerpt(e.message), CLI_EXIT.usage);
@@ -97,10 +124,8 @@ export function applicationIdFrom(args: ParsedArgs): string {
   return id;
 }
 
-export interface ConnectionSettings {
+export interface ConnectionSettings extends ConnectChoice {
   readonly namespace: string;
-  readonly kubeconfig?: string;
-  readonly deploymentFile?: string;
 }
 
 /** Namespace and kubeconfig from `-a` and `-D` (status, cancel): the rest of the file is not needed. */
@@ -113,7 +138,7 @@ export function connectionFromArgs(args: ParsedArgs, env: NodeJS.ProcessEnv = pr
     deploymentFile,
     overrides: args.overrides,
     env,
-    readInclude: fileIncludeReader({ baseDir }),
+    readInclude: fileIncludeReader({ baseDir, ...(args.trustDeploymentFile ? {} : { confineTo: baseDir }) }),
   });
   const issues: ValidationIssue[] = [...read.issues];
   const namespace = read.props.namespace ?? defaultOf('namespace');
@@ -126,5 +151,10 @@ export function connectionFromArgs(args: ParsedArgs, env: NodeJS.ProcessEnv = pr
       source: read.sources.get('namespace'),
     });
   if (issues.length) throw new ConfigurationError(issues);
-  return { namespace, kubeconfig: read.props.kubeconfig, deploymentFile };
+  return {
+    namespace,
+    kubeconfig: read.props.kubeconfig,
+    deploymentFile,
+    untrusted: kubeconfigFromUntrustedFile(args),
+  };
 }

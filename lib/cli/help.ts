@@ -94,6 +94,11 @@ Options:
       --dry-run                  submit: run the preflight instead of creating anything.
   -o, --output-dir DIR           synth: where to write (default dist).
       --output json              One JSON document on stdout instead of text.
+      --trust-deployment-file    Let the deployment file (and its includes) read files outside its
+                                 directory, name a kubeconfig that runs a credential plugin or names
+                                 files elsewhere, and put host environment variables into labels,
+                                 annotations, ConfigMap data or env literals. Without it a deployment
+                                 file is data: safe to preflight or synth from a pull request.
   -h, --help                     This help.
 
 Exit codes:
@@ -106,7 +111,8 @@ Exit codes:
   64  bad usage or invalid configuration (nothing was sent, nothing was written)
 
 Connection: kubernetes.kubeconfig (relative to the deployment file), then KUBECONFIG, then the
-in-cluster ServiceAccount, then ~/.kube/config. The kubeconfig never leaves this machine.
+in-cluster ServiceAccount, then ~/.kube/config. The kubeconfig never leaves this machine. A
+kubeconfig that turns off the server's certificate check (insecure-skip-tls-verify) is warned about.
 Requests time out after 10 s (SEATUNNEL_APP_REQUEST_TIMEOUT_MS changes that).
 Options reference: docs/options.md.
 `;

@@ -19,7 +19,11 @@ export function readInputFile(path: string, flag: string): string {
 /** Writes every file or none: each goes to a temporary name first and is renamed when all succeeded. */
 export function writeFilesAtomically(
   dir: string,
-  files: ReadonlyArray<{ name: string; content: string }>,
+  files: ReadonlyArray<{
+    name: string;
+    content: string;
+    /** Permissions of a new file (default: the umask's). */ mode?: number;
+  }>,
   flag = '-o',
 ): string[] {
   try {
@@ -37,7 +41,7 @@ export function writeFilesAtomically(
   try {
     for (const f of files) {
       const tmp = join(dir, `.${f.name}.${process.pid}.tmp`);
-      writeFileSync(tmp, f.content);
+      writeFileSync(tmp, f.content, f.mode === undefined ? {} : { mode: f.mode });
       temps.push(tmp);
     }
   } catch (e) {

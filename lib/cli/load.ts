@@ -37,6 +37,8 @@ export function loadFromArgs(
   const deploymentText = deploymentFile !== undefined ? readInputFile(deploymentFile, '-a') : undefined;
   const jobConfig = jobFile !== undefined ? readInputFile(jobFile, '-c') : undefined;
   const baseDir = deploymentFile ? dirname(resolve(deploymentFile)) : process.cwd();
+  // A deployment file is data unless the command line trusts it: it reads files of its own directory only.
+  const confineTo = args.trustDeploymentFile || deploymentFile === undefined ? undefined : baseDir;
   const warnings: string[] = [];
   const spec = loadApplication(
     {
@@ -47,11 +49,12 @@ export function loadFromArgs(
       restoreJobId: args.restoreJobId,
       jobConfig,
       env,
+      trusted: args.trustDeploymentFile,
       // Relative to the including file (the deployment file's directory first); regular files of
       // bounded size only, so `include "/dev/zero"` or a directory is a configuration error.
-      readInclude: fileIncludeReader({ baseDir }),
+      readInclude: fileIncludeReader({ baseDir, ...(confineTo ? { confineTo } : {}) }),
     },
-    { ids, readFile: filesRelativeTo(baseDir), onWarning: (w) => warnings.push(w) },
+    { ids, readFile: filesRelativeTo(baseDir, confineTo), onWarning: (w) => warnings.push(w) },
   );
   return { spec, deploymentFile, jobFile, warnings };
 }

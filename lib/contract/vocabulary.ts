@@ -50,6 +50,11 @@ export const ANNOTATIONS = {
   /** Runtime (HA): set once Zeta acknowledged the submission. */
   submittedAt: 'seatunnel.apache.org/submitted-at',
   /**
+   * Runtime (HA): the uid of each worker Pod a coordinator created, as JSON by worker index
+   * ({"1":"<uid>",…}). A later coordinator adopts only a Pod whose uid is recorded here.
+   */
+  workerUids: 'seatunnel.apache.org/worker-uids',
+  /**
    * Runtime: when each phase began, as compact JSON ({"Starting":"2026-01-01T00:00:00Z",…}; at most
    * one entry per PHASES value, so it stays small): `status --explain` tells the phases' durations
    * from it once the Events have expired.
@@ -58,6 +63,32 @@ export const ANNOTATIONS = {
 } as const;
 
 export type AnnotationKey = keyof typeof ANNOTATIONS;
+
+/**
+ * The annotations the runtime writes: the only keys of its Job that the admission fence lets it
+ * change (lib/plan/admission-fence.ts, `seatunnel-app-job-fence`); the runtime's Reporter takes no other.
+ */
+export const RUNTIME_ANNOTATION_KEYS = [
+  'phase',
+  'workersRegistered',
+  'workersDesired',
+  'workersWaiting',
+  'zetaJobId',
+  'zetaJobStatus',
+  'reason',
+  'message',
+  'finishedAt',
+  'mastersReady',
+  'activeMaster',
+  'masterFailovers',
+  'workersReplaced',
+  'submissionIntent',
+  'coordinator',
+  'submittedAt',
+  'workerUids',
+  'phaseTimes',
+] as const satisfies readonly AnnotationKey[];
+export type RuntimeAnnotationKey = (typeof RUNTIME_ANNOTATION_KEYS)[number];
 
 /** Values of the phase annotation, in lifecycle order; the last three are final. */
 export const PHASES = [

@@ -5,7 +5,7 @@
 // functions check the ConfigMap before submit and produce each engine's files when it starts.
 
 import { isMap, parseDocument, stringify } from 'yaml';
-import { memberDiscoveryProblems } from '../model/rules/runtime-files';
+import { jvmFlagProblem, memberDiscoveryProblems } from '../model/rules/runtime-files';
 import { runtimeConfigDir, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
 import {
   baseJvmOptions,
@@ -259,6 +259,11 @@ function overlayJvmOptions(
       problems.push({
         file: source,
         message: `${where(m, source)}: ${flag} is refused: application mode sizes the heap from ${jvm.heapOption} (${jvm.base.filter((b) => HEAP_FLAG.test(b)).join(' ')}), which also sets the Pod's memory limit; remove the line and set ${jvm.heapOption} instead`,
+      });
+    } else if (jvmFlagProblem(flag) && !COMMAND_PROPERTY.test(flag)) {
+      problems.push({
+        file: source,
+        message: `${where(m, source)}: ${flag} is refused: ${jvmFlagProblem(flag)}; remove the line`,
       });
     } else if (COMMAND_PROPERTY.test(flag)) {
       problems.push({

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { type HoconDocument, parseHocon } from './document';
 import { DEFAULT_LIMITS, formatSize } from './limits';
@@ -73,11 +73,36 @@ export function readTextFile(filename: string, maxBytes: number = DEFAULT_LIMITS
 }
 
 /**
- * A reader of the files a configuration names (e.g. `runtimeFiles.*.file`), as `readTextFile`
- * reads them: a relative name is relative to `baseDir`.
+ * Refuses `filename` unless it lies under `root` once symbolic links are resolved: a deployment
+ * file that is not trusted may read only files of its own directory (docs/security.md). A file
+ * that does not exist is left to the reader (not found).
  */
-export function filesRelativeTo(baseDir: string): (name: string) => string {
-  return (name) => readTextFile(path.resolve(baseDir, name));
+function requireInside(filename: string, root: string): void {
+  let real: string;
+  let top: string;
+  try {
+    top = realpathSync(root);
+    real = realpathSync(filename);
+  } catch {
+    return;
+  }
+  if (real !== top && !real.startsWith(top.endsWith(path.sep) ? top : top + path.sep))
+    throw new InputFileError(
+      `${filename}: is outside the deployment file's directory ${top}; a deployment file may read files elsewhere only when it is trusted (--trust-deployment-file)`,
+      'EOUTSIDE',
+    );
+}
+
+/**
+ * A reader of the files a configuration names (e.g. `runtimeFiles.*.file`), as `readTextFile`
+ * reads them: a relative name is relative to `baseDir`. With `confineTo`, only files under it.
+ */
+export function filesRelativeTo(baseDir: string, confineTo?: string): (name: string) => string {
+  return (name) => {
+    const filename = path.resolve(baseDir, name);
+    if (confineTo !== undefined) requireInside(filename, confineTo);
+    return readTextFile(filename);
+  };
 }
 
 /**
@@ -87,10 +112,13 @@ export function filesRelativeTo(baseDir: string): (name: string) => string {
  * the include is `required(...)`); anything else that is not a readable regular file of at most
  * `maxBytes` is an error (the parser reports it at the include statement).
  */
-export function fileIncludeReader(options: { baseDir?: string; maxBytes?: number } = {}): IncludeReader {
+export function fileIncludeReader(
+  options: { baseDir?: string; maxBytes?: number; confineTo?: string } = {},
+): IncludeReader {
   return (name, from) => {
     const dir = from === undefined ? (options.baseDir ?? '.') : path.dirname(from);
     const filename = path.isAbsolute(name) ? name : path.join(dir, name);
+    if (options.confineTo !== undefined) requireInside(filename, options.confineTo);
     try {
       return { text: readTextFile(filename, options.maxBytes), filename };
     } catch (e) {

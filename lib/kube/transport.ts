@@ -18,6 +18,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { KubeApi, KubeRequest, KubeResponse, StreamEvents, StreamOptions, WatchEvents, WatchStream } from './api';
 import { Connections, type Credentials, type Exchange, type Outgoing } from './connection';
 import { KubeApiError, statusError } from './errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
 /** SeaTunnel's own client uses 10 s connect/read/call timeouts. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -104,9 +105,16 @@ export class KubeTransport implements KubeApi {
           },
           end: () => {
             if (settled) return;
+            let body: unknown;
+            try {
+              body = parseBody(Buffer.concat(chunks).toString('utf8'), () => this.tooDeep('answer', what));
+            } catch (e) {
+              fail(e as KubeApiError);
+              return;
+            }
             settled = true;
             clearTimeout(timer);
-            resolve({ status, body: parseBody(Buffer.concat(chunks).toString('utf8')) as T });
+            resolve({ status, body: body as T });
           },
           fail,
         })
@@ -158,6 +166,10 @@ export class KubeTransport implements KubeApi {
     };
     const deliver = (line: string) => {
       let ev: { type?: unknown; object?: unknown };
+      if (nestsDeeperThan(line)) {
+        end(this.tooDeep('watch event', what));
+        return;
+      }
       try {
         ev = JSON.parse(line) as { type?: unknown; object?: unknown };
       } catch {
@@ -214,8 +226,11 @@ export class KubeTransport implements KubeApi {
           events.data(c);
         },
         end: () => {
-          if (status !== 200) finish(statusError(what, status, parseBody(Buffer.concat(errorBody).toString('utf8'))));
-          else finish();
+          if (status !== 200) {
+            const text = Buffer.concat(errorBody).toString('utf8');
+            // At most 64 KiB is kept, and an error's body need not be JSON: a deep one is shown as text.
+            finish(statusError(what, status, nestsDeeperThan(text) ? text : parseBody(text, () => new Error())));
+          } else finish();
         },
         fail: finish,
       })
@@ -237,6 +252,15 @@ export class KubeTransport implements KubeApi {
     this.connections.close();
   }
 
+  private tooDeep(kind: string, what: { method: string; path: string }): KubeApiError {
+    return new KubeApiError(
+      0,
+      'BadResponse',
+      `the ${kind} from ${this.server} nests JSON deeper than ${MAX_JSON_DEPTH} levels; it is not read`,
+      what,
+    );
+  }
+
   private outgoing(req: Pick<KubeRequest, 'method' | 'path' | 'body' | 'contentType' | 'accept'>): Outgoing {
     const payload =
       req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
@@ -254,8 +278,10 @@ export class KubeTransport implements KubeApi {
   }
 }
 
-function parseBody(text: string): unknown {
+/** An answer's body: JSON, or the text when it is not JSON. Throws for JSON nested too deep to parse safely. */
+function parseBody(text: string, tooDeep: () => Error): unknown {
   if (!text) return undefined;
+  if (nestsDeeperThan(text)) throw tooDeep();
   try {
     return JSON.parse(text) as unknown;
   } catch {

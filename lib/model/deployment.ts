@@ -25,6 +25,13 @@ export interface DeploymentInput {
   readonly jobConfig?: string;
   /** Environment for ${VAR} fallbacks in the deployment file (the submitting host's). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The deployment file is trusted (the CLI's --trust-deployment-file): host environment
+   * variables may go into plain-text places (labels, annotations, ConfigMap data, env literals),
+   * with a warning. Otherwise that is an error: a deployment file from a pull request must not
+   * carry the CI's environment into objects anyone with `view` reads.
+   */
+  readonly trusted?: boolean;
   /** Reads files included by the deployment file. */
   readonly readInclude?: (name: string, from: string | undefined) => { text: string; filename: string } | undefined;
 }
@@ -211,7 +218,7 @@ export function readDeploymentOptions(input: DeploymentInput): DeploymentOptions
   if (input.jobConfig !== undefined) props.jobConfig = input.jobConfig;
 
   const warnings: string[] = [];
-  checkOrigins(origins, issues, warnings);
+  checkOrigins(origins, issues, warnings, input.trusted === true);
   return { props, sources, issues: issues.issues, rejected, warnings };
 }
 
@@ -236,10 +243,11 @@ const SECRET_DATA_PATH = /^kubernetes\.secret\.[^.]+\.data(?:$|\.)/;
 
 /**
  * Secret data must not come from the command line (visible in `ps` and shell history); host
- * environment variables substituted into plain-text places are allowed but named in a warning,
- * since a `${DB_PASSWORD}` there would be readable by anyone who can read the objects.
+ * environment variables substituted into plain-text places, where a `${DB_PASSWORD}` would be
+ * readable by anyone who can read the objects, are refused — unless the deployment file is
+ * trusted, and then named in a warning.
  */
-function checkOrigins(origins: OriginMap, issues: IssueCollector, warnings: string[]): void {
+function checkOrigins(origins: OriginMap, issues: IssueCollector, warnings: string[], trusted: boolean): void {
   const envTargets = new Map<string, Set<string>>();
   for (const [path, from] of origins) {
     if (SECRET_DATA_PATH.test(path)) {
@@ -263,6 +271,15 @@ function checkOrigins(origins: OriginMap, issues: IssueCollector, warnings: stri
     }
   }
   for (const [name, paths] of envTargets) {
+    if (!trusted) {
+      for (const key of paths)
+        issues.add({
+          key,
+          source: 'deployment file',
+          rule: `the host environment variable ${name} is substituted here; a host environment variable may not go into labels, annotations, ConfigMap data or env literals, which anyone who can read the objects reads: for a secret use kubernetes.secret.<entry> or an env value { secret = …, key = … }; if the deployment file is yours, trust it with --trust-deployment-file`,
+        });
+      continue;
+    }
     warnings.push(
       `the host environment variable ${name} is substituted into ${[...paths].join(', ')}, which ${paths.size === 1 ? 'is' : 'are'} stored in plain text in the generated objects; for a secret use kubernetes.secret.<entry> or an env value { secret = …, key = … }`,
     );

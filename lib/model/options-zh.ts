@@ -109,7 +109,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   runAsUser:
     'master 与 worker Pod 中所有容器运行所用的非 root 用户 ID（Pod 的 `securityContext.runAsUser`）。该用户必须能读取 SEATUNNEL_HOME 并写入其 logs 目录，且镜像的 /etc/passwd 中必须有该用户：Zeta 的 checkpoint 存储通过 Hadoop 登录，没有用户名时会失败（`invalid null input: name`）。',
   admissionFence:
-    '在 worker PodTemplate 上写明 master 的 ServiceAccount（注解 `seatunnel.apache.org/fenced-creator`），这样在平台团队安装了准入围栏（ValidatingAdmissionPolicy `seatunnel-app-worker-fence`，Kubernetes 1.30+，见 docs/security.md）的集群上，该 ServiceAccount 只能创建与模板一致的 Pod。平台未安装该策略时不起作用。',
+    '在 worker PodTemplate 上写明 master 的 ServiceAccount（注解 `seatunnel.apache.org/fenced-creator`），并在 runtime 的 Role 中标记它（`fence.seatunnel.apache.org` 组的规则，没有任何 API 提供该组），这样在平台团队安装了准入围栏（ValidatingAdmissionPolicy `seatunnel-app-worker-fence` 等，Kubernetes 1.30+，见 docs/security.md）的集群上，该 ServiceAccount 只能创建与模板一致的 Pod——即使模板不在了，也只能创建它自己应用的 worker。平台未安装这些策略时不起作用。',
   runtimeMode:
     '`init-container` 把 Node.js 和 runtime 从 `kubernetes.runtime.image` 复制到共享卷中，因此可以原样使用官方 SeaTunnel 镜像；`embedded` 要求它们已位于 `kubernetes.image` 内的 /opt/seatunnel-app。',
   runtimeImage: '包含 Node.js 和 runtime bundle 的镜像（由 runtime/Dockerfile 构建）。',

@@ -704,7 +704,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asBoolean,
     description:
-      "Name the master's ServiceAccount on the worker PodTemplate (annotation `seatunnel.apache.org/fenced-creator`), so that where a platform team installed the admission fence (ValidatingAdmissionPolicy `seatunnel-app-worker-fence`, Kubernetes 1.30+, see docs/security.md) that ServiceAccount can create only Pods that match the template. Without the platform's policy it has no effect.",
+      "Name the master's ServiceAccount on the worker PodTemplate (annotation `seatunnel.apache.org/fenced-creator`) and mark it in the runtime's Role (rules of `fence.seatunnel.apache.org`, which no API serves), so that where a platform team installed the admission fence (ValidatingAdmissionPolicies `seatunnel-app-worker-fence`…, Kubernetes 1.30+, see docs/security.md) that ServiceAccount can create only Pods that match the template — and, should the template be gone, only workers of its own application. Without the platform's policies it has no effect.",
   },
   runtimeMode: {
     key: 'kubernetes.runtime.mode',

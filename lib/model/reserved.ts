@@ -66,6 +66,11 @@ export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set([
   // The dynamic loader injects libraries into every process of the container, the runtime included.
   'LD_PRELOAD',
   'LD_AUDIT',
+  // The runtime's home: its client reads $HOME/.kube/config before the in-cluster credentials.
+  'HOME',
+  // Read by every JVM of the container: flags (system properties, agents) beside the generated ones.
+  'JAVA_TOOL_OPTIONS',
+  '_JAVA_OPTIONS',
 ]);
 
 /** Prefixes of reserved environment variable names, and why each is reserved. */
@@ -78,6 +83,10 @@ export const RESERVED_ENV_PREFIXES: ReadonlyArray<readonly [prefix: string, why:
     'read by Node.js, which runs the runtime (NODE_OPTIONS, NODE_TLS_REJECT_UNAUTHORIZED, NODE_EXTRA_CA_CERTS, …)',
   ],
   ['KUBERNETES_SERVICE_', "the API server's address, set by the kubelet and read by the runtime's in-cluster client"],
+  [
+    'HZ_',
+    "Hazelcast's configuration overrides (HZ_NETWORK_JOIN_MULTICAST_ENABLED, …), which would reopen the member discovery and REST endpoint application mode fixes",
+  ],
 ];
 
 /** Why `name` is reserved, or undefined when a user may set it. */

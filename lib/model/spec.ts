@@ -178,6 +178,8 @@ export const PATHS = {
   workDir: '/var/run/seatunnel-app',
   /** Where the init container puts Node.js and the runtime bundle. */
   runtimeDir: '/opt/seatunnel-app',
+  /** The inline job config: the key `job.conf` of the owned Secret `<appId>.job-config`, on the runtime's container only. */
+  jobConfig: '/etc/seatunnel-app/job',
 } as const;
 
 /** Where `kubernetes.config-map` is mounted: SeaTunnel's own config directory, `<seatunnel-home>/config`. */

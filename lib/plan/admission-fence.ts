@@ -1,9 +1,9 @@
-// The platform's half of the admission fence: two ValidatingAdmissionPolicies and their
-// bindings, all cluster-scoped, installed once by a platform team (Kubernetes 1.30+, where
+// The platform's half of the admission fence: ValidatingAdmissionPolicies and their bindings, all
+// cluster-scoped, installed once by a platform team (Kubernetes 1.30+, where
 // admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy is GA).
 //
 // Why this shape (docs/security.md, "Admission fencing"):
-//   * The parameter of each evaluation is an application's worker PodTemplate — the spec the
+//   * The parameter of each Pod evaluation is an application's worker PodTemplate — the spec the
 //     runtime stamps workers from (docs/runtime.md, "Stamping a worker") — so the fence needs no copy of it.
 //   * The binding selects those templates by label in the namespace of the request
 //     (`paramRef.selector`, no `paramRef.namespace`): one binding serves every namespace and
@@ -14,10 +14,17 @@
 //     user; all checks must pass, so a template nobody fences, or a foreign one, never widens
 //     what a user may do. (Two running applications that share one ServiceAccount fence each
 //     other out: give each application its own.)
-//   * No template in the namespace = nothing to enforce (`parameterNotFoundAction: Allow`):
-//     Deny would block every Pod of every namespace without an application.
-//   * The fenced user may not change a fenced template's Pod spec, labels or annotations
-//     (its Role may patch the template's owner references, to adopt it after `kubectl apply`).
+//   * No template in the namespace = nothing to check against (`parameterNotFoundAction: Allow`):
+//     the API server looks the parameters up before it evaluates matchConditions, so Deny would
+//     refuse every Pod of every namespace without an application, whoever creates it. A missing
+//     template must not open the fence either, so a second policy needs no parameter: the
+//     runtime's own Role marks its ServiceAccount as fenced (RBAC rules of FENCE_MARK_GROUP,
+//     which the runtime cannot change), and a marked account is held to the floor of
+//     fence-cel.ts whether or not a template names it.
+//   * The fenced user may not change or delete a fenced template (ownerReferences included: an
+//     owner that does not exist would have the garbage collector delete it); its Role may only read it.
+//   * A Job's own runtime may change nothing of its Job but the runtime's status annotations
+//     (`seatunnel-app-job-fence`, no parameter: the Job's Pod template names its ServiceAccount).
 
 import type {
   NamedRuleWithOperations,
@@ -25,13 +32,20 @@ import type {
   ValidatingAdmissionPolicyBinding,
 } from 'kubernetes-types/admissionregistration/v1';
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
+import { ANNOTATIONS, RUNTIME_ANNOTATION_KEYS } from '../contract/vocabulary';
 import { LABELS, MANAGED_BY } from '../model/reserved';
-import { STAMPED_ENV } from './stamp';
+import { FENCE_MARKS, FLOOR_CHECKS, marked, TEMPLATE_CHECKS, type PodCheck } from './fence-cel';
 
-/** The policy on Pod creations. */
+export { FENCE_MARK_GROUP, FENCE_MARKS } from './fence-cel';
+
+/** The policy on Pod creations, against the worker template that names the creator. */
 export const ADMISSION_FENCE_POLICY = 'seatunnel-app-worker-fence';
-/** The policy on updates of the worker templates (the fence's parameters). */
+/** The policy on updates and deletions of the worker templates (the fence's parameters). */
 export const ADMISSION_FENCE_TEMPLATE_POLICY = 'seatunnel-app-worker-fence-template';
+/** The policy on Pod creations by a ServiceAccount its Role marks as fenced, with or without a template. */
+export const ADMISSION_FENCE_FLOOR_POLICY = 'seatunnel-app-worker-fence-floor';
+/** The policy on a runtime's updates of its own Job. */
+export const ADMISSION_FENCE_JOB_POLICY = 'seatunnel-app-job-fence';
 /** On a worker PodTemplate: the user (`system:serviceaccount:<ns>:<name>`) the fence holds to it. */
 export const FENCED_CREATOR_ANNOTATION = 'seatunnel.apache.org/fenced-creator';
 /** The labels by which the binding finds worker templates (reserved: users cannot set them). */
@@ -55,129 +69,158 @@ export interface AdmissionFenceOptions {
 
 const str = (s: string) => `'${s}'`;
 
-/** A rule on core resources (kubernetes-types 1.30 leaves `resources` out of this type, though the API has it). */
-const coreRule = (operation: string, resource: string): NamedRuleWithOperations =>
-  ({ apiGroups: [''], apiVersions: ['v1'], operations: [operation], resources: [resource] }) as NamedRuleWithOperations;
+/** A rule on one resource (kubernetes-types 1.30 leaves `resources` out of this type, though the API has it). */
+const rule = (group: string, version: string, operations: string[], resource: string): NamedRuleWithOperations =>
+  ({ apiGroups: [group], apiVersions: [version], operations, resources: [resource] }) as NamedRuleWithOperations;
 
-/** One check of fenced Pod creations: a CEL condition, and what the refusal says. */
-const podCheck = (condition: string, message: string) => ({
-  expression: `!variables.fenced || (${condition})`,
-  message: `${message} (admission fence ${ADMISSION_FENCE_POLICY}: Pods created by this ServiceAccount must match its application's worker template)`,
+/** One check that applies when `applies` holds: a CEL condition, and what the refusal says. */
+const validation = (applies: string, policy: string, why: string) => (c: PodCheck) => ({
+  expression: `!${applies} || (${c.condition})`,
+  message: `${c.message} (admission fence ${policy}: ${why})`,
   reason: 'Forbidden' as const,
 });
 
-const POD_CHECKS = [
-  podCheck(
-    'variables.template.metadata.?labels.orValue({}).all(k, object.metadata.?labels.orValue({})[?k] == variables.template.metadata.labels[?k])',
-    "the Pod lacks the application's labels",
-  ),
-  podCheck(
-    "object.spec.?serviceAccountName.orValue('default') == variables.template.spec.?serviceAccountName.orValue('default')",
-    "the Pod runs as another ServiceAccount than the worker template's",
-  ),
-  podCheck(
-    'object.spec.?automountServiceAccountToken.orValue(true) == false',
-    'the Pod mounts an API token (automountServiceAccountToken must be false)',
-  ),
-  podCheck(
-    '!object.spec.?hostNetwork.orValue(false) && !object.spec.?hostPID.orValue(false) && !object.spec.?hostIPC.orValue(false)',
-    'the Pod uses the host network, PID or IPC namespace',
-  ),
-  podCheck('object.spec.?volumes.orValue([]).all(v, !has(v.hostPath))', 'the Pod mounts a hostPath volume'),
-  podCheck(
-    'object.spec.?volumes.orValue([]).all(v, variables.template.spec.?volumes.orValue([]).exists(t, t == v))',
-    'the Pod has a volume that is not in the worker template',
-  ),
-  podCheck(
-    'variables.containers.all(c, !c.?securityContext.?privileged.orValue(false) && c.?securityContext.?capabilities.?add.orValue([]).size() == 0)',
-    'a container is privileged or adds capabilities',
-  ),
-  podCheck(
-    'object.spec.containers.size() == variables.template.spec.containers.size() && object.spec.?initContainers.orValue([]).size() == variables.template.spec.?initContainers.orValue([]).size() && !has(object.spec.ephemeralContainers) && variables.containers.all(c, variables.templateContainers.exists(t, t.name == c.name && t.image == c.image))',
-    "the Pod's containers or images differ from the worker template's",
-  ),
-  podCheck(
-    // Equal except the variables the runtime stamps with the master's address (plain values only).
-    `variables.containers.all(c, variables.templateContainers.exists(t, t.name == c.name && t.?command.orValue([]) == c.?command.orValue([]) && t.?args.orValue([]) == c.?args.orValue([]) && t.?envFrom.orValue([]) == c.?envFrom.orValue([]) && t.?volumeMounts.orValue([]) == c.?volumeMounts.orValue([]) && t.?securityContext == c.?securityContext && t.?env.orValue([]).size() == c.?env.orValue([]).size() && c.?env.orValue([]).all(e, t.?env.orValue([]).exists(te, te == e || (te.name == e.name && te.name in [${STAMPED_ENV.map(str).join(', ')}] && !has(e.valueFrom))))))`,
-    "a container's command, environment, mounts or security context differ from the worker template's",
-  ),
-  podCheck(
-    'object.spec.?securityContext == variables.template.spec.?securityContext && !has(object.spec.nodeName)',
-    "the Pod's security context differs from the worker template's, or it names a node",
-  ),
-];
-
 const META = { labels: { [LABELS.managedBy]: MANAGED_BY } };
+const SERVICE_ACCOUNT = "request.userInfo.username.startsWith('system:serviceaccount:')";
 /** Only ServiceAccounts are ever fenced; every other request skips the parameter lookup. */
-const SERVICE_ACCOUNTS_ONLY = [
-  { name: 'service-account', expression: "request.userInfo.username.startsWith('system:serviceaccount:')" },
-];
+const SERVICE_ACCOUNTS_ONLY = [{ name: 'service-account', expression: SERVICE_ACCOUNT }];
 /** The template names the requesting user as the one it fences. */
 const FENCED = {
   name: 'fenced',
   expression: `params.metadata.?annotations.orValue({})[?${str(FENCED_CREATOR_ANNOTATION)}] == optional.of(request.userInfo.username)`,
 };
+const CONTAINERS = {
+  name: 'containers',
+  expression: 'object.spec.containers + object.spec.?initContainers.orValue([])',
+};
 
-/**
- * The policies (install once). Two, so that each is type-checked against the one kind it
- * admits: Pod creations, and updates of the worker templates themselves.
- */
-export function admissionFencePolicies(): Array<ValidatingAdmissionPolicy & FenceObject> {
-  const policy = (
-    name: string,
-    rule: NamedRuleWithOperations,
-    spec: Partial<NonNullable<ValidatingAdmissionPolicy['spec']>>,
-  ) => ({
+type PolicySpec = NonNullable<ValidatingAdmissionPolicy['spec']>;
+function policy(name: string, spec: PolicySpec): ValidatingAdmissionPolicy & FenceObject {
+  return {
     apiVersion: 'admissionregistration.k8s.io/v1' as const,
     kind: 'ValidatingAdmissionPolicy' as const,
     metadata: { name, ...META },
-    spec: {
-      failurePolicy: 'Fail',
-      paramKind: { apiVersion: 'v1', kind: 'PodTemplate' },
-      matchConstraints: { resourceRules: [rule] },
-      matchConditions: SERVICE_ACCOUNTS_ONLY,
-      ...spec,
-    },
-  });
-  return [
-    policy(ADMISSION_FENCE_POLICY, coreRule('CREATE', 'pods'), {
-      variables: [
-        FENCED,
-        { name: 'template', expression: 'params.template' },
-        { name: 'containers', expression: 'object.spec.containers + object.spec.?initContainers.orValue([])' },
-        {
-          name: 'templateContainers',
-          expression: 'params.template.spec.containers + params.template.spec.?initContainers.orValue([])',
-        },
-      ],
-      validations: POD_CHECKS,
-    }),
-    // The fenced user may patch its template's owner references (adoption after `kubectl apply`), nothing else.
-    policy(ADMISSION_FENCE_TEMPLATE_POLICY, coreRule('UPDATE', 'podtemplates'), {
-      variables: [FENCED],
-      validations: [
-        {
-          expression:
-            '!variables.fenced || (object.template == oldObject.template && object.metadata.?labels == oldObject.metadata.?labels && object.metadata.?annotations == oldObject.metadata.?annotations)',
-          message: `a worker template's Pod spec, labels and annotations cannot be changed by the ServiceAccount it fences (admission fence ${ADMISSION_FENCE_TEMPLATE_POLICY})`,
-          reason: 'Forbidden',
-        },
-      ],
-    }),
-  ];
+    spec: { failurePolicy: 'Fail', ...spec },
+  };
 }
 
-/** The bindings: every worker template in the request's namespace is a parameter. */
+const WITH_TEMPLATE = { paramKind: { apiVersion: 'v1', kind: 'PodTemplate' }, matchConditions: SERVICE_ACCOUNTS_ONLY };
+
+/** Pod creations, against each worker template that names the creator. */
+function podPolicy() {
+  const why = "Pods created by this ServiceAccount must match its application's worker template";
+  return policy(ADMISSION_FENCE_POLICY, {
+    ...WITH_TEMPLATE,
+    matchConstraints: { resourceRules: [rule('', 'v1', ['CREATE'], 'pods')] },
+    variables: [
+      FENCED,
+      { name: 'template', expression: 'params.template' },
+      CONTAINERS,
+      {
+        name: 'templateContainers',
+        expression: 'params.template.spec.containers + params.template.spec.?initContainers.orValue([])',
+      },
+      {
+        name: 'appId',
+        expression: `params.template.metadata.?labels.orValue({})[?${str(LABELS.applicationId)}].orValue('')`,
+      },
+    ],
+    validations: TEMPLATE_CHECKS.map(validation('variables.fenced', ADMISSION_FENCE_POLICY, why)),
+  });
+}
+
+/** The fenced user may neither change nor delete a template that fences it; only read it. */
+function templatePolicy() {
+  const unchanged = [
+    'template',
+    'metadata.?labels',
+    'metadata.?annotations',
+    'metadata.?ownerReferences',
+    'metadata.?finalizers',
+  ]
+    .map((f) => `object.${f} == oldObject.${f}`)
+    .join(' && ');
+  return policy(ADMISSION_FENCE_TEMPLATE_POLICY, {
+    ...WITH_TEMPLATE,
+    matchConstraints: { resourceRules: [rule('', 'v1', ['UPDATE', 'DELETE'], 'podtemplates')] },
+    variables: [FENCED],
+    validations: [
+      {
+        expression: `!variables.fenced || (request.operation == 'UPDATE' && ${unchanged})`,
+        message: `a worker template cannot be changed or deleted by the ServiceAccount it fences (admission fence ${ADMISSION_FENCE_TEMPLATE_POLICY})`,
+        reason: 'Forbidden',
+      },
+    ],
+  });
+}
+
+/** No parameter: a ServiceAccount its Role marks as fenced, whether or not a template names it. */
+function floorPolicy() {
+  const why = "this ServiceAccount's Role marks it as fenced, with or without its worker template";
+  return policy(ADMISSION_FENCE_FLOOR_POLICY, {
+    matchConstraints: { resourceRules: [rule('', 'v1', ['CREATE'], 'pods')] },
+    // Dry runs create nothing (preflight's, by a submitter whose Role holds the marks to grant them).
+    matchConditions: [
+      { name: 'service-account', expression: SERVICE_ACCOUNT },
+      { name: 'not-a-dry-run', expression: '!request.?dryRun.orValue(false)' },
+      { name: 'marked-as-fenced', expression: marked(FENCE_MARKS.subject) },
+    ],
+    variables: [CONTAINERS],
+    validations: FLOOR_CHECKS.map(validation('true', ADMISSION_FENCE_FLOOR_POLICY, why)),
+  });
+}
+
+/**
+ * A Job's runtime (the ServiceAccount its Pods run as) may write its status annotations and
+ * nothing else of its Job: no spec (TTL, deadline), labels, finalizers, owners or other annotations.
+ */
+function jobPolicy() {
+  const own = `oldObject.metadata.?labels.orValue({})[?${str(LABELS.managedBy)}] == optional.of(${str(MANAGED_BY)}) && request.userInfo.username == 'system:serviceaccount:' + request.namespace + ':' + oldObject.spec.template.spec.?serviceAccountName.orValue('default')`;
+  const keys = `[${RUNTIME_ANNOTATION_KEYS.map((k) => str(ANNOTATIONS[k])).join(', ')}]`;
+  const sameExcept = (a: string, b: string) =>
+    `${a}.metadata.?annotations.orValue({}).all(k, k in ${keys} || ${b}.metadata.?annotations.orValue({})[?k] == optional.of(${a}.metadata.annotations[k]))`;
+  const unchanged = ['spec', 'metadata.?labels', 'metadata.?finalizers', 'metadata.?ownerReferences']
+    .map((f) => `object.${f} == oldObject.${f}`)
+    .join(' && ');
+  return policy(ADMISSION_FENCE_JOB_POLICY, {
+    matchConstraints: { resourceRules: [rule('batch', 'v1', ['UPDATE'], 'jobs')] },
+    matchConditions: SERVICE_ACCOUNTS_ONLY,
+    variables: [{ name: 'ownRuntime', expression: own }],
+    validations: [
+      {
+        expression: `!variables.ownRuntime || (${unchanged} && ${sameExcept('object', 'oldObject')} && ${sameExcept('oldObject', 'object')})`,
+        message: `a runtime may change only its status annotations on its own Job (admission fence ${ADMISSION_FENCE_JOB_POLICY})`,
+        reason: 'Forbidden',
+      },
+    ],
+  });
+}
+
+/** The policies (install once), each type-checked against the one kind it admits. */
+export function admissionFencePolicies(): Array<ValidatingAdmissionPolicy & FenceObject> {
+  return [podPolicy(), templatePolicy(), floorPolicy(), jobPolicy()];
+}
+
+const WITH_PARAMETERS = new Set([ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY]);
+
+/** The bindings: every worker template in the request's namespace is a parameter of the template policies. */
 export function admissionFenceBindings(
   opts: AdmissionFenceOptions = {},
 ): Array<ValidatingAdmissionPolicyBinding & FenceObject> {
-  return [ADMISSION_FENCE_POLICY, ADMISSION_FENCE_TEMPLATE_POLICY].map((policyName) => ({
+  return admissionFencePolicies().map(({ metadata: { name: policyName } }) => ({
     apiVersion: 'admissionregistration.k8s.io/v1' as const,
     kind: 'ValidatingAdmissionPolicyBinding' as const,
     metadata: { name: `${opts.bindingPrefix ?? ''}${policyName}`, ...META },
     spec: {
       policyName,
-      paramRef: { selector: { matchLabels: { ...WORKER_TEMPLATE_SELECTOR } }, parameterNotFoundAction: 'Allow' },
+      ...(WITH_PARAMETERS.has(policyName)
+        ? {
+            paramRef: {
+              selector: { matchLabels: { ...WORKER_TEMPLATE_SELECTOR } },
+              parameterNotFoundAction: 'Allow',
+            },
+          }
+        : {}),
       validationActions: ['Deny'],
       ...(opts.namespaceSelector ? { matchResources: { namespaceSelector: opts.namespaceSelector } } : {}),
     },

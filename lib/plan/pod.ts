@@ -78,6 +78,11 @@ export function kubeletLiteral(s: string): string {
   return s.replaceAll('$', () => '$$');
 }
 
+/** A command line the kubelet runs, every argument a kubelet literal (JVM flags, paths under seatunnel-home). */
+export function kubeletCommand(argv: readonly string[]): string[] {
+  return argv.map(kubeletLiteral);
+}
+
 /** The labels every object of the application carries; `role` is SeaTunnel's role label. */
 export function applicationLabels(spec: ApplicationSpec, role: RoleLabel, component: string): Record<string, string> {
   return {
@@ -111,6 +116,8 @@ export const names = {
   job: (spec: ApplicationSpec) => spec.appId,
   service: (spec: ApplicationSpec) => spec.appId,
   engineConfig: (spec: ApplicationSpec) => `${spec.appId}-engine`,
+  /** The inline job config's Secret: a dot, which no `<appId>-<entry>` Secret of the user's has. */
+  jobConfig: (spec: ApplicationSpec) => `${spec.appId}.job-config`,
   workerTemplate: (spec: ApplicationSpec) => `${spec.appId}-worker`,
   role: (spec: ApplicationSpec) => `${spec.appId}-runtime`,
   masterPolicy: (spec: ApplicationSpec) => `${spec.appId}-master`,

@@ -10,23 +10,24 @@ import {
 } from '../contract';
 import { zetaCommand, zetaEnvironment } from '../engine/command';
 import { haMasterAddresses } from '../engine/files';
-import { ENV } from '../model/reserved';
 import { PATHS, type ApplicationSpec } from '../model/spec';
 import { names } from './pod';
+import { jobConfigPath } from './steps/job-config';
 
 /**
- * The data objects the runtime adopts on the `kubectl apply` path, and the worker template it
- * reads. Never the Role, RoleBinding, NetworkPolicies, ServiceAccount or Service: adopting means
- * patching, and the runtime must not be able to change its own fences (docs/runtime.md).
+ * The data objects the runtime adopts on the `kubectl apply` path. Never the Role, RoleBinding,
+ * NetworkPolicies, ServiceAccount or Service, nor the worker template or (with HA) the masters'
+ * StatefulSet: adopting means patching, and the runtime must not be able to change its own fences
+ * — the template is the admission fence's parameter (an owner reference to nothing would have the
+ * garbage collector delete it), and a StatefulSet's Pod template makes Pods the fence never sees
+ * (docs/runtime.md, docs/security.md).
  */
 export function dependentRefs(spec: ApplicationSpec): DependentRef[] {
   return [
     { apiVersion: 'v1', kind: 'ConfigMap', name: names.engineConfig(spec) },
-    { apiVersion: 'v1', kind: 'PodTemplate', name: names.workerTemplate(spec) },
     ...spec.configMaps.filter((c) => c.owned).map((c) => ({ apiVersion: 'v1', kind: 'ConfigMap', name: c.name })),
     ...spec.secrets.filter((s) => s.owned).map((s) => ({ apiVersion: 'v1', kind: 'Secret', name: s.name })),
-    // The coordinator holds no connector code, so with HA it may adopt the masters (a patch).
-    ...(spec.ha ? [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: names.masters(spec) }] : []),
+    ...(spec.jobConfig.kind === 'inline' ? [{ apiVersion: 'v1', kind: 'Secret', name: names.jobConfig(spec) }] : []),
   ];
 }
 
@@ -52,10 +53,8 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
       command: zetaCommand(spec, 'master', { configDir: `${PATHS.workDir}/engine`, logDir: `${PATHS.workDir}/logs` }),
       env: zetaEnvironment(),
     },
-    jobConfig:
-      spec.jobConfig.kind === 'inline'
-        ? { kind: 'inline', env: ENV.jobConfig }
-        : { kind: 'file', path: spec.jobConfig.path },
+    // Always a file: inline text travels in the owned Secret <appId>.job-config (steps/job-config.ts).
+    jobConfig: { kind: 'file', path: jobConfigPath({ spec }) },
     dependents: dependentRefs(spec),
     ...(spec.checkpointPvc ? { checkpointDir: PATHS.checkpoints } : {}),
     ...(spec.ha

@@ -16,6 +16,7 @@
 //     deleted: its workers are going away) never sent a plain stop — it ends with its workers and
 //     the engine (FAILED, or the member shut down), which keeps the checkpoints.
 
+import { engineText } from './report/redact';
 import type { EngineExit } from './engine/port';
 import { describeExit } from './engine/process';
 import { outcome, stateOf, ZETA_TERMINAL, zetaReason, type Outcome, type Reason } from './outcome';
@@ -138,8 +139,12 @@ export function decide(f: Facts, h: Happening): Decision {
       if (reason === 'JobCanceled') return end(reason, `Zeta job ${h.jobId} was canceled in the engine`);
       // A worker loss makes Zeta fail the job too: report the root cause, not the symptom.
       const w = h.workerFailure;
-      if (w) return end(w.reason, `${w.message}; Zeta: ${firstLine(h.errorMsg)}`, { worker: w.worker });
-      return end('JobFailed', `Zeta job ${h.jobId} ended ${h.status}${h.errorMsg ? `: ${firstLine(h.errorMsg)}` : ''}`);
+      // Zeta's text goes on the Job: its first line, without credentials, bounded (report/redact.ts).
+      if (w) return end(w.reason, `${w.message}; Zeta: ${engineText(h.errorMsg)}`, { worker: w.worker });
+      return end(
+        'JobFailed',
+        `Zeta job ${h.jobId} ended ${h.status}${h.errorMsg ? `: ${engineText(h.errorMsg)}` : ''}`,
+      );
     }
     case 'JobStatusUnreadable':
       if (!h.engineError) return end('InternalError', `unexpected error while reading the job status: ${h.error}`);

@@ -233,7 +233,8 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
     text = v;
     filename = `$${app.jobConfig.env}`;
   } else {
-    filename = app.jobConfig.path;
+    // The Pod's variable names the same file; a stand-in for the kubelet (tools/local-stack) maps it.
+    filename = env[ENV.jobConfigFile] || app.jobConfig.path;
     try {
       text = io.readFile(filename);
     } catch (e) {

@@ -218,6 +218,29 @@ test(
 );
 
 test(
+  "an application whose Job's application-id label was changed (a runtime can, without the admission fence) is still cancelled",
+  withComponentLogs(async () => {
+    const files = deploymentFiles(ns.name, '', { name: 'relabelled' });
+    const submitted = await run(['submit', ...files.args]);
+    expect(submitted.code).toBe(0);
+    const appId = submitted.value('Application ID')!;
+    await adminHttp().call(
+      'PATCH',
+      `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+      { metadata: { labels: { [LABELS.applicationId]: 'someone-else' } } },
+      { contentType: 'application/merge-patch+json' },
+    );
+    const r = await run(['cancel', '--id', appId, '-a', files.deploy]);
+    expect([r.code, r.err]).toEqual([0, []]);
+    await waitAllGone(ns.name, appId);
+    // The Job no longer carries the label waitAllGone looks for; its foreground deletion may still run.
+    await waitFor(async () => (await getObj(ns.name, 'Job', appId)) === undefined, {
+      description: `Job ${ns.name}/${appId} to be gone`,
+    });
+  }),
+);
+
+test(
   'a Job of that name that is not an application is refused, untouched (a mistyped --id deletes nothing)',
   withComponentLogs(async () => {
     const name = `plain-job-${randomSuffix(6)}`;

@@ -14,6 +14,7 @@ import { adminHttp, serviceAccountIdentity, useTestNamespace, waitFor, withCompo
 import { spec } from '../support/fixtures';
 import {
   createObj,
+  serviceAccountWithRole,
   deploymentFiles,
   FaultProxy,
   getObj,
@@ -242,8 +243,8 @@ describe('step 3: creating the dependents (in parallel)', () => {
           { method: 'POST', path: collection(resource), action: 'status-after', status: 500 },
         ]);
         expect(err.step).toBe('create-dependents');
-        // The Job and all 9 dependents were created upstream, the failing one included.
-        expect(proxy.created()).toHaveLength(11);
+        // The Job and all 10 dependents were created upstream, the failing one included.
+        expect(proxy.created()).toHaveLength(12);
         await expectRolledBack(appId, err);
       })(),
   );
@@ -303,7 +304,7 @@ describe('step 4: starting (unsuspending) the Job', () => {
       const appId = newId();
       const err = await attempt(appId, [{ method: 'PATCH', path: named('jobs', '[^/]+'), action, status: 500 }]);
       expect(err.step).toBe('start');
-      expect(proxy.created()).toHaveLength(11);
+      expect(proxy.created()).toHaveLength(12);
       if (action !== 'status-before')
         expect(err.message).toMatch(/the Job may have started; it is deleted with its Pods/);
       await expectRolledBack(appId, err);
@@ -353,20 +354,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
       verbs: string[];
     },
   ): Promise<string> {
-    await createObj(ns.name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
-    await createObj(ns.name, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name },
-      rules: submitterRules().map(drop),
-    });
-    await createObj(ns.name, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-      subjects: [{ kind: 'ServiceAccount', name, namespace: ns.name }],
-    });
+    await serviceAccountWithRole(ns.name, name, submitterRules().map(drop));
     const id = await serviceAccountIdentity(ns.name, name);
     // The RBAC authorizer reads from an informer: wait until the binding is effective.
     const k = new Kube(await connect({ kubeconfig: id.kubeconfigPath }));
@@ -406,7 +394,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
         expect.stringMatching(/create NetworkPolicy .*-master: HTTP 403 Forbidden/),
         expect.stringMatching(/create NetworkPolicy .*-worker: HTTP 403 Forbidden/),
       ]);
-      expect(data.rolledBack).toHaveLength(1 + 6); // Job, ServiceAccount, Role, RoleBinding, ConfigMap, Service, PodTemplate
+      expect(data.rolledBack).toHaveLength(1 + 7); // Job, ServiceAccount, Role, RoleBinding, ConfigMap, job config Secret, Service, PodTemplate
       expect(data.rollbackErrors).toEqual([]);
       expect(r.err.join('\n')).toMatch(/submit failed: create NetworkPolicy/);
       await waitAllGone(ns.name, data.applicationId);
@@ -432,7 +420,7 @@ describe('RBAC denials with a real ServiceAccount token', () => {
       expect(r.code).toBe(1);
       const text = r.err.join('\n');
       expect(text).toMatch(/submit failed: start \(unsuspend\) Job .*: HTTP 403 Forbidden/);
-      expect(text).toMatch(/rolled back: deleted 7 object\(s\) this submission created: Job /); // Job, ServiceAccount, 2 NetworkPolicies, ConfigMap, Service, PodTemplate
+      expect(text).toMatch(/rolled back: deleted 8 object\(s\) this submission created: Job /); // Job, ServiceAccount, 2 NetworkPolicies, ConfigMap, job config Secret, Service, PodTemplate
       const appId = /Job [^/]+\/(cli-test-[0-9a-f]{12})/.exec(text)![1];
       await waitAllGone(ns.name, appId);
     }),

@@ -57,13 +57,12 @@ test(
     expect(exec.via).toBe('client-node');
     expect((await new Kube(exec).list('v1', 'Pod', ns.name)).items).toEqual([]);
     exec.close();
-    const viaCli = await run([
-      'status',
-      '--id',
-      'exec-plugin-0123456789ab',
-      '-a',
-      deploymentFiles(ns.name, '', { kubeconfig: execKubeconfig }).deploy,
-    ]);
+    // Named by a deployment file, a plugin runs only when the command line trusts the file (issue 27, item 3).
+    const deploy = deploymentFiles(ns.name, '', { kubeconfig: execKubeconfig }).deploy;
+    const untrusted = await run(['status', '--id', 'exec-plugin-0123456789ab', '-a', deploy]);
+    expect(untrusted.code).toBe(64);
+    expect(untrusted.err.join('\n')).toMatch(/it runs an exec credential plugin/);
+    const viaCli = await run(['status', '--id', 'exec-plugin-0123456789ab', '-a', deploy, '--trust-deployment-file']);
     expect(viaCli.code).toBe(0);
     expect(viaCli.value('Status')).toBe('UNKNOWN');
 

@@ -244,7 +244,7 @@ test(
       ]);
 
       // Pages: with 3 objects a page, 8 Jobs take 3 requests (limit/continue), and the result is the same.
-      const kube = await connectKube(proxy.kubeconfig(), undefined);
+      const kube = await connectKube({ kubeconfig: proxy.kubeconfig() });
       try {
         proxy.inject();
         const paged = await readList(kube, { namespace: countNs, pageSize: 3 });

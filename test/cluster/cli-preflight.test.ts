@@ -131,7 +131,8 @@ describe('limit ranges', () => {
 });
 
 describe('no problems', () => {
-  const ns = useTestNamespace('cli-preflight-ok');
+  // A namespace that enforces a Pod Security level of its own (else preflight warns, see pod-security.test.ts).
+  const ns = useTestNamespace('cli-preflight-ok', { 'pod-security.kubernetes.io/enforce': 'baseline' });
 
   test(
     'a roomy namespace: exit 0, every check listed, nothing created',
@@ -162,9 +163,10 @@ kubernetes.env.DB_PASSWORD { secret = db, key = password }`,
         expect(r.err).toEqual([]);
         expect(r.code).toBe(0);
         expect(r.out).toContain('Preflight passed: nothing found that would stop this application');
-        // 9 objects: the generated ServiceAccount among them (not created yet, the Pods still pass); 1 reference: the Secret.
+        // 10 objects: the generated ServiceAccount among them (not created yet, the Pods still pass) and the job
+        // config Secret; 1 reference: the Secret.
         expect(r.value('Checked')).toMatch(
-          /^server-side dry run of 9 objects and 4 Pods; 1 ResourceQuota\(s\); 0 LimitRange\(s\); \d+ permissions; 1 referenced object\(s\)$/,
+          /^server-side dry run of 10 objects and 4 Pods; 1 ResourceQuota\(s\); 0 LimitRange\(s\); \d+ permissions; 1 referenced object\(s\)$/,
         );
         expect((await labelled(ns.name, r.value('Application ID')!)).size).toBe(0);
       }

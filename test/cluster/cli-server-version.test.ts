@@ -9,7 +9,8 @@ import { kubernetesRelease, repoRoot } from '../../tools/local-stack/binaries';
 import { adminHttp, clusterInfo, useTestNamespace, withComponentLogs } from '../support/cluster';
 import { createObj, deploymentFiles, labelled, run, waitAllGone } from './cli-support';
 
-const ns = useTestNamespace('cli-version');
+// A namespace that enforces a Pod Security level of its own (else preflight warns, see pod-security.test.ts).
+const ns = useTestNamespace('cli-version', { 'pod-security.kubernetes.io/enforce': 'baseline' });
 
 /** The version this tier builds and runs (tools/testbin/versions.env). */
 function expectedVersion(): string {

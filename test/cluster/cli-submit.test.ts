@@ -66,7 +66,8 @@ kubernetes {
       'PodTemplate',
       'Role',
       'RoleBinding',
-      'Secret',
+      'Secret', // kubernetes.secret.extra
+      'Secret', // the job config (an owned Secret: it may hold credentials)
       'Service',
       'ServiceAccount',
     ]);

@@ -8,6 +8,7 @@ import * as https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { PolicyRule } from 'kubernetes-types/rbac/v1';
 import { main } from '../../lib/cli/main';
 import type { JsonDocument, Output } from '../../lib/cli/output';
 import { parseServerVersion } from '../../lib/kube/server-version';
@@ -202,6 +203,19 @@ export async function createObj<T extends { apiVersion: string; kind: string; me
   return adminHttp().call<Obj>('POST', collection(obj.apiVersion, k.resource, ns), obj);
 }
 
+/** A ServiceAccount `name` bound to a Role `name` with `rules` (RBAC takes effect a moment later). */
+export async function serviceAccountWithRole(ns: string, name: string, rules: readonly PolicyRule[]): Promise<void> {
+  await createObj(ns, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
+  await createObj(ns, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules });
+  await createObj(ns, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+    subjects: [{ kind: 'ServiceAccount', name, namespace: ns }],
+  });
+}
+
 /** Waits until no object with the application's label is left (other than `except` uids). */
 export async function waitAllGone(
   ns: string,
@@ -308,7 +322,7 @@ export class FaultProxy {
         'kind: Config',
         'clusters:',
         `- name: proxy`,
-        `  cluster: { server: "${this.url}", insecure-skip-tls-verify: true }`,
+        `  cluster: { server: "${this.url}" }`,
         'users:',
         `- name: u`,
         `  user: { token: "${token}" }`,

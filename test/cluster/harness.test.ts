@@ -1,4 +1,7 @@
 // The control plane itself: what every other cluster test takes for granted.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import {
   KWOK_LIFECYCLE_ANNOTATION,
   adminClients,
@@ -167,3 +170,33 @@ test(
     expect(running.status?.containerStatuses?.[0]?.state?.running).toBeDefined();
   }),
 );
+
+// The local stack's etcd (issue 27, item 15): it holds every Secret, so plain HTTP on 127.0.0.1
+// would hand them to any local user. Only the API server's client certificate, of etcd's own CA,
+// gets an answer.
+test('etcd answers only a client certificate of its own CA: not plain HTTP, no certificate, nor the admin’s', async () => {
+  const info = clusterInfo();
+  const url = new URL(info.etcdUrl);
+  expect(url.protocol).toBe('https:');
+  const get = (protocol: 'http' | 'https', opts: https.RequestOptions = {}) =>
+    new Promise<string>((resolve) => {
+      const mod = protocol === 'https' ? https : http;
+      const req = mod.get(
+        `${protocol}://${url.host}/v3/kv/range`,
+        { rejectUnauthorized: false, timeout: 5000, ...opts },
+        (res) => {
+          res.resume();
+          resolve(`HTTP ${res.statusCode}`);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(`error ${e.code ?? e.message}`));
+    });
+  // Plain HTTP: etcd speaks TLS there; no answer comes back as HTTP.
+  expect(await get('http')).toMatch(/^error|HTTP 400/);
+  // TLS without a client certificate, and with the admin's (the Kubernetes CA, not etcd's): refused in the handshake.
+  expect(await get('https')).toMatch(/^error/);
+  expect(
+    await get('https', { cert: fs.readFileSync(info.adminCertFile), key: fs.readFileSync(info.adminKeyFile) }),
+  ).toMatch(/^error/);
+});

@@ -5,6 +5,7 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import { stampMasterPod, stampWorker } from '../../lib/plan/stamp';
 import type { PodSecurityLevel } from '../../lib/model/props';
+import { applicationNamespace } from '../../lib/plan/namespace';
 import { plan as buildTestPlan } from '../support/fixtures';
 import { adminHttp, createTestNamespace, deleteNamespace, withComponentLogs } from '../support/cluster';
 import { deploymentFiles, run } from './cli-support';
@@ -148,6 +149,57 @@ describe('(b) preflight reports the enforced level and whether the Pods pass it'
       );
       expect(text.code).toBe(0);
       expect(data.podSecurity).toMatchObject({ enforce: 'restricted', builtFor: 'restricted', podsPass: true });
+    }),
+  );
+});
+
+// The quick start's namespace (issue 27, item 6): made with applicationNamespace(), it enforces
+// baseline, so the escape a submitter could otherwise run — privileged, the node's root filesystem
+// — is refused by the real Pod Security admission, while the application's Pods pass; and
+// preflight warns about a namespace that enforces nothing.
+describe('the namespace for applications', () => {
+  const escape = (namespace: string): Pod => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'escape', namespace },
+    spec: {
+      containers: [{ name: 'c', image: 'busybox:1.36', securityContext: { privileged: true } }],
+      volumes: [{ name: 'root', hostPath: { path: '/' } }],
+    },
+  });
+
+  test(
+    'applicationNamespace() enforces baseline: a privileged hostPath Pod is refused, the application’s Pods pass',
+    withComponentLogs(async () => {
+      const made = applicationNamespace('unused');
+      const ns = await createTestNamespace('psa-app', made.metadata.labels);
+      try {
+        const r = await dryRun(escape(ns));
+        expect(r.status).toBe(403);
+        expect(r.message).toMatch(/violates PodSecurity "baseline:latest"/);
+        for (const pod of pods(ns, 'baseline')) expect((await dryRun(pod)).status).toBe(201);
+      } finally {
+        await deleteNamespace(ns);
+      }
+    }),
+  );
+
+  test(
+    'preflight warns about a namespace that enforces no level; a plain namespace admits the escape',
+    withComponentLogs(async () => {
+      const ns = await createTestNamespace('psa-none');
+      try {
+        expect((await dryRun(escape(ns))).status).toBe(201);
+        const files = deploymentFiles(ns);
+        const r = await run(['preflight', ...files.args]);
+        expect(r.err.join('\n')).toMatch(
+          new RegExp(`warning: namespace ${ns} enforces no Pod Security level of its own .*enforce=baseline`),
+        );
+        const labelled = await run(['preflight', ...deploymentFiles(namespaces.baseline).args]);
+        expect(labelled.err.join('\n')).not.toMatch(/enforces no Pod Security level/);
+      } finally {
+        await deleteNamespace(ns);
+      }
     }),
   );
 });

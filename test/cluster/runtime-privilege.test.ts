@@ -44,7 +44,8 @@ async function deploy(name: string, extra: Record<string, unknown> = {}): Promis
       namespace: ns.name,
       image: 'seatunnel-app-test:fake',
       workerCount: 2,
-      jobConfig: 'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Console {} }\n',
+      jobConfig:
+        'env { job.mode = "BATCH" }\nsource { FakeSource {} }\nsink { Jdbc { password = "literal-in-the-job" } }\n',
       secrets: { db: { data: { password: 'not-for-the-other' } } },
       ...extra,
     }),
@@ -87,6 +88,17 @@ test(
     // What the runtime needs, on its own objects.
     expect(await statusOf(asA, 'PATCH', jobA, annotate, MERGE)).toBe(200);
     expect(await statusOf(asA, 'GET', own('PodTemplate', a.workerTemplate))).toBe(200);
+    // The worker template is the admission fence's parameter: read only. An owner reference to a
+    // Job that does not exist would have the garbage collector delete it (issue 27, item 1).
+    const forgedOwner = {
+      metadata: {
+        ownerReferences: [
+          { apiVersion: 'batch/v1', kind: 'Job', name: 'gone', uid: '00000000-0000-4000-8000-00000000dead' },
+        ],
+      },
+    };
+    expect(await statusOf(asA, 'PATCH', own('PodTemplate', a.workerTemplate), forgedOwner, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'DELETE', own('PodTemplate', a.workerTemplate))).toBe(403);
     expect(await statusOf(asA, 'GET', at('Secret', `${a.spec.appId}-db`))).toBe(200);
     expect(await statusOf(asA, 'DELETE', at('Pod', `${a.spec.appId}-worker-1`))).toBe(404); // allowed; there is none
 
@@ -122,7 +134,14 @@ test(
       await statusOf(asA, 'POST', collection('RoleBinding'), { ...b.roleBindings[0], metadata: { name: 'grab' } }),
     ).toBe(403);
 
+    // The job config (with a literal password) is in A's own Secret, not in the Pod spec that every
+    // runtime of the namespace (get/list pods) and every `view` user reads (issue 27, item 9).
+    const jobA_ = await adminHttp().call<{ spec: unknown }>('GET', jobA);
+    expect(JSON.stringify(jobA_.spec)).not.toContain('literal-in-the-job');
+    expect(await statusOf(asA, 'GET', at('Secret', `${a.spec.appId}.job-config`))).toBe(200);
+
     // The other application's objects (403), and Pods beyond its own worker names.
+    expect(await statusOf(asA, 'GET', at('Secret', `${b.spec.appId}.job-config`))).toBe(403);
     expect(await statusOf(asA, 'GET', at('Job', b.spec.appId))).toBe(403);
     expect(await statusOf(asA, 'PATCH', at('Job', b.spec.appId), annotate, MERGE)).toBe(403);
     expect(await statusOf(asA, 'GET', own('PodTemplate', b.workerTemplate))).toBe(403);
@@ -194,7 +213,7 @@ test(
 );
 
 test(
-  'with HA: the coordinator token reads, adopts and removes its own masters StatefulSet, and gets 403 for any other; the masters hold no token; the Job owns the StatefulSet',
+  'with HA: the coordinator token reads and removes its own masters StatefulSet but cannot change it, and gets 403 for any other; the masters hold no token; the Job owns the StatefulSet',
   withComponentLogs(async () => {
     const ha = { haEnabled: true, checkpointPvc: 'ckpt' };
     const [a, b] = [await deploy('ha-alpha', ha), await deploy('ha-beta', ha)];
@@ -211,8 +230,22 @@ test(
       mastersA,
     );
     expect(sts.metadata.ownerReferences.map((o) => `${o.kind}/${o.name}`)).toEqual([`Job/${a.spec.appId}`]);
-    // Its own: get, patch (adoption), delete (the end).
-    expect(await statusOf(asA, 'PATCH', mastersA, { metadata: { labels: { adopted: 'yes' } } }, MERGE)).toBe(200);
+    // Its own: get and delete (the end). No patch: a changed Pod template would have the
+    // StatefulSet controller create any Pod, which the admission fence never sees (issue 27, item 4).
+    const hostile = {
+      spec: {
+        template: {
+          spec: {
+            hostNetwork: true,
+            serviceAccountName: 'default',
+            automountServiceAccountToken: true,
+            volumes: [{ name: 'root', hostPath: { path: '/' } }],
+          },
+        },
+      },
+    };
+    expect(await statusOf(asA, 'PATCH', mastersA, hostile, MERGE)).toBe(403);
+    expect(await statusOf(asA, 'PATCH', mastersA, { metadata: { ownerReferences: [] } }, MERGE)).toBe(403);
     // The other application's masters, and creating or scaling beyond its own: 403.
     expect(await statusOf(asA, 'GET', mastersB)).toBe(403);
     expect(await statusOf(asA, 'DELETE', mastersB)).toBe(403);

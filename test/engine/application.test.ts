@@ -327,14 +327,15 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     const jobUid = (
       await adminHttp().call<{ metadata: { uid: string } }>('GET', `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`)
     ).metadata.uid;
-    // Adopted by the runtime at start: the data objects are now owned by the Job (GC removes them
-    // with it). Its fences (ServiceAccount, Role, RoleBinding, NetworkPolicies, Service) the runtime
-    // cannot patch: they stay unowned, and cancel removes them by label.
+    // Adopted by the runtime at start: the data objects (the job config's Secret among them) are now
+    // owned by the Job (GC removes them with it). Its fences (ServiceAccount, Role, RoleBinding,
+    // NetworkPolicies, Service, and the worker template, the admission fence's parameter) the
+    // runtime cannot patch: they stay unowned, and cancel removes them by label.
     const dependents = [...(await labelled(ns.name, appId))].filter(
       ([key]) => !key.startsWith('Job/') && !key.startsWith('Pod/'),
     );
     expect(dependents.length).toBe(docs.length - 1);
-    const adopted = new Set(['ConfigMap', 'Secret', 'PodTemplate']);
+    const adopted = new Set(['ConfigMap', 'Secret']);
     for (const [key, o] of dependents) {
       expect({ key, owners: o.metadata.ownerReferences?.map((r) => r.uid) }).toEqual({
         key,

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { kubernetesRelease, resolveBinaries, type KubernetesRelease, type TestBinaries } from './binaries';
@@ -45,7 +46,7 @@ export interface ClusterInfo {
    */
   kubeletCertFile?: string;
   kubeletKeyFile?: string;
-  /** etcd client URL (plain HTTP on 127.0.0.1). */
+  /** etcd client URL (HTTPS on 127.0.0.1; only a client certificate of etcd's own CA is accepted). */
   etcdUrl: string;
   /** The ServiceAccount token issuer (`iss` claim). */
   serviceAccountIssuer: string;
@@ -418,9 +419,13 @@ export async function waitForNodesReady(
   );
 }
 
-function httpGet(url: string): Promise<{ status: number; text: string }> {
+function httpGet(
+  url: string,
+  tls?: { ca: string; cert: string; key: string },
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, (res) => {
+    const get = url.startsWith('https:') ? https.get : http.get;
+    const req = get(url, { ...(tls ?? {}) }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
@@ -508,9 +513,12 @@ class Starter {
     const kcmKubeconfig = kubeconfigFor('kube-controller-manager');
     const schedKubeconfig = kubeconfigFor('kube-scheduler');
 
-    // etcd
-    const etcdUrl = `http://127.0.0.1:${etcdPort}`;
-    const peerUrl = `http://127.0.0.1:${etcdPeerPort}`;
+    // etcd: TLS with client certificates of its own CA, which only the API server holds; plain
+    // HTTP on 127.0.0.1 would let any local user read every Secret (and, with the local kubelet,
+    // run code as this stack's user).
+    const etcdUrl = `https://127.0.0.1:${etcdPort}`;
+    const peerUrl = `https://127.0.0.1:${etcdPeerPort}`;
+    const etcdTls = pki.etcd;
     this.log(`starting etcd on ${etcdUrl}`);
     await this.spawn('etcd', bins.etcd, [
       '--name=seatunnel-app-test',
@@ -521,12 +529,25 @@ class Starter {
       `--initial-advertise-peer-urls=${peerUrl}`,
       `--initial-cluster=seatunnel-app-test=${peerUrl}`,
       '--initial-cluster-state=new',
+      `--cert-file=${etcdTls.serverCert}`,
+      `--key-file=${etcdTls.serverKey}`,
+      `--trusted-ca-file=${etcdTls.caCert}`,
+      '--client-cert-auth=true',
+      `--peer-cert-file=${etcdTls.serverCert}`,
+      `--peer-key-file=${etcdTls.serverKey}`,
+      `--peer-trusted-ca-file=${etcdTls.caCert}`,
+      '--peer-client-cert-auth=true',
       '--unsafe-no-fsync=true',
       '--log-level=warn',
     ]);
+    const etcdClientTls = {
+      ca: read(etcdTls.caCert),
+      cert: read(etcdTls.clientCert),
+      key: read(etcdTls.clientKey),
+    };
     await waitFor(
       async () => {
-        const r = await httpGet(`${etcdUrl}/health`);
+        const r = await httpGet(`${etcdUrl}/health`, etcdClientTls);
         if (r.status !== 200 || !r.text.includes('"true"')) throw new Error(`HTTP ${r.status} ${r.text}`);
         return true;
       },
@@ -542,6 +563,9 @@ class Starter {
     this.log(`starting kube-apiserver on ${server}`);
     await this.spawn('kube-apiserver', bins.kubeApiserver, [
       `--etcd-servers=${etcdUrl}`,
+      `--etcd-cafile=${etcdTls.caCert}`,
+      `--etcd-certfile=${etcdTls.clientCert}`,
+      `--etcd-keyfile=${etcdTls.clientKey}`,
       '--bind-address=127.0.0.1',
       `--advertise-address=${opts.apiServerAdvertiseAddress ?? '127.0.0.1'}`,
       `--secure-port=${apiPort}`,

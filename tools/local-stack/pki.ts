@@ -2,7 +2,9 @@
 // one CA, a serving certificate for 127.0.0.1 shared by the API server, controller manager and
 // scheduler, client certificates for the admin and the two control-plane components, the local
 // kubelet's serving certificate (its container-log endpoint) with the API server's client
-// certificate for it, and the ServiceAccount token signing key pair.
+// certificate for it, the ServiceAccount token signing key pair — and etcd's own CA, which signs
+// etcd's serving (and peer) certificate and the API server's client certificate for etcd: etcd
+// accepts no other client, so no local user reads the cluster's Secrets through it.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,6 +28,8 @@ export interface Pki {
   clients: Record<ClientName, { cert: string; key: string }>;
   saKey: string;
   saPub: string;
+  /** etcd: its CA (trusted by etcd alone), its serving and peer certificate, the API server's client certificate. */
+  etcd: { caCert: string; serverCert: string; serverKey: string; clientCert: string; clientKey: string };
 }
 
 export type ClientName = 'admin' | 'kube-controller-manager' | 'kube-scheduler' | 'kube-apiserver-kubelet-client';
@@ -153,6 +157,25 @@ export async function createPki(dir: string, extraServingSans: string[] = []): P
     ]).then(() => openssl('ServiceAccount public key', ['pkey', '-in', saKey, '-pubout', '-out', saPub])),
   ]);
   const ca = { cert: caCert, key: caKey };
+  const etcdCa = { cert: path.join(dir, 'etcd-ca.crt'), key: path.join(dir, 'etcd-ca.key') };
+  await openssl('etcd CA', [
+    'req',
+    '-x509',
+    ...EC,
+    '-keyout',
+    etcdCa.key,
+    '-out',
+    etcdCa.cert,
+    '-days',
+    '30',
+    '-sha256',
+    '-subj',
+    '/CN=seatunnel-app-test-etcd-ca',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   const clientExt =
     'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n';
   const names = Object.keys(CLIENT_SUBJECTS) as ClientName[];
@@ -173,6 +196,17 @@ export async function createPki(dir: string, extraServingSans: string[] = []): P
     ),
     ...names.map((name) => signed(dir, name, CLIENT_SUBJECTS[name], clientExt, ca)),
   ]);
+  const [etcdServer, etcdClient] = await Promise.all([
+    // Serving and peer certificate (a peer presents it as a client too).
+    signed(
+      dir,
+      'etcd-server',
+      '/CN=seatunnel-app-test-etcd',
+      'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth,clientAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n',
+      etcdCa,
+    ),
+    signed(dir, 'apiserver-etcd-client', '/CN=kube-apiserver-etcd-client', clientExt, etcdCa),
+  ]);
   const clients = {} as Pki['clients'];
   names.forEach((name, i) => (clients[name] = clientPairs[i]!));
   return {
@@ -187,6 +221,13 @@ export async function createPki(dir: string, extraServingSans: string[] = []): P
     clients,
     saKey,
     saPub,
+    etcd: {
+      caCert: etcdCa.cert,
+      serverCert: etcdServer.cert,
+      serverKey: etcdServer.key,
+      clientCert: etcdClient.cert,
+      clientKey: etcdClient.key,
+    },
   };
 }
 

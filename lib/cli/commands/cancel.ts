@@ -16,7 +16,7 @@ export const DEFAULT_SAVEPOINT_TIMEOUT_MS = 90_000;
 export async function cancelCommand(args: ParsedArgs, out: Output): Promise<number> {
   const applicationId = applicationIdFrom(args);
   const conn = connectionFromArgs(args);
-  const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
+  const kube = await connectKube(conn, out);
   try {
     // The version is asked while cancel reads the Job; nothing is changed before the server is accepted.
     const accepted = requireSupportedServer(kube, out);

@@ -52,7 +52,7 @@ export function listTable(reports: readonly StatusReport[], now: number, allName
 export async function listCommand(args: ParsedArgs, out: Output): Promise<number> {
   const conn = connectionFromArgs(args);
   const namespace = args.allNamespaces ? undefined : (args.namespace ?? conn.namespace);
-  const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
+  const kube = await connectKube(conn, out);
   try {
     const reports = await listApplications(kube, { namespace, selector: args.selector }, { statuses: args.statuses });
     if (!out.json && reports.length === 0) {

@@ -23,7 +23,7 @@ export async function logsCommand(args: ParsedArgs, out: Output): Promise<number
   const conn = connectionFromArgs(args);
   const flags = args.logs ?? { follow: false, previous: false, timestamps: false };
   const req: LogsRequest = { applicationId, namespace: args.namespace ?? conn.namespace, ...flags };
-  const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
+  const kube = await connectKube(conn, out);
   try {
     const outcome = await streamLogs(kube, req, { line: (t) => out.line(t), note: (t) => out.error(t) });
     for (const f of outcome.failed) if (!req.follow) out.error(f.message);

@@ -7,7 +7,7 @@ import { runPreflight } from '../../submit/admit/preflight';
 import type { PreflightReport } from '../../submit/admit/preflight-judge';
 import { serverDependentUse, type ServerSupport } from '../../submit/admit/server-support';
 import type { ParsedArgs } from '../args';
-import { connectKube, readServerSupport } from '../connect';
+import { connectKube, kubeconfigFromUntrustedFile, readServerSupport } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import { planFromArgs } from '../load';
 import type { Output } from '../output';
@@ -49,7 +49,10 @@ export async function reportPreflight(
 
 export async function preflightCommand(args: ParsedArgs, out: Output): Promise<number> {
   const { spec, plan, deploymentFile } = planFromArgs(args, out);
-  const kube = await connectKube(spec.kubeconfig, deploymentFile);
+  const kube = await connectKube(
+    { kubeconfig: spec.kubeconfig, deploymentFile, untrusted: kubeconfigFromUntrustedFile(args) },
+    out,
+  );
   try {
     return await reportPreflight(kube, plan, out, await readServerSupport(kube, serverDependentUse(spec)));
   } finally {

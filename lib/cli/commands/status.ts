@@ -55,7 +55,7 @@ export function statusData(r: StatusReport): Record<string, unknown> {
 export async function statusCommand(args: ParsedArgs, out: Output): Promise<number> {
   const applicationId = applicationIdFrom(args);
   const conn = connectionFromArgs(args);
-  const kube = await connectKube(conn.kubeconfig, conn.deploymentFile);
+  const kube = await connectKube(conn, out);
   try {
     if (args.wait) {
       await requireSupportedServer(kube, out);

@@ -6,7 +6,7 @@ import { describeRef } from '../../kube';
 import { serverDependentUse } from '../../submit/admit/server-support';
 import { submitApplication, SubmitError } from '../../submit/act/submit';
 import type { ParsedArgs } from '../args';
-import { connectKube, readServerSupport, requireSupportedServer } from '../connect';
+import { connectKube, kubeconfigFromUntrustedFile, readServerSupport, requireSupportedServer } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
 import { planFromArgs } from '../load';
 import type { Output } from '../output';
@@ -14,7 +14,10 @@ import { waitAndReport } from './status';
 
 export async function submitCommand(args: ParsedArgs, out: Output): Promise<number> {
   const { spec, plan, deploymentFile } = planFromArgs(args, out);
-  const kube = await connectKube(spec.kubeconfig, deploymentFile);
+  const kube = await connectKube(
+    { kubeconfig: spec.kubeconfig, deploymentFile, untrusted: kubeconfigFromUntrustedFile(args) },
+    out,
+  );
   try {
     if (args.dryRun) {
       // Loaded for --dry-run only: the preflight's checks (quotas, permissions, Pod Security) are

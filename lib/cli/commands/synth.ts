@@ -24,10 +24,15 @@ export async function synthCommand(args: ParsedArgs, out: Output): Promise<numbe
   const plan = buildPlan(spec, { suspend: false });
   const yaml = synthYaml(spec);
   const dir = args.outputDir ?? 'dist';
-  const [file] = writeFilesAtomically(dir, [{ name: `${spec.appId}.k8s.yaml`, content: yaml }]);
-  if (plan.secrets.length) {
+  // Secret data (inline kubernetes.secret.*.data, the job config's Secret): the file is readable
+  // by its owner only (it replaces any earlier one whole); the user's own Secret data is named.
+  const [file] = writeFilesAtomically(dir, [
+    { name: `${spec.appId}.k8s.yaml`, content: yaml, ...(plan.secrets.length ? { mode: 0o600 } : {}) },
+  ]);
+  const owned = spec.secrets.filter((s) => s.owned).map((s) => s.name);
+  if (owned.length) {
     out.warn(
-      `${file} contains the Secret data of ${plan.secrets.map((s) => s.metadata.name).join(', ')} in plain text; keep it out of version control or use secret-ref instead`,
+      `${file} contains the Secret data of ${owned.join(', ')} in plain text, so it was written readable by its owner only (mode 0600); keep it out of version control and artifacts, or use secret-ref instead`,
     );
   }
   out.result(

@@ -1,5 +1,6 @@
-// The job itself: inline text (from `-c` or props), carried verbatim in the master's environment,
-// or the path of a file mounted on the master. Its syntax is checked now rather than in the Pod.
+// The job itself: inline text (from `-c` or props), carried verbatim in a Secret the application
+// owns and mounts on the runtime's container, or the path of a file mounted on the master. Its
+// syntax is checked now rather than in the Pod.
 
 import { parseHocon } from '../../hocon';
 import { absolutePathProblem } from '../k8s-syntax';
@@ -7,10 +8,13 @@ import type { JobConfigSpec, MountedObject } from '../spec';
 import type { PropReader } from './reader';
 
 /**
- * Largest job config carried inline in the master's environment; bigger ones belong in a mounted
- * file. Linux refuses to start a process with one environment string over 128 KiB (MAX_ARG_STRLEN,
- * `NAME=value` included): the container then dies with "argument list too long" before the runtime
- * runs — seen on a real node with a 135 KiB job. 120 KiB leaves room for the name.
+ * Largest job config carried inline (in the job config's Secret); bigger ones belong in a mounted
+ * file. The Secret is applied as it is synthesised, and `kubectl apply` copies the whole object
+ * into its last-applied-configuration annotation, while a Kubernetes object's annotations may total
+ * at most 256 KiB: 120 KiB leaves room for that copy (JSON-escaped) and the object around it. It
+ * also stays under the 128 KiB Linux allows one environment string (MAX_ARG_STRLEN) should the text
+ * ever travel in the environment again — a 135 KiB job did, and the master died with "argument list
+ * too long" on a real node.
  */
 export const MAX_INLINE_JOB_CONFIG_BYTES = 120 * 1024;
 
@@ -73,7 +77,7 @@ export function resolveJobConfig(r: PropReader, mounted: readonly MountedObject[
   if (bytes > MAX_INLINE_JOB_CONFIG_BYTES) {
     r.failWithoutOption(
       key,
-      `an inline job config is carried in the master's environment and may be at most ${MAX_INLINE_JOB_CONFIG_BYTES / 1024} KiB; mount it with kubernetes.configmap.<entry> and set kubernetes.job-config-file`,
+      `an inline job config is carried in a Secret of the application and may be at most ${MAX_INLINE_JOB_CONFIG_BYTES / 1024} KiB; mount it with kubernetes.configmap.<entry> and set kubernetes.job-config-file`,
       `${bytes} bytes`,
     );
     return undefined;

@@ -72,6 +72,11 @@ function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
     }
   }
   if (content === undefined) return { mode: 'generated' };
+  if (name === 'jvmOptions')
+    for (const flag of content.split(/\s+/).filter(Boolean)) {
+      const why = jvmFlagProblem(flag);
+      if (why) r.fail('runtimeFiles', `${flag} in ${origin}`, `${flag} is refused: ${why}; remove it`, sub);
+    }
   if (name === 'engine' || name === 'hazelcast') {
     try {
       const doc = parseYaml(content) as unknown;
@@ -124,12 +129,31 @@ export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting:
       setting: `hazelcast.properties."hazelcast.discovery.enabled": ${JSON.stringify(discovery)}`,
       why: joinOnly,
     });
+  if (at(doc, ['hazelcast', 'import']) !== undefined)
+    out.push({
+      setting: 'hazelcast.import',
+      why: 'an imported file could change member discovery, which application mode fixes',
+    });
   if (at(network, ['rest-api']) !== undefined)
     out.push({
       setting: 'hazelcast.network.rest-api',
       why: "application mode enables REST on the master's member port only (for the runtime) and on no worker",
     });
   return out;
+}
+
+/**
+ * Why a JVM flag may not be given to Zeta, or undefined. Hazelcast takes any configuration from
+ * `hz.` system properties (and HZ_ environment variables, reserved in model/reserved.ts), and a few
+ * `hazelcast.` properties reopen what application mode closes: another configuration file, member
+ * discovery, the REST endpoint.
+ */
+export function jvmFlagProblem(flag: string): string | undefined {
+  if (/^-Dhz\./i.test(flag))
+    return 'hz.* system properties override the Hazelcast configuration, whose member discovery and REST endpoint application mode fixes';
+  if (/^-Dhazelcast\.(config|discovery\.|rest\.|http\.)/i.test(flag))
+    return 'it changes the Hazelcast configuration file, member discovery or REST endpoint, which application mode fixes';
+  return undefined;
 }
 
 function checkMemberDiscovery(r: PropReader, doc: unknown, origin: string): void {

@@ -13,6 +13,8 @@ import {
   addEnv,
   addMount,
   addVolume,
+  kubeletCommand,
+  kubeletLiteral,
   mainContainer,
   masterRolePods,
   names,
@@ -61,7 +63,7 @@ export const engineConfigStep: FeatureStep = {
       addMount(c, { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true });
       addEnv(
         c,
-        { name: ENV.seatunnelHome, value: spec.seatunnelHome },
+        { name: ENV.seatunnelHome, value: kubeletLiteral(spec.seatunnelHome) },
         { name: ENV.engineConfigDir, value: PATHS.engineConfig },
       );
     }
@@ -70,13 +72,17 @@ export const engineConfigStep: FeatureStep = {
     addVolume(workerPod(d), { name: WORKER_LOG_VOLUME, emptyDir: {} });
     addMount(worker, { name: WORKER_LOG_VOLUME, mountPath: `${PATHS.workDir}/logs` });
     const configDir = manifest ? COMPLETED_ENGINE_DIR : PATHS.engineConfig;
-    worker.command = zetaCommand(spec, 'worker', { configDir, logDir: `${PATHS.workDir}/logs` });
+    // Run by the kubelet, which would expand `$(VAR)` in a JVM flag or a path (issue 27, item 11).
+    worker.command = kubeletCommand(zetaCommand(spec, 'worker', { configDir, logDir: `${PATHS.workDir}/logs` }));
     if (manifest) userConfigMap(d, manifest.dir);
     // Stamped by the runtime with the master's Pod IP and port when it creates each worker; with
     // HA the masters' stable DNS names are known now and nothing is stamped.
     const masters = spec.ha ? haMasterAddresses(spec, spec.ha.masters).join(',') : '';
     addEnv(worker, { name: ENV.masterAddress, value: masters }, { name: ENV.memberList, value: masters });
-    addEnv(worker, ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value })));
+    addEnv(
+      worker,
+      ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value: kubeletLiteral(value) })),
+    );
     for (const pod of masterRolePods(d)) {
       addVolume(pod, { name: WORK_VOLUME, emptyDir: {} });
       addMount(mainContainer(pod), { name: WORK_VOLUME, mountPath: PATHS.workDir });
@@ -122,14 +128,14 @@ export function completeEngineFiles(spec: ApplicationSpec, pod: PodSpec, dir: st
     name: ENGINE_FILES_INIT,
     image: launcher.image,
     imagePullPolicy: launcher.imagePullPolicy,
-    command: [
+    command: kubeletCommand([
       `${launcher.dir}/bin/node`,
       `${launcher.dir}/runtime.cjs`,
       ENGINE_FILES_INIT,
       PATHS.engineConfig,
       dir,
       COMPLETED_ENGINE_DIR,
-    ],
+    ]),
     resources: { requests: { ...small }, limits: { ...small } },
     volumeMounts: [
       { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true },

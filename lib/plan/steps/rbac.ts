@@ -40,7 +40,15 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
     // of the namespace see anyway. No `get` or `watch`: the runtime polls, only while a worker waits.
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] },
   ];
-  // Reading the worker template, and adopting the data objects applied without an owner (kubectl apply).
+  // The worker template: read only. It is the admission fence's parameter, which the runtime must
+  // not be able to change or have deleted (docs/security.md, "Admission fencing").
+  rules.push({
+    apiGroups: [''],
+    resources: ['podtemplates'],
+    resourceNames: [names.workerTemplate(spec)],
+    verbs: ['get'],
+  });
+  // Adopting the data objects applied without an owner (kubectl apply).
   const byResource = new Map<string, { group: string; names: string[] }>();
   for (const ref of dependentRefs(spec)) {
     const { group, resource } = RESOURCES[ref.kind];
@@ -51,7 +59,8 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
   for (const [resource, { group, names: resourceNames }] of byResource) {
     rules.push({ apiGroups: [group], resources: [resource], resourceNames, verbs: ['get', 'patch'] });
   }
-  // With HA: the coordinator reads how many masters are ready and removes them at the end.
+  // With HA: the coordinator reads how many masters are ready and removes them at the end. No
+  // `patch`: a changed Pod template would have the StatefulSet controller create any Pod.
   if (spec.ha)
     rules.push({
       apiGroups: ['apps'],

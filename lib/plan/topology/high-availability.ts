@@ -16,7 +16,7 @@ import { userFilesManifest } from '../../engine/user-files';
 import { ANNOTATIONS, HA_TIMINGS } from '../../contract';
 import { LABELS } from '../../model/reserved';
 import { PATHS, type ApplicationSpec, type HaSpec } from '../../model/spec';
-import { addEnv, mainContainer, names, objectMeta, roleSelector } from '../pod';
+import { addEnv, kubeletCommand, kubeletLiteral, mainContainer, names, objectMeta, roleSelector } from '../pod';
 import { podMetadata, podSkeleton, roleSize } from '../pod-skeleton';
 import { spreadPod } from '../spread';
 import { COMPLETED_ENGINE_DIR, completeEngineFiles } from '../steps/engine-config';
@@ -64,11 +64,12 @@ function liveness(spec: ApplicationSpec): Probe {
  */
 function runZetaDirectly(spec: ApplicationSpec, pod: PodSpec): void {
   const c = mainContainer(pod);
-  addEnv(c, ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value })));
+  addEnv(c, ...Object.entries(zetaEnvironment()).map(([name, value]) => ({ name, value: kubeletLiteral(value) })));
   const manifest = userFilesManifest(spec);
   if (manifest) completeEngineFiles(spec, pod, manifest.dir);
   const configDir = manifest ? COMPLETED_ENGINE_DIR : PATHS.engineConfig;
-  c.command = zetaCommand(spec, 'master', { configDir, logDir: `${PATHS.workDir}/logs` });
+  // Run by the kubelet (no runtime in between): `$(VAR)` in a JVM flag or a path stays literal.
+  c.command = kubeletCommand(zetaCommand(spec, 'master', { configDir, logDir: `${PATHS.workDir}/logs` }));
 }
 
 function restService(spec: ApplicationSpec): PlanDraft['restService'] {

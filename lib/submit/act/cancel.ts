@@ -27,6 +27,9 @@ export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = 
   { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
 ];
 
+/** What only the generated RBAC makes (kubernetes.rbac.create, the generated ServiceAccount). */
+const RBAC_KINDS: ReadonlySet<string> = new Set(['ServiceAccount', 'Role', 'RoleBinding']);
+
 export class NotAnApplicationError extends Error {
   constructor(message: string) {
     super(message);
@@ -34,14 +37,23 @@ export class NotAnApplicationError extends Error {
   }
 }
 
-/** A mistyped --id must not touch an unrelated Job that happens to have that name. */
+/**
+ * A mistyped --id must not touch an unrelated Job that happens to have that name. The Job's Pod
+ * template carries the application-id label too, and that copy cannot change once the Job has
+ * started (Kubernetes refuses updates of a started Job's template): a runtime that changed the
+ * label on the Job itself (possible where the admission fence is not installed) cannot make the
+ * application impossible to cancel.
+ */
 function requireApplicationJob(
   job: AnyObject,
   namespace: string,
   applicationId: string,
   action: 'changed' | 'deleted',
 ): void {
-  if (job.metadata?.labels?.[LABELS.applicationId] !== applicationId) {
+  const template = (job.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined)
+    ?.template;
+  const labelled = (labels: Record<string, string> | undefined) => labels?.[LABELS.applicationId] === applicationId;
+  if (!labelled(job.metadata?.labels) && !labelled(template?.metadata?.labels)) {
     throw new NotAnApplicationError(
       `Job ${namespace}/${applicationId} is not a SeaTunnel application (it has no label ${LABELS.applicationId}=${applicationId}); nothing was ${action}`,
     );
@@ -139,9 +151,8 @@ export async function cancelApplication(
   opts: { writesWaitFor?: Promise<unknown> } = {},
 ): Promise<CancelReport> {
   const jobRef: ObjectRef = { apiVersion: 'batch/v1', kind: 'Job', namespace, name: applicationId };
-  const job = await readBeside(opts.writesWaitFor, () =>
-    withRetry(() => kube.find<AnyObject>(jobRef, { metadataOnly: true })),
-  );
+  // The whole Job, not its metadata alone: requireApplicationJob also reads its Pod template's labels.
+  const job = await readBeside(opts.writesWaitFor, () => withRetry(() => kube.find<AnyObject>(jobRef)));
   let jobFound = false;
   if (job) {
     requireApplicationJob(job, namespace, applicationId, 'deleted');
@@ -167,6 +178,10 @@ export async function cancelApplication(
         if (o.metadata?.name) deleted.push({ apiVersion, kind, namespace, name: o.metadata.name });
       }
     } catch (e) {
+      // An application submitted with kubernetes.rbac.create=false and a named ServiceAccount has
+      // none of these, and a submitter Role for such namespaces may not touch them
+      // (submitterRules({ preProvisioned: true })): its 403 is no leftover.
+      if (isStatus(e, 403) && RBAC_KINDS.has(kind)) return;
       errors.push(`delete ${kind}s with ${selector}: ${describeError(e)}`);
     }
   });

@@ -46,14 +46,17 @@ export function requiredAccess(plan: ApplicationPlan): RequiredAccess[] {
       kind,
       `submit: create the application's ${kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`}`,
     );
-    need('get', apiVersion, kind, 'submit: verify an unanswered create');
+    // Secrets are never read back: a submitter may hold no `get` on them (submitterRules({ preProvisioned: true })).
+    if (kind !== 'Secret') need('get', apiVersion, kind, 'submit: verify an unanswered create');
     need('delete', apiVersion, kind, 'submit: roll back; cancel');
     // Services have no deletecollection: cancel reads and deletes the one named after the application.
     if (kind === 'Service') need('get', apiVersion, kind, 'cancel: find the Service applied without an owner');
     else need('deletecollection', apiVersion, kind, 'cancel: delete leftovers by label');
   }
+  // A referenced Secret that cannot be read is not checked (references.ts): `get` is welcome, not required.
   for (const r of referencedObjects(plan.spec))
-    need('get', r.ref.apiVersion, r.ref.kind, `submit: check that referenced objects exist (${r.option})`);
+    if (r.ref.kind !== 'Secret')
+      need('get', r.ref.apiVersion, r.ref.kind, `submit: check that referenced objects exist (${r.option})`);
   need('deletecollection', 'v1', 'Pod', 'submit: roll back a started Job; cancel');
   need('list', 'v1', 'Pod', 'status; cancel');
   need('list', 'v1', 'Event', 'status: why the master Pod is not created');

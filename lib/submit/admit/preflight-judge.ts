@@ -132,6 +132,18 @@ function podSecurityFindings(report: PodSecurityReport, labels: NamespaceLabels,
     : { problems: [{ check: 'pod-security', object: `Namespace ${ns}`, message: line }], notes: [] };
 }
 
+/**
+ * A namespace that enforces no Pod Security level lets whoever may create Pods there — the
+ * submitter Role may — run a privileged Pod with the node's root filesystem (docs/security.md).
+ */
+function podSecurityWarnings(report: PodSecurityReport, ns: string): string[] {
+  const none = report.source === 'no-label' || report.enforce === 'privileged';
+  if (!none) return [];
+  return [
+    `namespace ${ns} enforces no Pod Security level of its own (${report.source === 'no-label' ? 'no' : '"privileged" in its'} pod-security.kubernetes.io/enforce label): anyone who may create Pods there, as the submitter Role may, can run a privileged Pod with the node's root filesystem, unless the cluster's default level forbids it; label it pod-security.kubernetes.io/enforce=baseline (applicationNamespace() makes such a namespace)`,
+  ];
+}
+
 /** The label of a group of workers refused alike: "3 of 5 worker Pods (a-worker-1, a-worker-2, a-worker-4)". */
 function workersLabel(group: readonly DryRunOutcome[], workers: number): string {
   if (group.length === 1) return group[0].label;
@@ -251,7 +263,7 @@ export function judgePreflight(plan: ApplicationPlan, facts: PreflightFacts): Pr
     ok: problems.length === 0,
     problems,
     notes: findings.flatMap((f) => f.notes),
-    warnings: facts.references.notices.map((n) => n.message),
+    warnings: [...facts.references.notices.map((n) => n.message), ...podSecurityWarnings(podSecurity, ns)],
     podSecurity,
     footprint: summarize(fp),
     checked: {

@@ -155,10 +155,15 @@ export async function checkReferences(kube: Kube, spec: ApplicationSpec): Promis
     const f = fetched.get(keyOf(r.ref))!;
     const what = `${r.ref.kind} ${r.ref.name}`;
     if (f.error !== undefined) {
-      problems.push({
+      // A submitter Role without `get` on Secrets (submitterRules({ preProvisioned: true })) cannot
+      // read them: the kubelet checks them when the Pods start, as it always does.
+      const unreadable = r.ref.kind === 'Secret' && isStatus(f.error, 403);
+      (unreadable ? notices : problems).push({
         ref: r.ref,
         option: r.option,
-        message: `${r.option}: cannot check ${what} in namespace ${r.ref.namespace}: ${describeError(f.error)}`,
+        message: unreadable
+          ? `${r.option}: ${what} was not checked (this account may not read Secrets); the Pods will not start if it or a key is missing`
+          : `${r.option}: cannot check ${what} in namespace ${r.ref.namespace}: ${describeError(f.error)}`,
       });
       continue;
     }

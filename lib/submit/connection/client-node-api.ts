@@ -16,7 +16,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { clientNodeCredentials, KubeTransport } from '../../kube';
 import { loadClientNode, type k8s } from '../../kube/client-node';
-import { inClusterConnection, readKubeconfig, staticHeaders, type StaticConnection } from './kubeconfig';
+import {
+  inClusterConnection,
+  readKubeconfig,
+  staticHeaders,
+  untrustedKubeconfigProblem,
+  type StaticConnection,
+} from './kubeconfig';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS } from '../../kube';
 
@@ -33,6 +39,12 @@ export interface ConnectOptions {
   readonly forceClientNode?: boolean;
   /** false: HTTP/1.1 only (bench/submit.ts compares it with HTTP/2). */
   readonly http2?: boolean;
+  /**
+   * `kubernetes.kubeconfig` came from a deployment file that is not trusted (no
+   * --trust-deployment-file): its directory. Such a kubeconfig may not run credential plugins nor
+   * name files outside that directory (kubeconfig.ts untrustedKubeconfigProblem).
+   */
+  readonly untrustedRoot?: string;
 }
 
 export type KubeconfigSource = 'kubernetes.kubeconfig' | 'KUBECONFIG' | 'in-cluster' | '~/.kube/config';
@@ -49,6 +61,8 @@ export interface Connection extends KubeTransport {
   readonly location: string;
   /** Which credential source serves the requests. */
   readonly via: 'static' | 'client-node';
+  /** The kubeconfig turns off the server certificate's check (insecure-skip-tls-verify). */
+  readonly insecure: boolean;
 }
 
 const TOKEN_MOUNT = path.join('var', 'run', 'secrets', 'kubernetes.io', 'serviceaccount');
@@ -100,7 +114,7 @@ export function clientNodeApi(kc: k8s.KubeConfig, opts: TransportOptions = {}): 
   return new KubeTransport(cluster.server, clientNodeCredentials(kc, { proxyAgent: true }), opts);
 }
 
-async function viaClientNode(found: Found, opts: TransportOptions): Promise<KubeTransport> {
+async function viaClientNode(found: Found, opts: TransportOptions): Promise<{ api: KubeTransport; insecure: boolean }> {
   const { KubeConfig } = await loadClientNode();
   const kc = new KubeConfig();
   try {
@@ -124,22 +138,30 @@ async function viaClientNode(found: Found, opts: TransportOptions): Promise<Kube
     const where = 'files' in found ? `${found.label}: got "${found.files.join(path.delimiter)}"; ` : '';
     throw new ConnectionError(`${where}not a usable kubeconfig: ${(e as Error).message}`);
   }
-  return clientNodeApi(kc, opts);
+  return { api: clientNodeApi(kc, opts), insecure: kc.getCurrentCluster()?.skipTLSVerify === true };
 }
 
 /** Locates the kubeconfig (documented order) and returns the port over it. */
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const found = locateKubeconfig(opts);
-  const extra = (via: 'static' | 'client-node') => ({
+  if (opts.untrustedRoot && found.source === 'kubernetes.kubeconfig' && 'files' in found) {
+    const problem = untrustedKubeconfigProblem(found.files[0], fs.realpathSync(opts.untrustedRoot));
+    if (problem)
+      throw new ConnectionError(
+        `kubernetes.kubeconfig: got "${found.files[0]}"; ${problem}. A kubeconfig the deployment file names may not run programs or read files outside the deployment file's directory: pass it with KUBECONFIG or -Dkubernetes.kubeconfig, or trust the deployment file (--trust-deployment-file)`,
+      );
+  }
+  const extra = (via: 'static' | 'client-node', insecure: boolean) => ({
     source: found.source,
     location: 'files' in found ? found.files.join(path.delimiter) : found.location,
     via,
+    insecure,
   });
   if (!opts.forceClientNode) {
     if ('mountDir' in found)
       return Object.assign(
         staticApi(inClusterConnection(opts.env ?? process.env, found.mountDir), opts),
-        extra('static'),
+        extra('static', false),
       );
     if (found.files.length === 1) {
       let read;
@@ -148,8 +170,13 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
       } catch (e) {
         throw new ConnectionError(`${found.label}: got "${found.files[0]}"; ${(e as Error).message}`);
       }
-      if (read.kind === 'static') return Object.assign(staticApi(read.connection, opts), extra('static'));
+      if (read.kind === 'static')
+        return Object.assign(
+          staticApi(read.connection, opts),
+          extra('static', read.connection.tls.rejectUnauthorized === false),
+        );
     }
   }
-  return Object.assign(await viaClientNode(found, opts), extra('client-node'));
+  const { api, insecure } = await viaClientNode(found, opts);
+  return Object.assign(api, extra('client-node', insecure));
 }

@@ -107,6 +107,52 @@ export function readKubeconfig(file: string, text: string = fs.readFileSync(file
   };
 }
 
+/** The files a kubeconfig's clusters and users name (certificates, keys, token files). */
+const FILE_KEYS = ['certificate-authority', 'client-certificate', 'client-key', 'tokenFile'] as const;
+
+/**
+ * Why a kubeconfig that an untrusted deployment file names may not be used, or undefined. Such a
+ * file must not run programs (exec and auth-provider plugins) nor send files of this machine as
+ * credentials to a server the file may have chosen: every file it names must lie under `root`
+ * (the deployment file's directory). Every cluster, user and context is checked, not only the
+ * current one (KUBECONFIG merging may pick another).
+ */
+export function untrustedKubeconfigProblem(
+  file: string,
+  root: string,
+  text: string = fs.readFileSync(file, 'utf8'),
+): string | undefined {
+  let doc: Entry;
+  try {
+    doc = (parse(text) ?? {}) as Entry;
+  } catch {
+    return undefined; // readKubeconfig says what is wrong with it
+  }
+  const dir = path.dirname(path.resolve(file));
+  const entries = (k: string, inner: 'cluster' | 'user') =>
+    (Array.isArray(doc[k]) ? (doc[k] as Array<Named<Entry>>) : []).map((e) => e?.[inner] ?? {});
+  for (const user of entries('users', 'user')) {
+    if (user.exec !== undefined) return 'it runs an exec credential plugin';
+    if (user['auth-provider'] !== undefined) return 'it uses an auth-provider plugin';
+  }
+  const inside = (p: string) => {
+    const abs = path.isAbsolute(p) ? p : path.resolve(dir, p);
+    let real: string;
+    try {
+      real = fs.realpathSync(abs);
+    } catch {
+      real = abs;
+    }
+    return real === root || real.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  };
+  for (const entry of [...entries('clusters', 'cluster'), ...entries('users', 'user')])
+    for (const key of FILE_KEYS) {
+      const named = str(entry[key]);
+      if (named && !inside(named)) return `its ${key} ${named} is outside the deployment file's directory`;
+    }
+  return undefined;
+}
+
 /** The Pod's own ServiceAccount, as client-go's in-cluster config reads it. */
 export function inClusterConnection(env: NodeJS.ProcessEnv, mountDir: string): StaticConnection {
   const host = env.KUBERNETES_SERVICE_HOST ?? '';

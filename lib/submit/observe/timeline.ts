@@ -17,7 +17,7 @@
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Event, Pod } from 'kubernetes-types/core/v1';
 import { LABELS } from '../../model/reserved';
-import { ANNOTATIONS, FINAL_PHASES, PHASES } from '../../contract';
+import { ANNOTATIONS, EVENT_COMPONENT, FINAL_PHASES, PHASES } from '../../contract';
 
 /** The API server's default --event-ttl: Events older than this are gone. */
 export const EVENT_TTL_MS = 60 * 60 * 1000;
@@ -97,6 +97,24 @@ export function recordedPhaseTimes(job: Job): Record<string, string> {
   }
 }
 
+/**
+ * Whether an Event that says the runtime wrote it came from this application's runtime: its
+ * reporting instance must be one of the Job's Pods (`<job>-xxxxx`, the Job controller's names).
+ * RBAC lets any runtime of the namespace create Events, about any object, saying anything; an
+ * Event does not record who created it. This check keeps another application's runtime from
+ * speaking as this one unless it also copies the name of this Job's Pod (docs/security.md).
+ */
+function fromItsSource(e: Event, job: Job): boolean {
+  const loose = e as Event & { reportingController?: string };
+  const by = loose.reportingController || e.reportingComponent || e.source?.component;
+  if (by !== EVENT_COMPONENT) return true;
+  const instance = e.reportingInstance ?? '';
+  const name = job.metadata?.name ?? '';
+  return (
+    instance.length === name.length + 6 && instance.startsWith(`${name}-`) && /^[a-z0-9]{5}$/.test(instance.slice(-5))
+  );
+}
+
 /** One Event, aggregated either way (core/v1 count + timestamps, or events.k8s.io series). */
 function eventEntry(e: Event): TimelineEntry {
   const loose = e as Event & {
@@ -115,7 +133,7 @@ function eventEntry(e: Event): TimelineEntry {
     ...(count > 1 ? { count, ...(last ? { lastAt: iso(last) } : {}) } : {}),
     type: e.type === 'Warning' ? 'Warning' : 'Normal',
     source: 'event',
-    subject: by === 'seatunnel-app-runtime' ? 'runtime' : by,
+    subject: by === EVENT_COMPONENT ? 'runtime' : by,
     what: e.reason ?? 'Event',
     ...(message ? { detail: message } : {}),
   };
@@ -315,7 +333,9 @@ export function applicationTimeline(
   opts: TimelineOptions,
 ): Timeline {
   const uid = job.metadata?.uid;
-  const own = events.filter((e) => !uid || !e.involvedObject?.uid || e.involvedObject.uid === uid);
+  const own = events.filter(
+    (e) => (!uid || !e.involvedObject?.uid || e.involvedObject.uid === uid) && fromItsSource(e, job),
+  );
   const phaseTimes = recordedPhaseTimes(job);
   const eventEntries = own.map(eventEntry);
   const runtimeTimes = eventEntries.filter((e) => e.subject === 'runtime' && e.at).map((e) => ms(e.at));

@@ -12,13 +12,16 @@ import {
   type AnnotationKey,
   type EventReason,
   type Phase,
+  type RuntimeAnnotationKey,
 } from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
 import { retryableUnlessRoleGone, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
+import { redact } from './redact';
 import { errorMessage } from '../util';
 
-export type StatusPatch = Partial<Record<AnnotationKey, string | null>>;
+/** Only the runtime's own annotations: the admission fence refuses any other change to its Job. */
+export type StatusPatch = Partial<Record<RuntimeAnnotationKey, string | null>>;
 
 /** The vocabulary is the runtime contract's (lib/contract/vocabulary.ts). */
 export type { AnnotationKey, EventReason, Phase };
@@ -109,7 +112,8 @@ export class Reporter {
 
   event(type: 'Normal' | 'Warning', reason: EventReason, message: string): void {
     this.log.info(`event ${reason}`, { type, message });
-    this.queue.push({ kind: 'event', type, reason, message: truncate(message), at: this.clock.wallTime() });
+    // The log keeps the whole message; the Event (readable with `view`) gets it without credentials.
+    this.queue.push({ kind: 'event', type, reason, message: truncate(redact(message)), at: this.clock.wallTime() });
     const events = this.queue.filter((i) => i.kind === 'event');
     if (events.length > MAX_QUEUED_EVENTS) {
       this.queue.splice(this.queue.indexOf(events[0]), 1);
@@ -122,6 +126,7 @@ export class Reporter {
   }
 
   annotate(patch: StatusPatch): void {
+    if (patch.message) patch = { ...patch, message: redact(patch.message) };
     if (patch.phase && PHASE_SET.has(patch.phase) && !(patch.phase in this.phaseTimes)) {
       // Whole seconds, one entry per known phase: the annotation stays bounded (under 400 bytes).
       this.phaseTimes[patch.phase] = this.clock

@@ -3,7 +3,8 @@
 
 import { EngineRejected, EngineUnavailable, type SubmitResult } from '../engine/port';
 import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } from '../outcome';
-import { decide, firstLine, howToStop, type Happening } from '../policy';
+import { decide, howToStop, type Happening } from '../policy';
+import { engineText } from '../report/redact';
 import type { ResolvedJobConfig } from '../settings';
 import { errorMessage, retry } from '../util';
 import { factsOf, type Step } from './context';
@@ -36,8 +37,10 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
         restoreFromJobId: app.restoreJobId,
       });
     } catch (e) {
-      if (e instanceof EngineRejected)
-        throw new RuntimeFailure('JobRejected', `Zeta refused the job: ${firstLine(e.message)}`);
+      if (e instanceof EngineRejected) {
+        log.warn('Zeta refused the job', { error: e.message });
+        throw new RuntimeFailure('JobRejected', `Zeta refused the job: ${engineText(e.message)}`);
+      }
       if (!(e instanceof EngineUnavailable)) throw e;
       log.warn('submitting the job failed; checking whether it arrived', { error: errorMessage(e) });
       const info = await engine.jobInfo(expected).catch(() => undefined);
@@ -76,6 +79,8 @@ export async function followJob(s: Step, jobId: string): Promise<Outcome> {
       }
       if (!info.status) throw new EngineUnavailable(`the engine does not know job ${jobId}`);
       const terminal = ZETA_TERMINAL.has(info.status);
+      // The whole text, here only: what goes on the Job is redacted and bounded (report/redact.ts).
+      if (terminal && info.errorMsg) log.warn("Zeta's error", { jobId, status: info.status, error: info.errorMsg });
       const workerFailure = terminal ? s.state.reconciler?.reconcile().failure : undefined;
       happening = {
         type: 'JobStatus',

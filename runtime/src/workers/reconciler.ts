@@ -35,6 +35,7 @@ import {
 } from './assess';
 import { scaleUpSignal } from './classify';
 import type { PodSnapshotStore } from './snapshot';
+import { WorkerUidRecord } from './worker-uids';
 
 export * from './assess';
 
@@ -49,8 +50,9 @@ export interface ReconcilerOptions {
   /**
    * With HA the owner is the Job, and an earlier coordinator of the same Job created the workers
    * that already exist: a Pod with the worker's name, the application's worker labels and the Job
-   * as owner is adopted (re-attach) instead of refused. Without HA the owner is this master Pod,
-   * and only a Pod carrying this process's creation token is adopted.
+   * as owner is adopted (re-attach) if its uid is the one recorded on the Job for that worker
+   * (./worker-uids.ts), and replaced otherwise. Without HA the owner is this master Pod, and only
+   * a Pod carrying this process's creation token is adopted.
    */
   readonly adoptOwned?: boolean;
   /** The Pod to create for worker n (1-based). */
@@ -86,8 +88,13 @@ export class WorkerReconciler {
   private timing = false;
   /** Workers replaced so far (policy `replace`). */
   replaced = 0;
+  /** With HA: the uids of the workers, recorded on the Job for the next coordinator. */
+  readonly uids: WorkerUidRecord | undefined;
 
   constructor(private readonly opts: ReconcilerOptions) {
+    this.uids = opts.adoptOwned
+      ? new WorkerUidRecord(opts.kube, opts.appId, opts.count, opts.log, opts.clock)
+      : undefined;
     this.records = Array.from({ length: opts.count }, (_, i) => ({
       index: i + 1,
       name: names.worker(opts.appId, i + 1),
@@ -291,6 +298,7 @@ export class WorkerReconciler {
     if (this.stopped && r.phase === 'released') return;
     r.phase = 'created';
     if (uid) r.uid = uid;
+    if (uid) this.uids?.record(r.index, uid);
     r.ackedAtList = this.opts.store.snapshot().listsStarted;
     this.opts.log.info(how === 'created' ? 'created worker' : 'adopted existing worker', {
       worker: r.name,
@@ -301,13 +309,16 @@ export class WorkerReconciler {
 
   /**
    * A Pod with the worker's name exists: ours (adopt: its token proves that this runtime's create
-   * made it), an earlier master's (replace), or anything else (refuse) — including a look-alike
-   * whose owner reference names this master Pod.
+   * made it; with HA, its uid recorded on the Job proves that a coordinator of this Job did), an
+   * earlier master's or an unproven one with HA (replace), or anything else (refuse) — including a
+   * look-alike whose owner reference names this master Pod.
    */
   private async resolveConflict(r: WorkerRecord): Promise<{ uid: string | undefined } | 'retry' | 'refused'> {
     let existing: Pod;
+    let recorded: string | undefined;
     try {
       existing = await this.opts.kube.getPod(r.name);
+      if (this.uids) recorded = await this.uids.recorded(r.index);
     } catch (e) {
       if (isStatus(e, 404)) return 'retry';
       if (isTransient(e)) return 'retry';
@@ -317,7 +328,8 @@ export class WorkerReconciler {
     if (isOurWorker(existing, r, this.opts.masterUid)) return { uid: existing.metadata?.uid };
     const labels = existing.metadata?.labels ?? {};
     const looksOurs = labels[LABELS.applicationId] === this.opts.appId && labels[LABELS.role] === 'worker';
-    if (this.opts.adoptOwned && looksOurs && ownedBy(existing, this.opts.masterUid)) {
+    const owned = ownedBy(existing, this.opts.masterUid);
+    if (this.uids && looksOurs && owned) {
       // A replaced worker's earlier incarnation still terminating (its node may no longer answer):
       // removed at once, as a replacement removes it, then created anew.
       if (existing.metadata?.deletionTimestamp) {
@@ -325,9 +337,9 @@ export class WorkerReconciler {
         await this.opts.kube.deletePod(r.name, { ...(uid ? { uid } : {}), force: true }).catch(() => undefined);
         return this.waitGone(r.name, uid);
       }
-      return { uid: existing.metadata?.uid };
-    }
-    if (ownedBy(existing, this.opts.masterUid)) {
+      if (recorded !== undefined && recorded === existing.metadata?.uid) return { uid: recorded };
+      this.opts.log.warn('replacing a worker Pod whose uid no coordinator recorded on the Job', { worker: r.name });
+    } else if (owned) {
       r.refused = true;
       this.refuse(
         r,

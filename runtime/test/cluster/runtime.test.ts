@@ -153,12 +153,13 @@ test(
       ]);
 
       // applied without owner references (kubectl apply): the runtime made the Job owner of the
-      // data objects; its fences (Role, RoleBinding, NetworkPolicies, Service) it cannot patch.
+      // data objects (the job config's Secret too); its fences (Role, RoleBinding, NetworkPolicies,
+      // Service, and the worker template, the admission fence's parameter) it cannot patch.
       const pathOf = (obj: { kind: string; metadata: { name: string } }) =>
         obj.kind === 'Role'
           ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${app.namespace}/roles/${obj.metadata.name}`
           : `/api/v1/namespaces/${app.namespace}/${obj.kind.toLowerCase()}s/${obj.metadata.name}`;
-      for (const obj of [app.plan.workerTemplate, app.plan.configMaps[0]]) {
+      for (const obj of [app.plan.configMaps[0], ...app.plan.secrets]) {
         const got = await adminHttp().call<{ metadata: { ownerReferences?: Array<{ uid: string; kind: string }> } }>(
           'GET',
           pathOf(obj),
@@ -174,7 +175,7 @@ test(
           },
         ]);
       }
-      for (const obj of [app.plan.service, app.plan.roles[0]]) {
+      for (const obj of [app.plan.service, app.plan.roles[0], app.plan.workerTemplate]) {
         const got = await adminHttp().call<{ metadata: { ownerReferences?: unknown[] } }>('GET', pathOf(obj));
         expect(got.metadata.ownerReferences).toBeUndefined();
       }

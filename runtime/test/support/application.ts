@@ -214,6 +214,27 @@ export async function masterEnvironment(pod: Pod): Promise<Record<string, string
   return env;
 }
 
+/**
+ * The job config's Secret, mounted in the Pod (lib/plan/steps/job-config.ts): its files written
+ * under `dir`, and the runtime pointed at them (SEATUNNEL_APPLICATION_JOB_CONFIG_FILE), as a kubelet mounts it.
+ */
+async function mountJobConfig(pod: Pod, env: Record<string, string>, dir: string): Promise<void> {
+  const file = env.SEATUNNEL_APPLICATION_JOB_CONFIG_FILE;
+  const c = pod.spec!.containers.find((x) => x.name === 'seatunnel')!;
+  const mount = c.volumeMounts?.find((m) => file?.startsWith(`${m.mountPath}/`));
+  const secretName = pod.spec!.volumes?.find((v) => v.name === mount?.name)?.secret?.secretName;
+  if (!file || !mount || !secretName) return;
+  const secret = await adminHttp().call<{ data?: Record<string, string> }>(
+    'GET',
+    `/api/v1/namespaces/${pod.metadata!.namespace!}/secrets/${secretName}`,
+  );
+  const local = path.join(dir, 'job-config');
+  fs.mkdirSync(local, { recursive: true });
+  for (const [k, v] of Object.entries(secret.data ?? {}))
+    fs.writeFileSync(path.join(local, k), Buffer.from(v, 'base64'), { mode: 0o600 });
+  env.SEATUNNEL_APPLICATION_JOB_CONFIG_FILE = path.join(local, path.relative(mount.mountPath, file));
+}
+
 // ---- running the runtime ---------------------------------------------------------------------
 
 export interface StandInEntry {
@@ -267,6 +288,7 @@ export async function startRuntime(app: Deployed, opts: RunOptions = {}): Promis
   for (const [k, v] of Object.entries(cm.data ?? {})) {
     if (k !== 'runtime.json') fs.writeFileSync(path.join(engineDir, k), v);
   }
+  await mountJobConfig(pod, env, dir);
   const settings = JSON.parse(cm.data!['runtime.json']) as RuntimeSettings;
   const seam: RuntimeSettings = {
     ...settings,

@@ -102,13 +102,13 @@ test('SIGTERM because the application is deleted (cancel): the job is stopped, w
   expect(s.kube.ops('deleteStatefulSet')).toHaveLength(1);
 });
 
-test('a coordinator started after one that submitted re-attaches: adopts the existing workers, never submits again', async () => {
-  const s = haSetup();
-  s.kube.annotations[ANNOTATIONS.submittedAt] = '2026-01-01T00:00:00.000Z';
+/** Workers 1..3 as an earlier coordinator of the Job left them (owned by the Job, running). */
+function seedEarlierWorkers(s: ReturnType<typeof haSetup>): void {
   for (let n = 1; n <= 3; n++) {
     s.kube.seed({
       metadata: {
         name: `app-1-worker-${n}`,
+        uid: `earlier-${n}`,
         labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'worker' },
         ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid' }],
         annotations: { 'seatunnel.apache.org/creation-token': 'an-earlier-coordinator' },
@@ -117,13 +117,60 @@ test('a coordinator started after one that submitted re-attaches: adopts the exi
     });
     s.kube.update(`app-1-worker-${n}`, running);
   }
+}
+
+test('a coordinator started after one that submitted re-attaches: adopts the workers whose uids the Job records, never submits again', async () => {
+  const s = haSetup();
+  s.kube.annotations[ANNOTATIONS.submittedAt] = '2026-01-01T00:00:00.000Z';
+  s.kube.annotations[ANNOTATIONS.workerUids] = '{"1":"earlier-1","2":"earlier-2","3":"earlier-3"}';
+  seedEarlierWorkers(s);
   s.engine.status = 'RUNNING';
-  const out = await s.run();
+  let adopted: string[] = [];
+  const out = await s.run(
+    once(
+      () => s.engine.status === 'RUNNING' && reasons(s).includes('Reattached'),
+      () => (adopted = s.kube.podsOf(SEL).map((p) => p.metadata!.uid!)),
+    ),
+  );
   expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0 });
   expect(s.engine.submits).toEqual([]);
   expect(reasons(s)).toContain('Reattached');
   expect(reasons(s)).not.toContain('WorkerFailed');
+  // The same Pods: none deleted before the end, none created.
+  expect(adopted.sort()).toEqual(['earlier-1', 'earlier-2', 'earlier-3']);
+  expect(s.kube.ops('createPod').length).toBe(3); // each create answered 409, then adopted
   expect(s.kube.podsOf(SEL)).toEqual([]);
+});
+
+test("a Pod with a worker's name, labels and the Job as owner whose uid the Job does not record is replaced, never adopted", async () => {
+  const s = haSetup();
+  // Workers 1 and 2 recorded; 3 is a look-alike (anyone who may create Pods could have made it).
+  s.kube.annotations[ANNOTATIONS.workerUids] = '{"1":"earlier-1","2":"earlier-2"}';
+  seedEarlierWorkers(s);
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'SUCCEEDED', exitCode: 0 });
+  const deleted = s.kube.ops('deletePod').map((c) => c.name);
+  // The look-alike went before anything else was removed, and a worker of this coordinator took its name.
+  expect(deleted[0]).toBe('app-1-worker-3');
+  const recorded = JSON.parse(
+    s.kube.annotationPatches
+      .map((a) => a[ANNOTATIONS.workerUids])
+      .filter((x) => x !== undefined)
+      .at(-1)!,
+  ) as Record<string, string>;
+  expect(recorded['1']).toBe('earlier-1');
+  expect(recorded['2']).toBe('earlier-2');
+  expect(recorded['3']).toMatch(/^uid-\d+$/);
+});
+
+test('each worker a coordinator creates has its uid recorded on the Job', async () => {
+  const s = haSetup();
+  await s.run();
+  const last = s.kube.annotationPatches
+    .map((a) => a[ANNOTATIONS.workerUids])
+    .filter((x) => x !== undefined)
+    .at(-1);
+  expect(Object.keys(JSON.parse(last!) as object).sort()).toEqual(['1', '2', '3']);
 });
 
 test('submitted before, but no master knows the job any more: JobLost (exit 5) once the failover window has passed', async () => {

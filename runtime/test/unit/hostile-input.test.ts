@@ -16,7 +16,11 @@ import { setup } from './lifecycle-setup';
 
 const SECRET = 'hunter2-S3cr3t-value';
 const TOKEN = 'ghp_T0kenFromAMountedSecret';
-const app = runtimeSettings(plan({ applicationId: 'app-1', namespace: 'jobs' }).spec);
+// The inline form of runtime.json (the plan now writes the file form: a Secret; the runtime reads both).
+const app = {
+  ...runtimeSettings(plan({ applicationId: 'app-1', namespace: 'jobs' }).spec),
+  jobConfig: { kind: 'inline' as const, env: 'SEATUNNEL_APPLICATION_JOB_CONFIG' },
+};
 const inline =
   (text: string, env: Record<string, string> = {}) =>
   () =>
@@ -74,7 +78,7 @@ describe('job config errors never carry a secret', () => {
     ].join('\n');
     expect(published).not.toContain(SECRET);
     expect(s.kube.annotations[ANNOTATIONS.message]).toMatch(
-      /JOB_CONFIG:2:\d+: cannot concatenate an array with a string \(from \$\{DB_PASSWORD\}\)/,
+      /job\.conf:2:\d+: cannot concatenate an array with a string \(from \$\{DB_PASSWORD\}\)/,
     );
   });
 });

@@ -58,7 +58,10 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
     settings,
     env,
     io: {
-      readFile: () => {
+      // The job config Secret's file, as mounted in the Pod (lib/plan/steps/job-config.ts); a test
+      // changes the text through env.SEATUNNEL_APPLICATION_JOB_CONFIG.
+      readFile: (f: string) => {
+        if (app.jobConfig.kind === 'file' && f === app.jobConfig.path) return env.SEATUNNEL_APPLICATION_JOB_CONFIG;
         throw new Error('no files');
       },
     },

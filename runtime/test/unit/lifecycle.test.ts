@@ -77,8 +77,8 @@ test('happy path: workers created, all registered, then exactly one submit; succ
   expect(phases).toEqual(expect.arrayContaining(['Starting', 'CreatingWorkers', 'Running', 'CleaningUp', 'Succeeded']));
 });
 
-test('dependents applied without an owner are adopted by the Job; owned ones are left alone', async () => {
-  const s = setup();
+test('dependents applied without an owner are adopted by the Job; owned ones are left alone; the worker template never', async () => {
+  const s = setup({ secrets: { db: { data: { password: 'p' } } } });
   s.kube.owners.set('Service/app-1', [{ apiVersion: 'batch/v1', kind: 'Job', name: 'app-1', uid: 'job-uid' }]);
   s.kube.owners.set('ConfigMap/app-1-engine', [{ apiVersion: 'v1', kind: 'Other', name: 'x', uid: 'other' }]);
   await s.run();
@@ -86,13 +86,9 @@ test('dependents applied without an owner are adopted by the Job; owned ones are
     .ops('setOwnerReferences')
     .map((c) => c.name)
     .sort();
-  expect(adopted).toEqual(
-    s.app.dependents
-      .map((d) => `${d.kind}/${d.name}`)
-      .filter((k) => k !== 'Service/app-1' && k !== 'ConfigMap/app-1-engine')
-      .sort(),
-  );
-  expect(s.kube.owners.get('PodTemplate/app-1-worker')).toEqual([
+  // The owned Secret, and the job config's (lib/plan/steps/job-config.ts).
+  expect(adopted).toEqual(['Secret/app-1-db', 'Secret/app-1.job-config']);
+  expect(s.kube.owners.get('Secret/app-1-db')).toEqual([
     {
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -102,6 +98,8 @@ test('dependents applied without an owner are adopted by the Job; owned ones are
       blockOwnerDeletion: false,
     },
   ]);
+  // The admission fence's parameter: the runtime reads it and never changes it (issue 27, item 1).
+  expect(s.kube.owners.get('PodTemplate/app-1-worker')).toBeUndefined();
 });
 
 test('a worker deleted mid-run: detected, the job stopped (it was acknowledged), cleanup, WorkerLost, exit 3', async () => {

@@ -104,11 +104,12 @@ test('with HA the same holds for the coordinator: every call allowed by its Role
   const ha = { haEnabled: true, checkpointPvc: 'ckpt' } as const;
   const happy = setup(ha);
   happy.kube.statefulSet = { metadata: { name: 'app-1-master' }, status: { replicas: 2, readyReplicas: 2 } };
-  // the kubectl apply path: the StatefulSet has no owner yet and is adopted
+  // the kubectl apply path: the StatefulSet has no owner, and stays so (no patch: issue 27, item 4)
   await happy.run();
   const calls = happy.kube.calls.map(toApiCall);
   const rules = runtimeRules(happy.p.spec);
   expect(notAllowed(calls, rules)).toEqual([]);
   const used = new Set(calls.map((c) => `${c.group}/${c.resource}/${c.verb}`));
-  for (const verb of ['get', 'patch', 'delete']) expect(used).toContain(`apps/statefulsets/${verb}`);
+  for (const verb of ['get', 'delete']) expect(used).toContain(`apps/statefulsets/${verb}`);
+  expect(used).not.toContain('apps/statefulsets/patch');
 });

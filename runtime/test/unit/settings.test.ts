@@ -122,7 +122,11 @@ test('runtime.json fields are checked one by one', () => {
 });
 
 describe('job config', () => {
-  const app = runtimeSettings(p.spec);
+  // The inline form of runtime.json (the plan now writes the file form: a Secret; the runtime reads both).
+  const app = {
+    ...runtimeSettings(p.spec),
+    jobConfig: { kind: 'inline' as const, env: 'SEATUNNEL_APPLICATION_JOB_CONFIG' },
+  };
   test('inline: ${VAR} from the environment, output as exact JSON in source order', () => {
     const r = resolveJobConfig(
       app,

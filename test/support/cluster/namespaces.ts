@@ -49,12 +49,12 @@ export async function deleteNamespace(name: string, opts: { wait?: boolean; time
 
 /**
  * Registers beforeAll/afterAll: a fresh namespace for the tests of the current describe block
- * (or file), deleted afterwards. Read `.name` inside tests/hooks.
+ * (or file), with the given labels, deleted afterwards. Read `.name` inside tests/hooks.
  */
-export function useTestNamespace(prefix = 't'): { readonly name: string } {
+export function useTestNamespace(prefix = 't', labels: Record<string, string> = {}): { readonly name: string } {
   let name: string | undefined;
   beforeAll(async () => {
-    name = await createTestNamespace(prefix);
+    name = await createTestNamespace(prefix, labels);
   }, 120_000);
   afterAll(async () => {
     if (name) await deleteNamespace(name);

@@ -139,8 +139,80 @@ test('NODE_DISABLE_COMPILE_CACHE=1 turns it off: nothing read, nothing written',
 test('a cache directory that cannot be written costs nothing but the cache', () => {
   // XDG_CACHE_HOME is a file: mkdir under it fails.
   fs.writeFileSync(cacheHome, 'not a directory');
-  expect(load('status')).toEqual({ cache: 'none', out: EXPECTED });
-  expect(load('status')).toEqual({ cache: 'none', out: EXPECTED });
+  expect(load('status')).toEqual({ cache: 'off', out: EXPECTED });
+  expect(load('status')).toEqual({ cache: 'off', out: EXPECTED });
+});
+
+// Whoever can write the cache decides what code runs as the next user of the CLI (issue 27, item 2).
+describe('a cache directory someone else could write is never used', () => {
+  test('XDG_CACHE_HOME pointing at a directory anyone may write, without the sticky bit', () => {
+    fs.mkdirSync(cacheHome, { mode: 0o777 });
+    fs.chmodSync(cacheHome, 0o777);
+    expect(load('status')).toEqual({ cache: 'off', out: EXPECTED });
+    expect(load('status')).toEqual({ cache: 'off', out: EXPECTED });
+    expect(fs.readdirSync(cacheHome)).toEqual([]);
+  });
+
+  test('a shared base with the sticky bit (as /tmp) is fine while the directory is the user’s own', () => {
+    fs.mkdirSync(cacheHome);
+    fs.chmodSync(cacheHome, 0o1777);
+    expect(load('status').cache).toBe('none');
+    expect(load('status').cache).toBe('accepted');
+  });
+
+  test('a cache directory made by someone else there, open to others, is not read', () => {
+    fs.mkdirSync(cacheHome);
+    fs.chmodSync(cacheHome, 0o1777);
+    load('status');
+    const [name] = files();
+    // What another user could have left: the directory open to all, the bytecode theirs.
+    fs.chmodSync(path.join(cacheHome, 'seatunnel-app'), 0o777);
+    fs.writeFileSync(path.join(cacheDir(), name), Buffer.alloc(4096, 7));
+    expect(load('status')).toEqual({ cache: 'off', out: EXPECTED });
+  });
+
+  test('a symbolic link in place of the directory is not followed', () => {
+    const elsewhere = path.join(dir, 'elsewhere');
+    fs.mkdirSync(path.join(elsewhere, 'cli-code-cache'), { recursive: true, mode: 0o700 });
+    fs.chmodSync(elsewhere, 0o700);
+    fs.mkdirSync(cacheHome, { mode: 0o700 });
+    fs.symlinkSync(elsewhere, path.join(cacheHome, 'seatunnel-app'));
+    expect(load('status')).toEqual({ cache: 'off', out: EXPECTED });
+    expect(fs.readdirSync(path.join(elsewhere, 'cli-code-cache'))).toEqual([]);
+  });
+
+  test("Node 22.1+'s own cache goes to the same checked directory, never to the temporary directory", () => {
+    const pkg = path.join(dir, 'pkg');
+    fs.mkdirSync(path.join(pkg, 'bin'), { recursive: true });
+    for (const f of ['seatunnel-app.js', 'code-cache.js'])
+      fs.copyFileSync(path.join(REPO, 'bin', f), path.join(pkg, 'bin', f));
+    fs.mkdirSync(path.join(pkg, 'build', 'cli'), { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'build', 'cli', 'seatunnel-app.js'), 'exports.main = async () => 0;\n');
+    // Node 22.1's module.enableCompileCache, recorded (this test runs on any Node).
+    const record = path.join(dir, 'calls.json');
+    const preload = path.join(dir, 'preload.js');
+    fs.writeFileSync(
+      preload,
+      `require('node:module').enableCompileCache = (...args) => require('node:fs').appendFileSync(${JSON.stringify(record)}, JSON.stringify(args) + '\\n');\n`,
+    );
+    const run = (cache: string) =>
+      spawnSync(process.execPath, ['--require', preload, path.join(pkg, 'bin', 'seatunnel-app.js'), 'status'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', HOME: dir, XDG_CACHE_HOME: cache },
+      });
+    expect(run(cacheHome).status).toBe(0);
+    const shared = path.join(dir, 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o777);
+    expect(run(shared).status).toBe(0);
+    const calls = fs
+      .readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as string[]);
+    expect(calls).toEqual([[path.join(cacheHome, 'seatunnel-app', 'node-compile-cache')]]);
+    expect(fs.statSync(calls[0][0]).mode & 0o777).toBe(0o700);
+  });
 });
 
 test('bin/seatunnel-app.js uses it on Node 20, runs the command, and says so when the bundle is not built', () => {

@@ -122,7 +122,8 @@ describe('warnings', () => {
     process.env[NAME] = SECRET;
     const f = files(`kubernetes { image = "a/b:1", env.DB_PASS = \${${NAME}}, labels.owner = \${${NAME}}x }`);
     const t = terminal();
-    expect(await main(['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out')], t.output)).toBe(0);
+    const argv = ['synth', '-a', f.deploy, '-c', f.job, '-o', join(f.dir, 'out'), '--trust-deployment-file'];
+    expect(await main(argv, t.output)).toBe(0);
     expect(t.text.err).toContain(
       `warning: the host environment variable ${NAME} is substituted into kubernetes.env.DB_PASS, kubernetes.labels.owner, which are stored in plain text`,
     );

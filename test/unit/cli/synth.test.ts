@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -109,13 +118,23 @@ describe('seatunnel-app synth', () => {
     expect(job.spec.template.metadata.labels).toMatchObject({ team: 'data', tier: 'batch' });
   });
 
-  test('owned secrets in the output are warned about', async () => {
+  test('owned secrets in the output are warned about, and the file is readable by its owner only (issue 27, item 14)', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'deploy.conf'), 'kubernetes { image = "a/b:1", secret.db.data.password = s3cret }');
     writeFileSync(join(dir, 'job.conf'), JOB_CONFIG);
     const o = capture();
-    expect(await main(['synth', '-a', join(dir, 'deploy.conf'), '-c', join(dir, 'job.conf'), '-o', dir], o)).toBe(0);
-    expect(o.err.join('\n')).toMatch(/contains the Secret data of .*-db in plain text/);
+    // An earlier output of the same name, readable by all, is replaced whole.
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    expect(await main(['synth', '-a', join(dir, 'deploy.conf'), '-c', join(dir, 'job.conf'), '-o', out], o)).toBe(0);
+    const [file] = readdirSync(out);
+    chmodSync(join(out, file), 0o644);
+    expect(await main(['synth', '-a', join(dir, 'deploy.conf'), '-c', join(dir, 'job.conf'), '-o', out], o)).toBe(0);
+    expect(statSync(join(out, file)).mode & 0o777).toBe(0o600);
+    expect(o.err.join('\n')).toMatch(
+      /contains the Secret data of .*-db in plain text, so it was written readable by its owner only \(mode 0600\)/,
+    );
+    expect(o.err.join('\n')).not.toContain('s3cret');
   });
 
   test.each([

@@ -4,6 +4,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KubeApiError, KubeTransport, Kube } from '../../../lib/kube';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../lib/kube/json-depth';
 
 let server: http.Server;
 let base: string;
@@ -29,6 +30,23 @@ async function failure(p: Promise<unknown>): Promise<KubeApiError> {
   );
   expect(e).toBeInstanceOf(KubeApiError);
   return e as KubeApiError;
+}
+
+type WatchQuery = Parameters<Kube['watch']>[3];
+
+/** Watches through `t` until the watch closes; the error it closed with, after closing `t`. */
+async function watchUntilClosed(
+  t: KubeTransport,
+  apiVersion: string,
+  kind: string,
+  query: WatchQuery,
+  event: (type: string, o: unknown) => void = () => undefined,
+): Promise<KubeApiError | undefined> {
+  const closed = await new Promise<KubeApiError | undefined>((resolve) => {
+    new Kube(t).watch(apiVersion, kind, 'ns', query, { event, closed: resolve });
+  });
+  t.close();
+  return closed;
 }
 
 test('an answer body over the cap is refused without reading it all (the server sends without end)', async () => {
@@ -105,16 +123,9 @@ test('a watch delivers events split across chunks, and ends with an error when o
   };
   const t = transport({ maxBodyBytes: 2048 });
   const events: Array<[string, unknown]> = [];
-  const closed = await new Promise<KubeApiError | undefined>((resolve) => {
-    new Kube(t).watch(
-      'v1',
-      'Pod',
-      'ns',
-      { resourceVersion: '1', timeoutSeconds: 60 },
-      { event: (type, o) => events.push([type, o]), closed: resolve },
-    );
-  });
-  t.close();
+  const closed = await watchUntilClosed(t, 'v1', 'Pod', { resourceVersion: '1', timeoutSeconds: 60 }, (type, o) =>
+    events.push([type, o]),
+  );
   expect(events).toEqual([
     ['ADDED', { kind: 'Pod', metadata: { name: 'ü-1' } }],
     ['BOOKMARK', {}],
@@ -128,15 +139,60 @@ test('a watch answered with a Status error closes with that status', async () =>
     res.end(JSON.stringify({ kind: 'Status', reason: 'Forbidden', message: 'jobs is forbidden' }));
   };
   const t = transport();
-  const closed = await new Promise<KubeApiError | undefined>((resolve) => {
-    new Kube(t).watch(
-      'batch/v1',
-      'Job',
-      'ns',
-      { fieldSelector: 'metadata.name=x', resourceVersion: '1', timeoutSeconds: 60 },
-      { event: () => undefined, closed: resolve },
-    );
+  const closed = await watchUntilClosed(t, 'batch/v1', 'Job', {
+    fieldSelector: 'metadata.name=x',
+    resourceVersion: '1',
+    timeoutSeconds: 60,
   });
-  t.close();
   expect([closed?.status, closed?.reason]).toEqual([403, 'Forbidden']);
+});
+
+// JSON.parse has no depth limit: 10 MB of `[` took the CLI to about 1.2 GB (issue 27, item 16).
+describe('JSON nested deeper than any API object is refused before it is parsed', () => {
+  const answer = (body: string) => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    };
+  };
+  const get = async () => {
+    const t = transport();
+    try {
+      return await t.request<unknown>({ method: 'GET', path: '/api/v1/namespaces/ns/pods' });
+    } finally {
+      t.close();
+    }
+  };
+
+  test('10 MB of [ under the body cap', async () => {
+    answer('['.repeat(10 * 1024 * 1024));
+    const e = await failure(get());
+    expect(e.reason).toBe('BadResponse');
+    expect(e.message).toContain(`nests JSON deeper than ${MAX_JSON_DEPTH} levels`);
+  });
+
+  test('well-formed JSON one level too deep; one level less is read', async () => {
+    const nested = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    answer(nested(MAX_JSON_DEPTH + 1));
+    expect((await failure(get())).reason).toBe('BadResponse');
+    answer(nested(MAX_JSON_DEPTH));
+    expect((await get()).status).toBe(200);
+  });
+
+  test('brackets inside strings do not count', async () => {
+    answer(JSON.stringify({ kind: 'ConfigMap', data: { x: '['.repeat(100_000), y: '\\"{{{' } }));
+    expect(((await get()).body as { kind: string }).kind).toBe('ConfigMap');
+    expect(nestsDeeperThan('"\\\\"[[[', 1)).toBe(true);
+  });
+
+  test('a watch event', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"type":"ADDED","object":${'['.repeat(MAX_JSON_DEPTH + 10)}\n`);
+    };
+    const t = transport();
+    const closed = await watchUntilClosed(t, 'v1', 'Pod', { resourceVersion: '1', timeoutSeconds: 60 });
+    expect(closed?.reason).toBe('BadResponse');
+    expect(closed?.message).toContain('nests JSON deeper');
+  });
 });

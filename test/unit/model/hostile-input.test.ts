@@ -102,19 +102,34 @@ describe('item 8: Secret data never appears in an error, text or JSON', () => {
 });
 
 describe('item 9: values from the host environment and from -D/-i', () => {
-  test('an environment variable substituted into labels, annotations, ConfigMap data or env literals is named in a warning, never its value', () => {
-    const warnings: string[] = [];
-    load(
-      `${IMAGE}kubernetes {
+  const PLAIN_TEXT = `${IMAGE}kubernetes {
   labels.team = \${TEAM}
   annotations.contact = \${CONTACT}
   configmap.settings.data.password = \${DB_PASSWORD}
   env.DB_PASS = \${DB_PASSWORD}
   env.OTHER { value = \${OTHER} }
-}`,
-      { env: { TEAM: 'data', CONTACT: 'me', DB_PASSWORD: SECRET, OTHER: 'o' } },
-      (w) => warnings.push(w),
-    );
+}`;
+  const HOST = { TEAM: 'data', CONTACT: 'me', DB_PASSWORD: SECRET, OTHER: 'o' };
+
+  test('an environment variable substituted into labels, annotations, ConfigMap data or env literals is refused, named, never shown (issue 27, item 3)', () => {
+    const found = problems(() => load(PLAIN_TEXT, { env: HOST }));
+    expect(found.map((p) => p.split(':')[0])).toEqual([
+      'kubernetes.labels.team',
+      'kubernetes.annotations.contact',
+      'kubernetes.configmap.settings.data.password',
+      'kubernetes.env.DB_PASS',
+      'kubernetes.env.OTHER.value',
+    ]);
+    const text = found.join('\n');
+    expect(text).not.toContain('hunter2');
+    for (const name of ['TEAM', 'CONTACT', 'DB_PASSWORD', 'OTHER'])
+      expect(text).toContain(`the host environment variable ${name} is substituted here`);
+    expect(text).toContain('--trust-deployment-file');
+  });
+
+  test('in a trusted deployment file it is named in a warning, never its value', () => {
+    const warnings: string[] = [];
+    load(PLAIN_TEXT, { env: HOST, trusted: true }, (w) => warnings.push(w));
     const text = warnings.join('\n');
     expect(text).not.toContain('hunter2');
     for (const name of ['TEAM', 'CONTACT', 'DB_PASSWORD', 'OTHER'])
@@ -191,6 +206,13 @@ describe('item 12: environment names that steer the runtime, Node.js or the clie
     'KUBERNETES_SERVICE_PORT_HTTPS',
     'OPENSSL_CONF',
     'LD_PRELOAD',
+    // issue 27, item 10: the runtime's home (its client reads $HOME/.kube/config before the
+    // in-cluster credentials), every JVM's extra flags, Hazelcast's configuration overrides.
+    'HOME',
+    'JAVA_TOOL_OPTIONS',
+    '_JAVA_OPTIONS',
+    'HZ_NETWORK_JOIN_MULTICAST_ENABLED',
+    'HZ_NETWORK_RESTAPI_ENABLED',
   ];
 
   test.each(reserved)('%s as a literal and from a Secret key', (name) => {
@@ -200,7 +222,7 @@ describe('item 12: environment names that steer the runtime, Node.js or the clie
     expect(problems(() => spec({ env: { [name]: { secret: 's', key: 'k' } } }))).toHaveLength(1);
   });
 
-  test.each(['NODE_', 'SEATUNNEL_APP_X', 'KUBERNETES_SERVICE_', 'KUBE', 'N'])(
+  test.each(['NODE_', 'SEATUNNEL_APP_X', 'KUBERNETES_SERVICE_', 'KUBE', 'N', 'HZ_', 'H'])(
     'env-from prefix %s could make a reserved name',
     (prefix) => {
       expect(problems(() => spec({ envFrom: { db: { secret: 's', prefix } } }))).toEqual([

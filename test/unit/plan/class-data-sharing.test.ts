@@ -5,19 +5,22 @@ import * as path from 'node:path';
 import { classDataArchive, ZETA_LAUNCHER, zetaJavaArgv } from '../../../lib/engine/command';
 import { loadApplication } from '../../../lib/model/load';
 import { JOB_CONFIG, plan, problems } from '../../support/fixtures';
+import { kubeletExpand } from '../../../tools/local-stack/kubelet-expansion';
 import { main, workerPod } from './helpers';
 
 const HOME = '/opt/seatunnel';
+const asRun = (argv: readonly string[]) => argv.map((a) => kubeletExpand(a, {}));
 
 describe('kubernetes.class-data-sharing', () => {
   test("auto (the default): every Zeta JVM is started through the launcher with the image's archive path", () => {
     const p = plan();
-    const worker = main(workerPod(p)).command!;
+    // As the kubelet hands it to the container (it expands `$`, which the plan escapes).
+    const worker = asRun(main(workerPod(p)).command!);
     expect(worker.slice(0, 6)).toEqual(['/bin/sh', '-c', ZETA_LAUNCHER, '', `${HOME}/cds/zeta.jsa`, 'java']);
     const runtime = JSON.parse(p.configMaps.find((c) => c.metadata.name.endsWith('-engine'))!.data!['runtime.json']);
     expect(runtime.master.command.slice(2, 6)).toEqual([ZETA_LAUNCHER, '', `${HOME}/cds/zeta.jsa`, 'java']);
     const ha = plan({ haEnabled: true, haMasters: 2, haBackupCount: 1, checkpointPvc: 'ckpt' });
-    expect(ha.masters!.spec!.template.spec!.containers[0].command!.slice(2, 5)).toEqual([
+    expect(asRun(ha.masters!.spec!.template.spec!.containers[0].command!).slice(2, 5)).toEqual([
       ZETA_LAUNCHER,
       '',
       `${HOME}/cds/zeta.jsa`,

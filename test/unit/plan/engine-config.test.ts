@@ -99,7 +99,7 @@ describe('engine config step', () => {
       workerCount: 4,
       workerSlots: 3,
       workerTemplate: `${p.spec.appId}-worker`,
-      jobConfig: { kind: 'inline', env: 'SEATUNNEL_APPLICATION_JOB_CONFIG' },
+      jobConfig: { kind: 'file', path: '/etc/seatunnel-app/job/job.conf' },
     });
     expect(settings.master.command.slice(-2)).toEqual(['-r', 'master']);
     expect(JSON.stringify(settings)).not.toContain('FakeSource');

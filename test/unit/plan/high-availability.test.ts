@@ -222,7 +222,7 @@ describe('with HA', () => {
     expect(c.ports).toBeUndefined();
     expect(c.readinessProbe).toBeUndefined();
     expect(c.resources!.limits).toEqual({ cpu: '250m', memory: '256Mi' });
-    expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG).toBeDefined();
+    expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG_FILE).toBe('/etc/seatunnel-app/job/job.conf');
     // coordinator-restarts (3) + the last coordinator, which only cleans up.
     expect(p.job.spec!.backoffLimit).toBe(4);
     const rules = p.job.spec!.podFailurePolicy!.rules;
@@ -288,16 +288,11 @@ describe('with HA', () => {
     expect(allObjects(p).at(-1)!.kind).toBe('Job');
   });
 
-  test("the coordinator's Role reads and removes exactly its StatefulSet, and may adopt it", () => {
+  test("the coordinator's Role reads and removes exactly its StatefulSet, and cannot change it", () => {
+    // A changed Pod template would have the StatefulSet controller create any Pod (issue 27, item 4).
     const rules = runtimeRules(spec(HA));
     const sts = rules.filter((r) => r.resources?.includes('statefulsets'));
     expect(sts).toEqual([
-      {
-        apiGroups: ['apps'],
-        resources: ['statefulsets'],
-        resourceNames: [`${spec(HA).appId}-master`],
-        verbs: ['get', 'patch'],
-      },
       {
         apiGroups: ['apps'],
         resources: ['statefulsets'],

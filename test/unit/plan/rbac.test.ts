@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../../../lib/model/issues';
 import { allObjects } from '../../../lib/plan/build-plan';
 import { runtimeSettings } from '../../../lib/plan/runtime-settings';
+import { runtimeRules } from '../../../lib/plan/steps/rbac';
 import { submitterRules } from '../../../lib/plan/submitter-rbac';
 import { plan } from '../../support/fixtures';
 
@@ -37,14 +38,15 @@ describe('rbac step', () => {
     expect(rules).toContainEqual({
       apiGroups: [''],
       resources: ['secrets'],
-      resourceNames: ['app-1-db'],
+      // The owned Secret, and the job config's.
+      resourceNames: ['app-1-db', 'app-1.job-config'],
       verbs: ['get', 'patch'],
     });
     expect(rules).toContainEqual({
       apiGroups: [''],
       resources: ['podtemplates'],
       resourceNames: ['app-1-worker'],
-      verbs: ['get', 'patch'],
+      verbs: ['get'],
     });
     expect(rules).toContainEqual({
       apiGroups: [''],
@@ -52,7 +54,7 @@ describe('rbac step', () => {
       resourceNames: ['app-1-engine'],
       verbs: ['get', 'patch'],
     });
-    for (const r of rules) {
+    for (const r of runtimeRules(p.spec)) {
       expect(r.verbs).not.toContain('*');
       expect(r.resources).not.toContain('*');
       if (!['pods', 'events'].includes(r.resources![0])) expect(r.resourceNames!.length).toBeGreaterThan(0);
@@ -66,12 +68,16 @@ describe('rbac step', () => {
     for (const resource of ['roles', 'rolebindings', 'networkpolicies', 'serviceaccounts', 'services']) {
       expect(rules.flatMap((r) => r.resources!)).not.toContain(resource);
     }
-    // Only patched objects are adopted: the dependents in runtime.json are the data objects.
+    // Only data objects are adopted (patched): never the worker template, the admission fence's
+    // parameter, which an owner reference to nothing would have garbage-collected (issue 27, item 1).
     expect(
       runtimeSettings(p.spec)
         .dependents.map((d) => d.kind)
         .sort(),
-    ).toEqual(['ConfigMap', 'PodTemplate', 'Secret']);
+    ).toEqual(['ConfigMap', 'Secret', 'Secret']);
+    expect(rules.filter((r) => r.resources!.includes('podtemplates'))).toEqual([
+      { apiGroups: [''], resources: ['podtemplates'], resourceNames: [p.workerTemplate.metadata.name], verbs: ['get'] },
+    ]);
   });
 
   test('delete is limited to the worker names, one per worker', () => {
@@ -158,5 +164,24 @@ describe('the application ServiceAccount', () => {
   test('"default" is refused: the Role would go to every Pod that runs as default', () => {
     expect(() => plan({ serviceAccount: 'default' })).toThrow(ConfigurationError);
     expect(() => plan({ serviceAccount: 'default' })).toThrow(/serviceAccount.*"default".*must not be "default"/s);
+  });
+});
+
+describe('the submitter Role for pre-provisioned namespaces (issue 27, item 12)', () => {
+  const rules = submitterRules({ preProvisioned: true });
+  const verbsOn = (resource: string) => rules.filter((r) => r.resources!.includes(resource)).flatMap((r) => r.verbs);
+
+  test('reads no Secret, and creates no Role, RoleBinding or ServiceAccount', () => {
+    expect(verbsOn('secrets').sort()).toEqual(['create', 'delete', 'deletecollection']);
+    for (const resource of ['roles', 'rolebindings']) expect(verbsOn(resource)).toEqual([]);
+    expect(verbsOn('serviceaccounts')).toEqual(['get']);
+    expect(rules.flatMap((r) => r.verbs)).not.toContain('bind');
+    expect(rules.flatMap((r) => r.verbs)).not.toContain('escalate');
+  });
+
+  test('still lists, reads logs and cancels', () => {
+    expect(verbsOn('jobs')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'patch', 'delete']));
+    expect(verbsOn('pods/log')).toEqual(['get']);
+    expect(verbsOn('pods')).toEqual(expect.arrayContaining(['list', 'deletecollection']));
   });
 });

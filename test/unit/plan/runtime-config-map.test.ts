@@ -1,3 +1,4 @@
+import { kubeletExpand } from '../../../tools/local-stack/kubelet-expansion';
 // kubernetes.config-map: the user's SeaTunnel config directory as a referenced ConfigMap, its
 // mounts, the rules the plan writes for the engines, and the overlay of the user's files with the
 // invariants of application mode (the pure functions submit, the master and the workers share).
@@ -496,6 +497,21 @@ describe('kubernetes.config-map: JVM options files', () => {
     ).toBeUndefined();
   });
 
+  test('Hazelcast overrides in a JVM options file of the ConfigMap are refused (issue 27, item 10)', () => {
+    const out = jvm('worker', '-Dhz.network.join.multicast.enabled=true\n-Dhazelcast.discovery.enabled=true\n-Dok=1\n');
+    expect(out.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(
+        /jvm_worker_options: -Dhz\.network\.join\.multicast\.enabled=true is refused: hz\.\* system properties/,
+      ),
+      expect.stringMatching(/jvm_worker_options: -Dhazelcast\.discovery\.enabled=true is refused: .*member discovery/),
+    ]);
+  });
+
+  test('a Hazelcast file of the ConfigMap that imports another is refused (issue 27, item 10)', () => {
+    const out = overlay({ ...complete, 'hazelcast.yaml': `${HAZELCAST_YAML}  import:\n    - extra.yaml\n` });
+    expect(out.problems.map((p) => p.message).join('\n')).toMatch(/hazelcast\.import is refused/);
+  });
+
   test('a heap flag the user chose is refused (memory-mb sizes heap and Pod); so are the properties of the command line', () => {
     const out = jvm(
       'master',
@@ -514,7 +530,8 @@ describe('kubernetes.config-map: JVM options files', () => {
 
   test('the Zeta command reads the completed file: a launcher puts its flags in front of the other arguments', () => {
     const p = plan({ runtimeConfigMap: CM });
-    const cmd = main(workerPod(p)).command!;
+    // As the kubelet hands it to the container (it expands `$`, which the plan escapes).
+    const cmd = main(workerPod(p)).command!.map((a) => kubeletExpand(a, {}));
     const archive = classDataArchive(p.spec.seatunnelHome);
     expect(cmd.slice(0, 6)).toEqual([
       '/bin/sh',
@@ -527,7 +544,7 @@ describe('kubernetes.config-map: JVM options files', () => {
     expect(cmd.some((a) => a.startsWith('-Xmx'))).toBe(false);
     expect(zetaJavaArgv(cmd)[0]).toBe('java');
     // Without the ConfigMap the flags stay on the command line: the launcher gets no file.
-    const plain = main(workerPod(plan())).command!;
+    const plain = main(workerPod(plan())).command!.map((a) => kubeletExpand(a, {}));
     expect(plain.slice(0, 6)).toEqual(['/bin/sh', '-c', ZETA_LAUNCHER, '', archive, 'java']);
     expect(zetaJavaArgv(plain).some((a) => a.startsWith('-Xmx'))).toBe(true);
     const noFile = main(

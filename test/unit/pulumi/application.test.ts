@@ -76,6 +76,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
       'ConfigMap',
       'ConfigMap',
       'Secret',
+      'Secret', // the job config (lib/plan/steps/job-config.ts)
       'Service',
       'PodTemplate',
     ]);
@@ -132,10 +133,12 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
   test('Secret data is a Pulumi secret; nothing else is', async () => {
     const { app, registered } = await deploy('secrets', { ...full, name: 'secrets' });
     const secrets = registered.filter((r) => r.type === 'kubernetes:core/v1:Secret');
-    expect(secrets).toHaveLength(1);
-    expect(isSecretValue(secrets[0].inputs.stringData)).toBe(true);
-    expect((secrets[0].inputs.stringData as { value: unknown }).value).toEqual({ password: 's3cret' });
-    expect(app.plan.secrets[0].stringData).toEqual({ password: 's3cret' });
+    // The owned Secret and the job config's: both Pulumi secrets.
+    expect(secrets).toHaveLength(2);
+    for (const s of secrets) expect(isSecretValue(s.inputs.stringData)).toBe(true);
+    const db = secrets.find((s) => (s.inputs.metadata as { name: string }).name.endsWith('-db'))!;
+    expect((db.inputs.stringData as { value: unknown }).value).toEqual({ password: 's3cret' });
+    expect(app.plan.secrets.find((s) => s.metadata.name.endsWith('-db'))!.stringData).toEqual({ password: 's3cret' });
     const config = registered.filter((r) => r.type === 'kubernetes:core/v1:ConfigMap');
     for (const c of config) expect(isSecretValue(c.inputs.data)).toBe(false);
     // The state of the Secret (its outputs) is secret too.
@@ -186,6 +189,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
       'kubernetes:core/v1:ConfigMap',
       'kubernetes:core/v1:ServiceAccount',
       'kubernetes:core/v1:Service',
+      'kubernetes:core/v1:Secret',
       'kubernetes:core/v1:PodTemplate',
       'kubernetes:batch/v1:JobPatch',
     ]);
@@ -200,7 +204,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
     const viaOpts = await deploy('providers', props({ name: 'providers' }), { providers: [provider] });
     for (const { registered } of [viaArgs, viaOpts]) {
       const custom = registered.filter((x) => x.custom);
-      expect(custom).toHaveLength(10); // Job, ServiceAccount, Role, RoleBinding, 2 NetworkPolicies, ConfigMap, Service, PodTemplate, JobPatch
+      expect(custom).toHaveLength(11); // Job, ServiceAccount, Role, RoleBinding, 2 NetworkPolicies, ConfigMap, Service, the job config's Secret, PodTemplate, JobPatch
       for (const r of custom) expect(r.provider).toMatch(/::cluster-b::/);
     }
   });

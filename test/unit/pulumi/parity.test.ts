@@ -171,6 +171,7 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       'Role',
       'RoleBinding',
       'Secret',
+      'Secret', // the job config's
       'Service',
       'ServiceAccount',
     ]);
@@ -214,6 +215,7 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       'PodTemplate',
       'Role',
       'RoleBinding',
+      'Secret', // the job config's
       'Service',
       'Service',
       'ServiceAccount',

@@ -372,10 +372,30 @@ describe('preflight judgement, the report', () => {
     const base = passing(p);
     const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, name: 'engine-files' };
     const notice = { ref, option: 'kubernetes.config-map', message: 'replaces a default' };
-    const r = judgePreflight(p, { ...base, references: { problems: [], notices: [notice] } });
+    const r = judgePreflight(p, {
+      ...base,
+      references: { problems: [], notices: [notice] },
+      namespaceLabels: { labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } },
+    });
     expect(r.warnings).toEqual(['replaces a default']);
     expect(r.ok).toBe(true);
   });
+
+  test.each([
+    ['no label', {}, true],
+    ['privileged', { 'pod-security.kubernetes.io/enforce': 'privileged' }, true],
+    ['baseline', { 'pod-security.kubernetes.io/enforce': 'baseline' }, false],
+    ['restricted', { 'pod-security.kubernetes.io/enforce': 'restricted' }, false],
+  ])(
+    'a namespace that enforces %s: warned about when it enforces nothing (issue 27, item 6)',
+    (_what, labels, warned) => {
+      const r = judgePreflight(p, { ...passing(p), namespaceLabels: { labels } });
+      const warning = r.warnings.find((w) => w.includes('enforces no Pod Security level'));
+      expect(warning !== undefined).toBe(warned);
+      if (warned) expect(warning).toMatch(/privileged Pod with the node's root filesystem.*enforce=baseline/);
+      expect(r.ok).toBe(true);
+    },
+  );
 
   test('what was checked, and the footprint, are counted from the facts and the plan', () => {
     const base = passing(p);

@@ -55,6 +55,8 @@ function ev(reason: string, s: number, o: Partial<Event> & { by?: string; uid?: 
     message: o.message ?? `${reason} message`,
     type: o.type ?? 'Normal',
     source: { component: by },
+    // The runtime reports from the Job's Pod (`<job>-xxxxx`).
+    ...(by === 'seatunnel-app-runtime' ? { reportingComponent: by, reportingInstance: 'app-1-x7k2p' } : {}),
     firstTimestamp: at(s),
     lastTimestamp: at(s),
     count: 1,
@@ -376,4 +378,28 @@ test('a phase-times annotation that is not ours is ignored; a runtime that recor
 
 test('durations read at a glance', () => {
   expect([0, 999, 41_000, 302_000, 3_780_000].map(duration)).toEqual(['0s', '1s', '41s', '5m02s', '1h03m']);
+});
+
+test("an Event that says the runtime wrote it but comes from another Pod than this Job's (another application's runtime) is left out", () => {
+  const forged = (instance: string | undefined) =>
+    ev('Succeeded', 50, {
+      message: 'all done, nothing to see',
+      ...(instance === undefined ? {} : { reportingInstance: instance }),
+    });
+  const t = applicationTimeline(
+    job({}),
+    [
+      ev('WorkersCreating', 4),
+      { ...forged('other-app-x7k2p'), reportingInstance: 'other-app-x7k2p' },
+      { ...forged(undefined), reportingComponent: undefined, reportingInstance: undefined },
+      { ...forged('app-1-worker-1'), reportingInstance: 'app-1-worker-1' },
+      ev('SuccessfulCreate', 1, { by: 'job-controller', message: 'Created pod: app-1-x7k2p' }),
+    ],
+    [],
+    { now: new Date(T0 + 60_000) },
+  );
+  expect(t.entries.filter((e) => e.source === 'event').map((e) => `${e.subject}: ${e.what}`)).toEqual([
+    'job-controller: SuccessfulCreate',
+    'runtime: WorkersCreating',
+  ]);
 });
