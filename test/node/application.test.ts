@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/contract';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, recordWatch, waitFor } from '../support/cluster';
 import { nodeContainers, nodeInfo, runPod, tcpProbe, imageRef, STREAMING_JOB } from '../support/node-pods';
-import { nodeHandleOfPod } from '../support/node-faults';
+import { killContainer } from '../support/node-faults';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { labelled, run, tmpDir, type RunResult } from '../cluster/cli-support';
@@ -219,21 +219,8 @@ describe('applications on real nodes', () => {
   test('the master container killed on the node fails the Job, and status names the reason', async () => {
     const appId = await runningStream();
     const [master] = await podsOf(appId, 'master');
-    const containerId = master.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
-    expect(containerId).toBeTruthy();
     // On the node that runs it.
-    const node = await nodeHandleOfPod(ns, master.metadata.name);
-    await execFileP(node.ctr, [
-      '--address',
-      node.containerdSocket,
-      '-n',
-      'k8s.io',
-      'tasks',
-      'kill',
-      '-s',
-      'SIGKILL',
-      containerId!,
-    ]);
+    await killContainer(ns, master);
     await waitFor(
       async () => (await job(appId)).status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'),
       {

@@ -19,6 +19,7 @@ import {
   STREAMING_JOB,
 } from '../support/node-pods';
 import { labelled, run } from '../cluster/cli-support';
+import { killContainer } from '../support/node-faults';
 import { USER_LOG4J2 } from '../support/user-log4j2';
 
 jest.setTimeout(12 * 60_000);
@@ -29,7 +30,10 @@ const USER_CONFIG = 'user-seatunnel-config';
 
 interface PodLike {
   metadata: { name: string; uid: string; labels?: Record<string, string> };
-  status?: { conditions?: Array<{ type: string; status: string }> };
+  status?: {
+    conditions?: Array<{ type: string; status: string }>;
+    containerStatuses?: Array<{ containerID?: string }>;
+  };
 }
 
 describe('an HA application on real nodes', () => {
@@ -222,5 +226,59 @@ describe('an HA application on real nodes', () => {
       },
       { description: `no Pod or StatefulSet of ${appId} left`, timeoutMs: 180_000 },
     );
+  });
+  test('the coordinator restarts used up (coordinator-restarts = 0, its container killed): the last coordinator removes the masters and workers and fails the application, nothing runs on', async () => {
+    const jobFile = path.join(hostDir, 'stream-restarts.conf');
+    fs.writeFileSync(jobFile, STREAMING_JOB);
+    const r = await run(['submit', ...args(jobFile), '-Dapplication.ha.coordinator-restarts=0']);
+    expect(r.err).toEqual([]);
+    const appId = r.value('Application ID')!;
+    const job = () =>
+      adminHttp().call<{
+        metadata: { annotations?: Record<string, string> };
+        status?: { failed?: number; conditions?: Array<{ type: string; status: string }> };
+      }>('GET', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`);
+    await waitFor(async () => (await job()).metadata.annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING', {
+      description: 'the HA job RUNNING',
+      timeoutMs: 300_000,
+      intervalMs: 1000,
+    });
+    const [coordinator] = await pods(appId, 'coordinator');
+    const masterUids = (await pods(appId, 'master')).map((p) => p.metadata.uid);
+    await killContainer(ns, coordinator);
+    const t0 = Date.now();
+    // A crash (exit 137) counts against the Job's backoffLimit (restarts + 1): the Job starts one last
+    // coordinator, which only cleans up.
+    await waitFor(
+      async () => {
+        const left = [...(await labelled(ns, appId))].filter(
+          ([k, o]) => k.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] !== 'coordinator',
+        );
+        const set = await adminHttp().request('GET', `/apis/apps/v1/namespaces/${ns}/statefulsets/${appId}-master`);
+        return left.length === 0 && set.status === 404;
+      },
+      { description: `no master, worker or StatefulSet of ${appId} left`, timeoutMs: 180_000, intervalMs: 1000 },
+    );
+    process.stdout.write(
+      `[node-ha] coordinator restarts used up: masters and workers removed ${((Date.now() - t0) / 1000).toFixed(1)} s after the kill\n`,
+    );
+    await waitFor(
+      async () => (await job()).status?.conditions?.some((c) => c.type === 'Failed' && c.status === 'True'),
+      { description: 'the Job Failed', timeoutMs: 120_000, intervalMs: 1000 },
+    );
+    expect((await job()).status?.failed).toBe(2);
+    const events = await adminHttp().call<{
+      items: Array<{ reason: string; message: string; involvedObject: { name: string } }>;
+    }>('GET', `/api/v1/namespaces/${ns}/events`);
+    expect(
+      events.items.filter((e) => e.involvedObject.name === appId && e.reason === 'Failed').map((e) => e.message),
+    ).toEqual([expect.stringMatching(/^CoordinatorRestartsExhausted: 1 coordinator Pods of this application failed/)]);
+    // And on the nodes: no container of the old masters is left running.
+    for (const uid of masterUids)
+      await waitFor(async () => (await nodeContainers(uid)).length === 0, {
+        description: `the master ${uid}'s containers removed from its node`,
+        timeoutMs: 150_000,
+        intervalMs: 1000,
+      });
   });
 });

@@ -73,3 +73,17 @@ export async function nodeHandleOfPod(namespace: string, pod: string): Promise<N
   if (!node) throw new Error(`Pod ${namespace}/${pod} is on ${name ?? 'no node'}, not on one of the real nodes`);
   return node;
 }
+
+/**
+ * Kills a Pod's first container with SIGKILL on the node that runs it (containerd's own task kill:
+ * a crash as the kubelet sees one, exit code 137, no SIGTERM first).
+ */
+export async function killContainer(
+  namespace: string,
+  pod: { metadata: { name: string }; status?: { containerStatuses?: Array<{ containerID?: string }> } },
+): Promise<void> {
+  const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+  if (!id) throw new Error(`Pod ${pod.metadata.name} has no running container to kill`);
+  const node = await nodeHandleOfPod(namespace, pod.metadata.name);
+  await run(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'kill', '-s', 'SIGKILL', id]);
+}
