@@ -192,8 +192,11 @@ describe('pulumi up / destroy of the bundled example through Pulumi.yaml (one st
         'PodTemplate',
         'Role',
         'RoleBinding',
+        // The inline job config travels in an owned Secret (docs/security.md), not in an env variable.
+        'Secret',
         'Service',
       ]);
+      expect(objects.find((o) => o.kind === 'Secret')?.metadata.name).toBe(`${appId}.job-config`);
       expectOwnedBy(objects, appId, jobObj.metadata.uid);
       const pod = await waitForRunningMaster(ns.name, appId);
       expect(pod.metadata.annotations?.[KWOK_LIFECYCLE_ANNOTATION]).toBe('no-complete');
@@ -309,8 +312,15 @@ describe('the component as an inline program: replacing the Job', () => {
           'Role',
           'RoleBinding',
           'Secret',
+          'Secret',
           'Service',
         ]);
+        expect(
+          firstObjects
+            .filter((o) => o.kind === 'Secret')
+            .map((o) => o.metadata.name)
+            .sort(),
+        ).toEqual([`${appId}-db`, `${appId}.job-config`]);
         expectOwnedBy(firstObjects, appId, firstJob.metadata.uid);
         const secret = await get<Obj & { data?: Record<string, string> }>(
           `/api/v1/namespaces/${ns.name}/secrets/${appId}-db`,
