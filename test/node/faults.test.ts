@@ -305,6 +305,15 @@ describe('an HA application on three real nodes through a lost node, a partition
     }
     const healed = Date.now();
     note('partition: last row id at the heal', String(keeper.rows().at(-1)?.id));
+    note(
+      'partition 60 s: rows written while cut off',
+      String(keeper.rows().filter((r) => r.at > t0 && r.at < healed).length),
+    );
+    const during = firstRowAfter(keeper.rows(), t0 + 1000);
+    note(
+      'partition 60 s: first row after the cut in',
+      during && during < healed ? secs(during - t0) : 'none before the heal',
+    );
     await waitForOneCluster('one cluster of 3 masters and 3 workers after the heal', 240_000);
     note('partition 60 s: one cluster again after the heal in', secs(Date.now() - healed));
     const again = await rowsAgainAfter(healed, 'rows after the heal');
