@@ -19,6 +19,7 @@ export interface HaTimings {
     readonly terminationGracePeriodSeconds: number;
   };
   readonly heartbeatTimeoutSeconds: number;
+  readonly memberConnect: { readonly timeoutSeconds: number; readonly maxFaults: number };
   readonly mergeFirstRunDelaySeconds: number;
   readonly mergeNextRunDelaySeconds: number;
   readonly engineUnreachableMillis: number;
@@ -34,6 +35,15 @@ export const HA_TIMINGS: HaTimings = {
   liveness: { periodSeconds: 2, timeoutSeconds: 2, failureThreshold: 5, terminationGracePeriodSeconds: 1 },
   /** `hazelcast.max.no.heartbeat.seconds` with HA (180 s without: a lone master has no one to fail over to). */
   heartbeatTimeoutSeconds: 30,
+  /**
+   * `hazelcast.socket.connect.timeout.seconds` / `hazelcast.connection.monitor.max.faults`: a member
+   * whose connects fail this many times is suspected and dropped. A deleted master's Pod address
+   * vanishes with its network, so connects to it time out rather than being refused; with
+   * Hazelcast's 10 s × 3 the survivors still held the old member when the StatefulSet's replacement,
+   * under the same DNS name, joined ~7 s later — and the new active master never restored the job
+   * (job-info: getJobMetrics null until EngineUnreachable; seen on real nodes in 3 runs of 5).
+   */
+  memberConnect: { timeoutSeconds: 2, maxFaults: 2 },
   /** `hazelcast.merge.first.run.delay.seconds` / `…next.run.delay.seconds` (Hazelcast's default: 300 s). */
   mergeFirstRunDelaySeconds: 10,
   mergeNextRunDelaySeconds: 10,

@@ -230,7 +230,13 @@ describe('an HA application on real nodes', () => {
   test('the coordinator restarts used up (coordinator-restarts = 0, its container killed): the last coordinator removes the masters and workers and fails the application, nothing runs on', async () => {
     const jobFile = path.join(hostDir, 'stream-restarts.conf');
     fs.writeFileSync(jobFile, STREAMING_JOB);
-    const r = await run(['submit', ...args(jobFile), '-Dapplication.ha.coordinator-restarts=0']);
+    const r = await run([
+      'submit',
+      ...args(jobFile),
+      '-Dapplication.ha.coordinator-restarts=0',
+      // The example names its settings ConfigMap: a second application in the namespace needs its own.
+      '-Dkubernetes.configmap.settings.name=fake-to-console-restarts-settings',
+    ]);
     expect(r.err).toEqual([]);
     const appId = r.value('Application ID')!;
     const job = () =>
