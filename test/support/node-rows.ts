@@ -41,21 +41,25 @@ const message = (text: string) =>
     .map((l) => l.replace(/^\S+ (stdout|stderr) [FP] /, ''))
     .join('\n');
 
-/** Keeps every worker log of one application from the moment it appears until `stop`. */
+/**
+ * Keeps every worker log of one application from the moment it appears until `stop`: a hard link
+ * to each file (its inode outlives the kubelet's delete) and the longest text read from it so far
+ * (what was counted once stays counted, even if the file is later cut short or its link lost).
+ */
 export class WorkerLogKeeper {
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-rows-'));
-  private readonly kept = new Set<string>();
+  private readonly texts = new Map<string, { size: number; text: string }>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly namespace: string,
     private readonly appId: string,
   ) {
-    this.timer = setInterval(() => this.keep(), 500);
+    this.timer = setInterval(() => this.keep(), 2000);
     this.timer.unref();
   }
 
-  /** Links the files not kept yet (by device and inode: a rotated file is the same inode under a new name). */
+  /** Links the files not kept yet (by device and inode: a rotated file is the same inode under a new name) and reads what grew. */
   keep(): void {
     for (const f of logFiles(this.namespace, `${this.appId}-worker-`)) {
       let st: fs.Stats;
@@ -65,20 +69,35 @@ export class WorkerLogKeeper {
         continue;
       }
       const id = `${st.dev}-${st.ino}`;
-      if (this.kept.has(id)) continue;
-      try {
-        fs.linkSync(f, path.join(this.dir, id));
-        this.kept.add(id);
-      } catch {
-        // Gone between the listing and the link, or on another filesystem: read it as it is now.
+      if (!this.texts.has(id)) {
+        this.texts.set(id, { size: 0, text: '' });
+        try {
+          fs.linkSync(f, path.join(this.dir, id));
+        } catch {
+          // Gone between the listing and the link, or on another filesystem: the text read below stays.
+        }
       }
+      this.remember(id, f);
+    }
+    for (const id of this.texts.keys()) this.remember(id, path.join(this.dir, id));
+  }
+
+  /** Reads `file` when it is longer than what was kept of `id`; never keeps less. */
+  private remember(id: string, file: string): void {
+    try {
+      const kept = this.texts.get(id)!;
+      if (fs.statSync(file).size <= kept.size) return;
+      const bytes = fs.readFileSync(file);
+      if (bytes.length > kept.size) this.texts.set(id, { size: bytes.length, text: bytes.toString('utf8') });
+    } catch {
+      // Gone, or the link was lost: what was read before stays.
     }
   }
 
   /** Every row the workers logged so far, in time order. */
   rows(): SinkRow[] {
     this.keep();
-    return sinkRows(fs.readdirSync(this.dir).map((f) => message(fs.readFileSync(path.join(this.dir, f), 'utf8'))));
+    return sinkRows([...this.texts.values()].map((t) => message(t.text)));
   }
 
   stop(): void {
