@@ -146,6 +146,17 @@ describe('an HA application on three real nodes through a lost node, a partition
       throw new Error(`${e.message}; the members each ready master counts: ${lastViews || 'none'}`);
     });
 
+  /** The node that runs the active master the Job names; notes how many workers it runs. */
+  async function activeMastersNode(workersNote: string): Promise<NodeHandle> {
+    const active = await waitFor(() => annotation(ANNOTATIONS.activeMaster), {
+      description: 'the active master named on the Job',
+      timeoutMs: 60_000,
+    });
+    const node = nodeOf((await nodeOfPod(ns, active))!);
+    note(workersNote, String((await pods('worker')).filter((p) => p.spec?.nodeName === node.name).length));
+    return node;
+  }
+
   beforeAll(async () => {
     nodes = clusterNodes();
     expect(nodes).toHaveLength(3);
@@ -220,15 +231,7 @@ describe('an HA application on three real nodes through a lost node, a partition
   });
 
   test('1. the node with the active master and a worker lost: the job runs on under its id, the worker is replaced, the master once the node is declared out of service', async () => {
-    const active = await waitFor(() => annotation(ANNOTATIONS.activeMaster), {
-      description: 'the active master named on the Job',
-      timeoutMs: 60_000,
-    });
-    const lost = nodeOf((await nodeOfPod(ns, active))!);
-    note(
-      'lost node: workers on it',
-      String((await pods('worker')).filter((p) => p.spec?.nodeName === lost.name).length),
-    );
+    const lost = await activeMastersNode('lost node: workers on it');
     const coordinatorThere = (await pods('coordinator')).some((p) => p.spec?.nodeName === lost.name);
     const t0 = Date.now();
     await lost.stop();
@@ -286,15 +289,7 @@ describe('an HA application on three real nodes through a lost node, a partition
   }
 
   test('2. the node with the active master cut off for 60 s, then healed: one cluster again, the same job, rows go on', async () => {
-    const active = await waitFor(() => annotation(ANNOTATIONS.activeMaster), {
-      description: 'the active master named on the Job',
-      timeoutMs: 60_000,
-    });
-    const cut = nodeOf((await nodeOfPod(ns, active))!);
-    note(
-      'partition: workers on the cut-off node',
-      String((await pods('worker')).filter((p) => p.spec?.nodeName === cut.name).length),
-    );
+    const cut = await activeMastersNode('partition: workers on the cut-off node');
     const t0 = Date.now();
     note('partition: last row id before the cut', String(keeper.rows().at(-1)?.id));
     await cut.cutOff();
