@@ -45,9 +45,10 @@ Commands:
              on stderr. When no Pod is left (the application finished, or the Job is gone) it
              says so, prints what status knows, and exits 2.
   cancel     Delete the application: the Job (foreground), then anything still labelled with the
-             application ID and made by this tool (Pods, Service, ConfigMaps, Secrets, worker
-             template, Role, RoleBinding, NetworkPolicies). Referenced ConfigMaps and Secrets, the
-             ServiceAccount and the checkpoint PVC are never touched. Safe to repeat.
+             application ID and made by this tool (Pods, the generated ServiceAccount, Services,
+             ConfigMaps, Secrets, worker template, Role, RoleBinding, NetworkPolicies, with HA the
+             masters' StatefulSet). Referenced ConfigMaps and Secrets, a named ServiceAccount
+             (kubernetes.service-account) and the checkpoint PVC are never touched. Safe to repeat.
              --savepoint (ours): first ask the runtime to stop the job with a savepoint, so a
              streaming job keeps its checkpoints for submit --restore-job-id (waits up to
              --wait-timeout, default 90000 ms), then delete as above.

@@ -104,7 +104,7 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'Kubernetes 驱逐了 master Pod：节点排空（Eviction API），或 kubelet 在节点资源压力（内存、磁盘）或节点优雅关闭时驱逐。Pod 的 DisruptionTarget 条件说明是哪一种，消息中会引用。',
       action:
-        '排空或关机：重新提交（流作业以保存点停止，可用 `--restore-job-id` 从 checkpoint 继续）。节点资源压力：为 master 设置适合该节点的 Guaranteed 资源。HA 模式下被排空的协调器会被替换，作业继续运行。',
+        '排空或关机：重新提交（流作业以保存点停止，可用 `--restore-job-id` 从检查点继续）。节点资源压力：为 master 设置适合该节点的 Guaranteed 资源。HA 模式下被排空的协调器会被替换，作业继续运行。',
     },
   },
   Preempted: {
@@ -544,7 +544,7 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'HA 模式：之前的协调器已声明提交该作业，但没有任何 master 知道它——所有 master 同时丢失，或那个协调器在声明之后、发送作业之前停止了。已声明的作业绝不会再次提交：无法把它与已经运行过的作业区分开。',
       action:
-        '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：checkpoint 在共享存储上。让 master 分布在不同节点上，避免一个节点带走全部 master：`kubernetes.master.spread = required`（默认的 `preferred` 在没有其他节点可用时允许 master 共用节点；`kubernetes.master.spread-topology` 可加上可用区）。',
+        '用 `--restore-job-id` 指定该作业 ID 启动一个新应用：检查点在共享存储上。让 master 分布在不同节点上，避免一个节点带走全部 master：`kubernetes.master.spread = required`（默认的 `preferred` 在没有其他节点可用时允许 master 共用节点；`kubernetes.master.spread-topology` 可加上可用区）。',
     },
   },
   CoordinatorRestartsExhausted: {
@@ -559,7 +559,7 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     },
     zh: {
       meaning:
-        'HA 模式：协调器 Pod 失败的次数超过了 `application.ha.coordinator-restarts` 允许的次数。Job 启动的最后一个协调器只删除 master 和 worker，因此不会有任何东西一直运行到 Job 的 TTL；作业随之结束并保留其 checkpoint。',
+        'HA 模式：协调器 Pod 失败的次数超过了 `application.ha.coordinator-restarts` 允许的次数。Job 启动的最后一个协调器只删除 master 和 worker，因此不会有任何东西一直运行到 Job 的 TTL；作业随之结束并保留其检查点。',
       action:
         '`kubectl logs job/APP_ID --previous` 和各协调器的 `kubectl describe pod` 会说明它们失败的原因（OOMKilled：协调器有意设得很小；崩溃：请报告）。流式作业可用新应用加 `--restore-job-id` 恢复。',
     },

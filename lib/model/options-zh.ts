@@ -39,11 +39,11 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     'Kubernetes API server 不可达（控制面升级或重启、节点与 API 之间的网络中断）多久后，运行时以 `ApiUnavailable` 放弃。在此期间作业继续运行：运行时会重试其 watch、读取和写入，API 恢复应答后状态注解与事件会补上；在中断期间结束的作业按其实际结果结束。Kubernetes 本身在这种中断期间也会让工作负载继续运行，因此默认值为 15 分钟。',
   nodeLossTolerationSeconds:
     '应用的每个 Pod 在其所在节点失去响应（`node.kubernetes.io/unreachable`）或未就绪（`node.kubernetes.io/not-ready`）后还能在该节点上保留多久，之后由 Kubernetes 驱逐——即这两个 NoExecute 污点的 `tolerationSeconds`；Pod 未声明时为 300 秒。节点控制器在其宽限期（默认 50 秒）之后才发现节点失联，因此位于失联节点上的 worker 约在失联 80 秒后被放弃，而不是 350 秒：在 `application.ha.worker-failure-policy = replace` 下被替换，否则应用失败；失联的协调器会在其他节点上重新启动。失联的 HA master 在其 Pod 对象消失之前不会被替换（StatefulSet 每个名字至多保留一个 Pod）：做法见 docs/zh/ha.md。`kubernetes.master.tolerations` / `kubernetes.worker.tolerations` 中针对这两个污点之一的容忍优先。',
-  haEnabled: `高可用（SeaTunnel #12886）：Zeta master 以 \`application.ha.masters\` 个 Pod 的 StatefulSet 运行在稳定的 ClusterIP Service 之后，Job 的 Pod 运行协调器（coordinator），它被替换后仍能接管。需要至少 ${HA_LIMITS.minMasters} 个 master、至少为 ${HA_LIMITS.minBackupCount} 的 backup-count，以及所有 master 都能访问的 checkpoint 存储（docs/zh/ha.md）。`,
+  haEnabled: `高可用（SeaTunnel #12886）：Zeta master 以 \`application.ha.masters\` 个 Pod 的 StatefulSet 运行在稳定的 ClusterIP Service 之后，Job 的 Pod 运行协调器（coordinator），它被替换后仍能接管。需要至少 ${HA_LIMITS.minMasters} 个 master、至少为 ${HA_LIMITS.minBackupCount} 的 backup-count，以及所有 master 都能访问的检查点存储（docs/zh/ha.md）。`,
   haMasters: `HA 模式下的 Zeta master 数量；至少 ${HA_LIMITS.minMasters} 个。SeaTunnel 尚无已发布的对应配置项（#12886 要求"至少两个 master 副本"）。`,
   haBackupCount: `HA 模式下写入引擎文件的 \`seatunnel.engine.backup-count\`；至少为 ${HA_LIMITS.minBackupCount}，且小于 master 数量。Zeta 2.3.8 并不读取它（其 map 使用 Hazelcast 自身的 1 个备份）；更新的引擎会读取。`,
   haWorkerFailurePolicy:
-    '`fail`：worker Pod 丢失即结束应用（与非 HA 相同）。`replace`：协调器以同名重新创建该 worker，Zeta 从最近的 checkpoint 恢复受影响的 pipeline，次数受 `application.ha.worker-replacements` 限制。Zeta 会把 pipeline 恢复到空闲 slot 上，因此使用 `replace` 时请给 worker 预留空闲 slot。',
+    '`fail`：worker Pod 丢失即结束应用（与非 HA 相同）。`replace`：协调器以同名重新创建该 worker，Zeta 从最近的检查点恢复受影响的 pipeline，次数受 `application.ha.worker-replacements` 限制。Zeta 会把 pipeline 恢复到空闲 slot 上，因此使用 `replace` 时请给 worker 预留空闲 slot。',
   haWorkerReplacements: '使用 `replace` 时：应用整个生命周期内最多可替换的 worker Pod 数量；再丢失一个即失败。',
   haCoordinatorRestarts:
     'HA 模式下，崩溃或失败的协调器 Pod 最多再启动多少次；它会重新接管正在运行的作业（绝不重复提交）。驱逐、抢占和节点排空不计入；作业失败或取消仍会立即结束 Job。Job 的 backoffLimit 比它多一：重启次数用完后，最后一个协调器只删除 master 和 worker 并使应用失败（`CoordinatorRestartsExhausted`），因此不会有任何东西一直运行到 Job 的 TTL。',
@@ -107,7 +107,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   podSecurity:
     'master 与 worker Pod 按此 Pod Security Standards 级别构建（`preflight` 会报告命名空间实际强制的级别）。`baseline`：禁止提权，seccomp 为 RuntimeDefault，不使用主机资源。`restricted` 另外要求 runAsNonRoot 并丢弃所有 capabilities：需要镜像以非 root 用户运行，或设置 `kubernetes.run-as-user`。默认值为 `baseline`，因为官方 apache/seatunnel 镜像以 root 运行并会写入 /opt/seatunnel。',
   runAsUser:
-    'master 与 worker Pod 中所有容器运行所用的非 root 用户 ID（Pod 的 `securityContext.runAsUser`）。该用户必须能读取 SEATUNNEL_HOME 并写入其 logs 目录，且镜像的 /etc/passwd 中必须有该用户：Zeta 的 checkpoint 存储通过 Hadoop 登录，没有用户名时会失败（`invalid null input: name`）。',
+    'master 与 worker Pod 中所有容器运行所用的非 root 用户 ID（Pod 的 `securityContext.runAsUser`）。该用户必须能读取 SEATUNNEL_HOME 并写入其 logs 目录，且镜像的 /etc/passwd 中必须有该用户：Zeta 的检查点存储通过 Hadoop 登录，没有用户名时会失败（`invalid null input: name`）。',
   admissionFence:
     '在 worker PodTemplate 上写明 master 的 ServiceAccount（注解 `seatunnel.apache.org/fenced-creator`），并在 runtime 的 Role 中标记它（`fence.seatunnel.apache.org` 组的规则，没有任何 API 提供该组），这样在平台团队安装了准入围栏（ValidatingAdmissionPolicy `seatunnel-app-worker-fence` 等，Kubernetes 1.30+，见 docs/security.md）的集群上，该 ServiceAccount 只能创建与模板一致的 Pod——即使模板不在了，也只能创建它自己应用的 worker。平台未安装这些策略时不起作用。',
   runtimeMode:
