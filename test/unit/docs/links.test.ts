@@ -4,6 +4,7 @@
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { prose } from './markdown';
 
 const root = join(__dirname, '..', '..', '..');
 const SKIP_DIRS = new Set(['node_modules', 'build', 'dist', 'coverage']);
@@ -12,18 +13,6 @@ function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     if (e.isDirectory()) return e.name.startsWith('.') || SKIP_DIRS.has(e.name) ? [] : markdownFiles(join(dir, e.name));
     return e.name.endsWith('.md') ? [join(dir, e.name)] : [];
-  });
-}
-
-/** The text outside fenced code blocks and inline code spans, where links and headings live. */
-function prose(text: string): string[] {
-  let fenced = false;
-  return text.split('\n').map((line) => {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      return '';
-    }
-    return fenced ? '' : line;
   });
 }
 

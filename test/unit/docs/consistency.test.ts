@@ -1,0 +1,161 @@
+// The documentation says one thing, in both languages: every English page has its Chinese page and
+// back; the Chinese pages use one word for each term; the README's submitter-Role table is the Role
+// the code grants (`submitterRules()`), resource by resource and verb by verb; the quick start names
+// every optional peer package. Each rule is checked against the code's own data where there is one,
+// and each check is shown to see the mistake it exists for.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PolicyRule } from 'kubernetes-types/rbac/v1';
+import { submitterRules } from '../../../lib/plan/submitter-rbac';
+import { pagesIn, prose, words } from './markdown';
+
+const root = join(__dirname, '..', '..', '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+const README = { en: 'README.md', zh: 'README.zh-CN.md' } as const;
+const QUICK_START = { en: 'docs/quick-start.md', zh: 'docs/zh/quick-start.md' } as const;
+const zhPages = () => [README.zh, ...pagesIn(root, 'docs/zh')];
+
+describe('every page in both languages', () => {
+  test('docs/X.md has docs/zh/X.md, and docs/zh/X.md has docs/X.md', () => {
+    const en = pagesIn(root, 'docs').map((p) => p.replace(/^docs\//, ''));
+    const zh = pagesIn(root, 'docs/zh').map((p) => p.replace(/^docs\/zh\//, ''));
+    expect(en.length).toBeGreaterThan(8);
+    expect(en.filter((p) => !zh.includes(p)).map((p) => `docs/zh/${p} is missing`)).toEqual([]);
+    expect(zh.filter((p) => !en.includes(p)).map((p) => `docs/${p} is missing`)).toEqual([]);
+    expect(Object.values(README).filter((p) => !existsSync(join(root, p)))).toEqual([]);
+  });
+});
+
+/**
+ * One Chinese word per term. A rule names what it forbids, what to write instead, and a pattern
+ * over the words a reader reads (code spans, link targets and HTML left out: `kubernetes.checkpoint-pvc`
+ * and checkpoint-recovery.md are names, not prose).
+ */
+const TERM_RULES: ReadonlyArray<{ readonly rule: string; readonly pattern: RegExp; readonly caught: string }> = [
+  { rule: '你, not 您', pattern: /您/g, caught: '如果您需要' },
+  {
+    rule: '检查点, not checkpoint',
+    pattern: /(?<![\w./#-])[Cc]heckpoints?(?![\w./-])/g,
+    caught: '从最近的 checkpoint 恢复',
+  },
+  {
+    // 接管 stays for taking over (a standby master takes over the job, a coordinator re-attaches);
+    // taking ownership of Kubernetes objects is 收养.
+    rule: '收养 for adopting objects, not 接管',
+    pattern: /接管(?:（adopt）|[^，。；：、（）|]{0,12}?(?:worker|对象|StatefulSet|ConfigMap|Secret|Pod|模板|它))/g,
+    caught: '之后的协调器会接管之前创建的 worker',
+  },
+];
+
+function termViolations(page: string, text: string): string[] {
+  return prose(text).flatMap((line, i) =>
+    TERM_RULES.flatMap(({ rule, pattern }) =>
+      [...words(line).matchAll(pattern)].map((m) => `${page}:${i + 1}: "${m[0]}" (${rule})`),
+    ),
+  );
+}
+
+describe('Chinese terms', () => {
+  test.each(zhPages())('%s uses one word per term', (page) => {
+    expect(termViolations(page, read(page))).toEqual([]);
+  });
+
+  test('each rule sees the word it forbids, and not the same letters in a name', () => {
+    for (const { caught } of TERM_RULES) expect(termViolations('x', caught)).toHaveLength(1);
+    const names =
+      '见 [checkpoint-recovery.md](checkpoint-recovery.md)，`kubernetes.checkpoint-pvc`；standby 接管，作业继续';
+    expect(termViolations('x', names)).toEqual([]);
+  });
+});
+
+/** A key for a rule's resource: its API group is named only when it is not Kubernetes' own. */
+function resourceKey(group: string, resource: string): string {
+  const builtIn = group === '' || group === 'apps' || group === 'batch' || group.endsWith('.k8s.io');
+  return builtIn ? resource : `${group}/${resource}`;
+}
+
+/** Every `resource verb` pair a list of rules grants. */
+function granted(rules: readonly PolicyRule[]): string[] {
+  const pairs = rules.flatMap((r) =>
+    (r.apiGroups ?? ['']).flatMap((g) =>
+      (r.resources ?? []).flatMap((res) => r.verbs.map((v) => `${resourceKey(g, res)} ${v}`)),
+    ),
+  );
+  return [...new Set(pairs)].sort();
+}
+
+/**
+ * Every `resource verb` pair of the README's submitter-Role table: the first cell's code spans are the
+ * resources (one with a dot, `fence.seatunnel.apache.org`, is the group of the others); the second
+ * cell lists the verbs, each perhaps followed by a remark in parentheses, the list perhaps followed
+ * by one after a dash.
+ */
+function tablePairs(markdown: string, header: RegExp): string[] {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((l) => header.test(l));
+  if (start < 0) return [];
+  const rows = [];
+  for (let i = start + 2; i < lines.length && lines[i].startsWith('|'); i++) rows.push(lines[i]);
+  const pairs = rows.flatMap((row) => {
+    const [, names, verbs] = row.split('|');
+    const spans = [...names.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    const group = spans.find((s) => s.includes('.')) ?? '';
+    const resources = spans.filter((s) => !s.includes('.'));
+    const verbList = verbs
+      .replace(/\([^)]*\)|（[^）]*）/g, '')
+      .split(/\s+—|——/)[0]
+      .split(/[,、]/)
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
+    return resources.flatMap((res) => verbList.map((v) => `${resourceKey(group, res)} ${v}`));
+  });
+  return [...new Set(pairs)].sort();
+}
+
+const ROLE_TABLE_HEADER = { en: /^\| Submitter Role \| verbs \|/, zh: /^\| 提交者 Role \| verb \|/ } as const;
+
+describe.each(['en', 'zh'] as const)('the README (%s)', (lang) => {
+  test('the submitter-Role table is submitterRules(): every resource and verb, nothing else', () => {
+    const table = tablePairs(read(README[lang]), ROLE_TABLE_HEADER[lang]);
+    const code = granted(submitterRules());
+    expect(code.length).toBeGreaterThan(40);
+    expect({ missing: code.filter((p) => !table.includes(p)), extra: table.filter((p) => !code.includes(p)) }).toEqual({
+      missing: [],
+      extra: [],
+    });
+  });
+
+  test('the quick start names every optional peer package', () => {
+    const peers = Object.keys(
+      (JSON.parse(read('package.json')) as { peerDependencies: Record<string, string> }).peerDependencies,
+    );
+    expect(peers).toEqual(expect.arrayContaining(['cdk8s', 'cdk8s-plus-28', 'constructs']));
+    const installs = read(QUICK_START[lang])
+      .split('\n')
+      .flatMap((l) => [...l.matchAll(/`npm install ([^`]+)`/g)].map((m) => m[1].split(/\s+/)))
+      .flat();
+    expect(peers.filter((p) => !installs.includes(p))).toEqual([]);
+  });
+});
+
+test('the table reader sees a verb or a resource the table lacks', () => {
+  const table = [
+    '| Submitter Role | verbs |',
+    '|---|---|',
+    '| `jobs` | create, get (`status`), delete |',
+    '| `fence.example.org`: `marks` | use — the fence’s marks |',
+  ].join('\n');
+  expect(tablePairs(table, ROLE_TABLE_HEADER.en)).toEqual([
+    'fence.example.org/marks use',
+    'jobs create',
+    'jobs delete',
+    'jobs get',
+  ]);
+  const rules: PolicyRule[] = [
+    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'delete', 'patch'] },
+    { apiGroups: ['fence.example.org'], resources: ['marks'], verbs: ['use'] },
+  ];
+  expect(granted(rules).filter((p) => !tablePairs(table, ROLE_TABLE_HEADER.en).includes(p))).toEqual(['jobs patch']);
+});
