@@ -1,5 +1,5 @@
 // The documentation says one thing, in both languages: every English page has its Chinese page and
-// back; the Chinese pages use one word for each term; the README's submitter-Role table is the Role
+// back, with as many headings, table rows and code blocks; the Chinese pages use one word for each term; the README's submitter-Role table is the Role
 // the code grants (`submitterRules()`), resource by resource and verb by verb; the quick start names
 // every optional peer package. Each rule is checked against the code's own data where there is one,
 // and each check is shown to see the mistake it exists for.
@@ -25,6 +25,33 @@ describe('every page in both languages', () => {
     expect(en.filter((p) => !zh.includes(p)).map((p) => `docs/zh/${p} is missing`)).toEqual([]);
     expect(zh.filter((p) => !en.includes(p)).map((p) => `docs/${p} is missing`)).toEqual([]);
     expect(Object.values(README).filter((p) => !existsSync(join(root, p)))).toEqual([]);
+  });
+});
+
+/** What a translation cannot drop without a reader noticing: headings, table rows and code blocks, each counted. */
+function shape(markdown: string): { headings: number; tableRows: number; codeBlocks: number } {
+  const lines = prose(markdown);
+  return {
+    headings: lines.filter((l) => /^#{1,6} /.test(l)).length,
+    tableRows: lines.filter((l) => l.startsWith('|')).length,
+    codeBlocks: markdown.split('\n').filter((l) => /^\s*(```|~~~)/.test(l)).length / 2,
+  };
+}
+
+const PAIRS: ReadonlyArray<[en: string, zh: string]> = [
+  [README.en, README.zh],
+  ...pagesIn(root, 'docs').map((en): [string, string] => [en, en.replace(/^docs\//, 'docs/zh/')]),
+];
+
+describe('the Chinese page is the English page, not a summary of it', () => {
+  test.each(PAIRS)('%s and %s have the same headings, table rows and code blocks', (en, zh) => {
+    expect(shape(read(zh))).toEqual(shape(read(en)));
+  });
+
+  test('a page that drops a table is seen', () => {
+    const page = '# A\n\n| k | v |\n|---|---|\n| a | 1 |\n\n```sh\nls\n```\n';
+    expect(shape(page)).toEqual({ headings: 1, tableRows: 3, codeBlocks: 1 });
+    expect(shape(page.replace(/\| a \| 1 \|\n/, ''))).not.toEqual(shape(page));
   });
 });
 
