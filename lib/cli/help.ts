@@ -50,8 +50,9 @@ Commands:
              masters' StatefulSet). Referenced ConfigMaps and Secrets, a named ServiceAccount
              (kubernetes.service-account) and the checkpoint PVC are never touched. Safe to repeat.
              --savepoint (ours): first ask the runtime to stop the job with a savepoint, so a
-             streaming job keeps its checkpoints for submit --restore-job-id (waits up to
-             --wait-timeout, default 90000 ms), then delete as above.
+             streaming job keeps its state at the stop for submit --restore-job-id (waits up to
+             --wait-timeout, default 90000 ms), then delete as above. Without it a streaming
+             job keeps its latest completed checkpoint, also for --restore-job-id.
   preflight  Everything that would stop the application, in one report, creating nothing:
              server-side dry run of the Job, its dependents, the master Pod and the N worker Pods;
              ResourceQuota headroom for master + N workers; LimitRange compatibility; your

@@ -7,7 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PolicyRule } from 'kubernetes-types/rbac/v1';
+import { HELP } from '../../../lib/cli/help';
 import { submitterRules } from '../../../lib/plan/submitter-rbac';
+import { OWNED_KINDS } from '../../../lib/submit/act/cancel';
 import { pagesIn, prose, words } from './markdown';
 
 const root = join(__dirname, '..', '..', '..');
@@ -185,4 +187,38 @@ test('the table reader sees a verb or a resource the table lacks', () => {
     { apiGroups: ['fence.example.org'], resources: ['marks'], verbs: ['use'] },
   ];
   expect(granted(rules).filter((p) => !tablePairs(table, ROLE_TABLE_HEADER.en).includes(p))).toEqual(['jobs patch']);
+});
+
+/**
+ * What `cancel` deletes by label (`OWNED_KINDS`), as each description lists it: the parenthesised list
+ * that names the Pods. The kinds' names as the prose writes them (plural or not; the PodTemplate is
+ * the worker template).
+ */
+const CANCEL_DESCRIPTIONS: ReadonlyArray<[where: string, text: () => string]> = [
+  ['seatunnel-app --help', () => /^ {2}cancel {5}([\s\S]*?)^ {2}\w/m.exec(HELP)?.[1] ?? ''],
+  ['docs/commands.md', () => /^## `cancel`\n([\s\S]*?)\n\|/m.exec(read('docs/commands.md'))?.[1] ?? ''],
+  ['docs/zh/commands.md', () => /^## `cancel`\n([\s\S]*?)\n\|/m.exec(read('docs/zh/commands.md'))?.[1] ?? ''],
+  ['README.md', () => /^\*\*cancel\*\*([\s\S]*?)\n\n/m.exec(read(README.en))?.[1] ?? ''],
+  ['README.zh-CN.md', () => /^\*\*cancel\*\*(.*)$/m.exec(read(README.zh))?.[1] ?? ''],
+];
+
+function deletedList(description: string): string {
+  return [...description.matchAll(/[(（]([^)）]*)[)）]/g)].map((m) => m[1]).find((l) => /\bPods?\b/.test(l)) ?? '';
+}
+
+const proseName = (kind: string): RegExp =>
+  kind === 'PodTemplate' ? /worker\s+(?:template|模板)/ : new RegExp(`\\b${kind.replace(/y$/, '(?:y|ies)')}s?\\b`);
+
+test.each(CANCEL_DESCRIPTIONS)('%s lists every kind cancel deletes by label among what it deletes', (_where, text) => {
+  const list = deletedList(text());
+  expect(list).not.toBe('');
+  expect(OWNED_KINDS.map((k) => k.kind).filter((kind) => !proseName(kind).test(list))).toEqual([]);
+});
+
+test('the list reader sees a kind named only among what is never touched', () => {
+  const old =
+    'Delete (Pods, Service, ConfigMaps, Secrets, worker template, Role, RoleBinding, NetworkPolicies). The ServiceAccount is never touched.';
+  expect(OWNED_KINDS.map((k) => k.kind).filter((kind) => !proseName(kind).test(deletedList(old)))).toEqual([
+    'ServiceAccount',
+  ]);
 });
