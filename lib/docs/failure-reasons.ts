@@ -81,13 +81,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'The application was stopped by a user: `cancel`, the Job deleted (also by its TTL), or the master Pod deleted by hand. A stop by Kubernetes has its own reason (`Evicted`, `Preempted`, `NodeLost`, `MasterUnhealthy`, `Killed`).',
       action:
-        'Expected after `cancel`. A streaming job stopped with a savepoint can continue: see [checkpoint recovery](checkpoint-recovery.md).',
+        'Expected after `cancel`. A streaming job can continue from its checkpoints with `--restore-job-id` (a plain `cancel` keeps the latest completed one, `--savepoint` its state at the stop): see [checkpoint recovery](checkpoint-recovery.md).',
     },
     zh: {
       meaning:
         '应用被用户停止：`cancel`、Job 被删除（包括其 TTL 到期），或 master Pod 被手动删除。由 Kubernetes 造成的停止有各自的原因（`Evicted`、`Preempted`、`NodeLost`、`MasterUnhealthy`、`Killed`）。',
       action:
-        '执行 `cancel` 后属于正常现象。以保存点停止的流作业可以继续运行：见[检查点恢复](checkpoint-recovery.md)。',
+        '执行 `cancel` 后属于正常现象。流作业可以用 `--restore-job-id` 从其检查点继续运行（普通 `cancel` 保留最近完成的检查点，`--savepoint` 保留停止时刻的状态）：见[检查点恢复](checkpoint-recovery.md)。',
     },
   },
   Evicted: {
