@@ -219,9 +219,11 @@ export type StopDecision =
 export function howToStop(f: Facts, reason: Reason): StopDecision {
   if (reason === 'Detached') return { do: 'nothing' };
   if (!f.submitted || (f.zetaStatus !== undefined && ZETA_TERMINAL.has(f.zetaStatus))) return { do: 'nothing' };
-  // Stopped (by a user or by Kubernetes) rather than failed: a streaming job keeps its checkpoints.
-  if ((reason !== 'Terminated' && !STOPPED_BY_KUBERNETES.has(reason)) || !f.streaming)
-    return { do: 'stop', savepoint: false };
+  if (!f.streaming) return { do: 'stop', savepoint: false };
+  // A streaming job that failed (a lost worker, the API away too long) is what a user restores with
+  // --restore-job-id: a plain stop-job would make Zeta 2.3.8 delete its checkpoints, and a savepoint
+  // needs the workers a failure may have lost. It ends with its workers and the engine.
+  if (reason !== 'Terminated' && !STOPPED_BY_KUBERNETES.has(reason)) return { do: 'keep-checkpoints' };
   if (f.savepointRequested) return { do: 'stop', savepoint: true };
   // A savepoint needs the workers: not when the application itself is being deleted (they go too).
   if (f.deletion === 'unknown') return { do: 'ask-deletion' };

@@ -155,17 +155,33 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     await expectNothingLeft(appId);
   });
 
-  test('a worker process killed mid-job: the application fails fast with WorkerLost and cleans up', async () => {
-    const { appId } = await submit(application('e2e-loss', STREAMING_JOB));
+  test('a worker process killed mid-job: the application fails fast with WorkerLost, cleans up, and keeps the checkpoints a new application restores from', async () => {
+    const { appId, jobId } = await submit(application('e2e-loss', STREAMING_JOB));
     await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
       description: 'the streaming job runs',
       timeoutMs: 240_000,
+    });
+    const dir = path.join(checkpoints, jobId);
+    await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
+      description: `a checkpoint in ${dir}`,
+      timeoutMs: 60_000,
     });
     expect(stack.kubelet.signal(`${appId}-worker-1`, 'SIGKILL')).toBe(true);
     const status = await waitStatus(appId, 120_000);
     expect(status.value('Status')).toBe('FAILED');
     expect(status.out.join('\n')).toMatch(/WorkerLost/);
     await expectNothingLeft(appId);
+    // No stop-job after a failure: Zeta 2.3.8 would have deleted the checkpoints the advice restores from.
+    expect(masterLog(appId)).not.toMatch(/zetaStatus=CANCELED/);
+    expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
+    const restored = await submit(application('e2e-loss-restore', STREAMING_JOB), '--restore-job-id', jobId);
+    await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+      description: 'the restored job runs',
+      timeoutMs: 240_000,
+    });
+    expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
+    await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', restored.appId]);
+    await expectNothingLeft(restored.appId);
   });
 
   test('streaming: a plain cancel stops the engine and removes everything, CANCELED, not failed, and the checkpoints stay', async () => {

@@ -203,7 +203,18 @@ describe('howToStop', () => {
     ['nothing submitted: nothing to stop', { submitted: false }, 'WorkerLost', { do: 'nothing' }],
     ['the job already ended: nothing to stop', { zetaStatus: 'FINISHED' }, 'CleanupFailed', { do: 'nothing' }],
     ['a failure: plain stop', {}, 'WorkerLost', { do: 'stop', savepoint: false }],
-    ['a worker loss of a streaming job: plain stop', STREAMING, 'WorkerLost', { do: 'stop', savepoint: false }],
+    [
+      'a worker loss of a streaming job: no stop-job, so Zeta keeps the checkpoints to restore from',
+      STREAMING,
+      'WorkerLost',
+      { do: 'keep-checkpoints' },
+    ],
+    [
+      'the API away too long, streaming: checkpoints kept',
+      { ...STREAMING, deletion: 'not-deleting' },
+      'ApiUnavailable',
+      { do: 'keep-checkpoints' },
+    ],
     ['a terminated batch job: plain stop', {}, 'Terminated', { do: 'stop', savepoint: false }],
     ['a terminated streaming job, deletion unknown: ask first', STREAMING, 'Terminated', { do: 'ask-deletion' }],
     [
@@ -297,8 +308,7 @@ describe("the master Pod stopped: a user's cancel or Kubernetes, named for what 
         savepoint: true,
       });
     expect(howToStop({ ...RUNNING, streaming: true, deletion: 'not-deleting' }, 'JobFailed')).toEqual({
-      do: 'stop',
-      savepoint: false,
+      do: 'keep-checkpoints',
     });
   });
 });
