@@ -58,7 +58,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   classDataSharing:
     'Zeta JVM 的类数据共享（CDS）：`auto` 在镜像带有引擎类的归档 `<seatunnel-home>/cds/zeta.jsa` 时，用它启动每个 master 和 worker（用它构建的 Java 17 镜像：JVM 启动快约三分之一；没有归档则一切照旧）；`off` 从不使用。SeaTunnel 没有这个选项。',
   configMaps:
-    '`ref` = 挂载已存在的 ConfigMap；`data` = 创建并拥有一个 ConfigMap（名称默认为 `<application-id>-<entry>`，可用 `name` 指定；指定的 `name` 必须以应用的可读名称加 `-` 开头，与生成的名称一致，且不能属于其他应用）。键不能以 `..` 开头（kubelet 自己的文件）；挂载路径须写成规范形式，不能位于应用使用的路径之上、之中或与之相同（`/opt/seatunnel-app`、`/etc/seatunnel-app/engine`、`/var/run/seatunnel-app`、检查点与 secret-ref 路径、ServiceAccount token 目录），也不能位于 SEATUNNEL_HOME 或其上级，不能与同一 Pod 上的其他挂载重叠。`mounts` 把每个要挂载的键映射到完整路径（用 subPath 单独只读挂载）；`roles` 选择 master 和/或 worker（默认两者都挂载）。`mounts`/`roles` 子键是本项目定义的：SeaTunnel 只公开了每个挂载的键需声明完整路径。',
+    '`ref` = 挂载已存在的 ConfigMap；`data` = 创建并拥有一个 ConfigMap（名称默认为 `<application-id>-<entry>`，可用 `name` 指定；指定的 `name` 必须以应用的可读名称加 `-` 开头，与生成的名称一致，且不能属于其他应用）。键不能以 `..` 开头（kubelet 自己的文件）；挂载路径须写成规范形式，不能位于应用使用的路径之上、之中或与之相同（`/opt/seatunnel-app`、`/etc/seatunnel-app/engine`、`/var/run/seatunnel-app`、检查点与 secret-ref 路径、ServiceAccount token 目录），也不能位于 SEATUNNEL_HOME 或其上级，不能与同一 Pod 上的其他挂载重叠。SeaTunnel 的引擎文件（`seatunnel.yaml`、`hazelcast*.yaml`、`log4j2*.properties`、`jvm_*options`）不能挂载到 `<seatunnel-home>/config`，引擎不会从那里读取它们：请交给 `kubernetes.runtime-files.<file>` 或 `kubernetes.config-map`（见 docs/zh/runtime.md）。`mounts` 把每个要挂载的键映射到完整路径（用 subPath 单独只读挂载）；`roles` 选择 master 和/或 worker（默认两者都挂载）。`mounts`/`roles` 子键是本项目定义的：SeaTunnel 只公开了每个挂载的键需声明完整路径。',
   secrets:
     '与 `kubernetes.configmap.<entry>` 相同，用于 Secret：`data` 创建一个由应用拥有的 Secret（值不会写入 ConfigMap 或日志），`ref` 挂载已存在的 Secret。默认 roles：仅 master。SeaTunnel 公开了 `kubernetes.secret.*` 会创建应用拥有的 Secret；子键是本项目定义的。',
   secretRef:
