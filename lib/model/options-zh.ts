@@ -69,10 +69,11 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   jobConfig: '作业配置文本；CLI 从 `-c` 读取。',
   jobConfigFile:
     'master 内作业文件的绝对路径，来自某个 `kubernetes.configmap.<entry>` 或 `kubernetes.secret.<entry>` 挂载。设置后不再需要 `-c`（此时给出 `-c` 会被拒绝，避免被静默忽略）。SeaTunnel 公开了该键；取值语法由本项目定义。',
-  labels: '应用所有对象上的标签（例如来自团队模板的成本中心）。',
+  labels:
+    '应用所有对象上的标签（例如来自团队模板的成本中心）。每个对象还带有推荐的 `app.kubernetes.io/` 标签：`name`（`seatunnel`）、`instance`（应用 ID）、`component`、`managed-by`（`seatunnel-app`）为保留键；`part-of`（应用 ID 的可读部分，同一作业的每次运行都相同）和 `version`（引擎镜像的 tag）可由本选项为所有对象统一替换。',
   annotations: '应用所有对象上的注解。`seatunnel.apache.org/` 下的键为保留键：runtime 和 `status` 依赖它们。',
   masterLabels:
-    'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键。',
+    'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键（`part-of` 和 `version` 可通过 `kubernetes.labels` 为所有对象设置）。',
   workerLabels: 'worker Pod 的额外标签（规则同 master 标签）。',
   masterAnnotations: 'master Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',
   workerAnnotations: 'worker Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',

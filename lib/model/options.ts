@@ -476,7 +476,8 @@ export const OPTIONS: OptionRegistry = {
     type: 'map',
     origin: 'ours',
     coerce: asStringMap,
-    description: 'Labels on every object of the application (e.g. a cost centre from a team template).',
+    description:
+      "Labels on every object of the application (e.g. a cost centre from a team template). Every object also carries the recommended `app.kubernetes.io/` labels: `name` (`seatunnel`), `instance` (the application ID), `component`, `managed-by` (`seatunnel-app`), which are reserved, and `part-of` (the readable part of the application ID, the same for every run of a job) and `version` (the engine image's tag), which these labels may replace for every object.",
   },
   annotations: {
     key: 'kubernetes.annotations',
@@ -492,7 +493,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'pr-era',
     coerce: asStringMap,
     description:
-      'Extra labels of the master Pod: `k:v,k:v` or a HOCON object. Keys under `seatunnel.apache.org/` and the `app.kubernetes.io/` keys this tool sets are reserved.',
+      'Extra labels of the master Pod: `k:v,k:v` or a HOCON object. Keys under `seatunnel.apache.org/` and the `app.kubernetes.io/` keys this tool sets are reserved (`part-of` and `version` can be set for every object with `kubernetes.labels`).',
   },
   workerLabels: {
     key: 'kubernetes.worker.labels',
