@@ -143,7 +143,7 @@ describe('recommended labels on every object of an application', () => {
         for (const [k, v] of Object.entries(o as Node)) {
           if (/^(selector|podSelector|labelSelector)$/.test(k) && v && typeof v === 'object') {
             const sel = v as { matchLabels?: Node };
-            Object.keys(sel.matchLabels ?? (sel)).forEach((key) => keys.add(key));
+            Object.keys(sel.matchLabels ?? sel).forEach((key) => keys.add(key));
           }
           walk(v);
         }
