@@ -52,7 +52,8 @@ export const OPTIONS = {
 type Flag = keyof typeof OPTIONS;
 
 const COMMON: Flag[] = ['target', 'application-config', 'D', 'i', 'output', 'help', 'trust-deployment-file'];
-const ALLOWED: Record<Command, Flag[]> = {
+/** The flags each command takes (shell completion offers the same). */
+export const ALLOWED: Readonly<Record<Command, readonly Flag[]>> = {
   submit: [...COMMON, 'config', 'job-id', 'restore-job-id', 'wait', 'wait-timeout', 'wait-interval', 'dry-run'],
   status: [...COMMON, 'id', 'wait', 'wait-timeout', 'wait-interval', 'explain'],
   list: [...COMMON, 'namespace', 'all-namespaces', 'selector', 'status'],

@@ -12,6 +12,7 @@ Usage:
   seatunnel-app preflight [-a deploy.conf] [-c job.conf] [-Dkey=value ...]
   seatunnel-app synth     [-a deploy.conf] [-c job.conf] [-Dkey=value ...] [-o DIR]
   seatunnel-app docs      [--write | --check]
+  seatunnel-app completion bash|zsh
 Every command also takes -h, and all but logs --output json.
 
 Commands:
@@ -62,6 +63,11 @@ Commands:
   docs       Print the option reference docs/options.md; --write regenerates every generated
              doc (docs/options.md, docs/zh/options.md, the failure-reason tables of
              docs/troubleshooting.md and docs/zh/troubleshooting.md), --check fails if one is stale.
+  completion Print the shell's completion script (commands, flags, -D option keys and their
+             values): source <(seatunnel-app completion bash), or zsh after compinit.
+
+kubectl plugin: the package also installs kubectl-seatunnel, so kubectl seatunnel COMMAND ... is this
+CLI; kubectl's own completion completes it (kubectl 1.26+, through kubectl_complete-seatunnel).
 
 Options:
   -t, --target kubernetes        Accepted for compatibility; kubernetes is the only target.

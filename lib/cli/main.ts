@@ -43,6 +43,12 @@ function parseCommandLine(argv: readonly string[]): ParsedArgs {
   return (require('./args') as typeof import('./args')).parseCommandLine(argv);
 }
 
+/** Shell completion: no parser, no option validation, nothing of the cluster side. */
+function loadCompletion(): typeof import('./commands/completion') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy, as the HANDLERS
+  return require('./commands/completion') as typeof import('./commands/completion');
+}
+
 /** cdk8s is an optional peer dependency (a Pulumi user does not install it); synth needs it. */
 const SYNTH_PEERS = ['cdk8s', 'cdk8s-plus-28', 'constructs'];
 
@@ -62,6 +68,14 @@ export async function main(argv: readonly string[], out?: Output): Promise<numbe
   if (argv.length === 0 || (argv.length === 1 && HELP_ONLY.has(argv[0]))) {
     process.stdout.write(HELP);
     return CLI_EXIT.ok;
+  }
+  if (argv[0] === 'completion' || argv[0] === '__complete') {
+    try {
+      const { completionCommand, completeCommand } = loadCompletion();
+      return argv[0] === 'completion' ? completionCommand(argv.slice(1)) : completeCommand(argv.slice(1));
+    } catch (e) {
+      return report(e, out ?? consoleOutput(false));
+    }
   }
   let args: ParsedArgs;
   const fallbackOut = out ?? consoleOutput(argv.includes('--output=json') || argv.join(' ').includes('--output json'));

@@ -58,7 +58,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   classDataSharing:
     'Zeta JVM 的类数据共享（CDS）：`auto` 在镜像带有引擎类的归档 `<seatunnel-home>/cds/zeta.jsa` 时，用它启动每个 master 和 worker（用它构建的 Java 17 镜像：JVM 启动快约三分之一；没有归档则一切照旧）；`off` 从不使用。SeaTunnel 没有这个选项。',
   configMaps:
-    '`ref` = 挂载已存在的 ConfigMap；`data` = 创建并拥有一个 ConfigMap（名称默认为 `<application-id>-<entry>`，可用 `name` 指定；指定的 `name` 必须以应用的可读名称加 `-` 开头，与生成的名称一致，且不能属于其他应用）。键不能以 `..` 开头（kubelet 自己的文件）；挂载路径须写成规范形式，不能位于应用使用的路径之上、之中或与之相同（`/opt/seatunnel-app`、`/etc/seatunnel-app/engine`、`/var/run/seatunnel-app`、检查点与 secret-ref 路径、ServiceAccount token 目录），也不能位于 SEATUNNEL_HOME 或其上级，不能与同一 Pod 上的其他挂载重叠。`mounts` 把每个要挂载的键映射到完整路径（用 subPath 单独只读挂载）；`roles` 选择 master 和/或 worker（默认两者都挂载）。`mounts`/`roles` 子键是本项目定义的：SeaTunnel 只公开了每个挂载的键需声明完整路径。',
+    '`ref` = 挂载已存在的 ConfigMap；`data` = 创建并拥有一个 ConfigMap（名称默认为 `<application-id>-<entry>`，可用 `name` 指定；指定的 `name` 必须以应用的可读名称加 `-` 开头，与生成的名称一致，且不能属于其他应用）。键不能以 `..` 开头（kubelet 自己的文件）；挂载路径须写成规范形式，不能位于应用使用的路径之上、之中或与之相同（`/opt/seatunnel-app`、`/etc/seatunnel-app/engine`、`/var/run/seatunnel-app`、检查点与 secret-ref 路径、ServiceAccount token 目录），也不能位于 SEATUNNEL_HOME 或其上级，不能与同一 Pod 上的其他挂载重叠。SeaTunnel 的引擎文件（`seatunnel.yaml`、`hazelcast*.yaml`、`log4j2*.properties`、`jvm_*options`）不能挂载到 `<seatunnel-home>/config`，引擎不会从那里读取它们：请交给 `kubernetes.runtime-files.<file>` 或 `kubernetes.config-map`（见 docs/zh/runtime.md）。`mounts` 把每个要挂载的键映射到完整路径（用 subPath 单独只读挂载）；`roles` 选择 master 和/或 worker（默认两者都挂载）。`mounts`/`roles` 子键是本项目定义的：SeaTunnel 只公开了每个挂载的键需声明完整路径。',
   secrets:
     '与 `kubernetes.configmap.<entry>` 相同，用于 Secret：`data` 创建一个由应用拥有的 Secret（值不会写入 ConfigMap 或日志），`ref` 挂载已存在的 Secret。默认 roles：仅 master。SeaTunnel 公开了 `kubernetes.secret.*` 会创建应用拥有的 Secret；子键是本项目定义的。',
   secretRef:
@@ -69,10 +69,11 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   jobConfig: '作业配置文本；CLI 从 `-c` 读取。',
   jobConfigFile:
     'master 内作业文件的绝对路径，来自某个 `kubernetes.configmap.<entry>` 或 `kubernetes.secret.<entry>` 挂载。设置后不再需要 `-c`（此时给出 `-c` 会被拒绝，避免被静默忽略）。SeaTunnel 公开了该键；取值语法由本项目定义。',
-  labels: '应用所有对象上的标签（例如来自团队模板的成本中心）。',
+  labels:
+    '应用所有对象上的标签（例如来自团队模板的成本中心）。每个对象还带有推荐的 `app.kubernetes.io/` 标签：`name`（`seatunnel`）、`instance`（应用 ID）、`component`、`managed-by`（`seatunnel-app`）为保留键；`part-of`（应用 ID 的可读部分，同一作业的每次运行都相同）和 `version`（引擎镜像的 tag）可由本选项为所有对象统一替换。',
   annotations: '应用所有对象上的注解。`seatunnel.apache.org/` 下的键为保留键：runtime 和 `status` 依赖它们。',
   masterLabels:
-    'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键。',
+    'master Pod 的额外标签：`k:v,k:v` 或 HOCON 对象。`seatunnel.apache.org/` 下的键以及本工具设置的 `app.kubernetes.io/` 键为保留键（`part-of` 和 `version` 可通过 `kubernetes.labels` 为所有对象设置）。',
   workerLabels: 'worker Pod 的额外标签（规则同 master 标签）。',
   masterAnnotations: 'master Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',
   workerAnnotations: 'worker Pod 的注解（`seatunnel.apache.org/` 下的键为保留键）。',

@@ -415,7 +415,7 @@ export const OPTIONS: OptionRegistry = {
     family: true,
     coerce: roleFiles('ConfigMap', DEFAULT_ROLES.configMaps),
     description:
-      "`ref` = mount an existing ConfigMap; `data` = create and own one (name `<application-id>-<entry>` unless `name` is set; a set `name` must start with the application's readable name and a `-`, as generated names do, and must not be another application's). Keys must not start with `..` (the kubelet's own files); mount paths are written in normal form and must not be at, above or inside a path the application uses (`/opt/seatunnel-app`, `/etc/seatunnel-app/engine`, `/var/run/seatunnel-app`, the checkpoint and secret-ref paths, the ServiceAccount token directory), nor at or above SEATUNNEL_HOME, nor overlap another mount on the same Pod. `mounts` maps each mounted key to its full path (mounted alone with subPath, read-only); `roles` chooses master and/or worker (default both). The `mounts`/`roles` sub-keys are ours: SeaTunnel publishes only that every mounted key declares its full path.",
+      "`ref` = mount an existing ConfigMap; `data` = create and own one (name `<application-id>-<entry>` unless `name` is set; a set `name` must start with the application's readable name and a `-`, as generated names do, and must not be another application's). Keys must not start with `..` (the kubelet's own files); mount paths are written in normal form and must not be at, above or inside a path the application uses (`/opt/seatunnel-app`, `/etc/seatunnel-app/engine`, `/var/run/seatunnel-app`, the checkpoint and secret-ref paths, the ServiceAccount token directory), nor at or above SEATUNNEL_HOME, nor overlap another mount on the same Pod. SeaTunnel's engine files (`seatunnel.yaml`, `hazelcast*.yaml`, `log4j2*.properties`, `jvm_*options`) cannot be mounted into `<seatunnel-home>/config`, where the engines would not read them: give them to `kubernetes.runtime-files.<file>` or `kubernetes.config-map` (docs/runtime.md). `mounts` maps each mounted key to its full path (mounted alone with subPath, read-only); `roles` chooses master and/or worker (default both). The `mounts`/`roles` sub-keys are ours: SeaTunnel publishes only that every mounted key declares its full path.",
   },
   secrets: {
     key: 'kubernetes.secret.<entry>',
@@ -476,7 +476,8 @@ export const OPTIONS: OptionRegistry = {
     type: 'map',
     origin: 'ours',
     coerce: asStringMap,
-    description: 'Labels on every object of the application (e.g. a cost centre from a team template).',
+    description:
+      "Labels on every object of the application (e.g. a cost centre from a team template). Every object also carries the recommended `app.kubernetes.io/` labels: `name` (`seatunnel`), `instance` (the application ID), `component`, `managed-by` (`seatunnel-app`), which are reserved, and `part-of` (the readable part of the application ID, the same for every run of a job) and `version` (the engine image's tag), which these labels may replace for every object.",
   },
   annotations: {
     key: 'kubernetes.annotations',
@@ -492,7 +493,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'pr-era',
     coerce: asStringMap,
     description:
-      'Extra labels of the master Pod: `k:v,k:v` or a HOCON object. Keys under `seatunnel.apache.org/` and the `app.kubernetes.io/` keys this tool sets are reserved.',
+      'Extra labels of the master Pod: `k:v,k:v` or a HOCON object. Keys under `seatunnel.apache.org/` and the `app.kubernetes.io/` keys this tool sets are reserved (`part-of` and `version` can be set for every object with `kubernetes.labels`).',
   },
   workerLabels: {
     key: 'kubernetes.worker.labels',

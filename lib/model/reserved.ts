@@ -8,6 +8,8 @@ export const LABELS = {
   instance: 'app.kubernetes.io/instance',
   component: 'app.kubernetes.io/component',
   managedBy: 'app.kubernetes.io/managed-by',
+  version: 'app.kubernetes.io/version',
+  partOf: 'app.kubernetes.io/part-of',
 } as const;
 
 export const MANAGED_BY = 'seatunnel-app';

@@ -4,6 +4,7 @@
 // together as one ConfigurationError, before any file is written or any API call is made.
 
 import { IssueCollector, type ValidationIssue } from './issues';
+import { checkEngineFileMounts } from './rules/engine-file-mounts';
 import { resolveEnvFrom, resolveEnvVars } from './rules/env';
 import { resolveHighAvailability } from './rules/high-availability';
 import { resolveIdentity } from './rules/identity';
@@ -52,6 +53,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
   const mounts = resolveMounts(r, identity.appId, images.seatunnelHome);
   const jobConfig = resolveJobConfig(r, [...mounts.configMaps, ...mounts.secrets]);
   const runtimeFiles = resolveRuntimeFiles(r);
+  checkEngineFileMounts(r, mounts, runtimeFiles, images.seatunnelHome);
   const ha = resolveHighAvailability(r, { checkpointPvc: mounts.checkpointPvc, runtimeFiles });
   return {
     ...identity,

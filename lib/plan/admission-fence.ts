@@ -34,6 +34,7 @@ import type {
 import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { ANNOTATIONS, RUNTIME_ANNOTATION_KEYS } from '../contract/vocabulary';
 import { LABELS, MANAGED_BY } from '../model/reserved';
+import { sharedObjectLabels } from './recommended-labels';
 import { FENCE_MARKS, FLOOR_CHECKS, marked, TEMPLATE_CHECKS, type PodCheck } from './fence-cel';
 
 export { FENCE_MARK_GROUP, FENCE_MARKS } from './fence-cel';
@@ -80,7 +81,7 @@ const validation = (applies: string, policy: string, why: string) => (c: PodChec
   reason: 'Forbidden' as const,
 });
 
-const META = { labels: { [LABELS.managedBy]: MANAGED_BY } };
+const META = { labels: sharedObjectLabels('admission-fence') };
 const SERVICE_ACCOUNT = "request.userInfo.username.startsWith('system:serviceaccount:')";
 /** Only ServiceAccounts are ever fenced; every other request skips the parameter lookup. */
 const SERVICE_ACCOUNTS_ONLY = [{ name: 'service-account', expression: SERVICE_ACCOUNT }];

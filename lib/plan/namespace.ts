@@ -7,7 +7,7 @@
 
 import type { Namespace } from 'kubernetes-types/core/v1';
 import type { PodSecurityLevel } from '../model/props';
-import { LABELS, MANAGED_BY } from '../model/reserved';
+import { sharedObjectLabels } from './recommended-labels';
 
 export interface ApplicationNamespaceOptions {
   /** The Pod Security level the namespace enforces (and warns and audits at). @default 'baseline' */
@@ -26,7 +26,7 @@ export function applicationNamespace(
     metadata: {
       name,
       labels: {
-        [LABELS.managedBy]: MANAGED_BY,
+        ...sharedObjectLabels('namespace'),
         'pod-security.kubernetes.io/enforce': level,
         'pod-security.kubernetes.io/enforce-version': 'latest',
         'pod-security.kubernetes.io/warn': level,

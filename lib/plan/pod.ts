@@ -3,9 +3,10 @@
 // never drops what an earlier step put there and never lands twice.
 
 import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from 'kubernetes-types/core/v1';
-import { LABELS, MANAGED_BY, type RoleLabel } from '../model/reserved';
+import { LABELS, type RoleLabel } from '../model/reserved';
 import type { ApplicationSpec } from '../model/spec';
 import { haMasterSetName } from '../model/ids';
+import { fixedLabels, replaceableLabels } from './recommended-labels';
 import type { PlanDraft } from './types';
 
 export const CONTAINER_NAME = 'seatunnel';
@@ -83,16 +84,17 @@ export function kubeletCommand(argv: readonly string[]): string[] {
   return argv.map(kubeletLiteral);
 }
 
-/** The labels every object of the application carries; `role` is SeaTunnel's role label. */
+/**
+ * The labels every object of the application carries: the user's (which may replace part-of and
+ * version), SeaTunnel's application-id and role (`role`), and the recommended app.kubernetes.io ones.
+ */
 export function applicationLabels(spec: ApplicationSpec, role: RoleLabel, component: string): Record<string, string> {
   return {
+    ...replaceableLabels(spec),
     ...spec.labels,
     [LABELS.applicationId]: spec.appId,
     [LABELS.role]: role,
-    [LABELS.name]: 'seatunnel',
-    [LABELS.instance]: spec.appId,
-    [LABELS.component]: component,
-    [LABELS.managedBy]: MANAGED_BY,
+    ...fixedLabels(spec.appId, component),
   };
 }
 

@@ -11,7 +11,7 @@
 // `patch` on RBAC objects, NetworkPolicies or Services, `bind`/`escalate`, anything cluster-wide.
 
 import type { PolicyRule, Role } from 'kubernetes-types/rbac/v1';
-import { LABELS, MANAGED_BY } from '../model/reserved';
+import { sharedObjectLabels } from './recommended-labels';
 import { FENCE_MARK_GROUP, FENCE_MARKS } from './fence-cel';
 
 export const SUBMITTER_ROLE_NAME = 'seatunnel-application-submitter';
@@ -118,7 +118,7 @@ export function submitterRole(
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'Role',
-    metadata: { name, namespace, labels: { [LABELS.managedBy]: MANAGED_BY, [LABELS.name]: 'seatunnel' } },
+    metadata: { name, namespace, labels: sharedObjectLabels('submitter') },
     rules: submitterRules(opts),
   };
 }

@@ -3,19 +3,25 @@
 
 import { labelValueProblem, qualifiedNameProblem } from '../k8s-syntax';
 import type { PodRole } from '../props';
-import { RESERVED_KEY_PREFIX } from '../reserved';
+import { LABELS, RESERVED_KEY_PREFIX } from '../reserved';
 import type { PropReader, PropName } from './reader';
 
-const RESERVED_LABELS = new Set([
-  'app.kubernetes.io/name',
-  'app.kubernetes.io/instance',
-  'app.kubernetes.io/component',
-  'app.kubernetes.io/managed-by',
+const RESERVED_LABELS = new Set<string>([
+  LABELS.name,
+  LABELS.instance,
+  LABELS.component,
+  LABELS.managedBy,
   'controller-uid',
   'job-name',
   'batch.kubernetes.io/controller-uid',
   'batch.kubernetes.io/job-name',
 ]);
+
+/**
+ * Recommended labels with a default that `kubernetes.labels` may replace on every object at once;
+ * a role's labels may not, or the Pods of one application would disagree with its other objects.
+ */
+const APPLICATION_WIDE_LABELS = new Set<string>([LABELS.version, LABELS.partOf]);
 
 /** Kubernetes' limit on the total size of an object's annotations. */
 const MAX_ANNOTATION_BYTES = 256 * 1024;
@@ -53,6 +59,10 @@ export function resolveStringMap(
         `the label key is reserved (set by this tool${role === 'master' || !role ? ' or by the Job controller' : ''}); choose another key`,
         k,
       );
+      continue;
+    }
+    if (kind === 'label' && role && APPLICATION_WIDE_LABELS.has(k)) {
+      r.fail(prop, k, 'the label is the same on every object of the application: set it in kubernetes.labels', k);
       continue;
     }
     // The runtime acts on its annotations (cancel-requested stops the job) and `status` reads

@@ -136,6 +136,10 @@ test('the tarball holds the built library, its declarations, the CLI and its exa
     'package.json',
     'README.md',
     'bin/seatunnel-app.js',
+    'bin/kubectl-seatunnel.js',
+    'bin/kubectl_complete-seatunnel.js',
+    'runtime/Dockerfile',
+    'runtime/Dockerfile.dockerignore',
     'build/lib/index.js',
     'build/lib/index.d.ts',
     'build/lib/cdk8s/index.d.ts',
@@ -150,7 +154,8 @@ test('the tarball holds the built library, its declarations, the CLI and its exa
   }
   const unexpected = packed.filter(
     (f) =>
-      /^(test|tools|bench|runtime|lib|build\/(?!lib\/))\//.test(f) ||
+      (/^(test|tools|bench|runtime|lib|build\/(?!lib\/))\//.test(f) &&
+        !/^runtime\/Dockerfile(\.dockerignore)?$/.test(f)) ||
       (/\.ts$/.test(f) && !f.endsWith('.d.ts')) ||
       f.endsWith('.map'),
   );
@@ -198,6 +203,15 @@ app.synth();
     (d) => (d.toJS() as { kind: string }).kind,
   );
   expect(kinds[kinds.length - 1]).toBe('Job');
+
+  // The same CLI as the kubectl plugin (an executable named kubectl-seatunnel on PATH), and the
+  // completion kubectl's own asks it for (kubectl_complete-seatunnel, cobra's format).
+  for (const name of ['kubectl-seatunnel', 'kubectl_complete-seatunnel'])
+    expect(fs.statSync(path.join(dir, 'node_modules', '.bin', name)).mode & 0o111).not.toBe(0);
+  const plugin = ok('npx', ['--no', '--', 'kubectl-seatunnel', 'synth', '-o', 'plugin-manifests'], dir);
+  expect(plugin).toMatch(/Application ID: fake-to-console-/);
+  expect(fs.readdirSync(path.join(dir, 'plugin-manifests'))).toEqual([manifest]);
+  expect(ok('npx', ['--no', '--', 'kubectl_complete-seatunnel', 'sta'], dir)).toBe('status\n:4\n');
 });
 
 test('a Pulumi program with only @pulumi/pulumi and @pulumi/kubernetes gets the component by name, and no cdk8s', () => {
