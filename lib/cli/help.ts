@@ -24,8 +24,10 @@ Commands:
   status     The status from Kubernetes alone: CREATED (suspended), DEPLOYING, RUNNING,
              SUCCEEDED, FAILED, CANCELED or UNKNOWN (no such Job: never submitted, cancelled, or
              expired), with the reason when one is known: Unschedulable with the scheduler's
-             message, ErrImagePull, CreateContainerConfigError, a quota refusal, OOMKilled, the
-             runtime's failure reason, Zeta's error. Also the phase and registered/desired workers.
+             message, ErrImagePull (FAILED with ImagePullFailed once the master Pod has failed
+             to pull for application.image-pull-retry-millis), CreateContainerConfigError, a
+             quota refusal, OOMKilled, the runtime's failure reason, Zeta's error. Also the phase
+             and registered/desired workers.
              CANCELED: the master exited with the runtime's cancel code (2), or the Job is being
              deleted before it finished.
              --explain adds the story: durations between the milestones (Job created, started,
