@@ -12,6 +12,7 @@ import { submitterRules } from '../../../lib/plan/submitter-rbac';
 import { OWNED_KINDS } from '../../../lib/submit/act/cancel';
 import { qualified, requiredAccess } from '../../../lib/submit/admit/permissions';
 import { plan } from '../../support/fixtures';
+import { documentedSubmitter } from '../../support/quick-start-page';
 
 const grants = (
   rules: readonly PolicyRule[],
@@ -143,4 +144,10 @@ describe("the README's submitter Role tables", () => {
     const page = readFileSync(join(__dirname, '../../..', file), 'utf8');
     expect(Object.fromEntries(fromTable(page, header))).toEqual(Object.fromEntries(fromRules(submitterRules())));
   });
+});
+
+test("docs/quick-start.md's snippet prints exactly submitterRules(), as the Role the cluster tier grants (test/cluster/quick-start-submitter.test.ts)", () => {
+  const { role, binding } = documentedSubmitter();
+  expect(role.rules).toEqual(submitterRules());
+  expect(binding.role).toBe(role.metadata!.name);
 });

@@ -32,7 +32,7 @@ function master(waiting: { reason: string; message?: string }, where: 'init' | '
       startTime: new Date(START).toISOString(),
       ...(where === 'init' ? { initContainerStatuses: [status] } : { containerStatuses: [status] }),
     },
-  } as Pod;
+  } as unknown as Pod;
 }
 
 const observe = (j: Job, pod: Pod, readAt?: number) =>
