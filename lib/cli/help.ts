@@ -56,7 +56,8 @@ Commands:
   preflight  Everything that would stop the application, in one report, creating nothing:
              server-side dry run of the Job, its dependents, the master Pod and the N worker Pods;
              ResourceQuota headroom for master + N workers; LimitRange compatibility; your
-             permissions (SelfSubjectAccessReview); missing referenced objects and keys.
+             permissions (SelfSubjectAccessReview) for every command; missing referenced objects
+             and keys. It lists the images the nodes must pull (a dry run cannot tell whether they can).
   synth      Write the application's manifests (one YAML file, dependents before the Job) for
              kubectl apply or GitOps. Without -a and -c, synthesizes the bundled example.
   docs       Print the option reference docs/options.md; --write regenerates every generated

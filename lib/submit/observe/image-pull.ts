@@ -14,7 +14,7 @@ export const PULL_RETRIED = new Set(['ErrImagePull', 'ImagePullBackOff']);
 
 /** What to do, in one sentence (never a registry's name: the user's registry is theirs). */
 export const IMAGE_DELIVERY_HINT =
-  'load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there (docs/runtime.md, "Delivery"), then `seatunnel-app cancel --id APP_ID` and submit again';
+  'load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there (docs/runtime.md, "Delivery")';
 
 export interface ImagePullGiveUp {
   readonly reason: 'ImagePullFailed';
@@ -60,6 +60,6 @@ export function judgeJobPodImagePull(
     message:
       `master Pod ${pod.metadata?.name}: container "${stuck.name}" could not pull image ${image ? `"${image}" ` : ''}` +
       `for ${seconds} s (${w.reason}${w.message ? `: ${w.message}` : ''}); ` +
-      IMAGE_DELIVERY_HINT.replace('APP_ID', appId),
+      `${IMAGE_DELIVERY_HINT}, then \`seatunnel-app cancel --id ${appId}\` and submit again`,
   };
 }

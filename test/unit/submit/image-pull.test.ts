@@ -3,7 +3,9 @@
 // plan records on the Job (application.image-pull-retry-millis), with one sentence on what to do.
 import type { Job } from 'kubernetes-types/batch/v1';
 import type { Pod } from 'kubernetes-types/core/v1';
+import { preflightLines } from '../../../lib/cli/commands/preflight';
 import { ANNOTATIONS } from '../../../lib/contract';
+import { applicationImages, type PreflightReport } from '../../../lib/submit/admit/preflight-judge';
 import { imagePullBoundMs, judgeJobPodImagePull } from '../../../lib/submit/observe/image-pull';
 import { deriveStatus, TERMINAL_STATUSES } from '../../../lib/submit/observe/status';
 import { plan } from '../../support/fixtures';
@@ -77,4 +79,25 @@ test('a Pod not yet on a node is measured from its creation', () => {
   delete pod.status!.startTime;
   expect(judgeJobPodImagePull(pod, 5000, START + 1000, 'app')).toMatchObject({ reason: 'ImagePullFailed' });
   expect(judgeJobPodImagePull(pod, 7000, START + 1000, 'app')).toBe(undefined);
+});
+
+test('preflight names every image the nodes must pull, and what to do when one cannot be (a dry run cannot tell)', () => {
+  const p = plan({ haEnabled: true, haMasters: 3, checkpointPvc: 'ckpt' });
+  const images = applicationImages(p);
+  const all = [p.job.spec!.template.spec!, p.workerTemplate.template!.spec!, p.masters!.spec!.template.spec!].flatMap(
+    (s) => [...(s.initContainers ?? []), ...s.containers].map((c) => c.image),
+  );
+  expect(images).toEqual([...new Set(all)]);
+  expect(images.length).toBeGreaterThanOrEqual(2); // the SeaTunnel image and the runtime image
+  const report = {
+    footprint: { pods: 1, workers: 0, requests: {}, limits: {} },
+    checked: { dryRunObjects: 0, dryRunPods: 0, resourceQuotas: 0, limitRanges: 0, permissions: 0, references: 0 },
+    notes: [],
+    problems: [],
+    ok: true,
+    images,
+  } as unknown as PreflightReport;
+  expect(preflightLines(report)).toContainEqual(
+    `Images: ${images.join(', ')} (pulled by the nodes when the application starts; if a node cannot pull one, load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there (docs/runtime.md, "Delivery"))`,
+  );
 });
