@@ -25,8 +25,10 @@ Commands:
   status     The status from Kubernetes alone: CREATED (suspended), DEPLOYING, RUNNING,
              SUCCEEDED, FAILED, CANCELED or UNKNOWN (no such Job: never submitted, cancelled, or
              expired), with the reason when one is known: Unschedulable with the scheduler's
-             message, ErrImagePull, CreateContainerConfigError, a quota refusal, OOMKilled, the
-             runtime's failure reason, Zeta's error. Also the phase and registered/desired workers.
+             message, ErrImagePull (FAILED with ImagePullFailed once the master Pod has failed
+             to pull for application.image-pull-retry-millis), CreateContainerConfigError, a
+             quota refusal, OOMKilled, the runtime's failure reason, Zeta's error. Also the phase
+             and registered/desired workers.
              CANCELED: the master exited with the runtime's cancel code (2), or the Job is being
              deleted before it finished.
              --explain adds the story: durations between the milestones (Job created, started,
@@ -57,7 +59,8 @@ Commands:
   preflight  Everything that would stop the application, in one report, creating nothing:
              server-side dry run of the Job, its dependents, the master Pod and the N worker Pods;
              ResourceQuota headroom for master + N workers; LimitRange compatibility; your
-             permissions (SelfSubjectAccessReview); missing referenced objects and keys.
+             permissions (SelfSubjectAccessReview) for every command; missing referenced objects
+             and keys. It lists the images the nodes must pull (a dry run cannot tell whether they can).
   synth      Write the application's manifests (one YAML file, dependents before the Job) for
              kubectl apply or GitOps. Without -a and -c, synthesizes the bundled example.
   docs       Print the option reference docs/options.md; --write regenerates every generated

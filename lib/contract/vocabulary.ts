@@ -29,6 +29,11 @@ export const ANNOTATIONS = {
   workerTemplate: 'seatunnel.apache.org/worker-template',
   /** Plan: application.name (the Zeta job name), so `list` shows it from the Job alone. */
   applicationName: 'seatunnel.apache.org/application-name',
+  /**
+   * Plan: application.image-pull-retry-millis, so `status` gives up on a master Pod that cannot
+   * pull its image after the same time as the runtime on a worker (ImagePullFailed).
+   */
+  imagePullRetryMillis: 'seatunnel.apache.org/image-pull-retry-millis',
   /** Plan (HA): masters wanted. Runtime (HA): masters ready, the active master when known, master Pods replaced so far. */
   mastersDesired: 'seatunnel.apache.org/masters-desired',
   mastersReady: 'seatunnel.apache.org/masters-ready',

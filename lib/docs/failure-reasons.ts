@@ -213,13 +213,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     exit: 3,
     en: {
       meaning:
-        'The image of a worker (or of the master, then DEPLOYING) cannot be pulled; for a worker, it kept failing for `application.image-pull-retry-millis` while the kubelet retried.',
+        'The image of a worker (or of the master, then DEPLOYING until `ImagePullFailed`) cannot be pulled; for a worker, it kept failing for `application.image-pull-retry-millis` while the kubelet retried.',
       action:
         'Check `kubernetes.image` (name and tag), that the nodes reach the registry, and `kubernetes.image-pull-secrets`.',
     },
     zh: {
       meaning:
-        'worker（或 master，此时为 DEPLOYING）的镜像无法拉取；对 worker 而言，kubelet 重试期间它在 `application.image-pull-retry-millis` 内一直失败。',
+        'worker（或 master，此时为 DEPLOYING，直到 `ImagePullFailed`）的镜像无法拉取；对 worker 而言，kubelet 重试期间它在 `application.image-pull-retry-millis` 内一直失败。',
       action: '检查 `kubernetes.image`（名称和 tag）、节点能否访问镜像仓库，以及 `kubernetes.image-pull-secrets`。',
     },
   },
@@ -494,6 +494,22 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         '该命名空间中没有此 ID 的 Job：从未提交到这里、已被取消，或超过 `kubernetes.finished-job-retention-seconds` 后被删除。',
       action: '检查命名空间（`-a` 或 `-n`）并执行 `seatunnel-app list`；如需更长时间保留已结束的应用，调大保留时长。',
+    },
+  },
+  ImagePullFailed: {
+    by: 'status',
+    status: 'FAILED',
+    en: {
+      meaning:
+        'The master Pod (with HA the coordinator) could not pull an image — the SeaTunnel image, or the runtime image of its `install-runtime` init container — for longer than `application.image-pull-retry-millis` (default 60 s). Without its runtime nothing in the cluster ends the application: `status` gives up on it, and `status --wait` returns. The Job stays until cancelled.',
+      action:
+        'Load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there ([runtime.md, "Delivery"](runtime.md#delivery)); then `seatunnel-app cancel --id APP_ID` and submit again.',
+    },
+    zh: {
+      meaning:
+        'master Pod（HA 下为 coordinator）拉取镜像（SeaTunnel 镜像，或其 `install-runtime` init 容器的 runtime 镜像）失败的时间超过了 `application.image-pull-retry-millis`（默认 60 秒）。没有 runtime，集群中没有任何东西会结束该应用：`status` 放弃等待，`status --wait` 返回。Job 会一直保留，直到被取消。',
+      action:
+        '把镜像导入节点的容器运行时，或推送到节点可访问的镜像仓库并在配置中使用该名称（[runtime.md，“交付”](runtime.md#交付)）；然后执行 `seatunnel-app cancel --id APP_ID` 并重新提交。',
     },
   },
   Deleting: {

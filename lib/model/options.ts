@@ -278,7 +278,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asInteger,
     description:
-      'How long a worker Pod may fail to pull its image (`ErrImagePull`, `ImagePullBackOff`) before it fails the application: the kubelet retries the pull after 10, 20, 40 s, so the default lets a registry hiccup pass with two or three retries. `InvalidImageName`, `ErrImageNeverPull` (pull policy `Never`, image not on the node) and `CreateContainerConfigError` still fail at once; 0 fails every pull error at once. Must be less than `application.startup-timeout-millis`.',
+      'How long a worker Pod may fail to pull its image (`ErrImagePull`, `ImagePullBackOff`) before it fails the application: the kubelet retries the pull after 10, 20, 40 s, so the default lets a registry hiccup pass with two or three retries. `InvalidImageName`, `ErrImageNeverPull` (pull policy `Never`, image not on the node) and `CreateContainerConfigError` still fail at once; 0 fails every pull error at once. Must be less than `application.startup-timeout-millis`. The master Pod (with HA the coordinator) gets the same time: its runtime cannot start without its images, so `status` reports it FAILED with `ImagePullFailed` after it, and `status --wait` returns.',
   },
   apiOutageToleranceMillis: {
     key: 'application.api-outage-tolerance-millis',

@@ -1,5 +1,6 @@
 // The Role a platform team grants to whoever submits applications with the CLI (or a CI
-// identity). It covers submit (with its rollback), status, logs, cancel and preflight — nothing else.
+// identity). It covers submit (with its rollback), status, list, logs, cancel and preflight — the
+// calls submitter-access.ts lists, which preflight checks too — nothing else.
 //
 // What it amounts to, honestly: Kubernetes lets a subject create a Role only with permissions it
 // holds itself (RBAC's escalation check), so the submitter holds every permission of the runtime
@@ -12,7 +13,14 @@
 
 import type { PolicyRule, Role } from 'kubernetes-types/rbac/v1';
 import { sharedObjectLabels } from './recommended-labels';
-import { FENCE_MARK_GROUP, FENCE_MARKS } from './fence-cel';
+import {
+  ALL_DEPENDENT_KINDS,
+  commandAccess,
+  ESCALATION_ACCESS,
+  RBAC_KINDS,
+  REFERENCED_KINDS,
+  type Access,
+} from './submitter-access';
 
 export const SUBMITTER_ROLE_NAME = 'seatunnel-application-submitter';
 
@@ -30,84 +38,45 @@ export interface SubmitterRulesOptions {
   readonly preProvisioned?: boolean;
 }
 
-export function submitterRules(opts: SubmitterRulesOptions = {}): PolicyRule[] {
-  if (opts.preProvisioned) return preProvisionedRules();
-  return [
-    // submit: create suspended, read back after an ambiguous create, unsuspend; cancel: delete,
-    // and the cancel-requested annotation; status: read; list: the applications of the namespace.
-    // `watch` only because the runtime Role watches its own Job (escalation check).
-    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'list', 'watch', 'patch', 'delete'] },
-    // The runtime Role's Pod rules (escalation check) and status (list); rollback and cancel delete by label.
-    { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch', 'delete', 'deletecollection'] },
-    // logs: the master's and workers' container output.
-    { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
-    // Owned data objects: `patch` only because the runtime Role adopts them (escalation check);
-    // cancel removes leftovers by label with deletecollection, never by listing.
-    {
-      apiGroups: [''],
-      resources: ['configmaps', 'secrets', 'podtemplates'],
-      verbs: ['create', 'get', 'patch', 'delete', 'deletecollection'],
-    },
-    { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create', 'get', 'delete', 'deletecollection'] },
-    // With HA: the masters' StatefulSet (`get` and `delete` because the runtime Role has them: escalation check).
-    { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['create', 'get', 'delete'] },
-    // Services have no deletecollection: cancel reads the one named after the application.
-    { apiGroups: [''], resources: ['services'], verbs: ['create', 'get', 'delete'] },
-    {
-      apiGroups: ['rbac.authorization.k8s.io'],
-      resources: ['roles', 'rolebindings'],
-      verbs: ['create', 'get', 'delete', 'deletecollection'],
-    },
-    {
-      apiGroups: ['networking.k8s.io'],
-      resources: ['networkpolicies'],
-      verbs: ['create', 'get', 'delete', 'deletecollection'],
-    },
-    // The runtime Role creates Events (escalation check); status lists the Job's Events.
-    { apiGroups: [''], resources: ['events'], verbs: ['create', 'list'] },
-    // The admission fence's marks (no API serves them; docs/security.md, "Admission fencing"): the
-    // runtime Role carries them, so the escalation check wants them here too. They make a
-    // submitter that is a ServiceAccount fenced as well: its Pods (it creates none; preflight only
-    // dry-runs them) must be workers of an application.
-    {
-      apiGroups: [FENCE_MARK_GROUP],
-      resources: Object.values(FENCE_MARKS).map((m) => m.resource),
-      verbs: [...new Set(Object.values(FENCE_MARKS).map((m) => m.verb))],
-    },
-    ...PREFLIGHT_READS,
-  ];
+/**
+ * The calls of every command (submitter-access.ts) for every kind of application (HA included),
+ * plus, unless pre-provisioned, what the runtime Role grants (escalation check).
+ */
+export function submitterAccess(opts: SubmitterRulesOptions = {}): Access[] {
+  if (opts.preProvisioned)
+    return commandAccess({
+      kinds: ALL_DEPENDENT_KINDS.filter((k) => !RBAC_KINDS.has(k)),
+      referenced: REFERENCED_KINDS,
+    });
+  return [...commandAccess({ kinds: ALL_DEPENDENT_KINDS, referenced: REFERENCED_KINDS }), ...ESCALATION_ACCESS];
 }
 
-/** Preflight: referenced objects must exist; quota and limit ranges must admit the whole footprint. */
-const PREFLIGHT_READS: PolicyRule[] = [
-  { apiGroups: [''], resources: ['persistentvolumeclaims', 'serviceaccounts'], verbs: ['get'] },
-  { apiGroups: [''], resources: ['resourcequotas', 'limitranges'], verbs: ['list'] },
-];
+export function submitterRules(opts: SubmitterRulesOptions = {}): PolicyRule[] {
+  return toRules(submitterAccess(opts));
+}
 
-/** submitterRules({ preProvisioned: true }): what submit, status, list, logs and cancel call, nothing for the escalation check. */
-function preProvisionedRules(): PolicyRule[] {
-  return [
-    { apiGroups: ['batch'], resources: ['jobs'], verbs: ['create', 'get', 'list', 'patch', 'delete'] },
-    // `create`: preflight's server-side dry runs of the Pods (a Job it creates runs any Pod anyway).
-    { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'delete', 'deletecollection'] },
-    { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
-    {
-      apiGroups: [''],
-      resources: ['configmaps', 'podtemplates'],
-      verbs: ['create', 'get', 'delete', 'deletecollection'],
-    },
-    // Created (inline Secret data) and removed, never read.
-    { apiGroups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'deletecollection'] },
-    { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['create', 'get', 'delete'] },
-    { apiGroups: [''], resources: ['services'], verbs: ['create', 'get', 'delete'] },
-    {
-      apiGroups: ['networking.k8s.io'],
-      resources: ['networkpolicies'],
-      verbs: ['create', 'get', 'delete', 'deletecollection'],
-    },
-    { apiGroups: [''], resources: ['events'], verbs: ['list'] },
-    ...PREFLIGHT_READS,
-  ];
+const VERB_ORDER = ['create', 'get', 'list', 'watch', 'patch', 'delete', 'deletecollection'];
+const verbRank = (v: string) => (VERB_ORDER.includes(v) ? VERB_ORDER.indexOf(v) : VERB_ORDER.length);
+
+/** One rule per API group and set of verbs, resources in the order they first appear. */
+export function toRules(access: readonly Access[]): PolicyRule[] {
+  const verbs = new Map<string, { group: string; resource: string; verbs: Set<string> }>();
+  for (const a of access) {
+    const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+    const key = `${a.group}/${resource}`;
+    const entry = verbs.get(key) ?? { group: a.group, resource, verbs: new Set<string>() };
+    entry.verbs.add(a.verb);
+    verbs.set(key, entry);
+  }
+  const rules = new Map<string, PolicyRule & { resources: string[] }>();
+  for (const { group, resource, verbs: set } of verbs.values()) {
+    const sorted = [...set].sort((a, b) => verbRank(a) - verbRank(b) || a.localeCompare(b));
+    const key = `${group} ${sorted.join(',')}`;
+    const rule = rules.get(key) ?? { apiGroups: [group], resources: [], verbs: sorted };
+    rule.resources.push(resource);
+    rules.set(key, rule);
+  }
+  return [...rules.values()];
 }
 
 export function submitterRole(

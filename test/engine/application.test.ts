@@ -201,6 +201,15 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     // The runtime saw its application being deleted: a cancel, not a lost worker.
     expect(masterLog(appId)).toMatch(/reason=Terminated/);
     expect(masterLog(appId)).not.toMatch(/reason=WorkerLost/);
+    // Its Role goes with the Job (garbage collection) while it ends: the last writes it refuses are
+    // no warnings and no cleanup failure (issue 28 item 8).
+    expect(
+      masterLog(appId)
+        .split('\n')
+        .filter(
+          (l) => / WARN +runtime: /.test(l) && /forbidden|on the Job failed|could not be recorded|cleanup/i.test(l),
+        ),
+    ).toEqual([]);
     // Zeta 2.3.8 deletes a job's checkpoints when a stop-job cancels it; the runtime sent none.
     expect(masterLog(appId)).toMatch(/without a stop-job, so its checkpoints stay/);
     expect(masterLog(appId)).not.toMatch(/zetaStatus=CANCELED/);

@@ -67,7 +67,7 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
       const o = await readOnSupportedServer(kube, out, () =>
         readApplication(kube, conn.namespace, applicationId, { events: 'always' }),
       );
-      const report = applicationStatus(applicationId, conn.namespace, o.job, o.pods, o.events);
+      const report = applicationStatus(applicationId, conn.namespace, o.job, o.pods, o.events, o.readAt);
       const timeline = o.job
         ? applicationTimeline(o.job, o.events ?? [], o.pods, { now: new Date(), eventsRead: o.events !== undefined })
         : undefined;

@@ -20,6 +20,7 @@ export const basicStep: FeatureStep = {
           ...spec.annotations,
           [ANNOTATIONS.workerTemplate]: names.workerTemplate(spec),
           [ANNOTATIONS.applicationName]: spec.name,
+          [ANNOTATIONS.imagePullRetryMillis]: String(spec.imagePullRetryMillis),
         },
       },
       spec: {

@@ -15,20 +15,18 @@ import { LABELS, MANAGED_BY } from '../../model/reserved';
 import { ANNOTATIONS } from '../../contract';
 import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../../kube';
 import { readBeside } from './read-beside';
+import { ALL_DEPENDENT_KINDS, type DependentKind, RBAC_KINDS, REMOVAL } from '../../plan/submitter-access';
+import { RESOURCES } from '../../kube/resources';
 
-/** Kinds of the application's own objects removed by label (Services have no deletecollection). */
-export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = [
-  { apiVersion: 'v1', kind: 'ServiceAccount' },
-  { apiVersion: 'v1', kind: 'ConfigMap' },
-  { apiVersion: 'v1', kind: 'Secret' },
-  { apiVersion: 'v1', kind: 'PodTemplate' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role' },
-  { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding' },
-  { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy' },
-];
+/** Kinds of the application's own objects removed by label (the rest by name: REMOVAL in submitter-access.ts). */
+export const OWNED_KINDS: ReadonlyArray<{ apiVersion: string; kind: string }> = ALL_DEPENDENT_KINDS.filter(
+  (kind) => REMOVAL[kind] === 'label',
+).map((kind) => ({ apiVersion: apiVersionOf(kind), kind }));
 
-/** What only the generated RBAC makes (kubernetes.rbac.create, the generated ServiceAccount). */
-const RBAC_KINDS: ReadonlySet<string> = new Set(['ServiceAccount', 'Role', 'RoleBinding']);
+function apiVersionOf(kind: string): string {
+  const { group } = RESOURCES[kind];
+  return group ? `${group}/v1` : 'v1';
+}
 
 export class NotAnApplicationError extends Error {
   constructor(message: string) {
@@ -181,7 +179,7 @@ export async function cancelApplication(
       // An application submitted with kubernetes.rbac.create=false and a named ServiceAccount has
       // none of these, and a submitter Role for such namespaces may not touch them
       // (submitterRules({ preProvisioned: true })): its 403 is no leftover.
-      if (isStatus(e, 403) && RBAC_KINDS.has(kind)) return;
+      if (isStatus(e, 403) && RBAC_KINDS.has(kind as DependentKind)) return;
       errors.push(`delete ${kind}s with ${selector}: ${describeError(e)}`);
     }
   });

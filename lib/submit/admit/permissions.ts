@@ -4,13 +4,15 @@
 
 import type { ApplicationPlan } from '../../plan/types';
 import { dependents } from '../../plan/build-plan';
-import { groupOf, type Kube, resourceOf } from '../../kube';
+import { commandAccess, type DependentKind } from '../../plan/submitter-access';
+import type { Kube } from '../../kube';
 import { referencedObjects } from './references';
 
 export interface RequiredAccess {
   readonly verb: string;
   readonly group: string;
   readonly resource: string;
+  readonly subresource?: string;
   /** Why: "submit: create the application's NetworkPolicies", … */
   readonly purposes: readonly string[];
 }
@@ -20,49 +22,44 @@ export interface AccessResult extends RequiredAccess {
   readonly reason?: string;
 }
 
-export const qualified = (a: { group: string; resource: string }) =>
-  a.group ? `${a.resource}.${a.group}` : a.resource;
+export const qualified = (a: { group: string; resource: string; subresource?: string }) =>
+  `${a.resource}${a.subresource ? `/${a.subresource}` : ''}${a.group ? `.${a.group}` : ''}`;
 
+/**
+ * Every command's calls for this application (the submitter Role's list, submitter-access.ts), and
+ * the rules of the runtime Role submit creates: RBAC's escalation check wants the creator to hold them.
+ */
 export function requiredAccess(plan: ApplicationPlan): RequiredAccess[] {
-  const map = new Map<string, { verb: string; group: string; resource: string; purposes: string[] }>();
-  const need = (verb: string, apiVersion: string, kind: string, purpose: string) => {
-    const group = groupOf(apiVersion);
-    const resource = resourceOf(kind);
-    const key = `${verb} ${group}/${resource}`;
-    const entry = map.get(key) ?? { verb, group, resource, purposes: [] };
-    if (!entry.purposes.includes(purpose)) entry.purposes.push(purpose);
+  const kinds = [...new Set(dependents(plan).map((d) => d.kind as DependentKind))];
+  const referenced = [...new Set(referencedObjects(plan.spec).map((r) => r.ref.kind))];
+  const escalation = plan.roles.flatMap((role) =>
+    (role.rules ?? []).flatMap((r) =>
+      (r.apiGroups ?? []).flatMap((group) =>
+        (r.resources ?? []).flatMap((resource) =>
+          r.verbs.map((verb) => ({
+            verb,
+            group,
+            resource,
+            purpose: `submit: the runtime Role grants it (RBAC escalation check)`,
+          })),
+        ),
+      ),
+    ),
+  );
+  const map = new Map<string, RequiredAccess & { purposes: string[] }>();
+  for (const a of [...commandAccess({ kinds, referenced }), ...escalation]) {
+    const key = `${a.verb} ${a.group}/${a.resource}/${'subresource' in a ? (a.subresource ?? '') : ''}`;
+    const entry = map.get(key) ?? { ...a, purposes: [] };
+    if (!entry.purposes.includes(a.purpose)) entry.purposes.push(a.purpose);
     map.set(key, entry);
-  };
-  need('create', 'batch/v1', 'Job', 'submit: create the suspended Job');
-  need('patch', 'batch/v1', 'Job', 'submit: start (unsuspend) the Job');
-  need('get', 'batch/v1', 'Job', 'submit: verify an unanswered create; status');
-  need('delete', 'batch/v1', 'Job', 'submit: roll back; cancel');
-  const kinds = new Map<string, string>();
-  for (const d of dependents(plan)) kinds.set(d.kind, d.apiVersion);
-  for (const [kind, apiVersion] of kinds) {
-    need(
-      'create',
-      apiVersion,
-      kind,
-      `submit: create the application's ${kind.endsWith('y') ? `${kind.slice(0, -1)}ies` : `${kind}s`}`,
-    );
-    // Secrets are never read back: a submitter may hold no `get` on them (submitterRules({ preProvisioned: true })).
-    if (kind !== 'Secret') need('get', apiVersion, kind, 'submit: verify an unanswered create');
-    need('delete', apiVersion, kind, 'submit: roll back; cancel');
-    // Services have no deletecollection: cancel reads and deletes the one named after the application.
-    if (kind === 'Service') need('get', apiVersion, kind, 'cancel: find the Service applied without an owner');
-    else need('deletecollection', apiVersion, kind, 'cancel: delete leftovers by label');
   }
-  // A referenced Secret that cannot be read is not checked (references.ts): `get` is welcome, not required.
-  for (const r of referencedObjects(plan.spec))
-    if (r.ref.kind !== 'Secret')
-      need('get', r.ref.apiVersion, r.ref.kind, `submit: check that referenced objects exist (${r.option})`);
-  need('deletecollection', 'v1', 'Pod', 'submit: roll back a started Job; cancel');
-  need('list', 'v1', 'Pod', 'status; cancel');
-  need('list', 'v1', 'Event', 'status: why the master Pod is not created');
-  need('list', 'v1', 'ResourceQuota', 'preflight: quota headroom');
-  need('list', 'v1', 'LimitRange', 'preflight: limit ranges');
-  return [...map.values()];
+  return [...map.values()].map(({ verb, group, resource, subresource, purposes }) => ({
+    verb,
+    group,
+    resource,
+    ...(subresource ? { subresource } : {}),
+    purposes,
+  }));
 }
 
 interface SsarStatus {
@@ -83,7 +80,15 @@ export async function checkAccess(
         body: {
           apiVersion: 'authorization.k8s.io/v1',
           kind: 'SelfSubjectAccessReview',
-          spec: { resourceAttributes: { namespace, verb: a.verb, group: a.group, resource: a.resource } },
+          spec: {
+            resourceAttributes: {
+              namespace,
+              verb: a.verb,
+              group: a.group,
+              resource: a.resource,
+              ...(a.subresource ? { subresource: a.subresource } : {}),
+            },
+          },
         },
       });
       return {

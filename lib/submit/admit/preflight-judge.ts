@@ -52,6 +52,8 @@ export interface PreflightReport {
   /** What the application will run with differently from what its references say (printed as warnings). */
   readonly warnings: readonly string[];
   readonly podSecurity: PodSecurityReport;
+  /** Every image the application's Pods run (init containers included): the nodes must be able to pull them. */
+  readonly images: readonly string[];
   readonly footprint: {
     readonly pods: number;
     readonly workers: number;
@@ -265,6 +267,7 @@ export function judgePreflight(plan: ApplicationPlan, facts: PreflightFacts): Pr
     notes: findings.flatMap((f) => f.notes),
     warnings: [...facts.references.notices.map((n) => n.message), ...podSecurityWarnings(podSecurity, ns)],
     podSecurity,
+    images: applicationImages(plan),
     footprint: summarize(fp),
     checked: {
       dryRunObjects: facts.objectRuns.length,
@@ -275,4 +278,11 @@ export function judgePreflight(plan: ApplicationPlan, facts: PreflightFacts): Pr
       references: new Set(referencedObjects(spec).map((r) => `${r.ref.kind}/${r.ref.name}`)).size,
     },
   };
+}
+
+/** The images of the Job Pod, the workers and (with HA) the masters, each once. */
+export function applicationImages(plan: ApplicationPlan): string[] {
+  const specs = [plan.job.spec?.template.spec, plan.workerTemplate.template?.spec, plan.masters?.spec?.template.spec];
+  const images = specs.flatMap((s) => [...(s?.initContainers ?? []), ...(s?.containers ?? [])].map((c) => c.image));
+  return [...new Set(images.filter((i): i is string => Boolean(i)))];
 }

@@ -40,6 +40,8 @@ export interface ListObservation {
   readonly pods: readonly Pod[];
   /** Events about Jobs; undefined when no application needed them. */
   readonly events?: readonly Event[];
+  /** When it was read (ms since the epoch); see StatusObservation.readAt. */
+  readonly readAt?: number;
 }
 
 /** The Jobs' selector: this tool's Jobs of an application, and the user's selector if any. */
@@ -96,7 +98,7 @@ export function deriveList(obs: ListObservation, filter: ListFilter = {}): Statu
     if (!id) continue;
     const k = keyOf(namespace, id);
     seen.add(k);
-    reports.push(applicationStatus(id, namespace, job, podsByApp.get(k) ?? [], eventsByJob.get(k)));
+    reports.push(applicationStatus(id, namespace, job, podsByApp.get(k) ?? [], eventsByJob.get(k), obs.readAt));
   }
   for (const [k, pods] of filter.jobless === false ? [] : podsByApp) {
     if (seen.has(k)) continue;
@@ -168,7 +170,7 @@ export async function readList(kube: Kube, scope: ListScope): Promise<ListObserv
         () => undefined,
       )
     : undefined;
-  return { jobs, pods, ...(events ? { events } : {}) };
+  return { jobs, pods, ...(events ? { events } : {}), readAt: Date.now() };
 }
 
 export async function listApplications(kube: Kube, scope: ListScope, filter: ListFilter = {}): Promise<StatusReport[]> {

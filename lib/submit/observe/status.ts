@@ -37,6 +37,7 @@ import {
   type WorkerSummary,
 } from './application-pods';
 import { failure, isCanceled, jobCondition } from './failure';
+import { imagePullBoundMs, judgeJobPodImagePull } from './image-pull';
 import type { ApplicationStatus } from './statuses';
 
 export { STATUSES, type ApplicationStatus } from './statuses';
@@ -52,6 +53,8 @@ export interface StatusObservation {
   readonly pods: readonly Pod[];
   /** The Job's events (read only when the master Pod does not exist). */
   readonly events?: readonly Event[];
+  /** When it was read (ms since the epoch): a master Pod that cannot pull its image is given up on after a bound. */
+  readonly readAt?: number;
 }
 
 export interface StatusReport {
@@ -172,6 +175,11 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   }
   // DEPLOYING: say why, when Kubernetes knows.
   if (master) {
+    const pull =
+      obs.readAt !== undefined
+        ? judgeJobPodImagePull(master, imagePullBoundMs(job), obs.readAt, obs.applicationId)
+        : undefined;
+    if (pull) return { ...common, ...withMasters, status: 'FAILED', ...pull };
     const p = podProblem(master);
     if (p)
       return {
@@ -233,12 +241,20 @@ export function applicationStatus(
   job: Job | undefined,
   pods: readonly Pod[],
   events?: readonly Event[],
+  readAt?: number,
 ): StatusReport {
   const own =
     needsEvents(job, pods) && events
       ? events.filter((e) => !job.metadata?.uid || !e.involvedObject?.uid || e.involvedObject.uid === job.metadata.uid)
       : undefined;
-  return deriveStatus({ applicationId, namespace, job, pods, ...(own ? { events: own } : {}) });
+  return deriveStatus({
+    applicationId,
+    namespace,
+    job,
+    pods,
+    ...(own ? { events: own } : {}),
+    ...(readAt !== undefined ? { readAt } : {}),
+  });
 }
 
 /** The field selector of the events about Jobs (of one name, when given). */
@@ -251,6 +267,8 @@ export interface ApplicationObjects {
   readonly job: Job | undefined;
   readonly pods: readonly Pod[];
   readonly events?: readonly Event[];
+  /** When it was read (ms since the epoch). */
+  readonly readAt: number;
 }
 
 /**
@@ -278,13 +296,13 @@ export async function readApplication(
           .then((l) => l.items)
           .catch(() => undefined)
       : undefined;
-  return { job, pods, ...(events ? { events } : {}) };
+  return { job, pods, ...(events ? { events } : {}), readAt: Date.now() };
 }
 
 /** Reads the Job, the application's Pods and, when needed, the Job's events; then derives the status. */
 export async function readStatus(kube: Kube, namespace: string, applicationId: string): Promise<StatusReport> {
   const o = await readApplication(kube, namespace, applicationId);
-  return applicationStatus(applicationId, namespace, o.job, o.pods, o.events);
+  return applicationStatus(applicationId, namespace, o.job, o.pods, o.events, o.readAt);
 }
 
 /** The lines `status` prints after `Application ID:`. */

@@ -15,7 +15,7 @@ import {
   type RuntimeAnnotationKey,
 } from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
-import { retryableUnlessRoleGone, type KubePort } from '../kube/port';
+import { isStatus, retryableUnlessRoleGone, type KubePort } from '../kube/port';
 import type { Logger } from '../log';
 import { redact } from './redact';
 import { errorMessage } from '../util';
@@ -145,7 +145,8 @@ export class Reporter {
 
   /**
    * Waits until everything queued so far is written (or `timeoutMs` passed); true if it all was,
-   * none given up. `urgent` (a deadline runs, e.g. SIGTERM's grace period): an item that keeps
+   * none given up (a write refused because the application is being deleted is not given up: its
+   * Job goes too). `urgent` (a deadline runs, e.g. SIGTERM's grace period): an item that keeps
    * failing is given up quickly, so it does not use up the time of the items behind it.
    */
   async flush(timeoutMs: number, urgent = true): Promise<boolean> {
@@ -187,6 +188,12 @@ export class Reporter {
         now: () => this.clock.now(),
       });
     } catch (e) {
+      // `cancel` deletes the Job, and its Role goes with it (garbage collection) while this Pod
+      // still ends: a write refused then has nothing left to record on, and is no problem to warn of.
+      if (this.applicationDeleted && isStatus(e, 403)) {
+        this.log.info(`${what}: the application is being deleted, its Role with it`, { error: errorMessage(e) });
+        return;
+      }
       this.log.warn(what, { error: errorMessage(e) });
       this.dropped++;
     }

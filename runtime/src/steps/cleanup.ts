@@ -5,7 +5,7 @@
 // snapshot: the Role allows deleting the worker names only, and a look-alike Pod someone else made
 // is never touched. One budget covers it all.
 
-import { retryableUnlessRoleGone } from '../kube/port';
+import { isStatus, retryableUnlessRoleGone } from '../kube/port';
 import { errorMessage, mapLimit, retry } from '../util';
 import type { Step } from './context';
 
@@ -30,6 +30,7 @@ export async function removeWorkers(s: Step, inherited: readonly string[] = []):
     } else for (const n of attempted) names.add(n);
   }
   for (const name of inherited) names.add(name);
+  let roleGone = 0;
   const attempt = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
     try {
       await retry(fn, {
@@ -39,6 +40,12 @@ export async function removeWorkers(s: Step, inherited: readonly string[] = []):
         backoff: [200, 2000],
       });
     } catch (e) {
+      // The application is being deleted and the Role with it: the workers go by garbage collection
+      // (owned by the master Pod) and `cancel`'s delete by label — no cleanup problem.
+      if (s.state.applicationDeleted && isStatus(e, 403)) {
+        roleGone++;
+        return;
+      }
       problems.push(`${what}: ${errorMessage(e)}`);
     }
   };
@@ -52,6 +59,10 @@ export async function removeWorkers(s: Step, inherited: readonly string[] = []):
       if ((await kube.deletePod(name)) === 'deleted') deleted++;
     }),
   );
-  log.info('workers deleted', { deleted, problems: problems.length });
+  log.info('workers deleted', {
+    deleted,
+    problems: problems.length,
+    ...(roleGone ? { leftToGarbageCollection: roleGone } : {}),
+  });
   return problems;
 }

@@ -419,8 +419,12 @@ export async function jobAnnotations(app: Deployed): Promise<Record<string, stri
   const job = await adminHttp().call<Job>('GET', `/apis/batch/v1/namespaces/${app.namespace}/jobs/${app.appId}`);
   const all = job.metadata?.annotations ?? {};
   const ours = new Set<string>(Object.values(ANNOTATIONS));
-  // Only what the runtime wrote: the plan sets the worker template's and the application's name.
-  const planned = new Set<string>([ANNOTATIONS.workerTemplate, ANNOTATIONS.applicationName]);
+  // Only what the runtime wrote: the plan sets the worker template's, the application's name and the image-pull bound.
+  const planned = new Set<string>([
+    ANNOTATIONS.workerTemplate,
+    ANNOTATIONS.applicationName,
+    ANNOTATIONS.imagePullRetryMillis,
+  ]);
   return Object.fromEntries(Object.entries(all).filter(([k]) => ours.has(k) && !planned.has(k)));
 }
 

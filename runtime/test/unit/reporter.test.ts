@@ -70,8 +70,11 @@ test('transient errors and 403 (RBAC catching up after an API server restart) ar
   expect(kube.ops('createEvent')).toHaveLength(4);
 });
 
-test('once the application is being deleted a 403 is final: its Role goes with the Job, so the write is dropped at once', async () => {
-  const { clock, kube, reporter } = setup();
+test('once the application is being deleted a 403 is final: its Role goes with the Job, so the write ends at once, quietly', async () => {
+  const clock = new FakeClock();
+  const kube = new FakeKube(clock);
+  const log = memoryLogger();
+  const reporter = new Reporter(kube, { name: 'app-1' }, { podName: 'app-1-m' }, clock, log);
   reporter.markApplicationDeleted();
   kube.failNext.set('createEvent', [
     new KubeApiError(403, 'Forbidden', 'gone'),
@@ -79,9 +82,23 @@ test('once the application is being deleted a 403 is final: its Role goes with t
   ]);
   reporter.event('Warning', 'Canceled', 'a');
   reporter.event('Warning', 'Canceled', 'b');
-  expect(await runOn(clock, reporter.flush(60_000))).toBe(false); // 'a' was given up at its first 403
+  // 'a' ended at its first 403 — not given up: the Job it would be recorded on goes too.
+  expect(await runOn(clock, reporter.flush(60_000))).toBe(true);
   expect(kube.events.map((e) => e.message)).toEqual(['b']); // a transient error is still retried
   expect(kube.ops('createEvent')).toHaveLength(3);
+  expect(log.lines.filter((l) => l.includes(' WARN ') && !l.includes('retrying'))).toEqual([]);
+  expect(log.lines.filter((l) => l.includes('the application is being deleted, its Role with it'))).toHaveLength(1);
+});
+
+test('before the application is being deleted, a write refused for good is a warning and flush says so', async () => {
+  const clock = new FakeClock();
+  const kube = new FakeKube(clock);
+  const log = memoryLogger();
+  const reporter = new Reporter(kube, { name: 'app-1' }, { podName: 'app-1-m' }, clock, log);
+  kube.failNext.set('createEvent', [new KubeApiError(422, 'Invalid', 'bad')]);
+  reporter.event('Warning', 'Canceled', 'a');
+  expect(await runOn(clock, reporter.flush(60_000))).toBe(false);
+  expect(log.lines.filter((l) => l.includes(' WARN ') && l.includes('on the Job failed'))).toHaveLength(1);
 });
 
 test('flush gives up after its budget when the API does not answer', async () => {

@@ -1,0 +1,48 @@
+// What docs/quick-start.md tells a platform team to run, read from the page itself, so a test of
+// it cannot drift from what users copy: the submitter Role that its `node -e` snippet prints (run
+// here with `require('seatunnel-app')` answered by this checkout's lib/) and its RoleBinding.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import type { Role } from 'kubernetes-types/rbac/v1';
+
+export const QUICK_START = join(__dirname, '../../docs/quick-start.md');
+
+export interface DocumentedSubmitter {
+  /** The Role exactly as the page's snippet prints it. */
+  readonly role: Role & { apiVersion: string; kind: string };
+  /** `kubectl -n NS create rolebinding NAME --role ROLE …` as the page spells it. */
+  readonly binding: { readonly namespace: string; readonly name: string; readonly role: string };
+}
+
+/** The fenced `sh` blocks of a Markdown page. */
+function shellBlocks(page: string): string[] {
+  return [...page.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+}
+
+/** Runs the page's `node -e "…"` snippet with `seatunnel-app` resolved to this checkout; what it prints. */
+function runSnippet(js: string): string {
+  if (/[\\$`]/.test(js))
+    throw new Error(`the snippet uses shell escapes or expansions this reader does not model:\n${js}`);
+  const printed: string[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const lib = require('../../lib');
+  const req = (name: string) => {
+    if (name !== 'seatunnel-app') throw new Error(`the snippet requires ${name}, not seatunnel-app`);
+    return lib;
+  };
+  runInNewContext(js, { require: req, console: { log: (s: string) => printed.push(s) } });
+  return printed.join('\n');
+}
+
+export function documentedSubmitter(page = readFileSync(QUICK_START, 'utf8')): DocumentedSubmitter {
+  const block = shellBlocks(page).find((b) => b.includes('submitterRules()') && b.includes('create rolebinding'));
+  if (!block) throw new Error(`${QUICK_START}: no sh block applies submitterRules() and creates a rolebinding`);
+  const snippet = block.match(/node -e "([^"]*)"/);
+  if (!snippet) throw new Error(`${QUICK_START}: the submitter block has no node -e "…" snippet`);
+  const role = JSON.parse(runSnippet(snippet[1])) as DocumentedSubmitter['role'];
+  const bind = block.match(/kubectl -n (\S+) create rolebinding (\S+)\s+(?:\\\n\s*)?--role (\S+)/);
+  if (!bind)
+    throw new Error(`${QUICK_START}: the submitter block has no kubectl -n NS create rolebinding NAME --role ROLE`);
+  return { role, binding: { namespace: bind[1], name: bind[2], role: bind[3] } };
+}
