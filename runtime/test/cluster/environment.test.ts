@@ -10,12 +10,15 @@
 //   * HA: the masters' Pods, made by the StatefulSet controller, and the coordinator's carry the
 //     shared and the master-only environment, and none of the worker-only.
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { LABELS } from 'seatunnel-app/internal/model/reserved';
 import { ADMISSION_FENCE_POLICY } from 'seatunnel-app/internal/plan/admission-fence';
 import { stampWorker } from 'seatunnel-app/internal/plan/stamp';
 import {
   adminHttp,
+  clusterInfo,
   mintServiceAccountToken,
   tokenHttp,
   useTestNamespace,
@@ -23,6 +26,7 @@ import {
   withComponentLogs,
 } from '../../../test/support/cluster';
 import { createPod, installFence, removeFence } from '../../../test/support/cluster/fence';
+import { createSharedClaim } from '../../../tools/local-stack/shared-claim';
 import {
   cleanUpEachApplication,
   deployApplication,
@@ -37,7 +41,13 @@ import {
 const ns = useTestNamespace('env');
 const track = cleanUpEachApplication();
 
-afterAll(() => removeFence(ns.name));
+/** Cluster-scoped volumes the file created. */
+const volumes: string[] = [];
+afterAll(async () => {
+  await removeFence(ns.name);
+  for (const v of volumes)
+    await adminHttp().call('DELETE', `/api/v1/persistentvolumes/${v}`, undefined, { accept: [404] });
+});
 
 /** What the kubelet would expand if the plan did not escape it: `$(VAR)` of defined variables, `$$`, a trailing `$`. */
 const DOLLAR = 'a$(SEATUNNEL_POD_NAME)b$$c$(HOME)$';
@@ -147,6 +157,10 @@ test(
 test(
   'HA: the masters made by the StatefulSet controller and the coordinator carry the shared and the master-only environment, verbatim',
   withComponentLogs(async () => {
+    // The coordinator and the masters mount the checkpoint claim: bound, or nothing is scheduled.
+    volumes.push(
+      await createSharedClaim(adminHttp(), ns.name, 'ckpt', fs.mkdtempSync(path.join(clusterInfo().dir, 'env-ckpt-'))),
+    );
     const app = await deployApplication(ns.name, 'env-ha', {
       owned: true,
       props: { ...ENV_PROPS, haEnabled: true, checkpointPvc: 'ckpt' },
