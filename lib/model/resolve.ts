@@ -5,6 +5,7 @@
 
 import { IssueCollector, type ValidationIssue } from './issues';
 import { resolveEnvFrom, resolveEnvVars } from './rules/env';
+import { checkFenceBudget } from './rules/fence-budget';
 import { resolveHighAvailability } from './rules/high-availability';
 import { resolveIdentity } from './rules/identity';
 import { resolveImages } from './rules/images';
@@ -53,7 +54,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
   const jobConfig = resolveJobConfig(r, [...mounts.configMaps, ...mounts.secrets]);
   const runtimeFiles = resolveRuntimeFiles(r);
   const ha = resolveHighAvailability(r, { checkpointPvc: mounts.checkpointPvc, runtimeFiles });
-  return {
+  const spec: ApplicationSpec = {
     ...identity,
     ...images,
     ...resolveServiceAccount(r, identity.appId),
@@ -78,6 +79,8 @@ function resolveWith(r: PropReader): ApplicationSpec {
     ...(ha ? { ha } : {}),
     ...(r.props.kubeconfig !== undefined ? { kubeconfig: r.str('kubeconfig') } : {}),
   };
+  checkFenceBudget(r, spec);
+  return spec;
 }
 
 /**

@@ -162,3 +162,31 @@ describe('preflight and submit check each role’s sources, under the option tha
     ]);
   });
 });
+
+describe("what the admission fence's floor can check", () => {
+  // Ten Secret/ConfigMap sources on the workers: the floor's slots for one container.
+  const TEN = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`V${i}`, { secret: `s${i}`, key: 'k' }]));
+
+  test('more Secrets and ConfigMaps in a worker’s environment than the fence checks: refused before anything runs', () => {
+    expect(problems(() => spec({ env: TEN, workerEnvFrom: { aws: { secret: 'aws-creds' } } }))).toEqual([
+      expect.stringMatching(
+        /^workerEnv: a worker's environment may name at most 10 Secrets or ConfigMaps .* it names 11: with admissionFence on, the admission fence checks each/,
+      ),
+    ]);
+    expect(problems(() => spec({ imagePullSecrets: ['a', 'b', 'c', 'd', 'e'] }))).toEqual([
+      expect.stringMatching(/^imagePullSecrets: at most 4 image pull Secrets: with admissionFence on/),
+    ]);
+    const eleven = Array.from({ length: 11 }, (_, i) => `env.V${i} { configmap = c${i}, key = k }`).join('\n');
+    expect(problems(() => load(`kubernetes {\n${eleven}\n}`))).toEqual([
+      expect.stringMatching(/^kubernetes\.worker\.env: .* it names 11: with kubernetes\.admission-fence on/),
+    ]);
+  });
+
+  test('within the slots, or what only the master reads, or the fence off: fine', () => {
+    expect(() => spec({ env: TEN, imagePullSecrets: ['a', 'b', 'c', 'd'] })).not.toThrow();
+    expect(() => spec({ env: TEN, masterEnvFrom: { aws: { secret: 'aws-creds' } } })).not.toThrow();
+    expect(() =>
+      spec({ env: TEN, workerEnvFrom: { aws: { secret: 'aws-creds' } }, admissionFence: false }),
+    ).not.toThrow();
+  });
+});
