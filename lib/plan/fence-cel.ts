@@ -187,10 +187,13 @@ const usable = (mark: { resource: string; verb: string }, name: string) => marke
 // model refuses more for a worker: lib/model/rules/fence-budget.ts), and the binding's budget
 // (10000000) holds every slot with the volume and application checks.
 
-/** The floor policy's variable: per container, the [resource, name] of each Secret/ConfigMap its env and envFrom name. */
+/**
+ * The floor policy's variable: per container, the [resource, name] of each Secret/ConfigMap its env and
+ * envFrom name (`string()`: the containers' list is `dyn` to the type checker, and a list literal must have one type).
+ */
 export const REFERENCES_VARIABLE = {
   name: 'references',
-  expression: `variables.containers.map(c, c.?env.orValue([]).filter(e, has(e.valueFrom) && (has(e.valueFrom.secretKeyRef) || has(e.valueFrom.configMapKeyRef))).map(e, has(e.valueFrom.secretKeyRef) ? [${str(FENCE_MARKS.secrets.resource)}, e.valueFrom.secretKeyRef.?name.orValue('')] : [${str(FENCE_MARKS.configMaps.resource)}, e.valueFrom.configMapKeyRef.?name.orValue('')]) + c.?envFrom.orValue([]).filter(f, has(f.secretRef) || has(f.configMapRef)).map(f, has(f.secretRef) ? [${str(FENCE_MARKS.secrets.resource)}, f.secretRef.?name.orValue('')] : [${str(FENCE_MARKS.configMaps.resource)}, f.configMapRef.?name.orValue('')]))`,
+  expression: `variables.containers.map(c, c.?env.orValue([]).filter(e, has(e.valueFrom) && (has(e.valueFrom.secretKeyRef) || has(e.valueFrom.configMapKeyRef))).map(e, has(e.valueFrom.secretKeyRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(e.valueFrom.secretKeyRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(e.valueFrom.configMapKeyRef.?name.orValue(''))]) + c.?envFrom.orValue([]).filter(f, has(f.secretRef) || has(f.configMapRef)).map(f, has(f.secretRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(f.secretRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(f.configMapRef.?name.orValue(''))]))`,
 };
 
 const REFERENCE_MESSAGE =
