@@ -28,7 +28,6 @@ import {
 import { createPod, installFence, removeFence } from '../../../test/support/cluster/fence';
 import { createSharedClaim } from '../../../tools/local-stack/shared-claim';
 import {
-  cleanUpEachApplication,
   deployApplication,
   masterEnvironment,
   SERVICE_ACCOUNT,
@@ -37,6 +36,7 @@ import {
   waitForStandIn,
   workerPods,
 } from '../support/application';
+import { cleanUpEachApplication } from '../support/cleanup';
 
 const ns = useTestNamespace('env');
 const track = cleanUpEachApplication();

@@ -20,7 +20,6 @@ import {
   type RecordedWatch,
 } from '../../../test/support/cluster';
 import {
-  cleanUpEachApplication,
   deployApplication,
   expectNoWorkersLeft,
   jobAnnotations,
@@ -33,6 +32,7 @@ import {
   type Deployed,
   type RuntimeRun,
 } from '../support/application';
+import { cleanUpEachApplication } from '../support/cleanup';
 import { DOLLAR_JOB_CONFIG } from '../../../test/support/fixtures';
 import { TcpProxy } from '../support/tcp-proxy';
 

@@ -76,7 +76,6 @@ const COLLECTION: Record<string, string> = {
   'rbac.authorization.k8s.io/v1/RoleBinding': 'apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings',
   'networking.k8s.io/v1/NetworkPolicy': 'apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies',
   'batch/v1/Job': 'apis/batch/v1/namespaces/{ns}/jobs',
-  // With HA: the masters (test/cluster tests deploy them; the runtime harness runs a local master).
   'apps/v1/StatefulSet': 'apis/apps/v1/namespaces/{ns}/statefulsets',
 };
 
@@ -186,10 +185,7 @@ function fieldValue(pod: Pod, fieldPath: string): string {
   }
 }
 
-/**
- * The environment the kubelet would give a Pod's `seatunnel` container (the master's, a worker's),
- * from the Pod object (with its $(VAR) expansion).
- */
+/** The environment the kubelet would give a Pod's `seatunnel` container (master or worker), with its $(VAR) expansion. */
 export async function masterEnvironment(pod: Pod): Promise<Record<string, string>> {
   const admin = adminHttp();
   const ns = pod.metadata!.namespace!;
@@ -438,29 +434,6 @@ export async function jobEvents(app: Deployed): Promise<Event[]> {
   return list.items
     .filter((e) => e.source?.component === 'seatunnel-app-runtime')
     .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
-}
-
-/**
- * The end of every runtime scenario of a test file: the runtime killed if it still runs, no worker
- * Pod of the application left, the application deleted. Returns `track`, which names the
- * application (and its run) the current test works on.
- */
-export function cleanUpEachApplication(): (app: Deployed, run?: RuntimeRun) => void {
-  let current: { app: Deployed; run?: RuntimeRun } | undefined;
-  afterEach(async () => {
-    if (!current) return;
-    const { app, run } = current;
-    current = undefined;
-    if (run && run.child.exitCode === null) run.child.kill('SIGKILL');
-    try {
-      await expectNoWorkersLeft(app.namespace, app.appId);
-    } finally {
-      await deleteApplication(app);
-    }
-  }, 60_000);
-  return (app, run) => {
-    current = { app, run };
-  };
 }
 
 /** Deletes the application's Job with its dependents and Pods (garbage collection). */
