@@ -388,11 +388,12 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'The job config inside the master cannot be read or is not valid HOCON (a `${VAR}` without its variable, a mounted file that is not there).',
       action:
-        'Check `kubernetes.job-config-file` against its mount, and that `kubernetes.env.*` provides every `${VAR}` of the job.',
+        'Check `kubernetes.job-config-file` against its mount, and that `kubernetes.env.*` or `kubernetes.master.env.*` provides every `${VAR}` of the job.',
     },
     zh: {
       meaning: 'master 内的作业配置无法读取或不是合法的 HOCON（`${VAR}` 对应的变量不存在、挂载的文件不存在）。',
-      action: '核对 `kubernetes.job-config-file` 与其挂载，并确认 `kubernetes.env.*` 提供了作业中的每个 `${VAR}`。',
+      action:
+        '核对 `kubernetes.job-config-file` 与其挂载，并确认 `kubernetes.env.*` 或 `kubernetes.master.env.*` 提供了作业中的每个 `${VAR}`。',
     },
   },
   InvalidWorkerTemplate: {

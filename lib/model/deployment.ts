@@ -237,7 +237,7 @@ const PLAIN_TEXT_PATHS: ReadonlyArray<[RegExp, string]> = [
   [/^kubernetes\.(?:master\.|worker\.)?labels(?:$|\.)/, 'labels'],
   [/^kubernetes\.(?:master\.|worker\.)?annotations(?:$|\.)/, 'annotations'],
   [/^kubernetes\.configmap\.[^.]+\.data(?:$|\.)/, 'ConfigMap data'],
-  [/^kubernetes\.env\.[^.]+(?:\.value)?$/, 'environment variable values'],
+  [/^kubernetes\.(?:master\.|worker\.)?env\.[^.]+(?:\.value)?$/, 'environment variable values'],
 ];
 const SECRET_DATA_PATH = /^kubernetes\.secret\.[^.]+\.data(?:$|\.)/;
 

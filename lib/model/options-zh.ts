@@ -63,9 +63,17 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     '与 `kubernetes.configmap.<entry>` 相同，用于 Secret：`data` 创建一个由应用拥有的 Secret（值不会写入 ConfigMap 或日志），`ref` 挂载已存在的 Secret。默认 roles：仅 master。SeaTunnel 公开了 `kubernetes.secret.*` 会创建应用拥有的 Secret；子键是本项目定义的。',
   secretRef:
     '已存在的 Secret，整体只读挂载到 master 的 `/etc/seatunnel-secret`（SeaTunnel 公开的路径以 `/etc/seatunnel-se` 开头，其余部分由本项目确定）。',
-  env: 'master 的环境变量，用于解析作业配置中的 `${VAR}`：字面字符串、`{ secret = s, key = k }` 或 `{ configmap = c, key = k }`（可选 `optional = true`）。SeaTunnel 公开了字面值、Secret 键和 ConfigMap 键三种来源；语法是本项目定义的。保留名称（它们控制 runtime、Node.js 或 Kubernetes 客户端，或由本工具设置）：`KUBECONFIG`、`OPENSSL_CONF`、`OPENSSL_MODULES`、`OPENSSL_ENGINES`、`LD_PRELOAD`、`LD_AUDIT`、本工具设置的变量（`SEATUNNEL_HOME`、`JAVA_OPTS`、`JvmOption`、`JDK_JAVA_OPTIONS`、`ST_DOCKER_MEMBER_LIST`、`HZ_PHONE_HOME_ENABLED`），以及所有以 `SEATUNNEL_APP_`、`SEATUNNEL_APPLICATION_`、`SEATUNNEL_POD_`、`NODE_` 或 `KUBERNETES_SERVICE_` 开头的名称。',
+  env: '每个引擎容器的环境变量——master（HA 时为 coordinator 和各 master）以及运行连接器的 worker——在 master 上还用于解析作业配置中的 `${VAR}`：字面字符串、`{ secret = s, key = k }` 或 `{ configmap = c, key = k }`（可选 `optional = true`）。值原样到达容器（包括 `$` 和 `$(VAR)`：kubelet 不做任何展开）。`kubernetes.master.env.<NAME>` / `kubernetes.worker.env.<NAME>` 只为一个角色设置变量。SeaTunnel 公开了字面值、Secret 键和 ConfigMap 键三种来源；语法是本项目定义的。保留名称对每个角色都适用（它们控制 runtime、Node.js、Kubernetes 客户端、JVM 或 Hazelcast，或由本工具设置）：`KUBECONFIG`、`HOME`、`OPENSSL_CONF`、`OPENSSL_MODULES`、`OPENSSL_ENGINES`、`LD_PRELOAD`、`LD_AUDIT`、`JAVA_TOOL_OPTIONS`、`_JAVA_OPTIONS`、本工具设置的变量（`SEATUNNEL_HOME`、`JAVA_OPTS`、`JvmOption`、`JDK_JAVA_OPTIONS`、`ST_DOCKER_MEMBER_LIST`、`HZ_PHONE_HOME_ENABLED`），以及所有以 `SEATUNNEL_APP_`、`SEATUNNEL_APPLICATION_`、`SEATUNNEL_POD_`、`NODE_`、`KUBERNETES_SERVICE_` 或 `HZ_` 开头的名称。',
   envFrom:
-    '把整个已存在的 Secret 或 ConfigMap 作为 master 的环境变量：`{ secret = s }` 或 `{ configmap = c }`，可选 `prefix` 和 `optional`。会构成或可能补全保留名称（见 `kubernetes.env.<NAME>`）的前缀会被拒绝；不设前缀时，键要到 Pod 启动时才知道，因此请不要在该对象中放保留名称，或设置前缀。SeaTunnel 公开了 `kubernetes.env-from.*`（整个对象作为 envFrom）；子键由本项目定义。',
+    '把整个已存在的 Secret 或 ConfigMap 作为每个引擎容器（master 和 worker）的环境变量：`{ secret = s }` 或 `{ configmap = c }`，可选 `prefix` 和 `optional`。会构成或可能补全保留名称（见 `kubernetes.env.<NAME>`）的前缀会被拒绝；不设前缀时，键要到 Pod 启动时才知道，因此请不要在该对象中放保留名称，或设置前缀。SeaTunnel 公开了 `kubernetes.env-from.*`（整个对象作为 envFrom）；子键由本项目定义。',
+  masterEnv:
+    '仅 master 角色（master；HA 时为 coordinator 和各 master）的环境变量，形式和规则与 `kubernetes.env.<NAME>` 相同（包括保留名称）；此处指定的变量在该角色上替换同名的共享变量。SeaTunnel 没有按角色的形式。',
+  workerEnv:
+    '仅 worker 的环境变量，形式和规则与 `kubernetes.env.<NAME>` 相同（包括保留名称）；此处指定的变量在 worker 上替换同名的共享变量。SeaTunnel 没有按角色的形式。',
+  masterEnvFrom:
+    '仅 master 角色（master；HA 时为 coordinator 和各 master）的整个 Secret 或 ConfigMap 环境变量，与 `kubernetes.env-from.<entry>` 相同（前缀规则相同）；此处指定的条目在该角色上替换同名的共享条目。SeaTunnel 没有按角色的形式。',
+  workerEnvFrom:
+    '仅 worker 的整个 Secret 或 ConfigMap 环境变量，与 `kubernetes.env-from.<entry>` 相同（前缀规则相同）；此处指定的条目在 worker 上替换同名的共享条目。SeaTunnel 没有按角色的形式。',
   jobConfig: '作业配置文本；CLI 从 `-c` 读取。',
   jobConfigFile:
     'master 内作业文件的绝对路径，来自某个 `kubernetes.configmap.<entry>` 或 `kubernetes.secret.<entry>` 挂载。设置后不再需要 `-c`（此时给出 `-c` 会被拒绝，避免被静默忽略）。SeaTunnel 公开了该键；取值语法由本项目定义。',

@@ -113,6 +113,38 @@ const roleFiles = (what: string, defaultRoles: readonly string[]) =>
     ),
   );
 
+const envFromEntries = asEntries(
+  asRecord(
+    {
+      secret: { prop: 'secret', coerce: asString },
+      configmap: { prop: 'configmap', coerce: asString },
+      prefix: { prop: 'prefix', coerce: asString },
+      optional: { prop: 'optional', coerce: asBoolean },
+    },
+    'an env-from entry (secret or configmap, optional prefix, optional)',
+  ),
+);
+
+/** A role's own environment (`kubernetes.<role>.env.<NAME>` / `kubernetes.<role>.env-from.<entry>`). */
+const roleEnv = (role: 'master' | 'worker', pods: string) =>
+  ({
+    key: `kubernetes.${role}.env.<NAME>`,
+    type: 'object',
+    origin: 'ours',
+    family: true,
+    coerce: asEntries(asEnvValue),
+    description: `Environment variables of ${pods} only, in the forms and under the rules of \`kubernetes.env.<NAME>\` (reserved names included); a variable named here replaces the shared one of that name there. SeaTunnel has no per-role form.`,
+  }) as const;
+const roleEnvFrom = (role: 'master' | 'worker', pods: string) =>
+  ({
+    key: `kubernetes.${role}.env-from.<entry>`,
+    type: 'object',
+    origin: 'ours',
+    family: true,
+    coerce: envFromEntries,
+    description: `Whole Secrets or ConfigMaps as environment variables of ${pods} only, as \`kubernetes.env-from.<entry>\` (same prefix rules); an entry named here replaces the shared entry of that name there. SeaTunnel has no per-role form.`,
+  }) as const;
+
 const runtimeFile = asRecord(
   {
     enabled: { prop: 'enabled', coerce: asBoolean },
@@ -441,27 +473,21 @@ export const OPTIONS: OptionRegistry = {
     family: true,
     coerce: asEntries(asEnvValue),
     description:
-      'Environment variables of the master, which resolve `${VAR}` in the job config: a literal string, `{ secret = s, key = k }` or `{ configmap = c, key = k }` (optional `optional = true`). SeaTunnel publishes literal, Secret-key and ConfigMap-key sources; the syntax is ours. Reserved names (they steer the runtime, Node.js or the Kubernetes client, or this tool sets them): `KUBECONFIG`, `OPENSSL_CONF`, `OPENSSL_MODULES`, `OPENSSL_ENGINES`, `LD_PRELOAD`, `LD_AUDIT`, the variables this tool sets (`SEATUNNEL_HOME`, `JAVA_OPTS`, `JvmOption`, `JDK_JAVA_OPTIONS`, `ST_DOCKER_MEMBER_LIST`, `HZ_PHONE_HOME_ENABLED`) and every name starting with `SEATUNNEL_APP_`, `SEATUNNEL_APPLICATION_`, `SEATUNNEL_POD_`, `NODE_` or `KUBERNETES_SERVICE_`.',
+      'Environment variables of every engine container — the master (with HA the coordinator and the masters) and the workers, where connectors run — which on the master also resolve `${VAR}` in the job config: a literal string, `{ secret = s, key = k }` or `{ configmap = c, key = k }` (optional `optional = true`). A value reaches the container verbatim (`$` and `$(VAR)` included: the kubelet expands nothing). `kubernetes.master.env.<NAME>` / `kubernetes.worker.env.<NAME>` set a variable on one role only. SeaTunnel publishes literal, Secret-key and ConfigMap-key sources; the syntax is ours. Reserved names, on every role (they steer the runtime, Node.js, the Kubernetes client, the JVMs or Hazelcast, or this tool sets them): `KUBECONFIG`, `HOME`, `OPENSSL_CONF`, `OPENSSL_MODULES`, `OPENSSL_ENGINES`, `LD_PRELOAD`, `LD_AUDIT`, `JAVA_TOOL_OPTIONS`, `_JAVA_OPTIONS`, the variables this tool sets (`SEATUNNEL_HOME`, `JAVA_OPTS`, `JvmOption`, `JDK_JAVA_OPTIONS`, `ST_DOCKER_MEMBER_LIST`, `HZ_PHONE_HOME_ENABLED`) and every name starting with `SEATUNNEL_APP_`, `SEATUNNEL_APPLICATION_`, `SEATUNNEL_POD_`, `NODE_`, `KUBERNETES_SERVICE_` or `HZ_`.',
   },
   envFrom: {
     key: 'kubernetes.env-from.<entry>',
     type: 'object',
     origin: 'published-name',
     family: true,
-    coerce: asEntries(
-      asRecord(
-        {
-          secret: { prop: 'secret', coerce: asString },
-          configmap: { prop: 'configmap', coerce: asString },
-          prefix: { prop: 'prefix', coerce: asString },
-          optional: { prop: 'optional', coerce: asBoolean },
-        },
-        'an env-from entry (secret or configmap, optional prefix, optional)',
-      ),
-    ),
+    coerce: envFromEntries,
     description:
-      'A whole existing Secret or ConfigMap as environment variables of the master: `{ secret = s }` or `{ configmap = c }`, optional `prefix` and `optional`. A prefix that makes or could complete a reserved name (see `kubernetes.env.<NAME>`) is rejected; without a prefix the keys are only known when the Pod starts, so keep reserved names out of the object or set a prefix. SeaTunnel publishes `kubernetes.env-from.*` (whole-object envFrom); the sub-keys are ours.',
+      'A whole existing Secret or ConfigMap as environment variables of every engine container (master and workers): `{ secret = s }` or `{ configmap = c }`, optional `prefix` and `optional`. A prefix that makes or could complete a reserved name (see `kubernetes.env.<NAME>`) is rejected; without a prefix the keys are only known when the Pod starts, so keep reserved names out of the object or set a prefix. SeaTunnel publishes `kubernetes.env-from.*` (whole-object envFrom); the sub-keys are ours.',
   },
+  masterEnv: roleEnv('master', 'the master role (the master; with HA the coordinator and the masters)'),
+  workerEnv: roleEnv('worker', 'the workers'),
+  masterEnvFrom: roleEnvFrom('master', 'the master role (the master; with HA the coordinator and the masters)'),
+  workerEnvFrom: roleEnvFrom('worker', 'the workers'),
   jobConfig: { propsOnly: 'The job config text; the CLI reads it from `-c`.' },
   jobConfigFile: {
     key: 'kubernetes.job-config-file',

@@ -84,14 +84,14 @@ export interface SecretEntryProps {
   readonly roles?: readonly PodRole[];
 }
 
-/** The value of one environment variable on the master: a literal, or a key of a Secret or ConfigMap. */
+/** The value of one environment variable of the engine containers: a literal, or a key of a Secret or ConfigMap. */
 export type EnvValueProps =
   | string
   | { readonly value: string }
   | { readonly secret: string; readonly key: string; readonly optional?: boolean }
   | { readonly configmap: string; readonly key: string; readonly optional?: boolean };
 
-/** A whole Secret or ConfigMap exposed as environment variables on the master (`envFrom`). */
+/** A whole Secret or ConfigMap exposed as environment variables of the engine containers (`envFrom`). */
 export interface EnvFromProps {
   /** @default - none; exactly one of `secret` and `configmap` */
   readonly secret?: string;
@@ -297,10 +297,26 @@ export interface SeaTunnelApplicationProps {
   readonly secrets?: Readonly<Record<string, SecretEntryProps>>;
   /** An existing Secret mounted whole, read-only, at /etc/seatunnel-secret on the master. @default - none */
   readonly secretRef?: string;
-  /** Environment variables of the master (they resolve `${VAR}` in the job config). @default - none */
+  /**
+   * Environment variables of every engine container: the master (with HA the coordinator and the
+   * masters) and the workers, where connectors run. On the master they also resolve `${VAR}` in
+   * the job config. Values reach the containers verbatim (`$` included).
+   * @default - none
+   */
   readonly env?: Readonly<Record<string, EnvValueProps>>;
-  /** Whole Secrets / ConfigMaps as environment variables of the master, by entry name. @default - none */
+  /** Whole Secrets / ConfigMaps as environment variables of every engine container, by entry name. @default - none */
   readonly envFrom?: Readonly<Record<string, EnvFromProps>>;
+  /**
+   * Environment variables of the master role only (the master; with HA the coordinator and the
+   * masters); a name here replaces `env`'s variable of that name there. @default - none
+   */
+  readonly masterEnv?: Readonly<Record<string, EnvValueProps>>;
+  /** Environment variables of the workers only; a name here replaces `env`'s variable of that name there. @default - none */
+  readonly workerEnv?: Readonly<Record<string, EnvValueProps>>;
+  /** Like `envFrom`, on the master role only; an entry name here replaces `envFrom`'s entry of that name there. @default - none */
+  readonly masterEnvFrom?: Readonly<Record<string, EnvFromProps>>;
+  /** Like `envFrom`, on the workers only; an entry name here replaces `envFrom`'s entry of that name there. @default - none */
+  readonly workerEnvFrom?: Readonly<Record<string, EnvFromProps>>;
   /**
    * The job config text (HOCON), sent verbatim: `${VAR}` placeholders stay unresolved until the
    * master resolves them from its environment. Mutually exclusive with `jobConfigFile`.

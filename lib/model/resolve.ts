@@ -6,6 +6,7 @@
 import { IssueCollector, type ValidationIssue } from './issues';
 import { checkEngineFileMounts } from './rules/engine-file-mounts';
 import { resolveEnvFrom, resolveEnvVars } from './rules/env';
+import { checkFenceBudget } from './rules/fence-budget';
 import { resolveHighAvailability } from './rules/high-availability';
 import { resolveIdentity } from './rules/identity';
 import { resolveImages } from './rules/images';
@@ -55,7 +56,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
   const runtimeFiles = resolveRuntimeFiles(r);
   checkEngineFileMounts(r, mounts, runtimeFiles, images.seatunnelHome);
   const ha = resolveHighAvailability(r, { checkpointPvc: mounts.checkpointPvc, runtimeFiles });
-  return {
+  const spec: ApplicationSpec = {
     ...identity,
     ...images,
     ...resolveServiceAccount(r, identity.appId),
@@ -80,6 +81,8 @@ function resolveWith(r: PropReader): ApplicationSpec {
     ...(ha ? { ha } : {}),
     ...(r.props.kubeconfig !== undefined ? { kubeconfig: r.str('kubeconfig') } : {}),
   };
+  checkFenceBudget(r, spec);
+  return spec;
 }
 
 /**

@@ -42,6 +42,13 @@ export interface RoleSpec {
   /** Node label keys, at least one unless `spread` is `none`. */
   readonly spreadTopology: readonly string[];
   readonly topologySpreadConstraints: readonly TopologySpreadConstraint[];
+  /**
+   * Environment of this role only (`kubernetes.<role>.env.*`), on top of the shared `env`: a
+   * variable named here replaces the shared one of that name on the role's Pods.
+   */
+  readonly env: readonly EnvVarSpec[];
+  /** Like `env`, for `kubernetes.<role>.env-from.*`: an entry named here replaces the shared entry of that name. */
+  readonly envFrom: readonly EnvFromSpec[];
 }
 
 export interface MasterSpec extends RoleSpec {
@@ -146,6 +153,7 @@ export interface ApplicationSpec {
   readonly configMaps: readonly MountedObject[];
   readonly secrets: readonly MountedObject[];
   readonly secretRef?: string;
+  /** Environment of every engine container, both roles (`kubernetes.env.*`); `master.env` / `worker.env` add to it per role. */
   readonly env: readonly EnvVarSpec[];
   readonly envFrom: readonly EnvFromSpec[];
   readonly jobConfig: JobConfigSpec;

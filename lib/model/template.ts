@@ -7,7 +7,7 @@
 //   - lists (imagePullSecrets, tolerations, topology spread constraints): the child's items are
 //     added after the parent's, duplicates dropped; a spread topology is one setting, not a list
 //     of grants, so the child's replaces the parent's;
-//   - entry maps (configMaps, secrets, env, envFrom) and runtimeFiles: merged by entry name; an
+//   - entry maps (configMaps, secrets, env, envFrom and their per-role forms) and runtimeFiles: merged by entry name; an
 //     entry the child names replaces the parent's entry of that name whole (entries are units);
 //   - locked props: a child that sets a locked prop to a different value is rejected, and so is
 //     a child that reaches the same thing through another prop (LOCK_COVERS).
@@ -36,18 +36,32 @@ const LISTS: readonly PropName[] = [
   'masterTopologySpreadConstraints',
   'workerTopologySpreadConstraints',
 ];
-const ENTRY_MAPS: readonly PropName[] = ['configMaps', 'secrets', 'env', 'envFrom', 'runtimeFiles'];
+const ENTRY_MAPS: readonly PropName[] = [
+  'configMaps',
+  'secrets',
+  'env',
+  'envFrom',
+  'masterEnv',
+  'workerEnv',
+  'masterEnvFrom',
+  'workerEnvFrom',
+  'runtimeFiles',
+];
 
 /**
  * Props that decide the same thing as a locked prop, so a lock covers them too:
  *  - `image` chooses the code the Pods run; `runtimeImage` runs in the same Pods (init container);
  *  - a key of `labels` / `annotations` is on every object; the per-role maps could override it
- *    on the Pods, so they may not set a key the locked map has (to a different value).
+ *    on the Pods, so they may not set a key the locked map has (to a different value);
+ *  - a variable of `env` (an entry of `envFrom`) is on every engine container; the per-role forms
+ *    replace it by name on their role's Pods, so the same holds for them.
  */
 const LOCK_COVERS: Partial<Record<PropName, readonly PropName[]>> = {
   image: ['runtimeImage'],
   labels: ['masterLabels', 'workerLabels'],
   annotations: ['masterAnnotations', 'workerAnnotations'],
+  env: ['masterEnv', 'workerEnv'],
+  envFrom: ['masterEnvFrom', 'workerEnvFrom'],
 };
 
 const registryDefault = (prop: PropName): unknown => {
@@ -134,10 +148,10 @@ export class TeamTemplate {
       for (const other of LOCK_COVERS[k] ?? []) {
         const ov = child[other];
         if (ov === undefined || this.locked.includes(other)) continue;
-        if (STRING_MAPS.includes(k)) {
-          const lockedMap = (locked ?? {}) as Record<string, string>;
-          const clash = Object.entries(ov as Record<string, string>).filter(
-            ([key, val]) => key in lockedMap && lockedMap[key] !== val,
+        if (STRING_MAPS.includes(k) || ENTRY_MAPS.includes(k)) {
+          const lockedMap = (locked ?? {}) as Record<string, unknown>;
+          const clash = Object.entries(ov as Record<string, unknown>).filter(
+            ([key, val]) => key in lockedMap && !sameJson(lockedMap[key], val),
           );
           for (const [key, val] of clash) {
             issues.add({

@@ -35,7 +35,7 @@ import type { LabelSelector } from 'kubernetes-types/meta/v1';
 import { ANNOTATIONS, RUNTIME_ANNOTATION_KEYS } from '../contract/vocabulary';
 import { LABELS, MANAGED_BY } from '../model/reserved';
 import { sharedObjectLabels } from './recommended-labels';
-import { FENCE_MARKS, FLOOR_CHECKS, marked, TEMPLATE_CHECKS, type PodCheck } from './fence-cel';
+import { FENCE_MARKS, FLOOR_CHECKS, marked, REFERENCES_VARIABLE, TEMPLATE_CHECKS, type PodCheck } from './fence-cel';
 
 export { FENCE_MARK_GROUP, FENCE_MARKS } from './fence-cel';
 
@@ -166,7 +166,7 @@ function floorPolicy() {
       { name: 'not-a-dry-run', expression: '!request.?dryRun.orValue(false)' },
       { name: 'marked-as-fenced', expression: marked(FENCE_MARKS.subject) },
     ],
-    variables: [CONTAINERS],
+    variables: [CONTAINERS, REFERENCES_VARIABLE],
     validations: FLOOR_CHECKS.map(validation('true', ADMISSION_FENCE_FLOOR_POLICY, why)),
   });
 }

@@ -12,6 +12,7 @@
 // default PriorityClass. The checks allow exactly those additions.
 
 import { LABELS } from '../model/reserved';
+import { FENCE_REFERENCE_SLOTS } from '../model/rules/fence-budget';
 import { STAMPED_ENV } from './stamp';
 
 /** The API group of the fence's RBAC marks. No API serves it: RBAC rules may name any group, resource and verb. */
@@ -177,6 +178,53 @@ export const TEMPLATE_CHECKS: readonly PodCheck[] = [
 
 const usable = (mark: { resource: string; verb: string }, name: string) => marked(mark, `${name}.orValue('')`);
 
+// Kubernetes prices an authorization check so that one CEL expression makes at most two
+// (k8s.io/apiserver pkg/cel/library/cost.go: 350000 each, against a per-call limit of 1000000); a
+// third is an error, and the policy, failing closed, refuses the Pod. So the Secrets and
+// ConfigMaps a Pod's environment and image pull Secrets name are checked one per expression: the
+// variable `references` lists them per container as [resource, name] (no check in it), and each
+// slot (container, position) has its expression. The slots bound what a fenced Pod may name (the
+// model refuses more for a worker: lib/model/rules/fence-budget.ts), and the binding's budget
+// (10000000) holds every slot with the volume and application checks.
+
+/**
+ * The floor policy's variable: per container, the [resource, name] of each Secret/ConfigMap its env and
+ * envFrom name (`string()`: the containers' list is `dyn` to the type checker, and a list literal must have one type).
+ */
+export const REFERENCES_VARIABLE = {
+  name: 'references',
+  expression: `variables.containers.map(c, c.?env.orValue([]).filter(e, has(e.valueFrom) && (has(e.valueFrom.secretKeyRef) || has(e.valueFrom.configMapKeyRef))).map(e, has(e.valueFrom.secretKeyRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(e.valueFrom.secretKeyRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(e.valueFrom.configMapKeyRef.?name.orValue(''))]) + c.?envFrom.orValue([]).filter(f, has(f.secretRef) || has(f.configMapRef)).map(f, has(f.secretRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(f.secretRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(f.configMapRef.?name.orValue(''))]))`,
+};
+
+const REFERENCE_MESSAGE =
+  "the Pod's environment or image pull Secrets refer to an object its creator's Role does not mark for its workers";
+/** Secrets and ConfigMaps carry the same verb; the resource comes from the reference. */
+const usableReference = (ref: string) =>
+  `authorizer.group(${str(FENCE_MARK_GROUP)}).resource(${ref}[0]).namespace(request.namespace).name(${ref}[1]).check(${str(FENCE_MARKS.secrets.verb)}).allowed()`;
+
+const { containers: C, perContainer: K, pullSecrets: P } = FENCE_REFERENCE_SLOTS;
+const PULL_SECRETS = 'object.spec.?imagePullSecrets.orValue([])';
+const ENVIRONMENT_REFERENCE_CHECKS: readonly PodCheck[] = [
+  check(
+    `variables.references.size() <= ${C} && variables.references.all(r, r.size() <= ${K}) && ${PULL_SECRETS}.size() <= ${P}`,
+    `the Pod has more containers, or names more Secrets and ConfigMaps, than the fence checks (${C} containers, ${K} in the environment of each, ${P} image pull Secrets)`,
+  ),
+  ...Array.from({ length: C * K }, (_, i) => {
+    const [c, k] = [Math.floor(i / K), i % K];
+    const ref = `variables.references[${c}][${k}]`;
+    return check(
+      `variables.references.size() <= ${c} || variables.references[${c}].size() <= ${k} || ${usableReference(ref)}`,
+      REFERENCE_MESSAGE,
+    );
+  }),
+  ...Array.from({ length: P }, (_, i) =>
+    check(
+      `${PULL_SECRETS}.size() <= ${i} || ${usable(FENCE_MARKS.secrets, `${PULL_SECRETS}[${i}].?name`)}`,
+      REFERENCE_MESSAGE,
+    ),
+  ),
+];
+
 /** Without a template: what a fenced ServiceAccount's Pods must be, whatever its template was. */
 export const FLOOR_CHECKS: readonly PodCheck[] = [
   check(
@@ -209,8 +257,5 @@ export const FLOOR_CHECKS: readonly PodCheck[] = [
     `${VOLUMES}.all(v, ${VOLUME_KINDS.map((k) => `has(v.${k})`).join(' || ')}) && ${VOLUMES}.all(v, (!has(v.secret) || ${usable(FENCE_MARKS.secrets, 'v.secret.?secretName')}) && (!has(v.configMap) || ${usable(FENCE_MARKS.configMaps, 'v.configMap.?name')}) && (!has(v.persistentVolumeClaim) || ${usable(FENCE_MARKS.claims, 'v.persistentVolumeClaim.?claimName')}) && (!has(v.projected) || v.projected.?sources.orValue([]).all(s, (has(s.secret) && ${usable(FENCE_MARKS.secrets, 's.secret.?name')}) || (has(s.configMap) && ${usable(FENCE_MARKS.configMaps, 's.configMap.?name')}) || has(s.downwardAPI))))`,
     "the Pod has a volume of a kind workers do not use, or one that refers to an object its creator's Role does not mark for its workers",
   ),
-  check(
-    `variables.containers.all(c, c.?env.orValue([]).all(e, !has(e.valueFrom) || ((!has(e.valueFrom.secretKeyRef) || ${usable(FENCE_MARKS.secrets, 'e.valueFrom.secretKeyRef.?name')}) && (!has(e.valueFrom.configMapKeyRef) || ${usable(FENCE_MARKS.configMaps, 'e.valueFrom.configMapKeyRef.?name')}))) && c.?envFrom.orValue([]).all(f, (!has(f.secretRef) || ${usable(FENCE_MARKS.secrets, 'f.secretRef.?name')}) && (!has(f.configMapRef) || ${usable(FENCE_MARKS.configMaps, 'f.configMapRef.?name')}))) && object.spec.?imagePullSecrets.orValue([]).all(s, ${usable(FENCE_MARKS.secrets, 's.?name')})`,
-    "the Pod's environment or image pull Secrets refer to an object its creator's Role does not mark for its workers",
-  ),
+  ...ENVIRONMENT_REFERENCE_CHECKS,
 ];

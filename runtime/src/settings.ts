@@ -255,7 +255,7 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
       const vars = [...new Set(missing.map((u) => u.path))].join(', ');
       throw new RuntimeFailure(
         'InvalidJobConfig',
-        `the job config has placeholders without a value: ${list}; set ${vars} in the master's environment (kubernetes.env.*)`,
+        `the job config has placeholders without a value: ${list}; set ${vars} in the master's environment (kubernetes.env.* or kubernetes.master.env.*)`,
       );
     }
     return { json: stringifyJson(restJobBody(report.value)), envUsed: report.envUsed };

@@ -323,6 +323,23 @@ const BELOW_THE_FLOOR: Array<[string, (pod: Pod) => void, RegExp]> = [
     /refer to an object/,
   ],
   [
+    // Each reference has its own check (one CEL expression affords two): the third is still checked.
+    'an unrelated Secret behind two marked ones in its environment',
+    (pod) =>
+      void main(pod).env!.push(
+        ...['regcred', 'regcred', 'unrelated'].map((name, i) => ({
+          name: `REF_${i}`,
+          valueFrom: { secretKeyRef: { name, key: 'k' } },
+        })),
+      ),
+    /refer to an object/,
+  ],
+  [
+    'more Secrets in its environment than the fence checks',
+    (pod) => void (main(pod).envFrom = Array.from({ length: 11 }, () => ({ secretRef: { name: 'regcred' } }))),
+    /than the fence checks/,
+  ],
+  [
     'a volume on the node (CSI, inline)',
     (pod) => void (pod.spec!.volumes = [...pod.spec!.volumes!, { name: 'n', csi: { driver: 'any.csi.example' } }]),
     /volume of a kind/,

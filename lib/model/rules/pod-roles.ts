@@ -1,7 +1,9 @@
 // The master and the workers: their resources, ports, worker count and slots, and the labels,
-// annotations and scheduling constraints of each role's Pods (the spread: rules/spread.ts).
+// annotations, scheduling constraints and own environment of each role's Pods (the spread:
+// rules/spread.ts; the environment: rules/env.ts).
 
 import type { MasterSpec, WorkerSpec } from '../spec';
+import { resolveEnvFrom, resolveEnvVars } from './env';
 import { resolveStringMap } from './labels';
 import type { PropReader } from './reader';
 import { resolveSpread } from './spread';
@@ -26,6 +28,8 @@ export function resolveMaster(r: PropReader): MasterSpec {
     nodeSelector: resolveStringMap(r, 'masterNodeSelector', 'selector'),
     tolerations: resolveTolerations(r, 'masterTolerations'),
     ...resolveSpread(r, 'master'),
+    env: resolveEnvVars(r, 'masterEnv'),
+    envFrom: resolveEnvFrom(r, 'masterEnvFrom'),
     port,
     restPort,
   };
@@ -50,6 +54,8 @@ export function resolveWorker(r: PropReader, master: Pick<MasterSpec, 'port' | '
     nodeSelector: resolveStringMap(r, 'workerNodeSelector', 'selector'),
     tolerations: resolveTolerations(r, 'workerTolerations'),
     ...resolveSpread(r, 'worker'),
+    env: resolveEnvVars(r, 'workerEnv'),
+    envFrom: resolveEnvFrom(r, 'workerEnvFrom'),
     port,
   };
 }

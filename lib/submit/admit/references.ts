@@ -8,6 +8,8 @@
 import { ENGINE_FILES, renderEngineFiles } from '../../engine/files';
 import { overlayUserFiles, userFilesManifest } from '../../engine/user-files';
 import { checkpointFs, checkpointStorageRule, isSharedFs } from '../../model/rules/high-availability';
+import { POD_ROLES } from '../../model/allowed-values';
+import { envOption, roleEnvironment } from '../../model/role-environment';
 import type { ApplicationSpec } from '../../model/spec';
 import { describeError, isStatus, type Kube, type AnyObject, type ObjectRef } from '../../kube';
 
@@ -72,21 +74,33 @@ export function referencedObjects(spec: ApplicationSpec): Reference[] {
   }
   if (spec.secretRef)
     refs.push({ ref: secret(spec.secretRef), option: 'kubernetes.secret-ref', keys: [], optional: false });
-  for (const e of spec.env) {
-    if ('secret' in e && !ownedSecrets.has(e.secret))
-      refs.push({ ref: secret(e.secret), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
-    if ('configmap' in e && !ownedConfigMaps.has(e.configmap))
-      refs.push({ ref: cm(e.configmap), option: `kubernetes.env.${e.name}`, keys: [e.key], optional: e.optional });
-  }
-  for (const e of spec.envFrom) {
-    const owned = e.kind === 'secret' ? ownedSecrets.has(e.name) : ownedConfigMaps.has(e.name);
-    if (!owned)
-      refs.push({
-        ref: e.kind === 'secret' ? secret(e.name) : cm(e.name),
-        option: `kubernetes.env-from.${e.entry}`,
-        keys: [],
-        optional: e.optional,
-      });
+  // Each role's environment as its Pods get it (a shared source a role replaces is not read there),
+  // named by the option that set it; a source both roles read is checked once.
+  const seen = new Set<string>();
+  const add = (r: Reference) => {
+    const id = `${r.option}\0${r.ref.kind}/${r.ref.name}`;
+    if (!seen.has(id)) refs.push(r);
+    seen.add(id);
+  };
+  for (const role of POD_ROLES) {
+    const { env, envFrom } = roleEnvironment(spec, role);
+    for (const e of env) {
+      const option = envOption(spec, role, e);
+      if ('secret' in e && !ownedSecrets.has(e.secret))
+        add({ ref: secret(e.secret), option, keys: [e.key], optional: e.optional });
+      if ('configmap' in e && !ownedConfigMaps.has(e.configmap))
+        add({ ref: cm(e.configmap), option, keys: [e.key], optional: e.optional });
+    }
+    for (const e of envFrom) {
+      const owned = e.kind === 'secret' ? ownedSecrets.has(e.name) : ownedConfigMaps.has(e.name);
+      if (!owned)
+        add({
+          ref: e.kind === 'secret' ? secret(e.name) : cm(e.name),
+          option: envOption(spec, role, e),
+          keys: [],
+          optional: e.optional,
+        });
+    }
   }
   for (const name of spec.imagePullSecrets)
     refs.push({ ref: secret(name), option: 'kubernetes.image-pull-secrets', keys: [], optional: false });

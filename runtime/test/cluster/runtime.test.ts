@@ -20,7 +20,6 @@ import {
   type RecordedWatch,
 } from '../../../test/support/cluster';
 import {
-  deleteApplication,
   deployApplication,
   expectNoWorkersLeft,
   jobAnnotations,
@@ -33,34 +32,22 @@ import {
   type Deployed,
   type RuntimeRun,
 } from '../support/application';
+import { cleanUpEachApplication } from '../support/cleanup';
 import { DOLLAR_JOB_CONFIG } from '../../../test/support/fixtures';
 import { TcpProxy } from '../support/tcp-proxy';
 
 const ns = useTestNamespace('runtime');
-let current: { app: Deployed; run?: RuntimeRun } | undefined;
-
-/** Every scenario ends with: no worker Pod of the application remains. */
-afterEach(async () => {
-  if (!current) return;
-  const { app, run } = current;
-  current = undefined;
-  if (run && run.child.exitCode === null) run.child.kill('SIGKILL');
-  try {
-    await expectNoWorkersLeft(app.namespace, app.appId);
-  } finally {
-    await deleteApplication(app);
-  }
-}, 60_000);
+const track = cleanUpEachApplication();
 
 async function deploy(name: string, opts: Parameters<typeof deployApplication>[2] = {}): Promise<Deployed> {
   const app = await deployApplication(ns.name, name, opts);
-  current = { app };
+  track(app);
   return app;
 }
 
 async function start(app: Deployed, opts: Parameters<typeof startRuntime>[1] = {}): Promise<RuntimeRun> {
   const run = await startRuntime(app, opts);
-  current = { app, run };
+  track(app, run);
   return run;
 }
 
@@ -546,9 +533,9 @@ describe('with a ResourceQuota', () => {
         owned: true,
         props: { workerCount: 3, startupTimeoutMillis: 600_000 },
       });
-      current = { app };
+      track(app);
       const run = await startRuntime(app);
-      current = { app, run };
+      track(app, run);
       await expectExit(run, EXIT_CODES.infrastructure);
       const ann = await jobAnnotations(app);
       expect(ann[ANNOTATIONS.reason]).toBe('WorkerCreateRefused');

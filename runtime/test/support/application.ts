@@ -76,6 +76,7 @@ const COLLECTION: Record<string, string> = {
   'rbac.authorization.k8s.io/v1/RoleBinding': 'apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings',
   'networking.k8s.io/v1/NetworkPolicy': 'apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies',
   'batch/v1/Job': 'apis/batch/v1/namespaces/{ns}/jobs',
+  'apps/v1/StatefulSet': 'apis/apps/v1/namespaces/{ns}/statefulsets',
 };
 
 export function objectPath(
@@ -184,7 +185,7 @@ function fieldValue(pod: Pod, fieldPath: string): string {
   }
 }
 
-/** The environment the kubelet would give the master container, from the Pod object (with its $(VAR) expansion). */
+/** The environment the kubelet would give a Pod's `seatunnel` container (master or worker), with its $(VAR) expansion. */
 export async function masterEnvironment(pod: Pod): Promise<Record<string, string>> {
   const admin = adminHttp();
   const ns = pod.metadata!.namespace!;

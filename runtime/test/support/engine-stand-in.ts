@@ -9,10 +9,13 @@
 //     STANDIN_FAIL_ON_LOSS=false;
 //   * STANDIN_REGISTER=never registers nobody (startup timeout scenario);
 //   * appends every call, with the registered count at that moment, to STANDIN_LOG (JSON lines);
-//   * records what it found in the runtime's completed engine files (the master host);
+//   * records what it found in the runtime's completed engine files (the master host), and the
+//     SHA-256 of each variable named in STANDIN_REPORT_ENV (comma-separated) as its process got it
+//     (the user's environment as the runtime hands it to Zeta; digests, so no value is logged);
 //   * exits on SIGTERM (143) and when its parent (the runtime) is gone.
 // Bundled by the test harness with esbuild; plain Node, no dependencies.
 
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -178,6 +181,13 @@ const rest = http.createServer((req, res) => {
   });
 });
 
+/** SHA-256 (hex) of each named variable's value, null when it is not set. */
+function envDigests(names: readonly string[]): Record<string, string | null> {
+  return Object.fromEntries(
+    names.map((n) => [n, env[n] === undefined ? null : createHash('sha256').update(env[n], 'utf8').digest('hex')]),
+  );
+}
+
 rest.listen(settings.master.restPort, '127.0.0.1', () => {
   let masterHost: string | undefined;
   try {
@@ -195,6 +205,7 @@ rest.listen(settings.master.restPort, '127.0.0.1', () => {
       HZ_PHONE_HOME_ENABLED: env.HZ_PHONE_HOME_ENABLED,
       jobConfigVisible: env.SEATUNNEL_APPLICATION_JOB_CONFIG !== undefined,
     },
+    ...(env.STANDIN_REPORT_ENV ? { envDigests: envDigests(env.STANDIN_REPORT_ENV.split(',')) } : {}),
   });
   void pollWorkers();
 });
