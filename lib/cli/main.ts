@@ -69,6 +69,11 @@ export async function main(argv: readonly string[], out?: Output): Promise<numbe
     process.stdout.write(HELP);
     return CLI_EXIT.ok;
   }
+  // `completion --help` is help, as for every other command, not a shell named "--help".
+  if (argv[0] === 'completion' && argv.length === 2 && HELP_ONLY.has(argv[1])) {
+    process.stdout.write(HELP);
+    return CLI_EXIT.ok;
+  }
   if (argv[0] === 'completion' || argv[0] === '__complete') {
     try {
       const { completionCommand, completeCommand } = loadCompletion();

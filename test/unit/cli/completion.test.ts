@@ -115,6 +115,20 @@ describe('seatunnel-app completion', () => {
     expect(errors.join('')).toMatch(/completion: got "fish"; name one shell, bash or zsh/);
     expect(errors.join('')).toMatch(/completion: got no shell/);
   });
+
+  test('completion --help prints the help, as every command does', async () => {
+    const printed: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+      printed.push(String(s));
+      return true;
+    });
+    try {
+      expect(await main(['completion', '--help'])).toBe(0);
+    } finally {
+      write.mockRestore();
+    }
+    expect(printed.join('')).toMatch(/seatunnel-app completion/);
+  });
 });
 
 describe('the bash script in a real bash, against the bundled CLI', () => {
