@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { main } from '../../lib/cli/main';
 import { LABELS } from '../../lib/model/reserved';
+import { STOPPED_ON_DELETION } from '../../lib/submit/observe/logs';
 import { LocalKubelet } from '../../tools/local-stack/local-kubelet';
 import {
   KWOK_LIFECYCLE_ANNOTATION,
@@ -210,9 +211,10 @@ describe('logs -f', () => {
 
       // The worker is lost and a new Pod of the same name replaces it (as the runtime stamps them).
       await deletePod(w1);
-      // A kubelet reports a deleted Pod's exit (SIGTERM: 143) before it is removed; either way, once.
+      // A kubelet reports a deleted Pod's exit (SIGTERM: 143) before it is removed — told as the
+      // deletion's doing, not a failure (issue 28 item 8); either way, once.
       const deleted = (pod: string) => (l: string) =>
-        l === `--- Pod ${pod} was deleted` || l.startsWith(`--- Pod ${pod} ended: Failed (exit code 143`);
+        l === `--- Pod ${pod} was deleted` || l.startsWith(`--- Pod ${pod} ended: ${STOPPED_ON_DELETION}`);
       await waitFor(() => o.err.some(deleted(w1)), {
         description: `the deletion reported; err: ${JSON.stringify(o.err)}`,
       });

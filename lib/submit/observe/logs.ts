@@ -104,10 +104,19 @@ export function hasStarted(p: Pod): boolean {
 
 export const isFinished = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
-/** "Failed (exit code 137, Error)" — how a Pod ended, for the note printed once. */
+/** What `logs -f` says of a worker that exited on the SIGTERM of its deletion. */
+export const STOPPED_ON_DELETION =
+  'stopped by its deletion (SIGTERM, exit code 143), as the runtime deletes the workers once the job has ended (and cancel deletes them too): not a failure';
+
+/**
+ * "Failed (exit code 137, Error)" — how a Pod ended, for the note printed once. A worker whose Pod
+ * was deleted and whose container then exited on SIGTERM (143) did not fail: the kubelet reports
+ * the phase Failed, but it is the runtime's cleanup (or a cancel) that stopped it.
+ */
 export function endDescription(p: Pod): string {
   const s = p.status?.containerStatuses?.find((c) => c.name === logContainer(p));
   const t = s?.state?.terminated;
+  if (t?.exitCode === 143 && p.metadata?.deletionTimestamp && roleOf(p) === 'worker') return STOPPED_ON_DELETION;
   const detail = t ? ` (exit code ${t.exitCode}${t.reason ? `, ${t.reason}` : ''})` : '';
   return `${p.status?.phase ?? 'ended'}${detail}`;
 }

@@ -22,11 +22,29 @@ let server: http2.Http2SecureServer;
 let kubeconfig: string;
 /** The paths the fake API server was asked for, in order. */
 const asked: string[] = [];
+/** The application's Pods, and each one's log, as the fake API server answers them. */
+let pods: Pod[] = [];
+let logs: Record<string, string> = {};
+
+beforeEach(() => {
+  asked.length = 0;
+  pods = [pod(`${APP}-master`, 'master', 'Succeeded'), pod(`${APP}-worker-1`, 'worker', 'Running')];
+  logs = {
+    [`${APP}-master`]: `first line of ${APP}-master\nlast line of ${APP}-master\n`,
+    [`${APP}-worker-1`]: `first line of ${APP}-worker-1\nlast line of ${APP}-worker-1\n`,
+  };
+});
 
 const pod = (name: string, role: 'master' | 'worker', phase: string): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name, namespace: 'ns', uid: `uid-${name}`, labels: { [LABELS.applicationId]: APP, [LABELS.role]: role } },
+  metadata: {
+    name,
+    namespace: 'ns',
+    uid: `uid-${name}`,
+    labels: { [LABELS.applicationId]: APP, [LABELS.role]: role },
+    ...(role === 'master' ? { ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: APP, uid: 'job' }] } : {}),
+  },
   spec: { containers: [{ name: 'seatunnel', image: 'i' }] },
   status: { phase },
 });
@@ -63,7 +81,6 @@ beforeAll(async () => {
     '-addext',
     'subjectAltName=IP:127.0.0.1',
   ]);
-  const pods = [pod(`${APP}-master`, 'master', 'Succeeded'), pod(`${APP}-worker-1`, 'worker', 'Running')];
   server = http2.createSecureServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
     const url = req.url ?? '';
     asked.push(url);
@@ -72,7 +89,7 @@ beforeAll(async () => {
       // The kubelet answers after a while (on the real node the master's log took ~0.2 s).
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'text/plain' });
-        res.end(`first line of ${log[1]}\nlast line of ${log[1]}\n`);
+        res.end(logs[log[1]] ?? '');
       }, 300);
       return;
     }
@@ -108,7 +125,6 @@ function cli(argv: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 test('logs without -f prints every Pod log in full before it exits (the answer comes after the list)', async () => {
-  asked.length = 0;
   const r = await cli(['logs', '--id', APP, '-n', 'ns']);
   expect(r.stderr).toBe('');
   expect(r.stdout.split('\n')).toEqual([
@@ -122,11 +138,37 @@ test('logs without -f prints every Pod log in full before it exits (the answer c
 });
 
 test('logs --role master --tail N: the master alone, unprefixed, with tailLines asked of the API', async () => {
-  asked.length = 0;
   const r = await cli(['logs', '--id', APP, '-n', 'ns', '--role', 'master', '--tail', '5']);
   expect(r.stdout).toBe(`first line of ${APP}-master\nlast line of ${APP}-master\n`);
   expect(r.code).toBe(0);
   expect(asked.filter((p) => p.includes('/log?'))).toEqual([
     `/api/v1/namespaces/ns/pods/${APP}-master/log?container=seatunnel&tailLines=5`,
   ]);
+});
+
+test("after the end (workers deleted): logs --role worker prints the workers' last lines the runtime kept in its log", async () => {
+  pods = [pod(`${APP}-master`, 'master', 'Succeeded')];
+  // As the runtime writes them (lib/contract/worker-log.ts, runtime/src/log.ts), among its other lines.
+  const kept = (w: number, line: string) =>
+    `2026-12-05T05:00:0${w}.000Z INFO  runtime: worker log ${APP}-worker-${w} | ${line}\n`;
+  logs[`${APP}-master`] =
+    `2026-12-05T05:00:00.000Z INFO  runtime: phase CleaningUp\n` +
+    kept(1, 'row 1: SeaTunnelRow#tableId=fake [1, a]') +
+    kept(2, 'row 9: SeaTunnelRow#tableId=fake [9, i]') +
+    kept(1, 'row 2: SeaTunnelRow#tableId=fake [2, b]') +
+    `2026-12-05T05:00:03.000Z INFO  runtime: workers deleted deleted=2\n`;
+  const all = await cli(['logs', '--id', APP, '-n', 'ns', '--role', 'worker']);
+  expect(all.stdout.split('\n')).toEqual([
+    `[pod/${APP}-worker-1/seatunnel] row 1: SeaTunnelRow#tableId=fake [1, a]`,
+    `[pod/${APP}-worker-2/seatunnel] row 9: SeaTunnelRow#tableId=fake [9, i]`,
+    `[pod/${APP}-worker-1/seatunnel] row 2: SeaTunnelRow#tableId=fake [2, b]`,
+    '',
+  ]);
+  expect(all.stderr).toMatch(
+    /worker Pods of application quick-0123456789ab are deleted .* Pod quick-0123456789ab-master/,
+  );
+  expect(all.code).toBe(0);
+  const one = await cli(['logs', '--id', APP, '-n', 'ns', '--worker', '1', '--tail', '1']);
+  expect(one.stdout).toBe('row 2: SeaTunnelRow#tableId=fake [2, b]\n');
+  expect(one.code).toBe(0);
 });
