@@ -591,6 +591,27 @@ export function unschedulable(pod: MutablePod): void {
   };
 }
 
+/** Ended: its container terminated with `exitCode` and `reason` (137 + OOMKilled: the OOM killer), at `ip`. */
+export function terminated(exitCode: number, reason: string, ip?: string) {
+  return (pod: MutablePod): void => {
+    pod.status = {
+      ...pod.status,
+      phase: 'Failed',
+      ...(ip ? { podIP: ip } : {}),
+      containerStatuses: [
+        {
+          name: 'seatunnel',
+          image: 'x',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: { terminated: { exitCode, reason } },
+        },
+      ],
+    };
+  };
+}
+
 /** Scheduled, and the kubelet fails to pull the image (`ErrImagePull`, then `ImagePullBackOff` between retries). */
 export function pullFailing(reason: 'ErrImagePull' | 'ImagePullBackOff' = 'ErrImagePull') {
   return (pod: MutablePod): void => {

@@ -91,3 +91,9 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
     },
   };
 }
+
+/** Runs the application with a job that stays RUNNING; `fn` runs once, right after the submission. */
+export function whileRunning(s: ReturnType<typeof setup>, fn: () => void): Promise<Outcome> {
+  s.engine.script = () => 'RUNNING';
+  return s.run(once(() => s.engine.submits.length === 1, fn));
+}

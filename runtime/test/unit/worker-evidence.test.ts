@@ -13,28 +13,10 @@ import {
   LogTail,
   workerEnd,
 } from '../../src/workers/evidence';
-import { KubeApiError, type MutablePod } from './fakes';
-import { once, setup } from './lifecycle-setup';
+import { KubeApiError, terminated, type MutablePod } from './fakes';
+import { setup, whileRunning } from './lifecycle-setup';
 
-function oomKilled(ip: string) {
-  return (p: MutablePod): void => {
-    p.status = {
-      ...p.status,
-      phase: 'Failed',
-      podIP: ip,
-      containerStatuses: [
-        {
-          name: 'seatunnel',
-          image: 'x',
-          imageID: '',
-          ready: false,
-          restartCount: 0,
-          state: { terminated: { exitCode: 137, reason: 'OOMKilled' } },
-        },
-      ],
-    };
-  };
-}
+const oomKilled = (ip: string) => terminated(137, 'OOMKilled', ip);
 
 const worker = (name: string, ip: string, patch?: (p: MutablePod) => void): Pod => {
   const p: MutablePod = { metadata: { name }, spec: { containers: [{ name: 'seatunnel' }] }, status: { podIP: ip } };
@@ -143,21 +125,14 @@ describe('in the lifecycle', () => {
 
   test('an OOM-killed worker Zeta reports as an offline member, seen by the kubelet a second later: the failure names the Pod and OOMKilled', async () => {
     const s = setup();
-    s.engine.script = () => 'RUNNING';
     s.kube.podLogs.set('app-1-worker-2', 'java.lang.OutOfMemoryError: Java heap space\n');
-    const out = await s.run(
-      once(
-        () => s.engine.submits.length === 1,
-        () => {
-          // The Pods' IPs, then Zeta fails the job before the kubelet reports the kill.
-          for (let n = 1; n <= 3; n++)
-            s.kube.update(`app-1-worker-${n}`, (p) => void (p.status!.podIP = `10.0.1.${n}`));
-          s.engine.status = 'FAILED';
-          s.engine.errorMsg = 'java.lang.IllegalStateException: deployed node([10.0.1.2]:5802) offline';
-          void s.clock.sleep(1000).then(() => s.kube.update('app-1-worker-2', oomKilled('10.0.1.2')));
-        },
-      ),
-    );
+    const out = await whileRunning(s, () => {
+      // The Pods' IPs, then Zeta fails the job before the kubelet reports the kill.
+      for (let n = 1; n <= 3; n++) s.kube.update(`app-1-worker-${n}`, (p) => void (p.status!.podIP = `10.0.1.${n}`));
+      s.engine.status = 'FAILED';
+      s.engine.errorMsg = 'java.lang.IllegalStateException: deployed node([10.0.1.2]:5802) offline';
+      void s.clock.sleep(1000).then(() => s.kube.update('app-1-worker-2', oomKilled('10.0.1.2')));
+    });
     expect(out.reason).toBe('JobFailed');
     expect(out.message).toMatch(/deployed node\(\[10\.0\.1\.2\]:5802\) offline/);
     expect(out.message).toMatch(
@@ -177,19 +152,10 @@ describe('in the lifecycle', () => {
 
   test('a cancel (the application deleted) reads no logs: the record would go with the Job', async () => {
     const s = setup();
-    s.engine.script = () => 'RUNNING';
-    const out = await s.run(
-      once(
-        () => s.engine.submits.length === 1,
-        () => {
-          s.kube.job = {
-            ...s.kube.job,
-            metadata: { ...s.kube.job.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
-          };
-          s.terminate.abort();
-        },
-      ),
-    );
+    const out = await whileRunning(s, () => {
+      s.kube.deleteJob();
+      s.terminate.abort();
+    });
     expect(out.state).toBe('CANCELED');
     expect(s.kube.ops('readPodLog')).toEqual([]);
   });
