@@ -99,7 +99,9 @@ export class Connections {
   close(): void {
     this.agent?.destroy();
     this.agent = undefined;
+    // Done with it: streams still open (a watch never stopped) no longer hold the process (carry).
     this.session?.close();
+    this.session?.unref();
     this.session = undefined;
     this.sessionReady = undefined;
   }
