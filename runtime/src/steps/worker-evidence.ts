@@ -90,7 +90,7 @@ export async function keepWorkerEvidence(s: Step, result: Outcome): Promise<Outc
   if (s.state.applicationDeleted || s.deps.terminate.aborted || !s.state.reconciler) return result;
   const failed = result.state === 'FAILED';
   const pods = failed ? await settle(s, result.message) : currentWorkers(s);
-  const readable = pods.filter(hasLog);
+  const readable = s.deps.settings.keepWorkerLogs === false ? [] : pods.filter(hasLog);
   const budget = bytesPerWorker(readable.length, WORKER_LOG_TAIL.bytesPerWorker, WORKER_LOG_TAIL.bytesInAll);
   const deadline = s.deps.clock.now() + READ_BUDGET_MS;
   await mapLimit(readable, s.tuning.createConcurrency, (p) => recordTail(s, p, budget, deadline));

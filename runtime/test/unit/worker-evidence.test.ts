@@ -159,4 +159,17 @@ describe('in the lifecycle', () => {
     expect(out.state).toBe('CANCELED');
     expect(s.kube.ops('readPodLog')).toEqual([]);
   });
+
+  test('with keepWorkerLogs off no log is read, and a failure still names the worker and how it ended', async () => {
+    const s = setup({}, {}, { keepWorkerLogs: false });
+    const out = await whileRunning(s, () => {
+      s.kube.update('app-1-worker-2', (p) => void (p.status!.podIP = '10.0.1.2'));
+      s.engine.status = 'FAILED';
+      s.engine.errorMsg = 'deployed node([10.0.1.2]:5802) offline';
+      void s.clock.sleep(1000).then(() => s.kube.update('app-1-worker-2', oomKilled('10.0.1.2')));
+    });
+    expect(out.reason).toBe('JobFailed');
+    expect(s.kube.ops('readPodLog')).toEqual([]);
+    expect(out.message).toMatch(/worker Pod app-1-worker-2 \(10\.0\.1\.2\): container seatunnel was OOMKilled/);
+  });
 });
