@@ -3,8 +3,9 @@
 // (lib/submit/observe/logs.ts). When the workers asked for are deleted (the application finished),
 // their last lines as the runtime kept them in its own log are printed instead
 // (lib/submit/observe/recorded-logs.ts). When there is nothing to read — no such record, or the Job
-// is gone — it says so and prints what `status` still knows, exiting 2 (status's "not found"). A Pod whose log could not be read is named on stderr; any such Pod
-// makes the exit code 1 (2 when all of them are gone).
+// is gone — it says so and prints what `status` still knows, exiting 2 (status's "not found"). A
+// Pod whose log could not be read is named on stderr; any such Pod makes the exit code 1 (2 when
+// all of them are gone).
 
 import { readStatus, statusLines } from '../../submit/observe/status';
 import type { Pod } from 'kubernetes-types/core/v1';
