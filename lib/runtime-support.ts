@@ -49,7 +49,9 @@ export { PATHS } from './model/spec';
 /** @internal */
 export { jobOwnerReference } from './plan/build-plan';
 /** @internal */
-export { names } from './plan/pod';
+export { CONTAINER_NAME, names } from './plan/pod';
+/** @internal */
+export { LineSplitter } from './kube/line-splitter';
 /** @internal */
 export {
   ownedBy,

@@ -4,3 +4,4 @@
 export * from './vocabulary';
 export * from './runtime-settings';
 export * from './ha-timings';
+export * from './worker-log';

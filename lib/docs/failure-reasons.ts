@@ -36,12 +36,14 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 1,
     en: {
-      meaning: "The Zeta job ended `FAILED` or `UNKNOWABLE`; the message carries Zeta's first error line.",
-      action: `Read the master log (${MASTER_LOG}) and the worker logs (\`--role worker\`); fix the job or its source/sink, then submit again (a streaming job with checkpoints: \`--restore-job-id\`).`,
+      meaning:
+        "The Zeta job ended `FAILED` or `UNKNOWABLE`; the message carries Zeta's first error line, and when Zeta lost a member (`deployed node([IP]:PORT) offline`) the worker Pod with that IP and how its container ended (e.g. `OOMKilled`, exit code 137: raise `application.worker.memory-mb`).",
+      action: `Read the master log (${MASTER_LOG}) and the worker logs (\`--role worker\`: after the end, the last 200 lines the runtime kept of each); fix the job or its source/sink, then submit again (a streaming job with checkpoints: \`--restore-job-id\`).`,
     },
     zh: {
-      meaning: 'Zeta 作业以 `FAILED` 或 `UNKNOWABLE` 结束；消息中带有 Zeta 的第一行错误信息。',
-      action: `查看 master 日志（${MASTER_LOG}）和 worker 日志（\`--role worker\`），修复作业或其 source/sink 后重新提交（有检查点的流作业使用 \`--restore-job-id\`）。`,
+      meaning:
+        'Zeta 作业以 `FAILED` 或 `UNKNOWABLE` 结束；消息中带有 Zeta 的第一行错误信息；当 Zeta 丢失了某个成员（`deployed node([IP]:PORT) offline`）时，还会带上具有该 IP 的 worker Pod 以及其容器的结束方式（例如 `OOMKilled`，退出码 137：请调大 `application.worker.memory-mb`）。',
+      action: `查看 master 日志（${MASTER_LOG}）和 worker 日志（\`--role worker\`：应用结束后为 runtime 为每个 worker 保留的最后 200 行），修复作业或其 source/sink 后重新提交（有检查点的流作业使用 \`--restore-job-id\`）。`,
     },
   },
   JobRejected: {
@@ -181,13 +183,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'A worker Pod was deleted, failed, is terminating or ended without the runtime asking, and was not replaced: the application fails. Workers are replaced only with HA and `application.ha.worker-failure-policy = replace`, up to `application.ha.worker-replacements` losses ([ha.md](ha.md)).',
       action:
-        '`kubectl describe pod APP_ID-worker-N` and its Events: OOMKilled (raise `application.worker.memory-mb`), eviction, node loss. Submit again; a streaming job continues from its checkpoint with `--restore-job-id`.',
+        'The message says how the worker ended (the Pod is deleted at the end; its last lines: `seatunnel-app logs --id APP_ID --worker N`); while it exists, `kubectl describe pod APP_ID-worker-N` and its Events: OOMKilled (raise `application.worker.memory-mb`), eviction, node loss. Submit again; a streaming job continues from its checkpoint with `--restore-job-id`.',
     },
     zh: {
       meaning:
         '某个 worker Pod 被删除、失败、正在终止，或在 runtime 未要求的情况下结束，且没有被替换：应用失败。只有启用 HA 并设置 `application.ha.worker-failure-policy = replace` 时 worker 才会被替换，最多替换 `application.ha.worker-replacements` 次（[ha.md](ha.md)）。',
       action:
-        '执行 `kubectl describe pod APP_ID-worker-N` 并查看其 Events：OOMKilled（调大 `application.worker.memory-mb`）、驱逐、节点丢失。重新提交；流作业可用 `--restore-job-id` 从检查点继续。',
+        '消息中说明了该 worker 的结束方式（应用结束时 Pod 会被删除；其最后几行日志：`seatunnel-app logs --id APP_ID --worker N`）；Pod 仍存在时，执行 `kubectl describe pod APP_ID-worker-N` 并查看其 Events：OOMKilled（调大 `application.worker.memory-mb`）、驱逐、节点丢失。重新提交；流作业可用 `--restore-job-id` 从检查点继续。',
     },
   },
   Unschedulable: {

@@ -75,6 +75,8 @@ export class Connections {
   private session?: http2.ClientHttp2Session;
   private sessionKey?: string;
   private sessionReady?: Promise<http2.ClientHttp2Session>;
+  /** Streams open on each session (see carry). */
+  private readonly openStreams = new WeakMap<http2.ClientHttp2Session, number>();
   /** False once the server turned out not to speak HTTP/2 (or when told not to use it). */
   private h2: boolean;
 
@@ -97,7 +99,9 @@ export class Connections {
   close(): void {
     this.agent?.destroy();
     this.agent = undefined;
+    // Done with it: streams still open (a watch never stopped) no longer hold the process (carry).
     this.session?.close();
+    this.session?.unref();
     this.session = undefined;
     this.sessionReady = undefined;
   }
@@ -143,7 +147,8 @@ export class Connections {
     session.on('error', forget);
     session.on('goaway', forget);
     session.on('close', forget);
-    // Never keeps the process alive by itself: a request in flight does, through its deadline timer.
+    // Kept alive by the exchanges it carries, never by itself: an idle session must not hold the
+    // process open, and an open stream (a Pod log without follow has no timer of its own) must.
     session.unref();
     // Concurrent first requests share this promise: one TLS handshake, one session.
     this.sessionReady = new Promise((resolve, reject) => {
@@ -197,6 +202,7 @@ export class Connections {
       );
     }
     let ended = false;
+    this.carry(session, stream);
     stream.on('response', (h) => sink.response(Number(h[':status'] ?? 0)));
     stream.on('data', (c: Buffer) => sink.data(c));
     stream.on('end', () => {
@@ -220,6 +226,22 @@ export class Connections {
       },
       sent: () => 'maybe',
     };
+  }
+
+  /**
+   * Refs the session while `stream` is open. Without it a stream with no timer beside it — a Pod
+   * log read to its end, which has no deadline — leaves Node nothing to wait for: the process
+   * exits 0 before the answer arrives, printing nothing.
+   */
+  private carry(session: http2.ClientHttp2Session, stream: http2.ClientHttp2Stream): void {
+    const open = (this.openStreams.get(session) ?? 0) + 1;
+    this.openStreams.set(session, open);
+    if (open === 1) session.ref();
+    stream.once('close', () => {
+      const left = (this.openStreams.get(session) ?? 1) - 1;
+      this.openStreams.set(session, left);
+      if (left === 0 && !session.destroyed) session.unref();
+    });
   }
 
   private agentFor(c: Credentials): http.Agent {

@@ -4,7 +4,8 @@
 //   → read own Job, Pod and the worker template, adopt dependents, watch the own Job
 //   → create N workers and watch them → start the masters and wait until they answer
 //   → follow a job an earlier runtime of this Job sent, or: registration barrier → claim → submit once
-//   → follow it → stop the job → remove the workers (and masters) → record the terminal state → exit code.
+//   → follow it → stop the job → keep the workers' last lines → remove the workers (and masters)
+//   → record the terminal state → exit code.
 //
 // This file is the orchestrator: it runs the steps (./steps/) in order, asks the master topology
 // (./topology/: one local master | a set of HA masters) where the two differ, and turns what
@@ -33,6 +34,7 @@ import { Interruption } from './steps/interruption';
 import { readKubernetes, type KubeContext } from './steps/kube-context';
 import { OwnJobWatch } from './steps/own-job-watch';
 import { learnStopCause } from './steps/stop-evidence';
+import { keepWorkerEvidence } from './steps/worker-evidence';
 import { followJob, stopJob, submitJob } from './steps/zeta-job';
 import { topologyOf, type MasterTopology } from './topology/topology';
 import { WorkerReconciler } from './workers/reconciler';
@@ -308,6 +310,11 @@ class Application implements Step {
       await stopJob(this, result.reason, () => this.applicationBeingDeleted());
     } catch (e) {
       log.warn('stopping the job failed', { error: errorMessage(e) });
+    }
+    try {
+      result = await keepWorkerEvidence(this, result);
+    } catch (e) {
+      log.warn("keeping the workers' last lines failed", { error: errorMessage(e) });
     }
     let problems: string[];
     try {

@@ -26,6 +26,12 @@ export const RUNTIME_ENV = {
   engineRestHost: 'SEATUNNEL_APP_ENGINE_REST_HOST',
   /** `debug` for more log lines. */
   logLevel: 'SEATUNNEL_APP_LOG_LEVEL',
+  /**
+   * `off`: the workers' last lines are not read before they are deleted. For the cluster tier,
+   * whose fake nodes advertise addresses that do not exist: a Pod log read there would have the
+   * API server dial them.
+   */
+  keepWorkerLogs: 'SEATUNNEL_APP_KEEP_WORKER_LOGS',
 } as const;
 
 export interface PodIdentity {
@@ -55,6 +61,8 @@ export interface Settings {
     readonly candidates: ReadonlyArray<{ readonly port: number; readonly path: string }>;
   };
   readonly debug: boolean;
+  /** Read each worker's last lines before deleting it (default true; RUNTIME_ENV.keepWorkerLogs). */
+  readonly keepWorkerLogs?: boolean;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -135,6 +143,7 @@ export function loadSettings(env: Env, io: SettingsIo): Settings {
             ],
     },
     debug: env[RUNTIME_ENV.logLevel] === 'debug',
+    keepWorkerLogs: env[RUNTIME_ENV.keepWorkerLogs] !== 'off',
   };
 }
 

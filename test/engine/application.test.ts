@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ANNOTATIONS } from '../../lib/contract';
+import { ANNOTATIONS, parseRecordedWorkerLine } from '../../lib/contract';
 import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
 import type { LocalStack } from '../../tools/local-stack/local-application';
 import { startEngineStack } from '../support/engine-stack';
@@ -143,6 +143,17 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     // The Assert sink fails the job unless exactly ROWS rows reached it.
     expect(masterLog(appId)).toMatch(/JobFinished|Zeta job .* ended FINISHED/);
     await expectNothingLeft(appId);
+    // Each worker's last lines, read through the API server from the (local) kubelet before the
+    // worker was deleted, are in the master's log, and `logs` prints them as the worker's once the
+    // worker Pods are gone (issue 28 item 8).
+    const kept = masterLog(appId)
+      .split('\n')
+      .map(parseRecordedWorkerLine)
+      .filter((r) => r !== undefined);
+    expect([...new Set(kept.map((r) => r.pod))].sort()).toEqual([`${appId}-worker-1`, `${appId}-worker-2`]);
+    const logs = await run(['logs', '--id', appId, '-a', deploymentFiles(ns.name).deploy, '--role', 'worker']);
+    expect(logs.code).toBe(0);
+    expect(logs.out).toEqual(kept.map((r) => `[pod/${r.pod}/seatunnel] ${r.line}`));
   });
 
   test("a job Zeta refuses: FAILED with Zeta's error message in status, exit code 1", async () => {

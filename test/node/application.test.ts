@@ -123,6 +123,23 @@ describe('applications on real nodes', () => {
         timeoutMs: 60_000,
       },
     );
+    // The Console sink's rows outlive the workers: the runtime kept each worker's last lines in the
+    // master's log before deleting it, and `logs` prints them as the worker's (issue 28 item 8).
+    const kept = await run([
+      'logs',
+      '-a',
+      path.join(EXAMPLES, 'deploy.conf'),
+      ...overrides(),
+      '--id',
+      appId,
+      '--role',
+      'worker',
+    ]);
+    expect(kept.code).toBe(0);
+    const rows = kept.out.flatMap(
+      (l) => /^\[pod\/\S+-worker-\d\/seatunnel\] .*ConsoleSinkWriter.*rowIndex=(\d+)/.exec(l)?.[1] ?? [],
+    );
+    expect(new Set(rows.map(Number))).toEqual(new Set(Array.from({ length: 32 }, (_, i) => i + 1)));
     await expectNothingLeftAfterDelete(appId);
   });
 

@@ -1,12 +1,17 @@
 // `seatunnel-app logs --id APP_ID [--role master|worker] [--worker N] [-f] [--since D] [--previous]
 // [--tail N] [--timestamps]`: the master's and workers' container output through the API server
-// (lib/submit/observe/logs.ts). When there is no Pod to read — the application finished and its workers
-// were deleted, or the Job is gone — it says so and prints what `status` still knows, exiting 2
-// (status's "not found"). A Pod whose log could not be read is named on stderr; any such Pod
-// makes the exit code 1 (2 when all of them are gone).
+// (lib/submit/observe/logs.ts). When the workers asked for are deleted (the application finished),
+// their last lines as the runtime kept them in its own log are printed instead
+// (lib/submit/observe/recorded-logs.ts). When there is nothing to read — no such record, or the Job
+// is gone — it says so and prints what `status` still knows, exiting 2 (status's "not found"). A
+// Pod whose log could not be read is named on stderr; any such Pod makes the exit code 1 (2 when
+// all of them are gone).
 
 import { readStatus, statusLines } from '../../submit/observe/status';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { LABELS } from '../../model/reserved';
 import { streamLogs, type LogsRequest } from '../../submit/observe/logs';
+import { printRecordedWorkerLines, wantsWorkers } from '../../submit/observe/recorded-logs';
 import type { ParsedArgs } from '../args';
 import { applicationIdFrom, connectKube, connectionFromArgs } from '../connect';
 import { CLI_EXIT } from '../exit-codes';
@@ -29,6 +34,13 @@ export async function logsCommand(args: ParsedArgs, out: Output): Promise<number
     for (const f of outcome.failed) if (!req.follow) out.error(f.message);
     const allGone = outcome.shown === 0 && outcome.failed.length > 0 && outcome.failed.every((f) => f.gone);
     if (outcome.noPods || allGone) {
+      if (wantsWorkers(req)) {
+        const { items } = await kube.list<Pod>('v1', 'Pod', req.namespace, {
+          labelSelector: `${LABELS.applicationId}=${applicationId}`,
+        });
+        const sink = { line: (t: string) => out.line(t), note: (t: string) => out.error(t) };
+        if ((await printRecordedWorkerLines(kube, req, items, sink)) > 0) return CLI_EXIT.ok;
+      }
       const report = await readStatus(kube, req.namespace, applicationId);
       out.error(
         outcome.noPods

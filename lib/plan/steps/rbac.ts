@@ -29,6 +29,8 @@ export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch'] },
     // Deleting is limited to the worker names (no deletecollection: a selector cannot be limited).
     { apiGroups: [''], resources: ['pods'], resourceNames: workerNames(spec), verbs: ['delete'] },
+    // Each worker's last lines, read before it is deleted and kept in the runtime's own log.
+    { apiGroups: [''], resources: ['pods/log'], resourceNames: workerNames(spec), verbs: ['get'] },
     // Its own Job: the UID for owner references, the status annotations `status` reads, and a
     // watch (by metadata.name) for `cancel`: its deletion and the cancel-requested annotation.
     { apiGroups: ['batch'], resources: ['jobs'], resourceNames: [names.job(spec)], verbs: ['get', 'watch', 'patch'] },

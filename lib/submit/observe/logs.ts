@@ -7,18 +7,15 @@
 // application's Pods picks up a worker that replaces another, and says once when a Pod ends.
 // Nothing is buffered beyond one line, and a line is cut at MAX_LINE_CHARS.
 
-import { StringDecoder } from 'node:string_decoder';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { describeError, isStatus, KubeApiError } from '../../kube/errors';
 import type { Kube, WatchStream } from '../../kube';
+import { LineSplitter, MAX_LINE_CHARS } from '../../kube/line-splitter';
 import { LABELS } from '../../model/reserved';
 import { CONTAINER_NAME, names } from '../../plan/pod';
 
 /** The roles whose Pods have logs (the plan's role label). */
 export type LogRole = 'master' | 'worker';
-
-/** Longest line printed; the rest of a longer line is dropped (a runaway line must not fill memory). */
-export const MAX_LINE_CHARS = 64 * 1024;
 
 /** Which Pods and how: the flags of `seatunnel-app logs` (validated by lib/cli/log-flags.ts). */
 export interface LogOptions {
@@ -52,6 +49,8 @@ export interface LogsOutcome {
   /** No Pod matched the request (none exists, or none of that role/number). */
   readonly noPods: boolean;
 }
+
+export { LineSplitter, MAX_LINE_CHARS };
 
 const roleOf = (p: Pod) => p.metadata?.labels?.[LABELS.role];
 
@@ -95,57 +94,6 @@ export function linePrefix(pod: string, container: string): string {
   return `[pod/${pod}/${container}] `;
 }
 
-/**
- * Cuts a byte stream into lines (UTF-8, `\r\n` or `\n`) and hands each whole line to `emit`; a
- * line longer than `max` characters is emitted cut, with a note, and its rest is skipped.
- */
-export class LineSplitter {
-  private readonly decoder = new StringDecoder('utf8');
-  private partial = '';
-  private skipping = false;
-
-  constructor(
-    private readonly emit: (line: string) => void,
-    private readonly max = MAX_LINE_CHARS,
-  ) {}
-
-  push(chunk: Buffer | string): void {
-    let text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    let nl: number;
-    while ((nl = text.indexOf('\n')) >= 0) {
-      const piece = text.slice(0, nl);
-      text = text.slice(nl + 1);
-      if (this.skipping) this.skipping = false;
-      else {
-        const line = stripCr(this.partial + piece);
-        this.emit(line.length > this.max ? this.cut(line) : line);
-      }
-      this.partial = '';
-    }
-    if (this.skipping) return;
-    this.partial += text;
-    if (this.partial.length > this.max) {
-      this.emit(this.cut(this.partial));
-      this.partial = '';
-      this.skipping = true;
-    }
-  }
-
-  /** The end of the stream: a last line without a newline is still a line. */
-  end(): void {
-    const rest = this.partial + this.decoder.end();
-    this.partial = '';
-    if (rest && !this.skipping) this.emit(stripCr(rest));
-    this.skipping = false;
-  }
-
-  private cut(line: string): string {
-    return `${line.slice(0, this.max)} [line cut at ${this.max} characters]`;
-  }
-}
-
-const stripCr = (s: string) => (s.endsWith('\r') ? s.slice(0, -1) : s);
-
 /** Whether the Pod's log can be read yet: its container has started (or already ended). */
 export function hasStarted(p: Pod): boolean {
   const name = logContainer(p);
@@ -156,10 +104,19 @@ export function hasStarted(p: Pod): boolean {
 
 export const isFinished = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 
-/** "Failed (exit code 137, Error)" — how a Pod ended, for the note printed once. */
+/** What `logs -f` says of a worker that exited on the SIGTERM of its deletion. */
+export const STOPPED_ON_DELETION =
+  'stopped by its deletion (SIGTERM, exit code 143), as the runtime deletes the workers once the job has ended (and cancel deletes them too): not a failure';
+
+/**
+ * "Failed (exit code 137, Error)" — how a Pod ended, for the note printed once. A worker whose Pod
+ * was deleted and whose container then exited on SIGTERM (143) did not fail: the kubelet reports
+ * the phase Failed, but it is the runtime's cleanup (or a cancel) that stopped it.
+ */
 export function endDescription(p: Pod): string {
   const s = p.status?.containerStatuses?.find((c) => c.name === logContainer(p));
   const t = s?.state?.terminated;
+  if (t?.exitCode === 143 && p.metadata?.deletionTimestamp && roleOf(p) === 'worker') return STOPPED_ON_DELETION;
   const detail = t ? ` (exit code ${t.exitCode}${t.reason ? `, ${t.reason}` : ''})` : '';
   return `${p.status?.phase ?? 'ended'}${detail}`;
 }

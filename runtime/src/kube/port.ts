@@ -66,6 +66,16 @@ export interface KubePort {
    * Events, so the Role grants no more than `list` on events (docs/runtime.md, Permissions).
    */
   listPodEvents(podName: string, podUid: string): Promise<Event[]>;
+  /**
+   * A worker's log without follow (GET pods/NAME/log with tailLines), handed over in pieces as it
+   * arrives: its last lines, kept before the worker is deleted. Stops after `timeoutMs` ('timeout';
+   * what arrived is kept). The Role allows it on the worker names only.
+   */
+  readPodLog(
+    name: string,
+    opts: { readonly container: string; readonly tailLines: number; readonly timeoutMs: number },
+    data: (chunk: Buffer) => void,
+  ): Promise<'complete' | 'timeout'>;
   /** Metadata of a dependent (no data: Secrets are read as PartialObjectMetadata). */
   getMetadata(ref: ObjectRef): Promise<ObjectMeta>;
   /** Sets ownerReferences, only if the object is still at `resourceVersion` (else 409). */

@@ -122,6 +122,32 @@ export class KubeRest implements KubePort {
     return list.items ?? [];
   }
 
+  readPodLog(
+    name: string,
+    opts: { readonly container: string; readonly tailLines: number; readonly timeoutMs: number },
+    data: (chunk: Buffer) => void,
+  ): Promise<'complete' | 'timeout'> {
+    return new Promise((resolve, reject) => {
+      const stream = this.kube.podLog(
+        this.namespace,
+        name,
+        { container: opts.container, follow: false, previous: false, tailLines: opts.tailLines, timestamps: false },
+        {
+          data,
+          closed: (error) => {
+            clearTimeout(timer);
+            if (error) reject(error);
+            else resolve('complete');
+          },
+        },
+      );
+      const timer = setTimeout(() => {
+        stream.stop();
+        resolve('timeout');
+      }, opts.timeoutMs);
+    });
+  }
+
   async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
     const o = await this.kube.get<{ metadata?: ObjectMeta }>(
       { ...ref, namespace: this.namespace },

@@ -321,6 +321,9 @@ export async function startRuntime(app: Deployed, opts: RunOptions = {}): Promis
     STANDIN_KUBECONFIG: identity.kubeconfigPath,
     STANDIN_LOG: logFile,
     STANDIN_JOB: 'finish',
+    // The workers run on kwok's fake nodes, whose advertised addresses (10.255.x.x) do not exist:
+    // reading their logs would have the API server dial them, off this machine.
+    SEATUNNEL_APP_KEEP_WORKER_LOGS: 'off',
     ...opts.standIn,
     ...opts.extraEnv,
   };

@@ -496,6 +496,22 @@ export class FakeKube implements KubePort {
     );
   }
 
+  /** Each Pod's log text (readPodLog answers with its last `tailLines` lines). */
+  readonly podLogs = new Map<string, string>();
+
+  async readPodLog(
+    name: string,
+    opts: { readonly container: string; readonly tailLines: number },
+    data: (chunk: Buffer) => void,
+  ): Promise<'complete' | 'timeout'> {
+    this.record('readPodLog', name);
+    this.maybeFail('readPodLog');
+    if (!this.pods.has(name)) throw new KubeApiError(404, 'NotFound', `pods "${name}" not found`);
+    const lines = (this.podLogs.get(name) ?? '').split(/(?<=\n)/);
+    data(Buffer.from(lines.slice(-opts.tailLines).join('')));
+    return 'complete';
+  }
+
   async getMetadata(ref: ObjectRef): Promise<ObjectMeta> {
     this.record('getMetadata', `${ref.kind}/${ref.name}`);
     return { name: ref.name, resourceVersion: '7', ownerReferences: this.owners.get(`${ref.kind}/${ref.name}`) };
@@ -554,6 +570,9 @@ export function running(pod: MutablePod): void {
       { type: 'PodScheduled', status: 'True' },
       { type: 'Ready', status: 'True' },
     ],
+    containerStatuses: [
+      { name: 'seatunnel', image: 'img', imageID: '', ready: true, restartCount: 0, state: { running: {} } },
+    ],
   };
 }
 
@@ -569,6 +588,27 @@ export function unschedulable(pod: MutablePod): void {
         message: '0/3 nodes are available: 3 Insufficient cpu.',
       },
     ],
+  };
+}
+
+/** Ended: its container terminated with `exitCode` and `reason` (137 + OOMKilled: the OOM killer), at `ip`. */
+export function terminated(exitCode: number, reason: string, ip?: string) {
+  return (pod: MutablePod): void => {
+    pod.status = {
+      ...pod.status,
+      phase: 'Failed',
+      ...(ip ? { podIP: ip } : {}),
+      containerStatuses: [
+        {
+          name: 'seatunnel',
+          image: 'x',
+          imageID: '',
+          ready: false,
+          restartCount: 0,
+          state: { terminated: { exitCode, reason } },
+        },
+      ],
+    };
   };
 }
 

@@ -21,7 +21,11 @@ export function once(cond: () => boolean, fn: () => void): () => void {
 
 export const SEL = 'seatunnel.apache.org/application-id=app-1,seatunnel.apache.org/role=worker';
 
-export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Partial<Tuning> = {}) {
+export function setup(
+  props: Partial<SeaTunnelApplicationProps> = {},
+  tuning: Partial<Tuning> = {},
+  settingsOverrides: Partial<Settings> = {},
+) {
   const p = plan({
     applicationId: 'app-1',
     workerCount: 3,
@@ -48,6 +52,7 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
     engineWorkDir: '/work/engine',
     engineRest: { host: '127.0.0.1', candidates: [{ port: 8080, path: '' }] },
     debug: true,
+    ...settingsOverrides,
   };
   const env: Record<string, string> = {
     SEATUNNEL_APPLICATION_JOB_CONFIG: (p.spec.jobConfig as { text: string }).text,
@@ -90,4 +95,10 @@ export function setup(props: Partial<SeaTunnelApplicationProps> = {}, tuning: Pa
       return engineFilesWritten;
     },
   };
+}
+
+/** Runs the application with a job that stays RUNNING; `fn` runs once, right after the submission. */
+export function whileRunning(s: ReturnType<typeof setup>, fn: () => void): Promise<Outcome> {
+  s.engine.script = () => 'RUNNING';
+  return s.run(once(() => s.engine.submits.length === 1, fn));
 }

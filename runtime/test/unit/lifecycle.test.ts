@@ -1,8 +1,8 @@
 // The lifecycle state machine on virtual time, with fakes of the Kubernetes and engine ports.
 import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { PHASES } from '../../src/report/reporter';
-import { EngineRejected, KubeApiError, pullFailing, running, unschedulable } from './fakes';
-import { once, SEL, setup } from './lifecycle-setup';
+import { EngineRejected, KubeApiError, pullFailing, running, terminated, unschedulable } from './fakes';
+import { once, SEL, setup, whileRunning } from './lifecycle-setup';
 
 type S = ReturnType<typeof setup>;
 
@@ -134,28 +134,7 @@ test('a worker deleted mid-run: detected, the job stopped (it was acknowledged),
 
 test('a worker that fails (OOMKilled) mid-run is lost with the container reason', async () => {
   const s = setup();
-  s.engine.script = () => 'RUNNING';
-  const out = await s.run(
-    once(
-      () => s.engine.submits.length === 1,
-      () =>
-        s.kube.update('app-1-worker-1', (p) => {
-          p.status = {
-            phase: 'Failed',
-            containerStatuses: [
-              {
-                name: 'seatunnel',
-                image: 'x',
-                imageID: '',
-                ready: false,
-                restartCount: 0,
-                state: { terminated: { exitCode: 137, reason: 'OOMKilled' } },
-              },
-            ],
-          };
-        }),
-    ),
-  );
+  const out = await whileRunning(s, () => s.kube.update('app-1-worker-1', terminated(137, 'OOMKilled')));
   expect(out.reason).toBe('WorkerLost');
   expect(out.message).toBe(
     'worker app-1-worker-1 failed: container seatunnel terminated with exit code 137 (OOMKilled)',

@@ -38,6 +38,8 @@ function toApiCall(c: CallRecord): ApiCall {
       return { group: '', resource: 'events', verb: 'create' };
     case 'listPodEvents':
       return { group: '', resource: 'events', verb: 'list' };
+    case 'readPodLog':
+      return { group: '', resource: 'pods/log', verb: 'get', name: c.name };
     case 'getPodTemplate':
       return { group: '', resource: 'podtemplates', verb: 'get', name: c.name };
     case 'getStatefulSet':

@@ -47,6 +47,12 @@ test('reads the downward-API identity and the runtime.json the plan generates', 
     ],
   });
   expect(s.app.master.command).toContain(`-Dhazelcast.config=/var/run/seatunnel-app/engine/hazelcast-master.yaml`);
+  expect(s.keepWorkerLogs).toBe(true);
+});
+
+test("SEATUNNEL_APP_KEEP_WORKER_LOGS=off: the workers' last lines are not read (the cluster tier's fake nodes)", () => {
+  const files = io({ '/etc/seatunnel-app/engine/runtime.json': json });
+  expect(loadSettings({ ...env, SEATUNNEL_APP_KEEP_WORKER_LOGS: 'off' }, files).keepWorkerLogs).toBe(false);
 });
 
 test('an explicit restPath in runtime.json selects exactly that endpoint', () => {

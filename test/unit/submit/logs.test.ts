@@ -14,7 +14,15 @@ import {
   type WatchEvents,
 } from '../../../lib/kube';
 import { LABELS } from '../../../lib/model/reserved';
-import { LineSplitter, linePrefix, logTargets, streamLogs, type LogsRequest } from '../../../lib/submit/observe/logs';
+import {
+  endDescription,
+  LineSplitter,
+  linePrefix,
+  logTargets,
+  STOPPED_ON_DELETION,
+  streamLogs,
+  type LogsRequest,
+} from '../../../lib/submit/observe/logs';
 
 describe('LineSplitter', () => {
   test('whole lines only: a line split across chunks, inside a multi-byte character, CRLF, and a last line without newline', () => {
@@ -97,6 +105,27 @@ function pod(
     },
   };
 }
+
+describe('endDescription', () => {
+  const deleted = (p: Pod): Pod => ({ ...p, metadata: { ...p.metadata, deletionTimestamp: '2026-01-01T00:01:00Z' } });
+  test("a worker deleted and then ended on SIGTERM (143) was stopped by the runtime's cleanup, not Failed (issue 28 item 8)", () => {
+    expect(endDescription(deleted(pod(`${APP}-worker-1`, 'worker', 'Failed', { exitCode: 143 })))).toBe(
+      STOPPED_ON_DELETION,
+    );
+    expect(STOPPED_ON_DELETION).toMatch(/^stopped by its deletion \(SIGTERM, exit code 143\).*not a failure$/);
+  });
+  test('anything else is told as the kubelet reports it: a 143 without a deletion, a 137 with one, a master', () => {
+    expect(endDescription(pod(`${APP}-worker-1`, 'worker', 'Failed', { exitCode: 143 }))).toBe(
+      'Failed (exit code 143, Error)',
+    );
+    expect(endDescription(deleted(pod(`${APP}-worker-1`, 'worker', 'Failed', { exitCode: 137 })))).toBe(
+      'Failed (exit code 137, Error)',
+    );
+    expect(endDescription(deleted(pod(`${APP}-abcde`, 'master', 'Failed', { exitCode: 143 })))).toBe(
+      'Failed (exit code 143, Error)',
+    );
+  });
+});
 
 describe('logTargets', () => {
   const pods = [
