@@ -119,6 +119,7 @@ export const EVENT_REASONS = [
   'MastersReady',
   'MasterReplaced',
   'ActiveMasterChanged',
+  'ActiveMasterRestarted',
   'WorkerReplaced',
   'WorkersCreating',
   'AllWorkersRegistered',

@@ -168,14 +168,16 @@ class Application implements Step {
     this.watchOwnJob();
     const reconciler = await this.topology.start(k, () => this.startWorkers(k));
     const earlier = await this.topology.reattach(k);
-    if (earlier) return followJob(this, earlier);
+    if (earlier) return followJob(this, earlier, this.restartActiveMaster);
     await awaitRegistration(this, reconciler);
     const claim = await this.topology.claimSubmission(k);
-    if (!claim.claimed) return followJob(this, claim.follow);
+    if (!claim.claimed) return followJob(this, claim.follow, this.restartActiveMaster);
     const submitted = await submitJob(this, job);
     this.topology.submitted(submitted.jobId);
-    return followJob(this, submitted.jobId);
+    return followJob(this, submitted.jobId, this.restartActiveMaster);
   }
+
+  private readonly restartActiveMaster = (why: string) => this.topology.restartActiveMaster(why);
 
   private async startWorkers(k: KubeContext): Promise<WorkerReconciler> {
     const { kube, settings, clock, log } = this.deps;

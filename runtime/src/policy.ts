@@ -273,3 +273,27 @@ export function terminalPhase(reason: Reason): Extract<Phase, 'Succeeded' | 'Fai
   const state = stateOf(reason);
   return state === 'SUCCEEDED' ? 'Succeeded' : state === 'CANCELED' ? 'Canceled' : 'Failed';
 }
+
+/**
+ * Zeta 2.3.8's active master answers a job's `job-info` with this NullPointerException when the job
+ * is in its maps but it runs no JobMaster for it: its restore after a master switch failed or never
+ * finished, and it does not try again (seen on real nodes after a partition's heal and a frozen
+ * master). The workers may still run the job's tasks, but nothing coordinates them.
+ */
+export function jobUnservedByMaster(error: string): boolean {
+  return /getJobMetrics\(long\)"? is null/.test(error);
+}
+
+/**
+ * With HA, what the coordinator does while the active master does not serve the job: after
+ * `graceMs` of it (a restore after a switch takes seconds) it restarts that master once — another
+ * master takes over and restores the job from the cluster's maps — at most `maxRestarts` times.
+ */
+export function unservedJobAction(f: {
+  readonly unservedForMs: number;
+  readonly graceMs: number;
+  readonly restartsSoFar: number;
+  readonly maxRestarts: number;
+}): 'wait' | 'restart-active-master' {
+  return f.unservedForMs >= f.graceMs && f.restartsSoFar < f.maxRestarts ? 'restart-active-master' : 'wait';
+}

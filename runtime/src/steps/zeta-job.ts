@@ -3,7 +3,7 @@
 
 import { EngineRejected, EngineUnavailable, type SubmitResult } from '../engine/port';
 import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } from '../outcome';
-import { decide, howToStop, type Happening } from '../policy';
+import { decide, howToStop, jobUnservedByMaster, unservedJobAction, type Happening } from '../policy';
 import { engineText } from '../report/redact';
 import type { ResolvedJobConfig } from '../settings';
 import { errorMessage, retry } from '../util';
@@ -62,16 +62,31 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
   }
 }
 
-/** Follows the job to a terminal status, racing the first interruption (worker loss, SIGTERM, …). */
-export async function followJob(s: Step, jobId: string): Promise<Outcome> {
+/** How long the active master may leave the job unserved (a restore after a switch takes seconds) before it is restarted. */
+export const UNSERVED_GRACE_MS = 45_000;
+/** Restarts of an active master that does not serve the job, per coordinator. */
+export const UNSERVED_MAX_RESTARTS = 2;
+
+/**
+ * Follows the job to a terminal status, racing the first interruption (worker loss, SIGTERM, …).
+ * `restartActiveMaster`: how to get the job served again when the active master does not serve it.
+ */
+export async function followJob(
+  s: Step,
+  jobId: string,
+  restartActiveMaster: (why: string) => Promise<boolean> = () => Promise.resolve(false),
+): Promise<Outcome> {
   const { engine, clock, log } = s.deps;
   let failingSince: number | undefined;
+  let unservedSince: number | undefined;
+  let restarts = 0;
   for (;;) {
     s.interruption.throwIfSet();
     let happening: Happening;
     try {
       const info = await s.interruption.guard(engine.jobInfo(jobId));
       failingSince = undefined;
+      unservedSince = undefined;
       if (info.status && info.status !== s.state.zetaStatus) {
         s.state.zetaStatus = info.status;
         log.info('Zeta job status', { jobId, status: info.status });
@@ -94,6 +109,27 @@ export async function followJob(s: Step, jobId: string): Promise<Outcome> {
       const now = clock.now();
       failingSince ??= now;
       const engineError = e instanceof EngineUnavailable || e instanceof EngineRejected;
+      if (engineError && jobUnservedByMaster(errorMessage(e))) {
+        unservedSince ??= now;
+        const act = unservedJobAction({
+          unservedForMs: now - unservedSince,
+          graceMs: UNSERVED_GRACE_MS,
+          restartsSoFar: restarts,
+          maxRestarts: UNSERVED_MAX_RESTARTS,
+        });
+        const why = `for ${Math.round((now - unservedSince) / 1000)} s it answered job ${jobId} without running it (Zeta 2.3.8 does not retry a failed restore after a master switch)`;
+        if (act === 'restart-active-master') {
+          restarts++;
+          unservedSince = undefined;
+          if (await restartActiveMaster(why)) {
+            log.warn('restarted the active master, which did not serve the job', { jobId, restarts });
+            // The next master restores the job: it gets the whole budget again.
+            failingSince = undefined;
+            await s.interruption.pause(s.tuning.jobPollMs);
+            continue;
+          }
+        }
+      } else unservedSince = undefined;
       happening = {
         type: 'JobStatusUnreadable',
         error: engineError ? errorMessage(e) : String((e as Error)?.stack ?? e),

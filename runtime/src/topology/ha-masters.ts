@@ -199,6 +199,22 @@ export function haMasters(s: Step, ha: HaRuntimeSettings): MasterTopology {
     submitted: () => s.reporter.annotate({ submittedAt: clock.wallTime().toISOString() }),
     // An earlier coordinator may have created workers this one never attempted: every name.
     inheritedWorkers: () => Array.from({ length: app.workerCount }, (_, i) => names.worker(app.appId, i + 1)),
+    async restartActiveMaster(why) {
+      const view = watch?.view;
+      // Never the last ready master: a restart must leave one to take the job over.
+      if (!view?.active || view.ready < 2) return false;
+      const result = await kube.deletePod(view.active).catch((e: unknown) => {
+        log.warn('restarting the active master failed', { pod: view.active, error: errorMessage(e) });
+        return undefined;
+      });
+      if (result !== 'deleted') return false;
+      s.reporter.event(
+        'Warning',
+        'ActiveMasterRestarted',
+        `restarted the active master ${view.active}: ${why}; another master takes the job over from the cluster's maps`,
+      );
+      return true;
+    },
     release: async () => {
       await watch?.stop();
     },

@@ -48,6 +48,8 @@ export function localMaster(s: Step): MasterTopology {
     claimSubmission: () => Promise.resolve({ claimed: true }),
     submitted: () => undefined,
     inheritedWorkers: () => [],
+    // The one master is the engine in this Pod: there is no other to take the job over.
+    restartActiveMaster: () => Promise.resolve(false),
     release: () => Promise.resolve(),
     removeMasters: () => Promise.resolve([]),
   };

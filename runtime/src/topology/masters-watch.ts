@@ -1,7 +1,8 @@
 // With HA (docs/ha.md): the coordinator's view of the masters. Kubernetes keeps them (the
 // StatefulSet), Zeta elects among them; the coordinator only watches, reports and, at the end,
-// removes them. It never restarts a master or decides anything from a master's loss: a replaced
-// master is a failover Zeta handles, never a reason to fail or succeed the application.
+// removes them. It decides nothing from a master's loss: a replaced master is a failover Zeta
+// handles, never a reason to fail or succeed the application. (The one master the coordinator ever
+// restarts is an active master that does not serve the job: steps/zeta-job.ts.)
 
 import { LABELS, type HaRuntimeSettings } from 'seatunnel-app/runtime-support';
 import { retryableUnlessRoleGone } from '../kube/port';

@@ -60,6 +60,11 @@ export interface MasterTopology {
   submitted(jobId: string): void;
   /** Worker names that may exist although this process never created them (an earlier coordinator's). */
   inheritedWorkers(): string[];
+  /**
+   * The active master answers but does not serve the job (policy.ts jobUnservedByMaster): restarts
+   * that master so another one takes the job over. Whether it did (HA, with another master ready).
+   */
+  restartActiveMaster(why: string): Promise<boolean>;
   /** Stops watching without changing anything (a detached coordinator). */
   release(): Promise<void>;
   /** At the end: removes the masters; returns the problems. */

@@ -421,3 +421,72 @@ test('with HA the workers are created only once the masters are ready (a worker 
   expect(readyAt).toBeGreaterThan(0);
   expect(Math.min(...s.kube.ops('createPod').map((c) => c.at))).toBeGreaterThanOrEqual(readyAt);
 });
+
+describe('an active master that answers the job without running it (Zeta 2.3.8 after a failed restore)', () => {
+  const NPE =
+    'GET /job-info/1: HTTP 500: Cannot invoke "org.apache.seatunnel.api.common.metrics.JobMetrics.toJsonString()" because the return value of "org.apache.seatunnel.engine.server.CoordinatorService.getJobMetrics(long)" is null';
+
+  /** Two master Pods, master-0 active; job-info answers the NPE while `unserved()` says so. */
+  function withMasters(s: ReturnType<typeof setup>, unserved: () => boolean) {
+    for (const i of [0, 1])
+      s.kube.seed({
+        metadata: {
+          name: `app-1-master-${i}`,
+          uid: `m${i}`,
+          labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' },
+        },
+        spec: { containers: [{ name: 'seatunnel' }] },
+        status: { podIP: `10.0.0.${21 + i}` },
+      });
+    s.engine.master = s.app.ha!.masterAddresses[0];
+    s.engine.script = (n) => (n >= 40 ? 'FINISHED' : 'RUNNING');
+    const read = s.engine.jobInfo.bind(s.engine);
+    s.engine.jobInfo = async (id) => {
+      if (s.engine.submits.length > 0 && unserved()) throw new EngineUnavailable(NPE);
+      return read(id);
+    };
+  }
+  const restarted = (s: ReturnType<typeof setup>) => s.kube.ops('deletePod').map((o) => o.name);
+
+  test('after 45 s the coordinator restarts that master once; the next one serves the job, which finishes under one submission', async () => {
+    const s = haSetup();
+    let deletedAt: number | undefined;
+    withMasters(s, () => {
+      deletedAt ??= restarted(s).includes('app-1-master-0') ? s.clock.now() : undefined;
+      return deletedAt === undefined;
+    });
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0 });
+    expect(restarted(s).filter((n) => n.startsWith('app-1-master'))).toEqual(['app-1-master-0']);
+    expect(s.engine.submits).toHaveLength(1);
+    const event = s.kube.events.find((e) => e.reason === 'ActiveMasterRestarted');
+    expect(event?.type).toBe('Warning');
+    expect(event?.message).toMatch(/^restarted the active master app-1-master-0: for 4\d s it answered job/);
+  });
+
+  test('still unserved after two restarts: EngineUnreachable, and never the last ready master', async () => {
+    const s = haSetup();
+    withMasters(s, () => {
+      // Zeta elects the other master once the active one is gone.
+      if (restarted(s).includes(`app-1-master-0`)) s.engine.master = s.app.ha!.masterAddresses[1];
+      return true;
+    });
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'EngineUnreachable', exitCode: 5 });
+    expect(restarted(s).filter((n) => n.startsWith('app-1-master'))).toEqual(['app-1-master-0', 'app-1-master-1']);
+    expect(s.engine.submits).toHaveLength(1);
+  });
+
+  test('with one ready master nothing is restarted: EngineUnreachable after the usual 2 min', async () => {
+    const s = haSetup();
+    withMasters(s, () => {
+      // The other master went down after the job was submitted.
+      s.kube.statefulSet = { metadata: { name: STS }, status: { replicas: 2, readyReplicas: 1 } };
+      return true;
+    });
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'EngineUnreachable' });
+    expect(restarted(s).filter((n) => n.startsWith('app-1-master'))).toEqual([]);
+    expect(s.kube.events.map((e) => e.reason)).not.toContain('ActiveMasterRestarted');
+  });
+});
