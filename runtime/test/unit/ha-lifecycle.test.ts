@@ -446,7 +446,7 @@ describe('an active master that answers the job without running it (Zeta 2.3.8 a
       return read(id);
     };
   }
-  const restarted = (s: ReturnType<typeof setup>) => s.kube.ops('deletePod').map((o) => o.name);
+  const restarted = (s: ReturnType<typeof setup>) => s.kube.ops('deletePod').map((o) => o.name ?? '');
 
   test('after 45 s the coordinator restarts that master once; the next one serves the job, which finishes under one submission', async () => {
     const s = haSetup();
