@@ -19,27 +19,50 @@ import { sleep, until } from './harness';
  */
 export const RESTART_AFTER_RECOVERY = process.env.BENCH_FAILOVER_BARE_RESTART === 'after-recovery';
 
-export async function startBareZeta(dir: string): Promise<SetUp> {
+/** How many members, which job, and the signal that loses a master. */
+export interface BareShape {
+  readonly masters: number;
+  readonly workers: number;
+  readonly job: Record<string, unknown>;
+  /** SIGTERM: what the kubelet sends a deleted Pod (bench/failover); SIGKILL: a crash (bench/faults). */
+  readonly signal: NodeJS.Signals;
+}
+
+/** bench/failover's cluster: 2 masters, 2 workers, its JOB, SIGTERM. */
+const FAILOVER_SHAPE: BareShape = { masters: 2, workers: 2, job: JOB, signal: 'SIGTERM' };
+
+/** The bare cluster's processes, for what a SetUp does not cover (a worker lost, its logs). */
+export interface BareMembers {
+  readonly zeta: BareZeta;
+  readonly masterIps: readonly string[];
+  readonly workerIps: readonly string[];
+  readonly checkpoints: string;
+}
+
+export async function startBareZeta(
+  dir: string,
+  shape: BareShape = FAILOVER_SHAPE,
+): Promise<SetUp & { members: BareMembers }> {
   const home = seatunnelHome();
   const checkpoints = path.join(dir, 'bare-checkpoints');
   fs.mkdirSync(checkpoints, { recursive: true });
   const spec = resolveApplication({
     name: 'bare-failover',
     image: 'apache/seatunnel:2.3.8',
-    jobConfig: JSON.stringify(JOB),
+    jobConfig: JSON.stringify(shape.job),
     seatunnelHome: home,
-    workerCount: 2,
+    workerCount: shape.workers,
     workerSlots: 2,
     workerMemoryMb: 640,
     masterMemoryMb: 640,
     haEnabled: true,
-    haMasters: 2,
+    haMasters: shape.masters,
     haBackupCount: 1,
     checkpointPvc: CLAIM,
     runtimeFiles: { engine: { content: engineFile(checkpoints) } },
   });
-  const masters = ['127.0.3.1', '127.0.3.2'];
-  const workers = ['127.0.3.3', '127.0.3.4'];
+  const masters = Array.from({ length: shape.masters }, (_, i) => `127.0.3.${i + 1}`);
+  const workers = Array.from({ length: shape.workers }, (_, i) => `127.0.3.${shape.masters + i + 1}`);
   const zeta = new BareZeta(spec, path.join(dir, 'bare'), masters);
   // Where each member's current log begins (a restarted master appends to its file).
   const since = new Map<string, number>();
@@ -62,10 +85,10 @@ export async function startBareZeta(dir: string): Promise<SetUp> {
   try {
     for (const ip of masters) start('master', ip);
     for (const ip of workers) start('worker', ip);
-    await zeta.waitWorkers(masters[0], 2);
+    await zeta.waitWorkers(masters[0], shape.workers);
     const jobId = (
       JSON.parse(
-        await zeta.rest(masters[0], 'POST', '/submit-job?jobName=bare-failover', JSON.stringify(JOB), 120_000),
+        await zeta.rest(masters[0], 'POST', '/submit-job?jobName=bare-failover', JSON.stringify(shape.job), 120_000),
       ) as { jobId: string }
     ).jobId;
     let standby = masters[1];
@@ -88,7 +111,7 @@ export async function startBareZeta(dir: string): Promise<SetUp> {
         standby = masters.find((x) => x !== ip)!;
         restartedAt.delete(ip);
         // A supervisor's restart: the replacement starts while the survivor restores the job.
-        void zeta.stopMember(ip, 'SIGTERM').then(() => {
+        void zeta.stopMember(ip, shape.signal).then(() => {
           if (!RESTART_AFTER_RECOVERY) restart(ip);
         });
       },
@@ -107,6 +130,7 @@ export async function startBareZeta(dir: string): Promise<SetUp> {
     return {
       name: 'bare Zeta',
       masters: m,
+      members: { zeta, masterIps: masters, workerIps: workers, checkpoints },
       jobId,
       settle: async () => {
         await until(

@@ -8,16 +8,13 @@
 // and then every row is counted: expected, written, lost, duplicated. The figures (time to run
 // again, rows) are printed; the assertions are what must hold: the same Zeta job throughout, one
 // submission, nothing lost, the application one cluster again, the story on the Job caught up.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { ROWS_PER_TABLE, countedJob } from '../../bench/failover-rows';
 import { ANNOTATIONS } from '../../lib/contract';
-import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { run } from '../cluster/cli-support';
-import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
+import { adminHttp, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
 import {
   apiServer,
   clearOutOfService,
@@ -27,7 +24,17 @@ import {
   waitForNode,
   type NodeHandle,
 } from '../support/node-faults';
-import { nodeInfo } from '../support/node-pods';
+import {
+  applicationPods,
+  createJobConfigMap,
+  deploymentHeader,
+  describeViews,
+  haApplicationLines,
+  isOneCluster,
+  masterMemberViews,
+  podReady as ready,
+  prepareNamespace,
+} from '../support/node-ha-app';
 import { firstRowAfter, rowAccount, WorkerLogKeeper } from '../support/node-rows';
 
 jest.setTimeout(30 * 60_000);
@@ -38,14 +45,6 @@ const JOB_FILE = '/etc/seatunnel-jobs/job.conf';
 /** About one table (5 rows) a second: enough rows for every fault below. */
 const TABLES = 640;
 const CHECKPOINT_MS = 3000;
-
-interface PodLike {
-  metadata: { name: string; uid: string; deletionTimestamp?: string; labels?: Record<string, string> };
-  spec?: { nodeName?: string };
-  status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
-}
-
-const exec = promisify(execFile);
 
 const figures: Array<[string, string]> = [];
 const note = (what: string, value: string) => {
@@ -65,14 +64,7 @@ describe('an HA application on three real nodes through a lost node, a partition
 
   const deployFile = (name: string, lines: string) => {
     const file = path.join(dir, `${name}.conf`);
-    fs.writeFileSync(
-      file,
-      [
-        `kubernetes { namespace = ${ns}, image = "apache/seatunnel:2.3.8", image-pull-policy = Never, runtime.image-pull-policy = Never,`,
-        `  service-account = seatunnel-runtime, kubeconfig = ${JSON.stringify(clusterInfo().kubeconfig)} }`,
-        lines,
-      ].join('\n'),
-    );
+    fs.writeFileSync(file, [deploymentHeader(ns), lines].join('\n'));
     return file;
   };
 
@@ -90,13 +82,7 @@ describe('an HA application on three real nodes through a lost node, a partition
     ).items
       .filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === appId)
       .map((e) => e.reason);
-  const pods = async (role: string) =>
-    (
-      await get<{ items: PodLike[] }>(
-        `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=${role}`)}`,
-      )
-    ).items;
-  const ready = (p: PodLike) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  const pods = (role: string) => applicationPods(ns, appId, role);
   const nodeOf = (name: string) => nodes.find((n) => n.name === name)!;
 
   /** Waits until rows the sink logged after `t` exist; the time of the first one. */
@@ -104,41 +90,11 @@ describe('an HA application on three real nodes through a lost node, a partition
     waitFor(() => firstRowAfter(keeper.rows(), t), { description, timeoutMs, intervalMs: 1000 });
 
   let lastViews = '';
-  /**
-   * The members each ready master's Hazelcast counts (its REST member list), asked inside the
-   * master's own container: the NetworkPolicy admits only the application's Pods on the member
-   * port, and Zeta's image logs no member list. Hazelcast keeps the connection open, hence the
-   * `timeout` around the read.
-   */
-  async function clusterViews(): Promise<Array<string[] | undefined>> {
-    const masters = (await pods('master')).filter(ready);
-    const script =
-      `exec 3<>/dev/tcp/$(hostname -i | cut -d' ' -f1)/5801 && ` +
-      `printf 'GET /hazelcast/rest/cluster HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&3 && ` +
-      `(timeout 3 cat <&3 || true)`;
-    const kubectl = ['--kubeconfig', clusterInfo().kubeconfig, '-n', ns, 'exec', '-c', 'seatunnel'];
-    return Promise.all(
-      masters.map(async (m) => {
-        const out = await exec(nodeInfo().kubectl, [...kubectl, m.metadata.name, '--', 'bash', '-c', script], {
-          timeout: 20_000,
-        }).then(
-          (r) => r.stdout,
-          () => '',
-        );
-        try {
-          const body = JSON.parse(out.slice(out.indexOf('{'))) as { members?: Array<{ uuid: string }> };
-          return (body.members ?? []).map((x) => x.uuid).sort();
-        } catch {
-          return undefined;
-        }
-      }),
-    );
-  }
   /** Three ready masters, every one counting the same six members (3 masters, 3 workers): one cluster. */
   const oneCluster = async () => {
-    const views = await clusterViews();
-    lastViews = views.map((v) => (v ? String(v.length) : 'no answer')).join(', ');
-    return views.length === 3 && views.every((v) => v?.length === 6 && v.join() === views[0]!.join());
+    const views = await masterMemberViews(ns, appId);
+    lastViews = describeViews(views);
+    return isOneCluster(views, 3, 6);
   };
   /** Waits for one cluster; on a timeout, says what each master saw last. */
   const waitForOneCluster = (description: string, timeoutMs: number) =>
@@ -162,22 +118,8 @@ describe('an HA application on three real nodes through a lost node, a partition
     expect(nodes).toHaveLength(3);
     ns = await createTestNamespace('faults', { 'pod-security.kubernetes.io/enforce': 'baseline' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-faults-'));
-    const checkpoints = path.join(dir, 'checkpoints');
-    fs.mkdirSync(checkpoints, { mode: 0o777 });
-    fs.chmodSync(checkpoints, 0o777);
-    // Every "node" is a namespace of this one machine: a hostPath directory is storage all of them share.
-    volume = await createSharedClaim(adminHttp(), ns, CLAIM, checkpoints);
-    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name: 'seatunnel-runtime' },
-    });
-    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: JOB_CONFIG_MAP },
-      data: { 'job.conf': JSON.stringify(countedJob(TABLES, CHECKPOINT_MS)) },
-    });
+    volume = await prepareNamespace(ns, CLAIM, dir);
+    await createJobConfigMap(ns, JOB_CONFIG_MAP, countedJob(TABLES, CHECKPOINT_MS));
   });
 
   afterAll(async () => {
@@ -203,15 +145,7 @@ describe('an HA application on three real nodes through a lost node, a partition
   test('submitted and running, spread over the nodes', async () => {
     const deploy = deployFile(
       'ha',
-      [
-        'application { name = faults, worker-count = 3, startup-timeout-millis = 300000,',
-        '  worker { slots = 2, memory-mb = 768, cpu-cores = 0.25 }, master { memory-mb = 1024, cpu-cores = 0.25 },',
-        '  ha { enabled = true, masters = 3, backup-count = 1, worker-failure-policy = replace, worker-replacements = 3 } }',
-        // Preferred, not required: a replacement must fit on the two nodes left.
-        `kubernetes { checkpoint-pvc = ${CLAIM}, worker.spread = preferred,`,
-        `  configmap.job { ref = ${JOB_CONFIG_MAP}, mounts { "job.conf" = "${JOB_FILE}" }, roles = [master] },`,
-        `  job-config-file = "${JOB_FILE}" }`,
-      ].join('\n'),
+      haApplicationLines({ name: 'faults', claim: CLAIM, configMap: JOB_CONFIG_MAP, jobFile: JOB_FILE }),
     );
     const r = await run(['submit', '-a', deploy]);
     expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: [] });

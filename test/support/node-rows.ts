@@ -94,10 +94,15 @@ export class WorkerLogKeeper {
     }
   }
 
+  /** The messages of every worker log kept so far (what the source and the sink logged), one string a file. */
+  logs(): string[] {
+    this.keep();
+    return [...this.texts.values()].map((t) => message(t.text));
+  }
+
   /** Every row the workers logged so far, in time order. */
   rows(): SinkRow[] {
-    this.keep();
-    return sinkRows([...this.texts.values()].map((t) => message(t.text)));
+    return sinkRows(this.logs());
   }
 
   stop(): void {
