@@ -1,0 +1,219 @@
+// bench/faults' cluster: three real nodes started in this process (tools/local-stack/real-node, as
+// the node tier's global setup does), one namespace with the runtime's ServiceAccount and a shared
+// checkpoint claim, and per trial one HA application (test/support/node-ha-app.ts, the node tier's
+// faults application) running the counted stream, its worker logs kept by a WorkerLogKeeper.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ANNOTATIONS } from '../lib/contract';
+import { CLUSTER_ENV } from '../tools/local-stack/control-server';
+import { NodeCluster } from '../tools/local-stack/real-node/node-cluster';
+import type { RealNode } from '../tools/local-stack/real-node/real-node';
+import { waitFor } from '../tools/local-stack/wait';
+import { adminHttp, createTestNamespace, deleteNamespace } from '../test/support/cluster';
+import { clearOutOfService, waitForNode } from '../test/support/node-faults';
+import {
+  applicationPods,
+  createJobConfigMap,
+  deploymentHeader,
+  describeViews,
+  haApplicationLines,
+  isOneCluster,
+  masterMemberViews,
+  podReady,
+  prepareNamespace,
+} from '../test/support/node-ha-app';
+import { WorkerLogKeeper } from '../test/support/node-rows';
+import { CONTAINER_NAME } from '../lib/plan/pod';
+import { countedJob, sinkRows } from './failover-rows';
+import { runCli } from './local-plane';
+
+export const CHECKPOINT_MS = 3000;
+const CLAIM = 'fault-checkpoints';
+const JOB_FILE = '/etc/seatunnel-jobs/job.conf';
+const MASTERS = 3;
+const WORKERS = 3;
+
+export interface FaultCluster {
+  readonly nc: NodeCluster;
+  readonly namespace: string;
+  readonly dir: string;
+  /** Brings every node and the API server back, whatever a fault left (each undo refuses when it does not apply). */
+  makeWhole(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startFaultCluster(dir: string): Promise<FaultCluster> {
+  const nc = await NodeCluster.start({ nodes: 3 });
+  let namespace: string | undefined;
+  let volume: string | undefined;
+  const stop = async () => {
+    if (namespace) await deleteNamespace(namespace, { wait: true }).catch(() => undefined);
+    if (volume) await adminHttp().request('DELETE', `/api/v1/persistentvolumes/${volume}`);
+    await nc.stop();
+  };
+  try {
+    // The node tier's helpers (node-faults, node-rows, node-ha-app) find the cluster through its info file.
+    process.env[CLUSTER_ENV] = nc.controlPlane.writeInfo();
+    namespace = await createTestNamespace('bench-faults', { 'pod-security.kubernetes.io/enforce': 'baseline' });
+    volume = await prepareNamespace(namespace, CLAIM, dir);
+  } catch (e) {
+    await stop().catch(() => undefined);
+    throw e;
+  }
+  return {
+    nc,
+    namespace,
+    dir,
+    makeWhole: async () => {
+      if (!nc.controlPlane.processList.find((p) => p.name === 'kube-apiserver')?.running)
+        await nc.startApiServer().catch(() => undefined);
+      for (const n of nc.nodes) {
+        for (const undo of [() => n.thaw(), () => n.heal(), () => clearOutOfService(n.name), () => n.restart()])
+          await undo().catch(() => undefined);
+        await waitForNode(n.name, 'Ready', 180_000).catch((e: Error) =>
+          console.error(`[faults] node ${n.name} not Ready again: ${e.message}`),
+        );
+      }
+    },
+    stop,
+  };
+}
+
+/** One trial's HA application: its ids, its rows, and what the faults ask of it. */
+export interface FaultApp {
+  readonly appId: string;
+  readonly jobId: string;
+  readonly keeper: WorkerLogKeeper;
+  /** When the job was first seen RUNNING with rows. */
+  readonly runningAt: number;
+  annotation(key: string): Promise<string | undefined>;
+  /** The node that runs the active master. */
+  activeMasterNode(): Promise<RealNode>;
+  /** Nodes running a worker of the application, the one whose worker wrote the latest row first. */
+  workerNodes(): Promise<RealNode[]>;
+  /**
+   * Whole: 3 masters and 3 workers ready on Ready nodes, and every master counting the same 6
+   * members (one cluster). The reason when not.
+   */
+  whole(): Promise<true | string>;
+  cancel(): Promise<void>;
+}
+
+export async function submitFaultApp(c: FaultCluster, trial: number, tables: number): Promise<FaultApp> {
+  const ns = c.namespace;
+  const configMap = `counted-job-${trial}`;
+  await createJobConfigMap(ns, configMap, countedJob(tables, CHECKPOINT_MS));
+  const deploy = path.join(c.dir, `faults-${trial}.conf`);
+  fs.writeFileSync(
+    deploy,
+    [
+      deploymentHeader(ns),
+      haApplicationLines({ name: `faults-${trial}`, claim: CLAIM, configMap, jobFile: JOB_FILE }),
+    ].join('\n'),
+  );
+  const sub = await runCli(['submit', '-a', deploy]);
+  const appId = String(sub.applicationId);
+  const jobId = String(sub.jobId);
+  const keeper = new WorkerLogKeeper(ns, appId);
+  const node = (name: string | undefined) => c.nc.nodes.find((n) => n.name === name);
+  const annotation = async (key: string) =>
+    (
+      await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+        'GET',
+        `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`,
+      )
+    ).metadata.annotations?.[key];
+  const live = async (role: string) =>
+    (await applicationPods(ns, appId, role)).filter((p) => !p.metadata.deletionTimestamp);
+
+  const app: FaultApp = {
+    appId,
+    jobId,
+    keeper,
+    runningAt: 0,
+    annotation,
+    activeMasterNode: async () => {
+      const active = await waitFor(() => annotation(ANNOTATIONS.activeMaster), {
+        description: 'the active master named on the Job',
+        timeoutMs: 120_000,
+        intervalMs: 1000,
+      });
+      const p = (await live('master')).find((m) => m.metadata.name === active);
+      const n = node(p?.spec?.nodeName);
+      if (!n) throw new Error(`the active master ${active} runs on no known node (${p?.spec?.nodeName ?? 'unbound'})`);
+      return n;
+    },
+    workerNodes: async () => {
+      const workers = (await live('worker')).filter(podReady);
+      const latest = await Promise.all(workers.map((w) => latestRowAt(ns, w.metadata.name)));
+      return workers
+        .map((w, i) => ({ n: node(w.spec?.nodeName), at: latest[i] }))
+        .sort((a, b) => b.at - a.at)
+        .flatMap((x) => (x.n ? [x.n] : []))
+        .filter((n, i, all) => all.indexOf(n) === i);
+    },
+    whole: async () => {
+      const nodes = await adminHttp().call<{
+        items: Array<{ metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string }> } }>;
+      }>('GET', '/api/v1/nodes');
+      const readyNodes = new Set(
+        nodes.items
+          .filter((n) => n.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'))
+          .map((n) => n.metadata.name),
+      );
+      const placed = async (role: string) =>
+        (await live(role)).filter((p) => podReady(p) && readyNodes.has(p.spec?.nodeName ?? '')).length;
+      const [masters, workers] = [await placed('master'), await placed('worker')];
+      if (masters !== MASTERS || workers !== WORKERS)
+        return `${masters} masters and ${workers} workers ready on Ready nodes`;
+      const views = await masterMemberViews(ns, appId);
+      return isOneCluster(views, MASTERS, MASTERS + WORKERS) || `members each master counts: ${describeViews(views)}`;
+    },
+    cancel: async () => {
+      await runCli(['cancel', '-a', deploy, '--id', appId]);
+      await waitFor(async () => (await applicationPods(ns, appId, 'worker')).length === 0, {
+        description: `the workers of ${appId} removed`,
+        timeoutMs: 300_000,
+        intervalMs: 2000,
+      }).catch((e: Error) => console.error(`[faults] ${e.message}`));
+    },
+  };
+  await waitFor(async () => (await annotation(ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+    description: `job ${jobId} RUNNING`,
+    timeoutMs: 600_000,
+    intervalMs: 1000,
+  });
+  await waitFor(() => keeper.rows().length > 0, {
+    description: 'the first rows',
+    timeoutMs: 300_000,
+    intervalMs: 1000,
+  });
+  return { ...app, runningAt: Date.now() };
+}
+
+/** The time of the latest row in a worker's recent log (through the API), 0 if none. */
+async function latestRowAt(ns: string, pod: string): Promise<number> {
+  const r = await adminHttp().request(
+    'GET',
+    `/api/v1/namespaces/${ns}/pods/${pod}/log?container=${CONTAINER_NAME}&sinceSeconds=20`,
+  );
+  if (r.status !== 200) return 0;
+  return sinkRows([r.text]).at(-1)?.at ?? 0;
+}
+
+/** Waits until `app` is whole; resolves with the time it was first seen so. */
+export async function waitWhole(app: FaultApp, description: string, timeoutMs: number): Promise<number> {
+  let last = '';
+  await waitFor(
+    async () => {
+      const w = await app.whole();
+      if (w !== true) last = w;
+      return w === true;
+    },
+    { description, timeoutMs, intervalMs: 2000 },
+  ).catch((e: Error) => {
+    throw new Error(`${e.message}; last seen: ${last || 'nothing'}`);
+  });
+  return Date.now();
+}

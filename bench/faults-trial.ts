@@ -1,0 +1,178 @@
+// One trial of bench/faults on the three real nodes: a fresh HA application, then each fault in turn,
+// each begun only once the application is whole again and a few checkpoints have passed:
+//   node-active-master  the node of the active master stopped at once (power loss); once Kubernetes
+//                       calls it NotReady the out-of-service taint (as an operator sets it) lets its
+//                       Pods be replaced on the survivors; then the taint cleared and the node back;
+//   node-worker         the same for a node with a worker but not the active master (the worker
+//                       writing the rows when there is a choice);
+//   partition           the active master's node cut off for 60 s, then healed;
+//   api-server          kube-apiserver stopped (SIGKILL) for N minutes, then started again.
+// Each fault's "whole again" counts from its end: the stop (a stop is instant), the heal, the API
+// server's return. Rows are judged afterwards from the kept worker logs (faults-measure.ts).
+
+import { ANNOTATIONS } from '../lib/contract';
+import type { RealNode } from '../tools/local-stack/real-node/real-node';
+import { waitFor } from '../tools/local-stack/wait';
+import { setOutOfService, clearOutOfService, waitForNode } from '../test/support/node-faults';
+import { countAll } from './failover-rows';
+import { counted, type Counted } from './failover-trial';
+import { CHECKPOINT_MS, submitFaultApp, waitWhole, type FaultApp, type FaultCluster } from './faults-cluster';
+import type { FaultKind, FaultRun } from './faults-measure';
+import { sleep } from './harness';
+
+export const PARTITION_MS = 60_000;
+/** How long a fault's recovery may take before the trial calls it failed. */
+const WHOLE_TIMEOUT_MS = 600_000;
+/** After the application is whole again: a few checkpoints before the next fault. */
+const SETTLE_MS = 3 * CHECKPOINT_MS;
+
+/** What a fault fills in as it goes, so that a failure still says when it began and what it saw. */
+interface Progress {
+  at?: number;
+  notes: string[];
+}
+
+interface Step {
+  readonly kind: FaultKind;
+  /** Runs the fault and waits for the application to be whole; resolves with ms from the fault's end until then. */
+  run(c: FaultCluster, app: FaultApp, rec: Progress): Promise<number>;
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Stops `node`, taints it out of service once NotReady, waits until whole on the survivors, brings it back. */
+async function loseNode(app: FaultApp, node: RealNode, rec: Progress): Promise<number> {
+  const task = (await app.workerNodes())[0] === node;
+  rec.notes.push(`${node.name}${task ? ', with the worker writing the rows' : ''}`);
+  rec.at = Date.now();
+  await node.stop();
+  try {
+    await waitForNode(node.name, 'Unknown', 180_000);
+    rec.notes.push(`NotReady after ${secs(Date.now() - rec.at)}`);
+    await setOutOfService(node.name);
+    return (await waitWhole(app, 'whole on the surviving nodes', WHOLE_TIMEOUT_MS)) - rec.at;
+  } finally {
+    // The taint goes before the node comes back, or it evicts everything new on it.
+    await clearOutOfService(node.name);
+    await node.restart();
+    await waitForNode(node.name, 'Ready', 180_000);
+  }
+}
+
+export function steps(apiMinutes: number): Step[] {
+  return [
+    {
+      kind: 'node-active-master',
+      run: async (_c, app, rec) => loseNode(app, await app.activeMasterNode(), rec),
+    },
+    {
+      kind: 'node-worker',
+      run: async (_c, app, rec) => {
+        const active = await app.activeMasterNode();
+        const node = (await app.workerNodes()).find((n) => n !== active);
+        if (!node) throw new Error(`every worker runs on ${active.name}, the active master's node`);
+        return loseNode(app, node, rec);
+      },
+    },
+    {
+      kind: 'partition',
+      run: async (_c, app, rec) => {
+        const node = await app.activeMasterNode();
+        rec.notes.push(node.name);
+        rec.at = Date.now();
+        await node.cutOff();
+        try {
+          await sleep(PARTITION_MS);
+        } finally {
+          await node.heal();
+        }
+        const healed = Date.now();
+        return (await waitWhole(app, 'one cluster after the heal', WHOLE_TIMEOUT_MS)) - healed;
+      },
+    },
+    {
+      kind: 'api-server',
+      run: async (c, app, rec) => {
+        rec.at = Date.now();
+        await c.nc.stopApiServer('kill');
+        try {
+          await sleep(apiMinutes * 60_000);
+        } finally {
+          await c.nc.startApiServer();
+        }
+        const back = Date.now();
+        return (await waitWhole(app, 'whole after the API server came back', WHOLE_TIMEOUT_MS)) - back;
+      },
+    },
+  ];
+}
+
+/** Until whole, then a few checkpoints; once more after making the cluster whole if the first wait fails. */
+async function settle(c: FaultCluster, app: FaultApp): Promise<void> {
+  try {
+    await waitWhole(app, 'whole before the next fault', WHOLE_TIMEOUT_MS);
+  } catch (e) {
+    console.error(`[faults] ${(e as Error).message}; making the cluster whole and waiting once more`);
+    await c.makeWhole();
+    await waitWhole(app, 'whole before the next fault', WHOLE_TIMEOUT_MS);
+  }
+  await sleep(SETTLE_MS);
+}
+
+export interface ClusterTrial {
+  readonly runs: FaultRun[];
+  readonly stream: Counted;
+  readonly streamEnd: number;
+}
+
+/** A fresh application, every step in turn, every row awaited, the application cancelled. */
+export async function clusterTrial(
+  c: FaultCluster,
+  trial: number,
+  tables: number,
+  apiMinutes: number,
+): Promise<ClusterTrial> {
+  const app = await submitFaultApp(c, trial, tables);
+  const runs: FaultRun[] = [];
+  let broken: string | undefined;
+  for (const step of steps(apiMinutes)) {
+    const rec: Progress = { notes: [] };
+    try {
+      if (broken) throw new Error(`not run: ${broken}`);
+      await settle(c, app);
+      const wholeMs = await step.run(c, app, rec);
+      const id = await app.annotation(ANNOTATIONS.zetaJobId).catch(() => undefined);
+      if (id !== app.jobId) rec.notes.push(`the Job names Zeta job ${id}, not ${app.jobId}`);
+      runs.push({ kind: step.kind, trial, at: rec.at!, wholeMs, note: rec.notes.join('; ') });
+      console.error(
+        `[faults] trial ${trial} ${step.kind}: whole again after ${secs(wholeMs)} (${rec.notes.join('; ')})`,
+      );
+    } catch (e) {
+      const error = (e as Error).message;
+      runs.push({ kind: step.kind, trial, at: rec.at ?? Date.now(), error, note: rec.notes.join('; ') });
+      console.error(`[faults] trial ${trial} ${step.kind} FAILED: ${error}`);
+      if (!broken) {
+        await c.makeWhole();
+        broken = await waitWhole(app, 'whole after a failed fault', WHOLE_TIMEOUT_MS).then(
+          () => undefined,
+          (w: Error) => `the application was not whole again after ${step.kind}: ${w.message}`,
+        );
+      }
+    }
+  }
+  // A split that a lost reader held is emitted again, possibly late: wait for every emitted row.
+  const allWritten = () => {
+    const s = counted(app.keeper.logs());
+    return countAll(s.rows, s.emitted).lost === 0;
+  };
+  await waitFor(allWritten, {
+    description: 'every emitted row written',
+    timeoutMs: 180_000,
+    intervalMs: 5000,
+  }).catch(() => undefined); // the figures say what is missing
+  const streamEnd = Date.now();
+  const stream = counted(app.keeper.logs());
+  await app.cancel().catch((e: Error) => console.error(`[faults] cancel of ${app.appId}: ${e.message}`));
+  app.keeper.stop();
+  return { runs, stream, streamEnd };
+}

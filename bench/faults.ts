@@ -1,0 +1,140 @@
+// bench/faults (issue #25): an HA application (3 masters, 3 workers, worker-failure-policy replace,
+// a counted stream) on three real nodes through a lost node (with the active master; with a worker),
+// a 60 s partition of the active master's node and an API-server outage; and, next to it, bare Zeta
+// on the same machine through the faults it can have (a master process killed, a worker process
+// killed). Per fault: how long until rows flow again, how long until the application is whole
+// again, and the rows lost and duplicated in its window — p50 and max over the trials, one table,
+// then the issue's targets. It prints; it asserts nothing.
+//
+//   npm run bench:faults   (BENCH_FAULTS_TRIALS=5, BENCH_FAULTS_API_MINUTES=10; needs root)
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { countAll } from './failover-rows';
+import { bareTrials } from './faults-bare';
+import { startFaultCluster } from './faults-cluster';
+import {
+  figuresOf,
+  PAUSE_MS,
+  summarize,
+  summaryTable,
+  tablesForTrial,
+  targetLines,
+  type FaultFigures,
+} from './faults-measure';
+import { clusterTrial, PARTITION_MS } from './faults-trial';
+import { table } from './harness';
+
+/** A whole number from the environment, with a message naming the variable, the value and the rule. */
+function envInt(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+const TRIALS = envInt('BENCH_FAULTS_TRIALS', 5, 1, 50);
+const API_MINUTES = envInt('BENCH_FAULTS_API_MINUTES', 10, 1, 60);
+/** Tables of a trial's stream (one a second); BENCH_FAULTS_TABLES overrides the estimate. */
+const TABLES = envInt('BENCH_FAULTS_TABLES', tablesForTrial(API_MINUTES), 60, 4000);
+/** Bare Zeta's two faults recover within a minute or two each: its stream for all trials. */
+const BARE_TABLES = TRIALS * 4 * 60 + 300;
+
+type Totals = ReturnType<typeof countAll> & { name: string };
+
+async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; totals: Totals[] }> {
+  const cluster = await startFaultCluster(dir);
+  const stop = () => {
+    console.error('[faults] interrupted: stopping the node cluster');
+    void cluster.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  const figures: FaultFigures[] = [];
+  const totals: Totals[] = [];
+  try {
+    for (let trial = 1; trial <= TRIALS; trial++) {
+      const t = await clusterTrial(cluster, trial, TABLES, API_MINUTES);
+      const f = figuresOf(t.runs, t.stream, t.streamEnd);
+      for (const x of f)
+        console.error(
+          `[faults] trial ${trial} ${x.kind}: rows again ${x.rowsAgainMs ?? '–'} ms, lost ${x.lost}, duplicated ${x.duplicated}`,
+        );
+      figures.push(...f);
+      totals.push({ name: `HA application, trial ${trial}`, ...countAll(t.stream.rows, t.stream.emitted) });
+    }
+  } finally {
+    process.removeListener('SIGINT', stop).removeListener('SIGTERM', stop);
+    await cluster.stop();
+  }
+  return { figures, totals };
+}
+
+async function run(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-faults-'));
+  console.error(`[faults] work directory ${dir}; ${TRIALS} trial(s), API server away ${API_MINUTES} min`);
+  const ha = await clusterFigures(dir).catch((e: Error) => {
+    console.error(`[faults] the node cluster's trials stopped: ${e.stack ?? e.message}`);
+    return { figures: [], totals: [] };
+  });
+  const bare = await bareTrials(dir, TRIALS, BARE_TABLES);
+  const bareFigures = figuresOf(bare.runs, bare.stream, bare.streamEnd);
+  const figures = [...ha.figures, ...bareFigures];
+  const totals = [...ha.totals, { name: 'bare Zeta', ...countAll(bare.stream.rows, bare.stream.emitted) }];
+
+  console.log(
+    `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS} trial(s), one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback) on the same machine.`,
+  );
+  console.log(
+    `Stream: FakeSource, ${TABLES} tables × 5 rows per trial (about one table a second) → Console, checkpoint every 3 s; every row id known, counted in the workers' logs.`,
+  );
+  console.log(
+    `Lost nodes: stopped at once (every process SIGKILLed, links silent); once NotReady, the out-of-service taint; the node back after the application is whole. Partition: ${PARTITION_MS / 1000} s. API server: SIGKILL, back after ${API_MINUTES} min.`,
+  );
+  console.log(
+    `"rows again": from the fault until the end of the last pause of more than ${PAUSE_MS / 1000} s in the sink's rows (0: they never paused). "whole again": from the fault's end (the stop, the heal, the API server's return) until 3 masters and 3 workers are ready on Ready nodes and every master counts the same 6 members; bare: every master counts the same 6 members, the killed one gone.`,
+  );
+  console.log(
+    "Rows lost: of the tables the source emitted in the fault's window, ids never written; duplicated: ids written again in the window.",
+  );
+  console.log('');
+  const ms = (x: number | undefined) => (x === undefined ? '–' : String(x));
+  console.log(
+    table(
+      ['trial', 'fault', 'rows again (ms)', 'whole again (ms)', 'lost', 'duplicated', 'seen'],
+      figures.map((f) => [
+        String(f.trial),
+        f.kind,
+        f.drained ? 'drained' : ms(f.rowsAgainMs),
+        f.error ? 'FAILED' : ms(f.wholeMs),
+        String(f.lost),
+        String(f.duplicated),
+        f.note ?? '',
+      ]),
+    ),
+  );
+  console.log('');
+  const { head, cells } = summaryTable(summarize(figures));
+  console.log(table(head, cells));
+  console.log('');
+  console.log(
+    table(
+      ['stream', 'rows written', 'distinct', 'lost', 'duplicated'],
+      totals.map((t) => [t.name, String(t.seen), String(t.distinct), String(t.lost), String(t.duplicated)]),
+    ),
+  );
+  console.log('');
+  for (const line of targetLines(summarize(figures))) console.log(line);
+  const failed = figures.filter((f) => f.error);
+  if (failed.length) {
+    console.log('');
+    for (const f of failed) console.log(`FAILED: trial ${f.trial} ${f.kind}: ${f.error}`);
+  }
+}
+
+run().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});
