@@ -8,7 +8,7 @@
 // among them (its REST member list).
 
 import * as fs from 'node:fs';
-import { httpCall } from './bare-zeta';
+import * as http from 'node:http';
 import { startBareZeta, type BareMembers } from './failover-bare';
 import { countAll, countedJob, sinkRows } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
@@ -19,13 +19,38 @@ import { until } from './harness';
 const MEMBERS = 6;
 const WHOLE_TIMEOUT_MS = 300_000;
 
-/** Per member: its address as Hazelcast prints it, and its uuid. */
+/**
+ * A JSON body read as soon as it is complete: Hazelcast may keep the connection open after the
+ * answer, so the end of the stream is not waited for.
+ */
+function getJson(host: string, port: number, p: string, timeoutMs: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host, port, path: p, timeout: timeoutMs, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+        try {
+          resolve(JSON.parse(body));
+          req.destroy();
+        } catch {
+          // more to come
+        }
+      });
+      res.on('end', () => reject(new Error(`GET ${p}: HTTP ${res.statusCode}, no JSON body`)));
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${p}: timeout`)));
+    req.on('error', reject);
+  });
+}
+
+/** Per member: its address as Hazelcast prints it, and its uuid; undefined when the master does not answer. */
 async function memberList(m: BareMembers, ip: string): Promise<Array<{ address: string; uuid: string }> | undefined> {
   try {
-    const r = await httpCall(ip, m.zeta.spec.master.port, 'GET', '/hazelcast/rest/cluster', undefined, 3000);
-    return r.status === 200
-      ? (JSON.parse(r.body) as { members: Array<{ address: string; uuid: string }> }).members
-      : undefined;
+    const body = (await getJson(ip, m.zeta.spec.master.port, '/hazelcast/rest/cluster', 3000)) as {
+      members?: Array<{ address: string; uuid: string }>;
+    };
+    return body.members;
   } catch {
     return undefined;
   }
@@ -86,6 +111,12 @@ export async function bareTrials(dir: string, trials: number, tables: number): P
   const m = up.members;
   const runs: FaultRun[] = [];
   let finished = false;
+  // The members run in process groups of their own: an interrupted bench takes them along.
+  const interrupted = () => {
+    m.zeta.killAll();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     await whole(m, undefined);
     for (let trial = 1; trial <= trials; trial++) {
@@ -119,6 +150,7 @@ export async function bareTrials(dir: string, trials: number, tables: number): P
     finished = true;
     return { runs, stream: await up.finish(), streamEnd };
   } finally {
+    process.removeListener('SIGINT', interrupted).removeListener('SIGTERM', interrupted);
     if (!finished) await up.finish().catch(() => undefined);
   }
 }

@@ -43,13 +43,23 @@ export interface FaultCluster {
   stop(): Promise<void>;
 }
 
-export async function startFaultCluster(dir: string): Promise<FaultCluster> {
-  const nc = await NodeCluster.start({ nodes: 3 });
+/**
+ * `nodeGraceSeconds`: the node controller's --node-monitor-grace-period (how long a silent node
+ * stays Ready); undefined: Kubernetes' default, 50 s.
+ */
+export async function startFaultCluster(dir: string, nodeGraceSeconds?: number): Promise<FaultCluster> {
+  const nc = await NodeCluster.start({
+    nodes: 3,
+    controllerManagerFlags: nodeGraceSeconds ? [`--node-monitor-grace-period=${nodeGraceSeconds}s`] : undefined,
+  });
   let namespace: string | undefined;
   let volume: string | undefined;
   const stop = async () => {
     if (namespace) await deleteNamespace(namespace, { wait: true }).catch(() => undefined);
-    if (volume) await adminHttp().request('DELETE', `/api/v1/persistentvolumes/${volume}`);
+    if (volume)
+      await adminHttp()
+        .request('DELETE', `/api/v1/persistentvolumes/${volume}`)
+        .catch(() => undefined);
     await nc.stop();
   };
   try {
@@ -85,8 +95,6 @@ export interface FaultApp {
   readonly appId: string;
   readonly jobId: string;
   readonly keeper: WorkerLogKeeper;
-  /** When the job was first seen RUNNING with rows. */
-  readonly runningAt: number;
   annotation(key: string): Promise<string | undefined>;
   /** The node that runs the active master. */
   activeMasterNode(): Promise<RealNode>;
@@ -131,19 +139,16 @@ export async function submitFaultApp(c: FaultCluster, trial: number, tables: num
     appId,
     jobId,
     keeper,
-    runningAt: 0,
     annotation,
-    activeMasterNode: async () => {
-      const active = await waitFor(() => annotation(ANNOTATIONS.activeMaster), {
-        description: 'the active master named on the Job',
-        timeoutMs: 120_000,
-        intervalMs: 1000,
-      });
-      const p = (await live('master')).find((m) => m.metadata.name === active);
-      const n = node(p?.spec?.nodeName);
-      if (!n) throw new Error(`the active master ${active} runs on no known node (${p?.spec?.nodeName ?? 'unbound'})`);
-      return n;
-    },
+    activeMasterNode: () =>
+      // The annotation may still name a master replaced a moment ago: wait until it names a live one.
+      waitFor(
+        async () => {
+          const active = await annotation(ANNOTATIONS.activeMaster);
+          return node((await live('master')).find((m) => m.metadata.name === active)?.spec?.nodeName);
+        },
+        { description: 'the active master named on the Job, on a node', timeoutMs: 120_000, intervalMs: 1000 },
+      ),
     workerNodes: async () => {
       const workers = (await live('worker')).filter(podReady);
       const latest = await Promise.all(workers.map((w) => latestRowAt(ns, w.metadata.name)));
@@ -189,7 +194,7 @@ export async function submitFaultApp(c: FaultCluster, trial: number, tables: num
     timeoutMs: 300_000,
     intervalMs: 1000,
   });
-  return { ...app, runningAt: Date.now() };
+  return app;
 }
 
 /** The time of the latest row in a worker's recent log (through the API), 0 if none. */

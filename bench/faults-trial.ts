@@ -17,7 +17,7 @@ import { setOutOfService, clearOutOfService, waitForNode } from '../test/support
 import { countAll } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
 import { CHECKPOINT_MS, submitFaultApp, waitWhole, type FaultApp, type FaultCluster } from './faults-cluster';
-import type { FaultKind, FaultRun } from './faults-measure';
+import { figuresOf, type FaultKind, type FaultRun } from './faults-measure';
 import { sleep } from './harness';
 
 export const PARTITION_MS = 60_000;
@@ -144,8 +144,9 @@ export async function clusterTrial(
       const id = await app.annotation(ANNOTATIONS.zetaJobId).catch(() => undefined);
       if (id !== app.jobId) rec.notes.push(`the Job names Zeta job ${id}, not ${app.jobId}`);
       runs.push({ kind: step.kind, trial, at: rec.at!, wholeMs, note: rec.notes.join('; ') });
+      const sofar = figuresOf(runs, counted(app.keeper.logs()), Date.now()).at(-1)!;
       console.error(
-        `[faults] trial ${trial} ${step.kind}: whole again after ${secs(wholeMs)} (${rec.notes.join('; ')})`,
+        `[faults] trial ${trial} ${step.kind}: whole again after ${secs(wholeMs)}, rows again after ${sofar.rowsAgainMs ?? '–'} ms so far (${rec.notes.join('; ')})`,
       );
     } catch (e) {
       const error = (e as Error).message;

@@ -7,13 +7,15 @@
 // then the issue's targets. It prints; it asserts nothing.
 //
 //   npm run bench:faults   (BENCH_FAULTS_TRIALS=5, BENCH_FAULTS_API_MINUTES=10; needs root)
+//   BENCH_FAULTS_TABLES: a trial's stream (default: enough for its faults); BENCH_FAULTS_NODE_GRACE_SECONDS:
+//   the node controller's grace period for a silent node (default Kubernetes' 50 s).
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { countAll } from './failover-rows';
 import { bareTrials } from './faults-bare';
-import { startFaultCluster } from './faults-cluster';
+import { CHECKPOINT_MS, startFaultCluster } from './faults-cluster';
 import {
   figuresOf,
   PAUSE_MS,
@@ -40,13 +42,17 @@ const TRIALS = envInt('BENCH_FAULTS_TRIALS', 5, 1, 50);
 const API_MINUTES = envInt('BENCH_FAULTS_API_MINUTES', 10, 1, 60);
 /** Tables of a trial's stream (one a second); BENCH_FAULTS_TABLES overrides the estimate. */
 const TABLES = envInt('BENCH_FAULTS_TABLES', tablesForTrial(API_MINUTES), 60, 4000);
+/** The node controller's grace period for a silent node; unset: Kubernetes' default (50 s). */
+const NODE_GRACE = process.env.BENCH_FAULTS_NODE_GRACE_SECONDS
+  ? envInt('BENCH_FAULTS_NODE_GRACE_SECONDS', 50, 5, 300)
+  : undefined;
 /** Bare Zeta's two faults recover within a minute or two each: its stream for all trials. */
 const BARE_TABLES = TRIALS * 4 * 60 + 300;
 
 type Totals = ReturnType<typeof countAll> & { name: string };
 
 async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; totals: Totals[] }> {
-  const cluster = await startFaultCluster(dir);
+  const cluster = await startFaultCluster(dir, NODE_GRACE);
   const stop = () => {
     console.error('[faults] interrupted: stopping the node cluster');
     void cluster.stop().finally(() => process.exit(130));
@@ -56,7 +62,14 @@ async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; t
   const totals: Totals[] = [];
   try {
     for (let trial = 1; trial <= TRIALS; trial++) {
-      const t = await clusterTrial(cluster, trial, TABLES, API_MINUTES);
+      const t = await clusterTrial(cluster, trial, TABLES, API_MINUTES).catch((e: Error) => {
+        console.error(`[faults] trial ${trial} stopped: ${e.stack ?? e.message}`);
+        return undefined;
+      });
+      if (!t) {
+        await cluster.makeWhole();
+        continue;
+      }
       const f = figuresOf(t.runs, t.stream, t.streamEnd);
       for (const x of f)
         console.error(
@@ -79,19 +92,29 @@ async function run(): Promise<void> {
     console.error(`[faults] the node cluster's trials stopped: ${e.stack ?? e.message}`);
     return { figures: [], totals: [] };
   });
-  const bare = await bareTrials(dir, TRIALS, BARE_TABLES);
-  const bareFigures = figuresOf(bare.runs, bare.stream, bare.streamEnd);
-  const figures = [...ha.figures, ...bareFigures];
-  const totals = [...ha.totals, { name: 'bare Zeta', ...countAll(bare.stream.rows, bare.stream.emitted) }];
+  if (ha.figures.length) {
+    // The cluster's figures as soon as they exist (the bare trials take a while yet).
+    const interim = summaryTable(summarize(ha.figures));
+    console.error(`[faults] the node cluster's figures:\n${table(interim.head, interim.cells)}`);
+  }
+  const figures = [...ha.figures];
+  const totals = [...ha.totals];
+  await bareTrials(dir, TRIALS, BARE_TABLES).then(
+    (bare) => {
+      figures.push(...figuresOf(bare.runs, bare.stream, bare.streamEnd));
+      totals.push({ name: 'bare Zeta', ...countAll(bare.stream.rows, bare.stream.emitted) });
+    },
+    (e: Error) => console.error(`[faults] the bare Zeta trials stopped: ${e.stack ?? e.message}`),
+  );
 
   console.log(
     `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS} trial(s), one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback) on the same machine.`,
   );
   console.log(
-    `Stream: FakeSource, ${TABLES} tables × 5 rows per trial (about one table a second) → Console, checkpoint every 3 s; every row id known, counted in the workers' logs.`,
+    `Stream: FakeSource, ${TABLES} tables × 5 rows per trial (about one table a second) → Console, checkpoint every ${CHECKPOINT_MS / 1000} s; every row id known, counted in the workers' logs.`,
   );
   console.log(
-    `Lost nodes: stopped at once (every process SIGKILLed, links silent); once NotReady, the out-of-service taint; the node back after the application is whole. Partition: ${PARTITION_MS / 1000} s. API server: SIGKILL, back after ${API_MINUTES} min.`,
+    `Lost nodes: stopped at once (every process SIGKILLed, links silent); once NotReady (node-monitor-grace-period ${NODE_GRACE ?? '50 (default)'} s), the out-of-service taint; the node back after the application is whole. Partition: ${PARTITION_MS / 1000} s. API server: SIGKILL, back after ${API_MINUTES} min.`,
   );
   console.log(
     `"rows again": from the fault until the end of the last pause of more than ${PAUSE_MS / 1000} s in the sink's rows (0: they never paused). "whole again": from the fault's end (the stop, the heal, the API server's return) until 3 masters and 3 workers are ready on Ready nodes and every master counts the same 6 members; bare: every master counts the same 6 members, the killed one gone.`,
