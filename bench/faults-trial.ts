@@ -132,7 +132,9 @@ export async function clusterTrial(
   tables: number,
   apiMinutes: number,
 ): Promise<ClusterTrial> {
+  console.error(`[faults] trial ${trial}: submitting the HA application (${tables} tables)`);
   const app = await submitFaultApp(c, trial, tables);
+  console.error(`[faults] trial ${trial}: ${app.appId} RUNNING with rows (Zeta job ${app.jobId})`);
   const runs: FaultRun[] = [];
   let broken: string | undefined;
   for (const step of steps(apiMinutes)) {
@@ -140,6 +142,7 @@ export async function clusterTrial(
     try {
       if (broken) throw new Error(`not run: ${broken}`);
       await settle(c, app);
+      console.error(`[faults] trial ${trial}: ${step.kind}`);
       const wholeMs = await step.run(c, app, rec);
       const id = await app.annotation(ANNOTATIONS.zetaJobId).catch(() => undefined);
       if (id !== app.jobId) rec.notes.push(`the Job names Zeta job ${id}, not ${app.jobId}`);
