@@ -120,23 +120,26 @@ const spread = (xs: ReadonlyArray<number | undefined>) => {
   return v.length ? { p50: median(v), max: Math.max(...v) } : undefined;
 };
 
-/** One row per fault kind that was run, in FAULTS' order. */
+/**
+ * One row per fault kind that was run, in FAULTS' order: times over the trials that succeeded, rows
+ * over every trial whose stream still ran (a failed fault loses rows as much as any).
+ */
 export function summarize(figures: readonly FaultFigures[]): SummaryRow[] {
   return (Object.keys(FAULTS) as FaultKind[]).flatMap((kind) => {
     const all = figures.filter((f) => f.kind === kind);
     if (!all.length) return [];
     const ok = all.filter((f) => f.error === undefined);
-    const counted = ok.filter((f) => !f.drained);
+    const counted = all.filter((f) => !f.drained);
     return [
       {
         kind,
         trials: ok.length,
         failed: all.length - ok.length,
-        rowsAgain: spread(counted.map((f) => f.rowsAgainMs)),
+        rowsAgain: spread(counted.filter((f) => f.error === undefined).map((f) => f.rowsAgainMs)),
         whole: spread(ok.map((f) => f.wholeMs)),
         lost: counted.reduce((n, f) => n + f.lost, 0),
         duplicated: counted.reduce((n, f) => n + f.duplicated, 0),
-        drained: ok.length - counted.length,
+        drained: all.length - counted.length,
       },
     ];
   });
@@ -182,9 +185,10 @@ export function targetLines(rows: readonly SummaryRow[]): string[] {
   const out: string[] = [];
   const byKind = new Map(rows.map((r) => [r.kind, r]));
   for (const r of rows) {
-    const counted = r.trials - r.drained;
+    const counted = r.trials + r.failed - r.drained;
+    const failed = r.failed ? `, ${r.failed} of them failed` : '';
     out.push(
-      `Target 0 rows lost — ${FAULTS[r.kind]}: ${r.lost} lost over ${counted} counted trial(s): ${verdict(r.lost === 0 && counted > 0 && r.failed === 0)}`,
+      `Target 0 rows lost — ${FAULTS[r.kind]}: ${r.lost} lost over ${counted} counted trial(s)${failed}: ${verdict(r.lost === 0 && counted > 0 && r.failed === 0)}`,
     );
   }
   for (const kind of ['node-active-master', 'node-worker'] as const) {
