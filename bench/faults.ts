@@ -8,7 +8,8 @@
 //
 //   npm run bench:faults   (BENCH_FAULTS_TRIALS=5, BENCH_FAULTS_API_MINUTES=10; needs root)
 //   BENCH_FAULTS_TABLES: a trial's stream (default: enough for its faults); BENCH_FAULTS_NODE_GRACE_SECONDS:
-//   the node controller's grace period for a silent node (default Kubernetes' 50 s).
+//   the node controller's grace period for a silent node (default Kubernetes' 50 s); BENCH_FAULTS_ONLY=cluster
+//   or bare: one side only.
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -46,6 +47,11 @@ const TABLES = envInt('BENCH_FAULTS_TABLES', tablesForTrial(API_MINUTES), 60, 40
 const NODE_GRACE = process.env.BENCH_FAULTS_NODE_GRACE_SECONDS
   ? envInt('BENCH_FAULTS_NODE_GRACE_SECONDS', 50, 5, 300)
   : undefined;
+/** BENCH_FAULTS_ONLY=cluster or bare: one side only (unset: both). */
+const ONLY = ((v) => {
+  if (v === undefined || v === '' || v === 'cluster' || v === 'bare') return v || undefined;
+  throw new Error(`BENCH_FAULTS_ONLY: expected cluster or bare (or unset for both), got ${JSON.stringify(v)}`);
+})(process.env.BENCH_FAULTS_ONLY);
 /** Bare Zeta's two faults and their settling take about two minutes a trial: its stream for all trials. */
 const BARE_TABLES = TRIALS * 150 + 300;
 
@@ -88,10 +94,14 @@ async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; t
 async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-faults-'));
   console.error(`[faults] work directory ${dir}; ${TRIALS} trial(s), API server away ${API_MINUTES} min`);
-  const ha = await clusterFigures(dir).catch((e: Error) => {
-    console.error(`[faults] the node cluster's trials stopped: ${e.stack ?? e.message}`);
-    return { figures: [], totals: [] };
-  });
+  const none = { figures: [], totals: [] };
+  const ha =
+    ONLY === 'bare'
+      ? none
+      : await clusterFigures(dir).catch((e: Error) => {
+          console.error(`[faults] the node cluster's trials stopped: ${e.stack ?? e.message}`);
+          return none;
+        });
   if (ha.figures.length) {
     // The cluster's figures as soon as they exist (the bare trials take a while yet).
     const interim = summaryTable(summarize(ha.figures));
@@ -99,13 +109,14 @@ async function run(): Promise<void> {
   }
   const figures = [...ha.figures];
   const totals = [...ha.totals];
-  await bareTrials(dir, TRIALS, BARE_TABLES).then(
-    (bare) => {
-      figures.push(...figuresOf(bare.runs, bare.stream, bare.streamEnd));
-      totals.push({ name: 'bare Zeta', ...countAll(bare.stream.rows, bare.stream.emitted) });
-    },
-    (e: Error) => console.error(`[faults] the bare Zeta trials stopped: ${e.stack ?? e.message}`),
-  );
+  if (ONLY !== 'cluster')
+    await bareTrials(dir, TRIALS, BARE_TABLES).then(
+      (bare) => {
+        figures.push(...figuresOf(bare.runs, bare.stream, bare.streamEnd));
+        totals.push({ name: 'bare Zeta', ...countAll(bare.stream.rows, bare.stream.emitted) });
+      },
+      (e: Error) => console.error(`[faults] the bare Zeta trials stopped: ${e.stack ?? e.message}`),
+    );
 
   console.log(
     `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS} trial(s), one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback) on the same machine.`,
