@@ -13,7 +13,8 @@ import { startBareZeta, type BareMembers } from './failover-bare';
 import { countAll, countedJob, sinkRows } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
 import { CHECKPOINT_MS } from './faults-cluster';
-import type { FaultRun } from './faults-measure';
+import { PAUSE_MS, type FaultRun } from './faults-measure';
+import { firstRowAfter } from '../test/support/node-rows';
 import { until } from './harness';
 
 const MEMBERS = 6;
@@ -140,10 +141,16 @@ export async function bareTrials(dir: string, trials: number, tables: number): P
       runs.push({ kind: 'bare-worker', trial, at: wAt, wholeMs: wWholeMs, note: worker });
       console.error(`[faults] bare trial ${trial} worker ${worker} killed: whole again after ${wWholeMs} ms`);
     }
-    const allWritten = () => {
-      const s = counted(m.workerIps.map((ip) => fs.readFileSync(m.zeta.logFile(ip), 'utf8')));
-      return countAll(s.rows, s.emitted).lost === 0;
-    };
+    const stream = () => counted(m.workerIps.map((ip) => fs.readFileSync(m.zeta.logFile(ip), 'utf8')));
+    const allWritten = () => countAll(stream().rows, stream().emitted).lost === 0;
+    // The last fault has no next one to wait behind: rows flowing again after it, or 3 minutes.
+    const last = runs.at(-1)!.at;
+    await until(
+      'bare rows after the last fault',
+      180_000,
+      () => firstRowAfter(stream().rows, last + PAUSE_MS),
+      1000,
+    ).catch(() => undefined);
     // the figures say what is missing
     await until('every emitted bare row written', 180_000, allWritten, 5000).catch(() => undefined);
     const streamEnd = Date.now();

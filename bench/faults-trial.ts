@@ -17,7 +17,8 @@ import { setOutOfService, clearOutOfService, waitForNode } from '../test/support
 import { countAll } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
 import { CHECKPOINT_MS, submitFaultApp, waitWhole, type FaultApp, type FaultCluster } from './faults-cluster';
-import { figuresOf, type FaultKind, type FaultRun } from './faults-measure';
+import { figuresOf, PAUSE_MS, type FaultKind, type FaultRun } from './faults-measure';
+import { firstRowAfter } from '../test/support/node-rows';
 import { sleep } from './harness';
 
 export const PARTITION_MS = 60_000;
@@ -164,6 +165,13 @@ export async function clusterTrial(
       }
     }
   }
+  // The last fault has no next one to wait behind: rows flowing again after it, or 3 minutes.
+  const last = runs.at(-1)!.at;
+  await waitFor(() => firstRowAfter(app.keeper.rows(), last + PAUSE_MS), {
+    description: 'rows after the last fault',
+    timeoutMs: 180_000,
+    intervalMs: 1000,
+  }).catch(() => undefined);
   // A split that a lost reader held is emitted again, possibly late: wait for every emitted row.
   const allWritten = () => {
     const s = counted(app.keeper.logs());
