@@ -137,3 +137,15 @@ export function countAll(
   for (const t of tables) for (let j = 0; j < ROWS_PER_TABLE; j++) if (!ids.has(t * ROWS_PER_TABLE + j)) lost++;
   return { seen: rows.length, distinct: ids.size, lost, duplicated: rows.length - ids.size };
 }
+
+/**
+ * When the stream progressed after `t`: the time of the first row written after `t` whose table the
+ * source first emitted after `t`. Rows of older tables (a restore replaying its checkpoint, a split a
+ * lost reader held) can arrive after a fault without the stream having recovered.
+ */
+export function newTableRowAfter(rows: readonly SinkRow[], emitted: readonly Emitted[], t: number): number | undefined {
+  const firstEmitted = new Map<number, number>();
+  for (const e of emitted)
+    if (!firstEmitted.has(e.table) || e.at < firstEmitted.get(e.table)!) firstEmitted.set(e.table, e.at);
+  return rows.find((r) => r.at > t && (firstEmitted.get(Math.floor(r.id / ROWS_PER_TABLE)) ?? -Infinity) > t)?.at;
+}

@@ -10,11 +10,10 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { startBareZeta, type BareMembers } from './failover-bare';
-import { countAll, countedJob, sinkRows } from './failover-rows';
+import { countAll, countedJob, newTableRowAfter, sinkRows } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
 import { CHECKPOINT_MS } from './faults-cluster';
-import { PAUSE_MS, type FaultRun } from './faults-measure';
-import { firstRowAfter } from '../test/support/node-rows';
+import type { FaultRun } from './faults-measure';
 import { until } from './harness';
 
 const MEMBERS = 6;
@@ -143,12 +142,15 @@ export async function bareTrials(dir: string, trials: number, tables: number): P
     }
     const stream = () => counted(m.workerIps.map((ip) => fs.readFileSync(m.zeta.logFile(ip), 'utf8')));
     const allWritten = () => countAll(stream().rows, stream().emitted).lost === 0;
-    // The last fault has no next one to wait behind: rows flowing again after it, or 3 minutes.
+    // The last fault has no next one to wait behind: rows of a table new after it, or 3 minutes.
     const last = runs.at(-1)!.at;
     await until(
-      'bare rows after the last fault',
+      'bare rows of a new table after the last fault',
       180_000,
-      () => firstRowAfter(stream().rows, last + PAUSE_MS),
+      () => {
+        const s = stream();
+        return newTableRowAfter(s.rows, s.emitted, last);
+      },
       1000,
     ).catch(() => undefined);
     // the figures say what is missing

@@ -14,11 +14,10 @@ import { ANNOTATIONS } from '../lib/contract';
 import type { RealNode } from '../tools/local-stack/real-node/real-node';
 import { waitFor } from '../tools/local-stack/wait';
 import { setOutOfService, clearOutOfService, waitForNode } from '../test/support/node-faults';
-import { countAll } from './failover-rows';
+import { countAll, newTableRowAfter } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
 import { CHECKPOINT_MS, submitFaultApp, waitWhole, type FaultApp, type FaultCluster } from './faults-cluster';
-import { figuresOf, PAUSE_MS, type FaultKind, type FaultRun } from './faults-measure';
-import { firstRowAfter } from '../test/support/node-rows';
+import { figuresOf, type FaultKind, type FaultRun } from './faults-measure';
 import { sleep } from './harness';
 
 export const PARTITION_MS = 60_000;
@@ -165,13 +164,19 @@ export async function clusterTrial(
       }
     }
   }
-  // The last fault has no next one to wait behind: rows flowing again after it, or 3 minutes.
+  // The last fault has no next one to wait behind: rows of a table new after it, or 3 minutes.
   const last = runs.at(-1)!.at;
-  await waitFor(() => firstRowAfter(app.keeper.rows(), last + PAUSE_MS), {
-    description: 'rows after the last fault',
-    timeoutMs: 180_000,
-    intervalMs: 1000,
-  }).catch(() => undefined);
+  await waitFor(
+    () => {
+      const s = counted(app.keeper.logs());
+      return newTableRowAfter(s.rows, s.emitted, last);
+    },
+    {
+      description: 'rows of a new table after the last fault',
+      timeoutMs: 180_000,
+      intervalMs: 1000,
+    },
+  ).catch(() => undefined);
   // A split that a lost reader held is emitted again, possibly late: wait for every emitted row.
   const allWritten = () => {
     const s = counted(app.keeper.logs());

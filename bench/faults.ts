@@ -59,13 +59,18 @@ type Totals = ReturnType<typeof countAll> & { name: string };
 
 async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; totals: Totals[] }> {
   const cluster = await startFaultCluster(dir, NODE_GRACE);
+  const figures: FaultFigures[] = [];
+  const totals: Totals[] = [];
   const stop = () => {
+    // Hours of trials are not thrown away by one interrupt: the finished trials' table first.
+    if (figures.length) {
+      const done = summaryTable(summarize(figures));
+      console.error(`[faults] interrupted; the finished trials' figures:\n${table(done.head, done.cells)}`);
+    }
     console.error('[faults] interrupted: stopping the node cluster');
     void cluster.stop().finally(() => process.exit(130));
   };
   process.once('SIGINT', stop).once('SIGTERM', stop);
-  const figures: FaultFigures[] = [];
-  const totals: Totals[] = [];
   try {
     for (let trial = 1; trial <= TRIALS; trial++) {
       const t = await clusterTrial(cluster, trial, TABLES, API_MINUTES).catch((e: Error) => {

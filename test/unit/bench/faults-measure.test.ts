@@ -1,5 +1,5 @@
 // bench/faults' pure figures: when rows flow again, each fault window's rows, the table and the targets.
-import { countedJob, ROWS_PER_TABLE, type Emitted, type SinkRow } from '../../../bench/failover-rows';
+import { countedJob, newTableRowAfter, ROWS_PER_TABLE, type Emitted, type SinkRow } from '../../../bench/failover-rows';
 import {
   figuresOf,
   ratioText,
@@ -170,5 +170,29 @@ describe('tablesForTrial', () => {
     const tables = tablesForTrial(10);
     expect(tables).toBeGreaterThanOrEqual((10 + 15) * 60);
     expect(JSON.stringify(countedJob(tables, 3000)).length).toBeLessThan(1024 * 1024);
+  });
+});
+
+describe('newTableRowAfter', () => {
+  const row = (table: number, at: number): SinkRow => ({ at, id: table * ROWS_PER_TABLE });
+
+  it('ignores rows of tables first emitted before the fault, replayed or late', () => {
+    // tables 0–9 emitted before the fault at 10 000; table 3 replayed and written after it
+    const emitted: Emitted[] = [
+      ...Array.from({ length: 10 }, (_, t) => ({ at: t * 1000, table: t })),
+      { at: 12_000, table: 3 },
+    ];
+    const rows = [row(9, 9500), row(3, 12_500), row(8, 13_000)];
+    expect(newTableRowAfter(rows, emitted, 10_000)).toBeUndefined();
+  });
+
+  it('is the first row of a table the source first emitted after the fault', () => {
+    const emitted: Emitted[] = [
+      { at: 9000, table: 9 },
+      { at: 15_000, table: 10 },
+      { at: 16_000, table: 11 },
+    ];
+    const rows = [row(9, 11_000), row(11, 16_500), row(10, 17_000)];
+    expect(newTableRowAfter(rows, emitted, 10_000)).toBe(16_500);
   });
 });
