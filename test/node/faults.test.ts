@@ -2,18 +2,23 @@
 // masters and three workers, one of each per node — runs a counted stream (every row has a known id,
 // the Console sink logs each one) through, in turn:
 //   1. a lost node: the node with the active master and a worker stopped at once (power loss);
-//   2. a partition: the node with the (new) active master cut off for 60 s, then healed;
+//      (with it, a plain application (a lost worker fails it) that had a worker there);
+//   2. a partition: the node with the (new) active master cut off for 60 s, then healed; then the
+//      same node frozen (every process SIGSTOPped) for 60 s, then thawed;
 //   3. the control plane away: kube-apiserver stopped for 3 minutes, a plain batch application
-//      finishing meanwhile;
-// and then every row is counted: expected, written, lost, duplicated. The figures (time to run
-// again, rows) are printed; the assertions are what must hold: the same Zeta job throughout, one
-// submission, nothing lost, the application one cluster again, the story on the Job caught up.
+//      finishing meanwhile (and removed once its TTL passed);
+// and then every row is counted: expected, written, lost, duplicated; at the end the Job is deleted
+// and the API server stopped right after — nothing of the application outlives it. The figures (time
+// to run again, rows) are printed; the assertions are what must hold: the same Zeta job throughout,
+// one submission, nothing lost, the application one cluster again, the story on the Job caught up.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROWS_PER_TABLE, countedJob } from '../../bench/failover-rows';
 import { ANNOTATIONS } from '../../lib/contract';
+import { LABELS } from '../../lib/model/reserved';
 import { run } from '../cluster/cli-support';
+import { KubeHttpError } from '../support/kube-http';
 import { adminHttp, createTestNamespace, deleteNamespace, waitFor } from '../support/cluster';
 import {
   apiServer,
@@ -42,8 +47,10 @@ jest.setTimeout(30 * 60_000);
 const CLAIM = 'fault-checkpoints';
 const JOB_CONFIG_MAP = 'counted-job';
 const JOB_FILE = '/etc/seatunnel-jobs/job.conf';
-/** About one table (5 rows) a second: enough rows for every fault below. */
-const TABLES = 640;
+/** One or two tables (5 rows) a second: enough rows to run through every fault below. */
+const TABLES = 1000;
+/** The batch application's TTL after it ends (kubernetes.finished-job-retention-seconds). */
+const BATCH_TTL_SECONDS = 120;
 const CHECKPOINT_MS = 3000;
 
 const figures: Array<[string, string]> = [];
@@ -61,6 +68,10 @@ describe('an HA application on three real nodes through a lost node, a partition
   let jobId: string;
   let volume: string | undefined;
   let keeper: WorkerLogKeeper;
+  /** When step 1 declared the lost node out of service. */
+  let outOfServiceAt: number | undefined;
+  /** Step 3's batch application. */
+  let batchId: string | undefined;
 
   const deployFile = (name: string, lines: string) => {
     const file = path.join(dir, `${name}.conf`);
@@ -69,9 +80,20 @@ describe('an HA application on three real nodes through a lost node, a partition
   };
 
   const get = <T>(p: string) => adminHttp().call<T>('GET', p);
-  const job = () =>
-    get<{ metadata: { annotations?: Record<string, string> }; status?: { succeeded?: number; failed?: number } }>(
-      `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`,
+  type JobView = {
+    metadata: { annotations?: Record<string, string> };
+    status?: { succeeded?: number; failed?: number };
+  };
+  const jobOf = (id: string) => get<JobView>(`/apis/batch/v1/namespaces/${ns}/jobs/${id}`);
+  const job = () => jobOf(appId);
+  /** Whether the Job is gone (404), for the cleanup steps. */
+  const jobGone = (id: string) =>
+    jobOf(id).then(
+      () => false,
+      (e: unknown) => {
+        if (e instanceof KubeHttpError && e.status === 404) return true;
+        throw e;
+      },
     );
   const annotation = async (key: string) => (await job()).metadata.annotations?.[key];
   const events = async () =>
@@ -167,10 +189,18 @@ describe('an HA application on three real nodes through a lost node, a partition
   test('1. the node with the active master and a worker lost: the job runs on under its id, the worker is replaced, the master once the node is declared out of service', async () => {
     const lost = await activeMastersNode('lost node: workers on it');
     const coordinatorThere = (await pods('coordinator')).some((p) => p.spec?.nodeName === lost.name);
+    const failing = await submitFailPolicyApp(lost);
     const t0 = Date.now();
     await lost.stop();
+    // Watched from the start: the fail-policy application's end is timed alongside the recovery.
+    const failed = failPolicyOutcome(failing, lost, t0).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     try {
       await lostNodeRecovery(lost, t0, coordinatorThere);
+      const error = await failed;
+      if (error) throw error;
     } finally {
       // The node comes back; its old Pods are gone, nothing of the application runs there twice.
       await clearOutOfService(lost.name);
@@ -178,6 +208,59 @@ describe('an HA application on three real nodes through a lost node, a partition
       await waitForNode(lost.name, 'Ready', 120_000);
     }
   });
+
+  /**
+   * A plain application (no HA: a lost worker fails it, as worker-failure-policy = fail does) with one worker on each node (its master
+   * pinned to another node than `lost`): the node's loss must fail it, within a time stated.
+   */
+  async function submitFailPolicyApp(lost: NodeHandle): Promise<string> {
+    const elsewhere = nodes.find((n) => n.name !== lost.name)!.name;
+    const deploy = deployFile(
+      'fail-policy',
+      [
+        'application { name = faults-fail, worker-count = 3,',
+        '  worker { memory-mb = 640, cpu-cores = 0.1 }, master { memory-mb = 640, cpu-cores = 0.1 } }',
+        `kubernetes { worker.spread = required, master.node-selector { "kubernetes.io/hostname" = "${elsewhere}" } }`,
+      ].join('\n'),
+    );
+    const jobFile = path.join(dir, 'fail-policy-job.conf');
+    fs.writeFileSync(jobFile, JSON.stringify(countedJob(600, CHECKPOINT_MS)));
+    const r = await run(['submit', '-a', deploy, '-c', jobFile]);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: [] });
+    const id = r.value('Application ID')!;
+    await waitFor(async () => (await jobOf(id)).metadata.annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING', {
+      description: 'the fail-policy application runs',
+      timeoutMs: 300_000,
+      intervalMs: 1000,
+    });
+    const workers = await applicationPods(ns, id, 'worker');
+    expect(workers.filter((p) => p.spec?.nodeName === lost.name)).toHaveLength(1);
+    return id;
+  }
+
+  /** The fail-policy application ended Failed after the node's loss; how long it took and why. */
+  async function failPolicyOutcome(id: string, lost: NodeHandle, t0: number): Promise<void> {
+    await waitFor(async () => ((await jobOf(id)).status?.failed ?? 0) > 0, {
+      description: 'the fail-policy application fails after losing a worker with its node',
+      timeoutMs: 300_000,
+      intervalMs: 1000,
+    });
+    const failedAt = Date.now();
+    note(
+      'lost node, plain application (fail): application Failed after',
+      `${secs(failedAt - t0)}${outOfServiceAt && outOfServiceAt < failedAt ? ' (after the out-of-service taint)' : ''}`,
+    );
+    const annotations = (await jobOf(id)).metadata.annotations ?? {};
+    note('lost node, plain application (fail): reason', annotations[ANNOTATIONS.reason] ?? '(none)');
+    const status = await run(['status', '-a', deployFile('status', ''), '--id', id]);
+    expect(status.value('Status')).toBe('FAILED');
+    // Its workers on the surviving nodes are removed; the one on the lost node goes with the taint.
+    await waitFor(async () => (await applicationPods(ns, id, 'worker')).every((p) => p.spec?.nodeName === lost.name), {
+      description: "the fail-policy application's surviving workers removed",
+      timeoutMs: 120_000,
+      intervalMs: 2000,
+    });
+  }
 
   async function lostNodeRecovery(lost: NodeHandle, t0: number, coordinatorThere: boolean): Promise<void> {
     note('lost node: the coordinator was on it', String(coordinatorThere));
@@ -200,6 +283,7 @@ describe('an HA application on three real nodes through a lost node, a partition
     // only once their Pod objects are gone, as a cloud's node controller or an operator's
     // out-of-service taint makes them go.
     const tainted = Date.now();
+    outOfServiceAt = tainted;
     await setOutOfService(lost.name);
     await waitFor(
       async () =>
@@ -222,47 +306,65 @@ describe('an HA application on three real nodes through a lost node, a partition
     expect(status.value('Status')).toBe('RUNNING');
   }
 
-  test('2. the node with the active master cut off for 60 s, then healed: one cluster again, the same job, rows go on', async () => {
-    const cut = await activeMastersNode('partition: workers on the cut-off node');
+  test('2. the node with the active master cut off for 60 s, then healed: one cluster again, the same job, rows go on', () =>
+    separateActiveMastersNode(
+      'partition 60 s',
+      (n) => n.cutOff(),
+      (n) => n.heal(),
+    ));
+
+  test('2b. the node with the active master frozen for 60 s (every process stopped), then thawed: one cluster again, the same job, rows go on', () =>
+    separateActiveMastersNode(
+      'frozen 60 s',
+      (n) => n.freeze(),
+      (n) => n.thaw(),
+    ));
+
+  /**
+   * The node of the active master kept apart for 60 s — cut off (its links drop every packet) or
+   * frozen (its processes stopped: the others' failure detectors fire, its own clocks stand still) —
+   * then back: the rows meanwhile, one cluster again, the same job under one submission.
+   */
+  async function separateActiveMastersNode(
+    what: string,
+    separate: (n: NodeHandle) => Promise<void>,
+    rejoin: (n: NodeHandle) => Promise<void>,
+  ): Promise<void> {
+    const node = await activeMastersNode(`${what}: workers on the node`);
     const t0 = Date.now();
-    note('partition: last row id before the cut', String(keeper.rows().at(-1)?.id));
-    await cut.cutOff();
+    note(`${what}: last row id before`, String(keeper.rows().at(-1)?.id));
+    await separate(node);
     try {
       await new Promise((r) => setTimeout(r, 60_000));
     } finally {
-      await cut.heal();
+      await rejoin(node);
     }
-    const healed = Date.now();
-    note('partition: last row id at the heal', String(keeper.rows().at(-1)?.id));
-    note(
-      'partition 60 s: rows written while cut off',
-      String(keeper.rows().filter((r) => r.at > t0 && r.at < healed).length),
-    );
+    const back = Date.now();
+    note(`${what}: rows written meanwhile`, String(keeper.rows().filter((r) => r.at > t0 && r.at < back).length));
     const during = firstRowAfter(keeper.rows(), t0 + 1000);
-    note(
-      'partition 60 s: first row after the cut in',
-      during && during < healed ? secs(during - t0) : 'none before the heal',
-    );
-    await waitForOneCluster('one cluster of 3 masters and 3 workers after the heal', 240_000);
-    note('partition 60 s: one cluster again after the heal in', secs(Date.now() - healed));
-    const again = await rowsAgainAfter(healed, 'rows after the heal');
-    note('partition 60 s: rows after the heal in', secs(again - healed));
+    note(`${what}: first row after it began in`, during && during < back ? secs(during - t0) : 'none before the end');
+    await waitForOneCluster(`one cluster of 3 masters and 3 workers after the ${what}`, 240_000);
+    note(`${what}: one cluster again after its end in`, secs(Date.now() - back));
+    const again = await rowsAgainAfter(back, `rows after the ${what}`);
+    note(`${what}: rows after its end in`, secs(again - back));
     expect(await annotation(ANNOTATIONS.zetaJobId)).toBe(jobId);
     expect((await events()).filter((e) => e === 'JobSubmitted')).toHaveLength(1);
-    note('partition 60 s: from the cut to one cluster', secs(Date.now() - t0));
-  });
+  }
 
   test('3. the API server stopped for 3 minutes (beyond every timeout of ours that used to fire): the stream goes on meanwhile, a batch application that finished meanwhile ends Succeeded, the Job catches up', async () => {
     // A plain batch application that ends while the API server is away.
     const batch = deployFile(
       'batch',
-      'application { name = faults-batch, worker-count = 1, worker { memory-mb = 640, cpu-cores = 0.25 }, master { memory-mb = 640, cpu-cores = 0.25 } }',
+      [
+        'application { name = faults-batch, worker-count = 1, worker { memory-mb = 640, cpu-cores = 0.25 }, master { memory-mb = 640, cpu-cores = 0.25 } }',
+        `kubernetes { finished-job-retention-seconds = ${BATCH_TTL_SECONDS} }`,
+      ].join('\n'),
     );
     const jobFile = path.join(dir, 'batch-job.conf');
     fs.writeFileSync(jobFile, JSON.stringify(countedJob(60, CHECKPOINT_MS)).replace('"STREAMING"', '"BATCH"'));
     const b = await run(['submit', '-a', batch, '-c', jobFile]);
     expect({ code: b.code, err: b.err }).toEqual({ code: 0, err: [] });
-    const batchId = b.value('Application ID')!;
+    batchId = b.value('Application ID')!;
     await waitFor(
       async () =>
         (
@@ -316,11 +418,60 @@ describe('an HA application on three real nodes through a lost node, a partition
     expect(account.lost).toBe(0);
     // Console is at-least-once: a restore replays what came after the restored checkpoint.
     expect(account.duplicated).toBeLessThan(expected);
-    expect((await run(['cancel', '-a', deployFile('cancel', ''), '--id', appId])).code).toBe(0);
-    await waitFor(async () => (await pods('worker')).length + (await pods('master')).length === 0, {
-      description: 'masters and workers removed',
-      timeoutMs: 180_000,
-      intervalMs: 2000,
+  });
+
+  test('5. nothing outlives an application: the Job deleted and the API server stopped right after, for 60 s — its masters, workers, StatefulSet and Services are removed once it is back; the batch application is gone after its TTL', async () => {
+    const selector = encodeURIComponent(`${LABELS.applicationId}=${appId}`);
+    const count = async (collection: string) =>
+      (await get<{ items: unknown[] }>(`${collection}?labelSelector=${selector}`)).items.length;
+    const statefulSets = () => count(`/apis/apps/v1/namespaces/${ns}/statefulsets`);
+    /** Everything the application owns, by kind, that still exists. */
+    const owned = {
+      pods: `/api/v1/namespaces/${ns}/pods`,
+      statefulsets: `/apis/apps/v1/namespaces/${ns}/statefulsets`,
+      services: `/api/v1/namespaces/${ns}/services`,
+      configmaps: `/api/v1/namespaces/${ns}/configmaps`,
+      secrets: `/api/v1/namespaces/${ns}/secrets`,
+      serviceaccounts: `/api/v1/namespaces/${ns}/serviceaccounts`,
+      roles: `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
+      rolebindings: `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+      networkpolicies: `/apis/networking.k8s.io/v1/namespaces/${ns}/networkpolicies`,
+    };
+    const left = async () => {
+      const out: string[] = [];
+      for (const [kind, collection] of Object.entries(owned)) {
+        const n = await count(collection);
+        if (n) out.push(`${n} ${kind}`);
+      }
+      return out;
+    };
+    note('before the Job is deleted, the application owns', (await left()).join(', '));
+    expect(await statefulSets()).toBe(1);
+    // As `kubectl delete job` does: the Job goes at once, the garbage collector takes what it owns.
+    await adminHttp().request('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}?propagationPolicy=Background`);
+    await apiServer().stopApiServer();
+    await new Promise((r) => setTimeout(r, 60_000));
+    await apiServer().startApiServer();
+    const back = Date.now();
+    let remaining: string[] = [];
+    await waitFor(
+      async () => {
+        remaining = await left();
+        return remaining.length === 0;
+      },
+      { description: 'everything of the deleted Job removed', timeoutMs: 300_000, intervalMs: 2000 },
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; left: ${remaining.join(', ')}`);
     });
+    note('Job deleted, API server away 60 s: everything removed after it was back in', secs(Date.now() - back));
+    // The batch application ended during step 3; its Job and Pods go when its TTL has passed.
+    await waitFor(
+      async () => (await jobGone(batchId!)) && (await applicationPods(ns, batchId!, 'master')).length === 0,
+      {
+        description: `the batch application removed after its TTL (${BATCH_TTL_SECONDS} s)`,
+        timeoutMs: (BATCH_TTL_SECONDS + 300) * 1000,
+        intervalMs: 5000,
+      },
+    );
   });
 });
