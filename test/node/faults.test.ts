@@ -58,6 +58,9 @@ const note = (what: string, value: string) => {
   figures.push([what, value]);
   process.stdout.write(`[faults] ${what}: ${value}\n`);
 };
+interface ContainerExit {
+  state?: { terminated?: { finishedAt?: string } };
+}
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 describe('an HA application on three real nodes through a lost node, a partition and an API server outage', () => {
@@ -391,6 +394,24 @@ describe('an HA application on three real nodes through a lost node, a partition
       { description: 'the batch application ends Succeeded', timeoutMs: 300_000, intervalMs: 2000 },
     );
     note('API server back: the batch application Succeeded after', secs(Date.now() - back));
+    // Where the time went: the Zeta job's end, the master container's exit, the Job's completion.
+    const batchJob = await get<{
+      metadata: { annotations?: Record<string, string> };
+      status?: { completionTime?: string };
+    }>(`/apis/batch/v1/namespaces/${ns}/jobs/${batchId}`);
+    const exited = (await applicationPods(ns, batchId, 'master'))
+      .flatMap((p) => (p as { status?: { containerStatuses?: ContainerExit[] } }).status?.containerStatuses ?? [])
+      .map((c) => c.state?.terminated?.finishedAt)
+      .find((t) => t !== undefined);
+    const since = (iso: string | undefined) => (iso ? `${secs(Date.parse(iso) - back)} after it was back` : 'unknown');
+    note(
+      'API server back: batch Zeta job ended / master exited / Job complete',
+      [
+        since(batchJob.metadata.annotations?.[ANNOTATIONS.finishedAt]),
+        since(exited),
+        since(batchJob.status?.completionTime),
+      ].join(' / '),
+    );
     const batchStatus = await run(['status', '-a', batch, '--id', batchId]);
     expect(batchStatus.value('Status')).toBe('SUCCEEDED');
     expect(await annotation(ANNOTATIONS.phase)).toBe('Running');
