@@ -71,6 +71,8 @@ describe('an HA application on three real nodes through a lost node, a partition
   let jobId: string;
   let volume: string | undefined;
   let keeper: WorkerLogKeeper;
+  /** Every log of the application (masters and coordinators too), kept for a post-mortem. */
+  let everyLog: WorkerLogKeeper | undefined;
   /** When step 1 declared the lost node out of service. */
   let outOfServiceAt: number | undefined;
   /** Step 3's batch application. */
@@ -149,6 +151,12 @@ describe('an HA application on three real nodes through a lost node, a partition
 
   afterAll(async () => {
     keeper?.stop();
+    // SEATUNNEL_TEST_KEEP_LOGS=<dir>: every container log of the application is left there to read.
+    if (process.env.SEATUNNEL_TEST_KEEP_LOGS && everyLog) {
+      everyLog.saveTo(process.env.SEATUNNEL_TEST_KEEP_LOGS);
+      process.stdout.write(`[faults] the application's logs are in ${process.env.SEATUNNEL_TEST_KEEP_LOGS}\n`);
+    }
+    everyLog?.stop();
     process.stdout.write(`\n[faults] figures\n${figures.map(([w, v]) => `  ${w.padEnd(58)} ${v}`).join('\n')}\n`);
     // Whatever happened, the cluster is whole again for the tier's other files: the API server up,
     // every node thawed, healed, running, without the out-of-service taint, and Ready.
@@ -177,6 +185,7 @@ describe('an HA application on three real nodes through a lost node, a partition
     appId = r.value('Application ID')!;
     jobId = r.value('Job ID')!;
     keeper = new WorkerLogKeeper(ns, appId);
+    if (process.env.SEATUNNEL_TEST_KEEP_LOGS) everyLog = new WorkerLogKeeper(ns, appId, '');
     await waitFor(async () => (await annotation(ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
       description: 'the job runs',
       timeoutMs: 360_000,
@@ -226,8 +235,9 @@ describe('an HA application on three real nodes through a lost node, a partition
         `kubernetes { worker.spread = required, master.node-selector { "kubernetes.io/hostname" = "${elsewhere}" } }`,
       ].join('\n'),
     );
+    // Small enough to travel inline (at most 120 KiB); a streaming job runs on after its last table.
     const jobFile = path.join(dir, 'fail-policy-job.conf');
-    fs.writeFileSync(jobFile, JSON.stringify(countedJob(600, CHECKPOINT_MS)));
+    fs.writeFileSync(jobFile, JSON.stringify(countedJob(100, CHECKPOINT_MS)));
     const r = await run(['submit', '-a', deploy, '-c', jobFile]);
     expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: [] });
     const id = r.value('Application ID')!;

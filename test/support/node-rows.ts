@@ -49,11 +49,14 @@ const message = (text: string) =>
 export class WorkerLogKeeper {
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-rows-'));
   private readonly texts = new Map<string, { size: number; text: string }>();
+  private readonly names = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
 
+  /** `pods`: which of the application's Pods, by the start of their names after `<appId>-` (default its workers). */
   constructor(
     private readonly namespace: string,
     private readonly appId: string,
+    private readonly pods = 'worker-',
   ) {
     this.timer = setInterval(() => this.keep(), 2000);
     this.timer.unref();
@@ -61,7 +64,7 @@ export class WorkerLogKeeper {
 
   /** Links the files not kept yet (by device and inode: a rotated file is the same inode under a new name) and reads what grew. */
   keep(): void {
-    for (const f of logFiles(this.namespace, `${this.appId}-worker-`)) {
+    for (const f of logFiles(this.namespace, `${this.appId}-${this.pods}`)) {
       let st: fs.Stats;
       try {
         st = fs.statSync(f);
@@ -69,6 +72,8 @@ export class WorkerLogKeeper {
         continue;
       }
       const id = `${st.dev}-${st.ino}`;
+      if (!this.names.has(id))
+        this.names.set(id, `${path.basename(path.dirname(path.dirname(f)))}-${path.basename(path.dirname(f))}-${id}`);
       if (!this.texts.has(id)) {
         this.texts.set(id, { size: 0, text: '' });
         try {
@@ -103,6 +108,12 @@ export class WorkerLogKeeper {
   /** Every row the workers logged so far, in time order. */
   rows(): SinkRow[] {
     return sinkRows(this.logs());
+  }
+
+  /** Writes every log kept so far into `dir` (one file per log, named by its pod directory), for a post-mortem. */
+  saveTo(dir: string): void {
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [id, t] of this.texts) fs.writeFileSync(path.join(dir, `${this.names.get(id) ?? id}.log`), t.text);
   }
 
   stop(): void {
