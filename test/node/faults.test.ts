@@ -48,7 +48,7 @@ const CLAIM = 'fault-checkpoints';
 const JOB_CONFIG_MAP = 'counted-job';
 const JOB_FILE = '/etc/seatunnel-jobs/job.conf';
 /** One or two tables (5 rows) a second: enough rows to run through every fault below. */
-const TABLES = 1000;
+const TABLES = 850;
 /** The batch application's TTL after it ends (kubernetes.finished-job-retention-seconds). */
 const BATCH_TTL_SECONDS = 120;
 const CHECKPOINT_MS = 3000;
