@@ -283,17 +283,3 @@ export function terminalPhase(reason: Reason): Extract<Phase, 'Succeeded' | 'Fai
 export function jobUnservedByMaster(error: string): boolean {
   return /getJobMetrics\(long\)"? is null/.test(error);
 }
-
-/**
- * With HA, what the coordinator does while the active master does not serve the job: after
- * `graceMs` of it (a restore after a switch takes seconds) it restarts that master once — another
- * master takes over and restores the job from the cluster's maps — at most `maxRestarts` times.
- */
-export function unservedJobAction(f: {
-  readonly unservedForMs: number;
-  readonly graceMs: number;
-  readonly restartsSoFar: number;
-  readonly maxRestarts: number;
-}): 'wait' | 'restart-active-master' {
-  return f.unservedForMs >= f.graceMs && f.restartsSoFar < f.maxRestarts ? 'restart-active-master' : 'wait';
-}

@@ -455,7 +455,6 @@ describe('an HA application on three real nodes through a lost node, a partition
     const selector = encodeURIComponent(`${LABELS.applicationId}=${appId}`);
     const count = async (collection: string) =>
       (await get<{ items: unknown[] }>(`${collection}?labelSelector=${selector}`)).items.length;
-    const statefulSets = () => count(`/apis/apps/v1/namespaces/${ns}/statefulsets`);
     /** Everything the application owns, by kind, that still exists. */
     const owned = {
       pods: `/api/v1/namespaces/${ns}/pods`,
@@ -477,7 +476,7 @@ describe('an HA application on three real nodes through a lost node, a partition
       return out;
     };
     note('before the Job is deleted, the application owns', (await left()).join(', '));
-    expect(await statefulSets()).toBe(1);
+    expect(await count(owned.statefulsets)).toBe(1);
     // As `kubectl delete job` does: the Job goes at once, the garbage collector takes what it owns.
     await adminHttp().request('DELETE', `/apis/batch/v1/namespaces/${ns}/jobs/${appId}?propagationPolicy=Background`);
     await apiServer().stopApiServer();

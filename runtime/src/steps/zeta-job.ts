@@ -3,7 +3,7 @@
 
 import { EngineRejected, EngineUnavailable, type SubmitResult } from '../engine/port';
 import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } from '../outcome';
-import { decide, howToStop, jobUnservedByMaster, unservedJobAction, type Happening } from '../policy';
+import { decide, howToStop, jobUnservedByMaster, type Happening } from '../policy';
 import { engineText } from '../report/redact';
 import type { ResolvedJobConfig } from '../settings';
 import { errorMessage, retry } from '../util';
@@ -62,7 +62,11 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
   }
 }
 
-/** How long the active master may leave the job unserved (a restore after a switch takes seconds) before it is restarted. */
+/**
+ * With HA, how long the active master may answer the job without running it (policy.ts
+ * jobUnservedByMaster; a restore after a switch takes seconds) before it is restarted, so another
+ * master restores the job from the cluster's maps.
+ */
 export const UNSERVED_GRACE_MS = 45_000;
 /** Restarts of an active master that does not serve the job, per coordinator. */
 export const UNSERVED_MAX_RESTARTS = 2;
@@ -74,7 +78,7 @@ export const UNSERVED_MAX_RESTARTS = 2;
 export async function followJob(
   s: Step,
   jobId: string,
-  restartActiveMaster: (why: string) => Promise<boolean> = () => Promise.resolve(false),
+  restartActiveMaster: (why: string) => Promise<boolean>,
 ): Promise<Outcome> {
   const { engine, clock, log } = s.deps;
   let failingSince: number | undefined;
@@ -111,14 +115,8 @@ export async function followJob(
       const engineError = e instanceof EngineUnavailable || e instanceof EngineRejected;
       if (engineError && jobUnservedByMaster(errorMessage(e))) {
         unservedSince ??= now;
-        const act = unservedJobAction({
-          unservedForMs: now - unservedSince,
-          graceMs: UNSERVED_GRACE_MS,
-          restartsSoFar: restarts,
-          maxRestarts: UNSERVED_MAX_RESTARTS,
-        });
-        const why = `for ${Math.round((now - unservedSince) / 1000)} s it answered job ${jobId} without running it (Zeta 2.3.8 does not retry a failed restore after a master switch)`;
-        if (act === 'restart-active-master') {
+        if (now - unservedSince >= UNSERVED_GRACE_MS && restarts < UNSERVED_MAX_RESTARTS) {
+          const why = `for ${Math.round((now - unservedSince) / 1000)} s it answered job ${jobId} without running it (Zeta 2.3.8 does not retry a failed restore after a master switch)`;
           restarts++;
           unservedSince = undefined;
           if (await restartActiveMaster(why)) {

@@ -342,12 +342,9 @@ describe('the coordinator after the last restart', () => {
   });
 });
 
-test('the active master is named on the Job, and a change of it is an Event', async () => {
-  const s = haSetup();
-  for (const [i, ip] of [
-    [0, '10.0.0.21'],
-    [1, '10.0.0.22'],
-  ] as const)
+/** The two master Pods of the StatefulSet (10.0.0.21, .22), master-0 Zeta's active master. */
+function seedMasters(s: ReturnType<typeof setup>): void {
+  for (const i of [0, 1])
     s.kube.seed({
       metadata: {
         name: `app-1-master-${i}`,
@@ -355,9 +352,14 @@ test('the active master is named on the Job, and a change of it is an Event', as
         labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' },
       },
       spec: { containers: [{ name: 'seatunnel' }] },
-      status: { podIP: ip },
+      status: { podIP: `10.0.0.${21 + i}` },
     });
   s.engine.master = s.app.ha!.masterAddresses[0];
+}
+
+test('the active master is named on the Job, and a change of it is an Event', async () => {
+  const s = haSetup();
+  seedMasters(s);
   s.engine.script = (n) => (n >= 30 ? 'FINISHED' : 'RUNNING');
   let during: string | undefined;
   await s.run(
@@ -428,17 +430,7 @@ describe('an active master that answers the job without running it (Zeta 2.3.8 a
 
   /** Two master Pods, master-0 active; job-info answers the NPE while `unserved()` says so. */
   function withMasters(s: ReturnType<typeof setup>, unserved: () => boolean) {
-    for (const i of [0, 1])
-      s.kube.seed({
-        metadata: {
-          name: `app-1-master-${i}`,
-          uid: `m${i}`,
-          labels: { 'seatunnel.apache.org/application-id': 'app-1', 'seatunnel.apache.org/role': 'master' },
-        },
-        spec: { containers: [{ name: 'seatunnel' }] },
-        status: { podIP: `10.0.0.${21 + i}` },
-      });
-    s.engine.master = s.app.ha!.masterAddresses[0];
+    seedMasters(s);
     s.engine.script = (n) => (n >= 40 ? 'FINISHED' : 'RUNNING');
     const read = s.engine.jobInfo.bind(s.engine);
     s.engine.jobInfo = async (id) => {
