@@ -11,11 +11,11 @@ import type { ApplicationSpec } from '../spec';
 import type { PropReader } from './reader';
 
 /**
- * The floor's slots: containers of a Pod (a worker has its main container and at most the
- * engine-files init container), references in one container's environment, image pull Secrets.
- * All filled: 24 checks, with 2 for volumes and 1 for the application 27 of the 28 a binding affords.
+ * The floor's slots: references in the environment of a worker's one main container (its
+ * engine-files init container may name none), image pull Secrets, volumes. All filled: 26 checks,
+ * with 1 for the application 27 of the 28 a binding affords.
  */
-export const FENCE_REFERENCE_SLOTS = { containers: 2, perContainer: 10, pullSecrets: 4 } as const;
+export const FENCE_REFERENCE_SLOTS = { containers: 1, perContainer: 10, pullSecrets: 4, volumes: 12 } as const;
 
 /** How many Secrets and ConfigMaps a worker's environment names (each env source and env-from entry once). */
 export function workerEnvironmentReferences(spec: ApplicationSpec): number {
