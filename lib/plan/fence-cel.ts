@@ -184,7 +184,7 @@ const usable = (mark: { resource: string; verb: string }, name: string) => marke
 // and claim a Pod names is checked in an expression of its own: the variable `references` lists the
 // main container's environment references as [resource, name] (no check in it), and each slot
 // (position) has its expression; so do the image pull Secrets and the volumes. The slots bound what
-// a fenced Pod may name (the model refuses more for a worker's environment:
+// a fenced Pod may name (the model refuses a worker beyond them:
 // lib/model/rules/fence-budget.ts), and the binding's budget (10000000) holds every slot with the
 // application's check.
 

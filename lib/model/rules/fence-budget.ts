@@ -2,9 +2,9 @@
 // an authorization check so that one CEL expression makes at most two, and one binding's
 // expressions together about 28 (k8s.io/apiserver pkg/cel/library/cost.go: 350000 each; per call
 // 1000000, per binding 10000000). The floor checks each Secret and ConfigMap a worker's
-// environment and image pull Secrets name in its own expression, in a fixed number of slots; a
-// worker that names more would be refused on a fenced cluster, so it is refused here, before any
-// API call, with the options to change.
+// environment, image pull Secrets and volumes name in its own expression, in a fixed number of
+// slots; a worker that names more would be refused on a fenced cluster, so it is refused here,
+// before any API call, with the options to change.
 
 import { roleEnvironment } from '../role-environment';
 import type { ApplicationSpec } from '../spec';
@@ -23,6 +23,19 @@ export function workerEnvironmentReferences(spec: ApplicationSpec): number {
   return env.filter((e) => !('value' in e)).length + envFrom.length;
 }
 
+/**
+ * The volumes of every worker besides the user's mounted entries (lib/plan/steps/engine-config.ts):
+ * the engine files and the logs, and with kubernetes.config-map its mount and the completed files.
+ */
+export function workerBaseVolumes(spec: ApplicationSpec): number {
+  return spec.runtimeConfigMap ? 4 : 2;
+}
+
+/** The kubernetes.configmap / kubernetes.secret entries that mount a file on the workers: one volume each. */
+export function workerMountedEntries(spec: ApplicationSpec): number {
+  return [...spec.configMaps, ...spec.secrets].filter((o) => o.mounts.length > 0 && o.roles.includes('worker')).length;
+}
+
 export function checkFenceBudget(r: PropReader, spec: ApplicationSpec): void {
   if (!spec.admissionFence) return;
   const why = `with ${r.key('admissionFence')} on, the admission fence checks each against the runtime's Role, and Kubernetes bounds the checks one policy makes`;
@@ -31,6 +44,13 @@ export function checkFenceBudget(r: PropReader, spec: ApplicationSpec): void {
     r.failWithoutOption(
       r.key('workerEnv'),
       `a worker's environment may name at most ${FENCE_REFERENCE_SLOTS.perContainer} Secrets or ConfigMaps (${r.key('env')} / ${r.key('envFrom')} sources and their worker forms); it names ${n}: ${why}. Put what only the master needs in ${r.key('masterEnv')} / ${r.key('masterEnvFrom')}, or gather values into one Secret read with env-from`,
+    );
+  const entries = workerMountedEntries(spec);
+  const allowed = FENCE_REFERENCE_SLOTS.volumes - workerBaseVolumes(spec);
+  if (entries > allowed)
+    r.failWithoutOption(
+      `${r.key('configMaps')} / ${r.key('secrets')}`,
+      `at most ${allowed} entries may mount files on the workers (a worker has ${FENCE_REFERENCE_SLOTS.volumes} volumes at most, ${workerBaseVolumes(spec)} of them the engine's); ${entries} do: ${why}. Mount on the master only what the workers do not read (roles), or gather files into fewer entries`,
     );
   if (spec.imagePullSecrets.length > FENCE_REFERENCE_SLOTS.pullSecrets)
     r.fail(
