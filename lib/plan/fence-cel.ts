@@ -180,12 +180,13 @@ const usable = (mark: { resource: string; verb: string }, name: string) => marke
 
 // Kubernetes prices an authorization check so that one CEL expression makes at most two
 // (k8s.io/apiserver pkg/cel/library/cost.go: 350000 each, against a per-call limit of 1000000); a
-// third is an error, and the policy, failing closed, refuses the Pod. So the Secrets and
-// ConfigMaps a Pod's environment and image pull Secrets name are checked one per expression: the
-// variable `references` lists them per container as [resource, name] (no check in it), and each
-// slot (container, position) has its expression. The slots bound what a fenced Pod may name (the
-// model refuses more for a worker: lib/model/rules/fence-budget.ts), and the binding's budget
-// (10000000) holds every slot with the volume and application checks.
+// third is an error, and the policy, failing closed, refuses the Pod. So every Secret, ConfigMap
+// and claim a Pod names is checked in an expression of its own: the variable `references` lists the
+// main container's environment references as [resource, name] (no check in it), and each slot
+// (position) has its expression; so do the image pull Secrets and the volumes. The slots bound what
+// a fenced Pod may name (the model refuses a worker beyond them:
+// lib/model/rules/fence-budget.ts), and the binding's budget (10000000) holds every slot with the
+// application's check.
 
 /**
  * The floor policy's variable: per container, the [resource, name] of each Secret/ConfigMap its env and
@@ -193,7 +194,7 @@ const usable = (mark: { resource: string; verb: string }, name: string) => marke
  */
 export const REFERENCES_VARIABLE = {
   name: 'references',
-  expression: `variables.containers.map(c, c.?env.orValue([]).filter(e, has(e.valueFrom) && (has(e.valueFrom.secretKeyRef) || has(e.valueFrom.configMapKeyRef))).map(e, has(e.valueFrom.secretKeyRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(e.valueFrom.secretKeyRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(e.valueFrom.configMapKeyRef.?name.orValue(''))]) + c.?envFrom.orValue([]).filter(f, has(f.secretRef) || has(f.configMapRef)).map(f, has(f.secretRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(f.secretRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(f.configMapRef.?name.orValue(''))]))`,
+  expression: `object.spec.containers.map(c, c.?env.orValue([]).filter(e, has(e.valueFrom) && (has(e.valueFrom.secretKeyRef) || has(e.valueFrom.configMapKeyRef))).map(e, has(e.valueFrom.secretKeyRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(e.valueFrom.secretKeyRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(e.valueFrom.configMapKeyRef.?name.orValue(''))]) + c.?envFrom.orValue([]).filter(f, has(f.secretRef) || has(f.configMapRef)).map(f, has(f.secretRef) ? [${str(FENCE_MARKS.secrets.resource)}, string(f.secretRef.?name.orValue(''))] : [${str(FENCE_MARKS.configMaps.resource)}, string(f.configMapRef.?name.orValue(''))]))`,
 };
 
 const REFERENCE_MESSAGE =
@@ -202,12 +203,16 @@ const REFERENCE_MESSAGE =
 const usableReference = (ref: string) =>
   `authorizer.group(${str(FENCE_MARK_GROUP)}).resource(${ref}[0]).namespace(request.namespace).name(${ref}[1]).check(${str(FENCE_MARKS.secrets.verb)}).allowed()`;
 
-const { containers: C, perContainer: K, pullSecrets: P } = FENCE_REFERENCE_SLOTS;
+const { containers: C, perContainer: K, pullSecrets: P, volumes: V } = FENCE_REFERENCE_SLOTS;
 const PULL_SECRETS = 'object.spec.?imagePullSecrets.orValue([])';
 const ENVIRONMENT_REFERENCE_CHECKS: readonly PodCheck[] = [
   check(
     `variables.references.size() <= ${C} && variables.references.all(r, r.size() <= ${K}) && ${PULL_SECRETS}.size() <= ${P}`,
-    `the Pod has more containers, or names more Secrets and ConfigMaps, than the fence checks (${C} containers, ${K} in the environment of each, ${P} image pull Secrets)`,
+    `the Pod has more containers, or names more Secrets and ConfigMaps, than the fence checks (${C} container, ${K} in its environment, ${P} image pull Secrets)`,
+  ),
+  check(
+    `object.spec.?initContainers.orValue([]).all(c, c.?envFrom.orValue([]).size() == 0 && c.?env.orValue([]).all(e, !has(e.valueFrom) || (!has(e.valueFrom.secretKeyRef) && !has(e.valueFrom.configMapKeyRef))))`,
+    "an init container's environment names a Secret or ConfigMap (a worker's init container has none)",
   ),
   ...Array.from({ length: C * K }, (_, i) => {
     const [c, k] = [Math.floor(i / K), i % K];
@@ -224,6 +229,18 @@ const ENVIRONMENT_REFERENCE_CHECKS: readonly PodCheck[] = [
     ),
   ),
 ];
+
+/**
+ * One expression per volume slot, one authorization check in each: the volume's kind picks it (a
+ * conditional is priced at its dearest branch, where `||` would add both sides).
+ */
+const VOLUME_REFERENCE_CHECKS: readonly PodCheck[] = Array.from({ length: V }, (_, i) => {
+  const v = `${VOLUMES}[${i}]`;
+  return check(
+    `${VOLUMES}.size() <= ${i} || (has(${v}.secret) ? ${usable(FENCE_MARKS.secrets, `${v}.secret.?secretName`)} : has(${v}.configMap) ? ${usable(FENCE_MARKS.configMaps, `${v}.configMap.?name`)} : has(${v}.persistentVolumeClaim) ? ${usable(FENCE_MARKS.claims, `${v}.persistentVolumeClaim.?claimName`)} : true)`,
+    "the Pod has a volume that refers to an object its creator's Role does not mark for its workers",
+  );
+});
 
 /** Without a template: what a fenced ServiceAccount's Pods must be, whatever its template was. */
 export const FLOOR_CHECKS: readonly PodCheck[] = [
@@ -254,8 +271,9 @@ export const FLOOR_CHECKS: readonly PodCheck[] = [
     'the Pod tolerates every taint (a toleration without a key)',
   ),
   check(
-    `${VOLUMES}.all(v, ${VOLUME_KINDS.map((k) => `has(v.${k})`).join(' || ')}) && ${VOLUMES}.all(v, (!has(v.secret) || ${usable(FENCE_MARKS.secrets, 'v.secret.?secretName')}) && (!has(v.configMap) || ${usable(FENCE_MARKS.configMaps, 'v.configMap.?name')}) && (!has(v.persistentVolumeClaim) || ${usable(FENCE_MARKS.claims, 'v.persistentVolumeClaim.?claimName')}) && (!has(v.projected) || v.projected.?sources.orValue([]).all(s, (has(s.secret) && ${usable(FENCE_MARKS.secrets, 's.secret.?name')}) || (has(s.configMap) && ${usable(FENCE_MARKS.configMaps, 's.configMap.?name')}) || has(s.downwardAPI))))`,
-    "the Pod has a volume of a kind workers do not use, or one that refers to an object its creator's Role does not mark for its workers",
+    `${VOLUMES}.size() <= ${V} && ${VOLUMES}.all(v, (${VOLUME_KINDS.map((k) => `has(v.${k})`).join(' || ')}) && (!has(v.projected) || v.projected.?sources.orValue([]).all(s, has(s.downwardAPI))))`,
+    `the Pod has a volume of a kind workers do not use, or more volumes than the fence checks (${V})`,
   ),
+  ...VOLUME_REFERENCE_CHECKS,
   ...ENVIRONMENT_REFERENCE_CHECKS,
 ];

@@ -340,6 +340,34 @@ const BELOW_THE_FLOOR: Array<[string, (pod: Pod) => void, RegExp]> = [
     /than the fence checks/,
   ],
   [
+    // Each volume has its own check (one CEL expression affords two): the fourth is still checked.
+    'an unrelated ConfigMap as a volume behind three marked Secrets',
+    (pod) =>
+      void (pod.spec!.volumes = [
+        ...pod.spec!.volumes!,
+        ...['regcred', 'regcred', 'regcred'].map((secretName, i) => ({ name: `marked-${i}`, secret: { secretName } })),
+        { name: 'loot', configMap: { name: 'unrelated' } },
+      ]),
+    /volume that refers to an object/,
+  ],
+  [
+    'more volumes than the fence checks',
+    (pod) =>
+      void (pod.spec!.volumes = [
+        ...pod.spec!.volumes!,
+        ...Array.from({ length: 12 }, (_, i) => ({ name: `scratch-${i}`, emptyDir: {} })),
+      ]),
+    /more volumes than the fence checks/,
+  ],
+  [
+    'a Secret in an init container',
+    (pod) =>
+      void (pod.spec!.initContainers = [
+        { name: 'sneak', image: main(pod).image, envFrom: [{ secretRef: { name: 'regcred' } }] },
+      ]),
+    /init container's environment names a Secret/,
+  ],
+  [
     'a volume on the node (CSI, inline)',
     (pod) => void (pod.spec!.volumes = [...pod.spec!.volumes!, { name: 'n', csi: { driver: 'any.csi.example' } }]),
     /volume of a kind/,
@@ -397,5 +425,20 @@ describe('without its template (deleted, as the garbage collector would after a 
 
   test('its stamped workers are still admitted', async () => {
     expect(await createPod(runtime, ns.name, worker(3), false)).toEqual(admitted);
+  });
+
+  test('a worker with four marked volumes is admitted (each checked in its own expression, within the cost limit)', async () => {
+    const many = stampedAs(
+      8,
+      (pod) =>
+        void (pod.spec!.volumes = [
+          ...pod.spec!.volumes!,
+          ...['regcred', 'regcred', 'regcred'].map((secretName, i) => ({
+            name: `marked-${i}`,
+            secret: { secretName },
+          })),
+        ]),
+    );
+    expect(await createPod(runtime, ns.name, many, false)).toEqual(admitted);
   });
 });
