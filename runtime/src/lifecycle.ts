@@ -168,16 +168,14 @@ class Application implements Step {
     this.watchOwnJob();
     const reconciler = await this.topology.start(k, () => this.startWorkers(k));
     const earlier = await this.topology.reattach(k);
-    if (earlier) return followJob(this, earlier, this.restartActiveMaster);
+    if (earlier) return followJob(this, earlier, this.topology);
     await awaitRegistration(this, reconciler);
     const claim = await this.topology.claimSubmission(k);
-    if (!claim.claimed) return followJob(this, claim.follow, this.restartActiveMaster);
+    if (!claim.claimed) return followJob(this, claim.follow, this.topology);
     const submitted = await submitJob(this, job);
     this.topology.submitted(submitted.jobId);
-    return followJob(this, submitted.jobId, this.restartActiveMaster);
+    return followJob(this, submitted.jobId, this.topology);
   }
-
-  private readonly restartActiveMaster = (why: string) => this.topology.restartActiveMaster(why);
 
   private async startWorkers(k: KubeContext): Promise<WorkerReconciler> {
     const { kube, settings, clock, log } = this.deps;

@@ -125,8 +125,12 @@ describe('an HA application on three real nodes through a lost node, a partition
   };
   /** Waits for one cluster; on a timeout, says what each master saw last. */
   const waitForOneCluster = (description: string, timeoutMs: number) =>
-    waitFor(oneCluster, { description, timeoutMs, intervalMs: 2000 }).catch((e: Error) => {
-      throw new Error(`${e.message}; the members each ready master counts: ${lastViews || 'none'}`);
+    waitFor(oneCluster, { description, timeoutMs, intervalMs: 2000 }).catch(async (e: Error) => {
+      const a = (await job().catch(() => undefined))?.metadata.annotations ?? {};
+      const ended = a[ANNOTATIONS.phase]
+        ? `; the application is ${a[ANNOTATIONS.phase]}: ${a[ANNOTATIONS.message] ?? ''}`
+        : '';
+      throw new Error(`${e.message}; the members each ready master counts: ${lastViews || 'none'}${ended}`);
     });
 
   /** The node that runs the active master the Job names; notes how many workers it runs. */

@@ -75,10 +75,16 @@ export interface EnginePort {
    */
   stopJob(jobId: string, savepoint?: boolean): Promise<void>;
   /**
-   * Which of `masters` (member addresses, `host:port`) Zeta made its active master: the one whose own
-   * member list starts with itself (Hazelcast's oldest member). Undefined when none says so.
+   * Which of `masters` (member addresses, `host:port`) Zeta made its active master: the oldest member
+   * of the cluster holding a majority of them (without one, a master whose own list starts with
+   * itself). Undefined when none says so.
    */
   activeMaster(masters: readonly string[]): Promise<string | undefined>;
+  /**
+   * With HA: the job as a member of the cluster that holds more than half of `masters` answers it
+   * (./majority.ts); undefined when no master answers as part of such a cluster.
+   */
+  majorityJobInfo(masters: readonly string[], jobId: string): Promise<JobInfo | undefined>;
   /** Stops the master process (SIGTERM, then SIGKILL after `graceMs`). */
   shutdown(graceMs: number): Promise<EngineExit | undefined>;
 }

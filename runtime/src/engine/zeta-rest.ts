@@ -59,25 +59,43 @@ class CallFailed extends Error {
   }
 }
 
+/** One member's view of its cluster, as Hazelcast's own REST lists it. */
+export interface MemberView {
+  /** The members' addresses (`host:port`), oldest first: the first is Hazelcast's master. */
+  readonly members: readonly string[];
+  /** The address of the member that answered, when the answer marks it. */
+  readonly self?: string;
+}
+
+const ADDRESS = /\[([^\][\s]+)\]:(\d+)/;
+const hostPort = (text: unknown): string | undefined => {
+  const m = typeof text === 'string' ? ADDRESS.exec(text) : null;
+  return m ? `${m[1]}:${m[2]}` : undefined;
+};
+
 /**
- * The first member of Hazelcast's member list — its master — as `host:port`, and whether it is the
- * member that answered: Hazelcast 5 answers JSON (`{"members":[{"address":"[10.0.0.5]:5801",
- * "localMember":true,…},…]}`), older ones text (`Member [10.0.0.5]:5801 - uuid this`).
+ * Hazelcast's member list (`GET /hazelcast/rest/cluster`): Hazelcast 5 answers JSON
+ * (`{"members":[{"address":"[10.0.0.5]:5801","localMember":true,…},…]}`), older ones text
+ * (`Member [10.0.0.5]:5801 - uuid this`, one line each). Undefined when it lists no member.
  */
-export function firstMember(text: string): { readonly address: string; readonly self: boolean } | undefined {
-  let first: unknown;
-  let self: boolean;
+export function memberView(text: string): MemberView | undefined {
+  let entries: Array<{ address?: string; self: boolean }>;
   try {
-    const member = (JSON.parse(text) as { members?: Array<{ address?: unknown; localMember?: unknown }> }).members?.[0];
-    first = member?.address;
-    self = member?.localMember === true;
+    const list = (JSON.parse(text) as { members?: Array<{ address?: unknown; localMember?: unknown }> }).members;
+    entries = (Array.isArray(list) ? list : []).map((m) => ({
+      address: hostPort(m?.address),
+      self: m?.localMember === true,
+    }));
   } catch {
-    const line = /Member \[[^\]\s]+\]:\d+[^\n]*/.exec(text)?.[0];
-    first = line;
-    self = /\bthis\s*$/.test(line ?? '');
+    entries = (text.match(/Member \[[^\]\s]+\]:\d+[^\n]*/g) ?? []).map((line) => ({
+      address: hostPort(line),
+      self: /\bthis\s*$/.test(line),
+    }));
   }
-  const m = typeof first === 'string' ? /\[([^\][\s]+)\]:(\d+)/.exec(first) : null;
-  return m ? { address: `${m[1]}:${m[2]}`, self } : undefined;
+  const members = entries.flatMap((e) => (e.address ? [e.address] : []));
+  if (members.length === 0) return undefined;
+  const self = entries.find((e) => e.self && e.address)?.address;
+  return { members, ...(self ? { self } : {}) };
 }
 
 // node:http rather than fetch(): fetch loads undici on first use, which costs the runtime ~20 MB
@@ -232,11 +250,11 @@ export class ZetaRest {
   }
 
   /**
-   * The cluster's master member as Hazelcast lists it (`GET /hazelcast/rest/cluster` on a member
-   * port: the oldest member first — Hazelcast's master, which Zeta makes its active master), `host:port`.
-   * Undefined when the answer lists no member.
+   * The cluster as this member sees it (`GET /hazelcast/rest/cluster` on a member port: the oldest
+   * member first — Hazelcast's master, which Zeta makes its active master). Undefined when the
+   * answer lists no member.
    */
-  async clusterMaster(): Promise<{ readonly address: string; readonly self: boolean } | undefined> {
+  async clusterMembers(): Promise<MemberView | undefined> {
     let res: HttpAnswer;
     try {
       res = await this.send('GET', '/hazelcast/rest/cluster', undefined, this.timeoutMs);
@@ -245,7 +263,7 @@ export class ZetaRest {
       throw new EngineUnavailable(`GET /hazelcast/rest/cluster: ${err.code ?? err.name}: ${err.message}`);
     }
     if (res.status !== 200) throw new EngineUnavailable(`GET /hazelcast/rest/cluster: HTTP ${res.status}`);
-    return firstMember(res.text);
+    return memberView(res.text);
   }
 
   async stopJob(jobId: string, savepoint = false): Promise<void> {

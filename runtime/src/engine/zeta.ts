@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { ENGINE_FILES, PATHS } from 'seatunnel-app/runtime-support';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import type { Settings } from '../settings';
+import { HAZELCAST_REST_PATH, type Settings } from '../settings';
 import { requireCheckpoint } from './checkpoints';
 import { hadoopLister } from './hadoop-list';
 import { EngineProcess } from './process';
@@ -18,7 +18,8 @@ import {
   type SubmitRequest,
   type SubmitResult,
 } from './port';
-import { ZetaRest } from './zeta-rest';
+import { activeMasterIndex, majorityMaster } from './majority';
+import { ZetaRest, type MemberView } from './zeta-rest';
 
 /**
  * The plan writes the master's command for the work directory at PATHS.workDir; when the Pod's
@@ -37,7 +38,7 @@ export class ZetaEngine implements EnginePort {
   private readonly process: EngineProcess | undefined;
   private readonly candidates: ZetaRest[];
   private rest: ZetaRest;
-  /** Hazelcast's own REST on each member port, whatever REST the jobs go through. */
+  /** REST on each member port (Hazelcast's own, and Zeta's v1), whatever REST the jobs go through. */
   private readonly members = new Map<string, ZetaRest>();
   private readonly engineEnv: NodeJS.ProcessEnv;
 
@@ -134,23 +135,34 @@ export class ZetaEngine implements EnginePort {
   }
 
   async activeMaster(masters: readonly string[]): Promise<string | undefined> {
-    const answers = await Promise.all(
+    const i = activeMasterIndex(await this.memberViews(masters), masters.length);
+    return i === undefined ? undefined : masters[i];
+  }
+
+  async majorityJobInfo(masters: readonly string[], jobId: string): Promise<JobInfo | undefined> {
+    const i = majorityMaster(await this.memberViews(masters), masters.length);
+    return i === undefined ? undefined : this.memberRest(masters[i], HAZELCAST_REST_PATH).jobInfo(jobId);
+  }
+
+  /** Each master's view of its cluster; undefined for one that does not answer. */
+  private memberViews(masters: readonly string[]): Promise<Array<MemberView | undefined>> {
+    return Promise.all(
       masters.map((address) =>
-        this.memberRest(address)
-          .clusterMaster()
+        this.memberRest(address, '')
+          .clusterMembers()
           .catch(() => undefined),
       ),
     );
-    return masters.find((_, i) => answers[i]?.self === true);
   }
 
-  /** Hazelcast's own REST on one member, by its address. */
-  private memberRest(address: string): ZetaRest {
-    let rest = this.members.get(address);
+  /** Hazelcast's own REST on one member, by its address (`path` '' for Hazelcast's, the REST v1 path for Zeta's). */
+  private memberRest(address: string, path: string): ZetaRest {
+    const key = `${address}${path}`;
+    let rest = this.members.get(key);
     if (!rest) {
       const i = address.lastIndexOf(':');
-      rest = new ZetaRest({ host: address.slice(0, i), port: Number(address.slice(i + 1)), path: '', timeoutMs: 2000 });
-      this.members.set(address, rest);
+      rest = new ZetaRest({ host: address.slice(0, i), port: Number(address.slice(i + 1)), path, timeoutMs: 2000 });
+      this.members.set(key, rest);
     }
     return rest;
   }

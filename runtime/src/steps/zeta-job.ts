@@ -6,6 +6,7 @@ import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } fro
 import { decide, howToStop, jobUnservedByMaster, type Happening } from '../policy';
 import { engineText } from '../report/redact';
 import type { ResolvedJobConfig } from '../settings';
+import type { MasterTopology } from '../topology/topology';
 import { errorMessage, retry } from '../util';
 import { factsOf, type Step } from './context';
 
@@ -73,22 +74,60 @@ export const UNSERVED_MAX_RESTARTS = 2;
 
 /**
  * Follows the job to a terminal status, racing the first interruption (worker loss, SIGTERM, …).
- * `restartActiveMaster`: how to get the job served again when the active master does not serve it.
+ * `master`: how to get the job served again when the active master does not serve it, and whose
+ * word on the job's end counts (with HA, a majority of the masters').
  */
 export async function followJob(
   s: Step,
   jobId: string,
-  restartActiveMaster: (why: string) => Promise<boolean>,
+  master: Pick<MasterTopology, 'restartActiveMaster' | 'confirmEnd'>,
 ): Promise<Outcome> {
   const { engine, clock, log } = s.deps;
   let failingSince: number | undefined;
   let unservedSince: number | undefined;
+  let unconfirmedSince: number | undefined;
+  /** The end a master reported was outvoted by the majority (logged once while it lasts). */
+  let outvoted = false;
   let restarts = 0;
   for (;;) {
     s.interruption.throwIfSet();
     let happening: Happening;
     try {
-      const info = await s.interruption.guard(engine.jobInfo(jobId));
+      let info = await s.interruption.guard(engine.jobInfo(jobId));
+      if (info.status && ZETA_TERMINAL.has(info.status)) {
+        const confirmed = await s.interruption.guard(master.confirmEnd(jobId, info));
+        if (confirmed) {
+          if (confirmed.status !== info.status && !outvoted)
+            log.warn("a master outside the masters' majority reported the job's end; the majority's answer counts", {
+              jobId,
+              reported: info.status,
+              majority: confirmed.status ?? 'unknown',
+            });
+          outvoted = confirmed.status !== info.status;
+          unconfirmedSince = undefined;
+          info = confirmed;
+        } else {
+          const now = clock.now();
+          if (unconfirmedSince === undefined)
+            log.warn("no majority of the masters confirms the job's end yet; waiting for one", {
+              jobId,
+              status: info.status,
+            });
+          unconfirmedSince ??= now;
+          if (now - unconfirmedSince < s.tuning.engineUnreachableMs) {
+            await s.interruption.pause(s.tuning.jobPollMs);
+            continue;
+          }
+          log.warn("no majority of the masters answered; the job's end is taken as reported", {
+            jobId,
+            status: info.status,
+            waitedMs: now - unconfirmedSince,
+          });
+        }
+      } else {
+        unconfirmedSince = undefined;
+        outvoted = false;
+      }
       failingSince = undefined;
       unservedSince = undefined;
       if (info.status && info.status !== s.state.zetaStatus) {
@@ -119,7 +158,7 @@ export async function followJob(
           const why = `for ${Math.round((now - unservedSince) / 1000)} s it answered job ${jobId} without running it (Zeta 2.3.8 does not retry a failed restore after a master switch)`;
           restarts++;
           unservedSince = undefined;
-          if (await restartActiveMaster(why)) {
+          if (await master.restartActiveMaster(why)) {
             log.warn('restarted the active master, which did not serve the job', { jobId, restarts });
             // The next master restores the job: it gets the whole budget again.
             failingSince = undefined;

@@ -50,6 +50,7 @@ export function localMaster(s: Step): MasterTopology {
     inheritedWorkers: () => [],
     // The one master is the engine in this Pod: there is no other to take the job over.
     restartActiveMaster: () => Promise.resolve(false),
+    confirmEnd: (_jobId, seen) => Promise.resolve(seen),
     release: () => Promise.resolve(),
     removeMasters: () => Promise.resolve([]),
   };

@@ -7,6 +7,7 @@
 // lifecycle.ts tells the story once and asks the topology at each step where the two differ.
 
 import type { WorkerStampInput } from 'seatunnel-app/runtime-support';
+import type { JobInfo } from '../engine/port';
 import type { Step } from '../steps/context';
 import type { KubeContext } from '../steps/kube-context';
 import type { WorkerReconciler } from '../workers/reconciler';
@@ -65,6 +66,13 @@ export interface MasterTopology {
    * that master so another one takes the job over. Whether it did (HA, with another master ready).
    */
   restartActiveMaster(why: string): Promise<boolean>;
+  /**
+   * The job's end as the application may act on it, given the end one master reported (`seen`):
+   * with one master, that; with HA, the job as the cluster holding a majority of the masters sees
+   * it — a master cut off or frozen and back answers for a cluster of its own (engine/majority.ts).
+   * Undefined when no majority answers.
+   */
+  confirmEnd(jobId: string, seen: JobInfo): Promise<JobInfo | undefined>;
   /** Stops watching without changing anything (a detached coordinator). */
   release(): Promise<void>;
   /** At the end: removes the masters; returns the problems. */

@@ -712,6 +712,19 @@ export class FakeEngine implements EnginePort {
     return this.master && masters.includes(this.master) ? this.master : undefined;
   }
 
+  /**
+   * What the cluster holding a majority of the masters answers for the job: by default the same as
+   * jobInfo's master (no split); a function to make a master report an end the majority does not.
+   */
+  majority: ((jobId: string) => JobInfo | undefined) | 'same' = 'same';
+  readonly majorityAsks: number[] = [];
+
+  async majorityJobInfo(_masters: readonly string[], jobId: string): Promise<JobInfo | undefined> {
+    this.majorityAsks.push(this.clock.now());
+    if (this.majority !== 'same') return this.majority(jobId);
+    return this.status === undefined ? { jobId } : { jobId, status: this.status };
+  }
+
   async stopJob(jobId: string, savepoint = false): Promise<void> {
     this.stops.push(jobId);
     this.savepointStops.push(savepoint);

@@ -482,3 +482,64 @@ describe('an active master that answers the job without running it (Zeta 2.3.8 a
     expect(s.kube.events.map((e) => e.reason)).not.toContain('ActiveMasterRestarted');
   });
 });
+
+describe("the job's end as the majority of the masters sees it (a master thawed after a freeze answers for a cluster of its own)", () => {
+  /** From poll `from` on, the master the Service reaches reports FAILED while the majority's cluster says `majority()`. */
+  function minorityReportsFailed(s: ReturnType<typeof setup>, majority: () => string | undefined, from = 5) {
+    let polls = 0;
+    const read = s.engine.jobInfo.bind(s.engine);
+    s.engine.jobInfo = async (id) => {
+      const info = await read(id);
+      return s.engine.submits.length > 0 && ++polls >= from ? { jobId: id, status: 'FAILED' } : info;
+    };
+    s.engine.majority = (id) => {
+      const status = majority();
+      return status === undefined ? undefined : { jobId: id, status };
+    };
+  }
+
+  test("the majority runs the job on: the minority's FAILED is not acted on, the job finishes under one submission", async () => {
+    const s = haSetup();
+    s.engine.script = (n) => (n >= 40 ? 'FINISHED' : 'RUNNING');
+    let majorityPolls = 0;
+    minorityReportsFailed(s, () => (++majorityPolls >= 20 ? 'FINISHED' : 'RUNNING'));
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0 });
+    expect(s.engine.submits).toHaveLength(1);
+    expect(s.engine.stops).toEqual([]);
+    expect(s.kube.annotationPatches.map((p) => p[ANNOTATIONS.zetaJobStatus])).not.toContain('FAILED');
+    // Said once while it lasts, not at every poll.
+    expect(s.log.lines.filter((l) => /majority=RUNNING/.test(l))).toHaveLength(1);
+    expect(s.log.lines.join('\n')).toMatch(
+      /a master outside the masters' majority reported the job's end.* reported=FAILED majority=RUNNING/,
+    );
+  });
+
+  test('the majority confirms the end: the application ends with it at once', async () => {
+    const s = haSetup();
+    s.engine.script = () => 'RUNNING';
+    minorityReportsFailed(s, () => 'FAILED');
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'JobFailed' });
+    expect(s.engine.majorityAsks).toHaveLength(1);
+  });
+
+  test('no majority answers: the end is taken as reported once the engine budget (2 min) has passed, not before', async () => {
+    const s = haSetup();
+    s.engine.script = () => 'RUNNING';
+    minorityReportsFailed(s, () => undefined);
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'JobFailed' });
+    const asks = s.engine.majorityAsks;
+    expect(asks.at(-1)! - asks[0]).toBeGreaterThanOrEqual(120_000);
+    expect(s.log.lines.join('\n')).toMatch(/no majority of the masters answered; the job's end is taken as reported/);
+  });
+
+  test('one master (no HA): its answer is the end, nothing else is asked', async () => {
+    const s = setup();
+    s.engine.script = (n) => (n >= 3 ? 'FAILED' : 'RUNNING');
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'JobFailed' });
+    expect(s.engine.majorityAsks).toEqual([]);
+  });
+});
