@@ -5,3 +5,4 @@ export * from './vocabulary';
 export * from './runtime-settings';
 export * from './ha-timings';
 export * from './worker-log';
+export * from './job-rows';

@@ -65,6 +65,11 @@ export const ANNOTATIONS = {
    * from it once the Events have expired.
    */
   phaseTimes: 'seatunnel.apache.org/phase-times',
+  /**
+   * Runtime: the job's rows read and written and the rate, from Zeta's job metrics, as compact
+   * JSON (./job-rows.ts), at most every ROWS_RECORD_INTERVAL_MS and once more at the end.
+   */
+  rows: 'seatunnel.apache.org/rows',
 } as const;
 
 export type AnnotationKey = keyof typeof ANNOTATIONS;
@@ -92,6 +97,7 @@ export const RUNTIME_ANNOTATION_KEYS = [
   'submittedAt',
   'workerUids',
   'phaseTimes',
+  'rows',
 ] as const satisfies readonly AnnotationKey[];
 export type RuntimeAnnotationKey = (typeof RUNTIME_ANNOTATION_KEYS)[number];
 

@@ -6,7 +6,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ANNOTATIONS, parseRecordedWorkerLine } from '../../lib/contract';
+import { ANNOTATIONS, parseRecordedWorkerLine, parseRowsAnnotation } from '../../lib/contract';
 import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
 import type { LocalStack } from '../../tools/local-stack/local-application';
 import { startEngineStack } from '../support/engine-stack';
@@ -140,6 +140,12 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobStatus]).toBe('FINISHED');
     expect(j.metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
     expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobId]).toBe(jobId);
+    // The rows Zeta's metrics counted, as status prints them: exactly the ROWS the Assert sink saw (issue 28 item 4).
+    expect(parseRowsAnnotation(j.metadata.annotations?.[ANNOTATIONS.rows])).toMatchObject({
+      read: ROWS,
+      written: ROWS,
+    });
+    expect(status.value('Rows')).toMatch(new RegExp(`^${ROWS} read, ${ROWS} written \\(recorded `));
     // The Assert sink fails the job unless exactly ROWS rows reached it.
     expect(masterLog(appId)).toMatch(/JobFinished|Zeta job .* ended FINISHED/);
     await expectNothingLeft(appId);
@@ -172,6 +178,15 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       description: 'the streaming job runs',
       timeoutMs: 240_000,
     });
+    // While it runs, the rows it has written so far with the rate (issue 28 item 4).
+    const running = await waitFor(
+      async () => {
+        const rows = parseRowsAnnotation(await annotation(appId, ANNOTATIONS.rows));
+        return rows && rows.written > 0 ? rows : undefined;
+      },
+      { description: 'rows recorded on the Job', timeoutMs: 60_000 },
+    );
+    expect(running.read).toBeGreaterThanOrEqual(running.written);
     const dir = path.join(checkpoints, jobId);
     await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
       description: `a checkpoint in ${dir}`,
@@ -201,6 +216,15 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       description: 'the streaming job runs',
       timeoutMs: 240_000,
     });
+    // While it runs, the rows it has written so far with the rate (issue 28 item 4).
+    const running = await waitFor(
+      async () => {
+        const rows = parseRowsAnnotation(await annotation(appId, ANNOTATIONS.rows));
+        return rows && rows.written > 0 ? rows : undefined;
+      },
+      { description: 'rows recorded on the Job', timeoutMs: 60_000 },
+    );
+    expect(running.read).toBeGreaterThanOrEqual(running.written);
     const dir = path.join(checkpoints, jobId);
     await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
       description: `a checkpoint in ${dir}`,

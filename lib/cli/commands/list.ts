@@ -11,7 +11,7 @@ import { CLI_EXIT } from '../exit-codes';
 import { table, type Output } from '../output';
 import { statusData } from './status';
 
-const HEADER = ['ID', 'STATUS', 'PHASE', 'WORKERS', 'JOB ID', 'AGE', 'NAME'];
+const HEADER = ['ID', 'STATUS', 'PHASE', 'WORKERS', 'ROWS', 'JOB ID', 'AGE', 'NAME'];
 
 /** kubectl's age: the two largest units, e.g. 45s, 3m12s, 5h3m, 2d4h, 400d. */
 export function age(from: string | undefined, now: number): string {
@@ -34,7 +34,7 @@ export function workersCell(r: StatusReport): string {
   return w ? `${w.registered ?? '?'}/${w.desired ?? '?'}` : '-';
 }
 
-/** The table `list` prints: a header, then one row per report (with NAMESPACE first across namespaces). */
+/** The table `list` prints: a header, then one row per report (with NAMESPACE first across namespaces); ROWS: rows written. */
 export function listTable(reports: readonly StatusReport[], now: number, allNamespaces: boolean): string[] {
   const rows = reports.map((r) => [
     ...(allNamespaces ? [r.namespace] : []),
@@ -42,6 +42,7 @@ export function listTable(reports: readonly StatusReport[], now: number, allName
     r.status,
     r.phase ?? '-',
     workersCell(r),
+    r.rows ? String(r.rows.written) : '-',
     r.zetaJobId ?? '-',
     age(r.createdAt, now),
     r.name ?? '-',

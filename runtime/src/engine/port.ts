@@ -13,6 +13,8 @@ export interface JobInfo {
   /** Undefined when the engine does not know the job (2.3.8 answers `{"jobId":"<id>"}`). */
   readonly status?: string;
   readonly errorMsg?: string;
+  /** Rows read and written so far, from Zeta's job metrics, when it reports them. */
+  readonly rows?: { readonly read: number; readonly written: number };
 }
 
 export interface SubmitRequest {

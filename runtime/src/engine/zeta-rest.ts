@@ -8,7 +8,7 @@
 // does, a call ends with an answer, EngineUnavailable or EngineRejected.
 
 import * as http from 'node:http';
-import { parseJson, stringifyJson } from 'seatunnel-app/runtime-support';
+import { parseJson, rowsOfZetaMetrics, stringifyJson } from 'seatunnel-app/runtime-support';
 import { EngineRejected, EngineUnavailable, type JobInfo, type Overview } from './port';
 
 export interface ZetaRestOptions {
@@ -242,10 +242,12 @@ export class ZetaRest {
     const r = (await this.call('GET', `/job-info/${encodeURIComponent(jobId)}`)) as Record<string, unknown> | undefined;
     if (!r || typeof r !== 'object')
       throw new EngineUnavailable(`GET /job-info/${jobId}: no JSON object in the answer`);
+    const rows = rowsOfZetaMetrics(r.metrics);
     return {
       jobId: idText(r.jobId) ?? jobId,
       ...(typeof r.jobStatus === 'string' && r.jobStatus ? { status: r.jobStatus } : {}),
       ...(typeof r.errorMsg === 'string' && r.errorMsg ? { errorMsg: r.errorMsg } : {}),
+      ...(rows ? { rows } : {}),
     };
   }
 

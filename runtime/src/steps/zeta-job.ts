@@ -5,6 +5,7 @@ import { EngineRejected, EngineUnavailable, type SubmitResult } from '../engine/
 import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } from '../outcome';
 import { decide, howToStop, jobUnservedByMaster, type Happening } from '../policy';
 import { engineText } from '../report/redact';
+import { RowsRecorder } from '../report/rows';
 import type { ResolvedJobConfig } from '../settings';
 import type { MasterTopology } from '../topology/topology';
 import { errorMessage, retry } from '../util';
@@ -89,6 +90,7 @@ export async function followJob(
   /** The end a master reported was outvoted by the majority (logged once while it lasts). */
   let outvoted = false;
   let restarts = 0;
+  const rows = new RowsRecorder(clock, (patch) => s.reporter.annotate(patch));
   for (;;) {
     s.interruption.throwIfSet();
     let happening: Happening;
@@ -137,6 +139,7 @@ export async function followJob(
       }
       if (!info.status) throw new EngineUnavailable(`the engine does not know job ${jobId}`);
       const terminal = ZETA_TERMINAL.has(info.status);
+      if (info.rows) rows.seen(info.rows, terminal);
       // The whole text, here only: what goes on the Job is redacted and bounded (report/redact.ts).
       if (terminal && info.errorMsg) log.warn("Zeta's error", { jobId, status: info.status, error: info.errorMsg });
       const workerFailure = terminal ? s.state.reconciler?.reconcile().failure : undefined;

@@ -698,10 +698,22 @@ export class FakeEngine implements EnginePort {
     return { jobId: req.restoreFromJobId ?? req.jobId, restored: req.restoreFromJobId !== undefined };
   }
 
+  /** The rows Zeta's metrics report after `jobInfo` is polled n times (undefined: none reported). */
+  rows: (elapsedPolls: number) => { read: number; written: number } | undefined = (n) => ({
+    read: 100 * n,
+    written: 100 * n,
+  });
+
   async jobInfo(jobId: string): Promise<JobInfo> {
     if (this.status === undefined) return { jobId };
     if (this.status === 'RUNNING') this.status = this.script(++this.polls);
-    return { jobId, status: this.status, ...(this.errorMsg ? { errorMsg: this.errorMsg } : {}) };
+    const rows = this.rows(this.polls);
+    return {
+      jobId,
+      status: this.status,
+      ...(this.errorMsg ? { errorMsg: this.errorMsg } : {}),
+      ...(rows ? { rows } : {}),
+    };
   }
 
   readonly savepointStops: boolean[] = [];

@@ -58,6 +58,8 @@ test('happy path: workers created, all registered, then exactly one submit; succ
     [ANNOTATIONS.message]: 'Zeta job 9223372036854775807 ended FINISHED',
     [ANNOTATIONS.finishedAt]: expect.stringMatching(/^2026-01-01T/),
     [ANNOTATIONS.phaseTimes]: expect.any(String),
+    // The final counts Zeta's metrics gave with the terminal status (the fake: 100 a poll), no rate.
+    [ANNOTATIONS.rows]: '{"read":300,"written":300,"at":"2026-01-01T00:00:01Z"}',
   });
   expect(Object.keys(JSON.parse(s.kube.annotations[ANNOTATIONS.phaseTimes]!) as object)).toEqual(
     expect.arrayContaining([

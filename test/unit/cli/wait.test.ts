@@ -126,5 +126,30 @@ describe('waitForApplication', () => {
         3_725_000,
       ),
     ).toBe('RUNNING · phase Running · workers 5/5 · 1:02:05');
+    expect(
+      progressText(
+        report('RUNNING', { phase: 'Running', rows: { read: 1200, written: 1180, perSecond: 118, at: AT } }),
+        42_000,
+      ),
+    ).toBe('RUNNING · phase Running · rows 1200 read, 1180 written, 118 rows/s · 00:42');
+  });
+
+  test('without a terminal, new rows alone print a line at most once a minute; a state change at once', async () => {
+    const running = (written: number, at: string) =>
+      report('RUNNING', { phase: 'Running', rows: { read: written, written, perSecond: 10, at } });
+    // One read every 10 s, the rows new at each: 13 reads over two minutes, then the end.
+    const reads = Array.from({ length: 13 }, (_, i) =>
+      running(100 * i, new Date(Date.UTC(2026, 0, 1, 0, 0, 10 * i)).toISOString()),
+    );
+    const h = harness([...reads, report('SUCCEEDED', { rows: { read: 1300, written: 1300, at: AT } })]);
+    await waitForApplication({} as Kube, 'ns', 'a', h.out, { intervalMs: 10_000, timeoutMs: 0, ...h.opts });
+    expect(h.progress.map(([t]) => t)).toEqual([
+      '[00:00] RUNNING phase Running, rows 0 read, 0 written, 10 rows/s',
+      '[01:00] RUNNING phase Running, rows 600 read, 600 written, 10 rows/s',
+      '[02:00] RUNNING phase Running, rows 1200 read, 1200 written, 10 rows/s',
+      '[02:10] SUCCEEDED, rows 1300 read, 1300 written',
+    ]);
   });
 });
+
+const AT = '2026-01-01T00:00:00Z';

@@ -64,6 +64,7 @@ const running = job('a', 'run-1', {
     [ANNOTATIONS.workersDesired]: '2',
     [ANNOTATIONS.workersRegistered]: '2',
     [ANNOTATIONS.zetaJobId]: '917',
+    [ANNOTATIONS.rows]: '{"read":1200,"written":1180,"perSecond":118,"at":"2026-01-01T00:00:00Z"}',
   },
 });
 const failed = job('a', 'fail-1', { conditions: ['Failed'], annotations: { [ANNOTATIONS.reason]: 'WorkerLost' } });
@@ -147,9 +148,9 @@ describe('the table', () => {
     const own = pods.filter((p) => p.metadata!.namespace === 'a' && p.metadata!.name!.startsWith('run-1'));
     const lines = listTable(deriveList({ jobs: [running, created], pods: own }), NOW, false);
     expect(lines).toEqual([
-      'ID         STATUS   PHASE    WORKERS  JOB ID  AGE    NAME',
-      'run-1      RUNNING  Running  2/2      917     1h30m  name of run-1',
-      'created-1  CREATED  -        -        -       1h30m  name of created-1',
+      'ID         STATUS   PHASE    WORKERS  ROWS  JOB ID  AGE    NAME',
+      'run-1      RUNNING  Running  2/2      1180  917     1h30m  name of run-1',
+      'created-1  CREATED  -        -        -     -       1h30m  name of created-1',
     ]);
     const all = listTable(deriveList({ jobs: [running], pods: own }), NOW, true);
     expect(all[0]).toMatch(/^NAMESPACE {2}ID/);

@@ -271,6 +271,20 @@ describe('deriveStatus', () => {
     ]);
   });
 
+  test("the job's rows as the runtime recorded them from Zeta's metrics; a value it would not write is left out", () => {
+    const withRows = (rows: string) =>
+      deriveStatus(
+        obs({
+          job: job({ annotations: { [ANNOTATIONS.phase]: 'Running', [ANNOTATIONS.rows]: rows } }),
+          pods: [pod('master', 'm', running)],
+        }),
+      );
+    const r = withRows('{"read":1200,"written":1180,"perSecond":118,"at":"2026-01-01T00:00:10Z"}');
+    expect(r.rows).toEqual({ read: 1200, written: 1180, perSecond: 118, at: '2026-01-01T00:00:10Z' });
+    expect(statusLines(r)).toContain('Rows: 1200 read, 1180 written, 118 rows/s (recorded 2026-01-01T00:00:10Z)');
+    expect(withRows('{"read":"many"}').rows).toBeUndefined();
+  });
+
   test("workers waiting for an autoscaler's node → RUNNING with reason WaitingForNode, the runtime's account before the scheduler's", () => {
     const r = deriveStatus(
       obs({
