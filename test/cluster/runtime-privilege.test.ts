@@ -257,6 +257,14 @@ test(
       }),
     ).toBe(403);
     expect(await statusOf(asA, 'GET', collection('StatefulSet'))).toBe(403);
+    // An active master that answers the job without running it is restarted (its Pod deleted, the
+    // StatefulSet makes it again): its own master Pods by name — authorized, whether the Pod
+    // exists yet (200) or not (404) — and never the other application's.
+    const masterPod = (app: ApplicationPlan, i: number) => at('Pod', `${app.masters!.metadata.name}-${i}`);
+    for (let i = 0; i < a.spec.ha!.masters; i++)
+      expect([200, 404]).toContain(await statusOf(asA, 'DELETE', masterPod(a, i)));
+    expect(await statusOf(asA, 'DELETE', masterPod(b, 0))).toBe(403);
+    expect(await statusOf(asA, 'DELETE', at('Pod', `${a.masters!.metadata.name}-${a.spec.ha!.masters}`))).toBe(403);
     expect(await statusOf(asA, 'DELETE', mastersA)).toBe(200);
   }),
 );

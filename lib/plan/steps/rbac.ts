@@ -21,14 +21,29 @@ export function workerNames(spec: ApplicationSpec): string[] {
   return Array.from({ length: spec.worker.count }, (_, i) => names.worker(spec.appId, i + 1));
 }
 
+/**
+ * With HA, the masters' Pods (the StatefulSet's, by ordinal): the coordinator restarts an active
+ * master that answers the job without running it (runtime/src/steps/zeta-job.ts); the StatefulSet
+ * creates it again under the same name.
+ */
+export function haMasterPodNames(spec: ApplicationSpec): string[] {
+  return spec.ha ? Array.from({ length: spec.ha.masters }, (_, i) => `${names.masters(spec)}-${i}`) : [];
+}
+
 /** The runtime's rules: workers, its own Job's status annotations, Events, and adoption of its dependents. */
 export function runtimeRules(spec: ApplicationSpec): PolicyRule[] {
   const rules: PolicyRule[] = [
     // Worker Pods are created from the template and watched; `get` also reads the master's own
     // Pod, whose name the Job controller chooses.
     { apiGroups: [''], resources: ['pods'], verbs: ['create', 'get', 'list', 'watch'] },
-    // Deleting is limited to the worker names (no deletecollection: a selector cannot be limited).
-    { apiGroups: [''], resources: ['pods'], resourceNames: workerNames(spec), verbs: ['delete'] },
+    // Deleting is limited to the worker names and, with HA, the masters' (no deletecollection: a
+    // selector cannot be limited).
+    {
+      apiGroups: [''],
+      resources: ['pods'],
+      resourceNames: [...workerNames(spec), ...haMasterPodNames(spec)],
+      verbs: ['delete'],
+    },
     // Each worker's last lines, read before it is deleted and kept in the runtime's own log.
     { apiGroups: [''], resources: ['pods/log'], resourceNames: workerNames(spec), verbs: ['get'] },
     // Its own Job: the UID for owner references, the status annotations `status` reads, and a

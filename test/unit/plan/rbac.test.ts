@@ -91,6 +91,17 @@ describe('rbac step', () => {
     });
   });
 
+  test("with HA, also the masters' Pods by ordinal: the coordinator restarts an active master that does not serve the job", () => {
+    const q = plan({ applicationId: 'app-3', workerCount: 1, haEnabled: true, haMasters: 3, checkpointPvc: 'ckpt' });
+    const del = q.roles[0].rules!.find((r) => r.verbs.includes('delete') && r.resources?.includes('pods'))!;
+    expect(del.resourceNames).toEqual([
+      'app-3-worker-1',
+      `${q.masters!.metadata.name}-0`,
+      `${q.masters!.metadata.name}-1`,
+      `${q.masters!.metadata.name}-2`,
+    ]);
+  });
+
   test('the submitter role holds every permission it grants (Kubernetes RBAC escalation rule)', () => {
     const submitter = submitterRules();
     for (const r of p.roles[0].rules!) {
