@@ -46,3 +46,34 @@ export function documentedSubmitter(page = readFileSync(QUICK_START, 'utf8')): D
     throw new Error(`${QUICK_START}: the submitter block has no kubectl -n NS create rolebinding NAME --role ROLE`);
   return { role, binding: { namespace: bind[1], name: bind[2], role: bind[3] } };
 }
+
+/** The Namespace the page's `applicationNamespace(…)` snippet prints. */
+export function documentedNamespace(page = readFileSync(QUICK_START, 'utf8')): {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string> };
+} {
+  const block = shellBlocks(page).find((b) => b.includes('applicationNamespace('));
+  const snippet = block?.match(/node -e "([^"]*)"/);
+  if (!snippet) throw new Error(`${QUICK_START}: no sh block with a node -e "…applicationNamespace(…)…" snippet`);
+  return JSON.parse(runSnippet(snippet[1])) as ReturnType<typeof documentedNamespace>;
+}
+
+/** The page's deployment file and job file: its first two `hocon` blocks, in that order. */
+export function documentedFiles(page = readFileSync(QUICK_START, 'utf8')): { deploy: string; job: string } {
+  const blocks = [...page.matchAll(/^```hocon\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  if (blocks.length < 2 || !blocks[0].includes('kubernetes') || !blocks[1].includes('source'))
+    throw new Error(`${QUICK_START}: expected the deployment file and then the job file as hocon blocks`);
+  return { deploy: blocks[0], job: blocks[1] };
+}
+
+/** The `npx seatunnel-app …` commands of the first sh block that has `marker`, each as its words (comments dropped). */
+export function documentedCommands(marker: string, page = readFileSync(QUICK_START, 'utf8')): string[][] {
+  const block = shellBlocks(page).find((b) => b.includes(marker));
+  if (!block) throw new Error(`${QUICK_START}: no sh block with ${marker}`);
+  return block
+    .split('\n')
+    .map((l) => l.replace(/#.*$/, '').trim())
+    .filter((l) => l.startsWith('npx seatunnel-app '))
+    .map((l) => l.split(/\s+/).slice(2));
+}
