@@ -178,7 +178,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       description: 'the streaming job runs',
       timeoutMs: 240_000,
     });
-    // While it runs, the rows it has written so far with the rate (issue 28 item 4).
+    // While it runs, the rows it has written so far (issue 28 item 4).
     const running = await waitFor(
       async () => {
         const rows = parseRowsAnnotation(await annotation(appId, ANNOTATIONS.rows));
@@ -216,15 +216,6 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       description: 'the streaming job runs',
       timeoutMs: 240_000,
     });
-    // While it runs, the rows it has written so far with the rate (issue 28 item 4).
-    const running = await waitFor(
-      async () => {
-        const rows = parseRowsAnnotation(await annotation(appId, ANNOTATIONS.rows));
-        return rows && rows.written > 0 ? rows : undefined;
-      },
-      { description: 'rows recorded on the Job', timeoutMs: 60_000 },
-    );
-    expect(running.read).toBeGreaterThanOrEqual(running.written);
     const dir = path.join(checkpoints, jobId);
     await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
       description: `a checkpoint in ${dir}`,

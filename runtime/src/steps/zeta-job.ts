@@ -6,6 +6,7 @@ import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } fro
 import { decide, howToStop, jobUnservedByMaster, type Happening } from '../policy';
 import { engineText } from '../report/redact';
 import { RowsRecorder } from '../report/rows';
+import { JobEndJudge } from './job-end';
 import type { ResolvedJobConfig } from '../settings';
 import type { MasterTopology } from '../topology/topology';
 import { errorMessage, retry } from '../util';
@@ -86,50 +87,19 @@ export async function followJob(
   const { engine, clock, log } = s.deps;
   let failingSince: number | undefined;
   let unservedSince: number | undefined;
-  let unconfirmedSince: number | undefined;
-  /** The end a master reported was outvoted by the majority (logged once while it lasts). */
-  let outvoted = false;
   let restarts = 0;
+  const judge = new JobEndJudge(s, master);
   const rows = new RowsRecorder(clock, (patch) => s.reporter.annotate(patch));
   for (;;) {
     s.interruption.throwIfSet();
     let happening: Happening;
     try {
-      let info = await s.interruption.guard(engine.jobInfo(jobId));
-      if (info.status && ZETA_TERMINAL.has(info.status)) {
-        const confirmed = await s.interruption.guard(master.confirmEnd(jobId, info));
-        if (confirmed) {
-          if (confirmed.status !== info.status && !outvoted)
-            log.warn("a master outside the masters' majority reported the job's end; the majority's answer counts", {
-              jobId,
-              reported: info.status,
-              majority: confirmed.status ?? 'unknown',
-            });
-          outvoted = confirmed.status !== info.status;
-          unconfirmedSince = undefined;
-          info = confirmed;
-        } else {
-          const now = clock.now();
-          if (unconfirmedSince === undefined)
-            log.warn("no majority of the masters confirms the job's end yet; waiting for one", {
-              jobId,
-              status: info.status,
-            });
-          unconfirmedSince ??= now;
-          if (now - unconfirmedSince < s.tuning.engineUnreachableMs) {
-            await s.interruption.pause(s.tuning.jobPollMs);
-            continue;
-          }
-          log.warn("no majority of the masters answered; the job's end is taken as reported", {
-            jobId,
-            status: info.status,
-            waitedMs: now - unconfirmedSince,
-          });
-        }
-      } else {
-        unconfirmedSince = undefined;
-        outvoted = false;
+      const judged = await judge.judge(jobId, await s.interruption.guard(engine.jobInfo(jobId)));
+      if (judged === 'wait') {
+        await s.interruption.pause(s.tuning.jobPollMs);
+        continue;
       }
+      const info = judged;
       failingSince = undefined;
       unservedSince = undefined;
       if (info.status && info.status !== s.state.zetaStatus) {
