@@ -100,7 +100,7 @@ test(
       const { deploy } = deploymentFiles(ns.name);
       const { deploy: otherDeploy } = deploymentFiles(other);
 
-      // RUNNING, with the runtime's annotations (phase, workers, Zeta job id).
+      // RUNNING, with the runtime's annotations (phase, workers, Zeta job id, rows).
       const running = await submitManual(ns.name, 'orders-sync');
       await patchPodStatus(ns.name, running.master.metadata.name, {
         phase: 'Running',
@@ -114,6 +114,7 @@ test(
             [ANNOTATIONS.workersDesired]: '2',
             [ANNOTATIONS.workersRegistered]: '1',
             [ANNOTATIONS.zetaJobId]: '917381145928572929',
+            [ANNOTATIONS.rows]: '{"read":1200,"written":1180,"perSecond":118,"at":"2026-01-01T00:00:10Z"}',
           },
         },
       });
@@ -159,18 +160,20 @@ test(
         phase: 'Running',
         zetaJobId: '917381145928572929',
         workers: { desired: 2, registered: 1 },
+        rows: { read: 1200, written: 1180, perSecond: 118, at: '2026-01-01T00:00:10Z' },
       });
 
       // The table: one aligned line per application, its cells those of status.
       const text = await run(['list', '-a', deploy]);
       expect(text.code).toBe(0);
-      expect(text.out[0]).toMatch(/^ID +STATUS +PHASE +WORKERS +JOB ID +AGE +NAME$/);
+      expect(text.out[0]).toMatch(/^ID +STATUS +PHASE +WORKERS +ROWS +JOB ID +AGE +NAME$/);
       const runningLine = text.out.find((l) => l.startsWith(`${running.appId} `))!;
       expect(runningLine.split(/ {2,}/)).toEqual([
         running.appId,
         'RUNNING',
         'Running',
         '1/2',
+        '1180',
         '917381145928572929',
         expect.stringMatching(/^\d+[smh]/),
         'orders-sync',

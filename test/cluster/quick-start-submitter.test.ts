@@ -90,7 +90,8 @@ test(
 
       const status = await run(['status', '--id', appId, '-a', files.deploy]);
       expect([status.code, status.err]).toEqual([0, []]);
-      expect(status.value('Status')).toMatch(/^(DEPLOYING|RUNNING)$/);
+      // kwok ends a Job's Pod by itself after a while: on a loaded machine it may be over already.
+      expect(status.value('Status')).toMatch(/^(DEPLOYING|RUNNING|SUCCEEDED)$/);
       const explained = await run(['status', '--id', appId, '-a', files.deploy, '--explain']);
       expect([explained.code, explained.err]).toEqual([0, []]);
 
