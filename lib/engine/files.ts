@@ -4,7 +4,7 @@
 
 import { isMap, parseDocument, stringify } from 'yaml';
 import { HA_TIMINGS } from '../contract/ha-timings';
-import { haMasterSetName } from '../model/ids';
+import { haMasterPodName } from '../model/ids';
 import type { ValidationIssue } from '../model/issues';
 import { TERMINATION_GRACE_SECONDS } from '../model/reserved';
 import { PATHS, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
@@ -37,7 +37,7 @@ export function haMasterAddresses(
 ): string[] {
   return Array.from(
     { length: masters },
-    (_, i) => `${haMasterSetName(spec.appId)}-${i}.${spec.appId}.${spec.namespace}.svc:${spec.master.port}`,
+    (_, i) => `${haMasterPodName(spec.appId, i)}.${spec.appId}.${spec.namespace}.svc:${spec.master.port}`,
   );
 }
 

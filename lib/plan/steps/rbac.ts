@@ -11,6 +11,7 @@
 import type { PolicyRule, Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ServiceAccount } from 'kubernetes-types/core/v1';
 import { RESOURCES } from '../../kube/resources';
+import { haMasterPodName } from '../../model/ids';
 import type { ApplicationSpec } from '../../model/spec';
 import { names, objectMeta } from '../pod';
 import { dependentRefs } from '../runtime-settings';
@@ -27,7 +28,7 @@ export function workerNames(spec: ApplicationSpec): string[] {
  * creates it again under the same name.
  */
 export function haMasterPodNames(spec: ApplicationSpec): string[] {
-  return spec.ha ? Array.from({ length: spec.ha.masters }, (_, i) => `${names.masters(spec)}-${i}`) : [];
+  return spec.ha ? Array.from({ length: spec.ha.masters }, (_, i) => haMasterPodName(spec.appId, i)) : [];
 }
 
 /** The runtime's rules: workers, its own Job's status annotations, Events, and adoption of its dependents. */
