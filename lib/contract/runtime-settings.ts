@@ -58,6 +58,19 @@ export interface RuntimeSettings {
   readonly checkpointDir?: string;
   /** With HA (docs/ha.md): the runtime is the coordinator; no Zeta in its Pod. */
   readonly ha?: HaRuntimeSettings;
+  /** application.metrics.enabled: the runtime serves /metrics (docs/metrics.md); absent when off. */
+  readonly metrics?: MetricsRuntimeSettings;
+}
+
+export interface MetricsRuntimeSettings {
+  /** application.metrics.port: where the runtime serves /metrics in its own Pod. */
+  readonly port: number;
+  /**
+   * The workers' member port (application.worker.port): their Zeta telemetry is read there (REST
+   * with CLUSTER_READ only) and served again through the runtime's /metrics, so a scraper never
+   * needs the member ports, whose Hazelcast client protocol controls jobs.
+   */
+  readonly workerPort: number;
 }
 
 export interface HaRuntimeSettings {
@@ -152,6 +165,13 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
         p.push(`runtime.json dependents[${i}]: expected {apiVersion, kind, name}`);
       }
     });
+  }
+  if (raw.metrics !== undefined) {
+    if (!isObj(raw.metrics)) p.push('runtime.json metrics: expected an object');
+    else {
+      int('metrics.port', raw.metrics.port, 1, 65535);
+      int('metrics.workerPort', raw.metrics.workerPort, 1, 65535);
+    }
   }
   if (raw.ha !== undefined) {
     if (!isObj(raw.ha)) p.push('runtime.json ha: expected an object');
