@@ -188,31 +188,41 @@ describe('three real nodes', () => {
     const ip1 = await readyIp('srv-1');
     const t0 = Date.now();
     await n1.stop();
-    // Nothing of the node runs any more (its namespace stays, as a machine's disks do).
-    expect((await promisify(execFile)('ip', ['netns', 'pids', n1.netns])).stdout.trim()).toBe('');
-    expect(await getFrom('cli-2', ip1)).toMatch(/^NO ANSWER/);
-    const cond = await waitForNode(n1.name, 'NotReady');
-    timings.push(['stop() -> NotReady', since(t0)]);
-    expect(cond.status).toBe('Unknown');
-    // The node controller marks node 1's Pods not ready: the echo Service, CoreDNS and the kubernetes
-    // Service (its relay is on no node) keep answering from nodes 2 and 3.
-    const clusterIp = await serviceIp();
-    const fqdn = `echo.${ns}.svc.cluster.local`;
-    await waitFor(
-      async () => {
-        const seen = await throughService('cli-2', `http://${clusterIp}`, 12);
-        if ([...seen].some((a) => a.startsWith('NO ANSWER') || a === n1.name)) throw new Error([...seen].join(', '));
-        return true;
-      },
-      { description: 'the echo Service answered only by nodes 2 and 3', timeoutMs: 60_000, intervalMs: 1000 },
-    );
-    const r = await probeFromPod(ns, 'cli-3', { lookup: fqdn, api: true });
-    expect(r.lookup).toBe(clusterIp);
-    expect(r.api).toMatch(/"gitVersion"/);
-
-    const t1 = Date.now();
-    await n1.restart();
-    timings.push(['restart() -> Ready', since(t1)]);
+    try {
+      // Nothing of the node runs any more (its namespace stays, as a machine's disks do).
+      expect((await promisify(execFile)('ip', ['netns', 'pids', n1.netns])).stdout.trim()).toBe('');
+      expect(await getFrom('cli-2', ip1)).toMatch(/^NO ANSWER/);
+      const cond = await waitForNode(n1.name, 'NotReady');
+      timings.push(['stop() -> NotReady', since(t0)]);
+      expect(cond.status).toBe('Unknown');
+      // The node controller marks node 1's Pods not ready: the echo Service, CoreDNS and the kubernetes
+      // Service (its relay is on no node) keep answering from nodes 2 and 3.
+      const clusterIp = await serviceIp();
+      const fqdn = `echo.${ns}.svc.cluster.local`;
+      await waitFor(
+        async () => {
+          const seen = await throughService('cli-2', `http://${clusterIp}`, 12);
+          if ([...seen].some((a) => a.startsWith('NO ANSWER') || a === n1.name)) throw new Error([...seen].join(', '));
+          return true;
+        },
+        { description: 'the echo Service answered only by nodes 2 and 3', timeoutMs: 60_000, intervalMs: 1000 },
+      );
+      // One probe's 3 s can pass while the API server is busy with the lost node's Pods (seen once on a
+      // loaded machine); what is claimed is that it serves on, so a few tries within 30 s are allowed.
+      await waitFor(
+        async () => {
+          const r = await probeFromPod(ns, 'cli-3', { lookup: fqdn, api: true });
+          if (r.lookup !== clusterIp || !/"gitVersion"/.test(r.api ?? '')) throw new Error(JSON.stringify(r));
+          return true;
+        },
+        { description: `${fqdn} and the API server answering a Pod on node 3`, timeoutMs: 30_000, intervalMs: 1000 },
+      );
+    } finally {
+      // Restored even when an assertion failed, so the next tests find three nodes.
+      const t1 = Date.now();
+      await n1.restart();
+      timings.push(['restart() -> Ready', since(t1)]);
+    }
     await answeredBy('cli-2', await readyIp('srv-1'), n1.name, 'srv-1 answering again after the restart');
   });
 
@@ -221,16 +231,19 @@ describe('three real nodes', () => {
     const ip2 = await readyIp('srv-2');
     const t0 = Date.now();
     await n2.cutOff();
-    expect(await getFrom('cli-3', ip2)).toMatch(/^NO ANSWER/);
-    const cond = await waitForNode(n2.name, 'Unknown');
-    timings.push(['cutOff() -> Unknown', since(t0)]);
-    expect(cond.reason).toBe('NodeStatusUnknown');
-    // On the node itself the server still runs and answers.
-    expect(await httpFromNode(n2, ip2, PORT)).toBe(n2.name);
-    const t1 = Date.now();
-    await n2.heal();
-    await waitForNode(n2.name, 'Ready');
-    timings.push(['heal() -> Ready', since(t1)]);
+    try {
+      expect(await getFrom('cli-3', ip2)).toMatch(/^NO ANSWER/);
+      const cond = await waitForNode(n2.name, 'Unknown');
+      timings.push(['cutOff() -> Unknown', since(t0)]);
+      expect(cond.reason).toBe('NodeStatusUnknown');
+      // On the node itself the server still runs and answers.
+      expect(await httpFromNode(n2, ip2, PORT)).toBe(n2.name);
+    } finally {
+      const t1 = Date.now();
+      await n2.heal();
+      await waitForNode(n2.name, 'Ready');
+      timings.push(['heal() -> Ready', since(t1)]);
+    }
     await answeredBy('cli-3', ip2, n2.name, 'srv-2 reachable from node 3 again');
   });
 
@@ -246,12 +259,15 @@ describe('three real nodes', () => {
       ).spec.renewTime;
     await n3.freeze();
     const frozenAt = await renewTime();
-    expect(await getFrom('cli-1', ip3, 3000)).toMatch(/^NO ANSWER/);
-    expect(await getFrom('cli-1', ip2)).toBe(nodes[1].name);
-    // The kubelet renews its Lease every 10 s; a frozen one does not.
-    await new Promise((r) => setTimeout(r, 12_000));
-    expect(await renewTime()).toBe(frozenAt);
-    await n3.thaw();
+    try {
+      expect(await getFrom('cli-1', ip3, 3000)).toMatch(/^NO ANSWER/);
+      expect(await getFrom('cli-1', ip2)).toBe(nodes[1].name);
+      // The kubelet renews its Lease every 10 s; a frozen one does not.
+      await new Promise((r) => setTimeout(r, 12_000));
+      expect(await renewTime()).toBe(frozenAt);
+    } finally {
+      await n3.thaw();
+    }
     await waitFor(async () => (await renewTime()) !== frozenAt, {
       description: `${n3.name}'s Lease renewed after the thaw`,
       timeoutMs: 30_000,
