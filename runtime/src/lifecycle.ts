@@ -68,6 +68,7 @@ class Application implements Step {
       deps.clock,
       deps.log,
       this.tuning.apiFailureBudgetMs,
+      deps.observer && ((patch) => deps.observer!.status(patch)),
     );
   }
 
@@ -194,6 +195,7 @@ class Application implements Step {
       applicationDeleted: () => this.state.applicationDeleted,
     });
     this.state.store = store;
+    this.deps.observer?.workers(() => store.snapshot().pods.values());
     store.onFatal((e) => this.on({ type: 'WorkersUnobservable', error: e.message }));
     await this.interruption.guard(store.start());
     const owners = this.topology.workers(k);

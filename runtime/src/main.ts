@@ -12,6 +12,8 @@ import { createLogger, type Logger } from './log';
 import { outcomeOfError, type Outcome } from './outcome';
 import { Reporter } from './report/reporter';
 import { loadSettings, RUNTIME_ENV, type Settings } from './settings';
+import { startMetricsEndpoint } from './metrics/metrics-endpoint';
+import { errorMessage } from './util';
 
 /** SIGTERM grace of the master Pod is 120 s; the runtime is done well before. */
 const HARD_STOP_MS = 110_000;
@@ -131,6 +133,11 @@ async function main(): Promise<number> {
       .join(' or '),
   });
   const engine = new ZetaEngine(settings, process.env, systemClock, log);
+  // Metrics are an aid: a port that cannot be bound is logged, and the application runs without them.
+  const metrics = await startMetricsEndpoint(settings, systemClock, log).catch((e: unknown) => {
+    log.warn('metrics are not served', { error: errorMessage(e), port: settings.app.metrics?.port });
+    return undefined;
+  });
   lifecycleRunning = true;
   const result = await runApplication({
     settings,
@@ -138,6 +145,7 @@ async function main(): Promise<number> {
     io,
     kube: conn.port,
     engine,
+    ...(metrics ? { observer: metrics.observer } : {}),
     clock: systemClock,
     log,
     terminate: terminate.signal,
@@ -154,6 +162,7 @@ async function main(): Promise<number> {
     },
   });
   lifecycleRunning = false;
+  await metrics?.server.close();
   conn.close();
   const mem = process.memoryUsage();
   const mib = (n: number) => Math.round(n / 1024 / 1024);

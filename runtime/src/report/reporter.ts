@@ -73,6 +73,8 @@ export class Reporter {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly retryBudgetMs = RETRY_BUDGET_MS,
+    /** Told every patch as it is given (the metrics keep the story while the API server is away). */
+    private readonly observe?: (patch: StatusPatch) => void,
   ) {
     this.job = job;
   }
@@ -127,6 +129,7 @@ export class Reporter {
 
   annotate(patch: StatusPatch): void {
     if (patch.message) patch = { ...patch, message: redact(patch.message) };
+    this.observe?.(patch);
     if (patch.phase && PHASE_SET.has(patch.phase) && !(patch.phase in this.phaseTimes)) {
       // Whole seconds, one entry per known phase: the annotation stays bounded (under 400 bytes).
       this.phaseTimes[patch.phase] = this.clock

@@ -2,6 +2,7 @@
 // tuning, the one record of the application's state, the interruption and the reporter.
 
 import { WORKER_HEAD_START_MS } from 'seatunnel-app/runtime-support';
+import type { Pod } from 'kubernetes-types/core/v1';
 import type { Clock } from '../clock';
 import type { EnginePort, SubmitResult } from '../engine/port';
 import type { KubePort } from '../kube/port';
@@ -83,6 +84,15 @@ export interface LifecycleDeps {
   /** Writes the completed engine files (settings.engineWorkDir). */
   readonly writeEngineFiles: () => void;
   readonly tuning?: Partial<Tuning>;
+  /** Told what the application says of itself (the metrics served on /metrics). */
+  readonly observer?: LifecycleObserver;
+}
+
+export interface LifecycleObserver {
+  /** Every status patch, as it is given to the reporter. */
+  status(patch: StatusPatch): void;
+  /** Where the worker Pods can be read from, once they are watched. */
+  workers(pods: () => Iterable<Pod>): void;
 }
 
 /** The one record of where the application stands. */

@@ -2,7 +2,7 @@
 import type { SeaTunnelApplicationProps } from 'seatunnel-app/internal/model/props';
 import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { plan } from '../../../test/support/fixtures';
-import { runApplication, type Tuning } from '../../src/lifecycle';
+import { runApplication, type LifecycleDeps, type Tuning } from '../../src/lifecycle';
 import { memoryLogger } from '../../src/log';
 import type { Outcome } from '../../src/outcome';
 import type { Settings } from '../../src/settings';
@@ -25,6 +25,7 @@ export function setup(
   props: Partial<SeaTunnelApplicationProps> = {},
   tuning: Partial<Tuning> = {},
   settingsOverrides: Partial<Settings> = {},
+  depsOverrides: Partial<LifecycleDeps> = {},
 ) {
   const p = plan({
     applicationId: 'app-1',
@@ -78,6 +79,7 @@ export function setup(
     unexpected: unexpected.signal,
     writeEngineFiles: () => void engineFilesWritten++,
     tuning,
+    ...depsOverrides,
   };
   const run = (onStep?: () => void): Promise<Outcome> => runOn(clock, runApplication(deps), { onStep });
   return {
