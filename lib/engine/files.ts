@@ -185,7 +185,7 @@ function engineDefaults(spec: ApplicationSpec): Yaml {
           },
         },
         http: { 'enable-http': false, port: spec.master.restPort, 'enable-dynamic-port': false },
-        telemetry: { metric: { enabled: false } },
+        telemetry: { metric: { enabled: spec.metrics !== undefined } },
       },
     },
   };
@@ -208,7 +208,12 @@ export function engineInvariants(spec: ApplicationSpec, role: 'master' | 'worker
     {
       path: ['seatunnel', 'engine', 'http', 'enable-http'],
       value: role === 'master',
-      why: 'the runtime drives the master through REST v2; workers serve none',
+      why: 'the runtime drives the master through REST v2; workers serve none (their telemetry is on the member port)',
+    },
+    {
+      path: ['seatunnel', 'engine', 'telemetry', 'metric', 'enabled'],
+      value: spec.metrics !== undefined,
+      why: "application.metrics.enabled: the runtime's /metrics reads every member's telemetry, and the members' REST and the NetworkPolicy are set up for it or not at all; set that option instead",
     },
   ];
   if (role === 'master') {
@@ -278,27 +283,59 @@ const HAZELCAST_PROPERTIES = {
 export const HA_MASTER_JOIN_SECONDS = 2;
 const JOIN_SECONDS = 10;
 
+/**
+ * Hazelcast's REST endpoint groups, as the shaded Hazelcast of Zeta 2.3.8 names them (the enum
+ * com.hazelcast.config.RestEndpointGroup; HOT_RESTART is the older name of PERSISTENCE). A group a
+ * file does not name keeps Hazelcast's default, and CLUSTER_READ and HEALTH_CHECK are on by default.
+ */
+export const REST_ENDPOINT_GROUPS = [
+  'CLUSTER_READ',
+  'CLUSTER_WRITE',
+  'HEALTH_CHECK',
+  'PERSISTENCE',
+  'HOT_RESTART',
+  'WAN',
+  'DATA',
+  'CP',
+] as const;
+
+/**
+ * REST on a member port (Hazelcast's, which Zeta 2.3.x serves its REST v1 and its telemetry on).
+ * The master's: the runtime drives the job through it when the engine has no REST v2 (CLUSTER_WRITE,
+ * DATA) and reads its telemetry (CLUSTER_READ: /hazelcast/rest/instance/metrics); HEALTH_CHECK with
+ * HA, where /hazelcast/health/ready is the masters' readiness (a member answers REST before it has
+ * joined; the health endpoint does not call it ready). A worker's: CLUSTER_READ alone, for the
+ * runtime's /metrics — every other group named and off, so nothing on a worker's port submits,
+ * cancels or writes through REST — or none when metrics are off.
+ */
+function restApi(spec: ApplicationSpec, role: 'master' | 'worker'): Yaml {
+  if (role === 'master')
+    return {
+      enabled: true,
+      'endpoint-groups': {
+        CLUSTER_READ: { enabled: true },
+        CLUSTER_WRITE: { enabled: true },
+        DATA: { enabled: true },
+        ...(spec.ha ? { HEALTH_CHECK: { enabled: true } } : {}),
+      },
+    };
+  if (!spec.metrics) return { enabled: false };
+  return {
+    enabled: true,
+    'endpoint-groups': Object.fromEntries(
+      REST_ENDPOINT_GROUPS.map((group) => [group, { enabled: group === 'CLUSTER_READ' }]),
+    ),
+  };
+}
+
 function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Yaml {
   const port = role === 'master' ? spec.master.port : spec.worker.port;
   return {
     hazelcast: {
       'cluster-name': clusterName(spec.appId),
       network: {
-        // REST v1 (SeaTunnel 2.3.x) lives on the master's member port; the runtime uses it when the
-        // engine has no REST v2. Workers serve none.
-        'rest-api':
-          role === 'master'
-            ? {
-                enabled: true,
-                // HEALTH_CHECK with HA: /hazelcast/health/ready is the masters' readiness (a member
-                // answers REST before it has joined; the health endpoint does not call it ready).
-                'endpoint-groups': {
-                  CLUSTER_WRITE: { enabled: true },
-                  DATA: { enabled: true },
-                  ...(spec.ha ? { HEALTH_CHECK: { enabled: true } } : {}),
-                },
-              }
-            : { enabled: false },
+        // A user's file may not set it (lib/model/rules/runtime-files.ts): this block is the one.
+        'rest-api': restApi(spec, role),
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },
