@@ -8,6 +8,7 @@ import { haMasterPodName } from '../model/ids';
 import type { ValidationIssue } from '../model/issues';
 import { TERMINATION_GRACE_SECONDS } from '../model/reserved';
 import { PATHS, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
+import { memberRestApi } from './member-rest';
 
 export const ENGINE_FILES = {
   masterEngine: 'seatunnel-master.yaml',
@@ -283,51 +284,6 @@ const HAZELCAST_PROPERTIES = {
 export const HA_MASTER_JOIN_SECONDS = 2;
 const JOIN_SECONDS = 10;
 
-/**
- * Hazelcast's REST endpoint groups, as the shaded Hazelcast of Zeta 2.3.8 names them (the enum
- * com.hazelcast.config.RestEndpointGroup; HOT_RESTART is the older name of PERSISTENCE). A group a
- * file does not name keeps Hazelcast's default, and CLUSTER_READ and HEALTH_CHECK are on by default.
- */
-export const REST_ENDPOINT_GROUPS = [
-  'CLUSTER_READ',
-  'CLUSTER_WRITE',
-  'HEALTH_CHECK',
-  'PERSISTENCE',
-  'HOT_RESTART',
-  'WAN',
-  'DATA',
-  'CP',
-] as const;
-
-/**
- * REST on a member port (Hazelcast's, which Zeta 2.3.x serves its REST v1 and its telemetry on).
- * The master's: the runtime drives the job through it when the engine has no REST v2 (CLUSTER_WRITE,
- * DATA) and reads its telemetry (CLUSTER_READ: /hazelcast/rest/instance/metrics); HEALTH_CHECK with
- * HA, where /hazelcast/health/ready is the masters' readiness (a member answers REST before it has
- * joined; the health endpoint does not call it ready). A worker's: CLUSTER_READ alone, for the
- * runtime's /metrics — every other group named and off, so nothing on a worker's port submits,
- * cancels or writes through REST — or none when metrics are off.
- */
-function restApi(spec: ApplicationSpec, role: 'master' | 'worker'): Yaml {
-  if (role === 'master')
-    return {
-      enabled: true,
-      'endpoint-groups': {
-        CLUSTER_READ: { enabled: true },
-        CLUSTER_WRITE: { enabled: true },
-        DATA: { enabled: true },
-        ...(spec.ha ? { HEALTH_CHECK: { enabled: true } } : {}),
-      },
-    };
-  if (!spec.metrics) return { enabled: false };
-  return {
-    enabled: true,
-    'endpoint-groups': Object.fromEntries(
-      REST_ENDPOINT_GROUPS.map((group) => [group, { enabled: group === 'CLUSTER_READ' }]),
-    ),
-  };
-}
-
 function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Yaml {
   const port = role === 'master' ? spec.master.port : spec.worker.port;
   return {
@@ -335,7 +291,7 @@ function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Ya
       'cluster-name': clusterName(spec.appId),
       network: {
         // A user's file may not set it (lib/model/rules/runtime-files.ts): this block is the one.
-        'rest-api': restApi(spec, role),
+        'rest-api': memberRestApi(spec, role),
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },
