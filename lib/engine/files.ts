@@ -8,6 +8,7 @@ import { haMasterPodName } from '../model/ids';
 import type { ValidationIssue } from '../model/issues';
 import { TERMINATION_GRACE_SECONDS } from '../model/reserved';
 import { PATHS, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
+import { memberRestApi } from './member-rest';
 
 export const ENGINE_FILES = {
   masterEngine: 'seatunnel-master.yaml',
@@ -185,7 +186,7 @@ function engineDefaults(spec: ApplicationSpec): Yaml {
           },
         },
         http: { 'enable-http': false, port: spec.master.restPort, 'enable-dynamic-port': false },
-        telemetry: { metric: { enabled: false } },
+        telemetry: { metric: { enabled: spec.metrics !== undefined } },
       },
     },
   };
@@ -208,7 +209,12 @@ export function engineInvariants(spec: ApplicationSpec, role: 'master' | 'worker
     {
       path: ['seatunnel', 'engine', 'http', 'enable-http'],
       value: role === 'master',
-      why: 'the runtime drives the master through REST v2; workers serve none',
+      why: 'the runtime drives the master through REST v2; workers serve none (their telemetry is on the member port)',
+    },
+    {
+      path: ['seatunnel', 'engine', 'telemetry', 'metric', 'enabled'],
+      value: spec.metrics !== undefined,
+      why: "application.metrics.enabled: the runtime's /metrics reads every member's telemetry, and the members' REST and the NetworkPolicy are set up for it or not at all; set that option instead",
     },
   ];
   if (role === 'master') {
@@ -284,21 +290,8 @@ function hazelcastDefaults(spec: ApplicationSpec, role: 'master' | 'worker'): Ya
     hazelcast: {
       'cluster-name': clusterName(spec.appId),
       network: {
-        // REST v1 (SeaTunnel 2.3.x) lives on the master's member port; the runtime uses it when the
-        // engine has no REST v2. Workers serve none.
-        'rest-api':
-          role === 'master'
-            ? {
-                enabled: true,
-                // HEALTH_CHECK with HA: /hazelcast/health/ready is the masters' readiness (a member
-                // answers REST before it has joined; the health endpoint does not call it ready).
-                'endpoint-groups': {
-                  CLUSTER_WRITE: { enabled: true },
-                  DATA: { enabled: true },
-                  ...(spec.ha ? { HEALTH_CHECK: { enabled: true } } : {}),
-                },
-              }
-            : { enabled: false },
+        // A user's file may not set it (lib/model/rules/runtime-files.ts): this block is the one.
+        'rest-api': memberRestApi(spec, role),
         join: {
           'auto-detection': { enabled: false },
           multicast: { enabled: false },

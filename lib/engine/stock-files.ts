@@ -22,6 +22,8 @@ export const STOCK_YAML_VALUES: Readonly<Record<string, Readonly<Record<string, 
     'seatunnel.engine.slot-service.dynamic-slot': true,
     // On the container's disk: with kubernetes.checkpoint-pvc the claim's directory is applied.
     'seatunnel.engine.checkpoint.storage.plugin-config.namespace': '/tmp/seatunnel/checkpoint_snapshot',
+    // Off as shipped; application.metrics.enabled decides.
+    'seatunnel.engine.telemetry.metric.enabled': false,
   },
   'hazelcast.yaml': {
     ...STOCK_HAZELCAST,

@@ -47,6 +47,10 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   haWorkerReplacements: '使用 `replace` 时：应用整个生命周期内最多可替换的 worker Pod 数量；再丢失一个即失败。',
   haCoordinatorRestarts:
     'HA 模式下，崩溃或失败的协调器 Pod 最多再启动多少次；它会重新接管正在运行的作业（绝不重复提交）。驱逐、抢占和节点排空不计入；作业失败或取消仍会立即结束 Job。Job 的 backoffLimit 比它多一：重启次数用完后，最后一个协调器只删除 master 和 worker 并使应用失败（`CoordinatorRestartsExhausted`），因此不会有任何东西一直运行到 Job 的 TTL。',
+  metricsEnabled:
+    '每个 master 和 worker 上的 Zeta 遥测（`seatunnel.engine.telemetry.metric.enabled`），以及唯一的 Prometheus 端点：runtime 所在 Pod（master；HA 下为协调器）在 `application.metrics.port` 上的 `/metrics`，它转发各成员的遥测数据并附上 runtime 自身的指标；该 Pod 带有 `prometheus.io/*` 抓取注解。抓取方永远不会访问成员端口：其上的 Hazelcast 客户端协议可以控制作业（docs/zh/metrics.md）。SeaTunnel 公开了遥测配置键；本选项和该端点由本项目确定。',
+  metricsPort:
+    'runtime 在其 Pod 内提供 `/metrics` 的端口（容器端口名 `metrics`）；非 HA 时必须与同一 Pod 内的 `application.master.port` 和 `application.master.rest-port` 不同。',
   // ---- kubernetes.* ----
   namespace: '已存在的命名空间，应用的所有对象都放在其中（DNS-1123 label）。',
   image: '包含 SeaTunnel 发行版以及作业所需全部连接器、格式和驱动 jar 的镜像；运行时不会下载任何内容。',
@@ -113,6 +117,10 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   rbacCreate: '生成 master 的 Role（恰好是 runtime 发出的调用）及其绑定到 ServiceAccount 的 RoleBinding。',
   networkPolicyEnabled:
     '生成 NetworkPolicy：master 与 worker 只接受来自本应用 Pod 的 Hazelcast 流量；任何其他 Pod 都无法访问 REST 端口。',
+  metricsScraperNamespaceLabels:
+    '允许抓取 runtime `/metrics` 的 Pod 所在命名空间的标签（`k:v,k:v` 或 HOCON 对象，规则同 `kubernetes.master.node-selector`）。同时设置 `kubernetes.metrics.scraper-pod-labels` 时，抓取方必须同时匹配两者；单独设置时，这些命名空间中的所有 Pod 都可以抓取。NetworkPolicy 只允许它们访问 runtime 所在 Pod 的 `application.metrics.port`，不允许访问其他任何端口；两者都不设置时不允许任何抓取方。需要 `application.metrics.enabled`。',
+  metricsScraperPodLabels:
+    '允许抓取 runtime `/metrics` 的 Pod 的标签；单独设置时只在应用所在的命名空间中匹配（与 `kubernetes.metrics.scraper-namespace-labels` 一起设置时，在其匹配的命名空间中匹配）。需要 `application.metrics.enabled`。',
   podSecurity:
     'master 与 worker Pod 按此 Pod Security Standards 级别构建（`preflight` 会报告命名空间实际强制的级别）。`baseline`：禁止提权，seccomp 为 RuntimeDefault，不使用主机资源。`restricted` 另外要求 runAsNonRoot 并丢弃所有 capabilities：需要镜像以非 root 用户运行，或设置 `kubernetes.run-as-user`。默认值为 `baseline`，因为官方 apache/seatunnel 镜像以 root 运行并会写入 /opt/seatunnel。',
   runAsUser:

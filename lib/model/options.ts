@@ -382,6 +382,23 @@ export const OPTIONS: OptionRegistry = {
     description:
       "With HA: how many times a coordinator Pod that crashes or fails is started again; it re-attaches to the running job (never a second submission). Evictions, preemption and node drains do not count; a job failure or cancel still ends the Job at once. The Job's backoffLimit is one more: once the restarts are used up, one last coordinator only removes the masters and workers and fails the application (`CoordinatorRestartsExhausted`), so nothing keeps running until the Job's TTL.",
   },
+  metricsEnabled: {
+    key: 'application.metrics.enabled',
+    type: 'boolean',
+    default: true,
+    origin: 'ours',
+    coerce: asBoolean,
+    description:
+      "Zeta's telemetry (`seatunnel.engine.telemetry.metric.enabled`) on every master and worker, and one Prometheus endpoint, `/metrics` on `application.metrics.port` of the runtime's Pod (the master; with HA the coordinator), which serves the members' telemetry again with the runtime's own metrics; the Pod carries the `prometheus.io/*` scrape annotations. Scrapers never reach a member port: its Hazelcast client protocol controls jobs (docs/metrics.md). SeaTunnel publishes the telemetry key; this option and the endpoint are ours.",
+  },
+  metricsPort: {
+    key: 'application.metrics.port',
+    ...PORT,
+    default: 9464,
+    origin: 'ours',
+    description:
+      "Port of the runtime's `/metrics` in its own Pod (container port `metrics`); without HA it must differ from `application.master.port` and `application.master.rest-port`, which are in the same Pod.",
+  },
   // ---- kubernetes.* ----
   namespace: {
     key: 'kubernetes.namespace',
@@ -704,6 +721,22 @@ export const OPTIONS: OptionRegistry = {
     coerce: asBoolean,
     description:
       "Generate NetworkPolicies: the master and workers accept Hazelcast only from the application's own Pods; the REST port is reachable by no other Pod.",
+  },
+  metricsScraperNamespaceLabels: {
+    key: 'kubernetes.metrics.scraper-namespace-labels',
+    type: 'map',
+    origin: 'ours',
+    coerce: asStringMap,
+    description:
+      "Labels of the namespaces whose Pods may scrape the runtime's `/metrics` (`k:v,k:v` or a HOCON object, rules as for `kubernetes.master.node-selector`). With `kubernetes.metrics.scraper-pod-labels` too, a scraper must match both; alone, every Pod of those namespaces may. The NetworkPolicy then admits them to `application.metrics.port` of the runtime's Pod and nowhere else; with neither set no scraper is admitted. Needs `application.metrics.enabled`.",
+  },
+  metricsScraperPodLabels: {
+    key: 'kubernetes.metrics.scraper-pod-labels',
+    type: 'map',
+    origin: 'ours',
+    coerce: asStringMap,
+    description:
+      "Labels of the Pods that may scrape the runtime's `/metrics`; alone, they are looked for in the application's namespace (with `kubernetes.metrics.scraper-namespace-labels`, in the namespaces it matches). Needs `application.metrics.enabled`.",
   },
   podSecurity: {
     key: 'kubernetes.pod-security',

@@ -269,6 +269,13 @@ export interface SeaTunnelApplicationProps {
   readonly haWorkerReplacements?: number;
   /** With HA: how many times a lost coordinator Pod is started again (the Job's backoffLimit). @default 3 */
   readonly haCoordinatorRestarts?: number;
+  /**
+   * Zeta's telemetry on every member and the runtime's one Prometheus endpoint, `/metrics` on
+   * `metricsPort` of the runtime's Pod (docs/metrics.md). @default true
+   */
+  readonly metricsEnabled?: boolean;
+  /** Port of the runtime's `/metrics` (container port `metrics`). @default 9464 */
+  readonly metricsPort?: number;
 
   // ---- kubernetes.* -------------------------------------------------------------------------
   /** Existing namespace for every object of the application. @default 'default' */
@@ -390,6 +397,16 @@ export interface SeaTunnelApplicationProps {
   readonly rbacCreate?: boolean;
   /** Generate NetworkPolicies that confine Hazelcast and REST traffic to the application. @default true */
   readonly networkPolicyEnabled?: boolean;
+  /**
+   * Namespace labels of the scrapers the NetworkPolicy admits to the runtime's `/metrics` (and to
+   * nothing else); with `metricsScraperPodLabels`, a scraper matches both. @default - none: no scraper admitted
+   */
+  readonly metricsScraperNamespaceLabels?: Readonly<Record<string, string>>;
+  /**
+   * Pod labels of the scrapers the NetworkPolicy admits to the runtime's `/metrics`; alone, in the
+   * application's namespace. @default - none: no scraper admitted
+   */
+  readonly metricsScraperPodLabels?: Readonly<Record<string, string>>;
   /**
    * Pod Security Standards level the master and worker Pods are built to pass. `restricted`
    * needs an image that runs as a non-root user (or `runAsUser`); the stock SeaTunnel image runs as root.

@@ -12,6 +12,7 @@ import { resolveIdentity } from './rules/identity';
 import { resolveImages } from './rules/images';
 import { resolveJobConfig } from './rules/job-config';
 import { resolveStringMap } from './rules/labels';
+import { resolveMetrics } from './rules/metrics';
 import { resolveMounts } from './rules/mounts';
 import { resolveMaster, resolveWorker } from './rules/pod-roles';
 import { resolvePodSecurity } from './rules/pod-security';
@@ -56,6 +57,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
   const runtimeFiles = resolveRuntimeFiles(r);
   checkEngineFileMounts(r, mounts, runtimeFiles, images.seatunnelHome);
   const ha = resolveHighAvailability(r, { checkpointPvc: mounts.checkpointPvc, runtimeFiles });
+  const metrics = resolveMetrics(r, master, ha !== undefined);
   const spec: ApplicationSpec = {
     ...identity,
     ...images,
@@ -79,6 +81,7 @@ function resolveWith(r: PropReader): ApplicationSpec {
     podSecurity: resolvePodSecurity(r),
     admissionFence: r.bool('admissionFence'),
     ...(ha ? { ha } : {}),
+    ...(metrics ? { metrics } : {}),
     ...(r.props.kubeconfig !== undefined ? { kubeconfig: r.str('kubeconfig') } : {}),
   };
   checkFenceBudget(r, spec);

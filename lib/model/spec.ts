@@ -120,6 +120,24 @@ export interface HaSpec {
   readonly coordinatorRestarts: number;
 }
 
+/**
+ * Who may scrape the runtime's `/metrics` through the NetworkPolicy: one peer, namespaceSelector
+ * AND podSelector; a missing one means the application's namespace (no namespace labels) or every
+ * Pod of the matching namespaces (no Pod labels).
+ */
+export interface MetricsScrapers {
+  readonly namespaceLabels?: Readonly<Record<string, string>>;
+  readonly podLabels?: Readonly<Record<string, string>>;
+}
+
+/** application.metrics.*: Zeta's telemetry on every member, re-served by the runtime (docs/metrics.md). */
+export interface MetricsSpec {
+  /** The runtime's `/metrics` port in its own Pod. */
+  readonly port: number;
+  /** Absent: the NetworkPolicy admits no scraper. */
+  readonly scrapers?: MetricsScrapers;
+}
+
 export interface ApplicationSpec {
   /** Job name, value of the application-id label, argument of status/cancel. */
   readonly appId: string;
@@ -167,6 +185,8 @@ export interface ApplicationSpec {
   readonly admissionFence: boolean;
   /** High availability (docs/ha.md); absent without it. */
   readonly ha?: HaSpec;
+  /** application.metrics.enabled; absent when off. */
+  readonly metrics?: MetricsSpec;
   readonly runtime: {
     readonly mode: RuntimeMode;
     readonly image: string;

@@ -28,6 +28,8 @@ const STRING_MAPS: readonly PropName[] = [
   'workerAnnotations',
   'masterNodeSelector',
   'workerNodeSelector',
+  'metricsScraperNamespaceLabels',
+  'metricsScraperPodLabels',
 ];
 const LISTS: readonly PropName[] = [
   'imagePullSecrets',

@@ -10,6 +10,7 @@ import { checkpointStep } from './steps/checkpoint';
 import { engineConfigStep } from './steps/engine-config';
 import { environmentStep } from './steps/environment';
 import { jobConfigStep } from './steps/job-config';
+import { metricsStep } from './steps/metrics';
 import { mountedFilesStep } from './steps/mounted-files';
 import { networkPolicyStep } from './steps/network-policy';
 import { podSecurityStep } from './steps/pod-security';
@@ -28,6 +29,7 @@ export const FEATURE_STEPS: readonly FeatureStep[] = [
   engineConfigStep,
   runtimeStep,
   zetaMasterStep,
+  metricsStep,
   jobConfigStep,
   mountedFilesStep,
   environmentStep,

@@ -128,6 +128,8 @@ export const names = {
   masters: (spec: ApplicationSpec) => haMasterSetName(spec.appId),
   restService: (spec: ApplicationSpec) => `${spec.appId}-rest`,
   coordinatorPolicy: (spec: ApplicationSpec) => `${spec.appId}-coordinator`,
+  /** Who may scrape the runtime's /metrics (only when the user names scrapers). */
+  metricsPolicy: (spec: ApplicationSpec) => `${spec.appId}-metrics`,
   /** The n-th worker Pod (n starts at 1), as SeaTunnel names them. */
   worker: (appId: string, n: number) => `${appId}-worker-${n}`,
 };

@@ -57,6 +57,7 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
     jobConfig: { kind: 'file', path: jobConfigPath({ spec }) },
     dependents: dependentRefs(spec),
     ...(spec.checkpointPvc ? { checkpointDir: PATHS.checkpoints } : {}),
+    ...(spec.metrics ? { metrics: { port: spec.metrics.port, workerPort: spec.worker.port } } : {}),
     ...(spec.ha
       ? {
           ha: {

@@ -103,7 +103,7 @@ const OTHER_JOINS = ['auto-detection', 'multicast', 'kubernetes', 'aws', 'gcp', 
 /**
  * The application's members find each other one way only: tcp-ip to the master's Pod IP, inside
  * the application's NetworkPolicy. Another join mechanism would reach other applications' or
- * other clusters' members; REST on the member port is the master's alone (the runtime uses it).
+ * other clusters' members; REST on the member ports is set by application mode (the runtime uses it).
  * Returns each offending setting with why it is refused.
  */
 export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting: string; readonly why: string }> {
@@ -137,7 +137,7 @@ export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting:
   if (at(network, ['rest-api']) !== undefined)
     out.push({
       setting: 'hazelcast.network.rest-api',
-      why: "application mode enables REST on the master's member port only (for the runtime) and on no worker",
+      why: "application mode sets REST on the member ports itself: the master's for the runtime, a worker's read-only (CLUSTER_READ) for the runtime's /metrics, or none",
     });
   return out;
 }

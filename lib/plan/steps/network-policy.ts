@@ -1,10 +1,14 @@
 // Hazelcast traffic only between the application's own Pods; the master's REST port is not in
-// any allow rule, so no other Pod reaches it (the runtime calls it over localhost). Egress is
-// left open: connectors reach external systems.
+// any allow rule, so no other Pod reaches it (the runtime calls it over localhost). The runtime
+// reads every member's telemetry at its member port as one of those Pods. Scrapers the user names
+// reach the runtime's /metrics port and nothing else (docs/metrics.md): never a member port, whose
+// Hazelcast client protocol controls jobs. Egress is left open: connectors reach external systems.
 
+import type { NetworkPolicyPeer } from 'kubernetes-types/networking/v1';
 import { LABELS } from '../../model/reserved';
+import type { ApplicationSpec, MetricsScrapers } from '../../model/spec';
 import { names, objectMeta, roleSelector } from '../pod';
-import type { FeatureStep, PlanDraft } from '../types';
+import type { FeatureStep, NetworkPolicy, PlanDraft } from '../types';
 
 export const networkPolicyStep: FeatureStep = {
   name: 'network-policy',
@@ -16,17 +20,47 @@ export const networkPolicyStep: FeatureStep = {
       ['master', names.masterPolicy(spec), spec.master.port],
       ['worker', names.workerPolicy(spec), spec.worker.port],
     ] as const) {
-      d.networkPolicies.push({
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'NetworkPolicy',
-        metadata: objectMeta(spec, name, 'configuration', 'network-policy'),
-        spec: {
-          podSelector: { matchLabels: roleSelector(spec, role) },
-          policyTypes: ['Ingress'],
-          ingress: [{ from: [ownPods], ports: [{ protocol: 'TCP', port }] }],
-        },
-      });
+      d.networkPolicies.push(
+        policy(spec, name, roleSelector(spec, role), [{ from: [ownPods], ports: [{ protocol: 'TCP', port }] }]),
+      );
+    }
+    const scrapers = spec.metrics?.scrapers;
+    if (spec.metrics && scrapers) {
+      // The runtime's Pod by its role label: the master's, with HA the coordinator's.
+      const role = d.topology.jobPod.metadata?.labels?.[LABELS.role];
+      if (!role) throw new Error('plan: the Job Pod has no role label');
+      const runtimePodLabels = { [LABELS.applicationId]: spec.appId, [LABELS.role]: role };
+      d.networkPolicies.push(
+        policy(spec, names.metricsPolicy(spec), runtimePodLabels, [
+          { from: [scraperPeer(scrapers)], ports: [{ protocol: 'TCP', port: spec.metrics.port }] },
+        ]),
+      );
     }
     return d;
   },
 };
+
+function policy(
+  spec: ApplicationSpec,
+  name: string,
+  podLabels: Record<string, string>,
+  ingress: NonNullable<NetworkPolicy['spec']>['ingress'],
+): NetworkPolicy & PlanDraft['networkPolicies'][number] {
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: objectMeta(spec, name, 'configuration', 'network-policy'),
+    spec: { podSelector: { matchLabels: podLabels }, policyTypes: ['Ingress'], ingress },
+  };
+}
+
+/**
+ * One peer, so both selectors must match. Without namespace labels a podSelector alone means the
+ * policy's own namespace; without Pod labels a namespaceSelector alone means every Pod there.
+ */
+export function scraperPeer(scrapers: MetricsScrapers): NetworkPolicyPeer {
+  return {
+    ...(scrapers.namespaceLabels ? { namespaceSelector: { matchLabels: { ...scrapers.namespaceLabels } } } : {}),
+    ...(scrapers.podLabels ? { podSelector: { matchLabels: { ...scrapers.podLabels } } } : {}),
+  };
+}

@@ -2,7 +2,7 @@ import { parse } from 'yaml';
 import { ENGINE_FILES, HA_MASTER_JOIN_SECONDS, JOIN_WAIT_PROPERTY } from '../../../lib/engine/files';
 import { PATHS } from '../../../lib/model/spec';
 import { plan, problems } from '../../support/fixtures';
-import { env, main, mountAt, workerPod, masterPod } from './helpers';
+import { env, main, MASTER_REST, mountAt, workerPod, masterPod, WORKER_METRICS_REST } from './helpers';
 
 const engineCm = (p: ReturnType<typeof plan>) =>
   p.configMaps.find((c) => c.metadata.name === `${p.spec.appId}-engine`)!;
@@ -131,6 +131,22 @@ describe('engine config step', () => {
     ).toMatch(/hazelcast\.cluster-name to "seatunnel-application-/);
   });
 
+  test("telemetry is application mode's: a supplied seatunnel.yaml cannot flip it either way", () => {
+    const telemetry = (on: boolean) => ({
+      engine: { content: `seatunnel:\n  engine:\n    telemetry:\n      metric:\n        enabled: ${on}\n` },
+    });
+    const why =
+      "application.metrics.enabled: the runtime's /metrics reads every member's telemetry, and the members' REST and the NetworkPolicy are set up for it or not at all; set that option instead";
+    expect(problems(() => plan({ runtimeFiles: telemetry(false) }))).toEqual([
+      `kubernetes.runtime-files.engine: application mode sets seatunnel.engine.telemetry.metric.enabled to true (${why}); remove it from the file`,
+    ]);
+    expect(problems(() => plan({ metricsEnabled: false, runtimeFiles: telemetry(true) }))).toEqual([
+      `kubernetes.runtime-files.engine: application mode sets seatunnel.engine.telemetry.metric.enabled to false (${why}); remove it from the file`,
+    ]);
+    // The same value as the option is no contradiction.
+    expect(() => plan({ runtimeFiles: telemetry(true) })).not.toThrow();
+  });
+
   test('disabled files are not generated and not passed to the JVM', () => {
     const q = plan({ runtimeFiles: { log4j2: { enabled: false }, jvmOptions: { enabled: false } } });
     expect(engineCm(q).data![ENGINE_FILES.log4j2]).toBeUndefined();
@@ -165,12 +181,21 @@ describe('Zeta process environment', () => {
     expect(JSON.parse(engineCm(p).data![ENGINE_FILES.runtime]).master.env.HZ_PHONE_HOME_ENABLED).toBe('false');
   });
 
-  test('REST v1 (SeaTunnel 2.3.x) on the master member port only; REST v2 section for newer engines', () => {
-    expect(yaml(p, ENGINE_FILES.masterHazelcast).hazelcast.network['rest-api']).toEqual({
-      enabled: true,
-      'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } },
-    });
-    expect(yaml(p, ENGINE_FILES.workerHazelcast).hazelcast.network['rest-api']).toEqual({ enabled: false });
+  test('REST v1 (SeaTunnel 2.3.x) on the master member port; workers serve only CLUSTER_READ (telemetry), and nothing with metrics off', () => {
+    expect(yaml(p, ENGINE_FILES.masterHazelcast).hazelcast.network['rest-api']).toEqual(MASTER_REST);
+    expect(yaml(p, ENGINE_FILES.workerHazelcast).hazelcast.network['rest-api']).toEqual(WORKER_METRICS_REST);
+    const off = plan({ metricsEnabled: false });
+    expect(yaml(off, ENGINE_FILES.masterHazelcast).hazelcast.network['rest-api']).toEqual(MASTER_REST);
+    expect(yaml(off, ENGINE_FILES.workerHazelcast).hazelcast.network['rest-api']).toEqual({ enabled: false });
+  });
+
+  test("Zeta's telemetry follows application.metrics.enabled on both roles; REST v2 stays off on workers", () => {
+    const telemetry = (q: ReturnType<typeof plan>, f: string) => yaml(q, f).seatunnel.engine.telemetry.metric.enabled;
+    for (const f of [ENGINE_FILES.masterEngine, ENGINE_FILES.workerEngine]) {
+      expect(telemetry(p, f)).toBe(true);
+      expect(telemetry(plan({ metricsEnabled: false }), f)).toBe(false);
+    }
+    expect(yaml(p, ENGINE_FILES.workerEngine).seatunnel.engine.http['enable-http']).toBe(false);
   });
 
   test('the user cannot shadow them', () => {

@@ -162,10 +162,15 @@ describe('with HA', () => {
       expect(pod.serviceAccountName).toBe('runner');
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
     }
-    for (const t of [mastersTemplate, coordinatorTemplate]) {
-      expect(t.metadata!.labels!.m).toBe('x');
-      expect(t.metadata!.annotations).toEqual({ 'example.com/a': 'b' });
-    }
+    for (const t of [mastersTemplate, coordinatorTemplate]) expect(t.metadata!.labels!.m).toBe('x');
+    expect(mastersTemplate.metadata!.annotations).toEqual({ 'example.com/a': 'b' });
+    // The scrape annotations are the coordinator's alone: it serves /metrics (metrics.test.ts).
+    expect(coordinatorTemplate.metadata!.annotations).toEqual({
+      'example.com/a': 'b',
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': '9464',
+      'prometheus.io/path': '/metrics',
+    });
     expect(container(m).resources!.limits).toEqual({ cpu: '2', memory: '1024Mi' });
     expect(container(co).resources!.limits).toEqual({ cpu: '250m', memory: '256Mi' });
     expect(co.automountServiceAccountToken).toBe(true);
@@ -219,7 +224,8 @@ describe('with HA', () => {
     const c = container(pod);
     expect(p.job.spec!.template.metadata!.labels![role]).toBe('coordinator');
     expect(c.command![1]).toMatch(/runtime\.cjs$/);
-    expect(c.ports).toBeUndefined();
+    // No member port: only the runtime's /metrics.
+    expect(c.ports).toEqual([{ name: 'metrics', containerPort: 9464, protocol: 'TCP' }]);
     expect(c.readinessProbe).toBeUndefined();
     expect(c.resources!.limits).toEqual({ cpu: '250m', memory: '256Mi' });
     expect(envOf(c).SEATUNNEL_APPLICATION_JOB_CONFIG_FILE).toBe('/etc/seatunnel-app/job/job.conf');

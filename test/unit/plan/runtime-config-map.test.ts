@@ -23,7 +23,7 @@ import {
   STOCK_HAZELCAST_WORKER_YAML,
   STOCK_SEATUNNEL_YAML,
 } from '../../support/seatunnel-stock-config';
-import { env, main, masterPod, mountAt, volume, workerPod } from './helpers';
+import { env, main, MASTER_REST, masterPod, mountAt, volume, WORKER_METRICS_REST, workerPod } from './helpers';
 
 const CM = 'seatunnel-config';
 const SEATUNNEL_YAML = `seatunnel:
@@ -206,6 +206,21 @@ describe('kubernetes.config-map: user files merged with the invariants', () => {
     ]);
   });
 
+  test('telemetry turned on in the ConfigMap while application.metrics.enabled is false is refused', () => {
+    const msgs = overlay(
+      {
+        ...complete,
+        'seatunnel.yaml': 'seatunnel:\n  engine:\n    telemetry:\n      metric:\n        enabled: true\n',
+      },
+      { metricsEnabled: false },
+    ).problems.map((p) => p.message);
+    expect(msgs).toEqual([
+      expect.stringMatching(
+        /^kubernetes\.config-map: ConfigMap seatunnel-config file seatunnel\.yaml: seatunnel\.engine\.telemetry\.metric\.enabled is true, but application mode sets it to false \(application\.metrics\.enabled: .*\); remove it from the file$/,
+      ),
+    ]);
+  });
+
   test('an invariant set to the value application mode uses is accepted', () => {
     expect(
       overlay({
@@ -340,8 +355,18 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
     expect(at('hazelcast-worker.yaml', 'hazelcast.network.join.tcp-ip.member-list')).toEqual([
       [['localhost:5801', 'localhost:5802'], []],
     ]);
-    // The master's REST block is the generated one already; nothing to say about it.
-    expect(at('hazelcast-master.yaml', 'hazelcast.network.rest-api')).toEqual([]);
+    // The master's REST block states CLUSTER_READ (Hazelcast's default), which the runtime's /metrics reads.
+    expect(at('hazelcast-master.yaml', 'hazelcast.network.rest-api')).toEqual([
+      [
+        { enabled: true, 'endpoint-groups': { CLUSTER_WRITE: { enabled: true }, DATA: { enabled: true } } },
+        MASTER_REST,
+      ],
+    ]);
+    // Telemetry is shipped off; application.metrics.enabled turns it on.
+    expect(at('seatunnel.yaml', 'seatunnel.engine.telemetry.metric.enabled')).toEqual([[false, true]]);
+    expect(
+      stock({ metricsEnabled: false }).notices.filter((n) => n.key === 'seatunnel.engine.telemetry.metric.enabled'),
+    ).toEqual([]);
     expect(at('jvm_worker_options', '-Xmx')).toEqual([['-Xmx2g', expect.stringMatching(/^-Xmx\d+m$/)]]);
     expect(at('jvm_master_options', '-XX:MaxMetaspaceSize')).toEqual([
       ['-XX:MaxMetaspaceSize=2g', '-XX:MaxMetaspaceSize=256m'],
@@ -365,7 +390,8 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
     const hzMaster = parse(files[ENGINE_FILES.masterHazelcast]).hazelcast;
     const hzWorker = parse(files[ENGINE_FILES.workerHazelcast]).hazelcast;
     expect(hzMaster.network['rest-api'].enabled).toBe(true);
-    expect(hzWorker.network['rest-api']).toEqual({ enabled: false });
+    expect(hzWorker.network['rest-api']).toEqual(WORKER_METRICS_REST);
+    expect(master.telemetry.metric.enabled).toBe(true);
     expect(hzWorker.network.port).toEqual({ 'auto-increment': false, port: 5802 });
     expect(hzWorker.properties['hazelcast.heartbeat.interval.seconds']).toBe(2);
     expect(files[ENGINE_FILES.log4j2]).toBe(STOCK_CONFIG_2_3_8['log4j2.properties']);
@@ -402,7 +428,7 @@ describe("kubernetes.config-map: SeaTunnel 2.3.8's own config directory, unchang
     expect(keys).toEqual(
       expect.arrayContaining([
         'hazelcast.network.port.port=5802',
-        'hazelcast.network.rest-api={"enabled":false}',
+        `hazelcast.network.rest-api=${JSON.stringify(WORKER_METRICS_REST)}`,
         'hazelcast.network.join.tcp-ip.member-list=[]',
       ]),
     );

@@ -14,7 +14,11 @@ describe('zeta-master step', () => {
   test('one local master: TCP probes on the master port; the startup budget is the startup timeout after the workers’ head start', () => {
     // The runtime starts Zeta up to LOCAL_MASTER_START_DELAY_MS (40 s) after the container: 120 s + 40 s at 5 s a probe.
     const c = main(masterPod(plan({ startupTimeoutMillis: 120000 })));
-    expect(c.ports).toEqual([{ name: 'hazelcast', containerPort: 5801, protocol: 'TCP' }]);
+    // The same container serves the runtime's /metrics (metrics.test.ts).
+    expect(c.ports).toEqual([
+      { name: 'hazelcast', containerPort: 5801, protocol: 'TCP' },
+      { name: 'metrics', containerPort: 9464, protocol: 'TCP' },
+    ]);
     expect(c.startupProbe).toEqual(startup(5801, 32));
     expect(c.readinessProbe).toEqual({
       tcpSocket: { port: 5801 },
@@ -36,8 +40,9 @@ describe('zeta-master step', () => {
     expect(master.startupProbe).toEqual(startup(6000, 2));
     expect(master.readinessProbe!.httpGet!.port).toBe(6000);
     const coordinator = main(masterPod(p));
-    for (const key of ['ports', 'startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
+    for (const key of ['startupProbe', 'readinessProbe', 'livenessProbe'] as const) {
       expect(coordinator[key]).toBeUndefined();
     }
+    expect(coordinator.ports!.map((port) => port.name)).toEqual(['metrics']);
   });
 });

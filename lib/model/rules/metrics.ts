@@ -1,0 +1,60 @@
+// application.metrics.* and kubernetes.metrics.*: Zeta's telemetry on every member, and the one
+// `/metrics` of the runtime's Pod that serves it again (docs/metrics.md). A scraper is admitted to
+// that port only, and only when the user names it: the member ports speak Hazelcast's client
+// protocol, which controls jobs without authentication.
+
+import type { MasterSpec, MetricsScrapers, MetricsSpec } from '../spec';
+import { resolveStringMap } from './labels';
+import type { PropReader } from './reader';
+
+const SCRAPER_PROPS = ['metricsScraperNamespaceLabels', 'metricsScraperPodLabels'] as const;
+
+export function resolveMetrics(
+  r: PropReader,
+  master: Pick<MasterSpec, 'port' | 'restPort'>,
+  haEnabled: boolean,
+): MetricsSpec | undefined {
+  const enabled = r.bool('metricsEnabled');
+  const port = r.int('metricsPort');
+  const [namespaceLabels, podLabels] = SCRAPER_PROPS.map((prop) => scraperLabels(r, prop));
+  if (!enabled) {
+    for (const prop of SCRAPER_PROPS)
+      if (r.props[prop] !== undefined)
+        r.fail(
+          prop,
+          r.props[prop],
+          `admits scrapers to the runtime's /metrics, which ${r.key('metricsEnabled')} = false turns off; remove it or enable metrics`,
+        );
+    return undefined;
+  }
+  // Without HA the runtime shares its Pod with the Zeta master; the coordinator runs no Zeta.
+  if (!haEnabled) {
+    for (const other of ['masterPort', 'masterRestPort'] as const) {
+      const value = other === 'masterPort' ? master.port : master.restPort;
+      if (port === value)
+        r.fail(
+          'metricsPort',
+          port,
+          `must differ from ${r.key(other)} (${value}): both are ports of the master Pod, where the runtime serves /metrics`,
+        );
+    }
+  }
+  const scrapers: MetricsScrapers = {
+    ...(namespaceLabels ? { namespaceLabels } : {}),
+    ...(podLabels ? { podLabels } : {}),
+  };
+  return { port, ...(namespaceLabels || podLabels ? { scrapers } : {}) };
+}
+
+/** A scraper selector as given; an empty one is refused, as Kubernetes reads it as "every namespace" or "every Pod". */
+function scraperLabels(r: PropReader, prop: (typeof SCRAPER_PROPS)[number]): Record<string, string> | undefined {
+  if (r.props[prop] === undefined) return undefined;
+  const labels = resolveStringMap(r, prop, 'selector');
+  const what = prop === 'metricsScraperNamespaceLabels' ? 'namespace' : 'Pod in the namespace';
+  if (isEmptyObject(r.props[prop]))
+    r.fail(prop, '{}', `must name at least one label: an empty selector admits every ${what}`);
+  return labels;
+}
+
+const isEmptyObject = (v: unknown) =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
