@@ -123,6 +123,26 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     return name ? stack.kubelet.logOf(name) : '';
   }
 
+  /** The application's /metrics, read at its master Pod's address as a scraper would. */
+  async function scrapeMetrics(appId: string): Promise<string> {
+    const pods = await adminHttp().call<{ items: Array<{ metadata: { name: string }; status?: { podIP?: string } }> }>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/pods?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=master`)}`,
+    );
+    const ip = pods.items[0]?.status?.podIP;
+    if (!ip) throw new Error(`no master Pod address for ${appId}`);
+    const res = await fetch(`http://${ip}:9464/metrics`, { signal: AbortSignal.timeout(10_000) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    return res.text();
+  }
+
+  /** A sample's value in an exposition (undefined if absent). */
+  const valueOf = (text: string, series: RegExp): number | undefined => {
+    const line = text.split('\n').find((l) => series.test(l));
+    return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
+
   test('a batch FakeSource → Assert job: every row arrives, SUCCEEDED, workers removed, the Job Complete', async () => {
     const { appId, jobId } = await submit(application('e2e-batch', BATCH_JOB));
     const status = await waitStatus(appId);
@@ -210,7 +230,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     await expectNothingLeft(restored.appId);
   });
 
-  test('streaming: a plain cancel stops the engine and removes everything, CANCELED, not failed, and the checkpoints stay', async () => {
+  test('streaming: /metrics serves the runtime and every member while it runs; a plain cancel stops the engine and removes everything, CANCELED, not failed, and the checkpoints stay', async () => {
     const { appId, jobId } = await submit(application('e2e-cancel', STREAMING_JOB));
     await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
       description: 'the streaming job runs',
@@ -221,6 +241,44 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       description: `a checkpoint in ${dir}`,
       timeoutMs: 60_000,
     });
+    // Metrics (issue 28 item 3): one endpoint on the master Pod serves the runtime's own metrics and
+    // every member's Zeta telemetry — the workers' read at their member ports' CLUSTER_READ REST.
+    const workers = [...(await labelled(ns.name, appId))]
+      .filter(([key, o]) => key.startsWith('Pod/') && o.metadata.labels?.['seatunnel.apache.org/role'] === 'worker')
+      .map(([, o]) => o.metadata.name);
+    expect(workers).toHaveLength(2);
+    const first = await scrapeMetrics(appId);
+    const app = `application="${appId}"`;
+    expect(first).toContain(`seatunnel_app_phase{${app},phase="Running"} 1`);
+    expect(first).toContain(`seatunnel_app_workers_registered{${app}} 2`);
+    expect(first).toMatch(new RegExp(`^seatunnel_app_submit_to_running_seconds\\{${app}\\} [0-9.]+$`, 'm'));
+    for (const w of workers) {
+      expect(first).toContain(`seatunnel_app_member_up{${app},member="${w}",role="worker"} 1`);
+      expect(first).toMatch(
+        new RegExp(`^jvm_memory_bytes_used\\{${app},member="${w}",role="worker",area="heap".*\\} \\S+$`, 'm'),
+      );
+    }
+    expect(first).toMatch(new RegExp(`^seatunnel_app_member_up\\{${app},member="[^"]+",role="master"\\} 1$`, 'm'));
+    // Zeta's cluster view from the master: three members (the master and two workers).
+    expect(valueOf(first, new RegExp(`^node_count\\{${app},[^}]*role="master"`))).toBe(3);
+    // Each TYPE once, whatever the number of members.
+    const types = first.split('\n').filter((l) => l.startsWith('# TYPE '));
+    expect(new Set(types).size).toBe(types.length);
+    // Read again, the series have moved on: a worker's CPU time and the rows the job wrote.
+    const cpu = (text: string) =>
+      valueOf(text, new RegExp(`^process_cpu_seconds_total\\{${app},member="${workers[0]}"`));
+    const rows = (text: string) => valueOf(text, new RegExp(`^seatunnel_app_rows_written_total\\{${app}\\}`)) ?? 0;
+    await waitFor(
+      async () => {
+        const later = await scrapeMetrics(appId);
+        return cpu(later)! > cpu(first)! && rows(later) > 0;
+      },
+      {
+        description: "a later scrape with more of a worker's CPU time and rows written",
+        timeoutMs: 60_000,
+        intervalMs: 2000,
+      },
+    );
     const cancel = await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', appId]);
     expect(cancel.out).toEqual([`Application ID: ${appId}`, 'Cancellation requested']);
     await expectNothingLeft(appId);

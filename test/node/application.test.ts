@@ -143,9 +143,9 @@ describe('applications on real nodes', () => {
     await expectNothingLeftAfterDelete(appId);
   });
 
-  test("NetworkPolicy enforced: only the application's own Pods reach the master's member port; cancel ends it CANCELED", async () => {
+  test("NetworkPolicy enforced: only the application's own Pods reach the master's member port, the named scraper only /metrics; cancel ends it CANCELED", async () => {
     // Running means the workers joined the master with the policies on.
-    const appId = await runningStream();
+    const appId = await runningStream('-Dkubernetes.metrics.scraper-pod-labels=app:scraper');
     const [master] = await podsOf(appId, 'master');
     const ip = master.status!.podIP!;
     const workerNames = podsOf(appId, 'worker').then((ws) => ws.map((w) => w.metadata.name));
@@ -159,8 +159,38 @@ describe('applications on real nodes', () => {
     expect(other.log).toMatch(/^CLOSED/m);
     const unlabelled = await probe('probe-unlabelled', {});
     expect(unlabelled.log).toMatch(/^CLOSED/m);
+    // The scraper the application names (issue 28 item 3): its /metrics port, with every member's
+    // telemetry read across the Pod network — and never the member port.
+    const metricsPort = 9464;
+    const scrape = [
+      'bash',
+      '-c',
+      `if timeout 10 bash -c 'exec 3<>/dev/tcp/${ip}/${metricsPort}; printf "GET /metrics HTTP/1.0\\r\\n\\r\\n" >&3; cat <&3' >/tmp/m 2>/tmp/err; then grep -E '^(HTTP/|seatunnel_app_phase|seatunnel_app_member_up|jvm_threads_current)' /tmp/m; else echo "CLOSED $(cat /tmp/err)"; fi`,
+    ];
+    const scraper = await runPod(ns, 'probe-scraper', imageRef('seatunnel'), scrape, { labels: { app: 'scraper' } });
+    expect(scraper.log).toMatch(/^HTTP\/1\.1 200 OK/m);
+    expect(scraper.log).toContain(`seatunnel_app_phase{application="${appId}",phase="Running"} 1`);
+    for (const w of await workerNames) {
+      expect(scraper.log).toContain(`seatunnel_app_member_up{application="${appId}",member="${w}",role="worker"} 1`);
+      expect(scraper.log).toMatch(
+        new RegExp(`^jvm_threads_current\\{application="${appId}",member="${w}",role="worker"\\} `, 'm'),
+      );
+    }
+    const scraperToMember = await runPod(ns, 'probe-scraper-member', imageRef('seatunnel'), tcpProbe(ip, port), {
+      labels: { app: 'scraper' },
+    });
+    expect(scraperToMember.log).toMatch(/^CLOSED/m);
+    const notScraper = await runPod(ns, 'probe-not-scraper', imageRef('seatunnel'), tcpProbe(ip, metricsPort), {});
+    expect(notScraper.log).toMatch(/^CLOSED/m);
     // probe-own carries the application's label: gone first, so "every Pod of the application" below means its own.
-    for (const n of ['probe-own', 'probe-other', 'probe-unlabelled'])
+    for (const n of [
+      'probe-own',
+      'probe-other',
+      'probe-unlabelled',
+      'probe-scraper',
+      'probe-scraper-member',
+      'probe-not-scraper',
+    ])
       await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${n}`, undefined, { accept: [404] });
 
     // What the kubelet reports as each Pod's containers end, before the Pods go.
