@@ -134,7 +134,7 @@ async function main(): Promise<number> {
   });
   const engine = new ZetaEngine(settings, process.env, systemClock, log);
   // Metrics are an aid: a port that cannot be bound is logged, and the application runs without them.
-  const metrics = await startMetricsEndpoint(settings, systemClock, log).catch((e: unknown) => {
+  const metrics = await startMetricsEndpoint(settings, process.env, systemClock, log).catch((e: unknown) => {
     log.warn('metrics are not served', { error: errorMessage(e), port: settings.app.metrics?.port });
     return undefined;
   });

@@ -32,6 +32,12 @@ export const RUNTIME_ENV = {
    * API server dial them.
    */
   keepWorkerLogs: 'SEATUNNEL_APP_KEEP_WORKER_LOGS',
+  /**
+   * `<pattern> <replacement>`: where a worker whose API Pod IP matches is dialled instead (a
+   * JavaScript regular expression and its replacement). For the engine tier's local kubelet, whose
+   * Pods bind loopback addresses the API cannot show (tools/local-stack/pod-addresses.ts).
+   */
+  podIpRewrite: 'SEATUNNEL_APP_POD_IP_REWRITE',
 } as const;
 
 export interface PodIdentity {

@@ -13,6 +13,7 @@ import { startEngineStack } from '../support/engine-stack';
 import { collection, deploymentFiles, KINDS, labelled, run, type RunResult } from '../cluster/cli-support';
 import { parseAllDocuments } from 'yaml';
 import { startMiniHdfs } from '../support/mini-hdfs';
+import { localPodIp } from '../../tools/local-stack/pod-addresses';
 
 jest.setTimeout(6 * 60_000);
 
@@ -129,8 +130,9 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       'GET',
       `/api/v1/namespaces/${ns.name}/pods?labelSelector=${encodeURIComponent(`seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=master`)}`,
     );
-    const ip = pods.items[0]?.status?.podIP;
-    if (!ip) throw new Error(`no master Pod address for ${appId}`);
+    // The address the local process has behind the Pod IP the API shows (tools/local-stack/pod-addresses.ts).
+    const ip = localPodIp(pods.items[0]?.status?.podIP ?? '');
+    if (!ip) throw new Error(`no local master Pod address for ${appId}`);
     const res = await fetch(`http://${ip}:9464/metrics`, { signal: AbortSignal.timeout(10_000) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');

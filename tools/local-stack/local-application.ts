@@ -14,7 +14,7 @@ import type { KubeHttp } from '../../test/support/kube-http';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
 import { LocalKubelet, type LocalKubeletOptions } from './local-kubelet';
 import { ServiceNetwork } from './service-network';
-import { localAddressBlock } from './pod-addresses';
+import { localAddressBlock, POD_IP_REWRITE } from './pod-addresses';
 import { randomInt } from 'node:crypto';
 
 /** The SeaTunnel home assembled by tools/seatunnel/install.sh (installed first if missing). */
@@ -88,7 +88,8 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
     hostsFile: network.hostsFile,
     kubeletTls: opts.kubeletTls,
     // The runtime reaches the engine's REST API at its own Pod address (the JVM binds only there).
-    extraEnv: (_pod, ip) => ({ SEATUNNEL_APP_ENGINE_REST_HOST: ip }),
+    // The runtime dials the workers at the Pod IPs the API shows (its /metrics): the loopback ones behind them.
+    extraEnv: (_pod, ip) => ({ SEATUNNEL_APP_ENGINE_REST_HOST: ip, SEATUNNEL_APP_POD_IP_REWRITE: POD_IP_REWRITE }),
     log: opts.log,
   }).start();
   const annotations = Object.entries(LOCAL_POD_ANNOTATIONS)

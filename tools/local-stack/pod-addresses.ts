@@ -31,3 +31,9 @@ export function localPodIp(cluster: string): string | undefined {
   const o = cluster.split('.');
   return o.length === 4 && o[0] === '10' && o[1] === '245' ? `127.${o[2]}.0.${o[3]}` : undefined;
 }
+
+/**
+ * localPodIp as a regular-expression rewrite (`<pattern> <replacement>`), for a process that knows
+ * Pod IPs only from the API: the runtime's SEATUNNEL_APP_POD_IP_REWRITE (it dials the workers there).
+ */
+export const POD_IP_REWRITE = '^10\\.245\\.(\\d+)\\.(\\d+)$ 127.$1.0.$2';

@@ -5,11 +5,11 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Clock } from '../clock';
 import type { Logger } from '../log';
-import type { Settings } from '../settings';
+import { RUNTIME_ENV, type Env, type Settings } from '../settings';
 import type { LifecycleObserver } from '../steps/context';
 import { ApplicationMetrics } from './application-metrics';
 import { scrapeMember, type MemberScrape } from './member-scrape';
-import { membersOf } from './members';
+import { membersOf, podIpRewrite } from './members';
 import { serveMetrics, type MetricsServer } from './server';
 
 export interface MetricsEndpoint {
@@ -20,6 +20,7 @@ export interface MetricsEndpoint {
 /** Undefined when the application has metrics turned off (no `metrics` in runtime.json). */
 export async function startMetricsEndpoint(
   settings: Settings,
+  env: Env,
   clock: Clock,
   log: Logger,
   scrape: MemberScrape = scrapeMember,
@@ -32,9 +33,12 @@ export async function startMetricsEndpoint(
   );
   metrics.record({ workersDesired: String(app.workerCount) });
   let workerPods: () => Iterable<Pod> = () => [];
+  const dialAddress = podIpRewrite(env[RUNTIME_ENV.podIpRewrite]);
   const sources = {
     podName: pod.name,
+    masterHost: settings.engineRest.host,
     masterPort: app.master.port,
+    ...(dialAddress ? { dialAddress } : {}),
     ...(app.ha ? { haMasterAddresses: app.ha.masterAddresses } : {}),
     workerPort: app.metrics.workerPort,
   };

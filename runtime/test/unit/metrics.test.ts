@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import { ANNOTATIONS, rowsAnnotation } from 'seatunnel-app/internal/contract';
 import { ApplicationMetrics } from '../../src/metrics/application-metrics';
 import { mergeFamilies, parseFamilies, render, withLabels } from '../../src/metrics/exposition';
-import { membersOf, type Member } from '../../src/metrics/members';
+import { membersOf, podIpRewrite, type Member } from '../../src/metrics/members';
 import { collect, serveMetrics } from '../../src/metrics/server';
 import { memoryLogger } from '../../src/log';
 import { FakeClock } from './fakes';
@@ -149,7 +149,7 @@ describe('members', () => {
     status: { phase, ...(ip ? { podIP: ip } : {}) },
   });
   test('the local master, and every running worker with an address; HA masters by their DNS names', () => {
-    const src = { podName: 'app-1-m', masterPort: 5801, workerPort: 5802 };
+    const src = { podName: 'app-1-m', masterHost: '127.0.0.1', masterPort: 5801, workerPort: 5802 };
     expect(
       membersOf(src, [
         pod('w-1', '10.0.0.3'),
@@ -163,6 +163,14 @@ describe('members', () => {
       { name: 'w-0', role: 'worker', host: '[fd00::2]', port: 5802 },
       { name: 'w-1', role: 'worker', host: '10.0.0.3', port: 5802 },
     ]);
+    // The engine tier's local kubelet: the API shows 10.245.B.N, the process has 127.B.0.N.
+    const rewrite = podIpRewrite('^10\\.245\\.(\\d+)\\.(\\d+)$ 127.$1.0.$2')!;
+    expect(membersOf({ ...src, dialAddress: rewrite }, [pod('w-0', '10.245.17.3')]).map((m) => m.host)).toEqual([
+      '127.0.0.1',
+      '127.17.0.3',
+    ]);
+    expect(podIpRewrite(undefined)).toBeUndefined();
+    expect(podIpRewrite('only-a-pattern')).toBeUndefined();
     expect(membersOf({ ...src, haMasterAddresses: ['app-1-masters-0.app-1-masters.ns.svc:5801'] }, [])).toEqual([
       { name: 'app-1-masters-0', role: 'master', host: 'app-1-masters-0.app-1-masters.ns.svc', port: 5801 },
     ]);
