@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { ANNOTATIONS } from '../../lib/contract';
 import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, recordWatch, waitFor } from '../support/cluster';
 import { nodeContainers, nodeInfo, runPod, tcpProbe, imageRef, STREAMING_JOB } from '../support/node-pods';
-import { killContainer } from '../support/node-faults';
+import { clusterNodes, killContainer } from '../support/node-faults';
+import { annotatedScrapeConfig, startPrometheus } from '../support/node-prometheus';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { labelled, run, tmpDir, type RunResult } from '../cluster/cli-support';
@@ -182,6 +183,7 @@ describe('applications on real nodes', () => {
     expect(scraperToMember.log).toMatch(/^CLOSED/m);
     const notScraper = await runPod(ns, 'probe-not-scraper', imageRef('seatunnel'), tcpProbe(ip, metricsPort), {});
     expect(notScraper.log).toMatch(/^CLOSED/m);
+    await scrapedByPrometheus(appId, await workerNames);
     // probe-own carries the application's label: gone first, so "every Pod of the application" below means its own.
     for (const n of [
       'probe-own',
@@ -190,6 +192,7 @@ describe('applications on real nodes', () => {
       'probe-scraper',
       'probe-scraper-member',
       'probe-not-scraper',
+      'prometheus',
     ])
       await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/${n}`, undefined, { accept: [404] });
 
@@ -215,6 +218,40 @@ describe('applications on real nodes', () => {
     expect([...exits.values()].filter((code) => code === 137)).toEqual([]);
     await expectNothingLeftAfterDelete(appId);
   });
+
+  /**
+   * A real Prometheus (Debian's), admitted as the named scraper and pointed at the runtime's Pod by
+   * its scrape annotations, parses the application's /metrics and stores its series: the runtime's,
+   * and each worker's telemetry through the runtime, every one with the application's id; and they move.
+   */
+  async function scrapedByPrometheus(appId: string, workers: string[]): Promise<void> {
+    const [master] = await podsOf(appId, 'master');
+    const config = await annotatedScrapeConfig(ns, master.metadata.name);
+    const prometheus = await startPrometheus(ns, clusterNodes()[0], { app: 'scraper' }, config);
+    const app = `application="${appId}"`;
+    const series = (q: string) =>
+      waitFor(async () => ((await prometheus.query(q)).length > 0 ? prometheus.query(q) : undefined), {
+        description: `Prometheus has ${q}`,
+        timeoutMs: 90_000,
+        intervalMs: 2000,
+      });
+    // One target: the runtime's Pod at its metrics port (the workers are read through it).
+    const up = await series('up{job="seatunnel-app"}');
+    expect(up.map((u) => [u.value, u.metric.namespace])).toEqual([[1, ns]]);
+    const phase = await series(`seatunnel_app_phase{${app},phase="Running"}`);
+    expect(phase.map((p) => p.value)).toEqual([1]);
+    const members = await series(`count by (member) (jvm_threads_current{${app},role="worker"})`);
+    expect(members.map((m) => m.metric.member).sort()).toEqual([...workers].sort());
+    const cpu = async () =>
+      (await prometheus.query(`sum(process_cpu_seconds_total{${app},role="worker"})`))[0]?.value ?? 0;
+    const before = await cpu();
+    await waitFor(
+      async () =>
+        (await cpu()) > before &&
+        ((await prometheus.query(`seatunnel_app_rows_written_total{${app}}`))[0]?.value ?? 0) > 0,
+      { description: 'Prometheus storing more worker CPU time and rows written', timeoutMs: 90_000, intervalMs: 2000 },
+    );
+  }
 
   /** Submits the streaming job and waits until it runs; returns the application ID. */
   async function runningStream(...extra: string[]): Promise<string> {

@@ -57,7 +57,19 @@ export async function execInNode(node: Pick<NodeInfo, 'netns'>, argv: string[], 
  * addresses): the body, or "NO ANSWER: ..." when nothing answered within `seconds`.
  */
 export async function httpFromNode(node: Pick<NodeInfo, 'netns'>, host: string, port: number, seconds = 3) {
-  const script = `exec 3<>/dev/tcp/${host}/${port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+  return httpGetFromNode(node, host, port, '/', seconds);
+}
+
+/** httpFromNode for `path` (which must need no quoting: percent-encode a query). */
+export async function httpGetFromNode(
+  node: Pick<NodeInfo, 'netns'>,
+  host: string,
+  port: number,
+  path: string,
+  seconds = 3,
+) {
+  if (!/^\/[A-Za-z0-9._~%&=?/:+-]*$/.test(path)) throw new Error(`httpGetFromNode: path ${path} needs quoting`);
+  const script = `exec 3<>/dev/tcp/${host}/${port} && printf 'GET %s HTTP/1.0\\r\\n\\r\\n' '${path}' >&3 && cat <&3`;
   try {
     const out = await execInNode(node, ['timeout', String(seconds), 'bash', '-c', script], (seconds + 5) * 1000);
     return out.split('\r\n\r\n').slice(1).join('\r\n\r\n') || `NO ANSWER: empty reply`;

@@ -5,9 +5,10 @@
 #   pause      the Pod sandbox image: our own static /pause (pause.c)
 #   seatunnel  the engine tier's Zeta home at /opt/seatunnel on a Java 17 Debian root filesystem
 #   runtime    the image runtime/Dockerfile describes (Node.js + the runtime bundle under /seatunnel-app)
+#   prometheus Debian's prometheus server binary on the runtime image's base (the node tier's scraper)
 # Root filesystems come from Debian packages via mmdebstrap, using this machine's own apt sources.
 #
-#   tools/images/build.sh [pause] [seatunnel] [runtime]   build what is missing (default: all)
+#   tools/images/build.sh [pause] [seatunnel] [runtime] [prometheus]   build what is missing (default: all)
 #   tools/images/build.sh --paths                         print `<name> ref=<ref> archive=<path>|(missing)`, build nothing
 #
 # Idempotent (a finished component has a .complete marker), safe against concurrent runs (flock on
@@ -101,6 +102,15 @@ runtime_key() {
 dir_runtime() { echo "$IMAGES/runtime-$(package_version)-$(runtime_key)"; }
 ref_runtime() { echo "$RUNTIME_IMAGE_NAME:$(package_version)"; }
 
+# Debian's prometheus package as the machine's apt lists name it (pure: no download): version and .deb checksum.
+prometheus_deb() { apt-cache show --no-all-versions "$PROMETHEUS_PACKAGE" 2>/dev/null | sed -n "s/^$1: //p" | head -1; }
+prometheus_key() {
+  { cat "$HERE/build.sh" "$HERE/versions.env"; basename "$(dir_rootfs_base)"; prometheus_deb SHA256; cat "$WRITER"; } | sha
+}
+dir_prometheus() { echo "$IMAGES/prometheus-$(prometheus_key)"; }
+# 2.42.0+ds-5+deb12u1 → 2.42.0: the upstream version as the tag.
+ref_prometheus() { local v; v="$(prometheus_deb Version)"; v="${v#*:}"; echo "$PROMETHEUS_IMAGE_NAME:${v%%[+~-]*}"; }
+
 print_paths() {
   local d home
   d="$(dir_pause)"
@@ -118,6 +128,8 @@ print_paths() {
     d="$(dir_runtime)"
     echo "runtime ref=$(ref_runtime) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
   fi
+  d="$(dir_prometheus)"
+  echo "prometheus ref=$(ref_prometheus) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
 }
 
 if [[ "${1:-}" == "--paths" ]]; then
@@ -341,6 +353,38 @@ build_runtime() {
   prune_stale runtime "$out"
 }
 
+# The prometheus binary from Debian's package (it needs libc only; the web UI's assets are left out: the
+# node tier reads Prometheus' HTTP API) on the runtime image's base root filesystem, run as nobody.
+build_prometheus() {
+  build_rootfs base "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES"
+  local out; out="$(dir_prometheus)"
+  [[ -f "$out/.complete" ]] && { log "prometheus image cached at $out"; return; }
+  local sum; sum="$(prometheus_deb SHA256)"
+  [[ -n "$sum" ]] || unavailable "apt knows no package $PROMETHEUS_PACKAGE (apt-get update?)"
+  local t0=$SECONDS
+  step "prometheus: apt-get download $PROMETHEUS_PACKAGE ($(prometheus_deb Version))"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/deb" "$out.tmp/layer/usr/bin"
+  (cd "$out.tmp/deb" && run_logged "$out.tmp/apt-download.log" apt-get download "$PROMETHEUS_PACKAGE")
+  local deb; deb="$(ls "$out.tmp"/deb/*.deb)"
+  [[ "$(sha256sum "$deb" | cut -d' ' -f1)" == "$sum" ]] || { log "$deb does not have the checksum apt lists ($sum)"; false; }
+  dpkg-deb -x "$deb" "$out.tmp/deb/x"
+  install -m 0755 "$out.tmp/deb/x/usr/bin/prometheus" "$out.tmp/layer/usr/bin/prometheus"
+  mkdir -p "$out.tmp/layer/prometheus" && chmod 1777 "$out.tmp/layer/prometheus"
+  rm -rf "$out.tmp/deb"
+  step "prometheus: check the binary"
+  "$out.tmp/layer/usr/bin/prometheus" --version 2>&1 | grep -q '^prometheus, version ' || { log "the prometheus binary does not run"; false; }
+  tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" usr prometheus
+  step "prometheus: write the image archive"
+  write_image "$out" "$(ref_prometheus)" --layer "$(dir_rootfs_base)/rootfs.tar" --layer "$out.tmp/layer.tar" \
+    --history "mmdebstrap --variant=$BASE_ROOTFS_VARIANT $DEBIAN_SUITE" \
+    --history "/usr/bin/prometheus from Debian's $PROMETHEUS_PACKAGE $(prometheus_deb Version)" \
+    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --workdir /prometheus --cmd '["/usr/bin/prometheus"]'
+  rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
+  finish_component "$out" "$t0"
+  prune_stale prometheus "$out"
+}
+
 # Superseded runtime and SeaTunnel images (a new bundle or engine home makes a new ~200-400 MB
 # archive) are removed once a day old: other worktrees sharing the cache may still use theirs.
 prune_stale() {
@@ -352,11 +396,11 @@ prune_stale() {
 # ---- main -----------------------------------------------------------------------------------------------------
 
 want=("$@")
-[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime)
+[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime prometheus)
 for c in "${want[@]}"; do
   case "$c" in
-    pause | seatunnel | runtime) ;;
-    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime or --paths)" >&2; exit 2 ;;
+    pause | seatunnel | runtime | prometheus) ;;
+    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime, prometheus or --paths)" >&2; exit 2 ;;
   esac
 done
 command -v node >/dev/null 2>&1 || unavailable "node is not on PATH (it writes the image archives)"

@@ -8,8 +8,12 @@ import { repoRoot } from './binaries';
 
 const run = promisify(execFile);
 
+/** The images every node gets when it starts. */
 export const NODE_IMAGE_NAMES = ['pause', 'seatunnel', 'runtime'] as const;
-export type NodeImageName = (typeof NODE_IMAGE_NAMES)[number];
+/** Images a test imports into the node that needs them (importImages), when it needs them. */
+export const ON_DEMAND_IMAGE_NAMES = ['prometheus'] as const;
+export type NodeImageName = (typeof NODE_IMAGE_NAMES)[number] | (typeof ON_DEMAND_IMAGE_NAMES)[number];
+const KNOWN_IMAGE_NAMES: readonly string[] = [...NODE_IMAGE_NAMES, ...ON_DEMAND_IMAGE_NAMES];
 
 export interface NodeImage {
   readonly name: NodeImageName;
@@ -35,7 +39,7 @@ export function parseImagePaths(stdout: string): Listed[] {
   const out: Listed[] = [];
   for (const line of stdout.split('\n')) {
     const m = /^(\S+) ref=(\S+) archive=(\S+)$/.exec(line.trim());
-    if (!m || !(NODE_IMAGE_NAMES as readonly string[]).includes(m[1])) continue;
+    if (!m || !KNOWN_IMAGE_NAMES.includes(m[1])) continue;
     out.push({ name: m[1] as NodeImageName, ref: m[2], ...(m[3] === '(missing)' ? {} : { archive: m[3] }) });
   }
   return out;
@@ -64,9 +68,13 @@ function readConfigDigest(archive: string): string {
  * first by tools/images/build.sh (progress on this process's stderr; minutes when cold);
  * otherwise a missing image is an error that says how to build it.
  */
-export async function resolveImages(opts: { build?: boolean; log?: Log } = {}): Promise<NodeImage[]> {
+export async function resolveImages(
+  opts: { build?: boolean; log?: Log; names?: readonly NodeImageName[] } = {},
+): Promise<NodeImage[]> {
+  const names: readonly NodeImageName[] = opts.names ?? NODE_IMAGE_NAMES;
   const script = path.join(repoRoot(), 'tools', 'images', 'build.sh');
-  let listed = await listImages(script);
+  const wanted = async () => (await listImages(script)).filter((i) => names.includes(i.name));
+  let listed = await wanted();
   let missing = listed.filter((i) => !i.archive).map((i) => i.name);
   if (missing.length > 0) {
     if (opts.build === false)
@@ -83,11 +91,11 @@ export async function resolveImages(opts: { build?: boolean; log?: Log } = {}): 
     });
     if (code !== 0)
       throw new Error(`${script} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`);
-    listed = await listImages(script);
+    listed = await wanted();
     missing = listed.filter((i) => !i.archive).map((i) => i.name);
     if (missing.length > 0) throw new Error(`node images still missing after the build: ${missing.join(', ')}`);
   }
-  const absent = NODE_IMAGE_NAMES.filter((n) => !listed.some((i) => i.name === n));
+  const absent = names.filter((n) => !listed.some((i) => i.name === n));
   if (absent.length > 0) throw new Error(`${script} --paths did not list: ${absent.join(', ')}`);
   return listed.map((i) => ({
     name: i.name,

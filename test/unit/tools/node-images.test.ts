@@ -14,6 +14,7 @@ describe('parseImagePaths', () => {
       'seatunnel ref=localhost/seatunnel-app/seatunnel:2.3.8 archive=(missing)',
       '[images 20:00:00] a progress line',
       'runtime ref=seatunnel-app-runtime:0.1.0 archive=/c/images/runtime-0.1.0-x/image.tar',
+      'prometheus ref=localhost/seatunnel-app/prometheus:2.42.0 archive=(missing)',
       'other ref=x:1 archive=/x.tar',
     ].join('\n');
     expect(parseImagePaths(out)).toEqual([
@@ -24,6 +25,7 @@ describe('parseImagePaths', () => {
       },
       { name: 'seatunnel', ref: 'localhost/seatunnel-app/seatunnel:2.3.8' },
       { name: 'runtime', ref: 'seatunnel-app-runtime:0.1.0', archive: '/c/images/runtime-0.1.0-x/image.tar' },
+      { name: 'prometheus', ref: 'localhost/seatunnel-app/prometheus:2.42.0' },
     ]);
   });
 });
