@@ -357,10 +357,15 @@ build_runtime() {
 # node tier reads Prometheus' HTTP API) on the runtime image's base root filesystem, run as nobody.
 build_prometheus() {
   build_rootfs base "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES"
+  # A machine whose package lists were never fetched knows no package yet (the key is read from them).
+  if [[ -z "$(prometheus_deb SHA256)" && "$(id -u)" == 0 ]]; then
+    step "prometheus: apt-get update (this machine's package lists do not name $PROMETHEUS_PACKAGE)"
+    run_logged "$IMAGES/apt-update.log" apt-get update -o DPkg::Lock::Timeout=600 || true
+  fi
   local out; out="$(dir_prometheus)"
   [[ -f "$out/.complete" ]] && { log "prometheus image cached at $out"; return; }
   local sum; sum="$(prometheus_deb SHA256)"
-  [[ -n "$sum" ]] || unavailable "apt knows no package $PROMETHEUS_PACKAGE (apt-get update?)"
+  [[ -n "$sum" ]] || unavailable "apt knows no package $PROMETHEUS_PACKAGE (its lists were updated; is it in this machine's apt sources?)"
   local t0=$SECONDS
   step "prometheus: apt-get download $PROMETHEUS_PACKAGE ($(prometheus_deb Version))"
   rm -rf "$out.tmp"; mkdir -p "$out.tmp/deb" "$out.tmp/layer/usr/bin"
