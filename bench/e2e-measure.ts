@@ -64,20 +64,23 @@ export class ClusterWatch {
   }
 
   private async read(host: string, port: number): Promise<void> {
-    // Up: Zeta's overview answers (what the runtime waits for); Hazelcast's own REST answers earlier.
-    const o = await httpCall(host, port, 'GET', '/hazelcast/rest/maps/overview', undefined, 2000);
-    if (o.status !== 200) return;
+    // Up: Zeta's REST answers (running-jobs, what the runtime waits for; Hazelcast's own REST answers earlier).
+    const r = await httpCall(host, port, 'GET', '/hazelcast/rest/maps/running-jobs', undefined, 2000);
+    if (r.status !== 200) return;
     const t = now();
     this.up ??= t;
+    // Zeta 2.3.8 makes its resource manager on the first /overview and registers only the workers
+    // joined by then (docs/performance.md): like the runtime, this watch asks it only once all have
+    // joined, or it would itself make a worker wait for its heartbeat.
     if (this.joined === undefined) {
       const c = await httpCall(host, port, 'GET', '/hazelcast/rest/cluster', undefined, 2000);
       const members = c.status === 200 ? (JSON.parse(c.body) as { members?: unknown[] }).members : undefined;
-      if (members && members.length >= 1 + WORKERS) this.joined = t;
+      if (!members || members.length < 1 + WORKERS) return;
+      this.joined = t;
     }
-    if (Number((JSON.parse(o.body) as { workers?: string }).workers) >= WORKERS) {
-      this.joined ??= t;
-      this.registered = t;
-    }
+    const o = await httpCall(host, port, 'GET', '/hazelcast/rest/maps/overview', undefined, 2000);
+    if (o.status === 200 && Number((JSON.parse(o.body) as { workers?: string }).workers) >= WORKERS)
+      this.registered = now();
   }
 
   /** Resolves once the workers are registered (or rejects after `timeoutMs`). */

@@ -170,6 +170,16 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(status.value('Rows')).toMatch(new RegExp(`^${ROWS} read, ${ROWS} written \\(recorded `));
     // The Assert sink fails the job unless exactly ROWS rows reached it.
     expect(masterLog(appId)).toMatch(/JobFinished|Zeta job .* ended FINISHED/);
+    // No registration race (issue 30 item 1): Zeta made its resource manager once every member had
+    // joined, so it registered the master and both workers at once — none was left to its 5 s
+    // heartbeat ("received new worker register" after the manager's first list).
+    const zeta = masterLog(appId).split('\n');
+    const init = zeta.filter((l) => /init live nodes: \[/.test(l));
+    expect(init).toHaveLength(1);
+    expect(init[0].match(/\[[0-9a-f.:]+\]:\d+/g)).toHaveLength(3);
+    const listed = zeta.findIndex((l) => /registerWorker: \{/.test(l));
+    expect(listed).toBeGreaterThan(-1);
+    expect(zeta.slice(listed).filter((l) => /received new worker register/.test(l))).toEqual([]);
     await expectNothingLeft(appId);
     // Each worker's last lines, read through the API server from the (local) kubelet before the
     // worker was deleted, are in the master's log, and `logs` prints them as the worker's once the

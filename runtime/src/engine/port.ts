@@ -69,6 +69,11 @@ export interface EnginePort {
   /** Rejects with CheckpointNotFound unless `jobId` has a checkpoint to restore from. */
   checkRestorable(jobId: string): Promise<void>;
   overview(): Promise<Overview>;
+  /**
+   * How many members (masters and workers) the cluster has as Hazelcast lists them — joined, not
+   * yet registered with Zeta's resource manager; undefined when no master lists its cluster.
+   */
+  joinedMembers(): Promise<number | undefined>;
   submit(request: SubmitRequest): Promise<SubmitResult>;
   jobInfo(jobId: string): Promise<JobInfo>;
   /**

@@ -217,6 +217,17 @@ export class ZetaRest {
     throw new EngineRejected(what, res.status);
   }
 
+  /**
+   * Whether Zeta's REST answers, without touching its resource manager: `GET /running-jobs` reads
+   * a map. (`/overview` would create the manager, which registers only the workers that have joined
+   * by then — a later one waits for its 5 s heartbeat; docs/performance.md.)
+   */
+  async ready(signal?: AbortSignal): Promise<void> {
+    const r = await this.call('GET', '/running-jobs', { signal });
+    if (!Array.isArray(r) && (r === null || typeof r !== 'object'))
+      throw new EngineUnavailable('GET /running-jobs: no JSON in the answer');
+  }
+
   /** `signal` abandons the call (readiness waits race their own deadline with it). */
   async overview(signal?: AbortSignal): Promise<Overview> {
     const o = (await this.call('GET', '/overview', { signal })) as Record<string, unknown> | undefined;

@@ -69,13 +69,13 @@ export class ZetaEngine implements EnginePort {
     this.process?.start();
   }
 
-  /** Waits until one of the REST endpoints answers /overview, in order of preference, and keeps that one. */
+  /** Waits until one of the REST endpoints answers, in order of preference, and keeps that one. */
   async waitReady(signal: AbortSignal): Promise<void> {
     const last = new Map<string, string>();
     while (!signal.aborted) {
       for (const rest of this.candidates) {
         try {
-          await rest.overview(signal);
+          await rest.ready(signal);
           this.rest = rest;
           this.log.info('engine REST API answers', { url: rest.base });
           return;
@@ -132,6 +132,19 @@ export class ZetaEngine implements EnginePort {
 
   stopJob(jobId: string, savepoint = false): Promise<void> {
     return this.rest.stopJob(jobId, savepoint);
+  }
+
+  async joinedMembers(): Promise<number | undefined> {
+    const { app, engineRest } = this.settings;
+    const views = app.ha
+      ? await this.memberViews(app.ha.masterAddresses)
+      : [
+          await this.memberRest(`${engineRest.host}:${app.master.port}`, '')
+            .clusterMembers()
+            .catch(() => undefined),
+        ];
+    const sizes = views.flatMap((v) => (v ? [v.members.length] : []));
+    return sizes.length > 0 ? Math.max(...sizes) : undefined;
   }
 
   async activeMaster(masters: readonly string[]): Promise<string | undefined> {

@@ -32,6 +32,21 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
   const deadline = started + app.startupTimeoutMillis;
   let last = { workers: 0, totalSlot: 0 };
   let lastError = '';
+  const members = (app.ha?.masters ?? 1) + app.workerCount;
+  let joined: number | undefined;
+  // Zeta 2.3.8 makes its resource manager on the first /overview and registers the workers that
+  // have joined by then; one that joins later waits for its own heartbeat, every 5 s. So the first
+  // /overview waits until every member has joined (docs/performance.md, "Registration"). When the
+  // member list cannot be read, /overview is asked anyway: the deadline below still holds.
+  let overviewAsked = false;
+  const everyoneJoined = async (): Promise<boolean> => {
+    if (overviewAsked) return true;
+    joined = await engine.joinedMembers().catch(() => undefined);
+    if (joined !== undefined && joined < members) return false;
+    overviewAsked = true;
+    log.info('asking Zeta for its workers', { joined: joined ?? 'unknown', members });
+    return true;
+  };
   let nodeWaits = '';
   const noteNodeWaits = (now: string) => {
     if (now === nodeWaits) return;
@@ -46,6 +61,7 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
       if (rec.allCreated) {
         s.setPhase('WaitingForWorkers');
         try {
+          if (!(await everyoneJoined())) throw new EngineUnavailable(`${joined} of ${members} members joined`);
           last = await engine.overview();
           lastError = '';
           const registered = Math.min(last.workers, app.workerCount);
@@ -63,7 +79,7 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
           // The engine not answering yet is expected; anything else is a bug and ends the application.
           if (!(e instanceof EngineUnavailable || e instanceof EngineRejected)) throw e;
           lastError = errorMessage(e);
-          log.debug('overview failed', { error: lastError });
+          log.debug(overviewAsked ? 'overview failed' : 'waiting for members to join', { error: lastError });
         }
       }
       s.interruption.throwIfSet();
@@ -74,7 +90,9 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
         throw new RuntimeFailure(
           'StartupTimeout',
           `Timed out starting ${app.workerCount} application workers after ${Math.round(app.startupTimeoutMillis / 1000)} s: ` +
-            `${created}/${app.workerCount} created, ${a.running} running, ${Math.min(last.workers, app.workerCount)}/${app.workerCount} registered with Zeta ` +
+            `${created}/${app.workerCount} created, ${a.running} running, ` +
+            `${joined !== undefined && !overviewAsked ? `${joined}/${members} members joined the cluster, ` : ''}` +
+            `${Math.min(last.workers, app.workerCount)}/${app.workerCount} registered with Zeta ` +
             `(totalSlot ${last.totalSlot} of ${want.slots})${waiting ? `; not running: ${waiting}` : ''}${lastError ? `; last engine error: ${lastError}` : ''}`,
         );
       }

@@ -136,6 +136,10 @@ const rest = http.createServer((req, res) => {
         workers: String(n),
       });
     }
+    if (p === '/running-jobs') {
+      log({ call: 'running-jobs' });
+      return send(res, 200, job.id && job.status === 'RUNNING' ? [{ jobId: job.id, jobStatus: job.status }] : []);
+    }
     if (p === '/submit-job' && req.method === 'POST') {
       const query = Object.fromEntries(url.searchParams);
       let config: unknown;

@@ -686,7 +686,17 @@ export class FakeEngine implements EnginePort {
     return this.register(this.kube.podsOf('seatunnel.apache.org/role=worker'));
   }
 
+  /** Members joined when the first /overview came (Zeta 2.3.8 registers those at once; docs/performance.md). */
+  joinedAtFirstOverview: number | undefined;
+  /** Hazelcast's member list; by default unreadable (the runtime then asks /overview at once). */
+  joined: () => number | undefined = () => undefined;
+
+  async joinedMembers(): Promise<number | undefined> {
+    return this.joined();
+  }
+
   async overview(): Promise<Overview> {
+    this.joinedAtFirstOverview ??= this.joined();
     const n = this.registered();
     return { workers: n, totalSlot: n * this.slots };
   }
