@@ -13,6 +13,8 @@ import type { Step } from './context';
 import { WAITING_FOR_AUTOSCALER, WAITING_FOR_SCALE_UP } from '../workers/classify';
 
 const NODE_WAITS: ReadonlySet<string> = new Set([WAITING_FOR_SCALE_UP, WAITING_FOR_AUTOSCALER]);
+/** How long the first /overview waits for members still missing from Hazelcast's list, at most. */
+export const JOIN_WAIT_MS = 10_000;
 
 /** `2 Pending (app-worker-1, app-worker-2); 1 ImagePullBackOff (…)` — at most five names per reason. */
 export function describeWaiting(a: Assessment | undefined, only: (why: string) => boolean = () => true): string {
@@ -36,13 +38,16 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
   let joined: number | undefined;
   // Zeta 2.3.8 makes its resource manager on the first /overview and registers the workers that
   // have joined by then; one that joins later waits for its own heartbeat, every 5 s. So the first
-  // /overview waits until every member has joined (docs/performance.md, "Registration"). When the
-  // member list cannot be read, /overview is asked anyway: the deadline below still holds.
+  // /overview waits until every member has joined (docs/performance.md, "No registration race").
+  // When the member list cannot be read, /overview is asked at once; when it stays short (an HA
+  // master gone meanwhile), after JOIN_WAIT_MS — a heartbeat registers a worker within 5 s then.
   let overviewAsked = false;
+  let gateSince: number | undefined;
   const everyoneJoined = async (): Promise<boolean> => {
     if (overviewAsked) return true;
+    gateSince ??= clock.now();
     joined = await engine.joinedMembers().catch(() => undefined);
-    if (joined !== undefined && joined < members) return false;
+    if (joined !== undefined && joined < members && clock.now() - gateSince < JOIN_WAIT_MS) return false;
     overviewAsked = true;
     log.info('asking Zeta for its workers', { joined: joined ?? 'unknown', members });
     return true;
