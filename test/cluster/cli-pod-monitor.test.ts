@@ -6,6 +6,7 @@
 // alone, the garbage collector does; a submitter with the plain submitterRules() is told what it lacks, and its cancel of
 // an application without a PodMonitor is not disturbed by the podmonitors it may not read.
 import type { PolicyRule } from 'kubernetes-types/rbac/v1';
+import { jobOwnerReference } from '../../lib/plan/build-plan';
 import { submitterRules } from '../../lib/plan/submitter-rbac';
 import {
   adminHttp,
@@ -16,7 +17,15 @@ import {
   withComponentLogs,
 } from '../support/cluster';
 import { installPodMonitorCrd, removePodMonitorCrd } from '../support/cluster/pod-monitor-crd';
-import { collection, createObj, deploymentFiles, labelled, run, waitAllGone, type Obj } from './cli-support';
+import {
+  collection,
+  deploymentFiles,
+  labelled,
+  run,
+  serviceAccountWithRole,
+  waitAllGone,
+  type Obj,
+} from './cli-support';
 
 const ns = useTestNamespace('cli-podmon');
 const POD_MONITOR = 'kubernetes.metrics.pod-monitor';
@@ -34,15 +43,7 @@ const jobsIn = async (namespace: string) =>
 
 /** A ServiceAccount bound to `rules`; its kubeconfig once the binding took effect. */
 async function submitter(name: string, rules: readonly PolicyRule[]): Promise<string> {
-  await createObj(ns.name, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name } });
-  await createObj(ns.name, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules });
-  await createObj(ns.name, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: { name },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-    subjects: [{ kind: 'ServiceAccount', name, namespace: ns.name }],
-  });
+  await serviceAccountWithRole(ns.name, name, rules);
   const id = await serviceAccountIdentity(ns.name, name);
   await waitFor(
     async () => {
@@ -98,16 +99,7 @@ describe('a cluster with the PodMonitor CRD', () => {
       const appId = submitted.value('Application ID')!;
       const job = (await jobsIn(ns.name)).find((j) => j.metadata.name === appId)!;
       const monitor = await podMonitor(`${appId}-metrics`);
-      expect(monitor?.metadata.ownerReferences).toEqual([
-        {
-          apiVersion: 'batch/v1',
-          kind: 'Job',
-          name: appId,
-          uid: job.metadata.uid,
-          controller: false,
-          blockOwnerDeletion: false,
-        },
-      ]);
+      expect(monitor?.metadata.ownerReferences).toEqual([jobOwnerReference(appId, job.metadata.uid)]);
       expect(monitor?.metadata.labels).toMatchObject({
         'seatunnel.apache.org/application-id': appId,
         'app.kubernetes.io/managed-by': 'seatunnel-app',
