@@ -26,6 +26,8 @@ export const RESOURCES: Readonly<Record<string, Resource>> = {
   Role: { group: 'rbac.authorization.k8s.io', resource: 'roles' },
   RoleBinding: { group: 'rbac.authorization.k8s.io', resource: 'rolebindings' },
   NetworkPolicy: { group: 'networking.k8s.io', resource: 'networkpolicies' },
+  // The Prometheus operator's CRD: served only where it is installed (lib/submit/admit/served-apis.ts).
+  PodMonitor: { group: 'monitoring.coreos.com', resource: 'podmonitors' },
 };
 
 export interface ObjectRef {

@@ -61,5 +61,8 @@ export const MAX_LONG = MASK_63;
 /** With HA (docs/ha.md): the StatefulSet of the masters; its Pods are `<appId>-master-<i>`. */
 export const haMasterSetName = (appId: string): string => `${appId}-master`;
 
+/** The PodMonitor of kubernetes.metrics.pod-monitor: the plan names it and cancel deletes it by this name. */
+export const podMonitorName = (appId: string): string => `${appId}-metrics`;
+
 /** The StatefulSet's Pod of ordinal `i`: the masters' DNS names and the runtime Role's delete rule both name it. */
 export const haMasterPodName = (appId: string, i: number): string => `${haMasterSetName(appId)}-${i}`;

@@ -121,6 +121,10 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     '允许抓取 runtime `/metrics` 的 Pod 所在命名空间的标签（`k:v,k:v` 或 HOCON 对象，规则同 `kubernetes.master.node-selector`）。同时设置 `kubernetes.metrics.scraper-pod-labels` 时，抓取方必须同时匹配两者；单独设置时，这些命名空间中的所有 Pod 都可以抓取。NetworkPolicy 只允许它们访问 runtime 所在 Pod 的 `application.metrics.port`，不允许访问其他任何端口；两者都不设置时不允许任何抓取方。需要 `application.metrics.enabled`。',
   metricsScraperPodLabels:
     '允许抓取 runtime `/metrics` 的 Pod 的标签；单独设置时只在应用所在的命名空间中匹配（与 `kubernetes.metrics.scraper-namespace-labels` 一起设置时，在其匹配的命名空间中匹配）。需要 `application.metrics.enabled`。',
+  metricsPodMonitor:
+    '另外创建一个 `PodMonitor`（Prometheus operator 的 `monitoring.coreos.com/v1`），名为 `<application-id>-metrics`，它选中 runtime 所在的 Pod，并在 `/metrics` 抓取其 `metrics` 端口；与应用的其他对象一样归 Job 所有。集群必须提供 PodMonitor CRD（`preflight` 和 `submit` 会在创建任何对象之前检查），提交者需要对 `podmonitors` 拥有 `create`、`get` 和 `delete` 权限（docs/zh/metrics.md）。需要 `application.metrics.enabled`。',
+  metricsPodMonitorLabels:
+    'PodMonitor 在应用自身标签之外的标签，供按标签选择的 Prometheus `podMonitorSelector` 使用（例如 `release:prometheus`）；`k:v,k:v` 或 HOCON 对象，规则同 `kubernetes.labels`。需要 `kubernetes.metrics.pod-monitor`。',
   podSecurity:
     'master 与 worker Pod 按此 Pod Security Standards 级别构建（`preflight` 会报告命名空间实际强制的级别）。`baseline`：禁止提权，seccomp 为 RuntimeDefault，不使用主机资源。`restricted` 另外要求 runAsNonRoot 并丢弃所有 capabilities：需要镜像以非 root 用户运行，或设置 `kubernetes.run-as-user`。默认值为 `baseline`，因为官方 apache/seatunnel 镜像以 root 运行并会写入 /opt/seatunnel。',
   runAsUser:

@@ -738,6 +738,23 @@ export const OPTIONS: OptionRegistry = {
     description:
       "Labels of the Pods that may scrape the runtime's `/metrics`; alone, they are looked for in the application's namespace (with `kubernetes.metrics.scraper-namespace-labels`, in the namespaces it matches). Needs `application.metrics.enabled`.",
   },
+  metricsPodMonitor: {
+    key: 'kubernetes.metrics.pod-monitor',
+    type: 'boolean',
+    default: false,
+    origin: 'ours',
+    coerce: asBoolean,
+    description:
+      "Also create a `PodMonitor` (the Prometheus operator's `monitoring.coreos.com/v1`) named `<application-id>-metrics` that selects the runtime's Pod and scrapes its `metrics` port at `/metrics`; owned by the Job like the application's other objects. The cluster must serve the PodMonitor CRD (`preflight` and `submit` check it before creating anything), and the submitter needs `create`, `get` and `delete` on `podmonitors` (docs/metrics.md). Needs `application.metrics.enabled`.",
+  },
+  metricsPodMonitorLabels: {
+    key: 'kubernetes.metrics.pod-monitor-labels',
+    type: 'map',
+    origin: 'ours',
+    coerce: asStringMap,
+    description:
+      "Labels of the PodMonitor, besides the application's, for a Prometheus whose `podMonitorSelector` selects by label (e.g. `release:prometheus`); `k:v,k:v` or a HOCON object, rules as for `kubernetes.labels`. Needs `kubernetes.metrics.pod-monitor`.",
+  },
   podSecurity: {
     key: 'kubernetes.pod-security',
     ...oneOf(POD_SECURITY_LEVELS),

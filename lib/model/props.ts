@@ -408,6 +408,16 @@ export interface SeaTunnelApplicationProps {
    */
   readonly metricsScraperPodLabels?: Readonly<Record<string, string>>;
   /**
+   * Also create a Prometheus-operator `PodMonitor` (`<applicationId>-metrics`) selecting the
+   * runtime's Pod; the cluster must serve the PodMonitor CRD (docs/metrics.md). @default false
+   */
+  readonly metricsPodMonitor?: boolean;
+  /**
+   * Labels of the PodMonitor besides the application's, for a Prometheus that selects PodMonitors
+   * by label (e.g. `{ release: 'prometheus' }`). @default - none
+   */
+  readonly metricsPodMonitorLabels?: Readonly<Record<string, string>>;
+  /**
    * Pod Security Standards level the master and worker Pods are built to pass. `restricted`
    * needs an image that runs as a non-root user (or `runAsUser`); the stock SeaTunnel image runs as root.
    * @default 'baseline'

@@ -136,6 +136,8 @@ export interface MetricsSpec {
   readonly port: number;
   /** Absent: the NetworkPolicy admits no scraper. */
   readonly scrapers?: MetricsScrapers;
+  /** kubernetes.metrics.pod-monitor: the Prometheus operator's PodMonitor, with these extra labels; absent when off. */
+  readonly podMonitor?: { readonly labels: Readonly<Record<string, string>> };
 }
 
 export interface ApplicationSpec {

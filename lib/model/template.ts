@@ -30,6 +30,7 @@ const STRING_MAPS: readonly PropName[] = [
   'workerNodeSelector',
   'metricsScraperNamespaceLabels',
   'metricsScraperPodLabels',
+  'metricsPodMonitorLabels',
 ];
 const LISTS: readonly PropName[] = [
   'imagePullSecrets',

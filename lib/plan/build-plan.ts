@@ -13,6 +13,7 @@ import { jobConfigStep } from './steps/job-config';
 import { metricsStep } from './steps/metrics';
 import { mountedFilesStep } from './steps/mounted-files';
 import { networkPolicyStep } from './steps/network-policy';
+import { podMonitorStep } from './steps/pod-monitor';
 import { podSecurityStep } from './steps/pod-security';
 import { rbacStep } from './steps/rbac';
 import { runtimeStep } from './steps/runtime';
@@ -38,6 +39,7 @@ export const FEATURE_STEPS: readonly FeatureStep[] = [
   serviceStep,
   rbacStep,
   networkPolicyStep,
+  podMonitorStep,
   topologyStep,
   // Last: they read what every other step put in the Pods.
   podSecurityStep,
@@ -80,6 +82,7 @@ export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): App
     roles: d.roles,
     roleBindings: d.roleBindings,
     networkPolicies: d.networkPolicies,
+    ...(d.podMonitor ? { podMonitor: d.podMonitor } : {}),
     ...(d.masters ? { masters: d.masters } : {}),
     ...(d.restService ? { restService: d.restService } : {}),
   };
@@ -87,7 +90,8 @@ export function buildPlan(spec: ApplicationSpec, options: PlanOptions = {}): App
 
 /**
  * The dependents in the order they are created: the ServiceAccount and RBAC first (the master
- * needs them the moment it starts), then configuration, the Service and the worker template.
+ * needs them the moment it starts), the NetworkPolicies and the PodMonitor, then configuration,
+ * the Service and the worker template.
  */
 export function dependents(plan: ApplicationPlan): KubeObject[] {
   return [
@@ -95,6 +99,7 @@ export function dependents(plan: ApplicationPlan): KubeObject[] {
     ...plan.roles,
     ...plan.roleBindings,
     ...plan.networkPolicies,
+    ...(plan.podMonitor ? [plan.podMonitor] : []),
     ...plan.configMaps,
     ...plan.secrets,
     plan.service,

@@ -5,7 +5,7 @@
 import type { Container, EnvVar, PodSpec, Volume, VolumeMount } from 'kubernetes-types/core/v1';
 import { LABELS, type RoleLabel } from '../model/reserved';
 import type { ApplicationSpec } from '../model/spec';
-import { haMasterSetName } from '../model/ids';
+import { haMasterSetName, podMonitorName } from '../model/ids';
 import { fixedLabels, replaceableLabels } from './recommended-labels';
 import type { PlanDraft } from './types';
 
@@ -113,6 +113,16 @@ export function roleSelector(spec: ApplicationSpec, role: 'master' | 'worker'): 
   return { [LABELS.applicationId]: spec.appId, [LABELS.role]: role };
 }
 
+/**
+ * Labels that select exactly the runtime's Pod: the application's, with the Job Pod's role (master;
+ * with HA coordinator). The metrics NetworkPolicy and the PodMonitor select it by these.
+ */
+export function runtimePodSelector(d: PlanDraft): Record<string, string> {
+  const role = d.topology.jobPod.metadata?.labels?.[LABELS.role];
+  if (!role) throw new Error('plan: the Job Pod has no role label');
+  return { [LABELS.applicationId]: d.spec.appId, [LABELS.role]: role };
+}
+
 /** Names of the generated objects, derived from the application ID. */
 export const names = {
   job: (spec: ApplicationSpec) => spec.appId,
@@ -130,6 +140,8 @@ export const names = {
   coordinatorPolicy: (spec: ApplicationSpec) => `${spec.appId}-coordinator`,
   /** Who may scrape the runtime's /metrics (only when the user names scrapers). */
   metricsPolicy: (spec: ApplicationSpec) => `${spec.appId}-metrics`,
+  /** The Prometheus operator's PodMonitor of the same endpoint (kubernetes.metrics.pod-monitor). */
+  podMonitor: (spec: ApplicationSpec) => podMonitorName(spec.appId),
   /** The n-th worker Pod (n starts at 1), as SeaTunnel names them. */
   worker: (appId: string, n: number) => `${appId}-worker-${n}`,
 };

@@ -28,13 +28,14 @@ export type DependentKind =
   | 'Secret'
   | 'Service'
   | 'PodTemplate'
-  | 'StatefulSet';
+  | 'StatefulSet'
+  | 'PodMonitor';
 
 /**
  * How cancel removes each kind: `label` — one deletecollection by the application's labels, never
  * a list (a list of Secrets would read every Secret of the namespace); `name` — read, and deleted
  * if it carries the labels. Services have no deletecollection in the API; the masters'
- * StatefulSet is one object whose name cancel knows.
+ * StatefulSet and the PodMonitor are one object each, whose name cancel knows.
  */
 export const REMOVAL: Readonly<Record<DependentKind, 'label' | 'name'>> = {
   ServiceAccount: 'label',
@@ -46,10 +47,18 @@ export const REMOVAL: Readonly<Record<DependentKind, 'label' | 'name'>> = {
   PodTemplate: 'label',
   Service: 'name',
   StatefulSet: 'name',
+  PodMonitor: 'name',
 };
 
 /** Made only by the generated RBAC (kubernetes.rbac.create and the generated ServiceAccount). */
 export const RBAC_KINDS: ReadonlySet<DependentKind> = new Set(['ServiceAccount', 'Role', 'RoleBinding']);
+
+/**
+ * Served by an extension API (a CRD some clusters install) and made only when an option asks for
+ * it: the submitter Role grants them only on request (submitterRules({ podMonitors: true })), and
+ * cancel takes a 403 or 404 on them for "none".
+ */
+export const OPTIONAL_KINDS: ReadonlySet<DependentKind> = new Set(['PodMonitor']);
 
 export const ALL_DEPENDENT_KINDS = Object.keys(REMOVAL) as DependentKind[];
 

@@ -17,6 +17,7 @@ import {
   ALL_DEPENDENT_KINDS,
   commandAccess,
   ESCALATION_ACCESS,
+  OPTIONAL_KINDS,
   RBAC_KINDS,
   REFERENCED_KINDS,
   type Access,
@@ -36,6 +37,12 @@ export interface SubmitterRulesOptions {
    * the namespace remains the trust boundary (docs/security.md). @default false
    */
   readonly preProvisioned?: boolean;
+  /**
+   * Also `create`, `get` and `delete` on the Prometheus operator's `podmonitors`, for applications
+   * with `kubernetes.metrics.pod-monitor` (docs/metrics.md). Without it the Role names no resource
+   * of a CRD a cluster may not have. @default false
+   */
+  readonly podMonitors?: boolean;
 }
 
 /**
@@ -43,12 +50,10 @@ export interface SubmitterRulesOptions {
  * plus, unless pre-provisioned, what the runtime Role grants (escalation check).
  */
 export function submitterAccess(opts: SubmitterRulesOptions = {}): Access[] {
+  const kinds = ALL_DEPENDENT_KINDS.filter((k) => opts.podMonitors || !OPTIONAL_KINDS.has(k));
   if (opts.preProvisioned)
-    return commandAccess({
-      kinds: ALL_DEPENDENT_KINDS.filter((k) => !RBAC_KINDS.has(k)),
-      referenced: REFERENCED_KINDS,
-    });
-  return [...commandAccess({ kinds: ALL_DEPENDENT_KINDS, referenced: REFERENCED_KINDS }), ...ESCALATION_ACCESS];
+    return commandAccess({ kinds: kinds.filter((k) => !RBAC_KINDS.has(k)), referenced: REFERENCED_KINDS });
+  return [...commandAccess({ kinds, referenced: REFERENCED_KINDS }), ...ESCALATION_ACCESS];
 }
 
 export function submitterRules(opts: SubmitterRulesOptions = {}): PolicyRule[] {

@@ -9,7 +9,7 @@ import type {
   Service,
   ServiceAccount,
 } from 'kubernetes-types/core/v1';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1';
+import type { LabelSelector, ObjectMeta } from 'kubernetes-types/meta/v1';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1';
 import type { Role, RoleBinding } from 'kubernetes-types/rbac/v1';
 import type { ApplicationSpec } from '../model/spec';
@@ -31,9 +31,33 @@ export type {
   ObjectMeta,
 };
 
+/**
+ * The Prometheus operator's PodMonitor (`monitoring.coreos.com/v1`), as far as the plan writes it:
+ * which Pods (in the PodMonitor's own namespace) and which of their named ports and paths to scrape.
+ */
+export interface PodMonitor {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec: {
+    selector: LabelSelector;
+    podMetricsEndpoints: Array<{ port: string; path: string }>;
+  };
+}
+
 /** Any object of the plan: plain JSON with apiVersion, kind and a named metadata. */
 export type KubeObject = (
-  Job | StatefulSet | Service | ServiceAccount | ConfigMap | Secret | PodTemplate | Role | RoleBinding | NetworkPolicy
+  | Job
+  | StatefulSet
+  | Service
+  | ServiceAccount
+  | ConfigMap
+  | Secret
+  | PodTemplate
+  | Role
+  | RoleBinding
+  | NetworkPolicy
+  | PodMonitor
 ) & {
   apiVersion: string;
   kind: string;
@@ -66,6 +90,8 @@ export interface ApplicationPlan {
   readonly roles: ReadonlyArray<Role & KubeObject>;
   readonly roleBindings: ReadonlyArray<RoleBinding & KubeObject>;
   readonly networkPolicies: ReadonlyArray<NetworkPolicy & KubeObject>;
+  /** kubernetes.metrics.pod-monitor: the Prometheus operator's PodMonitor of the runtime's Pod. */
+  readonly podMonitor?: PodMonitor & KubeObject;
   /** With HA: the masters, and the ClusterIP Service that is the stable REST endpoint (docs/ha.md). */
   readonly masters?: StatefulSet & KubeObject;
   readonly restService?: Service & KubeObject;
@@ -89,6 +115,7 @@ export interface PlanDraft {
   roles: Array<Role & KubeObject>;
   roleBindings: Array<RoleBinding & KubeObject>;
   networkPolicies: Array<NetworkPolicy & KubeObject>;
+  podMonitor?: PodMonitor & KubeObject;
   masters?: StatefulSet & KubeObject;
   restService?: Service & KubeObject;
 }

@@ -231,6 +231,14 @@ function dependentResource(
         }),
         opts,
       );
+    case 'PodMonitor':
+      // kubernetes.metrics.pod-monitor: a custom resource of the Prometheus operator's CRD, which
+      // the provider creates generically (no typed class; the cluster must serve the CRD).
+      return new k8s.apiextensions.CustomResource(
+        name,
+        argsOf<k8s.apiextensions.CustomResourceArgs>(o, metadata, { apiVersion: o.apiVersion, kind: o.kind }),
+        opts,
+      );
     default:
       // A new kind in the plan must be mapped here before it can be deployed.
       throw new Error(

@@ -7,7 +7,7 @@
 import type { NetworkPolicyPeer } from 'kubernetes-types/networking/v1';
 import { LABELS } from '../../model/reserved';
 import type { ApplicationSpec, MetricsScrapers } from '../../model/spec';
-import { names, objectMeta, roleSelector } from '../pod';
+import { names, objectMeta, roleSelector, runtimePodSelector } from '../pod';
 import type { FeatureStep, NetworkPolicy, PlanDraft } from '../types';
 
 export const networkPolicyStep: FeatureStep = {
@@ -26,12 +26,8 @@ export const networkPolicyStep: FeatureStep = {
     }
     const scrapers = spec.metrics?.scrapers;
     if (spec.metrics && scrapers) {
-      // The runtime's Pod by its role label: the master's, with HA the coordinator's.
-      const role = d.topology.jobPod.metadata?.labels?.[LABELS.role];
-      if (!role) throw new Error('plan: the Job Pod has no role label');
-      const runtimePodLabels = { [LABELS.applicationId]: spec.appId, [LABELS.role]: role };
       d.networkPolicies.push(
-        policy(spec, names.metricsPolicy(spec), runtimePodLabels, [
+        policy(spec, names.metricsPolicy(spec), runtimePodSelector(d), [
           { from: [scraperPeer(scrapers)], ports: [{ protocol: 'TCP', port: spec.metrics.port }] },
         ]),
       );

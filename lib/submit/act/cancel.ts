@@ -2,7 +2,7 @@
 // and its master Pod go with it; the master's SIGTERM handling stops the Zeta job and removes the
 // workers), then every object this tool made for the application that still exists, by label —
 // the Pods, ServiceAccount, ConfigMaps, Secrets, PodTemplate, Role, RoleBinding and NetworkPolicies,
-// with one deletecollection each, and the Service by name — so objects applied without owner
+// with one deletecollection each, and the Services, StatefulSet and PodMonitor by name — so objects applied without owner
 // references (plain `kubectl apply` of synthesized YAML) go too. Deleting by label, never listing,
 // keeps `list secrets` (which would read every Secret of the namespace) out of the submitter Role.
 //
@@ -10,12 +10,19 @@
 // referenced ConfigMaps/Secrets, a named ServiceAccount and the checkpoint PVC never carry them.
 // Idempotent: a second cancel finds nothing and succeeds.
 
-import { haMasterSetName } from '../../model/ids';
+import { haMasterSetName, podMonitorName } from '../../model/ids';
 import { LABELS, MANAGED_BY } from '../../model/reserved';
 import { ANNOTATIONS } from '../../contract';
 import { describeError, isStatus, type Kube, withRetry, type AnyObject, type ObjectRef } from '../../kube';
 import { readBeside } from './read-beside';
-import { ALL_DEPENDENT_KINDS, type DependentKind, RBAC_KINDS, REMOVAL } from '../../plan/submitter-access';
+import { POD_MONITOR_API_VERSION } from '../../plan/steps/pod-monitor';
+import {
+  ALL_DEPENDENT_KINDS,
+  type DependentKind,
+  OPTIONAL_KINDS,
+  RBAC_KINDS,
+  REMOVAL,
+} from '../../plan/submitter-access';
 import { RESOURCES } from '../../kube/resources';
 
 /** Kinds of the application's own objects removed by label (the rest by name: REMOVAL in submitter-access.ts). */
@@ -185,17 +192,22 @@ export async function cancelApplication(
   });
   // By name, for kinds without deletecollection in the submitter Role: the Service, and with HA
   // the REST Service and the masters' StatefulSet (owned by the Job once the runtime adopted them;
-  // on the kubectl apply path perhaps not yet).
+  // on the kubectl apply path perhaps not yet), and the PodMonitor (kubernetes.metrics.pod-monitor;
+  // the runtime never adopts it).
   const named = [
     { apiVersion: 'v1', kind: 'Service', name: applicationId },
     { apiVersion: 'v1', kind: 'Service', name: `${applicationId}-rest` },
     { apiVersion: 'apps/v1', kind: 'StatefulSet', name: haMasterSetName(applicationId) },
+    { apiVersion: POD_MONITOR_API_VERSION, kind: 'PodMonitor', name: podMonitorName(applicationId) },
   ].map((o) =>
     deleteOwnedByName(kube, { ...o, namespace }, applicationId).then(
       (ref) => {
         if (ref) deleted.push(ref);
       },
       (e) => {
+        // A cluster without the CRD answers 404 (no leftover), and a submitter Role without
+        // podmonitors (submitterRules() unless asked) 403: it made no PodMonitor either.
+        if (isStatus(e, 403) && OPTIONAL_KINDS.has(o.kind as DependentKind)) return;
         errors.push(`delete ${o.kind} ${namespace}/${o.name}: ${describeError(e)}`);
       },
     ),

@@ -1,7 +1,8 @@
 // submitApplication: the one operation with API side effects on the way in, in SeaTunnel's order
 // and with its compensation guarantee (the equivalent of Spark's submit Client.run).
 //
-//   1. check every referenced object (and the keys read from it)      nothing created yet
+//   1. check every referenced object (and the keys read from it),     nothing created yet
+//      and that the server serves every extension kind of the plan (the PodMonitor's CRD)
 //   2. create the Job with spec.suspend = true, read its uid
 //   3. create every dependent with an owner reference to that uid     in parallel
 //   4. unsuspend: JSON patch [{"op":"replace","path":"/spec/suspend","value":false}]
@@ -30,6 +31,7 @@ import {
   type ObjectRef,
 } from '../../kube';
 import { checkReferences, type ReferenceProblem } from '../admit/references';
+import { unservedKinds } from '../admit/served-apis';
 import { readBeside } from './read-beside';
 
 /** Marker of one submit attempt on every object it creates (how ambiguous creates are verified). */
@@ -37,7 +39,8 @@ export const SUBMIT_ATTEMPT_ANNOTATION = 'seatunnel.apache.org/submit-attempt';
 
 export const FIELD_MANAGER = 'seatunnel-app';
 
-export type SubmitStep = 'references' | 'create-job' | 'create-dependents' | 'start';
+/** `apis`: the server lacks an extension API the plan needs (lib/submit/admit/served-apis.ts). */
+export type SubmitStep = 'references' | 'apis' | 'create-job' | 'create-dependents' | 'start';
 
 export interface CreatedObject {
   readonly ref: ObjectRef;
@@ -297,23 +300,41 @@ export async function submitApplication(
   };
   const noRollback: RollbackReport = { deleted: [], untouched: [], errors: [] };
 
-  // 1. Referenced objects, before anything is created; the caller's gate in the same round trip.
-  const references = await readBeside(opts.writesWaitFor, async () =>
-    opts.skipReferenceCheck
-      ? undefined
-      : step('references', async () => {
-          try {
-            return await checkReferences(kube, spec);
-          } catch (e) {
-            throw new SubmitError(
-              'references',
-              [e as Error],
-              noRollback,
-              `submit failed before creating anything: checking referenced objects: ${describeError(e)}`,
-            );
-          }
-        }),
+  // 1. Referenced objects and extension APIs, before anything is created; the caller's gate in the
+  // same round trip.
+  const [references, unserved] = await readBeside(opts.writesWaitFor, () =>
+    Promise.all([
+      opts.skipReferenceCheck
+        ? undefined
+        : step('references', async () => {
+            try {
+              return await checkReferences(kube, spec);
+            } catch (e) {
+              throw new SubmitError(
+                'references',
+                [e as Error],
+                noRollback,
+                `submit failed before creating anything: checking referenced objects: ${describeError(e)}`,
+              );
+            }
+          }),
+      unservedKinds(kube, plan).catch((e: unknown) => {
+        throw new SubmitError(
+          'apis',
+          [e as Error],
+          noRollback,
+          `submit failed before creating anything: reading the API server's discovery: ${describeError(e)}`,
+        );
+      }),
+    ]),
   );
+  if (unserved.length)
+    throw new SubmitError(
+      'apis',
+      unserved.map((u) => new Error(u.message)),
+      noRollback,
+      `submit refused before creating anything: ${unserved.map((u) => u.message).join('\n')}`,
+    );
   if (references) {
     const { problems, notices } = references;
     for (const n of notices) opts.onNotice?.(n.message);

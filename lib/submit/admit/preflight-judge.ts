@@ -5,6 +5,8 @@
 //
 // The rules, in the order their problems are reported:
 //   server-version  the server's version is below the supported range (lib/submit/admit/server-support.ts)
+//   served-api      a kind of the plan the server does not serve (the PodMonitor's CRD; served-apis.ts):
+//                   one sentence, and its dry run's refusal is not repeated
 //   permission      each SelfSubjectAccessReview denied, with what submit, status or cancel needs it for
 //   pod-security    a Pod Security refusal of the master or a worker: one problem, with the namespace's level
 //   dry-run         each other refusal of a server-side dry run, except those a missing create
@@ -29,10 +31,11 @@ import {
   type PodSecurityReport,
 } from './pod-security';
 import { referencedObjects, type ReferenceCheck } from './references';
+import type { UnservedKind } from './served-apis';
 import type { ServerSupport } from './server-support';
 
 export type PreflightCheck =
-  'server-version' | 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';
+  'server-version' | 'served-api' | 'dry-run' | 'quota' | 'limit-range' | 'permission' | 'reference' | 'pod-security';
 
 export interface PreflightProblem {
   readonly check: PreflightCheck;
@@ -96,6 +99,8 @@ export interface PreflightFacts {
   readonly limitRanges: readonly LimitRangeLike[];
   readonly access: readonly AccessResult[];
   readonly namespaceLabels: NamespaceLabels;
+  /** Kinds of the plan the server does not serve (absent: all served). */
+  readonly unserved?: readonly UnservedKind[];
 }
 
 interface Findings {
@@ -109,6 +114,13 @@ function serverFindings(server: ServerSupport): Findings {
       ? [{ check: 'server-version', object: `Kubernetes ${server.server}`, message: server.refusal }]
       : [],
     notes: server.notes,
+  };
+}
+
+function servedApiFindings(unserved: readonly UnservedKind[]): Findings {
+  return {
+    problems: unserved.map((u) => ({ check: 'served-api', object: `${u.apiVersion} ${u.kind}`, message: u.message })),
+    notes: [],
   };
 }
 
@@ -165,8 +177,10 @@ function dryRunFindings(plan: ApplicationPlan, facts: PreflightFacts): Findings 
     problems.push({ check: 'dry-run', object: label, message });
   };
   const planRoles = new Set(plan.roles.map((r) => r.metadata.name));
+  // A kind the server does not serve is one served-api problem, not a 404 of its dry run too.
+  const unserved = new Set((facts.unserved ?? []).map((u) => u.kind));
   for (const r of [...facts.objectRuns, facts.masterRun]) {
-    if (!r.error) continue;
+    if (!r.error || unserved.has(r.kind)) continue;
     // A RoleBinding to the plan's own Role cannot be dry-run before that Role exists (for a caller
     // without `bind`, the API server looks the Role up to check escalation, and answers 404).
     // Creating it will succeed when the Role's own dry run passed: that one proved the caller holds its rules.
@@ -251,6 +265,7 @@ export function judgePreflight(plan: ApplicationPlan, facts: PreflightFacts): Pr
   const fp = footprintOf(plan, facts.workerRuns.length, facts.limitRanges);
   const findings = [
     serverFindings(facts.server),
+    servedApiFindings(facts.unserved ?? []),
     permissionFindings(facts.access, ns),
     podSecurityFindings(podSecurity, facts.namespaceLabels, ns),
     dryRunFindings(plan, facts),

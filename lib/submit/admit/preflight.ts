@@ -12,7 +12,8 @@
 //   - referenced ConfigMaps, Secrets, ServiceAccount and PVC (and the keys read from them);
 //   - the namespace's enforced Pod Security level and whether the Pods pass it;
 //   - the server's version: refused below the supported range, and what an older one changes
-//     (lib/submit/admit/server-support.ts).
+//     (lib/submit/admit/server-support.ts);
+//   - the extension APIs the plan's kinds need (the PodMonitor's CRD; lib/submit/admit/served-apis.ts).
 // Creates nothing. This module reads (gatherPreflight); the judgement from what it read is pure
 // (judgePreflight, lib/submit/admit/preflight-judge.ts).
 
@@ -27,6 +28,7 @@ import { readNamespaceLabels } from './pod-security';
 import { judgePreflight, type DryRunOutcome, type PreflightFacts, type PreflightReport } from './preflight-judge';
 import type { ResourceQuotaLike } from './quota';
 import { checkReferences } from './references';
+import { unservedKinds } from './served-apis';
 import type { ServerSupport } from './server-support';
 
 /** Runs `fn` over `items` with at most `limit` in flight. */
@@ -67,7 +69,7 @@ export async function gatherPreflight(kube: Kube, plan: ApplicationPlan): Promis
   const master = asExisting(stampMasterPod(plan.job));
   const workers = stampWorkers(plan).map(asExisting);
 
-  const [objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access, namespaceLabels] =
+  const [objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access, namespaceLabels, unserved] =
     await Promise.all([
       Promise.all([job, ...dependents(plan)].map((o) => dryRun(kube, o, describeRef(refOf(o))))),
       dryRun(kube, master, `master Pod (from Job ${plan.job.metadata.name})`),
@@ -77,8 +79,9 @@ export async function gatherPreflight(kube: Kube, plan: ApplicationPlan): Promis
       kube.list<LimitRangeLike>('v1', 'LimitRange', ns).then((l) => l.items),
       checkAccess(kube, ns, requiredAccess(plan)),
       readNamespaceLabels(kube, ns),
+      unservedKinds(kube, plan),
     ]);
-  return { objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access, namespaceLabels };
+  return { objectRuns, masterRun, workerRuns, references, quotas, limitRanges, access, namespaceLabels, unserved };
 }
 
 /** `server`: the decision from the server's version, read once by the command (lib/cli/connect.ts). */

@@ -64,6 +64,19 @@ describe('SeaTunnelApplication construct', () => {
     expect(app.jobId).toBe(app.spec.jobId);
   });
 
+  test("kubernetes.metrics.pod-monitor: the PodMonitor as an ApiObject, exactly the plan's, before the Job", () => {
+    const chart = Testing.chart();
+    const app = new SeaTunnelApplication(chart, 'orders', props({ metricsPodMonitor: true }));
+    const out = Testing.synth(chart);
+    const monitors = out.filter((o) => o.kind === 'PodMonitor');
+    expect(monitors).toEqual([JSON.parse(JSON.stringify(app.plan.podMonitor))]);
+    expect(monitors[0].apiVersion).toBe('monitoring.coreos.com/v1');
+    expect(out.indexOf(monitors[0])).toBeLessThan(out.findIndex((o) => o.kind === 'Job'));
+    const plain = Testing.chart();
+    new SeaTunnelApplication(plain, 'orders', props());
+    expect(Testing.synth(plain).map((o) => o.kind)).not.toContain('PodMonitor');
+  });
+
   test('suspend: true for tools that start the Job themselves', () => {
     const chart = Testing.chart();
     const app = new SeaTunnelApplication(chart, 'orders', { ...props(), suspend: true });

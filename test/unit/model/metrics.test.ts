@@ -124,3 +124,56 @@ kubernetes.metrics.scraper-pod-labels { app = prometheus }`),
     ]);
   });
 });
+
+describe('the PodMonitor', () => {
+  test('off by default; on from the deployment file, -D and typed props', () => {
+    expect(spec().metrics?.podMonitor).toBeUndefined();
+    expect(load('kubernetes.metrics.pod-monitor = true').metrics?.podMonitor).toEqual({ labels: {} });
+    expect(
+      load('', [
+        ['kubernetes.metrics.pod-monitor', 'true'],
+        ['kubernetes.metrics.pod-monitor-labels', 'release:prometheus'],
+      ]).metrics?.podMonitor,
+    ).toEqual({ labels: { release: 'prometheus' } });
+    expect(spec({ metricsPodMonitor: true, metricsPodMonitorLabels: { team: 'data' } }).metrics?.podMonitor).toEqual({
+      labels: { team: 'data' },
+    });
+  });
+
+  test('refused while metrics are off, naming the option, its value and the switch', () => {
+    expect(
+      messages(() =>
+        load(`application.metrics.enabled = false
+kubernetes.metrics.pod-monitor = true`),
+      ),
+    ).toEqual([
+      "  - kubernetes.metrics.pod-monitor: got true (from deployment file); a PodMonitor scrapes the runtime's /metrics, which application.metrics.enabled = false turns off; remove it or enable metrics",
+    ]);
+    expect(problems(() => spec({ metricsEnabled: false, metricsPodMonitor: true }))).toEqual([
+      "metricsPodMonitor: a PodMonitor scrapes the runtime's /metrics, which metricsEnabled = false turns off; remove it or enable metrics",
+    ]);
+  });
+
+  test('its labels without the PodMonitor are refused', () => {
+    expect(messages(() => load('kubernetes.metrics.pod-monitor-labels { release = prometheus }'))).toEqual([
+      '  - kubernetes.metrics.pod-monitor-labels: got {"release":"prometheus"} (from deployment file); labels the PodMonitor, which kubernetes.metrics.pod-monitor = false does not create; remove it or enable the PodMonitor',
+    ]);
+  });
+
+  test('its labels are checked as object labels: syntax, reserved keys, the application-wide ones', () => {
+    const on = 'kubernetes.metrics.pod-monitor = true\n';
+    expect(messages(() => load(`${on}kubernetes.metrics.pod-monitor-labels { "bad key!" = x }`))).toEqual([
+      expect.stringMatching(/^ {2}- kubernetes\.metrics\.pod-monitor-labels\.bad key!: got "bad key!" .*; .+/),
+    ]);
+    expect(
+      messages(() =>
+        load(`${on}kubernetes.metrics.pod-monitor-labels { "seatunnel.apache.org/application-id" = other }`),
+      ),
+    ).toEqual([expect.stringMatching(/pod-monitor-labels\.seatunnel\.apache\.org\/application-id: .*reserved/)]);
+    expect(
+      problems(() => spec({ metricsPodMonitor: true, metricsPodMonitorLabels: { 'app.kubernetes.io/version': '1' } })),
+    ).toEqual([
+      'metricsPodMonitorLabels.app.kubernetes.io/version: the label is the same on every object of the application: set it in labels',
+    ]);
+  });
+});

@@ -87,6 +87,8 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   networkPolicyEnabled: (s) => s.networkPolicyEnabled,
   metricsScraperNamespaceLabels: (s) => s.metrics?.scrapers?.namespaceLabels,
   metricsScraperPodLabels: (s) => s.metrics?.scrapers?.podLabels,
+  metricsPodMonitor: (s) => s.metrics?.podMonitor !== undefined,
+  metricsPodMonitorLabels: (s) => s.metrics?.podMonitor?.labels,
   podSecurity: (s) => s.podSecurity.level,
   runAsUser: (s) => s.podSecurity.runAsUser,
   admissionFence: (s) => s.admissionFence,

@@ -31,6 +31,8 @@ const denied = (rules: readonly PolicyRule[], p: ReturnType<typeof plan>) =>
     .filter((a) => !grants(rules, a))
     .map((a) => `${a.verb} ${qualified(a)}`);
 
+const PRE = { rbacCreate: false, serviceAccount: 'runner' } as const;
+
 describe('preflight asks for nothing the documented submitter Role lacks', () => {
   const cases: Array<[string, ReturnType<typeof plan>]> = [
     ['the default application', plan()],
@@ -80,6 +82,27 @@ describe('preflight asks for nothing the documented submitter Role lacks', () =>
     expect(on('services')).not.toContain('deletecollection');
   });
 
+  test('a PodMonitor needs create, get and delete on podmonitors: granted only when asked for', () => {
+    const p = plan({ metricsPodMonitor: true });
+    const onPodMonitors = (rules: readonly PolicyRule[]) =>
+      rules.filter((r) => r.resources!.includes('podmonitors')).map((r) => [r.apiGroups, [...r.verbs].sort()]);
+    expect(denied(submitterRules(), p)).toEqual([
+      'create podmonitors.monitoring.coreos.com',
+      'get podmonitors.monitoring.coreos.com',
+      'delete podmonitors.monitoring.coreos.com',
+    ]);
+    expect(onPodMonitors(submitterRules())).toEqual([]);
+    expect(denied(submitterRules({ podMonitors: true }), p)).toEqual([]);
+    expect(onPodMonitors(submitterRules({ podMonitors: true }))).toEqual([
+      [['monitoring.coreos.com'], ['create', 'delete', 'get']],
+    ]);
+    expect(
+      denied(submitterRules({ podMonitors: true, preProvisioned: true }), plan({ ...PRE, metricsPodMonitor: true })),
+    ).toEqual([]);
+    // An application without one asks nothing of podmonitors.
+    expect(requiredAccess(plan()).filter((a) => a.resource === 'podmonitors')).toEqual([]);
+  });
+
   test("the runtime Role's own rules are required (RBAC escalation check), marks included", () => {
     const needs = requiredAccess(plan()).map((a) => `${a.verb} ${qualified(a)}`);
     expect(needs).toEqual(expect.arrayContaining(['watch jobs.batch', `fenced subjects.${FENCE_MARK_GROUP}`]));
@@ -89,8 +112,15 @@ describe('preflight asks for nothing the documented submitter Role lacks', () =>
 describe('how cancel removes each kind', () => {
   test('every kind of dependent (HA, RBAC, data) has a removal', () => {
     const kinds = dependents(
-      plan({ haEnabled: true, haMasters: 3, checkpointPvc: 'ckpt', secrets: { s: { data: { k: 'v' } } } }),
+      plan({
+        haEnabled: true,
+        haMasters: 3,
+        checkpointPvc: 'ckpt',
+        secrets: { s: { data: { k: 'v' } } },
+        metricsPodMonitor: true,
+      }),
     ).map((d) => d.kind);
+    expect(kinds).toContain('PodMonitor');
     for (const kind of kinds) expect(ALL_DEPENDENT_KINDS).toContain(kind);
   });
 

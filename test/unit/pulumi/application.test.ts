@@ -37,7 +37,7 @@ async function deploy(
   return { app, urns, registered: m.registered.slice(before) };
 }
 
-/** An application with every kind of dependent: RBAC, policies, owned ConfigMap and Secret. */
+/** An application with every kind of dependent: RBAC, policies, the PodMonitor, owned ConfigMap and Secret. */
 const full = props({
   name: 'full',
   namespace: 'jobs',
@@ -47,6 +47,8 @@ const full = props({
   },
   secrets: { db: { data: { password: 's3cret' }, mounts: { password: '/etc/db/password' } } },
   env: { A: 'a', B: { secret: 'db', key: 'password' } },
+  // A custom resource too (apiextensions.CustomResource).
+  metricsPodMonitor: true,
 });
 
 describe('SeaTunnelApplication (Pulumi) under mocks', () => {
@@ -73,6 +75,7 @@ describe('SeaTunnelApplication (Pulumi) under mocks', () => {
       'RoleBinding',
       'NetworkPolicy',
       'NetworkPolicy',
+      'PodMonitor',
       'ConfigMap',
       'ConfigMap',
       'Secret',

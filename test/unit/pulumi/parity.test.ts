@@ -138,7 +138,7 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
     });
   });
 
-  test('an application using owned Secrets and ConfigMaps, RBAC and policies (typed props on both sides)', async () => {
+  test('an application using owned Secrets and ConfigMaps, RBAC, policies and a PodMonitor (typed props on both sides)', async () => {
     const props: SeaTunnelApplicationProps = {
       name: 'kitchen-sink',
       namespace: 'jobs',
@@ -157,6 +157,8 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       runtimeConfigMap: 'seatunnel-config',
       labels: { team: 'data' },
       annotations: { owner: 'ops' },
+      metricsPodMonitor: true,
+      metricsPodMonitorLabels: { release: 'prometheus' },
     };
     const app = Testing.app();
     const chart = new SeaTunnelApplicationChart(app, 'kitchen-sink', { application: props });
@@ -167,6 +169,7 @@ describe('parity: Pulumi inputs = cdk8s output, after normalisation', () => {
       'Job',
       'NetworkPolicy',
       'NetworkPolicy',
+      'PodMonitor',
       'PodTemplate',
       'Role',
       'RoleBinding',

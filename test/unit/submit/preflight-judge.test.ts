@@ -80,6 +80,10 @@ interface Row {
   readonly noNotes?: readonly (string | RegExp)[];
 }
 
+const withPodMonitor = plan({ workerCount: 3, metricsPodMonitor: true });
+const UNSERVED =
+  "kubernetes.metrics.pod-monitor: the cluster does not serve podmonitors.monitoring.coreos.com (monitoring.coreos.com/v1 PodMonitor); install the Prometheus operator's CRDs, or set kubernetes.metrics.pod-monitor = false";
+
 const text = (t: string | RegExp) => (typeof t === 'string' ? t : expect.stringMatching(t));
 
 const ROWS: Row[] = [
@@ -92,6 +96,19 @@ const ROWS: Row[] = [
     rule: 'server-version: a refused server is a problem naming its version',
     change: (f) => ({ server: { ...f.server, refusal: 'Kubernetes server v1.23.17 is not supported' } }),
     problems: [['server-version', 'Kubernetes v1.36.3', 'Kubernetes server v1.23.17 is not supported']],
+  },
+  {
+    rule: 'served-api: a kind the server does not serve is its one sentence; the 404 of its dry run is not repeated',
+    plan: withPodMonitor,
+    change: (f) => ({
+      unserved: [{ kind: 'PodMonitor', apiVersion: 'monitoring.coreos.com/v1', message: UNSERVED }],
+      objectRuns: refuse(
+        f.objectRuns,
+        /^PodMonitor /,
+        new KubeApiError(404, 'NotFound', 'the server could not find the requested resource', request),
+      ),
+    }),
+    problems: [['served-api', 'monitoring.coreos.com/v1 PodMonitor', UNSERVED]],
   },
   {
     rule: 'permission: each denied access, with the namespace and what needs it',
