@@ -315,8 +315,17 @@ describe('an HA application on three real nodes through a lost node, a partition
     );
     note('lost node: everything replaced after the out-of-service taint', secs(Date.now() - tainted));
     // A coordinator that lived replaced the lost worker; a new one (the old was on the node) found it
-    // gone and created it again, and re-attached to the job.
-    expect(await events()).toContain(coordinatorThere ? 'Reattached' : 'WorkerReplaced');
+    // gone and created it again, and re-attached to the job — after its Pod is Ready: it first takes
+    // charge, waits for the masters and for Zeta's REST, so its Event is waited for (first seen on a
+    // CI run where the coordinator was on the lost node: the check came before the Event).
+    const expected = coordinatorThere ? 'Reattached' : 'WorkerReplaced';
+    await waitFor(async () => (await events()).includes(expected), {
+      description: `the ${expected} Event`,
+      timeoutMs: 120_000,
+      intervalMs: 1000,
+    }).catch(async (e: Error) => {
+      throw new Error(`${e.message}; the Job's Events: ${(await events()).join(', ')}`);
+    });
     expect(await annotation(ANNOTATIONS.zetaJobId)).toBe(jobId);
     expect((await events()).filter((e) => e === 'JobSubmitted')).toHaveLength(1);
     const status = await run(['status', '-a', deployFile('status', ''), '--id', appId]);
