@@ -8,6 +8,7 @@ import { stringify } from 'yaml';
 import { importImages, resolveImages } from '../../tools/local-stack/node-images';
 import { adminHttp, waitFor } from './cluster';
 import { httpGetFromNode, pinnedToNode, type NodeHandle } from './node-faults';
+import { podLog } from './node-pods';
 
 /** encodeURIComponent, and the five characters it leaves that a shell or an HTTP path would mind. */
 const strictlyEncoded = (s: string) =>
@@ -77,6 +78,8 @@ export async function startPrometheus(
               name: 'prometheus',
               image: image.ref,
               imagePullPolicy: 'Never',
+              // The image has a CMD and no ENTRYPOINT: arguments alone would replace the program.
+              command: ['/usr/bin/prometheus'],
               args: [
                 '--config.file=/etc/prometheus/prometheus.yml',
                 '--storage.tsdb.path=/prometheus',
@@ -103,7 +106,14 @@ export async function startPrometheus(
       return ready ? p.status?.podIP : undefined;
     },
     { description: `Prometheus in ${ns} ready`, timeoutMs: 120_000, intervalMs: 500 },
-  );
+  ).catch(async (e: Error) => {
+    // Say why: the Pod's state and what Prometheus printed.
+    const p = await api.call<{ status?: unknown }>('GET', `/api/v1/namespaces/${ns}/pods/prometheus`).catch(() => ({}));
+    const log = await podLog(ns, 'prometheus').catch((err: Error) => `(no log: ${err.message})`);
+    throw new Error(
+      `${e.message}; Pod status: ${JSON.stringify((p as { status?: unknown }).status)}; log: ${log.slice(-2000)}`,
+    );
+  });
   return {
     ip,
     async query(promql) {
