@@ -62,6 +62,9 @@ export interface RuntimeSettings {
   readonly metrics?: MetricsRuntimeSettings;
 }
 
+/** Where the runtime serves its metrics; the plan's scrape annotations and PodMonitor name the same path. */
+export const METRICS_PATH = '/metrics';
+
 export interface MetricsRuntimeSettings {
   /** application.metrics.port: where the runtime serves /metrics in its own Pod. */
   readonly port: number;

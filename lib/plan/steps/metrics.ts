@@ -4,11 +4,11 @@
 // telemetry is served again there, so no member port is ever a scrape target. Who may connect is
 // the network-policy step's.
 
+import { METRICS_PATH } from '../../contract';
 import { runtimeContainer } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const METRICS_PORT_NAME = 'metrics';
-export const METRICS_PATH = '/metrics';
 
 export const metricsStep: FeatureStep = {
   name: 'metrics',

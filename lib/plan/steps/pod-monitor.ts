@@ -7,7 +7,8 @@
 
 import { names, objectMeta, runtimePodSelector } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
-import { METRICS_PATH, METRICS_PORT_NAME } from './metrics';
+import { METRICS_PATH } from '../../contract';
+import { METRICS_PORT_NAME } from './metrics';
 
 export const POD_MONITOR_API_VERSION = 'monitoring.coreos.com/v1';
 

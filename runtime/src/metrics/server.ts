@@ -5,6 +5,7 @@
 // being made share it, so a crowd of scrapers costs the members one read each.
 
 import * as http from 'node:http';
+import { METRICS_PATH } from 'seatunnel-app/runtime-support';
 import type { Logger } from '../log';
 import { errorMessage } from '../util';
 import type { ApplicationMetrics } from './application-metrics';
@@ -12,7 +13,6 @@ import { mergeFamilies, parseFamilies, render, sample, type Family } from './exp
 import type { MemberScrape } from './member-scrape';
 import type { Member } from './members';
 
-export const METRICS_PATH = '/metrics';
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 /** Members read at once. */
 const SCRAPE_CONCURRENCY = 8;
