@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { ZETA_MAIN_CLASS, zetaClasspath, zetaCommand, zetaEnvironment } from '../lib/engine/command';
-import { haMasterAddresses, jvmOptionLines, MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files';
+import { haMasterAddresses, MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files';
+import { jvmOptionFlags } from '../lib/model/rules/runtime-files';
 import type { ApplicationSpec } from '../lib/model/spec';
 import { parseDocument } from 'yaml';
 import { STOCK_CONFIG_2_3_8 } from '../test/support/seatunnel-stock-config';
@@ -153,7 +154,7 @@ export class StockZeta extends BareZeta {
 
   protected override argv(role: Role): string[] {
     const home = this.spec.seatunnelHome;
-    const jvm = jvmOptionLines(fs.readFileSync(path.join(this.conf, `jvm_${role}_options`), 'utf8'));
+    const jvm = jvmOptionFlags(fs.readFileSync(path.join(this.conf, `jvm_${role}_options`), 'utf8'));
     return [
       'java',
       ...jvm,

@@ -8,6 +8,7 @@ import { haMasterPodName } from '../model/ids';
 import type { ValidationIssue } from '../model/issues';
 import { TERMINATION_GRACE_SECONDS } from '../model/reserved';
 import { PATHS, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
+import { jvmOptionFlags } from '../model/rules/runtime-files';
 import { memberRestApi } from './member-rest';
 
 export const ENGINE_FILES = {
@@ -370,24 +371,16 @@ function hazelcastFile(spec: ApplicationSpec, role: 'master' | 'worker', issues:
   return yamlFile(spec, role, 'hazelcast', hazelcastDefaults(spec, role), hazelcastInvariants(spec, role), issues);
 }
 
-/** The generated JVM flags of one role; the heap is 75 % of the memory limit. */
+/** The generated JVM flags of one role; the heap is the spec's (lib/model/rules/pod-roles.ts). */
 export function baseJvmOptions(spec: ApplicationSpec, role: 'master' | 'worker'): string[] {
   const heap = role === 'master' ? spec.master.heapMiB : spec.worker.heapMiB;
   return [`-Xms${heap}m`, `-Xmx${heap}m`, '-XX:+UseG1GC', '-XX:+ExitOnOutOfMemoryError', '-XX:MaxMetaspaceSize=256m'];
 }
 
-/** Flags of a JVM options file, one per line: blank lines and `#` comments dropped. */
-export function jvmOptionLines(content: string): string[] {
-  return content
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-}
-
 /** The flags kubernetes.runtime-files.jvm-options supplies (appended, so they win). */
 export function suppliedJvmOptions(spec: ApplicationSpec): string[] {
   const f = spec.runtimeFiles.jvmOptions;
-  return f.mode === 'supplied' ? jvmOptionLines(f.content) : [];
+  return f.mode === 'supplied' ? jvmOptionFlags(f.content) : [];
 }
 
 /** JVM flags of one role, one per line. */

@@ -5,14 +5,13 @@
 // functions check the ConfigMap before submit and produce each engine's files when it starts.
 
 import { isMap, parseDocument, stringify } from 'yaml';
-import { jvmFlagProblem, memberDiscoveryProblems } from '../model/rules/runtime-files';
+import { jvmFlagProblem, jvmOptionFlags, memberDiscoveryProblems } from '../model/rules/runtime-files';
 import { runtimeConfigDir, type ApplicationSpec, type RuntimeFileSpec } from '../model/spec';
 import {
   baseJvmOptions,
   ENGINE_FILES,
   engineInvariants,
   hazelcastInvariants,
-  jvmOptionLines,
   MASTER_HOST_PLACEHOLDER,
   mergeWithInvariants,
   suppliedJvmOptions,
@@ -241,7 +240,7 @@ function overlayJvmOptions(
   const problems: UserFileProblem[] = [];
   const notices: UserFileNotice[] = [];
   const heapWhy = `the heap follows ${jvm.heapOption}, which also sets the Pod's memory limit`;
-  for (const flag of jvmOptionLines(userContent).flatMap((l) => l.split(/\s+/))) {
+  for (const flag of jvmOptionFlags(userContent)) {
     const generated = jvm.base.find((b) => flagName(b) === flagName(flag));
     if (STOCK_JVM_REPLACED.includes(flag)) {
       if (generated !== flag)

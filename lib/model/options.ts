@@ -240,7 +240,8 @@ export const OPTIONS: OptionRegistry = {
     key: 'application.worker.memory-mb',
     ...MEMORY_MIB,
     origin: 'pr-era',
-    description: 'Worker memory request and limit in MiB. The JVM heap is 75 % of it.',
+    description:
+      'Worker memory request and limit in MiB. The JVM heap is that less what the JVM needs beside it (a quarter, at least 384 MiB), and at least half of it.',
   },
   workerPort: {
     key: 'application.worker.port',
@@ -259,7 +260,8 @@ export const OPTIONS: OptionRegistry = {
     key: 'application.master.memory-mb',
     ...MEMORY_MIB,
     origin: 'pr-era',
-    description: 'Master memory request and limit in MiB. The JVM heap is 75 % of it.',
+    description:
+      'Master memory request and limit in MiB. The JVM heap is that less what the JVM needs beside it (a quarter, at least 384 MiB), and at least half of it.',
   },
   masterPort: {
     key: 'application.master.port',

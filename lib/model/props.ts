@@ -180,7 +180,7 @@ export interface RuntimeFilesProps {
   readonly engine?: RuntimeFileProps;
   /** `hazelcast-master.yaml` and `hazelcast-worker.yaml`. @default - generated */
   readonly hazelcast?: RuntimeFileProps;
-  /** `jvm_master_options` and `jvm_worker_options`. @default - generated (heap = 75 % of the memory limit) */
+  /** `jvm_master_options` and `jvm_worker_options`. @default - generated (heap = the memory limit less max(384 MiB, a quarter), at least half) */
   readonly jvmOptions?: RuntimeFileProps;
   /** `log4j2.properties` (console logging so that `kubectl logs` works). @default - generated */
   readonly log4j2?: RuntimeFileProps;

@@ -31,7 +31,7 @@ export interface RoleSpec {
   readonly cpuMillicores: number;
   /** Memory request and limit in MiB. */
   readonly memoryMiB: number;
-  /** JVM maximum heap in MiB: 75 % of the memory limit. */
+  /** JVM maximum heap in MiB: the memory limit less max(384 MiB, a quarter), at least half (rules/pod-roles.ts). */
   readonly heapMiB: number;
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;

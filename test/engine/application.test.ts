@@ -124,6 +124,27 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     return name ? stack.kubelet.logOf(name) : '';
   }
 
+  /**
+   * waitFor, and on a timeout what the application was doing: its status annotations and the last
+   * lines of its master Pod's log (runtime and Zeta master), so that a run under load that times out
+   * says where it stood.
+   */
+  async function waitForApp<T>(
+    appId: string,
+    check: () => T | Promise<T>,
+    opts: { description: string; timeoutMs: number },
+  ): Promise<T> {
+    return waitFor(check, opts).catch(async (e: Error) => {
+      const a = (await job(appId).catch(() => undefined))?.metadata.annotations ?? {};
+      const state = Object.entries(a)
+        .filter(([k]) => k.startsWith('seatunnel.apache.org/'))
+        .map(([k, v]) => `${k.slice('seatunnel.apache.org/'.length)}=${v.slice(0, 200)}`)
+        .join(', ');
+      const tail = masterLog(appId).split('\n').slice(-40).join('\n');
+      throw new Error(`${e.message}\napplication ${appId}: ${state}\nits master Pod's last lines:\n${tail}`);
+    });
+  }
+
   /** The application's /metrics, read at its master Pod's address as a scraper would. */
   async function scrapeMetrics(appId: string): Promise<string> {
     const pods = await adminHttp().call<{ items: Array<{ metadata: { name: string }; status?: { podIP?: string } }> }>(
@@ -206,7 +227,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   test('a worker process killed mid-job: the application fails fast with WorkerLost, cleans up, and keeps the checkpoints a new application restores from', async () => {
     const { appId, jobId } = await submit(application('e2e-loss', STREAMING_JOB));
-    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+    await waitForApp(appId, async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
       description: 'the streaming job runs',
       timeoutMs: 240_000,
     });
@@ -233,10 +254,14 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(masterLog(appId)).not.toMatch(/zetaStatus=CANCELED/);
     expect(fs.readdirSync(dir).some((f) => f.endsWith('.ser'))).toBe(true);
     const restored = await submit(application('e2e-loss-restore', STREAMING_JOB), '--restore-job-id', jobId);
-    await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
-      description: 'the restored job runs',
-      timeoutMs: 240_000,
-    });
+    await waitForApp(
+      restored.appId,
+      async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING',
+      {
+        description: 'the restored job runs',
+        timeoutMs: 240_000,
+      },
+    );
     expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
     await run(['cancel', '-a', deploymentFiles(ns.name).deploy, '--id', restored.appId]);
     await expectNothingLeft(restored.appId);
@@ -244,7 +269,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   test('streaming: /metrics serves the runtime and every member while it runs; a plain cancel stops the engine and removes everything, CANCELED, not failed, and the checkpoints stay', async () => {
     const { appId, jobId } = await submit(application('e2e-cancel', STREAMING_JOB));
-    await waitFor(async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
+    await waitForApp(appId, async () => (await annotation(appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
       description: 'the streaming job runs',
       timeoutMs: 240_000,
     });
@@ -322,10 +347,14 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
 
   test('streaming: cancel --savepoint keeps the checkpoint; a new application restores from it; a wrong id fails loudly', async () => {
     const first = await submit(application('e2e-stream', STREAMING_JOB));
-    await waitFor(async () => (await annotation(first.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
-      description: 'the streaming job runs',
-      timeoutMs: 240_000,
-    });
+    await waitForApp(
+      first.appId,
+      async () => (await annotation(first.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING',
+      {
+        description: 'the streaming job runs',
+        timeoutMs: 240_000,
+      },
+    );
     const dir = path.join(checkpoints, first.jobId);
     await waitFor(() => fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.endsWith('.ser')), {
       description: `a checkpoint in ${dir}`,
@@ -350,10 +379,14 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     );
 
     const restored = await submit(application('e2e-restore', STREAMING_JOB), '--restore-job-id', first.jobId);
-    await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
-      description: 'the restored job runs',
-      timeoutMs: 240_000,
-    });
+    await waitForApp(
+      restored.appId,
+      async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING',
+      {
+        description: 'the restored job runs',
+        timeoutMs: 240_000,
+      },
+    );
     // Zeta 2.3 restores under the old job id, from its latest checkpoint.
     expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(first.jobId);
     await waitFor(() => /start with savePoint|restored from the latest checkpoint/i.test(masterLog(restored.appId)), {
@@ -377,7 +410,7 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
       const onHdfs = `storage:\n        type: hdfs\n        plugin-config:\n          storage.type: hdfs\n          fs.defaultFS: ${hdfs.uri}\n          namespace: /seatunnel/checkpoints/\n`;
       const first = await submit(application('e2e-hdfs', STREAMING_JOB, '', onHdfs));
       const dir = `/seatunnel/checkpoints/${first.jobId}/`;
-      await waitFor(() => hdfs.list(dir).some((f) => f.endsWith('.ser')), {
+      await waitForApp(first.appId, () => hdfs.list(dir).some((f) => f.endsWith('.ser')), {
         description: `a checkpoint in ${hdfs.uri}${dir}`,
         timeoutMs: 240_000,
       });
@@ -396,10 +429,14 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
         '--restore-job-id',
         first.jobId,
       );
-      await waitFor(async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
-        description: 'the restored job runs',
-        timeoutMs: 240_000,
-      });
+      await waitForApp(
+        restored.appId,
+        async () => (await annotation(restored.appId, ANNOTATIONS.zetaJobStatus)) === 'RUNNING',
+        {
+          description: 'the restored job runs',
+          timeoutMs: 240_000,
+        },
+      );
       expect(await annotation(restored.appId, ANNOTATIONS.zetaJobId)).toBe(first.jobId);
       // The runtime listed the checkpoints on HDFS before submitting; Zeta then restored from them.
       await waitFor(

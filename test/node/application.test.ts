@@ -286,11 +286,12 @@ describe('applications on real nodes', () => {
   });
 
   test('a worker with too little memory for its JVM is OOMKilled by the kernel, and status says so', async () => {
-    // The minimum worker memory (256 MiB, heap 192 MiB) with the whole heap touched at start: the
-    // cgroup's limit, not the JVM, ends the worker.
+    // The minimum worker memory (256 MiB, heap 128 MiB) with the whole heap and a 128 MiB code
+    // cache touched at start (`java -version` alone then peaks at 300 MiB): the cgroup's limit, not
+    // the JVM, ends the worker.
     const r = await submitExample([
       '-Dapplication.worker.memory-mb=256',
-      '-Dkubernetes.runtime-files.jvm-options.content=-XX:+AlwaysPreTouch',
+      '-Dkubernetes.runtime-files.jvm-options.content=-XX:+AlwaysPreTouch -XX:InitialCodeCacheSize=128m -XX:ReservedCodeCacheSize=128m',
     ]);
     expect(r.err).toEqual([]);
     const appId = r.value('Application ID')!;

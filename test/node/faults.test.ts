@@ -31,6 +31,7 @@ import {
 } from '../support/node-faults';
 import {
   applicationPods,
+  containerRestarts,
   createJobConfigMap,
   deploymentHeader,
   describeViews,
@@ -167,6 +168,11 @@ describe('an HA application on three real nodes through a lost node, a partition
     await apiServer()
       .startApiServer()
       .catch(() => undefined);
+    // A container restarted in place (an OOM kill, a liveness kill) explains many a failed step.
+    if (ns && appId) {
+      const restarts = await containerRestarts(ns, appId).catch((e: Error) => [`unknown: ${e.message}`]);
+      process.stdout.write(`[faults] containers restarted in place: ${restarts.join('; ') || 'none'}\n`);
+    }
     for (const n of nodes ?? []) {
       for (const undo of [() => n.thaw(), () => n.heal(), () => n.restart(), () => clearOutOfService(n.name)])
         await undo().catch(() => undefined); // each refuses when it does not apply
@@ -459,6 +465,7 @@ describe('an HA application on three real nodes through a lost node, a partition
       `${account.expected} / ${account.written} / ${account.lost} / ${account.duplicated}`,
     );
     if (account.lost) note('rows lost (ids)', account.lostRanges);
+    note('containers restarted in place', (await containerRestarts(ns, appId)).join('; ') || 'none');
     expect(account.lost).toBe(0);
     // Console is at-least-once: a restore replays what came after the restored checkpoint.
     expect(account.duplicated).toBeLessThan(expected);

@@ -14,7 +14,15 @@ const exec = promisify(execFile);
 export interface AppPod {
   metadata: { name: string; uid: string; deletionTimestamp?: string; labels?: Record<string, string> };
   spec?: { nodeName?: string };
-  status?: { phase?: string; conditions?: Array<{ type: string; status: string }> };
+  status?: {
+    phase?: string;
+    conditions?: Array<{ type: string; status: string }>;
+    containerStatuses?: Array<{
+      name: string;
+      restartCount?: number;
+      lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
+    }>;
+  };
 }
 
 export const RUNTIME_SERVICE_ACCOUNT = 'seatunnel-runtime';
@@ -84,6 +92,26 @@ export async function applicationPods(namespace: string, appId: string, role: st
 
 export const podReady = (p: AppPod): boolean =>
   p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/**
+ * Every container of the application that restarted in place, with why it last ended (`OOMKilled`,
+ * `Error` with exit code 137 for a liveness kill…): a restart is otherwise invisible in a figure.
+ */
+export async function containerRestarts(namespace: string, appId: string): Promise<string[]> {
+  const selector = `seatunnel.apache.org/application-id=${appId}`;
+  const { items } = await adminHttp().call<{ items: AppPod[] }>(
+    'GET',
+    `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(selector)}`,
+  );
+  return items.flatMap((p) =>
+    (p.status?.containerStatuses ?? [])
+      .filter((c) => (c.restartCount ?? 0) > 0)
+      .map((c) => {
+        const t = c.lastState?.terminated;
+        return `${p.metadata.name}/${c.name} ×${c.restartCount}: ${t?.reason ?? '?'} (exit ${t?.exitCode ?? '?'}) at ${t?.finishedAt ?? '?'}`;
+      }),
+  );
+}
 
 /**
  * The members each ready master's Hazelcast counts (its REST member list, sorted uuids; undefined

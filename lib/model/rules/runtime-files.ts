@@ -73,7 +73,7 @@ function runtimeFile(r: PropReader, name: RuntimeFileName): RuntimeFileSpec {
   }
   if (content === undefined) return { mode: 'generated' };
   if (name === 'jvmOptions')
-    for (const flag of content.split(/\s+/).filter(Boolean)) {
+    for (const flag of jvmOptionFlags(content)) {
       const why = jvmFlagProblem(flag);
       if (why) r.fail('runtimeFiles', `${flag} in ${origin}`, `${flag} is refused: ${why}; remove it`, sub);
     }
@@ -140,6 +140,19 @@ export function memberDiscoveryProblems(doc: unknown): Array<{ readonly setting:
       why: "application mode sets REST on the member ports itself: the master's for the runtime, a worker's read-only (CLUSTER_READ) for the runtime's /metrics, or none",
     });
   return out;
+}
+
+/**
+ * Flags of a JVM options file as SeaTunnel's start script reads one (`$(cat file | grep -v '^#')`,
+ * unquoted): lines starting with `#` and blank lines dropped, the rest split on whitespace — two
+ * flags on one line are two flags, not one the JVM does not recognize.
+ */
+export function jvmOptionFlags(content: string): string[] {
+  return content
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .flatMap((l) => l.split(/\s+/));
 }
 
 /**

@@ -16,7 +16,7 @@ describe('resolveApplication defaults', () => {
     ['worker.slots', s.worker.slots, 2],
     ['worker.cpuMillicores', s.worker.cpuMillicores, 1000],
     ['worker.memoryMiB', s.worker.memoryMiB, 1024],
-    ['worker.heapMiB (75 %)', s.worker.heapMiB, 768],
+    ['worker.heapMiB (1024 less 384)', s.worker.heapMiB, 640],
     ['worker.port', s.worker.port, 5802],
     ['master.cpuMillicores', s.master.cpuMillicores, 1000],
     ['master.memoryMiB', s.master.memoryMiB, 1024],
@@ -36,9 +36,18 @@ describe('resolveApplication defaults', () => {
     expect(s.jobConfig.kind === 'inline' && s.jobConfig.text).toContain('${ROWS}');
   });
 
-  test('heap is 75 % of the memory limit, rounded down', () => {
-    expect(spec({ workerMemoryMb: 1000, masterMemoryMb: 257 }).worker.heapMiB).toBe(750);
-    expect(spec({ masterMemoryMb: 257 }).master.heapMiB).toBe(192);
+  test('heap: the memory limit less max(384 MiB, a quarter), at least half of it, rounded down', () => {
+    const heap = (mib: number) => spec({ workerMemoryMb: mib }).worker.heapMiB;
+    // The fixed non-heap share: small and middling Pods.
+    expect(heap(1000)).toBe(616);
+    expect(heap(1536)).toBe(1152);
+    // A quarter once that is more than 384 MiB.
+    expect(heap(4096)).toBe(3072);
+    expect(heap(2001)).toBe(1501);
+    // Never less than half: the smallest Pods.
+    expect(heap(640)).toBe(320);
+    expect(heap(257)).toBe(128);
+    expect(spec({ masterMemoryMb: 768 }).master.heapMiB).toBe(384);
   });
 
   test('fractional cores become millicores', () => {
