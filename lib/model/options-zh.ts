@@ -22,10 +22,12 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   workerSlots: '每个 worker 固定的任务槽（slot）数。',
   workerCpuCores:
     'worker 的 CPU request 与 limit，单位为核。SeaTunnel 只接受整数核；最多三位小数（如 0.5）是本项目的扩展。',
-  workerMemoryMb: 'worker 的内存 request 与 limit，单位 MiB。JVM 堆为其减去堆外所需（其 1/4，至少 384 MiB），但不少于其一半。',
+  workerMemoryMb:
+    'worker 的内存 request 与 limit，单位 MiB。JVM 堆为其减去堆外所需（其 1/4，至少 384 MiB），但不少于其一半。',
   workerPort: 'worker 的 Hazelcast 成员端口；必须与 master 端口和 REST 端口不同。',
   masterCpuCores: 'master 的 CPU request 与 limit，单位为核（小数规则同 worker）。',
-  masterMemoryMb: 'master 的内存 request 与 limit，单位 MiB。JVM 堆为其减去堆外所需（其 1/4，至少 384 MiB），但不少于其一半。',
+  masterMemoryMb:
+    'master 的内存 request 与 limit，单位 MiB。JVM 堆为其减去堆外所需（其 1/4，至少 384 MiB），但不少于其一半。',
   masterPort: 'master 的 Hazelcast TCP 端口；同时也是 Service 端口和探针端口。',
   masterRestPort:
     'master 上 Zeta REST API v2 的端口（SeaTunnel 2.3.9 及以上）。只有同一 Pod 内的 runtime 调用它，NetworkPolicy 不允许其他 Pod 访问。SeaTunnel 2.3.8 及更早版本没有 REST v2：此时 runtime 使用 master Hazelcast 端口上的 REST v1，只有本应用自己的 Pod 能访问该端口。',
