@@ -168,10 +168,19 @@ describe('an HA application on three real nodes through a lost node, a partition
     await apiServer()
       .startApiServer()
       .catch(() => undefined);
-    // A container restarted in place (an OOM kill, a liveness kill) explains many a failed step.
+    // A container restarted in place (an OOM kill, a liveness kill) explains many a failed step; so
+    // do the application's end, if it ended, and the runtime's Events on the Job.
     if (ns && appId) {
       const restarts = await containerRestarts(ns, appId).catch((e: Error) => [`unknown: ${e.message}`]);
       process.stdout.write(`[faults] containers restarted in place: ${restarts.join('; ') || 'none'}\n`);
+      const a = (await job().catch(() => undefined))?.metadata.annotations ?? {};
+      const end = [ANNOTATIONS.phase, ANNOTATIONS.reason, ANNOTATIONS.message].map((k) => a[k] ?? '-').join(' / ');
+      process.stdout.write(`[faults] the application at the end (phase / reason / message): ${end}\n`);
+      const said = await get<{ items: Array<{ reason: string; message?: string; involvedObject: { name: string } }> }>(
+        `/api/v1/namespaces/${ns}/events`,
+      ).catch(() => ({ items: [] }));
+      for (const e of said.items.filter((e) => e.involvedObject.name === appId).slice(-20))
+        process.stdout.write(`[faults] event ${e.reason}: ${(e.message ?? '').slice(0, 300)}\n`);
     }
     for (const n of nodes ?? []) {
       for (const undo of [() => n.thaw(), () => n.heal(), () => n.restart(), () => clearOutOfService(n.name)])
