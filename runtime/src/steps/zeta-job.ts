@@ -1,7 +1,7 @@
 // The one Zeta job of the application: submit it exactly once, follow it to a terminal status,
 // and stop it when the application ends first.
 
-import { EngineRejected, EngineUnavailable, type SubmitResult } from '../engine/port';
+import { EngineRejected, EngineUnavailable, type JobInfo, type SubmitResult } from '../engine/port';
 import { outcome, RuntimeFailure, ZETA_TERMINAL, type Outcome, type Reason } from '../outcome';
 import { decide, howToStop, jobUnservedByMaster, type Happening } from '../policy';
 import { engineText } from '../report/redact';
@@ -82,9 +82,9 @@ export const UNSERVED_MAX_RESTARTS = 2;
 export async function followJob(
   s: Step,
   jobId: string,
-  master: Pick<MasterTopology, 'restartActiveMaster' | 'confirmEnd'>,
+  master: Pick<MasterTopology, 'restartActiveMaster' | 'confirmEnd' | 'readJobElsewhere'>,
 ): Promise<Outcome> {
-  const { engine, clock, log } = s.deps;
+  const { clock, log } = s.deps;
   let failingSince: number | undefined;
   let unservedSince: number | undefined;
   let restarts = 0;
@@ -94,7 +94,7 @@ export async function followJob(
     s.interruption.throwIfSet();
     let happening: Happening;
     try {
-      const judged = await judge.judge(jobId, await s.interruption.guard(engine.jobInfo(jobId)));
+      const judged = await judge.judge(jobId, await s.interruption.guard(readJob(s, jobId, master)));
       if (judged === 'wait') {
         await s.interruption.pause(s.tuning.jobPollMs);
         continue;
@@ -156,6 +156,26 @@ export async function followJob(
       throw new RuntimeFailure(d.reason, d.message, d.worker);
     }
     await s.interruption.pause(s.tuning.jobPollMs);
+  }
+}
+
+/**
+ * The job as Zeta's REST answers it; when that read fails with an engine error other than an
+ * unserved job, as another way in answers it (with HA, a master of the majority) — the usual read's
+ * error when none does, so the failure counts as before.
+ */
+async function readJob(s: Step, jobId: string, master: Pick<MasterTopology, 'readJobElsewhere'>): Promise<JobInfo> {
+  try {
+    return await s.deps.engine.jobInfo(jobId);
+  } catch (e) {
+    const engineError = e instanceof EngineUnavailable || e instanceof EngineRejected;
+    // An unserved job is the active master's to fix (followJob restarts it); another master would
+    // only pass the question on to it.
+    if (!engineError || jobUnservedByMaster(errorMessage(e))) throw e;
+    const elsewhere = await master.readJobElsewhere(jobId).catch(() => undefined);
+    if (!elsewhere?.status) throw e;
+    s.deps.log.debug('the job read through a majority master', { jobId, error: errorMessage(e) });
+    return elsewhere;
   }
 }
 

@@ -216,6 +216,7 @@ export function haMasters(s: Step, ha: HaRuntimeSettings): MasterTopology {
       return true;
     },
     confirmEnd: (jobId) => s.deps.engine.majorityJobInfo(ha.masterAddresses, jobId),
+    readJobElsewhere: (jobId) => s.deps.engine.majorityJobInfo(ha.masterAddresses, jobId),
     release: async () => {
       await watch?.stop();
     },

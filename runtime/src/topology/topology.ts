@@ -73,6 +73,13 @@ export interface MasterTopology {
    * Undefined when no majority answers.
    */
   confirmEnd(jobId: string, seen: JobInfo): Promise<JobInfo | undefined>;
+  /**
+   * The job as another way in answers it when the usual read (Zeta's REST through the masters'
+   * Service) failed: with HA, a master of the majority's cluster on its member port — the Service
+   * may route the read, connection after connection, to a master whose view is stale ("Not
+   * Member!") while the others run the job. Undefined with one master, or when none answers.
+   */
+  readJobElsewhere(jobId: string): Promise<JobInfo | undefined>;
   /** Stops watching without changing anything (a detached coordinator). */
   release(): Promise<void>;
   /** At the end: removes the masters; returns the problems. */

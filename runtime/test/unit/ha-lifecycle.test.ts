@@ -203,6 +203,33 @@ describe("the masters' REST unanswerable for a minute (a split brain after a mas
     expect(s.engine.submits).toHaveLength(1);
   });
 
+  test("the Service's master stale for 5 min (beyond the 2-min budget) while a majority master runs the job: followed through the majority, it finishes, one submission", async () => {
+    const s = haSetup();
+    const read = s.engine.jobInfo.bind(s.engine);
+    s.engine.jobInfo = async (id) => {
+      if (s.engine.submits.length === 0) return read(id);
+      throw new EngineUnavailable('GET /job-info: HTTP 500: Not Member! target: [10.0.0.9]:5801');
+    };
+    const start = s.clock.now();
+    s.engine.majority = (id) => ({ jobId: id, status: s.clock.now() - start < 300_000 ? 'RUNNING' : 'FINISHED' });
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'SUCCEEDED', reason: 'JobFinished', exitCode: 0 });
+    expect(s.clock.now() - start).toBeGreaterThanOrEqual(300_000);
+    expect(s.engine.submits).toHaveLength(1);
+  });
+
+  test('the Service stale and no majority answering either: EngineUnreachable once the 2-min budget is spent, as before', async () => {
+    const s = haSetup();
+    const read = s.engine.jobInfo.bind(s.engine);
+    s.engine.jobInfo = async (id) => {
+      if (s.engine.submits.length === 0) return read(id);
+      throw new EngineUnavailable('GET /job-info: HTTP 500: Not Member!');
+    };
+    s.engine.majority = () => undefined;
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'FAILED', reason: 'EngineUnreachable', exitCode: 5 });
+  });
+
   test('a plain application gives up after 30 s (EngineUnreachable): its one master is the engine', async () => {
     const s = setup();
     splitFor60s(s);
