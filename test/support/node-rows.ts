@@ -148,6 +148,20 @@ export function rowAccount(rows: readonly SinkRow[], expected: number): RowAccou
   return { expected, written: rows.length, lost: lostIds.length, duplicated, lostRanges: ranges.join(' ') };
 }
 
+/**
+ * Extra copies of a row written before `t` (ms): a row written twice where nothing had yet made the
+ * stream restore.
+ */
+export function duplicatesBefore(rows: readonly SinkRow[], t: number): number {
+  const seen = new Set<number>();
+  let n = 0;
+  for (const r of [...rows].sort((a, b) => a.at - b.at)) {
+    if (!seen.has(r.id)) seen.add(r.id);
+    else if (r.at < t) n++;
+  }
+  return n;
+}
+
 /** When rows go on after `t` (ms): the first row logged after it, else undefined. */
 export function firstRowAfter(rows: readonly SinkRow[], t: number): number | undefined {
   return rows.find((r) => r.at > t)?.at;
