@@ -195,6 +195,16 @@ describe("the masters' REST unanswerable for a minute (a split brain after a mas
     };
   };
 
+  // After the job is submitted, every read through the Service fails for good, as from a master
+  // whose view names a member that is gone.
+  const serviceStale = (s: ReturnType<typeof setup>) => {
+    const read = s.engine.jobInfo.bind(s.engine);
+    s.engine.jobInfo = async (id) => {
+      if (s.engine.submits.length === 0) return read(id);
+      throw new EngineUnavailable('GET /job-info: HTTP 500: Not Member! target: [10.0.0.9]:5801');
+    };
+  };
+
   test('the HA coordinator waits it out (up to 2 min) and the job finishes', async () => {
     const s = haSetup();
     splitFor60s(s);
@@ -205,11 +215,7 @@ describe("the masters' REST unanswerable for a minute (a split brain after a mas
 
   test("the Service's master stale for 5 min (beyond the 2-min budget) while a majority master runs the job: followed through the majority, it finishes, one submission", async () => {
     const s = haSetup();
-    const read = s.engine.jobInfo.bind(s.engine);
-    s.engine.jobInfo = async (id) => {
-      if (s.engine.submits.length === 0) return read(id);
-      throw new EngineUnavailable('GET /job-info: HTTP 500: Not Member! target: [10.0.0.9]:5801');
-    };
+    serviceStale(s);
     const start = s.clock.now();
     s.engine.majority = (id) => ({ jobId: id, status: s.clock.now() - start < 300_000 ? 'RUNNING' : 'FINISHED' });
     const out = await s.run();
@@ -220,11 +226,7 @@ describe("the masters' REST unanswerable for a minute (a split brain after a mas
 
   test('the Service stale and no majority answering either: EngineUnreachable once the 2-min budget is spent, as before', async () => {
     const s = haSetup();
-    const read = s.engine.jobInfo.bind(s.engine);
-    s.engine.jobInfo = async (id) => {
-      if (s.engine.submits.length === 0) return read(id);
-      throw new EngineUnavailable('GET /job-info: HTTP 500: Not Member!');
-    };
+    serviceStale(s);
     s.engine.majority = () => undefined;
     const out = await s.run();
     expect(out).toMatchObject({ state: 'FAILED', reason: 'EngineUnreachable', exitCode: 5 });
