@@ -6,7 +6,8 @@
 // of them alike; medians over BENCH_RUNS (default 15) after a warm-up round.
 // `submit`, `cancel` and `list` are in the same rounds (cancel deletes an application created for it
 // outside the timing); their rows are compared with `kubectl get` too, the one kubectl row here.
-// Targets: `status` ≤ 1.0× `kubectl get job`; `synth` ≤ 300 ms.
+// Targets: `status` ≤ 1.0× `kubectl get job`; `synth` ≤ 300 ms and ≤ 3× `kubectl version --client`
+// (issue #30: the process a manifest tool is compared with — no API server, no TLS).
 // Two more floors and one more path, in the same rounds:
 //   - `node + TLS context`: node, then one TLS context with the cluster's CA. Node 20 parses its
 //     ~140 bundled root certificates for the first TLS context, even one given its own CA
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
       ['node -e 0 (floor)', () => timed(node, ['-e', '0'])],
       ['node + TLS context (floor)', () => timed(node, ['-e', tlsFloor])],
       ['kubectl get job -o json', kubectlGet(info.kubeconfig)],
+      ['kubectl version --client', () => timed('kubectl', ['version', '--client'])],
       ...ours('', cli),
       // What the environment's NODE_EXTRA_CA_CERTS costs every Node process (Node 20 reads it, and
       // its own roots, before any code runs); an empty value is the same as unset.
@@ -138,6 +140,11 @@ async function main(): Promise<void> {
         [
           'seatunnel-app status --id (without NODE_EXTRA_CA_CERTS)',
           () => timed(node, [cli, 'status', '-a', deploy, '--id', spec.appId], withoutExtraCa),
+        ],
+        ['node -e 0 (without NODE_EXTRA_CA_CERTS)', () => timed(node, ['-e', '0'], withoutExtraCa)],
+        [
+          'seatunnel-app synth (without NODE_EXTRA_CA_CERTS)',
+          () => timed(node, [cli, 'synth', '-a', deploy, '-c', jobFile, '-o', out], withoutExtraCa),
         ],
       ]),
       ...(relayed
@@ -219,9 +226,12 @@ async function main(): Promise<void> {
       console.log(
         `at an RTT of ${relayed.rttMs} ms: status / kubectl get job = ${(m(`seatunnel-app status --id${far}`) / m(`kubectl get job -o json${far}`)).toFixed(2)}`,
       );
+    const kubectlVersion = m('kubectl version --client');
     console.log(
       `status / kubectl get job = ${(status / kubectl).toFixed(2)} (target ≤ 1.0: ${status <= kubectl ? 'yes' : 'NO'}); ` +
-        `synth = ${synth.toFixed(0)} ms (target ≤ ${SYNTH_TARGET_MS} ms: ${synth <= SYNTH_TARGET_MS ? 'yes' : 'NO'}; ${(synth / SYNTH_TARGET_MS).toFixed(2)}x)`,
+        `synth = ${synth.toFixed(0)} ms (target ≤ ${SYNTH_TARGET_MS} ms: ${synth <= SYNTH_TARGET_MS ? 'yes' : 'NO'}; ${(synth / SYNTH_TARGET_MS).toFixed(2)}x); ` +
+        `synth / kubectl version --client = ${(synth / kubectlVersion).toFixed(2)} (target ≤ 3.0: ${synth <= 3 * kubectlVersion ? 'yes' : 'NO'}); ` +
+        `node -e 0 / kubectl version --client = ${(floor / kubectlVersion).toFixed(2)} (no Node.js process goes below it)`,
     );
   } finally {
     if (appId) await cancelApplication(kube, NAMESPACE, appId).catch(() => undefined);

@@ -2,10 +2,10 @@
 // N = 1, 100 and 1000 applications, against the floor: plain YAML serialisation (the `yaml`
 // package) of the same, already built objects, measured in the same run. Target: synth ≤ 3× the floor.
 //
-// "synth" is what `seatunnel-app synth` does per application: resolve → plan → one cdk8s App →
-// YAML. "one App, N charts" is what a user's own cdk8s app with many applications does; cdk8s
-// itself grows worse than linearly there (its validation and dependency sort walk the whole tree),
-// which is why the CLI synthesizes each application in its own App.
+// "synth" is what `seatunnel-app synth` does per application: resolve → plan → YAML as the cdk8s
+// door writes it, without cdk8s (lib/plan/manifest-yaml.ts). "one App, N charts" is what a user's
+// own cdk8s app with many applications does; cdk8s itself grows worse than linearly there (its
+// validation and dependency sort walk the whole tree).
 //
 //   npm run bench:synth
 

@@ -1,28 +1,27 @@
 // `seatunnel-app synth`: the application's manifests as YAML, one file per application,
-// dependents before the Job, through the same cdk8s construct the cdk8s door uses.
+// dependents before the Job — what the cdk8s door synthesizes, rendered without loading cdk8s
+// (lib/plan/manifest-yaml.ts; a unit test holds the two equal).
 
-import { App } from 'cdk8s';
 import { join } from 'node:path';
-import { SeaTunnelApplicationChart } from '../../cdk8s/application';
 import { allObjects, buildPlan } from '../../plan/build-plan';
+import { manifestYaml } from '../../plan/manifest-yaml';
 import type { ApplicationSpec } from '../../model/spec';
+import type { ApplicationPlan } from '../../plan/types';
 import type { ParsedArgs } from '../args';
 import { writeFilesAtomically } from '../io';
 import { loadFromArgs } from '../load';
 import type { Output } from '../output';
 
-/** Synthesizes one application to YAML text with cdk8s (no file is written). */
-export function synthYaml(spec: ApplicationSpec): string {
-  const app = new App({ outdir: '/nonexistent' });
-  new SeaTunnelApplicationChart(app, spec.appId, { application: { spec } });
-  return app.synthYaml();
+/** Synthesizes one application to YAML text, as the cdk8s door would (no file is written). */
+export function synthYaml(spec: ApplicationSpec, plan: ApplicationPlan = buildPlan(spec, { suspend: false })): string {
+  return manifestYaml(allObjects(plan));
 }
 
 export async function synthCommand(args: ParsedArgs, out: Output): Promise<number> {
   const { spec, deploymentFile, jobFile, warnings } = loadFromArgs(args, 'derived');
   for (const w of warnings) out.warn(w);
   const plan = buildPlan(spec, { suspend: false });
-  const yaml = synthYaml(spec);
+  const yaml = synthYaml(spec, plan);
   const dir = args.outputDir ?? 'dist';
   // Secret data (inline kubernetes.secret.*.data, the job config's Secret): the file is readable
   // by its owner only (it replaces any earlier one whole); the user's own Secret data is named.
