@@ -104,14 +104,14 @@ describe('an HA application on three real nodes through a lost node, a partition
       },
     );
   const annotation = async (key: string) => (await job()).metadata.annotations?.[key];
-  const events = async () =>
+  /** The Events on the application's Job, oldest first. */
+  const jobEvents = async () =>
     (
-      await get<{ items: Array<{ reason: string; involvedObject: { name: string; kind: string } }> }>(
-        `/api/v1/namespaces/${ns}/events`,
-      )
-    ).items
-      .filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === appId)
-      .map((e) => e.reason);
+      await get<{
+        items: Array<{ reason: string; message?: string; involvedObject: { name: string; kind: string } }>;
+      }>(`/api/v1/namespaces/${ns}/events`)
+    ).items.filter((e) => e.involvedObject.kind === 'Job' && e.involvedObject.name === appId);
+  const events = async () => (await jobEvents()).map((e) => e.reason);
   const pods = (role: string) => applicationPods(ns, appId, role);
   const nodeOf = (name: string) => nodes.find((n) => n.name === name)!;
 
@@ -178,10 +178,7 @@ describe('an HA application on three real nodes through a lost node, a partition
       const a = (await job().catch(() => undefined))?.metadata.annotations ?? {};
       const end = [ANNOTATIONS.phase, ANNOTATIONS.reason, ANNOTATIONS.message].map((k) => a[k] ?? '-').join(' / ');
       process.stdout.write(`[faults] the application at the end (phase / reason / message): ${end}\n`);
-      const said = await get<{ items: Array<{ reason: string; message?: string; involvedObject: { name: string } }> }>(
-        `/api/v1/namespaces/${ns}/events`,
-      ).catch(() => ({ items: [] }));
-      for (const e of said.items.filter((e) => e.involvedObject.name === appId).slice(-20))
+      for (const e of (await jobEvents().catch(() => [])).slice(-20))
         process.stdout.write(`[faults] event ${e.reason}: ${(e.message ?? '').slice(0, 300)}\n`);
     }
     for (const n of nodes ?? []) {

@@ -79,9 +79,9 @@ export function haApplicationLines(o: { name: string; claim: string; configMap: 
   ].join('\n');
 }
 
-/** The application's Pods of one role (master, worker, coordinator), deleted ones included. */
-export async function applicationPods(namespace: string, appId: string, role: string): Promise<AppPod[]> {
-  const selector = `seatunnel.apache.org/application-id=${appId},seatunnel.apache.org/role=${role}`;
+/** The application's Pods of one role (master, worker, coordinator), or of every role; deleted ones included. */
+export async function applicationPods(namespace: string, appId: string, role?: string): Promise<AppPod[]> {
+  const selector = `seatunnel.apache.org/application-id=${appId}${role ? `,seatunnel.apache.org/role=${role}` : ''}`;
   return (
     await adminHttp().call<{ items: AppPod[] }>(
       'GET',
@@ -98,12 +98,7 @@ export const podReady = (p: AppPod): boolean =>
  * `Error` with exit code 137 for a liveness kill…): a restart is otherwise invisible in a figure.
  */
 export async function containerRestarts(namespace: string, appId: string): Promise<string[]> {
-  const selector = `seatunnel.apache.org/application-id=${appId}`;
-  const { items } = await adminHttp().call<{ items: AppPod[] }>(
-    'GET',
-    `/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(selector)}`,
-  );
-  return items.flatMap((p) =>
+  return (await applicationPods(namespace, appId)).flatMap((p) =>
     (p.status?.containerStatuses ?? [])
       .filter((c) => (c.restartCount ?? 0) > 0)
       .map((c) => {
