@@ -20,6 +20,7 @@ const controlPlane = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };
 module.exports = {
+  testSequencer: '<rootDir>/test/support/test-sequencer.js',
   projects: [
     {
       ...base,
@@ -39,6 +40,7 @@ module.exports = {
       ...base,
       globalSetup: '<rootDir>/test/support/node-global-setup.ts',
       globalTeardown: '<rootDir>/test/support/node-global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/node-health-gate.ts'],
       displayName: 'node',
       testMatch: ['<rootDir>/test/node/**/*.test.ts'],
     },

@@ -42,6 +42,7 @@ import {
   prepareNamespace,
 } from '../support/node-ha-app';
 import { duplicatesBefore, firstRowAfter, rowAccount, WorkerLogKeeper } from '../support/node-rows';
+import { assertNodesUsable } from '../support/node-health';
 
 jest.setTimeout(30 * 60_000);
 
@@ -191,6 +192,9 @@ describe('an HA application on three real nodes through a lost node, a partition
     if (ns) await deleteNamespace(ns, { wait: true });
     if (volume) await adminHttp().request('DELETE', `/api/v1/persistentvolumes/${volume}`);
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    // The faults undone must leave a cluster that runs applications on every node again: said here,
+    // against the faults, rather than by the next file's applications never starting.
+    await assertNodesUsable();
   });
 
   test('submitted and running, spread over the nodes', async () => {

@@ -39,13 +39,19 @@ export async function waitAndReport(
   const lines = [...extra.lines, ...statusLines(w.report)];
   if (w.timedOut)
     out.error(
-      `error: --wait-timeout ${args.waitTimeoutMs} ms expired after ${elapsed(w.elapsedMs)}; the last status is ${w.report.status} (the application keeps running; closing the CLI never cancels it)`,
+      `error: --wait-timeout ${args.waitTimeoutMs} ms expired after ${elapsed(w.elapsedMs)}; the last status is ${lastStatus(w.report)} (the application keeps running; closing the CLI never cancels it)`,
     );
   out.result(
     { ...extra.data, ...statusData(w.report), waited: true, timedOut: w.timedOut, elapsedMs: Math.round(w.elapsedMs) },
     lines,
   );
   return w.timedOut ? CLI_EXIT.waitTimeout : waitExitCode(w.report.status);
+}
+
+/** The status with why, when known: a timed-out wait should say what it waited on (e.g. the scheduler's message). */
+export function lastStatus(r: StatusReport): string {
+  const why = [r.reason, r.message].filter((x) => x).join(': ');
+  return why ? `${r.status} (${why.length > 300 ? `${why.slice(0, 297)}...` : why})` : r.status;
 }
 
 export function statusData(r: StatusReport): Record<string, unknown> {

@@ -5,6 +5,7 @@ import type { Kube } from '../../../lib/kube';
 import type { StatusReport } from '../../../lib/submit/observe/status';
 import type { Output } from '../../../lib/cli/output';
 import { progressText, waitExitCode, waitForApplication } from '../../../lib/cli/wait';
+import { lastStatus } from '../../../lib/cli/commands/status';
 
 const report = (status: StatusReport['status'], extra: Partial<StatusReport> = {}): StatusReport => ({
   applicationId: 'a-0123456789ab',
@@ -111,6 +112,22 @@ describe('waitForApplication', () => {
     await expect(
       waitForApplication({} as Kube, 'ns', 'a', down.out, { intervalMs: 10_000, timeoutMs: 0, ...down.opts }),
     ).rejects.toThrow(/HTTP 503/);
+  });
+
+  test("a timed-out wait names the last status with Kubernetes' reason, bounded", () => {
+    expect(lastStatus(report('RUNNING'))).toBe('RUNNING');
+    expect(
+      lastStatus(
+        report('DEPLOYING', {
+          reason: 'Unschedulable',
+          message: 'master Pod a-0123456789ab-x: 0/3 nodes are available: 3 Insufficient cpu.',
+        }),
+      ),
+    ).toBe('DEPLOYING (Unschedulable: master Pod a-0123456789ab-x: 0/3 nodes are available: 3 Insufficient cpu.)');
+    expect(lastStatus(report('DEPLOYING', { message: 'master Pod p is Pending' }))).toBe(
+      'DEPLOYING (master Pod p is Pending)',
+    );
+    expect(lastStatus(report('DEPLOYING', { message: 'x'.repeat(1000) }))).toHaveLength('DEPLOYING ()'.length + 300);
   });
 
   test('exit codes and the progress line', () => {

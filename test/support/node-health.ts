@@ -1,0 +1,122 @@
+// Whether the node tier's shared cluster can run an application, checked before each test file of
+// the tier (test/support/node-health-gate.ts) and after the faults test has undone its faults. A file
+// that starts on a broken cluster (a node that came back from a fault unable to start Pods, CoreDNS
+// or the Service network gone) would otherwise spend every test's long timeouts waiting for an
+// application that can never start — 43 minutes on one CI run — and report only "DEPLOYING".
+// This says within a minute which node fails and how.
+import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from './cluster';
+import { tailFile } from '../../tools/local-stack/process';
+import { imageRef, nodeInfos, podLog, podObject } from './node-pods';
+import { NODE_BIN } from './pod-probe';
+import { HOSTNAME_LABEL } from '../../tools/local-stack/real-node/node-ops';
+
+interface NodeObject {
+  spec?: { taints?: Array<{ key: string; effect: string }>; unschedulable?: boolean };
+  status?: { conditions?: Array<{ type: string; status: string; message?: string }> };
+}
+
+interface ProbePod {
+  spec?: { nodeName?: string };
+  status?: {
+    phase?: string;
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
+    containerStatuses?: Array<{
+      state?: { waiting?: { reason?: string; message?: string }; terminated?: { exitCode: number; reason?: string } };
+    }>;
+  };
+}
+
+/**
+ * From inside a Pod: the kubernetes Service's name through the cluster DNS (CoreDNS behind its
+ * ClusterIP, possibly on another node) and a TCP connection to the API server through its ClusterIP
+ * (kube-proxy's rules). Exit 0 when both answer.
+ */
+const PROBE = String.raw`
+const dns = require('dns'), net = require('net');
+const name = 'kubernetes.default.svc.cluster.local';
+const fail = (what) => { console.log('FAILED ' + what); process.exit(1); };
+const timer = setTimeout(() => fail('no answer within 20 s'), 20000);
+dns.lookup(name, (e, address) => {
+  if (e) return fail('DNS lookup of ' + name + ': ' + e.code);
+  const s = net.connect({ host: address, port: 443, timeout: 5000 }, () => {
+    console.log('OK ' + name + ' = ' + address + ', port 443 answers');
+    clearTimeout(timer);
+    s.destroy();
+  });
+  s.on('timeout', () => fail('TCP ' + address + ':443 timed out'));
+  s.on('error', (err) => fail('TCP ' + address + ':443: ' + err.code));
+});
+`;
+
+/** What is wrong with one node for running Pods, or undefined. */
+async function nodeProblem(ns: string, node: string, timeoutMs: number): Promise<string | undefined> {
+  const o = await adminHttp().call<NodeObject>('GET', `/api/v1/nodes/${node}`);
+  const ready = o.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status !== 'True') return `not Ready (Ready=${ready?.status ?? 'missing'}: ${ready?.message ?? ''})`;
+  const taints = (o.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+  if (taints.length) return `tainted ${taints.map((t) => `${t.key}:${t.effect}`).join(', ')}`;
+  if (o.spec?.unschedulable) return 'cordoned (unschedulable)';
+  const name = `health-${node}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  const pod = podObject(name, imageRef('runtime'), [NODE_BIN, '-e', PROBE]);
+  (pod.spec as Record<string, unknown>).nodeSelector = { [HOSTNAME_LABEL]: node };
+  await adminHttp().call('POST', `/api/v1/namespaces/${ns}/pods`, pod);
+  let last: ProbePod | undefined;
+  try {
+    last = await waitFor(
+      async () => {
+        last = await adminHttp().call<ProbePod>('GET', `/api/v1/namespaces/${ns}/pods/${name}`);
+        return last.status?.phase === 'Succeeded' || last.status?.phase === 'Failed' ? last : undefined;
+      },
+      { description: `a probe Pod on ${node}`, timeoutMs, intervalMs: 500 },
+    );
+  } catch {
+    return `a probe Pod did not finish within ${timeoutMs / 1000} s: ${podState(last)}`;
+  }
+  if (last.status?.phase === 'Succeeded') return undefined;
+  const log = (await podLog(ns, name).catch(() => '')).trim();
+  return `a probe Pod failed: ${log || podState(last)}`;
+}
+
+function podState(p: ProbePod | undefined): string {
+  if (!p) return 'never read';
+  const unscheduled = p.status?.conditions?.find((c) => c.type === 'PodScheduled' && c.status !== 'True');
+  if (unscheduled) return `not scheduled (${unscheduled.reason ?? ''}: ${unscheduled.message ?? ''})`;
+  const state = p.status?.containerStatuses?.[0]?.state;
+  const waiting = state?.waiting;
+  if (waiting)
+    return `${p.status?.phase} on ${p.spec?.nodeName}, ${waiting.reason ?? 'waiting'}: ${waiting.message ?? ''}`;
+  return `${p.status?.phase ?? 'no phase'} on ${p.spec?.nodeName ?? 'no node'}`;
+}
+
+/**
+ * Throws, naming each node that fails and how, unless every node is Ready, untainted, and runs a Pod
+ * that resolves a Service name through the cluster DNS and reaches a ClusterIP. All nodes at once.
+ */
+export async function assertNodesUsable(timeoutMs = 60_000): Promise<void> {
+  const ns = await createTestNamespace('health');
+  try {
+    const problems = await Promise.all(
+      nodeInfos().map(async (n) => {
+        const p = await nodeProblem(ns, n.name, timeoutMs).catch((e: Error) => `unknown: ${e.message}`);
+        return p ? `${n.name}: ${p}` : undefined;
+      }),
+    );
+    const failed = problems.filter((p): p is string => p !== undefined);
+    if (failed.length)
+      throw new Error(
+        `the node cluster cannot run applications on every node:\n  ${failed.join('\n  ')}\n${logTails(failed)}`,
+      );
+  } finally {
+    await deleteNamespace(ns).catch(() => undefined);
+  }
+}
+
+/** The last lines of the failing nodes' kubelet and containerd logs, and of the scheduler's. */
+function logTails(failed: string[]): string {
+  const nodes = failed.map((f) => f.slice(0, f.indexOf(':')));
+  const wanted = new Set(['kube-scheduler', ...nodes.flatMap((n) => [`${n}-kubelet`, `${n}-containerd`])]);
+  return clusterInfo()
+    .components.filter((c) => wanted.has(c.name))
+    .map((c) => `----- ${c.name} (${c.logFile}) -----\n${tailFile(c.logFile, 15)}`)
+    .join('\n');
+}
