@@ -2,4 +2,4 @@
 // fails at once saying which node cannot and why (node-health.ts) instead of timing out test by test.
 import { assertNodesUsable } from './node-health';
 
-beforeAll(() => assertNodesUsable(), 3 * 60_000);
+beforeAll(() => assertNodesUsable(), 5 * 60_000);
