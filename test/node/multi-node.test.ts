@@ -17,6 +17,7 @@ import {
 } from '../support/node-faults';
 import { imageRef } from '../support/node-pods';
 import { echoServerCommand, probeFromPod } from '../support/pod-probe';
+import { assertNodesUsable } from '../support/node-health';
 
 jest.setTimeout(10 * 60_000);
 
@@ -236,6 +237,13 @@ describe('three real nodes', () => {
       const cond = await waitForNode(n2.name, 'Unknown');
       timings.push(['cutOff() -> Unknown', since(t0)]);
       expect(cond.reason).toBe('NodeStatusUnknown');
+      // The check every node-tier file starts with (node-health.ts) names this node, and only it.
+      const unusable = await assertNodesUsable({ patienceMs: 0, probeTimeoutMs: 30_000 }).then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+      expect(unusable).toMatch(new RegExp(`^  ${n2.name}: not Ready \\(Ready=Unknown`, 'm'));
+      for (const other of [nodes[0], nodes[2]]) expect(unusable).not.toMatch(new RegExp(`^  ${other.name}:`, 'm'));
       // On the node itself the server still runs and answers.
       expect(await httpFromNode(n2, ip2, PORT)).toBe(n2.name);
     } finally {

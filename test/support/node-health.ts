@@ -120,7 +120,12 @@ export async function assertNodesUsable(opts: { patienceMs?: number; probeTimeou
           );
       }
       const failed = problems.filter(([, p]) => p !== undefined).map(([node, p]) => `${node}: ${p}`);
-      if (failed.length === 0) return;
+      if (failed.length === 0) {
+        process.stderr.write(
+          `[node-health] every node runs Pods (checked in ${((Date.now() - t0) / 1000).toFixed(1)} s)\n`,
+        );
+        return;
+      }
       if (Date.now() - t0 >= patienceMs)
         throw new Error(
           `the node cluster cannot run applications on every node (tried for ${((Date.now() - t0) / 1000).toFixed(0)} s):\n  ${failed.join('\n  ')}\n${logTails(failed)}`,
