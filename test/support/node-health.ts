@@ -4,11 +4,10 @@
 // or the Service network gone) would otherwise spend every test's long timeouts waiting for an
 // application that can never start — 43 minutes on one CI run — and report only "DEPLOYING".
 // This says within a minute which node fails and how.
-import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor } from './cluster';
+import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace } from './cluster';
 import { tailFile } from '../../tools/local-stack/process';
-import { imageRef, nodeInfos, podLog, podObject } from './node-pods';
+import { imageRef, nodeInfos, runPod } from './node-pods';
 import { NODE_BIN } from './pod-probe';
-import { HOSTNAME_LABEL } from '../../tools/local-stack/real-node/node-ops';
 
 interface NodeObject {
   spec?: { taints?: Array<{ key: string; effect: string }>; unschedulable?: boolean };
@@ -20,9 +19,7 @@ interface ProbePod {
   status?: {
     phase?: string;
     conditions?: Array<{ type: string; status: string; reason?: string; message?: string }>;
-    containerStatuses?: Array<{
-      state?: { waiting?: { reason?: string; message?: string }; terminated?: { exitCode: number; reason?: string } };
-    }>;
+    containerStatuses?: Array<{ state?: { waiting?: { reason?: string; message?: string } } }>;
   };
 }
 
@@ -56,25 +53,18 @@ async function nodeProblem(ns: string, node: string, attempt: string, timeoutMs:
   const taints = (o.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
   if (taints.length) return `tainted ${taints.map((t) => `${t.key}:${t.effect}`).join(', ')}`;
   if (o.spec?.unschedulable) return 'cordoned (unschedulable)';
-  const name = `health-${node}-${attempt}`.toLowerCase().replace(/[^a-z0-9-]/g, '-');
-  const pod = podObject(name, imageRef('runtime'), [NODE_BIN, '-e', PROBE]);
-  (pod.spec as Record<string, unknown>).nodeSelector = { [HOSTNAME_LABEL]: node };
-  await adminHttp().call('POST', `/api/v1/namespaces/${ns}/pods`, pod);
-  let last: ProbePod | undefined;
-  try {
-    last = await waitFor(
-      async () => {
-        last = await adminHttp().call<ProbePod>('GET', `/api/v1/namespaces/${ns}/pods/${name}`);
-        return last.status?.phase === 'Succeeded' || last.status?.phase === 'Failed' ? last : undefined;
-      },
-      { description: `a probe Pod on ${node}`, timeoutMs, intervalMs: 500 },
-    );
-  } catch {
-    return `a probe Pod did not finish within ${timeoutMs / 1000} s: ${podState(last)}`;
+  const name = `health-${node}-${attempt}`;
+  const run = await runPod(ns, name, imageRef('runtime'), [NODE_BIN, '-e', PROBE], { node, timeoutMs }).catch(
+    () => undefined,
+  );
+  if (!run) {
+    const pod = await adminHttp()
+      .call<ProbePod>('GET', `/api/v1/namespaces/${ns}/pods/${name}`)
+      .catch(() => undefined);
+    return `a probe Pod did not finish within ${timeoutMs / 1000} s: ${podState(pod)}`;
   }
-  if (last.status?.phase === 'Succeeded') return undefined;
-  const log = (await podLog(ns, name).catch(() => '')).trim();
-  return `a probe Pod failed: ${log || podState(last)}`;
+  if (run.phase === 'Succeeded') return undefined;
+  return `a probe Pod failed: ${run.log.trim() || `exit code ${run.exitCode ?? 'unknown'} (${run.reason ?? 'no reason'})`}`;
 }
 
 function podState(p: ProbePod | undefined): string {

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { adminHttp, clusterInfo, waitFor } from './cluster';
 import type { NodeInfo } from '../../tools/local-stack/real-node/node-cluster';
+import { pinnedToNode } from '../../tools/local-stack/real-node/node-ops';
 
 const run = promisify(execFile);
 
@@ -44,6 +45,8 @@ export interface PodSpecOptions {
   memory?: string;
   cpu?: string;
   restartPolicy?: 'Never' | 'Always';
+  /** Only on this node (its hostname label). */
+  node?: string;
 }
 
 /** A one-container Pod from a local image, small Guaranteed resources. */
@@ -54,7 +57,7 @@ export function podObject(
   opts: PodSpecOptions = {},
 ): Record<string, unknown> {
   const resources = { cpu: opts.cpu ?? '50m', memory: opts.memory ?? '128Mi' };
-  return {
+  const pod = {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, labels: opts.labels ?? {} },
@@ -73,6 +76,7 @@ export function podObject(
       ],
     },
   };
+  return opts.node ? pinnedToNode(pod, opts.node) : pod;
 }
 
 interface PodStatus {
