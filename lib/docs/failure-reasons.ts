@@ -506,13 +506,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         'The master Pod (with HA the coordinator) could not pull an image — the SeaTunnel image, or the runtime image of its `install-runtime` init container — for longer than `application.image-pull-retry-millis` (default 60 s). Without its runtime nothing in the cluster ends the application: `status` gives up on it, and `status --wait` returns. The Job stays until cancelled.',
       action:
-        'Load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there ([runtime.md, "Delivery"](runtime.md#delivery)); then `seatunnel-app cancel --id APP_ID` and submit again.',
+        'Load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there ([runtime.md, "Delivery"](runtime.md#delivery); the runtime image is built by `npm run image` in a checkout of the release); then `seatunnel-app cancel --id APP_ID` and submit again.',
     },
     zh: {
       meaning:
         'master Pod（HA 下为 coordinator）拉取镜像（SeaTunnel 镜像，或其 `install-runtime` init 容器的 runtime 镜像）失败的时间超过了 `application.image-pull-retry-millis`（默认 60 秒）。没有 runtime，集群中没有任何东西会结束该应用：`status` 放弃等待，`status --wait` 返回。Job 会一直保留，直到被取消。',
       action:
-        '把镜像导入节点的容器运行时，或推送到节点可访问的镜像仓库并在配置中使用该名称（[runtime.md，“交付”](runtime.md#交付)）；然后执行 `seatunnel-app cancel --id APP_ID` 并重新提交。',
+        '把镜像导入节点的容器运行时，或推送到节点可访问的镜像仓库并在配置中使用该名称（[runtime.md，“交付”](runtime.md#交付)；runtime 镜像由该版本检出目录中的 `npm run image` 构建）；然后执行 `seatunnel-app cancel --id APP_ID` 并重新提交。',
     },
   },
   Deleting: {

@@ -64,7 +64,7 @@ kubernetes.master.annotations { "${KWOK_LIFECYCLE_ANNOTATION}" = "manual" }`,
     expect([waited.value('Status'), waited.value('Reason')]).toEqual(['FAILED', 'ImagePullFailed']);
     expect(waited.value('Message')).toMatch(
       new RegExp(
-        `master Pod ${master.metadata.name}: container "install-runtime" could not pull image "[^"]+" for \\d+ s \\(ErrImagePull: pull access denied for seatunnel-app-runtime\\); load the image into the container runtime of the nodes, or push it to a registry the nodes can reach .*docs/runtime.md.*seatunnel-app cancel --id ${appId}`,
+        `master Pod ${master.metadata.name}: container "install-runtime" could not pull image "[^"]+" for \\d+ s \\(ErrImagePull: pull access denied for seatunnel-app-runtime\\); build the runtime image with \`npm run image\` in a checkout of this release and load it into the container runtime of the nodes, or push it to a registry the nodes can reach .*docs/runtime.md.*seatunnel-app cancel --id ${appId}`,
       ),
     );
     const listed = await run(['list', '-a', files.deploy]);

@@ -41,7 +41,7 @@ describe('three real nodes', () => {
           containers: [
             {
               name: 'main',
-              image: imageRef('runtime'),
+              image: imageRef('toolbox'),
               imagePullPolicy: 'Never',
               command,
               env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],

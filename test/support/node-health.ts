@@ -54,7 +54,7 @@ async function nodeProblem(ns: string, node: string, attempt: string, timeoutMs:
   if (taints.length) return `tainted ${taints.map((t) => `${t.key}:${t.effect}`).join(', ')}`;
   if (o.spec?.unschedulable) return 'cordoned (unschedulable)';
   const name = `health-${node}-${attempt}`;
-  const run = await runPod(ns, name, imageRef('runtime'), [NODE_BIN, '-e', PROBE], { node, timeoutMs }).catch(
+  const run = await runPod(ns, name, imageRef('toolbox'), [NODE_BIN, '-e', PROBE], { node, timeoutMs }).catch(
     () => undefined,
   );
   if (!run) {

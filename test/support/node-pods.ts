@@ -28,7 +28,7 @@ export function nodeInfo(name?: string): NodeInfo {
   return node;
 }
 
-/** The reference of a locally imported image by its build name (pause, seatunnel, runtime). */
+/** The reference of a locally imported image by its build name (pause, seatunnel, runtime, toolbox). */
 export function imageRef(name: string): string {
   const ref = nodeInfo().images.find((i) => i.name === name)?.ref;
   if (!ref)

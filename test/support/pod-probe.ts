@@ -1,4 +1,4 @@
-// Network checks made from inside a running Pod of the runtime image (it has Node.js): HTTP GETs (a
+// Network checks made from inside a running Pod of the toolbox image (Node.js with libc): HTTP GETs (a
 // new connection each), a DNS lookup through the Pod's resolver, and a call to the API server
 // through the kubernetes Service with the Pod's ServiceAccount token — run with `kubectl exec`, so
 // what is measured is the Pod's own view of the network. Nothing answers "NO ANSWER <reason>".
@@ -59,7 +59,7 @@ const once = (mod, url, opts) => new Promise((resolve) => {
 })();
 `;
 
-/** Runs the checks in `namespace/pod` (a Pod of the runtime image) and returns what it saw. */
+/** Runs the checks in `namespace/pod` (a Pod of the toolbox image) and returns what it saw. */
 export async function probeFromPod(namespace: string, pod: string, req: ProbeRequest): Promise<ProbeResult> {
   const budgetMs = ((req.times ?? 1) + 2) * (req.timeoutMs ?? 3000) + 30_000;
   const { stdout } = await run(

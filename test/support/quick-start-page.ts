@@ -77,3 +77,22 @@ export function documentedCommands(marker: string, page = readFileSync(QUICK_STA
     .filter((l) => l.startsWith('npx seatunnel-app '))
     .map((l) => l.split(/\s+/).slice(2));
 }
+
+/**
+ * The page's runtime-image block (the sh block with `npm run image` and `images import`): the
+ * `npm run image` command and the `ctr … images import <archive>` line to run on every node, each as
+ * its words (comments, `sudo` and a leading `npm ci &&` dropped: the checkout is installed already).
+ */
+export function documentedImageSteps(page = readFileSync(QUICK_START, 'utf8')): { build: string[]; load: string[] } {
+  const block = shellBlocks(page).find((b) => b.includes('npm run image') && b.includes('images import'));
+  if (!block) throw new Error(`${QUICK_START}: no sh block builds the runtime image and imports it`);
+  const lines = block
+    .split('\n')
+    .map((l) => l.replace(/#.*$/, '').trim())
+    .filter(Boolean);
+  const build = lines.find((l) => l.includes('npm run image'))!.replace(/^npm ci &&\s*/, '');
+  const load = lines.find((l) => l.includes('images import'));
+  if (!load || !/^(sudo )?ctr /.test(load))
+    throw new Error(`${QUICK_START}: the runtime-image block's import is not a ctr line: ${load}`);
+  return { build: build.split(/\s+/), load: load.replace(/^sudo /, '').split(/\s+/) };
+}

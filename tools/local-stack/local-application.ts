@@ -24,13 +24,21 @@ export function seatunnelHome(): string {
 
 /**
  * A directory standing in for the runtime image's filesystem at /seatunnel-app: the Node.js
- * binary and the runtime bundle, as runtime/Dockerfile lays them out.
+ * binary, the runtime bundle and install-runtime, as runtime/Dockerfile lays them out. The
+ * processes run on this machine, so its own node stands in for the image's, and a shell script
+ * that copies the same way (the tree with its modes, into the existing target) for the static
+ * install-runtime (tools/images/installer, proven in containers by the node tier and smoke.sh).
  */
 export function runtimeImageDir(dir: string): string {
   const root = path.join(dir, 'runtime-image');
   fs.mkdirSync(path.join(root, 'bin'), { recursive: true });
   const node = path.join(root, 'bin', 'node');
   if (!fs.existsSync(node)) fs.symlinkSync(process.execPath, node);
+  fs.writeFileSync(
+    path.join(root, 'bin', 'install-runtime'),
+    '#!/bin/sh\n# The local kubelet\'s stand-in for the runtime image\'s install-runtime SOURCE TARGET.\nset -e\n[ "$#" -eq 2 ] || { echo "usage: install-runtime <source dir> <target dir>" >&2; exit 64; }\nexec cp -R "$1/." "$2/"\n',
+    { mode: 0o755 },
+  );
   fs.copyFileSync(ensureBundle(), path.join(root, 'runtime.cjs'));
   return root;
 }

@@ -1,4 +1,4 @@
-// The images the real node runs (tools/images/build.sh: pause, seatunnel, runtime), found in the
+// The images the real node runs (tools/images/build.sh: pause, seatunnel, runtime, toolbox), found in the
 // cache outside the repository, built when missing, and imported into the node's containerd.
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,7 +9,7 @@ import { repoRoot } from './binaries';
 const run = promisify(execFile);
 
 /** The images every node gets when it starts. */
-export const NODE_IMAGE_NAMES = ['pause', 'seatunnel', 'runtime'] as const;
+export const NODE_IMAGE_NAMES = ['pause', 'seatunnel', 'runtime', 'toolbox'] as const;
 /** Images a test imports into the node that needs them (importImages), when it needs them. */
 export const ON_DEMAND_IMAGE_NAMES = ['prometheus'] as const;
 export type NodeImageName = (typeof NODE_IMAGE_NAMES)[number] | (typeof ON_DEMAND_IMAGE_NAMES)[number];

@@ -10,7 +10,9 @@ import {
   statusLines,
   type StatusReport,
 } from '../../submit/observe/status';
+import { readRuntimeImageRecord } from '../../submit/observe/runtime-image';
 import { applicationTimeline, timelineLines } from '../../submit/observe/timeline';
+import { packageRoot } from '../io';
 import type { ParsedArgs } from '../args';
 import {
   applicationIdFrom,
@@ -32,9 +34,11 @@ export async function waitAndReport(
   applicationId: string,
   extra: { data: Record<string, unknown>; lines: string[] },
 ): Promise<number> {
+  const runtimeImage = readRuntimeImageRecord(packageRoot());
   const w = await waitForApplication(kube, namespace, applicationId, out, {
     intervalMs: args.waitIntervalMs,
     timeoutMs: args.waitTimeoutMs,
+    read: () => readStatus(kube, namespace, applicationId, runtimeImage),
   });
   const lines = [...extra.lines, ...statusLines(w.report)];
   if (w.timedOut)
@@ -73,7 +77,15 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
       const o = await readOnSupportedServer(kube, out, () =>
         readApplication(kube, conn.namespace, applicationId, { events: 'always' }),
       );
-      const report = applicationStatus(applicationId, conn.namespace, o.job, o.pods, o.events, o.readAt);
+      const report = applicationStatus(
+        applicationId,
+        conn.namespace,
+        o.job,
+        o.pods,
+        o.events,
+        o.readAt,
+        readRuntimeImageRecord(packageRoot()),
+      );
       const timeline = o.job
         ? applicationTimeline(o.job, o.events ?? [], o.pods, { now: new Date(), eventsRead: o.events !== undefined })
         : undefined;
@@ -87,7 +99,10 @@ export async function statusCommand(args: ParsedArgs, out: Output): Promise<numb
       ]);
       return CLI_EXIT.ok;
     }
-    const report = await readOnSupportedServer(kube, out, () => readStatus(kube, conn.namespace, applicationId));
+    const runtimeImage = readRuntimeImageRecord(packageRoot());
+    const report = await readOnSupportedServer(kube, out, () =>
+      readStatus(kube, conn.namespace, applicationId, runtimeImage),
+    );
     out.result(statusData(report), [`Application ID: ${applicationId}`, ...statusLines(report)]);
     return CLI_EXIT.ok;
   } finally {

@@ -39,10 +39,10 @@ export const runtimeStep: FeatureStep = {
         name: 'install-runtime',
         image: spec.runtime.image,
         imagePullPolicy: spec.runtime.imagePullPolicy,
-        // Not `cp -a`: as a non-root user (restricted Pod Security) it fails setting the times of
-        // the emptyDir it does not own ("preserving times for '/opt/seatunnel-app/.'"), seen on a
-        // real node. -R keeps the modes (the node binary stays executable) and leaves the mount point alone.
-        command: ['cp', '-R', `${RUNTIME_IMAGE_DIR}/.`, `${PATHS.runtimeDir}/`],
+        // The runtime image has no shell and no cp: its static install-runtime copies the files with
+        // their modes (the node binary stays executable) and leaves the mount point's owner and times
+        // alone, which a non-root user (restricted Pod Security) could not change.
+        command: [`${RUNTIME_IMAGE_DIR}/bin/install-runtime`, RUNTIME_IMAGE_DIR, PATHS.runtimeDir],
         resources: { requests: { ...small }, limits: { ...small } },
         securityContext: { allowPrivilegeEscalation: false },
         volumeMounts: [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir }],

@@ -16,6 +16,10 @@ export const PULL_RETRIED = new Set(['ErrImagePull', 'ImagePullBackOff']);
 export const IMAGE_DELIVERY_HINT =
   'load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there (docs/runtime.md, "Delivery")';
 
+/** The same for the runtime image, which no public registry serves: where it comes from. */
+export const RUNTIME_IMAGE_DELIVERY_HINT =
+  'build the runtime image with `npm run image` in a checkout of this release and load it into the container runtime of the nodes, or push it to a registry the nodes can reach and name it in kubernetes.runtime.image (docs/runtime.md, "Delivery")';
+
 export interface ImagePullGiveUp {
   readonly reason: 'ImagePullFailed';
   readonly message: string;
@@ -60,6 +64,7 @@ export function judgeJobPodImagePull(
     message:
       `master Pod ${pod.metadata?.name}: container "${stuck.name}" could not pull image ${image ? `"${image}" ` : ''}` +
       `for ${seconds} s (${w.reason}${w.message ? `: ${w.message}` : ''}); ` +
-      `${IMAGE_DELIVERY_HINT}, then \`seatunnel-app cancel --id ${appId}\` and submit again`,
+      `${stuck.name === 'install-runtime' ? RUNTIME_IMAGE_DELIVERY_HINT : IMAGE_DELIVERY_HINT}, ` +
+      `then \`seatunnel-app cancel --id ${appId}\` and submit again`,
   };
 }

@@ -38,6 +38,7 @@ import {
 } from './application-pods';
 import { failure, isCanceled, jobCondition } from './failure';
 import { imagePullBoundMs, judgeJobPodImagePull } from './image-pull';
+import { runtimeImageMismatch, type RuntimeImageRecord } from './runtime-image';
 import type { ApplicationStatus } from './statuses';
 
 export { STATUSES, type ApplicationStatus } from './statuses';
@@ -55,6 +56,8 @@ export interface StatusObservation {
   readonly events?: readonly Event[];
   /** When it was read (ms since the epoch): a master Pod that cannot pull its image is given up on after a bound. */
   readonly readAt?: number;
+  /** The runtime image the package records (runtime-image.json): a master Pod that ran another build is warned about. */
+  readonly runtimeImage?: RuntimeImageRecord;
 }
 
 export interface StatusReport {
@@ -80,6 +83,8 @@ export interface StatusReport {
   readonly masters?: MastersSummary;
   /** The job's rows read and written and the rate, as the runtime last recorded them from Zeta's metrics. */
   readonly rows?: JobRows;
+  /** Something wrong that does not decide the status (the runtime image of another build). */
+  readonly warning?: string;
 }
 
 /**
@@ -113,6 +118,7 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
   const ann = job.metadata?.annotations ?? {};
   const master = masterPodOf(obs.pods);
   const rows = parseRowsAnnotation(ann[ANNOTATIONS.rows]);
+  const otherBuild = master && obs.runtimeImage ? runtimeImageMismatch(master, obs.runtimeImage) : undefined;
   const common = {
     ...base,
     ...(ann[ANNOTATIONS.applicationName] ? { name: ann[ANNOTATIONS.applicationName] } : {}),
@@ -123,6 +129,7 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
     ...(ann[ANNOTATIONS.finishedAt] ? { finishedAt: ann[ANNOTATIONS.finishedAt] } : {}),
     ...(master?.metadata?.name ? { masterPod: master.metadata.name } : {}),
     ...(rows ? { rows } : {}),
+    ...(otherBuild ? { warning: otherBuild } : {}),
   };
   const workers = workerSummary(job, obs.pods);
   const masters = mastersSummary(job, obs.pods);
@@ -246,6 +253,7 @@ export function applicationStatus(
   pods: readonly Pod[],
   events?: readonly Event[],
   readAt?: number,
+  runtimeImage?: RuntimeImageRecord,
 ): StatusReport {
   const own =
     needsEvents(job, pods) && events
@@ -258,6 +266,7 @@ export function applicationStatus(
     pods,
     ...(own ? { events: own } : {}),
     ...(readAt !== undefined ? { readAt } : {}),
+    ...(runtimeImage ? { runtimeImage } : {}),
   });
 }
 
@@ -304,9 +313,14 @@ export async function readApplication(
 }
 
 /** Reads the Job, the application's Pods and, when needed, the Job's events; then derives the status. */
-export async function readStatus(kube: Kube, namespace: string, applicationId: string): Promise<StatusReport> {
+export async function readStatus(
+  kube: Kube,
+  namespace: string,
+  applicationId: string,
+  runtimeImage?: RuntimeImageRecord,
+): Promise<StatusReport> {
   const o = await readApplication(kube, namespace, applicationId);
-  return applicationStatus(applicationId, namespace, o.job, o.pods, o.events, o.readAt);
+  return applicationStatus(applicationId, namespace, o.job, o.pods, o.events, o.readAt, runtimeImage);
 }
 
 /** "1200 read, 1180 written, 118 rows/s": the rate only while the job runs (the runtime drops it at the end). */
@@ -335,5 +349,6 @@ export function statusLines(r: StatusReport): string[] {
   }
   if (r.zetaJobId) lines.push(`Job ID: ${r.zetaJobId}${r.zetaJobStatus ? ` (Zeta status ${r.zetaJobStatus})` : ''}`);
   if (r.rows) lines.push(`Rows: ${rowsText(r.rows)} (recorded ${r.rows.at})`);
+  if (r.warning) lines.push(`Warning: ${r.warning}`);
   return lines;
 }

@@ -56,9 +56,10 @@ test('within the bound: DEPLOYING with the kubelet reason; past it: FAILED Image
   expect(TERMINAL_STATUSES.has(after.status)).toBe(true);
   expect(after.message).toBe(
     'master Pod app-m: container "install-runtime" could not pull image "seatunnel-app-runtime:0.1.0" for 61 s ' +
-      '(ImagePullBackOff: Back-off pulling image "seatunnel-app-runtime:0.1.0"); load the image into the container ' +
-      'runtime of the nodes, or push it to a registry the nodes can reach and name it there (docs/runtime.md, ' +
-      '"Delivery"), then `seatunnel-app cancel --id app` and submit again',
+      '(ImagePullBackOff: Back-off pulling image "seatunnel-app-runtime:0.1.0"); build the runtime image with ' +
+      '`npm run image` in a checkout of this release and load it into the container runtime of the nodes, or push ' +
+      'it to a registry the nodes can reach and name it in kubernetes.runtime.image (docs/runtime.md, "Delivery"), ' +
+      'then `seatunnel-app cancel --id app` and submit again',
   );
 });
 

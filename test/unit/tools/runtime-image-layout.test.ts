@@ -1,5 +1,7 @@
 // runtime/Dockerfile and tools/images/build.sh describe the same runtime image: the files and
-// modes under /seatunnel-app and the CMD. build.sh lays out its layer from
+// modes under /seatunnel-app and the CMD. The Dockerfile's final stage is `FROM scratch` (no shell to
+// chmod with): each file's mode is its COPY's --chmod, and the directories COPY creates are 0755.
+// build.sh lays out its layer from
 // tools/images/runtime-layout.json (and checks the layer against it while building), so this test
 // compares the Dockerfile's final stage with that file; a change to either side alone fails here.
 
@@ -25,12 +27,13 @@ interface Layout {
 /** Where a Dockerfile COPY source comes from, in runtime-layout.json's terms. */
 function sourceOf(src: string): string {
   if (src === '/usr/local/bin/node') return 'node';
+  if (src === '/install-runtime') return 'installer';
   const bundle = /^\/src\/runtime\/dist\/([^/]+)$/.exec(src);
   if (bundle) return `bundle:${bundle[1]}`;
   throw new Error(`runtime/Dockerfile copies ${src}, which runtime-layout.json has no source kind for`);
 }
 
-/** The final stage of the Dockerfile as a layout: COPY destinations, their parent directories under /seatunnel-app, chmod modes, CMD. */
+/** The final stage of the Dockerfile as a layout: COPY destinations with their --chmod, the parent directories under /seatunnel-app (0755, as COPY makes them), CMD. */
 function dockerfileLayout(text: string): Layout {
   const instructions = text
     .replace(/\\\n/g, ' ')
@@ -39,7 +42,6 @@ function dockerfileLayout(text: string): Layout {
     .filter((l) => l && !l.startsWith('#'));
   const lastFrom = instructions.map((l) => /^FROM\s/i.test(l)).lastIndexOf(true);
   const entries = new Map<string, Entry>();
-  const modes = new Map<string, string>();
   let cmd: string[] = [];
   for (const line of instructions.slice(lastFrom + 1)) {
     const [op, ...args] = line.split(/\s+/);
@@ -47,22 +49,17 @@ function dockerfileLayout(text: string): Layout {
       const paths = args.filter((a) => !a.startsWith('--'));
       if (paths.length !== 2) throw new Error(`COPY with ${paths.length} paths is not understood: ${line}`);
       const [src, dest] = paths;
-      entries.set(dest, { path: dest, type: 'file', mode: '', from: sourceOf(src) });
+      const mode = args.map((a) => /^--chmod=([0-7]{3,4})$/.exec(a)?.[1]).find((m) => m !== undefined);
+      if (!mode)
+        throw new Error(`runtime/Dockerfile leaves the mode of ${dest} to the default; give its COPY a --chmod`);
+      entries.set(dest, { path: dest, type: 'file', mode: mode.padStart(4, '0'), from: sourceOf(src) });
       for (let d = path.posix.dirname(dest); d.startsWith(ROOT); d = path.posix.dirname(d))
-        entries.set(d, { path: d, type: 'dir', mode: '' });
+        entries.set(d, { path: d, type: 'dir', mode: '0755' });
     } else if (/^RUN$/i.test(op)) {
-      for (const command of line.slice(3).split('&&')) {
-        const [prog, mode, ...files] = command.trim().split(/\s+/);
-        if (prog === 'chmod') for (const f of files) modes.set(f, mode);
-      }
+      throw new Error(`runtime/Dockerfile's final stage has a RUN, but the image has no shell: ${line}`);
     } else if (/^CMD$/i.test(op)) {
       cmd = JSON.parse(line.slice(3).trim()) as string[];
     }
-  }
-  for (const e of entries.values()) {
-    const mode = modes.get(e.path);
-    if (!mode) throw new Error(`runtime/Dockerfile leaves the mode of ${e.path} to the default; chmod it explicitly`);
-    e.mode = mode;
   }
   return { entries: [...entries.values()], cmd };
 }
@@ -79,11 +76,12 @@ describe('runtime image: runtime/Dockerfile and tools/images/build.sh', () => {
     expect(sorted(dockerfileLayout(dockerfileText()))).toEqual(sorted(layoutFile()));
   });
 
-  it('the Dockerfile as read here has the node binary, the bundle and its map (the parser reads the real file)', () => {
+  it('the Dockerfile as read here has the node binary, install-runtime, the bundle and its map (the parser reads the real file)', () => {
     const paths = dockerfileLayout(dockerfileText()).entries.map((e) => `${e.path} ${e.mode}`);
     expect(paths).toEqual(
       expect.arrayContaining([
         '/seatunnel-app/bin/node 0755',
+        '/seatunnel-app/bin/install-runtime 0755',
         '/seatunnel-app/runtime.cjs 0644',
         '/seatunnel-app/runtime.cjs.map 0644',
         '/seatunnel-app 0755',
@@ -94,13 +92,17 @@ describe('runtime image: runtime/Dockerfile and tools/images/build.sh', () => {
   it('a change to one side alone is caught: another mode, another file, another CMD', () => {
     const text = dockerfileText();
     const layout = sorted(layoutFile());
-    const otherMode = text.replace('chmod 0644 /seatunnel-app/runtime.cjs ', 'chmod 0600 /seatunnel-app/runtime.cjs ');
+    const otherMode = text.replace(
+      '--chmod=0644 /src/runtime/dist/runtime.cjs ',
+      '--chmod=0600 /src/runtime/dist/runtime.cjs ',
+    );
     expect(otherMode).not.toBe(text);
     expect(sorted(dockerfileLayout(otherMode))).not.toEqual(layout);
     const extraFile = text.replace(
-      'RUN chmod',
-      'COPY --from=bundle /src/runtime/dist/extra.js /seatunnel-app/extra.js\nRUN chmod 0644 /seatunnel-app/extra.js && chmod',
+      '\nCMD ',
+      '\nCOPY --from=bundle --chmod=0644 /src/runtime/dist/extra.js /seatunnel-app/extra.js\nCMD ',
     );
+    expect(extraFile).not.toBe(text);
     expect(sorted(dockerfileLayout(extraFile))).not.toEqual(layout);
     const otherCmd = text.replace(/^CMD .*$/m, 'CMD ["/bin/true"]');
     expect(sorted(dockerfileLayout(otherCmd))).not.toEqual(layout);
@@ -108,12 +110,14 @@ describe('runtime image: runtime/Dockerfile and tools/images/build.sh', () => {
     expect(sorted(dockerfileLayout(text))).not.toEqual(fewerEntries);
   });
 
-  it('a COPY without an explicit chmod is reported, not silently given a default', () => {
+  it('a COPY without an explicit --chmod is reported, not silently given a default; a RUN (no shell) too', () => {
     const text = dockerfileText().replace(
-      'RUN chmod',
-      'COPY --from=bundle /src/runtime/dist/extra.js /seatunnel-app/extra.js\nRUN chmod',
+      '\nCMD ',
+      '\nCOPY --from=bundle /src/runtime/dist/extra.js /seatunnel-app/extra.js\nCMD ',
     );
     expect(() => dockerfileLayout(text)).toThrow('leaves the mode of /seatunnel-app/extra.js');
+    const run = dockerfileText().replace('\nCMD ', '\nRUN chmod 0644 /seatunnel-app/runtime.cjs\nCMD ');
+    expect(() => dockerfileLayout(run)).toThrow('final stage has a RUN');
   });
 
   it('build.sh lays out the runtime layer from runtime-layout.json and checks the layer against it', () => {

@@ -1,7 +1,9 @@
 // tools/images/write-image.mjs: the docker-archive it writes is self-consistent (what
 // `ctr images import` checks: the config's diff_ids are the layers' sha256, the config file is
-// named by its own sha256, RepoTags carries the ref) and the same input gives the same bytes.
-// (That containerd imports these archives is proven by tools/images/smoke.sh.)
+// named by its own sha256, RepoTags carries the ref), so is the OCI image layout archive beside it
+// (index → manifest → config and layers, every blob named by its sha256; the printed manifest digest
+// is the manifest's), and the same input gives the same bytes. (That containerd imports these
+// archives is proven by tools/images/smoke.sh and the node tier.)
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -70,7 +72,39 @@ describe('write-image.mjs', () => {
     expect(sha(files.get(`${layerSha}/layer.tar`)!)).toBe(layerSha);
     const printed = JSON.parse(r.stdout) as { configDigest: string; archive: string };
     expect(printed.configDigest).toBe(`sha256:${sha(configBytes)}`);
-    expect(printed.archive).toBe(path.join(dir, 'a.tar'));
+    expect(printed.archive).toBe('a.tar');
+  });
+
+  it('writes the OCI image layout of the same image: index, manifest, config and layer blobs named by their sha256', () => {
+    const r = write(path.join(dir, 'e.tar'), '--cmd', '["/app/hello"]', '--oci-out', path.join(dir, 'e.oci.tar'));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const printed = JSON.parse(r.stdout) as { configDigest: string; manifestDigest: string; ociArchive: string };
+    expect(printed.ociArchive).toBe('e.oci.tar');
+    const files = members(path.join(dir, 'e.oci.tar'));
+    for (const [name, bytes] of files)
+      if (name.startsWith('blobs/sha256/')) expect(`blobs/sha256/${sha(bytes)}`).toBe(name);
+    expect(JSON.parse(files.get('oci-layout')!.toString())).toEqual({ imageLayoutVersion: '1.0.0' });
+    const index = JSON.parse(files.get('index.json')!.toString()) as {
+      manifests: Array<{ digest: string; mediaType: string; annotations: Record<string, string> }>;
+    };
+    expect(index.manifests).toHaveLength(1);
+    expect(index.manifests[0].digest).toBe(printed.manifestDigest);
+    expect(index.manifests[0].annotations).toEqual({ 'org.opencontainers.image.ref.name': '1' });
+    const manifest = JSON.parse(files.get(`blobs/sha256/${printed.manifestDigest.slice(7)}`)!.toString()) as {
+      config: { digest: string; size: number };
+      layers: Array<{ digest: string; mediaType: string; size: number }>;
+    };
+    // The same config as the docker-archive's: the image ID does not depend on the archive's form.
+    expect(manifest.config.digest).toBe(printed.configDigest);
+    const layer = fs.readFileSync(path.join(dir, 'layer.tar'));
+    expect(manifest.layers).toEqual([
+      { mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: `sha256:${sha(layer)}`, size: layer.length },
+    ]);
+    expect(
+      write(path.join(dir, 'f.tar'), '--cmd', '["/app/hello"]', '--oci-out', path.join(dir, 'f.oci.tar')).status,
+    ).toBe(0);
+    expect(sha(fs.readFileSync(path.join(dir, 'f.oci.tar')))).toBe(sha(fs.readFileSync(path.join(dir, 'e.oci.tar'))));
   });
 
   it('gives byte-identical archives for the same input', () => {

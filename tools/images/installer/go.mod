@@ -1,0 +1,3 @@
+module seatunnel-app/installer
+
+go 1.22
