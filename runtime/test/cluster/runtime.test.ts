@@ -529,6 +529,18 @@ describe('with a ResourceQuota', () => {
         metadata: { name: 'pods' },
         spec: { hard: { pods: '2' } },
       });
+      // Quota admission enforces a quota it has seen: wait until the quota controller has counted
+      // it (its status set), so the API server's own view has it too. Right after an earlier test
+      // restarted the API server, workers were once admitted past a quota created a moment before.
+      await waitFor(
+        async () => {
+          const q = await adminHttp().call<{
+            status?: { hard?: Record<string, string>; used?: Record<string, string> };
+          }>('GET', `/api/v1/namespaces/${quotaNs.name}/resourcequotas/pods`);
+          return q.status?.hard?.pods === '2' && q.status.used?.pods !== undefined;
+        },
+        { description: 'the quota controller to count the ResourceQuota', timeoutMs: 60_000 },
+      );
       const app = await deployApplication(quotaNs.name, 'quota', {
         owned: true,
         props: { workerCount: 3, startupTimeoutMillis: 600_000 },

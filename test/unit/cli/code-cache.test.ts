@@ -160,6 +160,17 @@ describe('a cache directory someone else could write is never used', () => {
     expect(load('status').cache).toBe('accepted');
   });
 
+  test("the user's own directories readable by others (mkdir -p's 0755, as build scripts make ~/.cache/seatunnel-app) keep the cache", () => {
+    fs.mkdirSync(path.join(cacheHome, 'seatunnel-app'), { recursive: true, mode: 0o755 });
+    fs.chmodSync(cacheHome, 0o755);
+    fs.chmodSync(path.join(cacheHome, 'seatunnel-app'), 0o755);
+    expect(load('status').cache).toBe('none');
+    expect(load('status').cache).toBe('accepted');
+    // Writable by the group: someone else could replace the bytecode, so no cache.
+    fs.chmodSync(path.join(cacheHome, 'seatunnel-app'), 0o775);
+    expect(load('status')).toEqual({ cache: 'off', out: EXPECTED });
+  });
+
   test('a cache directory made by someone else there, open to others, is not read', () => {
     fs.mkdirSync(cacheHome);
     fs.chmodSync(cacheHome, 0o1777);

@@ -99,6 +99,9 @@ test('preflight names every image the nodes must pull, and what to do when one c
     images,
   } as unknown as PreflightReport;
   expect(preflightLines(report)).toContainEqual(
-    `Images: ${images.join(', ')} (pulled by the nodes when the application starts; if a node cannot pull one, load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there (docs/runtime.md, "Delivery"))`,
+    `Images: ${images.join(', ')} (pulled by the nodes when the application starts; if a node cannot pull one, load the image into the container runtime of the nodes, or push it to a registry the nodes can reach and name it there (docs/runtime.md, "Delivery"); seatunnel-app-runtime:0.1.0 is built by \`npm run image\` in a checkout of this release)`,
   );
+  // A runtime image the user named (their registry's) gets no such note.
+  const own = { ...report, images: ['apache/seatunnel:2.3.8', 'registry.example/team/runtime:7'] } as PreflightReport;
+  expect(preflightLines(own).find((l) => l.startsWith('Images: '))).not.toContain('npm run image');
 });
