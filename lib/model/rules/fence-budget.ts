@@ -25,10 +25,12 @@ export function workerEnvironmentReferences(spec: ApplicationSpec): number {
 
 /**
  * The volumes of every worker besides the user's mounted entries (lib/plan/steps/engine-config.ts):
- * the engine files and the logs, and with kubernetes.config-map its mount and the completed files.
+ * the engine files and the logs, and with kubernetes.config-map its mount and the completed files,
+ * plus (init-container mode) the runtime the engine-files step runs.
  */
 export function workerBaseVolumes(spec: ApplicationSpec): number {
-  return spec.runtimeConfigMap ? 4 : 2;
+  if (!spec.runtimeConfigMap) return 2;
+  return spec.runtime.mode === 'init-container' ? 5 : 4;
 }
 
 /** The kubernetes.configmap / kubernetes.secret entries that mount a file on the workers: one volume each. */

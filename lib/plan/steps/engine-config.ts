@@ -25,7 +25,7 @@ import {
 } from '../pod';
 import { runtimeSettings } from '../runtime-settings';
 import type { FeatureStep, PlanDraft } from '../types';
-import { RUNTIME_IMAGE_DIR } from './runtime';
+import { installRuntimeContainer, RUNTIME_VOLUME } from './runtime';
 
 export const ENGINE_VOLUME = 'seatunnel-engine-config';
 /** The master role's writable directory (PATHS.workDir): the runtime's files, Zeta's logs. */
@@ -91,13 +91,6 @@ export const engineConfigStep: FeatureStep = {
   },
 };
 
-/** Node.js and the runtime bundle as an image other than the master's sees them. */
-function runtimeLauncher(spec: ApplicationSpec): { image: string; imagePullPolicy: string; dir: string } {
-  return spec.runtime.mode === 'init-container'
-    ? { image: spec.runtime.image, imagePullPolicy: spec.runtime.imagePullPolicy, dir: RUNTIME_IMAGE_DIR }
-    : { image: spec.image, imagePullPolicy: spec.imagePullPolicy, dir: PATHS.runtimeDir };
-}
-
 /**
  * kubernetes.config-map: mounted read-only at `<seatunnel-home>/config` on both roles, as in
  * SeaTunnel. The runtime overlays it on the generated files when it starts Zeta; a worker has no
@@ -121,16 +114,22 @@ function userConfigMap(d: PlanDraft, dir: string): void {
 export function completeEngineFiles(spec: ApplicationSpec, pod: PodSpec, dir: string): void {
   addVolume(pod, { name: COMPLETED_ENGINE_VOLUME, emptyDir: {} });
   addMount(mainContainer(pod), { name: COMPLETED_ENGINE_VOLUME, mountPath: COMPLETED_ENGINE_DIR, readOnly: true });
-  const launcher = runtimeLauncher(spec);
+  // The runtime's code runs in the SeaTunnel image, as in the master container: the runtime image
+  // has no libc, so in init-container mode install-runtime copies Node.js and the bundle in first.
+  const installed = spec.runtime.mode === 'init-container';
+  if (installed) {
+    addVolume(pod, { name: RUNTIME_VOLUME, emptyDir: {} });
+    (pod.initContainers ??= []).push(installRuntimeContainer(spec));
+  }
   // Node.js reading a few small files.
   const small = { cpu: '100m', memory: '128Mi' };
   (pod.initContainers ??= []).push({
     name: ENGINE_FILES_INIT,
-    image: launcher.image,
-    imagePullPolicy: launcher.imagePullPolicy,
+    image: spec.image,
+    imagePullPolicy: spec.imagePullPolicy,
     command: kubeletCommand([
-      `${launcher.dir}/bin/node`,
-      `${launcher.dir}/runtime.cjs`,
+      `${PATHS.runtimeDir}/bin/node`,
+      `${PATHS.runtimeDir}/runtime.cjs`,
       ENGINE_FILES_INIT,
       PATHS.engineConfig,
       dir,
@@ -138,6 +137,7 @@ export function completeEngineFiles(spec: ApplicationSpec, pod: PodSpec, dir: st
     ]),
     resources: { requests: { ...small }, limits: { ...small } },
     volumeMounts: [
+      ...(installed ? [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir, readOnly: true }] : []),
       { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true },
       { name: USER_CONFIG_VOLUME, mountPath: dir, readOnly: true },
       { name: COMPLETED_ENGINE_VOLUME, mountPath: COMPLETED_ENGINE_DIR },

@@ -4,12 +4,16 @@
 // Node.js and the bundle into a shared volume. Everything here is the runtime's alone: a test
 // (test/unit/plan/high-availability.test.ts) fails when any of it reaches the HA masters.
 
+import type { Container } from 'kubernetes-types/core/v1';
 import { ENV } from '../../model/reserved';
+import type { ApplicationSpec } from '../../model/spec';
 import { PATHS } from '../../model/spec';
 import { addEnv, addMount, addVolume, runtimeContainer, runtimePod } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const RUNTIME_VOLUME = 'seatunnel-app-runtime';
+/** The init container that installs the runtime from the runtime image. */
+export const INSTALL_RUNTIME_INIT = 'install-runtime';
 /** Inside the runtime image: Node.js and the bundle, copied by the init container. */
 export const RUNTIME_IMAGE_DIR = '/seatunnel-app';
 
@@ -34,20 +38,29 @@ export const runtimeStep: FeatureStep = {
     if (spec.runtime.mode === 'init-container') {
       addVolume(pod, { name: RUNTIME_VOLUME, emptyDir: {} });
       addMount(c, { name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir, readOnly: true });
-      const small = { cpu: '100m', memory: '64Mi' };
-      (pod.initContainers ??= []).push({
-        name: 'install-runtime',
-        image: spec.runtime.image,
-        imagePullPolicy: spec.runtime.imagePullPolicy,
-        // The runtime image has no shell and no cp: its static install-runtime copies the files with
-        // their modes (the node binary stays executable) and leaves the mount point's owner and times
-        // alone, which a non-root user (restricted Pod Security) could not change.
-        command: [`${RUNTIME_IMAGE_DIR}/bin/install-runtime`, RUNTIME_IMAGE_DIR, PATHS.runtimeDir],
-        resources: { requests: { ...small }, limits: { ...small } },
-        securityContext: { allowPrivilegeEscalation: false },
-        volumeMounts: [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir }],
-      });
+      (pod.initContainers ??= []).push(installRuntimeContainer(spec));
     }
     return d;
   },
 };
+
+/**
+ * The init container that copies Node.js and the bundle from the runtime image into RUNTIME_VOLUME
+ * (mounted at PATHS.runtimeDir), from where they run in the SeaTunnel image: the runtime image has
+ * no libc to run them itself. Also used where a worker or an HA master runs `engine-files`.
+ */
+export function installRuntimeContainer(spec: ApplicationSpec): Container {
+  const small = { cpu: '100m', memory: '64Mi' };
+  return {
+    name: INSTALL_RUNTIME_INIT,
+    image: spec.runtime.image,
+    imagePullPolicy: spec.runtime.imagePullPolicy,
+    // The runtime image has no shell and no cp: its static install-runtime copies the files with
+    // their modes (the node binary stays executable) and leaves the mount point's owner and times
+    // alone, which a non-root user (restricted Pod Security) could not change.
+    command: [`${RUNTIME_IMAGE_DIR}/bin/install-runtime`, RUNTIME_IMAGE_DIR, PATHS.runtimeDir],
+    resources: { requests: { ...small }, limits: { ...small } },
+    securityContext: { allowPrivilegeEscalation: false },
+    volumeMounts: [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir }],
+  };
+}

@@ -17,7 +17,12 @@ const entries = (n: number) =>
 describe("a worker's volumes and the fence's slots", () => {
   test.each([
     ['without kubernetes.config-map', {}, 10],
-    ['with kubernetes.config-map', { runtimeConfigMap: 'engine-files' }, 8],
+    ['with kubernetes.config-map', { runtimeConfigMap: 'engine-files' }, 7],
+    [
+      'with kubernetes.config-map, runtime embedded',
+      { runtimeConfigMap: 'engine-files', runtimeMode: 'embedded' as const },
+      8,
+    ],
   ])(
     '%s: as many entries as leave the worker at the slots are fine, and the plan has exactly that many volumes',
     (_, extra, n) => {

@@ -286,8 +286,24 @@ describe('kubernetes.config-map with high availability', () => {
   test('the masters complete their engine files as the workers do and run Zeta on them', () => {
     const p = plan({ ...ha, checkpointPvc: 'shared' });
     const masters = p.masters!.spec!.template.spec!;
-    const workerInit = workerPod(p).initContainers!.find((c) => c.name === 'engine-files')!;
-    expect(masters.initContainers).toEqual([workerInit]);
+    const workerInit = workerPod(p).initContainers!;
+    expect(masters.initContainers).toEqual(workerInit);
+    // The runtime image has no libc: install-runtime copies Node.js and the bundle, and engine-files
+    // runs them in the SeaTunnel image, from the runtime's volume (read-only).
+    expect(workerInit.map((c) => [c.name, c.image])).toEqual([
+      ['install-runtime', 'seatunnel-app-runtime:0.1.0'],
+      ['engine-files', p.spec.image],
+    ]);
+    expect(workerInit[1].command!.slice(0, 2)).toEqual([
+      `${PATHS.runtimeDir}/bin/node`,
+      `${PATHS.runtimeDir}/runtime.cjs`,
+    ]);
+    expect(workerInit[1].volumeMounts).toContainEqual({
+      name: 'seatunnel-app-runtime',
+      mountPath: PATHS.runtimeDir,
+      readOnly: true,
+    });
+    expect(volume(masters, 'seatunnel-app-runtime')).toEqual({ name: 'seatunnel-app-runtime', emptyDir: {} });
     expect(volume(masters, 'seatunnel-engine-files')).toEqual({ name: 'seatunnel-engine-files', emptyDir: {} });
     expect(volume(masters, 'seatunnel-config')?.configMap?.name).toBe(CM);
     expect(mountAt(main(masters), `${PATHS.workDir}/engine`)).toMatchObject({
