@@ -1,8 +1,11 @@
 // The real nodes themselves: each is Ready in its own zone with its own Pod subnet; Pods from locally
 // built images run under containerd/runc, resolve Service names through CoreDNS, reach a ClusterIP
 // through kube-proxy's rules, see their cgroup limits, and have no route off the machine; a deleted
-// Pod leaves no container behind. (Across nodes and under faults: multi-node.test.ts.)
+// Pod leaves no container behind; a kubelet that dies is started again, as on a machine with systemd.
+// (Across nodes and under faults: multi-node.test.ts.)
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { adminHttp, clusterInfo, deleteNamespace, createTestNamespace, waitFor } from '../support/cluster';
 import { classDataArchive, ZETA_MAIN_CLASS, zetaClasspath } from '../../lib/engine/command';
@@ -110,5 +113,43 @@ describe('real nodes', () => {
       description: "the Pod's containers removed from containerd",
       timeoutMs: 60_000,
     });
+  });
+
+  test('a kubelet that dies (SIGKILL, as from the OOM killer) is started again, as systemd does on a real node, and its node is Ready again', async () => {
+    const node = nodeInfos()[nodeInfos().length - 1];
+    const config = path.join(node.dir, 'kubelet.yaml');
+    const kubeletPids = async () => {
+      const { stdout } = await promisify(execFile)('pgrep', ['-f', '--', `--config=${config}`]).catch(() => ({
+        stdout: '',
+      }));
+      return stdout.split('\n').filter(Boolean).map(Number);
+    };
+    const before = await kubeletPids();
+    expect(before).toHaveLength(1);
+    const killedAt = Date.now();
+    process.kill(before[0], 'SIGKILL');
+    await waitFor(
+      async () => {
+        const now = await kubeletPids();
+        return now.length === 1 && now[0] !== before[0];
+      },
+      { description: `a new kubelet on ${node.name}`, timeoutMs: 30_000 },
+    );
+    // Its death is in the harness's log with its cause, and the kubelet's log has a second start.
+    const kubeletLog = fs.readFileSync(path.join(clusterInfo().logDir, `${node.name}-kubelet.log`), 'utf8');
+    expect(kubeletLog.split('\n').filter((l) => l.startsWith('# ')).length).toBeGreaterThanOrEqual(2);
+    // Heartbeats go on from the new kubelet (whole seconds: one in the second after the kill is new).
+    await waitFor(
+      async () => {
+        const n = await adminHttp().call<{
+          status: { conditions: Array<{ type: string; status: string; lastHeartbeatTime: string }> };
+        }>('GET', `/api/v1/nodes/${node.name}`);
+        const ready = n.status.conditions.find((c) => c.type === 'Ready');
+        return ready?.status === 'True' && Date.parse(ready.lastHeartbeatTime) >= killedAt - (killedAt % 1000) + 1000;
+      },
+      { description: `${node.name} Ready with a heartbeat from the new kubelet`, timeoutMs: 90_000 },
+    );
+    const r = await runPod(ns, 'after-restart', imageRef('seatunnel'), ['true'], { node: node.name });
+    expect(r.phase).toBe('Succeeded');
   });
 });

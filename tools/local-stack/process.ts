@@ -118,6 +118,11 @@ export class ManagedProcess {
     return this.exitInfo === undefined;
   }
 
+  /** Resolves when the process has exited, for whatever reason. */
+  whenExited(): Promise<void> {
+    return this.exited;
+  }
+
   /** Why the process is not running, e.g. "exited with code 1", or undefined while it runs. */
   get exitDescription(): string | undefined {
     if (!this.exitInfo) return undefined;

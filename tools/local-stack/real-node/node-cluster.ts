@@ -143,6 +143,7 @@ export class NodeCluster {
       const tails = [...relays, ...nodes.flatMap((n) => n.managedProcesses)]
         .map((p) => `----- ${p.name} (${p.logFile}) ${p.exitDescription ?? 'running'} -----\n${p.tail(25)}`)
         .join('\n');
+      for (const n of nodes) n.retire();
       for (const [i, state] of nodeStates.entries())
         await teardownNode(state, { processes: nodes[i]?.managedProcesses, log }).catch((te: Error) =>
           log(`teardown after the failed start: ${te.message}`),
@@ -361,6 +362,7 @@ export class NodeCluster {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    for (const n of this.nodes) n.retire();
     await Promise.all(
       this.nodes.map((n, i) => teardownNode(this.nodeStates[i], { processes: n.managedProcesses, log: this.log })),
     );

@@ -80,9 +80,19 @@ export interface NodeContext {
   podCidrChanged: (node: RealNode) => Promise<void>;
 }
 
+/** How often a node daemon that dies by itself is restarted (per RESTART_WINDOW_MS) before it is left down. */
+const RESTART_BUDGET = 3;
+const RESTART_WINDOW_MS = 10 * 60_000;
+
 export class RealNode implements NodeFaults {
   private processes: ManagedProcess[] = [];
   private state: 'running' | 'stopped' | 'frozen' = 'running';
+  /** Set by the cluster's teardown: from then on nothing is restarted. */
+  private retired = false;
+  /** Daemons being started again after they died by themselves (see supervise). */
+  private readonly restarting = new Set<string>();
+  /** When each daemon died by itself, by name (the restart budget). */
+  private readonly deaths = new Map<string, number[]>();
   private cut = false;
   /** spec.podCIDR, once the controller manager has allocated it. */
   podCidr: string | undefined;
@@ -129,9 +139,14 @@ export class RealNode implements NodeFaults {
   }
 
   private guard = () => {
-    for (const p of this.processes) if (!p.isStopping) p.assertRunning();
+    for (const p of this.processes) if (!p.isStopping && !this.restarting.has(p.name)) p.assertRunning();
     this.ctx.cp.assertHealthy();
   };
+
+  /** The cluster is being torn down: a daemon that exits now stays down. */
+  retire(): void {
+    this.retired = true;
+  }
 
   private async spawn(component: string, argv: string[]): Promise<ManagedProcess> {
     const { cp, bins } = this.ctx;
@@ -150,7 +165,32 @@ export class RealNode implements NodeFaults {
       ...cp.info.components.filter((c) => c.name !== name),
       { name, pid: p.pid, logFile: p.logFile },
     ];
+    void p.whenExited().then(() => this.supervise(p, component, argv));
     return p;
+  }
+
+  /**
+   * A node's daemon that dies by itself (not stopped by a fault or the teardown) is started again at
+   * once, as systemd's Restart=always does on a real node — at most RESTART_BUDGET times in
+   * RESTART_WINDOW_MS, after which it stays down and the guards report it. Each death is logged with
+   * its exit and log tail, so one that a restart hides still leaves its cause behind.
+   */
+  private supervise(p: ManagedProcess, component: string, argv: string[]): void {
+    if (p.isStopping || this.retired || this.state !== 'running') return;
+    if (this.processes.find((o) => o.name === p.name) !== p) return; // replaced meanwhile
+    const now = Date.now();
+    const recent = [...(this.deaths.get(p.name) ?? []), now].filter((t) => now - t < RESTART_WINDOW_MS);
+    this.deaths.set(p.name, recent);
+    const cause = `${p.name} ${p.exitDescription} (not by a fault or the teardown); last lines of ${p.logFile}:\n${p.tail(20)}`;
+    if (recent.length > RESTART_BUDGET) {
+      this.ctx.log(`${cause}\n(not restarted: ${RESTART_BUDGET} restarts within ${RESTART_WINDOW_MS / 60_000} min)`);
+      return;
+    }
+    this.ctx.log(`${cause}\n(restarting it, as systemd's Restart=always would)`);
+    this.restarting.add(p.name);
+    this.spawn(component, argv)
+      .catch((e: Error) => this.ctx.log(`${p.name}: the restart failed: ${e.message}`))
+      .finally(() => this.restarting.delete(p.name));
   }
 
   /**
@@ -365,7 +405,7 @@ export class RealNode implements NodeFaults {
   deadComponent(): string | undefined {
     if (this.state === 'stopped') return undefined;
     for (const p of this.processes)
-      if (!p.running && !p.isStopping)
+      if (!p.running && !p.isStopping && !this.restarting.has(p.name))
         return `${p.name} ${p.exitDescription}; last lines of ${p.logFile}:\n${p.tail(40)}`;
     return undefined;
   }
