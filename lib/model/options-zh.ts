@@ -46,7 +46,8 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   haBackupCount: `HA 模式下写入引擎文件的 \`seatunnel.engine.backup-count\`；至少为 ${HA_LIMITS.minBackupCount}，且小于 master 数量。Zeta 2.3.8 并不读取它（其 map 使用 Hazelcast 自身的 1 个备份）；更新的引擎会读取。`,
   haWorkerFailurePolicy:
     '`fail`：worker Pod 丢失即结束应用（与非 HA 相同）。`replace`：协调器以同名重新创建该 worker，Zeta 从最近的检查点恢复受影响的 pipeline，次数受 `application.ha.worker-replacements` 限制。Zeta 会把 pipeline 恢复到空闲 slot 上，因此使用 `replace` 时请给 worker 预留空闲 slot。',
-  haWorkerReplacements: '使用 `replace` 时：应用整个生命周期内最多可替换的 worker Pod 数量；再丢失一个即失败。',
+  haWorkerReplacements:
+    '使用 `replace` 时：应用整个生命周期内最多可替换的 worker Pod 数量；再丢失一个即失败。作业的 `job.retry.times`（Zeta 可恢复 pipeline 的次数）设为本值 × 4 + 4，除非作业配置自行设置（见 docs/ha.md）。',
   haCoordinatorRestarts:
     'HA 模式下，崩溃或失败的协调器 Pod 最多再启动多少次；它会重新接管正在运行的作业（绝不重复提交）。驱逐、抢占和节点排空不计入；作业失败或取消仍会立即结束 Job。Job 的 backoffLimit 比它多一：重启次数用完后，最后一个协调器只删除 master 和 worker 并使应用失败（`CoordinatorRestartsExhausted`），因此不会有任何东西一直运行到 Job 的 TTL。',
   metricsEnabled:

@@ -371,7 +371,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asInteger,
     description:
-      'With `replace`: how many worker Pods may be replaced over the life of the application; one more loss fails it.',
+      "With `replace`: how many worker Pods may be replaced over the life of the application; one more loss fails it. The job's `job.retry.times` (how often Zeta may restore a pipeline) becomes 4 × this + 4 unless the job config sets it (docs/ha.md).",
   },
   haCoordinatorRestarts: {
     key: 'application.ha.coordinator-restarts',

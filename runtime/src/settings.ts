@@ -159,11 +159,28 @@ export function workerReplacementBudget(app: RuntimeSettings): number {
 }
 
 /**
+ * How often Zeta may restore a pipeline (`job.retry.times`): 0 unless HA may replace lost workers
+ * (worker-failure-policy `replace`, worker-replacements > 0). Zeta counts every restore, whatever
+ * caused it, and gives none back while its master stays active. Seen on three real nodes: a lost
+ * node cost 1 or 2 (a restore that finds too few free slots while the replacement starts counts
+ * too), a 60 s partition 1, a 60 s freeze 5 — a restore every ~6 s while the thawed worker still
+ * held its old tasks ("TaskGroupLocation … already exists"). With `job.retry.times` equal to
+ * worker-replacements (3) the job failed on the third fault. So: four a replacement and four for
+ * the faults that replace nothing (16 by default); the replacement budget still bounds how many
+ * lost workers are replaced, and a pipeline that fails by itself is still failed after that many
+ * restores, seconds apart (Flink's default for a checkpointed job is to restart without limit).
+ */
+export function engineRestoreBudget(app: RuntimeSettings): number {
+  const replacements = workerReplacementBudget(app);
+  return replacements > 0 ? 4 * replacements + 4 : 0;
+}
+
+/**
  * Application mode never retries inside the engine: losing a worker fails the application, and a
  * new application restores from a checkpoint. Zeta's default `job.retry.times` (3) would instead
  * keep a failed batch job RUNNING (seen with 2.3.8), so the runtime sets it to 0 unless the job
  * config sets it itself. With HA and worker-failure-policy `replace`, Zeta's member-loss recovery
- * is the point: it may restore the pipelines as often as workers may be replaced (`times`).
+ * is the point: it may restore the pipelines `times` times (engineRestoreBudget).
  */
 export function withoutEngineRetries(doc: HoconDocument, env: Env, times = 0): HoconDocument {
   let tree: Record<string, unknown>;
@@ -262,8 +279,10 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
   }
   try {
     const doc = parseHocon(text, { filename, readInclude });
-    const retries = workerReplacementBudget(app);
-    const report = withoutEngineRetries(doc, env, retries).resolveWithReport({ env, allowUnresolved: true });
+    const report = withoutEngineRetries(doc, env, engineRestoreBudget(app)).resolveWithReport({
+      env,
+      allowUnresolved: true,
+    });
     const missing = report.unresolved.filter((u) => !u.optional);
     if (missing.length > 0) {
       const list = missing.map((u) => `${u.text} (${u.filename ?? filename}:${u.line}:${u.column})`).join(', ');

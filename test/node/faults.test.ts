@@ -419,6 +419,11 @@ describe('an HA application on three real nodes through a lost node, a partition
         ).metadata.annotations?.[ANNOTATIONS.zetaJobStatus] === 'RUNNING',
       { description: 'the batch job runs', timeoutMs: 300_000, intervalMs: 1000 },
     );
+    // The stream must still run when the outage begins: a job that ended after the earlier faults
+    // would make "no rows meanwhile" say nothing about the outage (seen: Zeta's restore budget spent).
+    const before = await annotation(ANNOTATIONS.zetaJobStatus);
+    if (before !== 'RUNNING')
+      throw new Error(`the stream's Zeta job is ${before} before the outage: ${await annotation(ANNOTATIONS.message)}`);
     const rowsBefore = keeper.rows().length;
     const t0 = Date.now();
     await apiServer().stopApiServer();

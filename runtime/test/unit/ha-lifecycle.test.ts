@@ -257,7 +257,7 @@ describe('worker-failure-policy', () => {
       () => s.kube.remove('app-1-worker-2'),
     );
 
-  test('replace: a lost worker is created again and the job goes on; the engine may restore as often', async () => {
+  test('replace: a lost worker is created again and the job goes on; the engine may restore four times a replacement and four more', async () => {
     const s = haSetup({ haWorkerFailurePolicy: 'replace', haWorkerReplacements: 2 });
     s.engine.script = (n) => (n >= 20 ? 'FINISHED' : 'RUNNING');
     const out = await s.run(deleteWorker2(s));
@@ -265,7 +265,7 @@ describe('worker-failure-policy', () => {
     expect(s.kube.ops('createPod').filter((c) => c.name === 'app-1-worker-2')).toHaveLength(2);
     expect(reasons(s)).toContain('WorkerReplaced');
     expect(s.kube.annotations[ANNOTATIONS.workersReplaced]).toBe('1');
-    expect(s.engine.submits[0].configJson).toContain('"job.retry.times":2');
+    expect(s.engine.submits[0].configJson).toContain('"job.retry.times":12');
   });
 
   test('replace: a worker on a node that stopped answering (evicted, stuck Terminating) is removed at once and created again', async () => {

@@ -6,7 +6,13 @@ import { runtimeSettings } from 'seatunnel-app/internal/plan/runtime-settings';
 import { runtimeSettingsProblems } from 'seatunnel-app/runtime-support';
 import { plan } from '../../../test/support/fixtures';
 import { failure } from './failure';
-import { loadSettings, resolveJobConfig, restJobBody, withoutEngineRetries } from '../../src/settings';
+import {
+  engineRestoreBudget,
+  loadSettings,
+  resolveJobConfig,
+  restJobBody,
+  withoutEngineRetries,
+} from '../../src/settings';
 
 const p = plan({ applicationId: 'app-1', namespace: 'jobs', jobId: '9223372036854775807' });
 const json = JSON.stringify(runtimeSettings(p.spec));
@@ -147,6 +153,21 @@ describe('job config', () => {
       '{"env":{"id":9223372036854775807,"b":1.5,"job.retry.times":0},"sink":[{"plugin_name":"X","pw":"s3cr=t"}]}',
     );
     expect(r.envUsed).toEqual(['DB_PW']);
+  });
+
+  test('with HA replacing lost workers, Zeta may restore the pipelines four times a replacement and four more; with `fail` or no replacement allowed, never', () => {
+    type Ha = NonNullable<typeof app.ha>;
+    const ha = (policy: 'replace' | 'fail', replacements: number) => ({
+      ...app,
+      ha: { ...(app.ha ?? {}), workerFailurePolicy: policy, workerReplacements: replacements } as Ha,
+    });
+    const times = (a: typeof app) =>
+      JSON.parse(resolveJobConfig(a, { SEATUNNEL_APPLICATION_JOB_CONFIG: 'env { job.mode = STREAMING }' }, io({})).json)
+        .env['job.retry.times'];
+    expect(times(ha('replace', 3))).toBe(16);
+    expect(times(ha('replace', 0))).toBe(0);
+    expect(times(ha('fail', 3))).toBe(0);
+    expect(engineRestoreBudget(ha('replace', 5))).toBe(24);
   });
 
   test('every required placeholder without a value is named', () => {
