@@ -473,12 +473,14 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     status: 'FAILED',
     exit: 5,
     en: {
-      meaning: "The engine's job status could not be read for longer than tolerated.",
+      meaning:
+        "The engine's job status could not be read for longer than tolerated, or the job could not be submitted (a submission that got no answer is looked for in Zeta for 2 minutes before it counts as lost).",
       action:
         'Read the master log (long GC pauses, an overloaded master); raise `application.master.memory-mb` or `cpu-cores`.',
     },
     zh: {
-      meaning: '在容忍时间内无法读取引擎中的作业状态。',
+      meaning:
+        '在容忍时间内无法读取引擎中的作业状态，或作业无法提交（未得到应答的提交会在 Zeta 中查找 2 分钟，之后才算丢失）。',
       action: '查看 master 日志（GC 停顿过长、master 负载过高）；调大 `application.master.memory-mb` 或 `cpu-cores`。',
     },
   },

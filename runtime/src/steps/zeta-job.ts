@@ -46,8 +46,15 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
       }
       if (!(e instanceof EngineUnavailable)) throw e;
       log.warn('submitting the job failed; checking whether it arrived', { error: errorMessage(e) });
-      const info = await engine.jobInfo(expected).catch(() => undefined);
-      if (info?.status) return { jobId: expected, restored: app.restoreJobId !== undefined };
+      const settleMs = mayHaveArrived(e) ? SUBMIT_SETTLE_MS : 0;
+      if (await showsUp(s, expected, settleMs)) {
+        if (settleMs) log.info('the job arrived after all', { jobId: expected });
+        return { jobId: expected, restored: app.restoreJobId !== undefined };
+      }
+      if (settleMs)
+        throw new EngineUnavailable(
+          `${e.message}; the job had not shown up in Zeta ${Math.round(settleMs / 1000)} s later either`,
+        );
       throw e;
     }
   };
@@ -62,6 +69,33 @@ async function submitOnce(s: Step, job: ResolvedJobConfig): Promise<SubmitResult
     if (e instanceof EngineUnavailable)
       throw new RuntimeFailure('EngineUnreachable', `the job could not be submitted: ${errorMessage(e)}`);
     throw e;
+  }
+}
+
+/**
+ * How long a submission that may have reached Zeta (its POST timed out or was cut off after it was
+ * sent) is given to show up in job-info before it counts as lost. Zeta answers the POST only once
+ * the job's master is set up: a master with little CPU parses and plans a large job for longer than
+ * the POST waits. Seen on a real node (0.1 CPU, a 25 KB job): the job master was initialised 45 s
+ * into the POST and still setting up when it timed out at 60 s; taking that as "unreachable"
+ * failed an application whose job was starting.
+ */
+export const SUBMIT_SETTLE_MS = 120_000;
+
+/** Whether a failed submission may have been received (timed out, cut off), rather than refused before it was sent. */
+function mayHaveArrived(e: EngineUnavailable): boolean {
+  return !/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|HTTP (429|503)\b/.test(e.message);
+}
+
+/** Whether Zeta knows the job now or within `settleMs` (asked every job poll). */
+async function showsUp(s: Step, jobId: string, settleMs: number): Promise<boolean> {
+  const { engine, clock } = s.deps;
+  const deadline = clock.now() + settleMs;
+  for (;;) {
+    const info = await engine.jobInfo(jobId).catch(() => undefined);
+    if (info?.status) return true;
+    if (clock.now() >= deadline || s.interruption.isSet) return false;
+    await s.interruption.pause(s.tuning.jobPollMs);
   }
 }
 

@@ -8,6 +8,7 @@ import { ANNOTATIONS } from 'seatunnel-app/runtime-support';
 import { EngineUnavailable } from '../../src/engine/port';
 import { KubeApiError, running } from './fakes';
 import { setup } from './lifecycle-setup';
+import { SUBMIT_SETTLE_MS } from '../../src/steps/zeta-job';
 
 const STS = 'app-1-master';
 
@@ -228,6 +229,62 @@ test("Zeta's answer to the submission lost (the job arrived): asked, found, not 
   const out = await s.run();
   expect(out).toMatchObject({ state: 'SUCCEEDED' });
   expect(s.engine.submits).toHaveLength(1);
+});
+
+/** A submission whose POST times out while Zeta still sets the job up; job-info knows it `afterMs` later (never: undefined). */
+function slowSubmission(s: ReturnType<typeof setup>, afterMs: number | undefined) {
+  const submit = s.engine.submit.bind(s.engine);
+  const jobInfo = s.engine.jobInfo.bind(s.engine);
+  let knownFrom: number | undefined;
+  s.engine.submit = async (req) => {
+    const res = await submit(req);
+    knownFrom = afterMs === undefined ? Infinity : s.clock.now() + afterMs;
+    void res;
+    throw new EngineUnavailable('POST /submit-job?jobId=1: ETIMEDOUT: no complete answer within 60000 ms');
+  };
+  s.engine.jobInfo = (id) =>
+    knownFrom === undefined || s.clock.now() < knownFrom
+      ? Promise.reject(new EngineUnavailable(`GET /job-info/${id}: HTTP 500: job not found`))
+      : jobInfo(id);
+}
+
+test('a submission that times out while Zeta still sets the job up (a master with little CPU): the job is waited for, found, followed, never sent again', async () => {
+  const s = setup();
+  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, running);
+  slowSubmission(s, 50_000);
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'SUCCEEDED' });
+  expect(s.engine.submits).toHaveLength(1);
+});
+
+test('a timed-out submission that never shows up ends EngineUnreachable, saying how long it was waited for, and is not sent twice', async () => {
+  const s = setup();
+  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, running);
+  slowSubmission(s, undefined);
+  const out = await s.run();
+  expect(out).toMatchObject({ reason: 'EngineUnreachable' });
+  expect(out.message).toMatch(/ETIMEDOUT.*had not shown up in Zeta 120 s later either/);
+  expect(s.engine.submits).toHaveLength(1);
+});
+
+test('a submission refused before it was sent (connection refused) is sent again at once, not waited for', async () => {
+  const s = setup();
+  s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, running);
+  const submit = s.engine.submit.bind(s.engine);
+  let refused = 0;
+  let secondAt = 0;
+  const t0 = s.clock.now();
+  s.engine.submit = async (req) => {
+    if (refused++ === 0)
+      throw new EngineUnavailable('POST /submit-job: ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:8080');
+    secondAt = s.clock.now() - t0;
+    return submit(req);
+  };
+  const out = await s.run();
+  expect(out).toMatchObject({ state: 'SUCCEEDED' });
+  expect(s.engine.submits).toHaveLength(1);
+  expect(refused).toBe(2);
+  expect(secondAt).toBeLessThan(SUBMIT_SETTLE_MS);
 });
 
 test('without HA there is no claim: one Pod, one runtime, the Job never starts a second one', async () => {
