@@ -109,9 +109,11 @@ describe('real nodes', () => {
     const { metadata } = await getPod(ns, 'gone');
     expect((await nodeContainers(metadata.uid)).length).toBeGreaterThan(0);
     await adminHttp().call('DELETE', `/api/v1/namespaces/${ns}/pods/gone`);
+    // The kubelet removes a deleted Pod's dead containers and sandbox in its container GC, which runs
+    // once a minute (ContainerGCPeriod): 15 s in most runs, but a CI run missed a 60 s wait by a GC pass.
     await waitFor(async () => (await nodeContainers(metadata.uid)).length === 0, {
-      description: "the Pod's containers removed from containerd",
-      timeoutMs: 60_000,
+      description: "the Pod's containers and sandbox removed from containerd (the kubelet's GC runs once a minute)",
+      timeoutMs: 150_000,
     });
   });
 
