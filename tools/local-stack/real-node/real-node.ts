@@ -139,9 +139,14 @@ export class RealNode implements NodeFaults {
   }
 
   private guard = () => {
-    for (const p of this.processes) if (!p.isStopping && !this.restarting.has(p.name)) p.assertRunning();
+    for (const p of this.processes) if (this.watched(p)) p.assertRunning();
     this.ctx.cp.assertHealthy();
   };
+
+  /** Whether `p` ending now would be a failure: not stopped on purpose, not being started again. */
+  private watched(p: ManagedProcess): boolean {
+    return !p.isStopping && !this.restarting.has(p.name);
+  }
 
   /** The cluster is being torn down: a daemon that exits now stays down. */
   retire(): void {
@@ -405,7 +410,7 @@ export class RealNode implements NodeFaults {
   deadComponent(): string | undefined {
     if (this.state === 'stopped') return undefined;
     for (const p of this.processes)
-      if (!p.running && !p.isStopping && !this.restarting.has(p.name))
+      if (!p.running && this.watched(p))
         return `${p.name} ${p.exitDescription}; last lines of ${p.logFile}:\n${p.tail(40)}`;
     return undefined;
   }
