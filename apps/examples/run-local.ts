@@ -9,7 +9,11 @@
 //   npm run example -- --keep     keep the control plane's and the Pods' files for a look afterwards
 //   npm run example -- --node     on a real node instead (containerd, kubelet, CNI, kube-proxy, kube-router,
 //                                 CoreDNS; needs root): real containers from locally built images
+//   npm run example -- --pipeline postgres-batch
+//                                 a data pipeline of apps/examples/pipelines/ against a throw-away PostgreSQL
+//                                 started here (setup.sql before, check.sql after: exit 1 unless the tables match)
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot } from '../../lib/cli/io';
 import { main } from '../../lib/cli/main';
@@ -17,6 +21,7 @@ import { consoleOutput } from '../../lib/cli/output';
 import { ControlPlane } from '../../tools/local-stack/control-plane';
 import { startLocalStack } from '../../tools/local-stack/local-application';
 import { KWOK_LIFECYCLE_ANNOTATION } from '../../tools/local-stack/kwok-stages';
+import { startPostgres, type Postgres } from '../../tools/local-stack/postgres';
 
 const examples = path.join(packageRoot(), 'apps', 'examples');
 
@@ -80,14 +85,88 @@ async function realNodeCluster(keep: boolean): Promise<Cluster> {
 
 const NAMESPACE = 'seatunnel';
 
+/** The pipelines of apps/examples/pipelines/ that run against a PostgreSQL started here. */
+const PIPELINES = ['postgres-batch'] as const;
+type Pipeline = (typeof PIPELINES)[number];
+const PIPELINE_DATABASE = 'pipelines';
+/** The Secret the pipelines' deploy.conf reads its PG_* variables from (env-from). */
+const PIPELINE_SECRET = 'pipelines-postgres';
+
+interface Arguments {
+  keep: boolean;
+  onNode: boolean;
+  pipeline?: Pipeline;
+}
+
+const USAGE = 'usage: npm run example [-- --keep] [-- --node] [-- --pipeline <name>]';
+
+function parseArguments(argv: readonly string[]): Arguments {
+  const out: Arguments = { keep: false, onNode: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--keep') out.keep = true;
+    else if (a === '--node') out.onNode = true;
+    else if (a === '--pipeline') {
+      const name = argv[++i];
+      if (!PIPELINES.includes(name as Pipeline))
+        throw new Error(`--pipeline ${JSON.stringify(name ?? '')}: one of ${PIPELINES.join(', ')} (${USAGE})`);
+      out.pipeline = name as Pipeline;
+    } else throw new Error(`unknown argument ${JSON.stringify(a)} (${USAGE})`);
+  }
+  // The throw-away database listens on this machine's loopback, which containers on a node cannot reach.
+  if (out.pipeline && out.onNode)
+    throw new Error(`--pipeline runs on the local stack only, not with --node (${USAGE})`);
+  return out;
+}
+
+/** A throw-away PostgreSQL with the pipeline's tables, and the Secret its deploy.conf reads. */
+async function pipelineDatabase(cluster: Cluster, pipeline: Pipeline): Promise<Postgres> {
+  say('starting a throw-away PostgreSQL (tools/postgres/install.sh provides the server programs)');
+  const pg = await startPostgres({ maxPreparedTransactions: 20 });
+  await pg.createDatabase(PIPELINE_DATABASE);
+  say(`PostgreSQL on 127.0.0.1:${pg.port}: applying ${pipeline}/setup.sql`);
+  await sqlFile(pg, pipeline, 'setup.sql');
+  await cluster.cp.admin.call('POST', `/api/v1/namespaces/${NAMESPACE}/secrets`, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: PIPELINE_SECRET },
+    stringData: {
+      PG_URL: pg.jdbcUrl(PIPELINE_DATABASE),
+      PG_DATABASE: PIPELINE_DATABASE,
+      PG_USER: pg.user,
+      PG_PASSWORD: pg.password,
+    },
+  });
+  return pg;
+}
+
+/** check.sql's result: one line per table. */
+interface TableLine extends Record<string, unknown> {
+  table: string;
+  rows: string;
+  ids: string;
+  checksum: string;
+}
+
+function sqlFile<R extends Record<string, unknown>>(pg: Postgres, pipeline: Pipeline, file: string): Promise<R[]> {
+  return pg.query<R>(PIPELINE_DATABASE, fs.readFileSync(path.join(examples, 'pipelines', pipeline, file), 'utf8'));
+}
+
+/** check.sql's lines, printed; true when the two tables have the same rows, ids and checksum, each id once. */
+async function pipelineTablesMatch(pg: Postgres, pipeline: Pipeline): Promise<boolean> {
+  const rows = await sqlFile<TableLine>(pg, pipeline, 'check.sql');
+  process.stdout.write(`\n${pipeline}/check.sql:\n`);
+  for (const r of rows)
+    process.stdout.write(`  ${String(r.table).padEnd(12)} ${r.rows} rows, ${r.ids} ids, md5 ${r.checksum}\n`);
+  const [a, b] = rows;
+  return rows.length === 2 && a.rows === b.rows && a.ids === a.rows && b.ids === b.rows && a.checksum === b.checksum;
+}
+
 async function run(): Promise<number> {
-  const keep = process.argv.includes('--keep');
-  const onNode = process.argv.includes('--node');
-  const unknown = process.argv.slice(2).filter((a) => a !== '--keep' && a !== '--node');
-  if (unknown.length > 0)
-    throw new Error(`unknown argument ${JSON.stringify(unknown[0])} (usage: npm run example [-- --keep] [-- --node])`);
+  const { keep, onNode, pipeline } = parseArguments(process.argv.slice(2));
   const cluster = await (onNode ? realNodeCluster(keep) : localCluster(keep));
   const { cp } = cluster;
+  let pg: Postgres | undefined;
   try {
     const namespace = NAMESPACE;
     const admin = cp.admin;
@@ -103,20 +182,22 @@ async function run(): Promise<number> {
       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } },
       { accept: [409] },
     );
+    if (pipeline) pg = await pipelineDatabase(cluster, pipeline);
+    const files = pipeline ? path.join(examples, 'pipelines', pipeline) : examples;
     process.env.KUBECONFIG = cp.info.kubeconfig;
     const argv = [
       'submit',
       '-a',
-      path.join(examples, 'deploy.conf'),
+      path.join(files, 'deploy.conf'),
       '-c',
-      path.join(examples, 'job.conf'),
+      path.join(files, 'job.conf'),
       ...cluster.overrides,
       '--wait',
       '--wait-timeout',
       '600000',
     ];
     say(`seatunnel-app ${argv.join(' ')}`);
-    const code = await main(argv, consoleOutput(false));
+    let code = await main(argv, consoleOutput(false));
     const jobs = await admin.call<{ items: Array<{ metadata: { name: string } }> }>(
       'GET',
       `/apis/batch/v1/namespaces/${namespace}/jobs`,
@@ -129,9 +210,14 @@ async function run(): Promise<number> {
       process.stdout.write(`\nEvents of Job ${j.metadata.name} (kubectl describe job shows the same):\n`);
       for (const e of events.items) process.stdout.write(`  ${e.type.padEnd(7)} ${e.reason.padEnd(22)} ${e.message}\n`);
     }
+    if (pg && pipeline && !(await pipelineTablesMatch(pg, pipeline))) {
+      say('the target table does not hold exactly the source rows');
+      code = code || 1;
+    }
     if (keep) say(cluster.kept);
     return code;
   } finally {
+    await pg?.stop();
     await cluster.stop();
   }
 }

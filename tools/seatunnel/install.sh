@@ -87,13 +87,16 @@ $(item "$G" seatunnel-transforms-v2 "$V" "" "$stage/lib")
 $(item "$G" connector-fake "$V" "" "$stage/connectors")
 $(item "$G" connector-console "$V" "" "$stage/connectors")
 $(item "$G" connector-assert "$SEATUNNEL_ASSERT_VERSION" "" "$stage/connectors")
+$(for c in $SEATUNNEL_DATA_CONNECTORS; do item "$G" "$c" "$V" "" "$stage/connectors"; done)
+$(item org.postgresql postgresql "$POSTGRESQL_JDBC_VERSION" "" "$stage/lib")
+$(item com.mysql mysql-connector-j "$MYSQL_JDBC_VERSION" "" "$stage/lib")
             </artifactItems></configuration>
           </execution>"
 
 # ---- step: fetch jars -------------------------------------------------------------------------------------------
 step="fetch jars with maven"
 mvn_log="$cache_root/seatunnel/maven-${SEATUNNEL_VERSION}-${hash}.log"
-log "step 1/4: resolving engine ${V} (+ its dependencies), Hadoop uber jar, transforms, FakeSource/Console ${V}, Assert ${SEATUNNEL_ASSERT_VERSION} (log: $mvn_log)"
+log "step 1/4: resolving engine ${V} (+ its dependencies), Hadoop uber jar, transforms, FakeSource/Console ${V}, Assert ${SEATUNNEL_ASSERT_VERSION}, $SEATUNNEL_DATA_CONNECTORS, the PostgreSQL and MySQL JDBC drivers (log: $mvn_log)"
 maven_validate "$build" "$mvn_log" "SeaTunnel ${V}"
 n_lib=$(find "$stage/lib" -name '*.jar' | wc -l)
 log "  fetched $n_lib jars into lib/, $(find "$stage/connectors" -name '*.jar' | wc -l) into connectors/ ($((SECONDS - t0)) s)"
@@ -115,12 +118,28 @@ cat >"$stage/connectors/plugin-mapping.properties" <<'EOF'
 seatunnel.source.FakeSource = connector-fake
 seatunnel.sink.Console = connector-console
 seatunnel.sink.Assert = connector-assert
+seatunnel.source.Jdbc = connector-jdbc
+seatunnel.sink.Jdbc = connector-jdbc
+seatunnel.source.Kafka = connector-kafka
+seatunnel.sink.Kafka = connector-kafka
+seatunnel.source.LocalFile = connector-file-local
+seatunnel.sink.LocalFile = connector-file-local
+seatunnel.source.S3File = connector-file-s3
+seatunnel.sink.S3File = connector-file-s3
+seatunnel.source.HdfsFile = connector-file-hadoop
+seatunnel.sink.HdfsFile = connector-file-hadoop
+seatunnel.source.MySQL-CDC = connector-cdc-mysql
 EOF
+# Every connector fetched has its names in the mapping (else a job naming it fails "Plugin … not found").
+for c in $SEATUNNEL_DATA_CONNECTORS; do
+  grep -q "= $c\$" "$stage/connectors/plugin-mapping.properties" || fail "connectors/plugin-mapping.properties names no plugin of $c"
+done
 cp "$here/log4j2-console.properties" "$stage/config/log4j2.properties"
 cat >"$stage/zeta.env" <<EOF
 # Facts about this engine home (written by tools/seatunnel/install.sh). See tools/seatunnel/README.md.
 SEATUNNEL_VERSION=$SEATUNNEL_VERSION
 SEATUNNEL_ASSERT_VERSION=$SEATUNNEL_ASSERT_VERSION
+SEATUNNEL_DATA_CONNECTORS='$SEATUNNEL_DATA_CONNECTORS'
 ZETA_MAIN_CLASS=org.seatunnelapp.zeta.ZetaNode
 ZETA_CLASSPATH='$st_home/starter/*:$st_home/lib/*'
 # optional on Java 17 (without them Hazelcast only logs a WARN); this is the list that WARN asks for
@@ -133,7 +152,9 @@ log "step 4/4: verifying the home"
 for f in "lib/seatunnel-engine-server-$V.jar" "lib/seatunnel-hazelcast-shade-$V-optional.jar" \
   "lib/checkpoint-storage-hdfs-$V.jar" "lib/$SEATUNNEL_HADOOP_UBER_ARTIFACT-$V-$SEATUNNEL_HADOOP_UBER_CLASSIFIER.jar" \
   "connectors/connector-fake-$V.jar" "connectors/connector-console-$V.jar" \
-  "connectors/connector-assert-$SEATUNNEL_ASSERT_VERSION.jar" "starter/seatunnel-starter.jar"; do
+  "connectors/connector-assert-$SEATUNNEL_ASSERT_VERSION.jar" "starter/seatunnel-starter.jar" \
+  "lib/postgresql-$POSTGRESQL_JDBC_VERSION.jar" "lib/mysql-connector-j-$MYSQL_JDBC_VERSION.jar" \
+  $(for c in $SEATUNNEL_DATA_CONNECTORS; do echo "connectors/$c-$V.jar"; done); do
   [[ -s $stage/$f ]] || fail "missing $f"
 done
 # (--help prints the usage and exits 2; the point is that the class and its imports load)
