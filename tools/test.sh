@@ -99,26 +99,44 @@ tier_engine() {
   npx jest --selectProjects engine --ci --runInBand
 }
 
-# The node tier's builds (node binaries, images) are long and mostly Go/apt/mmdebstrap work: they
-# start in the background before the first tier and overlap the others; the tier waits for them.
-# `npm run image -- --verify` builds the runtime image a second time from an empty cache and fails
+# The long builds of the later tiers run in the background, one after the other, from the start of the run:
+# the node tier's (node binaries, images; mostly Go/apt/mmdebstrap work), then the pulumi tier's (the Pulumi
+# engine from Go modules, ~10 minutes cold). They overlap the earlier tiers; each of those two tiers waits for
+# its part. `npm run image -- --verify` builds the runtime image a second time from an empty cache and fails
 # unless the digests match: the release artefact is reproducible (docs/runtime.md, "Delivery").
-NODE_PREREQ_LOG=""
-NODE_PREREQ_PID=""
-start_node_prereqs() {
-  requested node || return 0
-  NODE_PREREQ_LOG="$(mktemp -t seatunnel-app-node-prereqs.XXXXXX)"
-  ( bash tools/node/build.sh && bash tools/images/build.sh && node tools/images/release.mjs --verify ) >"$NODE_PREREQ_LOG" 2>&1 &
-  NODE_PREREQ_PID=$!
-  printf 'node tier: building its prerequisites in the background (log: %s)\n' "$NODE_PREREQ_LOG"
+BACKGROUND_DIR=""
+BACKGROUND_PID=""
+start_background_builds() {
+  requested node || requested pulumi || return 0
+  BACKGROUND_DIR="$(mktemp -d -t seatunnel-app-prereqs.XXXXXX)"
+  (
+    if requested node; then
+      (bash tools/node/build.sh && bash tools/images/build.sh && node tools/images/release.mjs --verify) >"$BACKGROUND_DIR/node.log" 2>&1
+      echo $? >"$BACKGROUND_DIR/node.rc"
+    fi
+    if requested pulumi; then
+      bash tools/pulumi/build.sh >"$BACKGROUND_DIR/pulumi.log" 2>&1
+      echo $? >"$BACKGROUND_DIR/pulumi.rc"
+    fi
+  ) &
+  BACKGROUND_PID=$!
+  printf 'node and pulumi tiers: building their prerequisites in the background, one after the other (logs: %s)\n' "$BACKGROUND_DIR"
+}
+
+# background_part <node|pulumi>: waits for that part of the background builds, prints its log, returns its exit code.
+background_part() {
+  [[ -n "$BACKGROUND_DIR" ]] || return 0
+  local waited=$SECONDS
+  while [[ ! -f "$BACKGROUND_DIR/$1.rc" ]] && kill -0 "$BACKGROUND_PID" 2>/dev/null; do sleep 2; done
+  printf '%s tier: its background build %s (waited %d s here)\n' "$1" "$([[ -f "$BACKGROUND_DIR/$1.rc" ]] && echo ended || echo died)" $((SECONDS - waited))
+  cat "$BACKGROUND_DIR/$1.log" 2>/dev/null
+  [[ -f "$BACKGROUND_DIR/$1.rc" ]] || return 1
+  return "$(cat "$BACKGROUND_DIR/$1.rc")"
 }
 
 tier_node() {
   local rc=0
-  if [[ -n "$NODE_PREREQ_PID" ]]; then
-    wait "$NODE_PREREQ_PID"; rc=$?
-    cat "$NODE_PREREQ_LOG"; rm -f "$NODE_PREREQ_LOG"
-  fi
+  background_part node || rc=$?
   if [[ $rc -eq 3 ]]; then RESULT[node]="BLOCKED (prerequisite: tools/node/build.sh or tools/images/build.sh; its output above says why)"; failed=1; return 1; fi
   if [[ $rc -ne 0 ]]; then RESULT[node]="FAILED (prerequisite: tools/node/build.sh, tools/images/build.sh or the runtime image's reproducibility, npm run image -- --verify)"; failed=1; return 1; fi
   prereq node bash tools/testbin/build.sh etcd kubernetes kwok || return 1
@@ -127,13 +145,17 @@ tier_node() {
 
 tier_pulumi() {
   [[ -f tools/pulumi/build.sh ]] || { RESULT[pulumi]="FAILED (tools/pulumi/build.sh missing)"; failed=1; return 1; }
+  # The background build's result is not trusted blindly: the script runs again (a no-op when it is complete,
+  # and its own message when it is not).
+  background_part pulumi || true
   prereq pulumi bash tools/pulumi/build.sh || return 1
   prereq pulumi bash tools/testbin/build.sh etcd kubernetes kwok || return 1
   npx jest --selectProjects pulumi --ci --runInBand
 }
 
-start_node_prereqs
+start_background_builds
 for t in "${ALL_TIERS[@]}"; do run_tier "$t" "tier_${t//-/_}"; done
+[[ -z "$BACKGROUND_DIR" ]] || rm -rf "$BACKGROUND_DIR"
 
 banner "tiers"
 for t in "${ALL_TIERS[@]}"; do

@@ -1,8 +1,11 @@
-// Real data (issue 26): application mode runs a user's JDBC pipeline against a real PostgreSQL
+// Real data (issue 26): application mode runs a user's JDBC pipelines against a real PostgreSQL
 // with the connector and driver the engine home carries (tools/seatunnel/install.sh), and every
-// row arrives once: counted and checksummed in the database, not in Zeta's metrics.
+// row arrives once: counted and checksummed in the database, not in Zeta's metrics — a batch, and
+// a stream with the sink's exactly-once mode (XA) through a killed worker, standby, active master
+// and coordinator.
 
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { ANNOTATIONS, parseRowsAnnotation } from '../../lib/contract';
 import { packageRoot } from '../../lib/cli/io';
@@ -10,6 +13,7 @@ import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cl
 import type { LocalStack } from '../../tools/local-stack/local-application';
 import { startEngineStack } from '../support/engine-stack';
 import { startPostgres, type Postgres } from '../../tools/local-stack/postgres';
+import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { run } from '../cluster/cli-support';
 
 jest.setTimeout(10 * 60_000);
@@ -19,6 +23,16 @@ const DATABASE = 'pipelines';
 const EXAMPLES = path.join(packageRoot(), 'apps', 'examples', 'pipelines');
 /** apps/examples/pipelines/postgres-batch/setup.sql makes this many source rows. */
 const BATCH_ROWS = 1_000_000;
+/** apps/examples/pipelines/postgres-stream-xa/job.conf's rows, each once (random ids from a range too wide to repeat). */
+const STREAM_ROWS = 600;
+/** The stream's checkpoint volume (its deploy.conf names this claim). */
+const CLAIM = 'pipelines-checkpoints';
+
+interface StreamCheck extends Record<string, unknown> {
+  rows: string;
+  ids: string;
+  duplicated: string;
+}
 
 interface TableLine extends Record<string, unknown> {
   table: string;
@@ -32,11 +46,20 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
   let stack: LocalStack | undefined;
   let pg: Postgres | undefined;
   let workDir: string;
+  let checkpoints: string;
 
   beforeAll(async () => {
-    workDir = fs.mkdtempSync('/tmp/seatunnel-app-data-');
-    const database = startPostgres({ maxPreparedTransactions: 20 }).then((p) => (pg = p));
-    stack = await startEngineStack(ns.name, SERVICE_ACCOUNT);
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-data-'));
+    // XA: a prepared transaction per writer (one per source table) until its checkpoint commits.
+    const database = startPostgres({ maxPreparedTransactions: 100 }).then((p) => (pg = p));
+    // The stream's checkpoints on a volume every master reads (tools/local-stack/shared-claim.ts).
+    checkpoints = path.join(workDir, 'checkpoints');
+    fs.mkdirSync(checkpoints);
+    await createSharedClaim(adminHttp(), ns.name, CLAIM, checkpoints);
+    stack = await startEngineStack(ns.name, SERVICE_ACCOUNT, {
+      dir: path.join(workDir, 'pods'),
+      persistentVolumes: { [CLAIM]: checkpoints },
+    });
     await database;
     await pg!.createDatabase(DATABASE);
     // The Secret the examples' deploy.conf reads (env-from), as a user would create it.
@@ -55,13 +78,16 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
 
   afterAll(async () => {
     await Promise.all([stack?.stop(), pg?.stop()]);
+    await adminHttp()
+      .request('DELETE', `/api/v1/persistentvolumes/${ns.name}-${CLAIM}`)
+      .catch(() => undefined);
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   const exampleFile = (pipeline: string, file: string) => fs.readFileSync(path.join(EXAMPLES, pipeline, file), 'utf8');
 
   /** The example's deploy.conf as a user has it, then only what this cluster needs: namespace, kubeconfig, local Pods. */
-  function exampleArgs(pipeline: string): string[] {
+  function exampleArgs(pipeline: string, extra: string[] = []): string[] {
     const deploy = path.join(workDir, `${pipeline}.deploy.conf`);
     fs.writeFileSync(
       deploy,
@@ -70,6 +96,7 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
         `kubernetes.namespace = ${ns.name}`,
         `kubernetes.kubeconfig = ${JSON.stringify(clusterInfo().kubeconfig)}`,
         stack!.deploymentLines,
+        ...extra,
       ].join('\n'),
     );
     return ['-a', deploy, '-c', path.join(EXAMPLES, pipeline, 'job.conf')];
@@ -126,6 +153,163 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
     await waitFor(() => stack!.kubelet.running().filter((n) => n.startsWith(appId)).length === 0, {
       description: `no process of ${appId} left`,
       timeoutMs: 90_000,
+    });
+  });
+
+  describe('stream into PostgreSQL exactly once (postgres-stream-xa, HA, replace): a fault at a time, every row once', () => {
+    let appId: string;
+    let jobId: string;
+    const check = async () =>
+      (await pg!.query<StreamCheck>(DATABASE, exampleFile('postgres-stream-xa', 'check.sql')))[0];
+    const committed = async () => Number((await check()).rows);
+
+    /** The table after a fault: rows committed past `from` (the job goes on), and no id twice so far. */
+    async function rowsGoOn(from: number, what: string): Promise<void> {
+      const t0 = Date.now();
+      const target = Math.min(from + 40, STREAM_ROWS);
+      await waitFor(async () => (await committed()) >= target, {
+        description: `rows committed past ${from} after ${what} (${target} of ${STREAM_ROWS})`,
+        timeoutMs: 240_000,
+        intervalMs: 1000,
+      }).catch(async (e: Error) => {
+        throw new Error(`${e.message}\n${await appState()}`);
+      });
+      const c = await check();
+      process.stderr.write(
+        `[data] ${what}: rows committed again ${((Date.now() - t0) / 1000).toFixed(1)} s later; ${c.rows} rows, ${c.duplicated} duplicated\n`,
+      );
+      expect(c.duplicated).toBe('0');
+    }
+
+    async function appState(): Promise<string> {
+      const j = await adminHttp()
+        .call<{ metadata: { annotations?: Record<string, string> } }>(
+          'GET',
+          `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+        )
+        .catch(() => undefined);
+      const a = Object.entries(j?.metadata.annotations ?? {})
+        .filter(([k]) => k.startsWith('seatunnel.apache.org/'))
+        .map(([k, v]) => `${k.slice('seatunnel.apache.org/'.length)}=${v.slice(0, 200)}`)
+        .join(', ');
+      const errors = stack!.kubelet
+        .podNames()
+        .filter((n) => n.startsWith(appId))
+        .flatMap((n) =>
+          stack!.kubelet
+            .logOf(n)
+            .split('\n')
+            .filter((l) => /ERROR|Caused by/.test(l))
+            .slice(-5)
+            .map((l) => `${n}: ${l}`),
+        );
+      const [prepared] = await pg!.query<{ n: string }>(DATABASE, 'select count(*) as n from pg_prepared_xacts');
+      return `application ${appId}: ${a}\nprepared transactions in PostgreSQL: ${prepared.n}\nerrors in its Pods' logs:\n${errors.join('\n')}`;
+    }
+
+    /** The Pods of a role whose process runs now (the newest of each name). */
+    const processes = (role: 'worker' | 'master' | 'coordinator') =>
+      stack!.kubelet.running().filter((n) => {
+        if (!n.startsWith(`${appId}-`)) return false;
+        if (role === 'worker') return n.includes('-worker-');
+        if (role === 'master') return n.includes('-master-');
+        return !n.includes('-worker-') && !n.includes('-master-');
+      });
+
+    /** The master whose Zeta took the active role last (it logs it; the oldest member wins). */
+    async function activeMaster(): Promise<string> {
+      let active: string | undefined;
+      await waitFor(
+        () => {
+          active = processes('master').find((n) => /become a new active master/i.test(stack!.kubelet.logOf(n)));
+          return active !== undefined;
+        },
+        { description: 'a master that says it is the active one', timeoutMs: 60_000 },
+      );
+      return active!;
+    }
+
+    async function kill(pod: string, what: string): Promise<void> {
+      const before = await committed();
+      process.stderr.write(`[data] killing ${what} (${pod}) at ${before} committed rows\n`);
+      expect(stack!.kubelet.signal(pod, 'SIGKILL')).toBe(true);
+      await rowsGoOn(before, what);
+    }
+
+    test('the stream runs and commits its first rows', async () => {
+      await pg!.query(DATABASE, exampleFile('postgres-stream-xa', 'setup.sql'));
+      const submitted = await run([
+        'submit',
+        ...exampleArgs('postgres-stream-xa', [
+          // The engine reads its checkpoint directory from its file, not through a mount: the shared directory.
+          `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 3000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`,
+        ]),
+      ]);
+      expect(submitted.err).toEqual([]);
+      expect(submitted.code).toBe(0);
+      appId = submitted.value('Application ID')!;
+      jobId = submitted.value('Job ID')!;
+      await rowsGoOn(0, 'the start');
+    });
+
+    test('a worker killed: replaced, the pipeline restored, no row twice', async () => {
+      await kill(processes('worker')[0], 'a worker');
+    });
+
+    test('the standby master killed: no row twice', async () => {
+      const active = await activeMaster();
+      await kill(
+        processes('master').find((n) => n !== active)!,
+        'the standby master',
+      );
+    });
+
+    test('the active master killed: the standby takes over the job, no row twice', async () => {
+      await kill(await activeMaster(), 'the active master');
+    });
+
+    test('the coordinator killed: the Job replaces it, it re-attaches without a second submission, no row twice', async () => {
+      await kill(processes('coordinator')[0], 'the coordinator');
+    });
+
+    test(`exactly ${STREAM_ROWS} rows committed, each once, under one Zeta job and one submission; cancel removes everything`, async () => {
+      await waitFor(async () => (await committed()) >= STREAM_ROWS, {
+        description: `all ${STREAM_ROWS} rows committed (fewer for good: a checkpoint's rows lost)`,
+        timeoutMs: 240_000,
+        intervalMs: 2000,
+      }).catch(async (e: Error) => {
+        throw new Error(`${e.message} (${await committed()} are)\n${await appState()}`);
+      });
+      // Three more checkpoints: a late or second commit would show now.
+      await new Promise((r) => setTimeout(r, 10_000));
+      expect(await check()).toEqual({
+        rows: String(STREAM_ROWS),
+        ids: String(STREAM_ROWS),
+        duplicated: '0',
+      });
+      const j = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+        'GET',
+        `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+      );
+      expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobId]).toBe(jobId);
+      // One submission through every fault: the replaced coordinator re-attached, it did not submit again.
+      const events = await adminHttp().call<{ items: Array<{ reason: string; involvedObject: { name: string } }> }>(
+        'GET',
+        `/api/v1/namespaces/${ns.name}/events?fieldSelector=${encodeURIComponent(`involvedObject.kind=Job,involvedObject.name=${appId}`)}`,
+      );
+      expect(events.items.filter((e) => e.reason === 'JobSubmitted')).toHaveLength(1);
+      const cancelled = await run([
+        'cancel',
+        '-a',
+        path.join(workDir, 'postgres-stream-xa.deploy.conf'),
+        '--id',
+        appId,
+      ]);
+      expect(cancelled.code).toBe(0);
+      await waitFor(() => stack!.kubelet.running().filter((n) => n.startsWith(appId)).length === 0, {
+        description: `no process of ${appId} left`,
+        timeoutMs: 120_000,
+      });
     });
   });
 });

@@ -16,6 +16,7 @@ import { LocalKubelet, type LocalKubeletOptions } from './local-kubelet';
 import { ServiceNetwork } from './service-network';
 import { localAddressBlock, POD_IP_REWRITE } from './pod-addresses';
 import { randomInt } from 'node:crypto';
+import { startWatchdog } from './watchdog';
 
 /** The SeaTunnel home assembled by tools/seatunnel/install.sh (installed first if missing). */
 export function seatunnelHome(): string {
@@ -82,7 +83,13 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
     hostsFile: path.join(dir, 'network', 'hosts'),
     log: opts.log,
   }).start();
+  // Pod processes outlive a test process killed before its teardown unless a watchdog ends them.
+  const pidFile = path.join(dir, 'pids');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(pidFile, '');
+  const watchdog = startWatchdog({ pidFile, dir, keepDir: true });
   const kubelet = new LocalKubelet({
+    pidFile,
     admin: opts.admin,
     server: opts.server,
     caData: opts.caData,
@@ -117,6 +124,7 @@ export function startLocalStack(opts: LocalStackOptions): LocalStack {
     stop: async () => {
       await kubelet.stop();
       await network.stop();
+      watchdog.stop();
     },
   };
 }

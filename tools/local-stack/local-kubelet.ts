@@ -54,6 +54,7 @@ import { clusterPodIp, localAddressBlock } from './pod-addresses';
 import { SyncLoop } from './sync-loop';
 import { appendCriText, containerLogFile, CriLogWriter, KubeletLogServer, readCriText } from './kubelet-log-server';
 import { KWOK_LIFECYCLE_ANNOTATION } from './kwok-stages';
+import { processStartTime } from './process';
 
 export interface LocalKubeletOptions extends ContainerSetupOptions {
   readonly namespace: string;
@@ -66,6 +67,11 @@ export interface LocalKubeletOptions extends ContainerSetupOptions {
   /** Sync period. @default 150 ms */
   readonly periodMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * A watchdog's PID file (watchdog.ts): each container process gets a line, so that the processes
+   * of a test process that died without stopping the kubelet are killed, not left running.
+   */
+  readonly pidFile?: string;
 }
 
 interface RunningPod {
@@ -327,6 +333,8 @@ export class LocalKubelet {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    if (this.opts.pidFile && proc.pid !== undefined)
+      fs.appendFileSync(this.opts.pidFile, `${proc.pid} ${processStartTime(proc.pid) ?? '-'} ${p.name}\n`);
     // As a container runtime: each line with the time it arrived (the log endpoint's timestamps and sinceSeconds).
     p.writer = new CriLogWriter(p.logFile).capture(proc.stdout, 'stdout').capture(proc.stderr, 'stderr');
     p.proc = proc;
