@@ -119,6 +119,7 @@ export const FINAL_PHASES: ReadonlySet<string> = new Set<Phase>(['Succeeded', 'F
 
 /** Reasons of the Events the runtime records on its Job. */
 export const EVENT_REASONS = [
+  'QuotedPlaceholder',
   'Reattached',
   'CoordinatorDetached',
   'CoordinatorInCharge',

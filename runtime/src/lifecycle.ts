@@ -156,6 +156,14 @@ class Application implements Step {
       variables: job.envUsed.join(',') || 'none',
       streaming: this.state.streaming,
     });
+    if (job.quotedPlaceholders.length > 0) {
+      const found = job.quotedPlaceholders;
+      const list =
+        found.length > 10 ? `${found.slice(0, 10).join(', ')} and ${found.length - 10} more` : found.join(', ');
+      const message = `the job config has \${…} inside quoted strings, which HOCON keeps as text: ${list}; write them unquoted (url = \${PG_URL}) to use the environment's values`;
+      log.warn(message);
+      this.reporter.event('Warning', 'QuotedPlaceholder', message);
+    }
     this.topology.prepare();
     if (app.restoreJobId) await this.interruption.guard(this.deps.engine.checkRestorable(app.restoreJobId));
     this.interruption.throwIfSet();

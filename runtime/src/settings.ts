@@ -243,6 +243,35 @@ export interface ResolvedJobConfig {
   readonly json: string;
   /** Environment variables that supplied a value (names only; values are never logged). */
   readonly envUsed: readonly string[];
+  /**
+   * `${NAME}` written inside a quoted string, where NAME is set in the environment: HOCON keeps it as
+   * text, so the connector gets the characters, not the value — almost always a mistake for `url = ${NAME}`.
+   * Each as `${NAME} (at path)` (names and paths only, never a value; not `path: …`, which reads as a
+   * `password: value` pair and is masked on the Job).
+   */
+  readonly quotedPlaceholders: readonly string[];
+}
+
+/** SeaTunnel's own placeholders in option values (a multi-table sink's `table = "${table_name}"`): text on purpose. */
+const SEATUNNEL_PLACEHOLDERS = new Set([
+  'database_name',
+  'schema_name',
+  'table_name',
+  'primary_key',
+  'unique_key',
+  'field',
+]);
+
+/** Every string of `value` holding `${NAME}` with NAME set in `env`, as `${NAME} (at path)`. */
+export function quotedPlaceholders(value: unknown, env: Env, at = ''): string[] {
+  if (typeof value === 'string')
+    return [...value.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_.]*)\}/g)]
+      .filter((m) => env[m[1]] !== undefined && !SEATUNNEL_PLACEHOLDERS.has(m[1]))
+      .map((m) => `${m[0]} (at ${at || 'the top'})`);
+  if (Array.isArray(value)) return value.flatMap((v, i) => quotedPlaceholders(v, env, `${at}[${i}]`));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => quotedPlaceholders(v, env, at ? `${at}.${k}` : k));
+  return [];
 }
 
 /**
@@ -292,7 +321,11 @@ export function resolveJobConfig(app: RuntimeSettings, env: Env, io: SettingsIo)
         `the job config has placeholders without a value: ${list}; set ${vars} in the master's environment (kubernetes.env.* or kubernetes.master.env.*)`,
       );
     }
-    return { json: stringifyJson(restJobBody(report.value)), envUsed: report.envUsed };
+    return {
+      json: stringifyJson(restJobBody(report.value)),
+      envUsed: report.envUsed,
+      quotedPlaceholders: quotedPlaceholders(report.value, env),
+    };
   } catch (e) {
     if (e instanceof RuntimeFailure) throw e;
     if (e instanceof HoconError)

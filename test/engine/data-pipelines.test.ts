@@ -102,19 +102,27 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
     return ['-a', deploy, '-c', path.join(EXAMPLES, pipeline, 'job.conf')];
   }
 
-  async function waitSucceeded(appId: string): Promise<void> {
-    const status = await run([
+  /** `status` / `cancel` of an application with its example's deployment file (as written by exampleArgs). */
+  const appCommand = (command: 'status' | 'cancel', pipeline: string, appId: string, ...flags: string[]) =>
+    run([command, '-a', path.join(workDir, `${pipeline}.deploy.conf`), '--id', appId, ...flags]);
+
+  const noProcessLeft = (appId: string) =>
+    waitFor(() => stack!.kubelet.running().filter((n) => n.startsWith(appId)).length === 0, {
+      description: `no process of ${appId} left`,
+      timeoutMs: 120_000,
+    });
+
+  async function waitSucceeded(pipeline: string, appId: string): Promise<void> {
+    const status = await appCommand(
       'status',
-      '-a',
-      path.join(workDir, 'postgres-batch.deploy.conf'),
-      '--id',
+      pipeline,
       appId,
       '--wait',
       '--wait-timeout',
       '480000',
       '--wait-interval',
       '1000',
-    ]);
+    );
     // The whole status on a failure: its reason and message say what went wrong.
     if (status.value('Status') === 'SUCCEEDED') return;
     const master = stack!.kubelet.podNames().find((n) => n.startsWith(appId) && !n.includes('-worker-'));
@@ -132,7 +140,7 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
     expect(submitted.err).toEqual([]);
     expect(submitted.code).toBe(0);
     const appId = submitted.value('Application ID')!;
-    await waitSucceeded(appId);
+    await waitSucceeded('postgres-batch', appId);
     process.stderr.write(
       `[data] postgres-batch, ${BATCH_ROWS} rows, as an application: ${((Date.now() - t0) / 1000).toFixed(1)} s from submit to SUCCEEDED\n`,
     );
@@ -150,10 +158,7 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
       read: BATCH_ROWS,
       written: BATCH_ROWS,
     });
-    await waitFor(() => stack!.kubelet.running().filter((n) => n.startsWith(appId)).length === 0, {
-      description: `no process of ${appId} left`,
-      timeoutMs: 90_000,
-    });
+    await noProcessLeft(appId);
   });
 
   describe('stream into PostgreSQL exactly once (postgres-stream-xa, HA, replace): a fault at a time, every row once', () => {
@@ -207,6 +212,27 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
       return `application ${appId}: ${a}\nprepared transactions in PostgreSQL: ${prepared.n}\nerrors in its Pods' logs:\n${errors.join('\n')}`;
     }
 
+    const jobAnnotation = async (app: string, key: string) =>
+      (
+        await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+          'GET',
+          `/apis/batch/v1/namespaces/${ns.name}/jobs/${app}`,
+        )
+      ).metadata.annotations?.[key];
+
+    /** JobSubmitted Events of an application: 1 unless a coordinator sent the job again. */
+    async function submissions(app: string): Promise<number> {
+      const events = await adminHttp().call<{ items: Array<{ reason: string }> }>(
+        'GET',
+        `/api/v1/namespaces/${ns.name}/events?fieldSelector=${encodeURIComponent(`involvedObject.kind=Job,involvedObject.name=${app}`)}`,
+      );
+      return events.items.filter((e) => e.reason === 'JobSubmitted').length;
+    }
+
+    /** The engine reads its checkpoint directory from its file, not through a mount: the shared directory. */
+    const engineCheckpoints = () =>
+      `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 3000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`;
+
     /** The Pods of a role whose process runs now (the newest of each name). */
     const processes = (role: 'worker' | 'master' | 'coordinator') =>
       stack!.kubelet.running().filter((n) => {
@@ -238,13 +264,7 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
 
     test('the stream runs and commits its first rows', async () => {
       await pg!.query(DATABASE, exampleFile('postgres-stream-xa', 'setup.sql'));
-      const submitted = await run([
-        'submit',
-        ...exampleArgs('postgres-stream-xa', [
-          // The engine reads its checkpoint directory from its file, not through a mount: the shared directory.
-          `kubernetes.runtime-files.engine.content = """seatunnel:\n  engine:\n    checkpoint:\n      interval: 3000\n      storage:\n        plugin-config:\n          namespace: ${checkpoints}/\n"""`,
-        ]),
-      ]);
+      const submitted = await run(['submit', ...exampleArgs('postgres-stream-xa', [engineCheckpoints()])]);
       expect(submitted.err).toEqual([]);
       expect(submitted.code).toBe(0);
       appId = submitted.value('Application ID')!;
@@ -272,7 +292,41 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
       await kill(processes('coordinator')[0], 'the coordinator');
     });
 
-    test(`exactly ${STREAM_ROWS} rows committed, each once, under one Zeta job and one submission; cancel removes everything`, async () => {
+    test('cancel --savepoint, then --restore-job-id into a new application: the same Zeta job goes on from the savepoint, no row twice', async () => {
+      // The first application: one Zeta job and one submission through every fault above.
+      expect(await jobAnnotation(appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
+      expect(await submissions(appId)).toBe(1);
+      const cancelled = await appCommand(
+        'cancel',
+        'postgres-stream-xa',
+        appId,
+        '--savepoint',
+        '--wait-timeout',
+        '120000',
+      );
+      expect(cancelled.code).toBe(0);
+      await noProcessLeft(appId);
+      const atSavepoint = await check();
+      process.stderr.write(
+        `[data] savepoint: ${atSavepoint.rows} rows committed, ${atSavepoint.duplicated} duplicated\n`,
+      );
+      expect(atSavepoint.duplicated).toBe('0');
+      expect(Number(atSavepoint.rows)).toBeLessThan(STREAM_ROWS);
+
+      const restored = await run([
+        'submit',
+        ...exampleArgs('postgres-stream-xa', [engineCheckpoints()]),
+        '--restore-job-id',
+        jobId,
+      ]);
+      expect(restored.err).toEqual([]);
+      expect(restored.code).toBe(0);
+      appId = restored.value('Application ID')!;
+      expect(restored.value('Job ID')).toBe(jobId);
+      await rowsGoOn(Number(atSavepoint.rows), 'the restore from the savepoint');
+    });
+
+    test(`exactly ${STREAM_ROWS} rows committed, each once, under the one Zeta job; cancel removes everything`, async () => {
       await waitFor(async () => (await committed()) >= STREAM_ROWS, {
         description: `all ${STREAM_ROWS} rows committed (fewer for good: a checkpoint's rows lost)`,
         timeoutMs: 240_000,
@@ -282,34 +336,11 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
       });
       // Three more checkpoints: a late or second commit would show now.
       await new Promise((r) => setTimeout(r, 10_000));
-      expect(await check()).toEqual({
-        rows: String(STREAM_ROWS),
-        ids: String(STREAM_ROWS),
-        duplicated: '0',
-      });
-      const j = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
-        'GET',
-        `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
-      );
-      expect(j.metadata.annotations?.[ANNOTATIONS.zetaJobId]).toBe(jobId);
-      // One submission through every fault: the replaced coordinator re-attached, it did not submit again.
-      const events = await adminHttp().call<{ items: Array<{ reason: string; involvedObject: { name: string } }> }>(
-        'GET',
-        `/api/v1/namespaces/${ns.name}/events?fieldSelector=${encodeURIComponent(`involvedObject.kind=Job,involvedObject.name=${appId}`)}`,
-      );
-      expect(events.items.filter((e) => e.reason === 'JobSubmitted')).toHaveLength(1);
-      const cancelled = await run([
-        'cancel',
-        '-a',
-        path.join(workDir, 'postgres-stream-xa.deploy.conf'),
-        '--id',
-        appId,
-      ]);
-      expect(cancelled.code).toBe(0);
-      await waitFor(() => stack!.kubelet.running().filter((n) => n.startsWith(appId)).length === 0, {
-        description: `no process of ${appId} left`,
-        timeoutMs: 120_000,
-      });
+      expect(await check()).toEqual({ rows: String(STREAM_ROWS), ids: String(STREAM_ROWS), duplicated: '0' });
+      expect(await jobAnnotation(appId, ANNOTATIONS.zetaJobId)).toBe(jobId);
+      expect(await submissions(appId)).toBe(1);
+      expect((await appCommand('cancel', 'postgres-stream-xa', appId)).code).toBe(0);
+      await noProcessLeft(appId);
     });
   });
 });

@@ -55,12 +55,13 @@ export async function submitCommand(args: ParsedArgs, out: Output): Promise<numb
     }
     const data = {
       applicationId: spec.appId,
-      jobId: spec.jobId,
+      // The Zeta job that runs: a restore continues the job it restores, under that job's id.
+      jobId: spec.restoreJobId ?? spec.jobId,
       namespace: spec.namespace,
       job: { name: result.job.ref.name, uid: result.job.uid },
       objects: [result.job, ...result.dependents].map((c) => describeRef(c.ref)),
     };
-    const lines = [`Application ID: ${spec.appId}`, `Job ID: ${spec.jobId}`];
+    const lines = [`Application ID: ${spec.appId}`, `Job ID: ${data.jobId}`];
     if (!args.wait) {
       out.result(data, lines);
       return CLI_EXIT.ok;

@@ -37,14 +37,15 @@ export async function synthCommand(args: ParsedArgs, out: Output): Promise<numbe
   out.result(
     {
       applicationId: spec.appId,
-      jobId: spec.jobId,
+      // The Zeta job that runs: a restore continues the job it restores, under that job's id.
+      jobId: spec.restoreJobId ?? spec.jobId,
       namespace: spec.namespace,
       file,
       objects: allObjects(plan).length,
       deploymentFile: deploymentFile ?? null,
       jobFile: jobFile ?? null,
     },
-    [`Application ID: ${spec.appId}`, `Job ID: ${spec.jobId}`, `Wrote ${join(file)}`],
+    [`Application ID: ${spec.appId}`, `Job ID: ${spec.restoreJobId ?? spec.jobId}`, `Wrote ${join(file)}`],
   );
   return 0;
 }

@@ -83,6 +83,21 @@ describe('job config errors never carry a secret', () => {
   });
 });
 
+test('a quoted "${DB_PASSWORD}" in the job config: a Warning Event names where, never the value, and the job still runs', async () => {
+  const s = setup();
+  s.env.SEATUNNEL_APPLICATION_JOB_CONFIG =
+    'env { job.mode = BATCH }\nsource { FakeSource {} }\nsink { Jdbc { url = "jdbc:x", password = "${DB_PASSWORD}" } }';
+  s.env.DB_PASSWORD = SECRET;
+  const out = await s.run();
+  const warning = s.kube.events.find((e) => e.reason === 'QuotedPlaceholder');
+  expect(warning?.type).toBe('Warning');
+  expect(warning?.message).toContain('${DB_PASSWORD} (at sink.Jdbc.password)');
+  expect(warning?.message).toContain('write them unquoted');
+  const published = [out.message, ...Object.values(s.kube.annotations), ...s.kube.events.map((e) => e.message ?? '')];
+  expect(published.join('\n')).not.toContain(SECRET);
+  expect(out.reason).not.toBe('InvalidJobConfig');
+});
+
 describe('a job config that would exhaust the runtime is a configuration failure', () => {
   test.each([
     [

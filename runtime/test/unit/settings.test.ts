@@ -9,6 +9,7 @@ import { failure } from './failure';
 import {
   engineRestoreBudget,
   loadSettings,
+  quotedPlaceholders,
   resolveJobConfig,
   restJobBody,
   withoutEngineRetries,
@@ -168,6 +169,28 @@ describe('job config', () => {
     expect(times(ha('replace', 0))).toBe(0);
     expect(times(ha('fail', 3))).toBe(0);
     expect(engineRestoreBudget(ha('replace', 5))).toBe(24);
+  });
+
+  test('a quoted "${NAME}" whose NAME is set is reported by path (HOCON keeps it as text); SeaTunnel\'s own placeholders and unset names are not', () => {
+    const env = {
+      SEATUNNEL_APPLICATION_JOB_CONFIG: [
+        'source { Jdbc { url = "${PG_URL}", user = ${PG_USER}, query = "select ${NOT_SET}" } }',
+        'sink = [ { Jdbc { table = "${table_name}", password = "p-${PG_PASSWORD}" } } ]',
+      ].join('\n'),
+      PG_URL: 'jdbc:postgresql://db/x',
+      PG_USER: 'u',
+      PG_PASSWORD: 'secret',
+      table_name: 'collides with a SeaTunnel placeholder',
+    };
+    const r = resolveJobConfig(app, env, io({}));
+    expect(r.quotedPlaceholders).toEqual([
+      '${PG_URL} (at source.Jdbc.url)',
+      '${PG_PASSWORD} (at sink[0].Jdbc.password)',
+    ]);
+    // Names and paths only: no value of the environment.
+    expect(r.quotedPlaceholders.join()).not.toMatch(/secret|jdbc:postgresql/);
+    expect(JSON.parse(r.json).source[0]).toMatchObject({ plugin_name: 'Jdbc', user: 'u', url: '${PG_URL}' });
+    expect(quotedPlaceholders({ a: 'plain', b: ['${X}'] }, {})).toEqual([]);
   });
 
   test('every required placeholder without a value is named', () => {

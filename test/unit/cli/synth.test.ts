@@ -51,6 +51,14 @@ describe('seatunnel-app synth', () => {
     expect(o.out[1]).toMatch(/^Job ID: \d+$/);
   });
 
+  test('--restore-job-id: the Job ID printed is the Zeta job that runs, the restored one', async () => {
+    const dir = tmp();
+    const o = capture();
+    expect(await main(['synth', '-o', dir, '--restore-job-id', '4816816535611402593'], o)).toBe(0);
+    expect(o.out[1]).toBe('Job ID: 4816816535611402593');
+    expect(o.data[0]).toMatchObject({ jobId: '4816816535611402593' });
+  });
+
   test('-a -c -D: a SeaTunnel deployment file, overrides applied', async () => {
     const dir = tmp();
     writeFileSync(
