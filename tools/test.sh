@@ -8,8 +8,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings=ExperimentalWarning"
-# The engine tier runs after the pulumi tier: by then the background builds (below) have ended, and its Zeta JVMs
-# do not share the 2 cores with a Go build (under one, a worker's join raced its master's start and never registered).
+# The engine tier runs after the pulumi tier: by then the background builds (below) have ended (it waits for them in
+# any case), and its Zeta JVMs do not share the 2 cores with a Go build (under one, a worker's join raced its master's
+# start and never registered).
 ALL_TIERS=(unit cluster cluster-oldest pulumi engine node)
 read -r -a REQUESTED <<< "${TIERS:-${ALL_TIERS[*]}}"
 declare -A RESULT SECONDS_TAKEN NOTE
@@ -94,6 +95,12 @@ tier_cluster_oldest() {
 }
 
 tier_engine() {
+  # Its JVMs do not share the 2 cores with a Go build, whatever tiers were asked for (see ALL_TIERS).
+  if [[ -n "$BACKGROUND_PID" ]] && kill -0 "$BACKGROUND_PID" 2>/dev/null; then
+    local t0=$SECONDS
+    while kill -0 "$BACKGROUND_PID" 2>/dev/null; do sleep 2; done
+    printf 'engine tier: waited %d s for the background builds to end\n' $((SECONDS - t0))
+  fi
   [[ -f tools/seatunnel/install.sh ]] || { RESULT[engine]="FAILED (tools/seatunnel/install.sh missing)"; failed=1; return 1; }
   prereq engine bash tools/seatunnel/install.sh || return 1
   prereq engine bash tools/hdfs/install.sh || return 1
