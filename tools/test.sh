@@ -96,11 +96,9 @@ tier_cluster_oldest() {
 
 tier_engine() {
   # Its JVMs do not share the 2 cores with a Go build, whatever tiers were asked for (see ALL_TIERS).
-  if [[ -n "$BACKGROUND_PID" ]] && kill -0 "$BACKGROUND_PID" 2>/dev/null; then
-    local t0=$SECONDS
-    while kill -0 "$BACKGROUND_PID" 2>/dev/null; do sleep 2; done
-    printf 'engine tier: waited %d s for the background builds to end\n' $((SECONDS - t0))
-  fi
+  local t0=$SECONDS
+  background_wait
+  ((SECONDS - t0 < 2)) || printf 'engine tier: waited %d s for the background builds to end\n' $((SECONDS - t0))
   [[ -f tools/seatunnel/install.sh ]] || { RESULT[engine]="FAILED (tools/seatunnel/install.sh missing)"; failed=1; return 1; }
   prereq engine bash tools/seatunnel/install.sh || return 1
   prereq engine bash tools/hdfs/install.sh || return 1
@@ -132,11 +130,17 @@ start_background_builds() {
   printf 'node and pulumi tiers: building their prerequisites in the background, one after the other (logs: %s)\n' "$BACKGROUND_DIR"
 }
 
+# background_wait [node|pulumi]: waits until that part of the background builds has ended (without one: all of them).
+background_wait() {
+  [[ -n "$BACKGROUND_PID" ]] || return 0
+  while [[ -z "${1:-}" || ! -f "$BACKGROUND_DIR/$1.rc" ]] && kill -0 "$BACKGROUND_PID" 2>/dev/null; do sleep 2; done
+}
+
 # background_part <node|pulumi>: waits for that part of the background builds, prints its log, returns its exit code.
 background_part() {
   [[ -n "$BACKGROUND_DIR" ]] || return 0
   local waited=$SECONDS
-  while [[ ! -f "$BACKGROUND_DIR/$1.rc" ]] && kill -0 "$BACKGROUND_PID" 2>/dev/null; do sleep 2; done
+  background_wait "$1"
   printf '%s tier: its background build %s (waited %d s here)\n' "$1" "$([[ -f "$BACKGROUND_DIR/$1.rc" ]] && echo ended || echo died)" $((SECONDS - waited))
   cat "$BACKGROUND_DIR/$1.log" 2>/dev/null
   [[ -f "$BACKGROUND_DIR/$1.rc" ]] || return 1

@@ -130,12 +130,7 @@ async function pipelineDatabase(cluster: Cluster, pipeline: Pipeline): Promise<P
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { name: PIPELINE_SECRET },
-    stringData: {
-      PG_URL: pg.jdbcUrl(PIPELINE_DATABASE),
-      PG_DATABASE: PIPELINE_DATABASE,
-      PG_USER: pg.user,
-      PG_PASSWORD: pg.password,
-    },
+    stringData: pg.connectionEnv(PIPELINE_DATABASE),
   });
   return pg;
 }

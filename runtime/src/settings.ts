@@ -252,14 +252,19 @@ export interface ResolvedJobConfig {
   readonly quotedPlaceholders: readonly string[];
 }
 
-/** SeaTunnel's own placeholders in option values (a multi-table sink's `table = "${table_name}"`): text on purpose. */
+/**
+ * SeaTunnel's sink-option placeholders (its docs, "Sink Options Placeholders": a multi-table sink's
+ * `table = "${table_name}"`): text on purpose, filled from the upstream table by the engine.
+ */
 const SEATUNNEL_PLACEHOLDERS = new Set([
   'database_name',
   'schema_name',
   'table_name',
+  'schema_full_name',
+  'table_full_name',
   'primary_key',
   'unique_key',
-  'field',
+  'field_names',
 ]);
 
 /** Every string of `value` holding `${NAME}` with NAME set in `env`, as `${NAME} (at path)`. */

@@ -67,12 +67,7 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: 'pipelines-postgres' },
-      stringData: {
-        PG_URL: pg!.jdbcUrl(DATABASE),
-        PG_DATABASE: DATABASE,
-        PG_USER: pg!.user,
-        PG_PASSWORD: pg!.password,
-      },
+      stringData: pg!.connectionEnv(DATABASE),
     });
   });
 

@@ -23,6 +23,11 @@ export interface Postgres {
   /** Its files (data directory, postgres.log), removed by stop(). */
   readonly dir: string;
   jdbcUrl(database: string): string;
+  /**
+   * What the pipelines' job configs read from the environment (apps/examples/pipelines/*: PG_URL,
+   * PG_DATABASE, PG_USER, PG_PASSWORD), for the Secret their deploy.conf takes with env-from.
+   */
+  connectionEnv(database: string): Record<string, string>;
   createDatabase(name: string): Promise<void>;
   /** The rows of the statement (of the last one, for several), on a connection of its own. */
   query<R extends Record<string, unknown>>(database: string, sql: string, params?: unknown[]): Promise<R[]>;
@@ -145,13 +150,20 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
     throw new Error(`${(e as Error).message}\nlast lines of ${server.logFile}:\n${server.tail(20)}`, { cause: e });
   }
 
+  const jdbcUrl = (database: string) => `jdbc:postgresql://127.0.0.1:${port}/${database}`;
   return {
     host: '127.0.0.1',
     port,
     user: USER,
     password: PASSWORD,
     dir,
-    jdbcUrl: (database) => `jdbc:postgresql://127.0.0.1:${port}/${database}`,
+    jdbcUrl,
+    connectionEnv: (database) => ({
+      PG_URL: jdbcUrl(database),
+      PG_DATABASE: database,
+      PG_USER: USER,
+      PG_PASSWORD: PASSWORD,
+    }),
     async createDatabase(name) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name "${name}": lower-case letters, digits, _`);
       await query('postgres', `create database ${name}`);
