@@ -128,6 +128,7 @@ export const EVENT_REASONS = [
   'ActiveMasterChanged',
   'ActiveMasterRestarted',
   'WorkerReplaced',
+  'WorkerRestarted',
   'WorkersCreating',
   'AllWorkersRegistered',
   'JobSubmitted',

@@ -398,6 +398,23 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
         '核对 `kubernetes.job-config-file` 与其挂载，并确认 `kubernetes.env.*` 或 `kubernetes.master.env.*` 提供了作业中的每个 `${VAR}`。',
     },
   },
+  ConnectorMissing: {
+    by: 'runtime',
+    status: 'FAILED',
+    exit: 4,
+    en: {
+      meaning:
+        "A source or sink the job names is not in the image's engine: no `seatunnel.<source|sink>.<Name>` line in `connectors/plugin-mapping.properties`, or no jar with the prefix it maps to in `connectors/`. Checked before the engine or any worker starts.",
+      action:
+        'Use an image built `FROM` this one with the connector jar in `connectors/` and its lines in `plugin-mapping.properties` (see [connectors and drivers](connectors.md)), set it as `kubernetes.image`, and submit again.',
+    },
+    zh: {
+      meaning:
+        '作业中的某个 source 或 sink 不在镜像的引擎中：`connectors/plugin-mapping.properties` 中没有 `seatunnel.<source|sink>.<Name>` 这一行，或者 `connectors/` 中没有它映射到的前缀的 jar。在引擎和任何 worker 启动之前检查。',
+      action:
+        '使用一个 `FROM` 该镜像构建的镜像，把连接器的 jar 放入 `connectors/`，并在 `plugin-mapping.properties` 中加入它的行（见[连接器与驱动](connectors.md)），设为 `kubernetes.image` 后重新提交。',
+    },
+  },
   InvalidWorkerTemplate: {
     by: 'runtime',
     status: 'FAILED',
@@ -672,12 +689,15 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
     by: 'status',
     status: 'FAILED',
     en: {
-      meaning: "The master exited 4 (the Pod's settings are invalid).",
-      action: 'As for `InvalidSettings` / `InvalidJobConfig`; read the master log.',
+      meaning:
+        "The master exited 4 (the configuration is invalid: the Pod's settings, the job config, a connector the image lacks or the checkpoint to restore).",
+      action:
+        'As for `InvalidSettings`, `InvalidJobConfig`, `ConnectorMissing` or `CheckpointNotFound`; read the master log.',
     },
     zh: {
-      meaning: 'master 以 4 退出（Pod 的设置无效）。',
-      action: '同 `InvalidSettings` / `InvalidJobConfig`；查看 master 日志。',
+      meaning: 'master 以 4 退出（配置无效：Pod 的设置、作业配置、镜像缺少的连接器或要恢复的检查点）。',
+      action:
+        '同 `InvalidSettings`、`InvalidJobConfig`、`ConnectorMissing` 或 `CheckpointNotFound`；查看 master 日志。',
     },
   },
   'exit code 5': {

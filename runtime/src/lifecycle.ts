@@ -19,6 +19,7 @@ import { outcome, outcomeOfError, RuntimeFailure, type Outcome } from './outcome
 import { afterCleanup, decide, terminalPhase, type Happening } from './policy';
 import { Reporter, type Phase, type StatusPatch } from './report/reporter';
 import { resolveJobConfig, workerReplacementBudget } from './settings';
+import { checkConnectors } from './steps/connector-check';
 import { awaitRegistration } from './steps/barrier';
 import { removeWorkers } from './steps/cleanup';
 import {
@@ -164,6 +165,7 @@ class Application implements Step {
       log.warn(message);
       this.reporter.event('Warning', 'QuotedPlaceholder', message);
     }
+    checkConnectors(this, job.json);
     this.topology.prepare();
     if (app.restoreJobId) await this.interruption.guard(this.deps.engine.checkRestorable(app.restoreJobId));
     this.interruption.throwIfSet();

@@ -2,6 +2,7 @@
 // root: reads the settings, connects to the API server and the engine, runs the lifecycle, and
 // exits with the code contract of EXIT_CODES (0 only for SUCCEEDED).
 
+import * as fs from 'node:fs';
 import { readTextFile, ANNOTATIONS, ENV, EXIT_CODES } from 'seatunnel-app/runtime-support';
 import { systemClock } from './clock';
 import { writeEngineFiles } from './engine/config-files';
@@ -19,7 +20,7 @@ import { errorMessage } from './util';
 const HARD_STOP_MS = 110_000;
 
 // Regular files of bounded size only: a job config path on a device or a directory is a configuration error.
-const io = { readFile: (f: string) => readTextFile(f) };
+const io = { readFile: (f: string) => readTextFile(f), listDir: (d: string) => fs.readdirSync(d) };
 
 function peakRssMiB(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);

@@ -38,6 +38,8 @@ export const REASONS = {
   // the Pod's settings
   InvalidSettings: 'configuration',
   InvalidJobConfig: 'configuration',
+  /** A source or sink the job names is not in the image's connectors/ (../steps/connector-check.ts). */
+  ConnectorMissing: 'configuration',
   InvalidWorkerTemplate: 'configuration',
   CheckpointNotFound: 'configuration',
   // the Zeta master process

@@ -75,6 +75,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface SettingsIo {
   readFile(file: string): string;
+  /** The names in a directory (the engine home's connectors/); without it nothing is listed. */
+  readonly listDir?: (dir: string) => string[];
 }
 
 /** Zeta 2.3.8's REST API: Hazelcast REST on the member port. */

@@ -201,6 +201,8 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     const listed = zeta.findIndex((l) => /registerWorker: \{/.test(l));
     expect(listed).toBeGreaterThan(-1);
     expect(zeta.slice(listed).filter((l) => /received new worker register/.test(l))).toEqual([]);
+    // No worker was taken for one that never joins (runtime/src/workers/unjoined.ts).
+    expect((await eventsOf(appId)).filter((e) => e.reason === 'WorkerRestarted')).toEqual([]);
     await expectNothingLeft(appId);
     // Each worker's last lines, read through the API server from the (local) kubelet before the
     // worker was deleted, are in the master's log, and `logs` prints them as the worker's once the
@@ -222,6 +224,63 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     expect(status.code).toBe(1);
     expect(status.out.join('\n')).toMatch(/JobRejected|refused/);
     expect(status.out.join('\n')).toMatch(/ErrorCode|Zeta/);
+    await expectNothingLeft(appId);
+  });
+
+  /** The reasons and messages of the Events on an application's Job, oldest first. */
+  async function eventsOf(appId: string): Promise<Array<{ reason: string; message: string }>> {
+    const events = await adminHttp().call<{ items: Array<{ reason: string; message: string }> }>(
+      'GET',
+      `/api/v1/namespaces/${ns.name}/events?fieldSelector=${encodeURIComponent(`involvedObject.kind=Job,involvedObject.name=${appId}`)}`,
+    );
+    return events.items;
+  }
+
+  test('a worker whose JVM runs but never joins the cluster (frozen before it could): deleted and created again after 45 s; the job runs once, SUCCEEDED', async () => {
+    const { appId } = await submit(application('e2e-unjoined', BATCH_JOB));
+    // SIGSTOP the first worker's process the moment it exists: its JVM needs seconds to join, so
+    // it runs (for Kubernetes) without ever joining — as a worker whose joiner blacklisted the
+    // master does (runtime/src/workers/unjoined.ts).
+    const worker = `${appId}-worker-1`;
+    await waitFor(() => stack.kubelet.signal(worker, 'SIGSTOP'), {
+      description: `${worker}'s process`,
+      timeoutMs: 120_000,
+      intervalMs: 10,
+    });
+    const status = await waitStatus(appId);
+    expect(status.value('Status')).toBe('SUCCEEDED');
+    const events = await eventsOf(appId);
+    const restarted = events.filter((e) => e.reason === 'WorkerRestarted');
+    expect(restarted).toHaveLength(1);
+    expect(restarted[0].message).toMatch(
+      new RegExp(
+        `^${worker} ran \\d+ s without joining the cluster \\(its address [0-9.]+ is not among the 2 members the masters list\\); deleted and created again \\(restart 1 of at most 2\\)$`,
+      ),
+    );
+    expect(events.filter((e) => e.reason === 'JobSubmitted')).toHaveLength(1);
+    expect((await job(appId)).metadata.annotations?.[ANNOTATIONS.workersRegistered]).toBe('2');
+    await expectNothingLeft(appId);
+  });
+
+  test('a job naming a connector the image lacks: FAILED ConnectorMissing (exit 4) before the engine or a worker starts', async () => {
+    const job = BATCH_JOB.replace(
+      /Assert \{[^\n]*\n/,
+      'Elasticsearch { source_table_name = "fake", hosts = ["127.0.0.1:1"], index = "rows" }\n',
+    );
+    expect(job).toContain('Elasticsearch {');
+    const { appId } = await submit(application('e2e-noconnector', job));
+    const status = await waitStatus(appId, 120_000);
+    expect(status.value('Status')).toBe('FAILED');
+    expect(status.code).toBe(1);
+    expect(status.value('Reason')).toBe('ConnectorMissing');
+    expect(status.value('Message')).toMatch(
+      /the image's engine \(.+\) lacks what the job names — sink Elasticsearch: no line 'seatunnel\.sink\.Elasticsearch = <jar prefix>' in connectors\/plugin-mapping\.properties/,
+    );
+    // Nothing was started for it: no worker Pod was ever made, the engine never ran.
+    expect(stack.kubelet.podNames().filter((p) => p.startsWith(`${appId}-worker`))).toEqual([]);
+    expect(masterLog(appId)).not.toMatch(/engine process started/);
+    // The master container's exit code says "configuration" (docs/runtime.md, exit codes).
+    expect(masterLog(appId)).toMatch(/exit code=4 state=FAILED reason=ConnectorMissing/);
     await expectNothingLeft(appId);
   });
 

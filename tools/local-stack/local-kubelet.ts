@@ -424,11 +424,14 @@ export class LocalKubelet {
   }
 
   private async patchStatus(pod: StoredPod, status: PodStatus): Promise<void> {
+    // The uid in the patch is a precondition (409 otherwise), as in a kubelet's status manager: a Pod
+    // deleted at once and created again under its name (a restarted worker) must not be given its
+    // predecessor's exit.
     await this.opts.admin.call(
       'PATCH',
       `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace)}/pods/${encodeURIComponent(pod.metadata.name)}/status`,
-      { status },
-      { contentType: 'application/merge-patch+json', accept: [404] },
+      { metadata: { uid: pod.metadata.uid }, status },
+      { contentType: 'application/merge-patch+json', accept: [404, 409] },
     );
   }
 }

@@ -20,7 +20,8 @@ export const EXIT_CODE_MEANING: Record<number, string> = {
   [EXIT_CODES.canceled]: 'the job was cancelled',
   [EXIT_CODES.infrastructure]:
     'infrastructure failure: workers could not be created, scheduled or registered in time, a worker was lost, or the API failed',
-  [EXIT_CODES.configuration]: "the Pod's settings are invalid",
+  [EXIT_CODES.configuration]:
+    "the configuration is invalid: the Pod's settings, the job config, a connector the image lacks or the checkpoint to restore",
   [EXIT_CODES.engine]: 'the Zeta master could not start or died',
 };
 

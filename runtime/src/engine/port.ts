@@ -70,10 +70,11 @@ export interface EnginePort {
   checkRestorable(jobId: string): Promise<void>;
   overview(): Promise<Overview>;
   /**
-   * How many members (masters and workers) the cluster has as Hazelcast lists them — joined, not
-   * yet registered with Zeta's resource manager; undefined when no master lists its cluster.
+   * The members (masters and workers, `host:port`) that have joined the cluster as Hazelcast lists
+   * them — joined, not yet registered with Zeta's resource manager: every address some master
+   * lists; undefined when no master lists its cluster.
    */
-  joinedMembers(): Promise<number | undefined>;
+  joinedMembers(): Promise<readonly string[] | undefined>;
   submit(request: SubmitRequest): Promise<SubmitResult>;
   jobInfo(jobId: string): Promise<JobInfo>;
   /**

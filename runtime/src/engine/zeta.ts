@@ -134,7 +134,7 @@ export class ZetaEngine implements EnginePort {
     return this.rest.stopJob(jobId, savepoint);
   }
 
-  async joinedMembers(): Promise<number | undefined> {
+  async joinedMembers(): Promise<readonly string[] | undefined> {
     const { app, engineRest } = this.settings;
     const views = app.ha
       ? await this.memberViews(app.ha.masterAddresses)
@@ -143,8 +143,8 @@ export class ZetaEngine implements EnginePort {
             .clusterMembers()
             .catch(() => undefined),
         ];
-    const sizes = views.flatMap((v) => (v ? [v.members.length] : []));
-    return sizes.length > 0 ? Math.max(...sizes) : undefined;
+    const answered = views.filter((v): v is MemberView => v !== undefined);
+    return answered.length > 0 ? [...new Set(answered.flatMap((v) => v.members))] : undefined;
   }
 
   async activeMaster(masters: readonly string[]): Promise<string | undefined> {

@@ -11,10 +11,17 @@ import { errorMessage } from '../util';
 import type { Assessment, WorkerReconciler } from '../workers/reconciler';
 import type { Step } from './context';
 import { WAITING_FOR_AUTOSCALER, WAITING_FOR_SCALE_UP } from '../workers/classify';
+import { UnjoinedWorkers, type WorkerIncarnation } from '../workers/unjoined';
+import { podIpRewrite } from '../metrics/members';
+import { RUNTIME_ENV } from '../settings';
 
 const NODE_WAITS: ReadonlySet<string> = new Set([WAITING_FOR_SCALE_UP, WAITING_FOR_AUTOSCALER]);
 /** How long the first /overview waits for members still missing from Hazelcast's list, at most. */
 export const JOIN_WAIT_MS = 10_000;
+/** How often the member list is read once /overview is asked, while workers are missing. */
+export const MEMBER_CHECK_MS = 5_000;
+/** Restarts of one worker that runs without joining, at most (./workers/unjoined.ts). */
+export const UNJOINED_RESTARTS = 2;
 
 /** `2 Pending (app-worker-1, app-worker-2); 1 ImagePullBackOff (…)` — at most five names per reason. */
 export function describeWaiting(a: Assessment | undefined, only: (why: string) => boolean = () => true): string {
@@ -34,7 +41,7 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
   const deadline = started + app.startupTimeoutMillis;
   let last = { workers: 0, totalSlot: 0 };
   let lastError = '';
-  const members = (app.ha?.masters ?? 1) + app.workerCount;
+  const memberCount = (app.ha?.masters ?? 1) + app.workerCount;
   let joined: number | undefined;
   // Zeta 2.3.8 makes its resource manager on the first /overview and registers the workers that
   // have joined by then; one that joins later waits for its own heartbeat, every 5 s. So the first
@@ -43,14 +50,60 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
   // master gone meanwhile), after JOIN_WAIT_MS — a heartbeat registers a worker within 5 s then.
   let overviewAsked = false;
   let gateSince: number | undefined;
+  let members: readonly string[] | undefined;
+  let membersReadAt: number | undefined;
+  const readMembers = async () => {
+    members = await engine.joinedMembers().catch(() => undefined);
+    membersReadAt = clock.now();
+    joined = members?.length;
+  };
   const everyoneJoined = async (): Promise<boolean> => {
     if (overviewAsked) return true;
     gateSince ??= clock.now();
-    joined = await engine.joinedMembers().catch(() => undefined);
-    if (joined !== undefined && joined < members && clock.now() - gateSince < JOIN_WAIT_MS) return false;
+    await readMembers();
+    if (joined !== undefined && joined < memberCount && clock.now() - gateSince < JOIN_WAIT_MS) return false;
     overviewAsked = true;
-    log.info('asking Zeta for its workers', { joined: joined ?? 'unknown', members });
+    log.info('asking Zeta for its workers', { joined: joined ?? 'unknown', members: memberCount });
     return true;
+  };
+  // A worker whose container runs but that never joins is restarted (../workers/unjoined.ts).
+  const dial = podIpRewrite(s.deps.env[RUNTIME_ENV.podIpRewrite]);
+  const unjoined = new UnjoinedWorkers({
+    limitMs: s.tuning.workerJoinLimitMs,
+    maxRestarts: UNJOINED_RESTARTS,
+    masters: app.ha?.masters ?? 1,
+    ...(dial ? { dial } : {}),
+  });
+  const incarnations = (): WorkerIncarnation[] => {
+    const pods = s.state.store?.snapshot().pods;
+    return rec.records.flatMap((r) => {
+      if (r.phase !== 'created' || r.uid === undefined) return [];
+      const pod = pods?.get(r.name);
+      return [{ name: r.name, uid: r.uid, pod: pod?.metadata?.uid === r.uid ? pod : undefined }];
+    });
+  };
+  let toldUnmatched = false;
+  const restartUnjoined = async () => {
+    if (overviewAsked && clock.now() - (membersReadAt ?? -Infinity) >= MEMBER_CHECK_MS) await readMembers();
+    const restart = unjoined.due(clock.now(), incarnations(), members);
+    if (unjoined.unmatched && !toldUnmatched) {
+      toldUnmatched = true;
+      log.warn('the member addresses are not the worker Pods’ IPs: a worker that never joins is not restarted', {
+        members: members?.join(' '),
+      });
+    }
+    for (const w of restart) {
+      if (!rec.restart(w.name, w.uid)) continue;
+      const secs = Math.round(w.forMs / 1000);
+      log.warn('restarting a worker that runs but never joined the cluster', { ...w, members: members?.length });
+      s.reporter.event(
+        'Warning',
+        'WorkerRestarted',
+        `${w.name} ran ${secs} s without joining the cluster (its address ${w.ip} is not among the ` +
+          `${members?.length ?? 0} members the masters list); deleted and created again ` +
+          `(restart ${w.restart} of at most ${UNJOINED_RESTARTS})`,
+      );
+    }
   };
   let nodeWaits = '';
   const noteNodeWaits = (now: string) => {
@@ -66,7 +119,9 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
       if (rec.allCreated) {
         s.setPhase('WaitingForWorkers');
         try {
-          if (!(await everyoneJoined())) throw new EngineUnavailable(`${joined} of ${members} members joined`);
+          const gateOpen = await everyoneJoined();
+          await restartUnjoined();
+          if (!gateOpen) throw new EngineUnavailable(`${joined} of ${memberCount} members joined`);
           last = await engine.overview();
           lastError = '';
           const registered = Math.min(last.workers, app.workerCount);
@@ -92,13 +147,15 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
         const a = rec.reconcile();
         const created = rec.records.filter((r) => r.phase === 'created').length;
         const waiting = describeWaiting(a);
+        const notJoined = unjoined.describe(incarnations(), members);
         throw new RuntimeFailure(
           'StartupTimeout',
           `Timed out starting ${app.workerCount} application workers after ${Math.round(app.startupTimeoutMillis / 1000)} s: ` +
             `${created}/${app.workerCount} created, ${a.running} running, ` +
-            `${joined !== undefined && !overviewAsked ? `${joined}/${members} members joined the cluster, ` : ''}` +
+            `${joined !== undefined && !overviewAsked ? `${joined}/${memberCount} members joined the cluster, ` : ''}` +
             `${Math.min(last.workers, app.workerCount)}/${app.workerCount} registered with Zeta ` +
-            `(totalSlot ${last.totalSlot} of ${want.slots})${waiting ? `; not running: ${waiting}` : ''}${lastError ? `; last engine error: ${lastError}` : ''}`,
+            `(totalSlot ${last.totalSlot} of ${want.slots})${waiting ? `; not running: ${waiting}` : ''}` +
+            `${notJoined ? `; running but not joined: ${notJoined}` : ''}${lastError ? `; last engine error: ${lastError}` : ''}`,
         );
       }
       await s.interruption.pause(Math.min(s.tuning.barrierPollMs, Math.max(1, deadline - clock.now())));

@@ -41,6 +41,11 @@ export interface Tuning {
   readonly timedPollMs: number;
   /** How long the master's JVM waits for every worker's container to run before it starts anyway. */
   readonly workerHeadStartMs: number;
+  /**
+   * How long a worker's container may run, while a master lists the cluster, without the worker
+   * joining it before it is restarted (./workers/unjoined.ts); a worker normally joins seconds after its container starts.
+   */
+  readonly workerJoinLimitMs: number;
 }
 
 /** The tuning of a runtime: the defaults, the tolerances runtime.json gives, then a test's overrides. */
@@ -67,6 +72,7 @@ export const DEFAULT_TUNING: Tuning = {
   engineStopGraceMs: 10_000,
   timedPollMs: 5_000,
   workerHeadStartMs: WORKER_HEAD_START_MS,
+  workerJoinLimitMs: 45_000,
 };
 
 export interface LifecycleDeps {

@@ -161,6 +161,32 @@ export class WorkerReconciler {
     const r = this.records.find((x) => x.name === f.worker);
     if (!r || r.phase !== 'created') return false;
     this.replaced++;
+    this.opts.log.warn('replacing a lost worker', {
+      worker: r.name,
+      replaced: this.replaced,
+      budget: this.opts.replacements,
+      why: f.message,
+    });
+    this.opts.onReplaced?.(r.name, this.replaced, f.message);
+    this.recreate(r);
+    return true;
+  }
+
+  /**
+   * Deletes worker `name`'s Pod (if it is still the incarnation `uid`) and creates it anew under the
+   * same name, outside the replacement budget: for a worker that runs but is of no use to the
+   * cluster (./unjoined.ts). False if that incarnation is no longer the current one.
+   */
+  restart(name: string, uid: string): boolean {
+    const r = this.records.find((x) => x.name === name);
+    if (this.stopped || this.failed || !r || r.phase !== 'created' || r.uid !== uid) return false;
+    this.recreate(r);
+    this.schedule();
+    return true;
+  }
+
+  /** Forgets `r`'s incarnation, deletes its Pod at once and creates the worker again. */
+  private recreate(r: WorkerRecord): void {
     const oldUid = r.uid;
     r.phase = 'new';
     r.uid = undefined;
@@ -169,21 +195,14 @@ export class WorkerReconciler {
     r.ackedAtList = undefined;
     r.unschedulableSince = r.pullFailingSince = r.scaleUp = undefined;
     r.token = randomBytes(16).toString('hex');
-    this.opts.log.warn('replacing a lost worker', {
-      worker: r.name,
-      replaced: this.replaced,
-      budget: this.opts.replacements,
-      why: f.message,
-    });
-    this.opts.onReplaced?.(r.name, this.replaced, f.message);
     const again = async () => {
-      // The lost incarnation is removed at once (no grace period): it is lost, its graceful
-      // shutdown has no value, and on a node that no longer answers its Pod object would stay
-      // Terminating until the node came back — blocking the name the replacement needs.
+      // The old incarnation is removed at once (no grace period): it is lost or useless, its
+      // graceful shutdown has no value, and on a node that no longer answers its Pod object would
+      // stay Terminating until the node came back — blocking the name the new one needs.
       if (oldUid) {
         await this.opts.kube.deletePod(r.name, { uid: oldUid, force: true }).catch((e: unknown) => {
           if (!isStatus(e, 409))
-            this.opts.log.warn('deleting the lost worker failed; creating anyway', {
+            this.opts.log.warn('deleting the old worker failed; creating anyway', {
               worker: r.name,
               error: errorMessage(e),
             });
@@ -192,7 +211,6 @@ export class WorkerReconciler {
       await this.create(r);
     };
     this.creating = Promise.all([this.creating, again()]);
-    return true;
   }
 
   /**

@@ -562,10 +562,15 @@ export function matches(pod: Pod, selector: string): boolean {
     });
 }
 
+let nextPodIp = 1;
+
+/** Running and Ready, at an address of its own (kept if it had one). */
 export function running(pod: MutablePod): void {
+  const ip = pod.status?.podIP ?? `10.1.${nextPodIp >> 8}.${nextPodIp++ & 255}`;
   pod.status = {
     ...pod.status,
     phase: 'Running',
+    podIP: ip,
     conditions: [
       { type: 'PodScheduled', status: 'True' },
       { type: 'Ready', status: 'True' },
@@ -688,15 +693,24 @@ export class FakeEngine implements EnginePort {
 
   /** Members joined when the first /overview came (Zeta 2.3.8 registers those at once; docs/performance.md). */
   joinedAtFirstOverview: number | undefined;
-  /** Hazelcast's member list; by default unreadable (the runtime then asks /overview at once). */
-  joined: () => number | undefined = () => undefined;
+  /** Hazelcast's member list (`host:port`); by default unreadable (the runtime then asks /overview at once). */
+  joined: () => readonly string[] | undefined = () => undefined;
 
-  async joinedMembers(): Promise<number | undefined> {
+  /** The master and the Running workers (by their Pod addresses), as Hazelcast would list them. */
+  members(): string[] {
+    const workers = this.kube
+      .podsOf('seatunnel.apache.org/role=worker')
+      .filter((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp && p.status.podIP)
+      .map((p) => `${p.status!.podIP!}:5802`);
+    return ['10.0.0.9:5801', ...workers];
+  }
+
+  async joinedMembers(): Promise<readonly string[] | undefined> {
     return this.joined();
   }
 
   async overview(): Promise<Overview> {
-    this.joinedAtFirstOverview ??= this.joined();
+    this.joinedAtFirstOverview ??= this.joined()?.length;
     const n = this.registered();
     return { workers: n, totalSlot: n * this.slots };
   }

@@ -60,6 +60,9 @@ export function setup(
     ROWS: '12345678901234567',
   };
   let engineFilesWritten = 0;
+  // Other files and directories the runtime reads in the Pod (e.g. the engine home's connectors/).
+  const files = new Map<string, string>();
+  const dirs = new Map<string, string[]>();
   const deps = {
     settings,
     env,
@@ -68,7 +71,14 @@ export function setup(
       // changes the text through env.SEATUNNEL_APPLICATION_JOB_CONFIG.
       readFile: (f: string) => {
         if (app.jobConfig.kind === 'file' && f === app.jobConfig.path) return env.SEATUNNEL_APPLICATION_JOB_CONFIG;
-        throw new Error('no files');
+        const text = files.get(f);
+        if (text === undefined) throw new Error(`ENOENT: no such file ${f}`);
+        return text;
+      },
+      listDir: (d: string) => {
+        const names = dirs.get(d);
+        if (names === undefined) throw new Error(`ENOENT: no such directory ${d}`);
+        return names;
       },
     },
     kube,
@@ -92,6 +102,8 @@ export function setup(
     terminate,
     unexpected,
     env,
+    files,
+    dirs,
     run,
     get engineFilesWritten() {
       return engineFilesWritten;
