@@ -102,6 +102,8 @@ tier_engine() {
   [[ -f tools/seatunnel/install.sh ]] || { RESULT[engine]="FAILED (tools/seatunnel/install.sh missing)"; failed=1; return 1; }
   prereq engine bash tools/seatunnel/install.sh || return 1
   prereq engine bash tools/hdfs/install.sh || return 1
+  # The data pipelines' broker (tools/local-stack/kafka.ts would assemble it too, but then inside a test's timeout).
+  prereq engine bash tools/kafka/install.sh || return 1
   prereq engine bash tools/testbin/build.sh etcd kubernetes kwok || return 1
   npx jest --selectProjects engine --ci --runInBand
 }

@@ -12,6 +12,9 @@
 //   npm run example -- --pipeline postgres-batch
 //                                 a data pipeline of apps/examples/pipelines/ against a throw-away PostgreSQL
 //                                 started here (setup.sql before, check.sql after: exit 1 unless the tables match)
+//   npm run example -- --pipeline kafka-sink | kafka-batch-source
+//                                 the same against a throw-away Kafka broker (and PostgreSQL): the topic made
+//                                 (and filled) before, exit 1 unless every row is in the topic or table once
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,6 +25,8 @@ import { ControlPlane } from '../../tools/local-stack/control-plane';
 import { startLocalStack } from '../../tools/local-stack/local-application';
 import { KWOK_LIFECYCLE_ANNOTATION } from '../../tools/local-stack/kwok-stages';
 import { startPostgres, type Postgres } from '../../tools/local-stack/postgres';
+import { startKafka, type Kafka } from '../../tools/local-stack/kafka';
+import { KAFKA_BATCH_SOURCE, KAFKA_SECRET, KAFKA_SINK, batchSourceMessages, countIds } from './kafka-pipelines';
 
 const examples = path.join(packageRoot(), 'apps', 'examples');
 
@@ -85,9 +90,15 @@ async function realNodeCluster(keep: boolean): Promise<Cluster> {
 
 const NAMESPACE = 'seatunnel';
 
-/** The pipelines of apps/examples/pipelines/ that run against a PostgreSQL started here. */
-const PIPELINES = ['postgres-batch'] as const;
+/** The pipelines of apps/examples/pipelines/ that run against services started here. */
+const PIPELINES = ['postgres-batch', 'kafka-sink', 'kafka-batch-source'] as const;
 type Pipeline = (typeof PIPELINES)[number];
+/** What each pipeline needs started: a PostgreSQL, a Kafka broker. */
+const SERVICES: Record<Pipeline, { postgres: boolean; kafka: boolean }> = {
+  'postgres-batch': { postgres: true, kafka: false },
+  'kafka-sink': { postgres: false, kafka: true },
+  'kafka-batch-source': { postgres: true, kafka: true },
+};
 const PIPELINE_DATABASE = 'pipelines';
 /** The Secret the pipelines' deploy.conf reads its PG_* variables from (env-from). */
 const PIPELINE_SECRET = 'pipelines-postgres';
@@ -113,10 +124,20 @@ function parseArguments(argv: readonly string[]): Arguments {
       out.pipeline = name as Pipeline;
     } else throw new Error(`unknown argument ${JSON.stringify(a)} (${USAGE})`);
   }
-  // The throw-away database listens on this machine's loopback, which containers on a node cannot reach.
+  // The throw-away services listen on this machine's loopback, which containers on a node cannot reach.
   if (out.pipeline && out.onNode)
     throw new Error(`--pipeline runs on the local stack only, not with --node (${USAGE})`);
   return out;
+}
+
+/** The Secret a pipeline's deploy.conf reads with env-from, as a user would create it. */
+async function createSecret(cluster: Cluster, name: string, stringData: Record<string, string>): Promise<void> {
+  await cluster.cp.admin.call('POST', `/api/v1/namespaces/${NAMESPACE}/secrets`, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name },
+    stringData,
+  });
 }
 
 /** A throw-away PostgreSQL with the pipeline's tables, and the Secret its deploy.conf reads. */
@@ -126,13 +147,23 @@ async function pipelineDatabase(cluster: Cluster, pipeline: Pipeline): Promise<P
   await pg.createDatabase(PIPELINE_DATABASE);
   say(`PostgreSQL on 127.0.0.1:${pg.port}: applying ${pipeline}/setup.sql`);
   await sqlFile(pg, pipeline, 'setup.sql');
-  await cluster.cp.admin.call('POST', `/api/v1/namespaces/${NAMESPACE}/secrets`, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: PIPELINE_SECRET },
-    stringData: pg.connectionEnv(PIPELINE_DATABASE),
-  });
+  await createSecret(cluster, PIPELINE_SECRET, pg.connectionEnv(PIPELINE_DATABASE));
   return pg;
+}
+
+/** A throw-away Kafka broker with the pipeline's topic (filled, for the batch source), and the Secret it reads. */
+async function pipelineBroker(cluster: Cluster, pipeline: Pipeline): Promise<Kafka> {
+  say('starting a throw-away Kafka broker (tools/kafka/install.sh assembles it from Maven Central, cached)');
+  const kafka = await startKafka();
+  const { topic, partitions } = pipeline === 'kafka-sink' ? KAFKA_SINK : KAFKA_BATCH_SOURCE;
+  say(`Kafka on ${kafka.bootstrap}: creating the topic ${topic} (${partitions} partitions)`);
+  await kafka.createTopic(topic, partitions);
+  if (pipeline === 'kafka-batch-source') {
+    const n = await kafka.produce(topic, batchSourceMessages());
+    say(`produced ${n} messages of ${pipeline}/messages.sh into ${topic}`);
+  }
+  await createSecret(cluster, KAFKA_SECRET, kafka.connectionEnv());
+  return kafka;
 }
 
 /** check.sql's result: one line per table. */
@@ -157,11 +188,21 @@ async function pipelineTablesMatch(pg: Postgres, pipeline: Pipeline): Promise<bo
   return rows.length === 2 && a.rows === b.rows && a.ids === a.rows && b.ids === b.rows && a.checksum === b.checksum;
 }
 
+/** kafka-sink's topic, printed; true when it holds exactly the job's rows, each id once. */
+async function pipelineTopicMatches(kafka: Kafka): Promise<boolean> {
+  const c = countIds(await kafka.messages(KAFKA_SINK.topic));
+  process.stdout.write(
+    `\nkafka-sink, topic ${KAFKA_SINK.topic}: ${c.messages} messages, ${c.ids} ids, ${c.unreadable} unreadable (expected ${KAFKA_SINK.rows} and ${KAFKA_SINK.rows}, 0)\n`,
+  );
+  return c.messages === KAFKA_SINK.rows && c.ids === KAFKA_SINK.rows && c.unreadable === 0;
+}
+
 async function run(): Promise<number> {
   const { keep, onNode, pipeline } = parseArguments(process.argv.slice(2));
   const cluster = await (onNode ? realNodeCluster(keep) : localCluster(keep));
   const { cp } = cluster;
   let pg: Postgres | undefined;
+  let kafka: Kafka | undefined;
   try {
     const namespace = NAMESPACE;
     const admin = cp.admin;
@@ -177,7 +218,8 @@ async function run(): Promise<number> {
       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'seatunnel-runtime' } },
       { accept: [409] },
     );
-    if (pipeline) pg = await pipelineDatabase(cluster, pipeline);
+    if (pipeline && SERVICES[pipeline].postgres) pg = await pipelineDatabase(cluster, pipeline);
+    if (pipeline && SERVICES[pipeline].kafka) kafka = await pipelineBroker(cluster, pipeline);
     const files = pipeline ? path.join(examples, 'pipelines', pipeline) : examples;
     process.env.KUBECONFIG = cp.info.kubeconfig;
     const argv = [
@@ -209,10 +251,14 @@ async function run(): Promise<number> {
       say('the target table does not hold exactly the source rows');
       code = code || 1;
     }
+    if (kafka && pipeline === 'kafka-sink' && !(await pipelineTopicMatches(kafka))) {
+      say('the topic does not hold exactly the rows of the job, each once');
+      code = code || 1;
+    }
     if (keep) say(cluster.kept);
     return code;
   } finally {
-    await pg?.stop();
+    await Promise.all([pg?.stop(), kafka?.stop()]);
     await cluster.stop();
   }
 }

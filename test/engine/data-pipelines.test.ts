@@ -1,8 +1,8 @@
-// Real data (issue 26): application mode runs a user's JDBC pipelines against a real PostgreSQL
-// with the connector and driver the engine home carries (tools/seatunnel/install.sh), and every
-// row arrives once: counted and checksummed in the database, not in Zeta's metrics — a batch, and
-// a stream with the sink's exactly-once mode (XA) through a killed worker, standby, active master
-// and coordinator.
+// Real data (issue 26): application mode runs a user's pipelines against a real PostgreSQL and a
+// real Kafka broker with the connectors and driver the engine home carries (tools/seatunnel/install.sh),
+// and every row arrives once: counted (and checksummed) in the database or the topic, not in Zeta's
+// metrics — a JDBC batch, Kafka as a sink and as a batch source, and a stream with the JDBC sink's
+// exactly-once mode (XA) through a killed worker, standby, active master and coordinator.
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,6 +13,14 @@ import { adminHttp, clusterInfo, useTestNamespace, waitFor } from '../support/cl
 import type { LocalStack } from '../../tools/local-stack/local-application';
 import { startEngineStack } from '../support/engine-stack';
 import { startPostgres, type Postgres } from '../../tools/local-stack/postgres';
+import { startKafka, type Kafka } from '../../tools/local-stack/kafka';
+import {
+  KAFKA_BATCH_SOURCE,
+  KAFKA_SECRET,
+  KAFKA_SINK,
+  batchSourceMessages,
+  countIds,
+} from '../../apps/examples/kafka-pipelines';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { run } from '../cluster/cli-support';
 
@@ -41,10 +49,11 @@ interface TableLine extends Record<string, unknown> {
   checksum: string;
 }
 
-describe('data pipelines: the examples of apps/examples/pipelines against a real PostgreSQL, as applications', () => {
+describe('data pipelines: the examples of apps/examples/pipelines against a real PostgreSQL and Kafka, as applications', () => {
   const ns = useTestNamespace('data');
   let stack: LocalStack | undefined;
   let pg: Postgres | undefined;
+  let kafka: Kafka | undefined;
   let workDir: string;
   let checkpoints: string;
 
@@ -52,6 +61,7 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-data-'));
     // XA: a prepared transaction per writer (one per source table) until its checkpoint commits.
     const database = startPostgres({ maxPreparedTransactions: 100 }).then((p) => (pg = p));
+    const broker = startKafka().then((k) => (kafka = k));
     // The stream's checkpoints on a volume every master reads (tools/local-stack/shared-claim.ts).
     checkpoints = path.join(workDir, 'checkpoints');
     fs.mkdirSync(checkpoints);
@@ -60,19 +70,23 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
       dir: path.join(workDir, 'pods'),
       persistentVolumes: { [CLAIM]: checkpoints },
     });
-    await database;
+    await Promise.all([database, broker]);
     await pg!.createDatabase(DATABASE);
-    // The Secret the examples' deploy.conf reads (env-from), as a user would create it.
-    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/secrets`, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'pipelines-postgres' },
-      stringData: pg!.connectionEnv(DATABASE),
-    });
+    // The Secrets the examples' deploy.conf reads (env-from), as a user would create them.
+    for (const [name, stringData] of [
+      ['pipelines-postgres', pg!.connectionEnv(DATABASE)],
+      [KAFKA_SECRET, kafka!.connectionEnv()],
+    ] as const)
+      await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/secrets`, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name },
+        stringData,
+      });
   });
 
   afterAll(async () => {
-    await Promise.all([stack?.stop(), pg?.stop()]);
+    await Promise.all([stack?.stop(), pg?.stop(), kafka?.stop()]);
     await adminHttp()
       .request('DELETE', `/api/v1/persistentvolumes/${ns.name}-${CLAIM}`)
       .catch(() => undefined);
@@ -128,16 +142,31 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
     throw new Error(`${appId} did not succeed:\n${status.out.join('\n')}\nits master's errors:\n${causes.join('\n')}`);
   }
 
-  test(`batch PostgreSQL → PostgreSQL (postgres-batch), ${BATCH_ROWS.toLocaleString('en')} rows: the target equals the source by count, ids and checksum`, async () => {
-    await pg!.query(DATABASE, exampleFile('postgres-batch', 'setup.sql'));
+  /** Zeta's own row counts, as status prints them from the Job's annotation. */
+  async function zetaRows(appId: string) {
+    const j = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
+      'GET',
+      `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+    );
+    return parseRowsAnnotation(j.metadata.annotations?.[ANNOTATIONS.rows]);
+  }
+
+  /** Submits the example as it is and waits for SUCCEEDED; its application ID and seconds from submit. */
+  async function runToSuccess(pipeline: string): Promise<{ appId: string; seconds: number }> {
     const t0 = Date.now();
-    const submitted = await run(['submit', ...exampleArgs('postgres-batch')]);
+    const submitted = await run(['submit', ...exampleArgs(pipeline)]);
     expect(submitted.err).toEqual([]);
     expect(submitted.code).toBe(0);
     const appId = submitted.value('Application ID')!;
-    await waitSucceeded('postgres-batch', appId);
+    await waitSucceeded(pipeline, appId);
+    return { appId, seconds: (Date.now() - t0) / 1000 };
+  }
+
+  test(`batch PostgreSQL → PostgreSQL (postgres-batch), ${BATCH_ROWS.toLocaleString('en')} rows: the target equals the source by count, ids and checksum`, async () => {
+    await pg!.query(DATABASE, exampleFile('postgres-batch', 'setup.sql'));
+    const { appId, seconds } = await runToSuccess('postgres-batch');
     process.stderr.write(
-      `[data] postgres-batch, ${BATCH_ROWS} rows, as an application: ${((Date.now() - t0) / 1000).toFixed(1)} s from submit to SUCCEEDED\n`,
+      `[data] postgres-batch, ${BATCH_ROWS} rows, as an application: ${seconds.toFixed(1)} s from submit to SUCCEEDED\n`,
     );
 
     const [source, target] = await pg!.query<TableLine>(DATABASE, exampleFile('postgres-batch', 'check.sql'));
@@ -145,13 +174,39 @@ describe('data pipelines: the examples of apps/examples/pipelines against a real
     expect(Number(source.rows)).toBe(BATCH_ROWS);
     expect(target).toEqual({ ...source, table: 'target_rows' });
     // Zeta's own count agrees (status prints it).
-    const j = await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
-      'GET',
-      `/apis/batch/v1/namespaces/${ns.name}/jobs/${appId}`,
+    expect(await zetaRows(appId)).toMatchObject({ read: BATCH_ROWS, written: BATCH_ROWS });
+    await noProcessLeft(appId);
+  });
+
+  test(`Kafka as a sink (kafka-sink): ${KAFKA_SINK.rows.toLocaleString('en')} FakeSource rows into a topic, exactly that many messages with as many ids`, async () => {
+    await kafka!.createTopic(KAFKA_SINK.topic, KAFKA_SINK.partitions);
+    const { appId, seconds } = await runToSuccess('kafka-sink');
+    const messages = await kafka!.messages(KAFKA_SINK.topic);
+    const count = countIds(messages);
+    process.stderr.write(
+      `[data] kafka-sink, ${KAFKA_SINK.rows} rows, as an application: ${seconds.toFixed(1)} s from submit to SUCCEEDED; the topic holds ${count.messages} messages, ${count.ids} ids\n`,
     );
-    expect(parseRowsAnnotation(j.metadata.annotations?.[ANNOTATIONS.rows])).toMatchObject({
-      read: BATCH_ROWS,
-      written: BATCH_ROWS,
+    expect(count).toEqual({ messages: KAFKA_SINK.rows, ids: KAFKA_SINK.rows, unreadable: 0 });
+    // Every message is a row of the job's schema, as JSON.
+    expect(Object.keys(JSON.parse(messages[0]!) as object).sort()).toEqual(['id', 'name', 'score']);
+    expect(await zetaRows(appId)).toMatchObject({ read: KAFKA_SINK.rows, written: KAFKA_SINK.rows });
+    await noProcessLeft(appId);
+  });
+
+  test(`Kafka as a batch source (kafka-batch-source): ${KAFKA_BATCH_SOURCE.messages.toLocaleString('en')} messages of a topic into PostgreSQL, each once with its values`, async () => {
+    await pg!.query(DATABASE, exampleFile('kafka-batch-source', 'setup.sql'));
+    await kafka!.createTopic(KAFKA_BATCH_SOURCE.topic, KAFKA_BATCH_SOURCE.partitions);
+    expect(await kafka!.produce(KAFKA_BATCH_SOURCE.topic, batchSourceMessages())).toBe(KAFKA_BATCH_SOURCE.messages);
+    const { appId, seconds } = await runToSuccess('kafka-batch-source');
+    const [expected, table] = await pg!.query<TableLine>(DATABASE, exampleFile('kafka-batch-source', 'check.sql'));
+    process.stderr.write(
+      `[data] kafka-batch-source, ${KAFKA_BATCH_SOURCE.messages} messages, as an application: ${seconds.toFixed(1)} s from submit to SUCCEEDED; the table holds ${table?.rows} rows, ${table?.ids} ids\n`,
+    );
+    expect(expected).toMatchObject({ table: 'expected', rows: String(KAFKA_BATCH_SOURCE.messages) });
+    expect(table).toEqual({ ...expected, table: 'kafka_events' });
+    expect(await zetaRows(appId)).toMatchObject({
+      read: KAFKA_BATCH_SOURCE.messages,
+      written: KAFKA_BATCH_SOURCE.messages,
     });
     await noProcessLeft(appId);
   });
