@@ -32,6 +32,8 @@ export interface RuntimeSettings {
   readonly scaleUpGraceMillis: number;
   /** application.image-pull-retry-millis (0: fail fast). */
   readonly imagePullRetryMillis: number;
+  /** application.worker-join-timeout-millis: a running worker not in the member list is restarted after it. */
+  readonly workerJoinTimeoutMillis: number;
   /** application.api-outage-tolerance-millis: how long the API server may be away before the application fails. */
   readonly apiOutageToleranceMillis: number;
   /** How long Zeta's REST may answer nothing useful before the application fails (lib/contract/ha-timings.ts). */
@@ -143,6 +145,7 @@ export function runtimeSettingsProblems(raw: unknown): string[] {
   option('startupTimeoutMillis', raw.startupTimeoutMillis, 'startupTimeoutMillis');
   option('scaleUpGraceMillis', raw.scaleUpGraceMillis, 'scaleUpGraceMillis');
   option('imagePullRetryMillis', raw.imagePullRetryMillis, 'imagePullRetryMillis');
+  option('workerJoinTimeoutMillis', raw.workerJoinTimeoutMillis, 'workerJoinTimeoutMillis');
   option('apiOutageToleranceMillis', raw.apiOutageToleranceMillis, 'apiOutageToleranceMillis');
   int('engineUnreachableMillis', raw.engineUnreachableMillis, 1000, DAY_MS);
   str('workerTemplate', raw.workerTemplate);

@@ -314,6 +314,18 @@ export const OPTIONS: OptionRegistry = {
     description:
       'How long a worker Pod may fail to pull its image (`ErrImagePull`, `ImagePullBackOff`) before it fails the application: the kubelet retries the pull after 10, 20, 40 s, so the default lets a registry hiccup pass with two or three retries. `InvalidImageName`, `ErrImageNeverPull` (pull policy `Never`, image not on the node) and `CreateContainerConfigError` still fail at once; 0 fails every pull error at once. Must be less than `application.startup-timeout-millis`. The master Pod (with HA the coordinator) gets the same time: its runtime cannot start without its images, so `status` reports it FAILED with `ImagePullFailed` after it, and `status --wait` returns.',
   },
+  workerJoinTimeoutMillis: {
+    key: 'application.worker-join-timeout-millis',
+    type: 'long',
+    default: 45_000,
+    min: 5_000,
+    max: 3_600_000,
+    unit: 'ms',
+    origin: 'ours',
+    coerce: asInteger,
+    description:
+      "How long a worker's container may run, while the masters list their cluster, without the worker joining it; then its Pod is deleted and created again (a `WorkerRestarted` Event), at most twice per worker, whatever the worker failure policy. A JVM that never joins does not recover by itself: Hazelcast's joiner can blacklist a master address it tried while that master was still starting. A worker normally joins seconds after its container starts; the default leaves room for a slow node. Must be less than `application.startup-timeout-millis`.",
+  },
   apiOutageToleranceMillis: {
     key: 'application.api-outage-tolerance-millis',
     type: 'long',

@@ -248,6 +248,11 @@ export interface SeaTunnelApplicationProps {
   /** How long a worker's image pull may keep failing before the application fails. @default 60000 */
   readonly imagePullRetryMillis?: number;
   /**
+   * How long a worker's container may run without the worker joining the cluster before its Pod
+   * is deleted and created again, at most twice per worker (docs/runtime.md). @default 45000
+   */
+  readonly workerJoinTimeoutMillis?: number;
+  /**
    * How long the Kubernetes API server may be unreachable before the application fails
    * (`ApiUnavailable`); the job keeps running meanwhile (docs/runtime.md). @default 900000
    */

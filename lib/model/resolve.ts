@@ -96,9 +96,12 @@ function resolveWith(r: PropReader): ApplicationSpec {
  */
 function resolveStartupBudgets(
   r: PropReader,
-): Pick<ApplicationSpec, 'startupTimeoutMillis' | 'scaleUpGraceMillis' | 'imagePullRetryMillis'> {
+): Pick<
+  ApplicationSpec,
+  'startupTimeoutMillis' | 'scaleUpGraceMillis' | 'imagePullRetryMillis' | 'workerJoinTimeoutMillis'
+> {
   const startupTimeoutMillis = r.int('startupTimeoutMillis');
-  const within = (prop: 'scaleUpGraceMillis' | 'imagePullRetryMillis'): number => {
+  const within = (prop: 'scaleUpGraceMillis' | 'imagePullRetryMillis' | 'workerJoinTimeoutMillis'): number => {
     const value = r.int(prop);
     if (r.props[prop] === undefined) return Math.min(value, Math.floor(startupTimeoutMillis / 2));
     if (value >= startupTimeoutMillis)
@@ -113,5 +116,6 @@ function resolveStartupBudgets(
     startupTimeoutMillis,
     scaleUpGraceMillis: within('scaleUpGraceMillis'),
     imagePullRetryMillis: within('imagePullRetryMillis'),
+    workerJoinTimeoutMillis: within('workerJoinTimeoutMillis'),
   };
 }

@@ -164,6 +164,7 @@ export interface ApplicationSpec {
   readonly startupTimeoutMillis: number;
   readonly scaleUpGraceMillis: number;
   readonly imagePullRetryMillis: number;
+  readonly workerJoinTimeoutMillis: number;
   readonly apiOutageToleranceMillis: number;
   readonly nodeLossTolerationSeconds: number;
   readonly finishedJobRetentionSeconds: number;

@@ -44,6 +44,7 @@ export function runtimeSettings(spec: ApplicationSpec): RuntimeSettings {
     startupTimeoutMillis: spec.startupTimeoutMillis,
     scaleUpGraceMillis: spec.scaleUpGraceMillis,
     imagePullRetryMillis: spec.imagePullRetryMillis,
+    workerJoinTimeoutMillis: spec.workerJoinTimeoutMillis,
     apiOutageToleranceMillis: spec.apiOutageToleranceMillis,
     engineUnreachableMillis: spec.ha ? HA_TIMINGS.engineUnreachableMillis : LOCAL_ENGINE_UNREACHABLE_MILLIS,
     workerTemplate: names.workerTemplate(spec),

@@ -236,8 +236,10 @@ describe('SeaTunnel applications on a real control plane with real Zeta processe
     return events.items;
   }
 
-  test('a worker whose JVM runs but never joins the cluster (frozen before it could): deleted and created again after 45 s; the job runs once, SUCCEEDED', async () => {
-    const { appId } = await submit(application('e2e-unjoined', BATCH_JOB));
+  test('a worker whose JVM runs but never joins the cluster (frozen before it could): deleted and created again after application.worker-join-timeout-millis; the job runs once, SUCCEEDED', async () => {
+    const { appId } = await submit(
+      application('e2e-unjoined', BATCH_JOB, 'application.worker-join-timeout-millis = 10000'),
+    );
     // SIGSTOP the first worker's process the moment it exists: its JVM needs seconds to join, so
     // it runs (for Kubernetes) without ever joining — as a worker whose joiner blacklisted the
     // master does (runtime/src/workers/unjoined.ts).

@@ -41,10 +41,7 @@ export interface Tuning {
   readonly timedPollMs: number;
   /** How long the master's JVM waits for every worker's container to run before it starts anyway. */
   readonly workerHeadStartMs: number;
-  /**
-   * How long a worker's container may run, while a master lists the cluster, without the worker
-   * joining it before it is restarted (./workers/unjoined.ts); a worker normally joins seconds after its container starts.
-   */
+  /** application.worker-join-timeout-millis: a running worker not in the member list is restarted after it (../workers/unjoined.ts). */
   readonly workerJoinLimitMs: number;
 }
 
@@ -54,6 +51,7 @@ export function tuningFor(app: Settings['app'], overrides: Partial<Tuning> = {})
     ...DEFAULT_TUNING,
     engineUnreachableMs: app.engineUnreachableMillis,
     apiFailureBudgetMs: app.apiOutageToleranceMillis,
+    workerJoinLimitMs: app.workerJoinTimeoutMillis,
     ...overrides,
   };
 }

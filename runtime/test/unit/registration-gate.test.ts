@@ -57,7 +57,7 @@ test('members still missing when the deadline comes: StartupTimeout says how man
 });
 
 // A worker whose JVM runs but never joins (Hazelcast's joiner blacklisted the master while it was
-// still starting; seen in a cold CI run): restarted after workerJoinLimitMs, at most twice.
+// still starting; seen in a cold CI run): restarted after application.worker-join-timeout-millis, at most twice.
 describe('a worker that runs but never joins the cluster', () => {
   /** The engine lists and registers every Running worker except those whose address is in `stuck`. */
   function withStuck(s: ReturnType<typeof setup>, stuck: (ip: string) => boolean) {
@@ -71,8 +71,8 @@ describe('a worker that runs but never joins the cluster', () => {
   const podOf = (s: ReturnType<typeof setup>, name: string) =>
     s.kube.podsOf('seatunnel.apache.org/role=worker').find((p) => p.metadata?.name === name)!;
 
-  test('is deleted and created again after workerJoinLimitMs; the new one joins, the job is submitted once', async () => {
-    const s = setup({}, { workerJoinLimitMs: 30_000 });
+  test('is deleted and created again after application.worker-join-timeout-millis; the new one joins, the job is submitted once', async () => {
+    const s = setup({ workerJoinTimeoutMillis: 30_000 });
     let stuckIp: string | undefined;
     s.kube.onCreate = (pod) => {
       s.kube.update(pod.metadata!.name!, running);
@@ -106,7 +106,7 @@ describe('a worker that runs but never joins the cluster', () => {
   });
 
   test('one that joins late but within the limit is left alone', async () => {
-    const s = setup({}, { workerJoinLimitMs: 30_000 });
+    const s = setup({ workerJoinTimeoutMillis: 30_000 });
     const t0 = s.clock.now();
     withStuck(s, () => s.clock.now() - t0 < 20_000);
     s.engine.script = () => 'FINISHED';
@@ -118,7 +118,7 @@ describe('a worker that runs but never joins the cluster', () => {
   });
 
   test('nothing is judged while no master lists its cluster', async () => {
-    const s = setup({ startupTimeoutMillis: 120_000 }, { workerJoinLimitMs: 30_000 });
+    const s = setup({ startupTimeoutMillis: 120_000, workerJoinTimeoutMillis: 30_000 });
     s.engine.joined = () => undefined;
     s.engine.register = () => 0;
     const outcome = await s.run();
@@ -127,7 +127,7 @@ describe('a worker that runs but never joins the cluster', () => {
   });
 
   test('one that never joins is restarted twice, then the startup timeout names it', async () => {
-    const s = setup({ startupTimeoutMillis: 200_000 }, { workerJoinLimitMs: 30_000 });
+    const s = setup({ startupTimeoutMillis: 200_000, workerJoinTimeoutMillis: 30_000 });
     const stuck = new Set<string>();
     s.kube.onCreate = (pod) => {
       s.kube.update(pod.metadata!.name!, running);

@@ -15,6 +15,7 @@ const FIELDS: Array<[path: string, prop: keyof typeof OPTIONS]> = [
   ['startupTimeoutMillis', 'startupTimeoutMillis'],
   ['scaleUpGraceMillis', 'scaleUpGraceMillis'],
   ['imagePullRetryMillis', 'imagePullRetryMillis'],
+  ['workerJoinTimeoutMillis', 'workerJoinTimeoutMillis'],
   ['apiOutageToleranceMillis', 'apiOutageToleranceMillis'],
   ['ha.workerReplacements', 'haWorkerReplacements'],
   ['ha.coordinatorRestarts', 'haCoordinatorRestarts'],

@@ -33,6 +33,7 @@ const RESOLVED: { readonly [K in PropName]: (s: ApplicationSpec) => unknown } = 
   startupTimeoutMillis: (s) => s.startupTimeoutMillis,
   scaleUpGraceMillis: (s) => s.scaleUpGraceMillis,
   imagePullRetryMillis: (s) => s.imagePullRetryMillis,
+  workerJoinTimeoutMillis: (s) => s.workerJoinTimeoutMillis,
   apiOutageToleranceMillis: (s) => s.apiOutageToleranceMillis,
   nodeLossTolerationSeconds: (s) => s.nodeLossTolerationSeconds,
   // In the spec only with HA on: these resolve with HA_ON (see baseFor).
@@ -120,7 +121,11 @@ const HA_SWITCHED: ReadonlySet<string> = new Set([
 const baseFor = (prop: string): SeaTunnelApplicationProps =>
   HA_SWITCHED.has(prop) ? { ...MINIMAL, haEnabled: true, checkpointPvc: 'ckpt' } : MINIMAL;
 /** Waits inside the startup budget must be shorter than it (checked in their own test below): bounds are checked with the longest budget. */
-const WITHIN_STARTUP: ReadonlySet<string> = new Set(['scaleUpGraceMillis', 'imagePullRetryMillis']);
+const WITHIN_STARTUP: ReadonlySet<string> = new Set([
+  'scaleUpGraceMillis',
+  'imagePullRetryMillis',
+  'workerJoinTimeoutMillis',
+]);
 const boundsBase = (prop: string): SeaTunnelApplicationProps =>
   WITHIN_STARTUP.has(prop) ? { ...MINIMAL, startupTimeoutMillis: 86_400_000 } : MINIMAL;
 const fileOptions = Object.entries(OPTIONS).filter(([, def]) => isOptionDef(def)) as Array<[PropName, OptionDef]>;
