@@ -43,7 +43,7 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
 
   beforeAll(async () => {
     // The shared checkpoint volume (tools/local-stack/shared-claim.ts).
-    const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-ha-'));
+    const stackDir = fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-local-ha-'));
     checkpoints = path.join(stackDir, 'checkpoints');
     fs.mkdirSync(checkpoints, { recursive: true });
     await createSharedClaim(adminHttp(), ns.name, CLAIM, checkpoints);

@@ -74,8 +74,41 @@ export interface LocalStack {
 /** Annotations that hand a Pod to the local kubelet instead of kwok. */
 export const LOCAL_POD_ANNOTATIONS = { [KWOK_LIFECYCLE_ANNOTATION]: 'local' };
 
+const STACK_DIR_PREFIX = 'seatunnel-app-local-';
+/** How long a finished stack's directory (its Pods' logs) is kept for a look after a failure. */
+export const STACK_DIR_RETENTION_MS = 24 * 3600_000;
+
+/**
+ * Removes the directories of earlier stacks (made by startLocalStack itself) untouched for
+ * STACK_DIR_RETENTION_MS: they are kept after a run so that a failure can be read in its Pods'
+ * logs, but not for ever (a CI machine ran hundreds). One still in use is written to all along.
+ */
+export function pruneOldStackDirs(tmp = os.tmpdir(), nowMs = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(tmp)) {
+    if (!name.startsWith(STACK_DIR_PREFIX)) continue;
+    const dir = path.join(tmp, name);
+    try {
+      const st = fs.statSync(dir);
+      if (!st.isDirectory() || nowMs - latestChange(dir, st.mtimeMs) < STACK_DIR_RETENTION_MS) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      /* gone meanwhile, or not ours to remove */
+    }
+  }
+  return removed;
+}
+
+/** The latest mtime of `dir` and its pids file (a running stack's watchdog file changes as Pods start). */
+function latestChange(dir: string, dirMtime: number): number {
+  const pids = path.join(dir, 'pids');
+  return fs.existsSync(pids) ? Math.max(dirMtime, fs.statSync(pids).mtimeMs) : dirMtime;
+}
+
 export function startLocalStack(opts: LocalStackOptions): LocalStack {
-  const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'seatunnel-app-local-'));
+  if (opts.dir === undefined) pruneOldStackDirs();
+  const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), STACK_DIR_PREFIX));
   const home = seatunnelHome();
   const network = new ServiceNetwork({
     admin: opts.admin,
