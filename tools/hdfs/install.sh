@@ -23,29 +23,16 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 maven_home_start hdfs-install "HDFS UNAVAILABLE" 2,17 "${1:-}"
 
 hash="$(cat "$here/versions.env" "$here/MiniHdfs.java" "$here/install.sh" | sha256sum | cut -c1-12)"
-home="$cache_root/hdfs/${HADOOP_VERSION}-${hash}"
-
-if [[ $mode == paths ]]; then
-  echo "$home"
-  [[ -f $home/.complete ]] && exit 0 || exit 1
-fi
-[[ -f $home/.complete ]] && { echo "$home"; exit 0; }
+key="${HADOOP_VERSION}-${hash}"
+maven_home_locate hdfs "$key"
 
 step="preflight"
 command -v javac >/dev/null 2>&1 || unavailable "no 'javac' on PATH (a JDK 11+ is needed)"
 maven_preflight
 
-mkdir -p "$cache_root/hdfs"
-hold_lock "$cache_root/hdfs/.lock-${HADOOP_VERSION}-${hash}"
-[[ -f $home/.complete ]] && { echo "$home"; exit 0; } # finished by the other holder
-
+maven_home_stage hdfs "$key"
 log "assembling Hadoop ${HADOOP_VERSION} MiniDFSCluster into $home"
-t0=$SECONDS
-stage="$home.partial.$$"
-build="$cache_root/hdfs/build-${HADOOP_VERSION}-${hash}"
-rm -rf "$stage" "$build"
-trap 'rm -rf "$stage" "$build"' EXIT
-mkdir -p "$stage/lib" "$stage/classes" "$build"
+mkdir -p "$stage/lib" "$stage/classes"
 
 step="write throw-away pom"
 G=org.apache.hadoop
@@ -64,7 +51,7 @@ write_pom "$build/pom.xml" "
           </execution>"
 
 step="fetch jars with maven"
-mvn_log="$cache_root/hdfs/maven-${HADOOP_VERSION}-${hash}.log"
+mvn_log="$cache_root/hdfs/maven-$key.log"
 log "step 1/3: resolving hadoop-hdfs ${V} (+ test jar) and hadoop-common ${V} (log: $mvn_log)"
 maven_validate "$build" "$mvn_log" "Hadoop ${V}"
 log "  fetched $(find "$stage/lib" -name '*.jar' | wc -l) jars ($((SECONDS - t0)) s)"
@@ -73,10 +60,5 @@ step="compile launcher"
 log "step 2/3: compiling MiniHdfs"
 javac -nowarn --release 11 -d "$stage/classes" -cp "$stage/lib/*" "$here/MiniHdfs.java" >&2 || fail "javac failed on $here/MiniHdfs.java"
 
-step="publish"
 log "step 3/3: publishing"
-rm -rf "$home"
-mv "$stage" "$home"
-date -u +%Y-%m-%dT%H:%M:%SZ >"$home/.complete"
-log "done in $((SECONDS - t0)) s: $(du -sh "$home" | cut -f1) at $home"
-echo "$home"
+maven_home_publish

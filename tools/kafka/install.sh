@@ -27,30 +27,16 @@ maven_home_start kafka-install "KAFKA UNAVAILABLE" 2,17 "${1:-}"
 # the home's name changes whenever anything that shapes it changes (this script included)
 hash="$(cat "$here/versions.env" "$here/TopicTool.java" "$here/install.sh" | sha256sum | cut -c1-12)"
 key="${KAFKA_SCALA_VERSION}-${KAFKA_VERSION}-${hash}"
-home="$cache_root/kafka/$key"
-
-if [[ $mode == paths ]]; then
-  echo "$home"
-  [[ -f $home/.complete ]] && exit 0 || exit 1
-fi
-[[ -f $home/.complete ]] && { echo "$home"; exit 0; }
+maven_home_locate kafka "$key"
 
 step="preflight"
 command -v java >/dev/null 2>&1 || unavailable "no 'java' on PATH (a JDK 11+ is needed; 17 is what was verified)"
 command -v javac >/dev/null 2>&1 || unavailable "no 'javac' on PATH (a full JDK is needed to build TopicTool)"
 maven_preflight
 
-mkdir -p "$cache_root/kafka"
-hold_lock "$cache_root/kafka/.lock-$key"
-[[ -f $home/.complete ]] && { echo "$home"; exit 0; } # finished by the other holder
-
+maven_home_stage kafka "$key"
 log "assembling Kafka ${KAFKA_VERSION} (Scala ${KAFKA_SCALA_VERSION}) into $home"
-t0=$SECONDS
-stage="$home.partial.$$"
-build="$cache_root/kafka/build-$key"
-rm -rf "$stage" "$build"
-trap 'rm -rf "$stage" "$build"' EXIT
-mkdir -p "$stage/libs" "$stage/classes" "$build"
+mkdir -p "$stage/libs" "$stage/classes"
 
 step="write throw-away pom"
 # kafka_<scala> is the broker (kafka.Kafka, kafka.tools.StorageTool); its runtime scope brings kafka-clients, the
@@ -85,9 +71,4 @@ log "step 3/3: verifying the home"
 probe="$(java -cp "$stage/libs/*" kafka.tools.StorageTool --help 2>&1 || true)"
 grep -q 'format' <<<"$probe" || fail "kafka.tools.StorageTool does not load from libs/: $probe"
 
-step="publish"
-rm -rf "$home"
-mv "$stage" "$home"
-date -u +%Y-%m-%dT%H:%M:%SZ >"$home/.complete"
-log "done in $((SECONDS - t0)) s: $(du -sh "$home" | cut -f1) at $home"
-echo "$home"
+maven_home_publish

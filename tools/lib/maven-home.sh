@@ -1,9 +1,14 @@
 # Shared by the scripts that assemble a home of jars from Maven Central in the user cache
-# (tools/seatunnel/install.sh, tools/hdfs/install.sh): their common start and preflight, the build
-# lock, and the maven run.
+# (tools/seatunnel/install.sh, tools/hdfs/install.sh, tools/kafka/install.sh): their common start and
+# preflight, the build lock, the maven run, and the staged home published whole.
 #
 #   source "$here/../lib/maven-home.sh"
 #   maven_home_start <log tag> "<WHAT> UNAVAILABLE" <help lines of $0, e.g. 2,17> "${1:-}" [force]
+#   maven_home_locate <tool> <key>     # --paths and an already complete home end here
+#   ... the script's own preflight, then maven_preflight ...
+#   maven_home_stage <tool> <key>      # the lock; $stage and $build, removed on exit
+#   ... fill $stage ...
+#   maven_home_publish                 # $stage becomes $home, marked complete; prints it
 
 # maven_home_start TAG HEADLINE HELP_LINES ARG [force]: sets cache_root, step and mode (install;
 # --paths: paths; --force: force, where allowed) from the script's one argument; --help prints the
@@ -44,6 +49,45 @@ maven_preflight() {
   MVN="${MVN:-mvn}"
   command -v "$MVN" >/dev/null 2>&1 || unavailable "no maven ('$MVN') on PATH; the jars come from Maven Central"
   command -v flock >/dev/null 2>&1 || fail "no 'flock' on PATH (util-linux)"
+}
+
+# maven_home_locate TOOL KEY: sets home ($cache_root/TOOL/KEY). With --paths prints it and exits 0
+# when it is complete, 1 when not; a complete home is printed and the script ends (exit 0).
+# shellcheck disable=SC2034  # home is the calling script's
+maven_home_locate() {
+  home="$cache_root/$1/$2"
+  if [[ $mode == paths ]]; then
+    echo "$home"
+    [[ -f $home/.complete ]] && exit 0 || exit 1
+  fi
+  [[ -f $home/.complete ]] && { echo "$home"; exit 0; }
+  return 0
+}
+
+# maven_home_stage TOOL KEY: takes the home's build lock (ending at once if another holder finished
+# it meanwhile) and sets t0, stage (the home being assembled) and build (maven's directory), both
+# emptied now and removed when the script exits.
+# shellcheck disable=SC2034  # t0, stage and build are the calling script's
+maven_home_stage() {
+  mkdir -p "$cache_root/$1"
+  hold_lock "$cache_root/$1/.lock-$2"
+  [[ -f $home/.complete ]] && { echo "$home"; exit 0; } # finished by the other holder
+  t0=$SECONDS
+  stage="$home.partial.$$"
+  build="$cache_root/$1/build-$2"
+  rm -rf "$stage" "$build"
+  trap 'rm -rf "$stage" "$build"' EXIT
+  mkdir -p "$stage" "$build"
+}
+
+# maven_home_publish: replaces the home by the assembled stage, marks it complete, prints it.
+maven_home_publish() {
+  step="publish"
+  rm -rf "$home"
+  mv "$stage" "$home"
+  date -u +%Y-%m-%dT%H:%M:%SZ >"$home/.complete"
+  log "done in $((SECONDS - t0)) s: $(du -sh "$home" | cut -f1) at $home"
+  echo "$home"
 }
 
 # Holds an exclusive lock on FILE (fd 9) for the rest of the script, waiting for another holder.
