@@ -7,6 +7,8 @@ import type { SeaTunnelApplicationProps } from '../../../lib/model/props';
 import { resolveApplication } from '../../../lib/model/resolve';
 import type { ApplicationSpec } from '../../../lib/model/spec';
 import { JOB_CONFIG, problems } from '../../support/fixtures';
+import { runtimeSettingsProblems } from '../../../lib/contract';
+import { runtimeSettings } from '../../../lib/plan/runtime-settings';
 
 type Props = Required<SeaTunnelApplicationProps>;
 type PropName = keyof Props;
@@ -202,7 +204,13 @@ test('a wait inside the startup budget must be shorter than it; a default one is
     'imagePullRetryMillis: must be less than startupTimeoutMillis (20000 ms): the wait happens inside the startup budget',
   ]);
   const spec = resolveApplication({ ...MINIMAL, startupTimeoutMillis: 20_000 });
-  expect([spec.scaleUpGraceMillis, spec.imagePullRetryMillis]).toEqual([10_000, 10_000]);
+  expect([spec.scaleUpGraceMillis, spec.imagePullRetryMillis, spec.workerJoinTimeoutMillis]).toEqual([
+    10_000, 10_000, 10_000,
+  ]);
+  // Not below an option's own minimum (runtime.json is checked against it): the shortest budget.
+  const shortest = resolveApplication({ ...MINIMAL, startupTimeoutMillis: 5_000 });
+  expect([shortest.scaleUpGraceMillis, shortest.workerJoinTimeoutMillis]).toEqual([2_500, 5_000]);
+  expect(runtimeSettingsProblems(JSON.parse(JSON.stringify(runtimeSettings(shortest))))).toEqual([]);
 });
 
 const enums = fileOptions.filter(([, def]) => def.values !== undefined);
