@@ -104,19 +104,20 @@ tier_engine() {
   prereq engine bash tools/hdfs/install.sh || return 1
   # The data pipelines' broker (tools/local-stack/kafka.ts would assemble it too, but then inside a test's timeout).
   prereq engine bash tools/kafka/install.sh || return 1
-  prereq engine bash tools/testbin/build.sh etcd kubernetes kwok || return 1
+  # versitygw: the data pipelines' S3-compatible server (built in the background with the others when it is missing).
+  prereq engine bash tools/testbin/build.sh etcd kubernetes kwok versitygw || return 1
   npx jest --selectProjects engine --ci --runInBand
 }
 
 # The long builds of the later tiers run in the background, one after the other, from the start of the run:
 # the node tier's (node binaries, images; mostly Go/apt/mmdebstrap work), then the pulumi tier's (the Pulumi
-# engine from Go modules, ~10 minutes cold). They overlap the earlier tiers; each of those two tiers waits for
-# its part. `npm run image -- --verify` builds the runtime image a second time from an empty cache and fails
+# engine from Go modules, ~10 minutes cold), then the engine tier's S3 server (versitygw from its Go module). They
+# overlap the earlier tiers; each of those tiers waits for its part. `npm run image -- --verify` builds the runtime image a second time from an empty cache and fails
 # unless the digests match: the release artefact is reproducible (docs/runtime.md, "Delivery").
 BACKGROUND_DIR=""
 BACKGROUND_PID=""
 start_background_builds() {
-  requested node || requested pulumi || return 0
+  requested node || requested pulumi || requested engine || return 0
   BACKGROUND_DIR="$(mktemp -d -t seatunnel-app-prereqs.XXXXXX)"
   (
     if requested node; then
@@ -127,9 +128,11 @@ start_background_builds() {
       bash tools/pulumi/build.sh >"$BACKGROUND_DIR/pulumi.log" 2>&1
       echo $? >"$BACKGROUND_DIR/pulumi.rc"
     fi
+    # Its result is the engine tier's own build.sh call (a no-op once this has built it).
+    if requested engine; then bash tools/testbin/build.sh versitygw >"$BACKGROUND_DIR/engine.log" 2>&1; fi
   ) &
   BACKGROUND_PID=$!
-  printf 'node and pulumi tiers: building their prerequisites in the background, one after the other (logs: %s)\n' "$BACKGROUND_DIR"
+  printf 'node, pulumi and engine tiers: building their prerequisites in the background, one after the other (logs: %s)\n' "$BACKGROUND_DIR"
 }
 
 # background_wait [node|pulumi]: waits until that part of the background builds has ended (without one: all of them).

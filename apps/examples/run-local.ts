@@ -15,6 +15,9 @@
 //   npm run example -- --pipeline kafka-sink | kafka-batch-source
 //                                 the same against a throw-away Kafka broker (and PostgreSQL): the topic made
 //                                 (and filled) before, exit 1 unless every row is in the topic or table once
+//   npm run example -- --pipeline s3-file-sink
+//                                 the same against a throw-away S3-compatible server (versitygw): exit 1 unless
+//                                 the bucket holds every row once
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,7 +29,9 @@ import { startLocalStack } from '../../tools/local-stack/local-application';
 import { KWOK_LIFECYCLE_ANNOTATION } from '../../tools/local-stack/kwok-stages';
 import { startPostgres, type Postgres } from '../../tools/local-stack/postgres';
 import { startKafka, type Kafka } from '../../tools/local-stack/kafka';
+import { startS3, type S3Server } from '../../tools/local-stack/s3';
 import { KAFKA_BATCH_SOURCE, KAFKA_SECRET, KAFKA_SINK, batchSourceMessages, countIds } from './kafka-pipelines';
+import { S3_FILE_SINK, S3_SECRET, countLines } from './s3-pipelines';
 
 const examples = path.join(packageRoot(), 'apps', 'examples');
 
@@ -91,13 +96,14 @@ async function realNodeCluster(keep: boolean): Promise<Cluster> {
 const NAMESPACE = 'seatunnel';
 
 /** The pipelines of apps/examples/pipelines/ that run against services started here. */
-const PIPELINES = ['postgres-batch', 'kafka-sink', 'kafka-batch-source'] as const;
+const PIPELINES = ['postgres-batch', 'kafka-sink', 'kafka-batch-source', 's3-file-sink'] as const;
 type Pipeline = (typeof PIPELINES)[number];
-/** What each pipeline needs started: a PostgreSQL, a Kafka broker. */
-const SERVICES: Record<Pipeline, { postgres: boolean; kafka: boolean }> = {
-  'postgres-batch': { postgres: true, kafka: false },
-  'kafka-sink': { postgres: false, kafka: true },
-  'kafka-batch-source': { postgres: true, kafka: true },
+/** What each pipeline needs started: a PostgreSQL, a Kafka broker, an S3-compatible server. */
+const SERVICES: Record<Pipeline, { postgres: boolean; kafka: boolean; s3: boolean }> = {
+  'postgres-batch': { postgres: true, kafka: false, s3: false },
+  'kafka-sink': { postgres: false, kafka: true, s3: false },
+  'kafka-batch-source': { postgres: true, kafka: true, s3: false },
+  's3-file-sink': { postgres: false, kafka: false, s3: true },
 };
 const PIPELINE_DATABASE = 'pipelines';
 /** The Secret the pipelines' deploy.conf reads its PG_* variables from (env-from). */
@@ -188,6 +194,27 @@ async function pipelineTablesMatch(pg: Postgres, pipeline: Pipeline): Promise<bo
   return rows.length === 2 && a.rows === b.rows && a.ids === a.rows && b.ids === b.rows && a.checksum === b.checksum;
 }
 
+/** A throw-away S3-compatible server with the pipeline's bucket, and the Secret its deploy.conf reads. */
+async function pipelineBucket(cluster: Cluster): Promise<S3Server> {
+  say('starting a throw-away S3-compatible server (versitygw, built from its Go module by tools/testbin/build.sh)');
+  const s3 = await startS3();
+  s3.createBucket(S3_FILE_SINK.bucket);
+  say(`S3 on ${s3.endpoint}: bucket ${S3_FILE_SINK.bucket} created`);
+  await createSecret(cluster, S3_SECRET, s3.connectionEnv());
+  return s3;
+}
+
+/** s3-file-sink's objects, printed; true when they hold exactly the job's rows, each id once. */
+function pipelineBucketMatches(s3: S3Server): boolean {
+  const { bucket, prefix, rows } = S3_FILE_SINK;
+  const keys = s3.objects(bucket, prefix);
+  const c = countLines(keys.map((k) => s3.read(bucket, k)));
+  process.stdout.write(
+    `\ns3-file-sink, s3://${bucket}/${prefix}: ${keys.length} objects, ${c.messages} rows, ${c.ids} ids, ${c.unreadable} unreadable (expected ${rows} and ${rows}, 0)\n`,
+  );
+  return c.messages === rows && c.ids === rows && c.unreadable === 0;
+}
+
 /** kafka-sink's topic, printed; true when it holds exactly the job's rows, each id once. */
 async function pipelineTopicMatches(kafka: Kafka): Promise<boolean> {
   const c = countIds(await kafka.messages(KAFKA_SINK.topic));
@@ -203,6 +230,7 @@ async function run(): Promise<number> {
   const { cp } = cluster;
   let pg: Postgres | undefined;
   let kafka: Kafka | undefined;
+  let s3: S3Server | undefined;
   try {
     const namespace = NAMESPACE;
     const admin = cp.admin;
@@ -220,6 +248,7 @@ async function run(): Promise<number> {
     );
     if (pipeline && SERVICES[pipeline].postgres) pg = await pipelineDatabase(cluster, pipeline);
     if (pipeline && SERVICES[pipeline].kafka) kafka = await pipelineBroker(cluster, pipeline);
+    if (pipeline && SERVICES[pipeline].s3) s3 = await pipelineBucket(cluster);
     const files = pipeline ? path.join(examples, 'pipelines', pipeline) : examples;
     process.env.KUBECONFIG = cp.info.kubeconfig;
     const argv = [
@@ -255,10 +284,14 @@ async function run(): Promise<number> {
       say('the topic does not hold exactly the rows of the job, each once');
       code = code || 1;
     }
+    if (s3 && !pipelineBucketMatches(s3)) {
+      say('the bucket does not hold exactly the rows of the job, each once');
+      code = code || 1;
+    }
     if (keep) say(cluster.kept);
     return code;
   } finally {
-    await Promise.all([pg?.stop(), kafka?.stop()]);
+    await Promise.all([pg?.stop(), kafka?.stop(), s3?.stop()]);
     await cluster.stop();
   }
 }

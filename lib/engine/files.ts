@@ -400,6 +400,10 @@ rootLogger.level = INFO
 rootLogger.appenderRef.consoleStdout.ref = consoleStdout
 logger.hazelcast.name = com.hazelcast
 logger.hazelcast.level = WARN
+# Zeta 2.3.8 logs every job it is given at INFO ("Parsed config file"), masking only keys named password, username,
+# auth or token: a connector's secret_key, an fs.s3a.secret.key or a Kafka JAAS config would be in the master's log.
+logger.jobconfig.name = org.apache.seatunnel.core.starter.utils.ConfigBuilder
+logger.jobconfig.level = WARN
 `;
 
 function header(what: string, role: string): string {

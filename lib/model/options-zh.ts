@@ -17,7 +17,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
     '用于声明式入口（synth、cdk8s、Pulumi）：修改它会派生出新的应用 ID，即开始一次新的运行。`submit` 总是生成新的随机 ID。',
   jobId: 'Zeta 原生作业 ID，必须为正数。未设置时在提交端生成一次，master 不会重新生成。`--job-id` 优先于此配置。',
   restoreJobId:
-    '历史 Zeta 作业 ID，用其最近一次检查点初始化本次新作业；必须与作业 ID 不同。找不到检查点时应用失败（runtime 在提交前检查检查点存储：PVC，或通过镜像自带的 Hadoop 客户端检查 HDFS；其他远程存储会被拒绝）。SeaTunnel 2.3 只能以旧 ID 恢复，因此作业会继续以该 ID 运行（记录在 job-id 注解中）。`--restore-job-id` 优先于此配置。',
+    '历史 Zeta 作业 ID，用其最近一次检查点初始化本次新作业；必须与作业 ID 不同。找不到检查点时应用失败（runtime 在提交前检查检查点存储：PVC，或通过镜像自带的 Hadoop 客户端检查 HDFS 或 S3（s3a://）；其他远程存储会被拒绝）。SeaTunnel 2.3 只能以旧 ID 恢复，因此作业会继续以该 ID 运行（记录在 job-id 注解中）。`--restore-job-id` 优先于此配置。',
   workerCount: 'worker Pod 的固定数量。容量 = worker-count × worker.slots。',
   workerSlots: '每个 worker 固定的任务槽（slot）数。',
   workerCpuCores:

@@ -207,7 +207,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'pr-era',
     coerce: asLong,
     description:
-      'Historical Zeta job ID whose latest checkpoint initialises this new job; must differ from the job ID. A missing checkpoint fails the application (the runtime checks the checkpoint storage before submitting: a PVC, or HDFS through the Hadoop client of the image; other remote storage is refused). SeaTunnel 2.3 restores only under the old ID, so there the job keeps running as that ID (recorded in the job-id annotation). `--restore-job-id` wins over this key.',
+      'Historical Zeta job ID whose latest checkpoint initialises this new job; must differ from the job ID. A missing checkpoint fails the application (the runtime checks the checkpoint storage before submitting: a PVC, or HDFS or S3 (s3a://) through the Hadoop client of the image; other remote storage is refused). SeaTunnel 2.3 restores only under the old ID, so there the job keeps running as that ID (recorded in the job-id annotation). `--restore-job-id` wins over this key.',
   },
   workerCount: {
     key: 'application.worker-count',

@@ -14,6 +14,7 @@ import { installedHome } from './installed-home';
 import { freePorts } from './ports';
 import { ManagedProcess, processStartTime } from './process';
 import { waitFor } from './wait';
+import { failedStart, removeService } from './throwaway-service';
 import { startWatchdog } from './watchdog';
 
 export interface Kafka {
@@ -170,18 +171,10 @@ export async function startKafka(): Promise<Kafka> {
           .filter((l) => l.length > 0)
           .map((l) => JSON.parse(l) as string | null);
       },
-      async stop() {
-        // SIGTERM: a controlled shutdown, a second or two; the data is thrown away either way.
-        await broker.stop(10_000);
-        watchdog.stop();
-        fs.rmSync(dir, { recursive: true, force: true });
-      },
+      // SIGTERM: a controlled shutdown, a second or two; the data is thrown away either way.
+      stop: () => removeService(broker, watchdog, dir, 10_000),
     };
   } catch (e) {
-    await server?.stop(5_000);
-    watchdog.stop();
-    const log = server ? `\nlast lines of ${server.logFile}:\n${server.tail(20)}` : '';
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw new Error(`${(e as Error).message}${log}`, { cause: e });
+    return failedStart(e, server, watchdog, dir);
   }
 }

@@ -90,13 +90,16 @@ $(item "$G" connector-assert "$SEATUNNEL_ASSERT_VERSION" "" "$stage/connectors")
 $(for c in $SEATUNNEL_DATA_CONNECTORS; do item "$G" "$c" "$V" "" "$stage/connectors"; done)
 $(item org.postgresql postgresql "$POSTGRESQL_JDBC_VERSION" "" "$stage/lib")
 $(item com.mysql mysql-connector-j "$MYSQL_JDBC_VERSION" "" "$stage/lib")
+$(item org.apache.hadoop hadoop-aws "$HADOOP_AWS_VERSION" "" "$stage/lib")
+$(item com.amazonaws aws-java-sdk-bundle "$AWS_JAVA_SDK_BUNDLE_VERSION" "" "$stage/lib")
+$(item commons-io commons-io "$COMMONS_IO_VERSION" "" "$stage/lib")
             </artifactItems></configuration>
           </execution>"
 
 # ---- step: fetch jars -------------------------------------------------------------------------------------------
 step="fetch jars with maven"
 mvn_log="$cache_root/seatunnel/maven-${SEATUNNEL_VERSION}-${hash}.log"
-log "step 1/4: resolving engine ${V} (+ its dependencies), Hadoop uber jar, transforms, FakeSource/Console ${V}, Assert ${SEATUNNEL_ASSERT_VERSION}, $SEATUNNEL_DATA_CONNECTORS, the PostgreSQL and MySQL JDBC drivers (log: $mvn_log)"
+log "step 1/4: resolving engine ${V} (+ its dependencies), Hadoop uber jar, transforms, FakeSource/Console ${V}, Assert ${SEATUNNEL_ASSERT_VERSION}, $SEATUNNEL_DATA_CONNECTORS, the PostgreSQL and MySQL JDBC drivers, hadoop-aws with its AWS SDK (log: $mvn_log)"
 maven_validate "$build" "$mvn_log" "SeaTunnel ${V}"
 n_lib=$(find "$stage/lib" -name '*.jar' | wc -l)
 log "  fetched $n_lib jars into lib/, $(find "$stage/connectors" -name '*.jar' | wc -l) into connectors/ ($((SECONDS - t0)) s)"
@@ -154,6 +157,8 @@ for f in "lib/seatunnel-engine-server-$V.jar" "lib/seatunnel-hazelcast-shade-$V-
   "connectors/connector-fake-$V.jar" "connectors/connector-console-$V.jar" \
   "connectors/connector-assert-$SEATUNNEL_ASSERT_VERSION.jar" "starter/seatunnel-starter.jar" \
   "lib/postgresql-$POSTGRESQL_JDBC_VERSION.jar" "lib/mysql-connector-j-$MYSQL_JDBC_VERSION.jar" \
+  "lib/hadoop-aws-$HADOOP_AWS_VERSION.jar" "lib/aws-java-sdk-bundle-$AWS_JAVA_SDK_BUNDLE_VERSION.jar" \
+  "lib/commons-io-$COMMONS_IO_VERSION.jar" \
   $(for c in $SEATUNNEL_DATA_CONNECTORS; do echo "connectors/$c-$V.jar"; done); do
   [[ -s $stage/$f ]] || fail "missing $f"
 done

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the real control-plane binaries the test tiers run (etcd, kube-apiserver,
-# kube-controller-manager, kube-scheduler, kwok) from published Go modules, into a cache
+# kube-controller-manager, kube-scheduler, kwok; versitygw, an S3-compatible server) from published Go modules, into a cache
 # outside the repository keyed by component, version, wrapper template, Go version and flags.
 #
 #   tools/testbin/build.sh [etcd] [kubernetes] [kwok]   build what is missing (default: these three)
 #   tools/testbin/build.sh kubernetes-node              kubelet + kube-proxy for the real node (tools/node/)
 #   tools/testbin/build.sh kubernetes-oldest            the control plane at K8S_OLDEST_VERSION, for the
 #                                                       cluster-oldest tier (the oldest supported minor)
+#   tools/testbin/build.sh versitygw                    the S3-compatible server of the engine tier's data pipelines
 #   tools/testbin/build.sh --paths                      print where each component lives, build nothing
 #
 # Idempotent (a finished component has a .complete marker), safe against concurrent runs
@@ -61,10 +62,12 @@ dir_kubernetes_node() { echo "$TESTBIN/kubernetes-node-$K8S_VERSION-$(key_for ku
 dir_kubernetes_oldest() { K8S_VERSION="$K8S_OLDEST_VERSION" _dir_kubernetes_oldest; }
 _dir_kubernetes_oldest() { echo "$TESTBIN/kubernetes-$K8S_VERSION-$(key_for kubernetes-oldest "$K8S_VERSION" "$HERE/k8s/go.mod.in" "$K8S_FLAGS_ID")"; }
 dir_kwok() { echo "$TESTBIN/kwok-$KWOK_VERSION-$(key_for kwok "$KWOK_VERSION" "$HERE/kwok/go.mod.in" "$KWOK_FLAGS_ID")"; }
+VERSITYGW_FLAGS_ID="trimpath -s -w stamped"
+dir_versitygw() { echo "$TESTBIN/versitygw-$VERSITYGW_VERSION-$(key_for versitygw "$VERSITYGW_VERSION" "$HERE/versitygw/go.mod.in" "$VERSITYGW_FLAGS_ID")"; }
 
 print_paths() {
   local c d
-  for c in etcd kubernetes kwok kubernetes-node kubernetes-oldest; do
+  for c in etcd kubernetes kwok kubernetes-node kubernetes-oldest versitygw; do
     d="$(dir_${c//-/_})"
     if [[ -f "$d/.complete" ]]; then echo "$c=$d"; else echo "$c=$d (missing)"; fi
   done
@@ -155,16 +158,16 @@ build_kubernetes_oldest() {
   finish_go_component "$mod" "$out"
 }
 
-# etcd and kwok: one command each, built with -ldflags "-s -w" from a wrapper module whose go.mod.in
-# has the placeholder <NAME>_VERSION. Arguments: name, version, module (for the step), package, and
-# what checks or completes the fresh build (given the output directory's .tmp).
+# etcd, kwok and versitygw: one command each, built with -ldflags "-s -w" from a wrapper module whose
+# go.mod.in has the placeholder <NAME>_VERSION. Arguments: name, version, module (for the step), package,
+# what checks or completes the fresh build (given the output directory's .tmp), and more -ldflags.
 build_wrapped() {
-  local name="$1" version="$2" module="$3" package="$4" complete="$5"
+  local name="$1" version="$2" module="$3" package="$4" complete="$5" ldflags="-s -w${6:+ $6}"
   local out; out="$("dir_$name")"
   begin_component "$out" "$name $version" || return 0
   step "$name: prepare wrapper module for $module@$version"
   local mod; mod="$(prepare_module "$name" "$HERE/$name/go.mod.in" "${name^^}_VERSION" "$version")"
-  go_tidy_build "$mod" "$out" "$name: go mod tidy" "$name: compile" -ldflags "-s -w" -o "$out.tmp/bin/$name" "$package"
+  go_tidy_build "$mod" "$out" "$name: go mod tidy" "$name: compile" -ldflags "$ldflags" -o "$out.tmp/bin/$name" "$package"
   "$complete" "$out.tmp"
   finish_go_component "$mod" "$out"
 }
@@ -191,6 +194,17 @@ copy_kwok_stages() {
     cp "$src/$f" "$tmp/stages/$(basename "$f")"
   done
   chmod -R u+w "$tmp/stages"
+}
+
+build_versitygw() {
+  # its --version reads what the release build stamps (main.Version, main.Build)
+  build_wrapped versitygw "$VERSITYGW_VERSION" github.com/versity/versitygw github.com/versity/versitygw/cmd/versitygw \
+    verify_versitygw "-X main.Version=$VERSITYGW_VERSION -X main.Build=module-$VERSITYGW_VERSION"
+}
+verify_versitygw() {
+  step "versitygw: verify the version"
+  local v; v="$("$1/bin/versitygw" --version 2>&1)"
+  [[ "$v" == *"${VERSITYGW_VERSION#v}"* ]] || { log "unexpected versitygw --version: $v"; false; }
 }
 
 # Fails early, naming the directories, when a build is needed and the disk is nearly full (a Go
@@ -220,8 +234,8 @@ main() {
   local c
   for c in "${components[@]}"; do
     case "$c" in
-      etcd|kubernetes|kwok|kubernetes-node|kubernetes-oldest) ;;
-      *) CURRENT_STEP="arguments"; log "unknown component '$c' (expected etcd, kubernetes, kwok, kubernetes-node or kubernetes-oldest)"; exit 2 ;;
+      etcd|kubernetes|kwok|kubernetes-node|kubernetes-oldest|versitygw) ;;
+      *) CURRENT_STEP="arguments"; log "unknown component '$c' (expected etcd, kubernetes, kwok, kubernetes-node, kubernetes-oldest or versitygw)"; exit 2 ;;
     esac
   done
   check_disk "${components[@]}"

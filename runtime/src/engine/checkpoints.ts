@@ -6,8 +6,11 @@
 //   * the `hdfs` plugin with storage.type `hdfs` on a remote `fs.defaultFS` (an HDFS): it lists the
 //     directory with the engine's own Hadoop client (./hadoop-list.ts), configured as the plugin
 //     configures it;
-//   * anything else (S3, OSS, Kerberos, other plugins): it cannot tell, and refuses the restore
-//     rather than risk a fresh start.
+//   * the `hdfs` plugin with storage.type `s3` on an `s3a://` bucket: the same Hadoop client, with
+//     the properties the plugin's S3Configuration sets (the bucket as fs.defaultFS, the S3A file
+//     system, every `fs.s3a.*` key) — the image needs hadoop-aws and its AWS SDK, as the engine does;
+//   * anything else (s3n, OSS, COS, Kerberos, other plugins): it cannot tell, and refuses the
+//     restore rather than risk a fresh start.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,6 +37,9 @@ export interface HadoopClientConfig {
 
 const DEFAULT_NAMESPACE = '/tmp/seatunnel/checkpoint_snapshot/';
 const HADOOP_PREFIX = 'seatunnel.hadoop.';
+// What checkpoint-storage-hdfs 2.3.8's S3Configuration hands to Hadoop for an s3a:// bucket.
+const S3A_PREFIX = 'fs.s3a.';
+const S3A_IMPL = 'org.apache.hadoop.fs.s3a.S3AFileSystem';
 
 function get(obj: unknown, ...keys: string[]): unknown {
   let cur = obj;
@@ -54,7 +60,8 @@ export function checkpointLocation(engineYaml: string): CheckpointLocation {
   const rawDefaultFs = get(pc, 'fs.defaultFS');
   const defaultFs = scalar(rawDefaultFs);
   const storageType = scalar(get(pc, 'storage.type')) ?? 'hdfs';
-  const description = `${type}/${storageType} at ${defaultFs ?? '(default)'}, namespace ${namespace}`;
+  const bucket = storageType === 's3' ? scalar(get(pc, 's3.bucket')) : undefined;
+  const description = `${type}/${storageType} at ${(bucket ?? defaultFs) || '(default)'}, namespace ${namespace}`;
   const local =
     (type === 'hdfs' &&
       storageType === 'hdfs' &&
@@ -64,9 +71,10 @@ export function checkpointLocation(engineYaml: string): CheckpointLocation {
   // Kerberos needs a keytab login the plugin does itself; a plain Hadoop client cannot repeat it.
   const kerberos =
     scalar(get(pc, 'kerberosPrincipal')) !== undefined || scalar(get(pc, 'kerberosKeytabFilePath')) !== undefined;
+  const entries = Object.entries((pc ?? {}) as Record<string, unknown>);
   if (type === 'hdfs' && storageType === 'hdfs' && defaultFs && !kerberos) {
     const properties: Record<string, string> = { 'fs.defaultFS': defaultFs };
-    for (const [k, v] of Object.entries((pc ?? {}) as Record<string, unknown>)) {
+    for (const [k, v] of entries) {
       const text = scalar(v);
       if (k.startsWith(HADOOP_PREFIX) && text !== undefined) properties[k.slice(HADOOP_PREFIX.length)] = text;
     }
@@ -77,6 +85,19 @@ export function checkpointLocation(engineYaml: string): CheckpointLocation {
       hadoop: { properties, ...(hdfsSitePath ? { hdfsSitePath } : {}) },
       description,
     };
+  }
+  // s3n:// (the plugin's default protocol) is gone from Hadoop 3, which the image carries.
+  if (type === 'hdfs' && bucket && /^s3a:\/\/[^/]/.test(bucket)) {
+    const properties: Record<string, string> = {
+      'fs.defaultFS': bucket,
+      'fs.s3a.impl': S3A_IMPL,
+      'fs.s3a.impl.disable.cache': 'true',
+    };
+    for (const [k, v] of entries) {
+      const text = scalar(v);
+      if (k.startsWith(S3A_PREFIX) && text !== undefined) properties[k] = text;
+    }
+    return { kind: 'hadoop', namespace, hadoop: { properties }, description };
   }
   return { kind: 'remote', description };
 }
@@ -135,7 +156,8 @@ export async function requireCheckpoint(
       'CheckpointNotFound',
       `restore-job-id ${restoreJobId}: the checkpoint storage is ${loc.description}, which the runtime cannot inspect; ` +
         'Zeta would start the job from scratch if no checkpoint exists there, so the restore is refused. ' +
-        'Keep checkpoints on a PVC (kubernetes.checkpoint-pvc) or on HDFS (storage.type hdfs, fs.defaultFS hdfs://…, no Kerberos) to restore.',
+        'Keep checkpoints on a PVC (kubernetes.checkpoint-pvc), on HDFS (storage.type hdfs, fs.defaultFS hdfs://…, no Kerberos) ' +
+        'or on S3 through S3A (storage.type s3, s3.bucket s3a://…) to restore.',
     );
   }
   if (loc.kind === 'hadoop') {

@@ -61,8 +61,11 @@ export function parseListing(code: number | null, stdout: string, stderr: string
 export function hadoopLister(opts: HadoopListOptions): HadoopLister {
   return async (config: HadoopClientConfig, dir: string) => {
     const { java, classpath } = javaAndClasspath(opts.engineCommand);
-    fs.mkdirSync(opts.confDir, { recursive: true });
-    fs.writeFileSync(path.join(opts.confDir, 'core-site.xml'), coreSiteXml(config.properties));
+    fs.mkdirSync(opts.confDir, { recursive: true, mode: 0o700 });
+    // It may hold fs.s3a.secret.key (the plugin-config's own keys): readable by the runtime only.
+    const coreSite = path.join(opts.confDir, 'core-site.xml');
+    fs.writeFileSync(coreSite, coreSiteXml(config.properties), { mode: 0o600 });
+    fs.chmodSync(coreSite, 0o600);
     if (config.hdfsSitePath) fs.copyFileSync(config.hdfsSitePath, path.join(opts.confDir, 'hdfs-site.xml'));
     return new Promise<string[]>((resolve, reject) => {
       execFile(

@@ -114,11 +114,60 @@ describe('restore checkpoints', () => {
     expect(err.message).toMatch(/could not be listed: .*connection exception/);
   });
 
-  test('storage it cannot inspect (S3, Kerberos HDFS): the restore is refused rather than risk a fresh start', async () => {
-    const s3 =
-      'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: s3\n          fs.s3a.endpoint: x\n          namespace: /ckpt/\n';
-    expect(checkpointLocation(s3).kind).toBe('remote');
-    await expect(requireCheckpoint(s3, '1')).rejects.toThrow(/cannot inspect/);
+  const s3Engine = (pluginConfig: string) =>
+    `seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: s3\n${pluginConfig}`;
+
+  test('S3 through S3A: the location carries what the plugin gives Hadoop (the bucket as fs.defaultFS, S3A, every fs.s3a.* key)', () => {
+    const yaml = s3Engine(
+      '          s3.bucket: s3a://checkpoints\n          namespace: /st/ckpt/\n          fs.s3a.endpoint: http://127.0.0.1:9000\n' +
+        '          fs.s3a.path.style.access: true\n          fs.s3a.aws.credentials.provider: com.amazonaws.auth.EnvironmentVariableCredentialsProvider\n' +
+        '          seatunnel.hadoop.ignored: x\n',
+    );
+    expect(checkpointLocation(yaml)).toEqual({
+      kind: 'hadoop',
+      namespace: '/st/ckpt/',
+      hadoop: {
+        properties: {
+          'fs.defaultFS': 's3a://checkpoints',
+          'fs.s3a.impl': 'org.apache.hadoop.fs.s3a.S3AFileSystem',
+          'fs.s3a.impl.disable.cache': 'true',
+          'fs.s3a.endpoint': 'http://127.0.0.1:9000',
+          'fs.s3a.path.style.access': 'true',
+          'fs.s3a.aws.credentials.provider': 'com.amazonaws.auth.EnvironmentVariableCredentialsProvider',
+        },
+      },
+      description: 'hdfs/s3 at s3a://checkpoints, namespace /st/ckpt/',
+    });
+  });
+
+  test('S3: lists <namespace><jobId>/ in the bucket; none → CheckpointNotFound naming the bucket, never a fresh start', async () => {
+    const yaml = s3Engine('          s3.bucket: s3a://checkpoints\n          namespace: /st/ckpt/\n');
+    const asked: string[] = [];
+    const listHadoop = async (c: { properties: Readonly<Record<string, string>> }, dir: string) => {
+      asked.push(`${c.properties['fs.defaultFS']}${dir}`);
+      return dir === '/st/ckpt/4711/' ? ['s3a://checkpoints/st/ckpt/4711/1-806-1-1.ser'] : [];
+    };
+    expect(await requireCheckpoint(yaml, '4711', { listHadoop })).toEqual([
+      's3a://checkpoints/st/ckpt/4711/1-806-1-1.ser',
+    ]);
+    const err = (await requireCheckpoint(yaml, '4712', { listHadoop }).catch((e: unknown) => e)) as RuntimeFailure;
+    expect(asked).toEqual(['s3a://checkpoints/st/ckpt/4711/', 's3a://checkpoints/st/ckpt/4712/']);
+    expect(err.reason).toBe('CheckpointNotFound');
+    expect(err.message).toMatch(/no checkpoint found under \/st\/ckpt\/4712\/ on s3a:\/\/checkpoints/);
+  });
+
+  test('storage it cannot inspect (s3n or no bucket, OSS, Kerberos HDFS): the restore is refused rather than risk a fresh start', async () => {
+    for (const pc of [
+      '          s3.bucket: s3n://old\n          namespace: /ckpt/\n',
+      '          fs.s3a.endpoint: x\n          namespace: /ckpt/\n',
+      '          s3.bucket: s3a://\n',
+    ]) {
+      expect(checkpointLocation(s3Engine(pc)).kind).toBe('remote');
+      await expect(requireCheckpoint(s3Engine(pc), '1')).rejects.toThrow(/cannot inspect/);
+    }
+    const oss =
+      'seatunnel:\n  engine:\n    checkpoint:\n      storage:\n        type: hdfs\n        plugin-config:\n          storage.type: oss\n          oss.bucket: oss://b\n';
+    expect(checkpointLocation(oss).kind).toBe('remote');
     const kerberos = hdfsEngine(
       '          fs.defaultFS: hdfs://nn:8020\n          kerberosPrincipal: st@EXAMPLE\n          kerberosKeytabFilePath: /k\n',
     );

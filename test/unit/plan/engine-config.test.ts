@@ -79,6 +79,15 @@ describe('engine config step', () => {
     expect(engineCm(p).data![ENGINE_FILES.log4j2]).toMatch(/appender\.console\.type = Console/);
   });
 
+  test("Zeta's INFO dump of each job config (secrets it does not mask) is not logged", () => {
+    const log4j2 = engineCm(p).data![ENGINE_FILES.log4j2];
+    const name = /^logger\.(\w+)\.name = org\.apache\.seatunnel\.core\.starter\.utils\.ConfigBuilder$/m.exec(
+      log4j2,
+    )?.[1];
+    expect(name).toBeDefined();
+    expect(log4j2).toMatch(new RegExp(`^logger\\.${name}\\.level = (WARN|ERROR|OFF)$`, 'm'));
+  });
+
   test('mounted read-only on master and workers; the worker runs Zeta as a worker', () => {
     for (const pod of [masterPod(p), workerPod(p)])
       expect(mountAt(main(pod), PATHS.engineConfig)).toMatchObject({ readOnly: true });
