@@ -20,13 +20,7 @@ import { PropReader, type Props, type ResolveContext } from './rules/reader';
 import { resolveRuntimeFiles } from './rules/runtime-files';
 import { resolveServiceAccount } from './rules/service-account';
 import type { ApplicationSpec } from './spec';
-import { OPTIONS, isOptionDef, type OptionDef } from './options';
-
-const optionDef = (prop: keyof typeof OPTIONS): OptionDef => {
-  const def = OPTIONS[prop];
-  if (!isOptionDef(def)) throw new Error(`${prop} is not an option`);
-  return def;
-};
+import { fileOption } from './options';
 
 export { PACKAGE_VERSION, DEFAULT_RUNTIME_IMAGE } from './version';
 export { applicationIdProblem } from './rules/identity';
@@ -113,7 +107,7 @@ function resolveStartupBudgets(
     // A default is shortened to fit the budget, but not below the option's own minimum (runtime.json
     // is checked against it): with the shortest budget the wait then simply never ends before it.
     if (r.props[prop] === undefined)
-      return Math.max(optionDef(prop).min ?? 0, Math.min(value, Math.floor(startupTimeoutMillis / 2)));
+      return Math.max(fileOption(prop).min ?? 0, Math.min(value, Math.floor(startupTimeoutMillis / 2)));
     if (value >= startupTimeoutMillis)
       r.fail(
         prop,

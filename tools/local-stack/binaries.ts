@@ -84,17 +84,16 @@ export function runBuildScript(buildScript: string, args: string[]): Promise<num
 }
 
 /**
- * Locates the binaries. With `build: true` (the default) missing components are built first by
- * tools/testbin/build.sh, whose progress goes to this process's stderr; otherwise a missing
- * component is an error that says how to build it.
+ * The directories of these components of tools/testbin/build.sh. With `build: true` (the default)
+ * missing ones are built first, with the script's progress on this process's stderr; otherwise a
+ * missing component is an error that says how to build it.
  */
-export async function resolveBinaries(
-  opts: { build?: boolean; log?: (line: string) => void; kubernetes?: KubernetesRelease } = {},
-): Promise<TestBinaries> {
+export async function testbinComponents<C extends string>(
+  names: readonly C[],
+  opts: { build?: boolean; log?: (line: string) => void } = {},
+): Promise<Record<C, string>> {
   const buildScript = path.join(repoRoot(), 'tools', 'testbin', 'build.sh');
-  const kubernetes: Component = (opts.kubernetes ?? 'newest') === 'oldest' ? 'kubernetes-oldest' : 'kubernetes';
-  const paths = (script: string) => readBuildPaths(script, ['etcd', kubernetes, 'kwok']);
-  let { found, missing } = await paths(buildScript);
+  let { found, missing } = await readBuildPaths(buildScript, names);
   if (missing.length > 0) {
     if (opts.build === false) {
       throw new Error(
@@ -109,16 +108,25 @@ export async function resolveBinaries(
       throw new Error(
         `${buildScript} ${missing.join(' ')} failed with exit code ${code} (its output above names the step)`,
       );
-    ({ found, missing } = await paths(buildScript));
+    ({ found, missing } = await readBuildPaths(buildScript, names));
     if (missing.length > 0) throw new Error(`still missing after the build: ${missing.join(', ')}`);
   }
+  return found as Record<C, string>;
+}
+
+/** Locates the control-plane binaries (building missing ones unless `build: false`, as testbinComponents). */
+export async function resolveBinaries(
+  opts: { build?: boolean; log?: (line: string) => void; kubernetes?: KubernetesRelease } = {},
+): Promise<TestBinaries> {
+  const kubernetes: Component = (opts.kubernetes ?? 'newest') === 'oldest' ? 'kubernetes-oldest' : 'kubernetes';
+  const found = await testbinComponents(['etcd', kubernetes, 'kwok'], opts);
   const bins: TestBinaries = {
-    etcd: path.join(found.etcd!, 'bin', 'etcd'),
-    kubeApiserver: path.join(found[kubernetes]!, 'bin', 'kube-apiserver'),
-    kubeControllerManager: path.join(found[kubernetes]!, 'bin', 'kube-controller-manager'),
-    kubeScheduler: path.join(found[kubernetes]!, 'bin', 'kube-scheduler'),
-    kwok: path.join(found.kwok!, 'bin', 'kwok'),
-    kwokStages: path.join(found.kwok!, 'stages'),
+    etcd: path.join(found.etcd, 'bin', 'etcd'),
+    kubeApiserver: path.join(found[kubernetes], 'bin', 'kube-apiserver'),
+    kubeControllerManager: path.join(found[kubernetes], 'bin', 'kube-controller-manager'),
+    kubeScheduler: path.join(found[kubernetes], 'bin', 'kube-scheduler'),
+    kwok: path.join(found.kwok, 'bin', 'kwok'),
+    kwokStages: path.join(found.kwok, 'stages'),
   };
   for (const [name, file] of Object.entries(bins) as Array<[keyof TestBinaries, string]>) {
     if (!fs.existsSync(file))

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readBuildPaths, repoRoot, runBuildScript } from './binaries';
+import { testbinComponents } from './binaries';
 import { freePorts } from './ports';
 import { ManagedProcess } from './process';
 import { waitFor } from './wait';
@@ -37,17 +37,8 @@ export interface S3Server {
 
 /** The server binary; tools/testbin/build.sh builds it when it is missing (minutes, cold). */
 export async function versitygwBinary(): Promise<string> {
-  const script = path.join(repoRoot(), 'tools', 'testbin', 'build.sh');
-  let { found } = await readBuildPaths(script, ['versitygw']);
-  if (!found.versitygw) {
-    process.stderr.write(`[s3] building versitygw with ${script} (minutes when cold)\n`);
-    const code = await runBuildScript(script, ['versitygw']);
-    if (code !== 0)
-      throw new Error(`${script} versitygw failed with exit code ${code} (its output above names the step)`);
-    ({ found } = await readBuildPaths(script, ['versitygw']));
-    if (!found.versitygw) throw new Error(`${script} versitygw: still missing after the build`);
-  }
-  return path.join(found.versitygw, 'bin', 'versitygw');
+  const { versitygw } = await testbinComponents(['versitygw']);
+  return path.join(versitygw, 'bin', 'versitygw');
 }
 
 /** S3's bucket naming rules, the part a directory name must also satisfy. */

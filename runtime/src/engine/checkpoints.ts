@@ -71,13 +71,17 @@ export function checkpointLocation(engineYaml: string): CheckpointLocation {
   // Kerberos needs a keytab login the plugin does itself; a plain Hadoop client cannot repeat it.
   const kerberos =
     scalar(get(pc, 'kerberosPrincipal')) !== undefined || scalar(get(pc, 'kerberosKeytabFilePath')) !== undefined;
-  const entries = Object.entries((pc ?? {}) as Record<string, unknown>);
-  if (type === 'hdfs' && storageType === 'hdfs' && defaultFs && !kerberos) {
-    const properties: Record<string, string> = { 'fs.defaultFS': defaultFs };
-    for (const [k, v] of entries) {
+  /** The plugin-config's scalar keys that start with `prefix`, named without it when `strip`. */
+  const prefixed = (prefix: string, strip: boolean): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries((pc ?? {}) as Record<string, unknown>)) {
       const text = scalar(v);
-      if (k.startsWith(HADOOP_PREFIX) && text !== undefined) properties[k.slice(HADOOP_PREFIX.length)] = text;
+      if (k.startsWith(prefix) && text !== undefined) out[strip ? k.slice(prefix.length) : k] = text;
     }
+    return out;
+  };
+  if (type === 'hdfs' && storageType === 'hdfs' && defaultFs && !kerberos) {
+    const properties: Record<string, string> = { 'fs.defaultFS': defaultFs, ...prefixed(HADOOP_PREFIX, true) };
     const hdfsSitePath = scalar(get(pc, 'hdfs_site_path'));
     return {
       kind: 'hadoop',
@@ -92,11 +96,8 @@ export function checkpointLocation(engineYaml: string): CheckpointLocation {
       'fs.defaultFS': bucket,
       'fs.s3a.impl': S3A_IMPL,
       'fs.s3a.impl.disable.cache': 'true',
+      ...prefixed(S3A_PREFIX, false),
     };
-    for (const [k, v] of entries) {
-      const text = scalar(v);
-      if (k.startsWith(S3A_PREFIX) && text !== undefined) properties[k] = text;
-    }
     return { kind: 'hadoop', namespace, hadoop: { properties }, description };
   }
   return { kind: 'remote', description };
