@@ -58,14 +58,18 @@ begin_component() {
 
 # Builds from the wrapper module MOD into a fresh OUT.tmp/bin: `go mod tidy`, then
 # `go build -trimpath ARGS...`; each is the named step TIDY_STEP / BUILD_STEP, its output shown
-# only when it fails.
+# only when it fails. Every caller links with -ldflags -w, which drops the DWARF tables, yet the go
+# command still has every package compiled with them: -dwarf=false spares that work (etcd from an
+# empty build cache: 53 s of CPU instead of 60, a binary of the same size). It concerns debug
+# information only, which the link drops anyway, so the key of a cached component does not change:
+# a component built without it stays valid.
 go_tidy_build() {
   local mod="$1" out="$2" tidy_step="$3" build_step="$4"; shift 4
   step "$tidy_step"
   (cd "$mod" && run_logged "$mod/tidy.log" go mod tidy)
   step "$build_step"
   rm -rf "$out.tmp"; mkdir -p "$out.tmp/bin"
-  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath "$@")
+  (cd "$mod" && run_logged "$mod/build.log" go build -trimpath -gcflags=all=-dwarf=false "$@")
 }
 
 # Publishes a component begun with begin_component and built from the wrapper module MOD into
