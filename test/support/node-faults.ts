@@ -99,3 +99,37 @@ export async function killContainer(
   const node = await nodeHandleOfPod(namespace, pod.metadata.name);
   await run(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'kill', '-s', 'SIGKILL', id]);
 }
+
+/**
+ * Has the kernel's OOM killer end a Pod's first container, as a leak in it would: inside the container
+ * (containerd's exec, as the container's user) its Java processes are made the OOM killer's first choice
+ * (oom_score_adj 1000: a process may raise it for its own user's processes), then a process grows without
+ * bound (`tail` holding one endless line) until the container's memory cgroup is full. The kernel kills the
+ * JVM; the container ends OOMKilled with exit code 137, and the growing process goes with it. Resolves when
+ * the exec has ended.
+ */
+export async function oomKillContainer(
+  namespace: string,
+  pod: { metadata: { name: string }; status?: { containerStatuses?: Array<{ containerID?: string }> } },
+): Promise<void> {
+  const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+  if (!id) throw new Error(`Pod ${pod.metadata.name} has no running container to OOM-kill`);
+  const node = await nodeHandleOfPod(namespace, pod.metadata.name);
+  // By the executable, not the command line: this shell's own command line says "java".
+  const script = [
+    'marked=0',
+    'for p in /proc/[0-9]*; do case "$(readlink "$p/exe" 2>/dev/null)" in',
+    '  */java) echo 1000 > "$p/oom_score_adj" && marked=$((marked + 1)) ;; esac; done',
+    '[ "$marked" -gt 0 ] || { echo "no java process in the container" >&2; exit 3; }',
+    'head -c 64G /dev/zero | tail',
+  ].join('\n');
+  const exec = [...['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'exec'], '--exec-id'];
+  try {
+    await run(node.ctr, [...exec, `oom-${process.pid}-${Date.now()}`, id, 'sh', '-c', script], { timeout: 120_000 });
+  } catch (e) {
+    const err = e as { code?: number; stderr?: string };
+    // The exec dies with the container (the point); a container with no JVM to mark is a wrong target.
+    if (err.code === 3)
+      throw new Error(`${pod.metadata.name}: ${err.stderr?.trim() || 'no java process marked'}`, { cause: e });
+  }
+}

@@ -19,6 +19,7 @@ export interface AppPod {
     conditions?: Array<{ type: string; status: string }>;
     containerStatuses?: Array<{
       name: string;
+      containerID?: string;
       restartCount?: number;
       lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
     }>;

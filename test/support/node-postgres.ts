@@ -1,0 +1,156 @@
+// A PostgreSQL in the cluster, as many users run one (the postgres image of tools/images/build.sh): a Pod
+// pinned to a node, a Service in front of it, its superuser's credentials in a Secret that applications read
+// through `kubernetes.env-from` (the PG_* variables of apps/examples/pipelines). The database itself counts
+// what a job wrote: queries run in its container, on the node that runs it (containerd's exec).
+import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { importImages, resolveImages } from '../../tools/local-stack/node-images';
+import { adminHttp, waitFor } from './cluster';
+import { pinnedToNode, type NodeHandle } from './node-faults';
+import { podLog } from './node-pods';
+
+const run = promisify(execFile);
+const PORT = 5432;
+const USER = 'seatunnel';
+const NAME = 'postgres';
+
+export interface PostgresInCluster {
+  /** The Secret with PG_URL, PG_DATABASE, PG_USER, PG_PASSWORD. */
+  readonly secret: string;
+  /** Rows of a query as psql prints them unaligned (`-tA`), one line per row, columns split by `|`. */
+  query(sql: string): Promise<string[]>;
+}
+
+export interface PostgresInClusterOptions {
+  database: string;
+  /** The Secret's name (the pipelines' deploy.conf names `pipelines-postgres`). */
+  secret: string;
+  /** XA needs prepared transactions (PostgreSQL's default is 0: none). */
+  maxPreparedTransactions?: number;
+  /** SQL run once, when the cluster is made (the image's /docker-entrypoint-initdb.d). */
+  initSql?: string;
+}
+
+/** Starts PostgreSQL in `ns` on `node` and resolves once it accepts connections through its Service. */
+export async function startPostgresInCluster(
+  ns: string,
+  node: NodeHandle,
+  o: PostgresInClusterOptions,
+): Promise<PostgresInCluster> {
+  await importImages(node.ctr, node.containerdSocket, await resolveImages({ names: ['postgres'] }));
+  const [image] = await resolveImages({ names: ['postgres'], build: false });
+  const api = adminHttp();
+  const create = (p: string, body: unknown) => api.call('POST', `/api/v1/namespaces/${ns}/${p}`, body);
+  const password = randomBytes(18).toString('base64url');
+  const host = `${NAME}.${ns}.svc.cluster.local`;
+  await create('secrets', {
+    metadata: { name: o.secret },
+    stringData: {
+      PG_URL: `jdbc:postgresql://${host}:${PORT}/${o.database}`,
+      PG_DATABASE: o.database,
+      PG_USER: USER,
+      PG_PASSWORD: password,
+    },
+  });
+  await create('configmaps', { metadata: { name: `${NAME}-init` }, data: { 'init.sql': o.initSql ?? '' } });
+  const labels = { app: NAME };
+  await create('services', {
+    metadata: { name: NAME },
+    spec: { selector: labels, ports: [{ name: 'postgres', port: PORT, targetPort: PORT }] },
+  });
+  const resources = { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };
+  await create(
+    'pods',
+    pinnedToNode(
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: NAME, labels },
+        spec: {
+          automountServiceAccountToken: false,
+          terminationGracePeriodSeconds: 5,
+          securityContext: { runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true },
+          containers: [
+            {
+              name: NAME,
+              image: image.ref,
+              imagePullPolicy: 'Never',
+              args: ['-c', `max_prepared_transactions=${o.maxPreparedTransactions ?? 0}`],
+              env: [
+                { name: 'POSTGRES_USER', value: USER },
+                { name: 'POSTGRES_DB', value: o.database },
+                { name: 'POSTGRES_PASSWORD', valueFrom: { secretKeyRef: { name: o.secret, key: 'PG_PASSWORD' } } },
+              ],
+              ports: [{ name: 'postgres', containerPort: PORT }],
+              readinessProbe: {
+                exec: { command: ['pg_isready', '-q', '-h', '127.0.0.1', '-p', String(PORT)] },
+                periodSeconds: 1,
+              },
+              resources,
+              volumeMounts: [
+                { name: 'data', mountPath: '/var/lib/postgresql/data' },
+                { name: 'init', mountPath: '/docker-entrypoint-initdb.d' },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'data', emptyDir: {} },
+            { name: 'init', configMap: { name: `${NAME}-init` } },
+          ],
+        },
+      },
+      node.name,
+    ),
+  );
+  type PodView = {
+    status?: {
+      conditions?: Array<{ type: string; status: string }>;
+      containerStatuses?: Array<{ containerID?: string }>;
+    };
+  };
+  const containerId = await waitFor(
+    async () => {
+      const p = await api.call<PodView>('GET', `/api/v1/namespaces/${ns}/pods/${NAME}`);
+      const ready = p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      return ready ? p.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '') : undefined;
+    },
+    { description: `PostgreSQL in ${ns} ready`, timeoutMs: 120_000, intervalMs: 500 },
+  ).catch(async (e: Error) => {
+    const p = await api.call<PodView>('GET', `/api/v1/namespaces/${ns}/pods/${NAME}`).catch(() => ({}));
+    const log = await podLog(ns, NAME).catch((err: Error) => `(no log: ${err.message})`);
+    throw new Error(`${e.message}; Pod status: ${JSON.stringify((p as PodView).status)}; log: ${log.slice(-2000)}`);
+  });
+  let execs = 0;
+  return {
+    secret: o.secret,
+    async query(sql) {
+      // The local socket, as the superuser the cluster was made with (trusted there, as initdb's --auth-local).
+      const { stdout } = await run(
+        node.ctr,
+        [
+          ...['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'exec'],
+          ...['--exec-id', `query-${process.pid}-${++execs}`, containerId],
+          ...[
+            'psql',
+            '-X',
+            '-q',
+            '-tA',
+            '-v',
+            'ON_ERROR_STOP=1',
+            '-h',
+            '/tmp',
+            '-U',
+            USER,
+            '-d',
+            o.database,
+            '-c',
+            sql,
+          ],
+        ],
+        { timeout: 30_000 },
+      );
+      return stdout.split('\n').filter((l) => l !== '');
+    },
+  };
+}
