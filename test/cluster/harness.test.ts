@@ -15,6 +15,8 @@ import {
   waitFor,
   withComponentLogs,
 } from '../support/cluster';
+import { CLUSTER_ENV } from '../../tools/local-stack/control-server';
+import type { ClusterInfo } from '../../tools/local-stack/control-plane';
 
 const ns = useTestNamespace('harness');
 
@@ -200,3 +202,50 @@ test('etcd answers only a client certificate of its own CA: not plain HTTP, no c
     await get('https', { cert: fs.readFileSync(info.adminCertFile), key: fs.readFileSync(info.adminKeyFile) }),
   ).toMatch(/^error/);
 });
+
+test(
+  'kube-scheduler killed: the harness starts it again, as a kubelet restarts a static Pod, and Pods are scheduled again',
+  withComponentLogs(async () => {
+    const file = process.env[CLUSTER_ENV]!;
+    const schedulerPid = () =>
+      (JSON.parse(fs.readFileSync(file, 'utf8')) as ClusterInfo).components.find((c) => c.name === 'kube-scheduler')!
+        .pid;
+    const before = schedulerPid();
+    // As kube-scheduler ends itself when it finds its cache inconsistent: at once, no clean shutdown.
+    process.kill(before, 'SIGKILL');
+    const after = await waitFor(
+      () => {
+        const pid = schedulerPid();
+        return pid !== before && processAlive(pid) ? pid : undefined;
+      },
+      { description: 'kube-scheduler started again', timeoutMs: 30_000, intervalMs: 200 },
+    );
+    expect(processAlive(before)).toBe(false);
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns.name}/pods`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'after-scheduler-restart' },
+      spec: { containers: [{ name: 'c', image: 'example.invalid/none:1' }] },
+    });
+    const node = await waitFor(
+      async () =>
+        (
+          await adminHttp().call<{ spec: { nodeName?: string } }>(
+            'GET',
+            `/api/v1/namespaces/${ns.name}/pods/after-scheduler-restart`,
+          )
+        ).spec.nodeName,
+      { description: `the Pod scheduled by kube-scheduler ${after}`, timeoutMs: 60_000, intervalMs: 500 },
+    );
+    expect(clusterInfo().nodes).toContain(node);
+  }),
+);
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { Service } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
 import { ANNOTATIONS } from '../../lib/contract';
+import { LABELS } from '../../lib/model/reserved';
 import { adminHttp, useTestNamespace, waitFor } from '../support/cluster';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import type { LocalStack } from '../../tools/local-stack/local-application';
@@ -228,10 +229,20 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
     });
   }
 
+  /**
+   * No master, worker or StatefulSet of the application left, and no process of it running. A Job that
+   * ended by itself (JobLost) is kept until its TTL, with its coordinator Pods, ended, for `status` and
+   * `kubectl logs`: those stay; a cancelled application's Job goes, and its Pods with it.
+   */
   async function expectNothingLeft(appId: string): Promise<void> {
+    const endedCoordinator = (o: { metadata: { labels?: Record<string, string> }; status?: unknown }) =>
+      o.metadata.labels?.[LABELS.role] === 'coordinator' &&
+      ['Succeeded', 'Failed'].includes((o.status as { phase?: string } | undefined)?.phase ?? '');
     await waitFor(
       async () => {
-        const left = [...(await labelled(ns.name, appId))].filter(([key]) => key.startsWith('Pod/'));
+        const left = [...(await labelled(ns.name, appId))].filter(
+          ([key, o]) => key.startsWith('Pod/') && !endedCoordinator(o),
+        );
         const masters = await adminHttp().request(
           'GET',
           `/apis/apps/v1/namespaces/${ns.name}/statefulsets/${appId}-master`,

@@ -102,6 +102,9 @@ export interface ControlPlaneOptions {
   controllerManagerFlags?: string[];
 }
 
+/** Components started again when they exit on their own (see ControlPlane.restartOnExit). */
+const RESTARTED_ON_EXIT: readonly string[] = ['kube-scheduler', 'kube-controller-manager'];
+
 export class ControlPlane {
   readonly info: ClusterInfo;
   /** Admin client for the harness's own calls. */
@@ -124,6 +127,32 @@ export class ControlPlane {
     this.processes = processes;
     this.watchdog = watchdog;
     this.keepDir = keepDir;
+    for (const p of processes) if (RESTARTED_ON_EXIT.includes(p.name)) this.restartOnExit(p);
+  }
+
+  /**
+   * Starts a component again when it exits on its own, as the kubelet does with a control plane's static
+   * Pods. kube-scheduler exits by design when it finds its cache inconsistent ("Pod updated on a different
+   * node than previously added to": seen on the node tier after an API server outage during which a
+   * StatefulSet's Pod was made again); without this the cluster schedules nothing for the rest of the run.
+   */
+  private restartOnExit(p: ManagedProcess): void {
+    void p.whenExited().then(async () => {
+      if (this.stopped || p.isStopping) return;
+      process.stderr.write(`[control-plane] ${p.name} ${p.exitDescription}; starting it again\n`);
+      await new Promise((r) => setTimeout(r, 1000));
+      if (this.stopped) return;
+      try {
+        const fresh = await ManagedProcess.start(p.options);
+        this.processes[this.processes.indexOf(p)] = fresh;
+        const entry = this.info.components.find((c) => c.name === p.name);
+        if (entry) entry.pid = fresh.pid;
+        this.writeInfo();
+        this.restartOnExit(fresh);
+      } catch (e) {
+        process.stderr.write(`[control-plane] ${p.name} could not be started again: ${(e as Error).message}\n`);
+      }
+    });
   }
 
   static async start(opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
