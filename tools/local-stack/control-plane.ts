@@ -114,6 +114,8 @@ export class ControlPlane {
   private readonly keepDir: boolean;
   private stopped = false;
   private nodeCounter = 0;
+  /** When each component was started again after exiting on its own (restartOnExit). */
+  private readonly restarts = new Map<string, number[]>();
 
   private constructor(
     info: ClusterInfo,
@@ -139,7 +141,18 @@ export class ControlPlane {
   private restartOnExit(p: ManagedProcess): void {
     void p.whenExited().then(async () => {
       if (this.stopped || p.isStopping) return;
-      process.stderr.write(`[control-plane] ${p.name} ${p.exitDescription}; starting it again\n`);
+      // At most 3 times in 10 minutes, as the nodes' daemons (real-node/README.md): then it stays down and
+      // assertHealthy reports it with its log.
+      const now = Date.now();
+      const recent = (this.restarts.get(p.name) ?? []).filter((t) => now - t < 10 * 60_000);
+      if (recent.length >= 3) {
+        process.stderr.write(`[control-plane] ${p.name} ${p.exitDescription} a 4th time in 10 minutes; left down\n`);
+        return;
+      }
+      this.restarts.set(p.name, [...recent, now]);
+      process.stderr.write(
+        `[control-plane] ${p.name} ${p.exitDescription} (not stopped by the harness); starting it again; last lines:\n${p.tail(10)}\n`,
+      );
       await new Promise((r) => setTimeout(r, 1000));
       if (this.stopped) return;
       try {
