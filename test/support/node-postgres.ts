@@ -32,7 +32,7 @@ export interface PostgresInClusterOptions {
   initSql?: string;
 }
 
-/** Starts PostgreSQL in `ns` on `node` and resolves once it accepts connections through its Service. */
+/** Starts PostgreSQL in `ns` on `node` and resolves once it is Ready (pg_isready on its own address); the Service is in front of it by then. */
 export async function startPostgresInCluster(
   ns: string,
   node: NodeHandle,
