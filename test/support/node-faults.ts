@@ -97,7 +97,35 @@ export async function killContainer(
   const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
   if (!id) throw new Error(`Pod ${pod.metadata.name} has no running container to kill`);
   const node = await nodeHandleOfPod(namespace, pod.metadata.name);
-  await run(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'kill', '-s', 'SIGKILL', id]);
+  await ctrOnNode(node, ['tasks', 'kill', '-s', 'SIGKILL', id]);
+}
+
+type ContainerdOf = Pick<NodeInfo, 'ctr' | 'containerdSocket'>;
+
+/** containerd's `ctr` on a node, in the kubelet's namespace; resolves with stdout. */
+async function ctrOnNode(node: ContainerdOf, args: string[], o: { timeoutMs?: number; input?: string } = {}) {
+  const pending = run(node.ctr, ['--address', node.containerdSocket, '-n', 'k8s.io', ...args], {
+    timeout: o.timeoutMs ?? 30_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  // An exec's stdin is ours: what it reads, then its end (a command that reads stdin does not wait forever).
+  pending.child.stdin?.end(o.input ?? '');
+  return (await pending).stdout;
+}
+
+let execs = 0;
+
+/**
+ * Runs `argv` inside a running container (containerd's exec: the container's user, namespaces and
+ * cgroup), `input` on its stdin; resolves with stdout, rejects as execFile does (`code`, `stderr`).
+ */
+export function execInContainer(
+  node: ContainerdOf,
+  containerId: string,
+  argv: string[],
+  o: { timeoutMs?: number; input?: string } = {},
+): Promise<string> {
+  return ctrOnNode(node, ['tasks', 'exec', '--exec-id', `test-${process.pid}-${++execs}`, containerId, ...argv], o);
 }
 
 /**
@@ -123,9 +151,8 @@ export async function oomKillContainer(
     '[ "$marked" -gt 0 ] || { echo "no java process in the container" >&2; exit 3; }',
     'head -c 64G /dev/zero | tail',
   ].join('\n');
-  const exec = [...['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'exec'], '--exec-id'];
   try {
-    await run(node.ctr, [...exec, `oom-${process.pid}-${Date.now()}`, id, 'sh', '-c', script], { timeout: 120_000 });
+    await execInContainer(node, id, ['sh', '-c', script], { timeoutMs: 120_000 });
   } catch (e) {
     const err = e as { code?: number; stderr?: string };
     // The exec dies with the container (the point); a container with no JVM to mark is a wrong target.

@@ -142,6 +142,38 @@ export async function startPod(
   );
 }
 
+/**
+ * Waits until Pod `ns/name` is Ready; resolves with its address and its first container's ID. On a
+ * timeout the error says why: the Pod's status and the last of what it printed.
+ */
+export async function waitForPodReady(
+  ns: string,
+  name: string,
+  timeoutMs = 120_000,
+): Promise<{ podIP?: string; containerId?: string }> {
+  type PodView = {
+    status?: {
+      podIP?: string;
+      conditions?: Array<{ type: string; status: string }>;
+      containerStatuses?: Array<{ containerID?: string }>;
+    };
+  };
+  const api = adminHttp();
+  return waitFor(
+    async () => {
+      const p = await api.call<PodView>('GET', `/api/v1/namespaces/${ns}/pods/${name}`);
+      if (!p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) return undefined;
+      const containerId = p.status.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+      return { podIP: p.status.podIP, containerId };
+    },
+    { description: `Pod ${ns}/${name} Ready`, timeoutMs, intervalMs: 500 },
+  ).catch(async (e: Error) => {
+    const p = await api.call<PodView>('GET', `/api/v1/namespaces/${ns}/pods/${name}`).catch((): PodView => ({}));
+    const log = await podLog(ns, name).catch((err: Error) => `(no log: ${err.message})`);
+    throw new Error(`${e.message}; Pod status: ${JSON.stringify(p.status)}; log: ${log.slice(-2000)}`, { cause: e });
+  });
+}
+
 /** IDs of containerd's containers (Pod sandboxes and containers) on every node, optionally only a Pod's (by UID label). */
 export async function nodeContainers(podUid?: string): Promise<string[]> {
   const filter = podUid ? ['labels."io.kubernetes.pod.uid"==' + podUid] : [];

@@ -3,14 +3,11 @@
 // through `kubernetes.env-from` (the PG_* variables of apps/examples/pipelines). The database itself counts
 // what a job wrote: queries run in its container, on the node that runs it (containerd's exec).
 import { randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { importImages, resolveImages } from '../../tools/local-stack/node-images';
-import { adminHttp, waitFor } from './cluster';
-import { pinnedToNode, type NodeHandle } from './node-faults';
-import { podLog } from './node-pods';
+import { adminHttp } from './cluster';
+import { execInContainer, pinnedToNode, type NodeHandle } from './node-faults';
+import { waitForPodReady } from './node-pods';
 
-const run = promisify(execFile);
 const PORT = 5432;
 const USER = 'seatunnel';
 const NAME = 'postgres';
@@ -103,53 +100,16 @@ export async function startPostgresInCluster(
       node.name,
     ),
   );
-  type PodView = {
-    status?: {
-      conditions?: Array<{ type: string; status: string }>;
-      containerStatuses?: Array<{ containerID?: string }>;
-    };
-  };
-  const containerId = await waitFor(
-    async () => {
-      const p = await api.call<PodView>('GET', `/api/v1/namespaces/${ns}/pods/${NAME}`);
-      const ready = p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-      return ready ? p.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '') : undefined;
-    },
-    { description: `PostgreSQL in ${ns} ready`, timeoutMs: 120_000, intervalMs: 500 },
-  ).catch(async (e: Error) => {
-    const p = await api.call<PodView>('GET', `/api/v1/namespaces/${ns}/pods/${NAME}`).catch(() => ({}));
-    const log = await podLog(ns, NAME).catch((err: Error) => `(no log: ${err.message})`);
-    throw new Error(`${e.message}; Pod status: ${JSON.stringify((p as PodView).status)}; log: ${log.slice(-2000)}`);
-  });
-  let execs = 0;
+  const { containerId } = await waitForPodReady(ns, NAME);
+  if (!containerId) throw new Error(`PostgreSQL in ${ns} is Ready with no container ID in its status`);
   return {
     secret: o.secret,
     async query(sql) {
       // The local socket, as the superuser the cluster was made with (trusted there, as initdb's --auth-local).
-      const { stdout } = await run(
-        node.ctr,
-        [
-          ...['--address', node.containerdSocket, '-n', 'k8s.io', 'tasks', 'exec'],
-          ...['--exec-id', `query-${process.pid}-${++execs}`, containerId],
-          ...[
-            'psql',
-            '-X',
-            '-q',
-            '-tA',
-            '-v',
-            'ON_ERROR_STOP=1',
-            '-h',
-            '/tmp',
-            '-U',
-            USER,
-            '-d',
-            o.database,
-            '-c',
-            sql,
-          ],
-        ],
-        { timeout: 30_000 },
-      );
+      const stdout = await execInContainer(node, containerId, [
+        ...['psql', '-X', '-q', '-tA', '-v', 'ON_ERROR_STOP=1'],
+        ...['-h', '/tmp', '-U', USER, '-d', o.database, '-c', sql],
+      ]);
       return stdout.split('\n').filter((l) => l !== '');
     },
   };

@@ -6,9 +6,9 @@
 // annotations: the Pod IP at prometheus.io/port, the path prometheus.io/path, the namespace.
 import { stringify } from 'yaml';
 import { importImages, resolveImages } from '../../tools/local-stack/node-images';
-import { adminHttp, waitFor } from './cluster';
+import { adminHttp } from './cluster';
 import { httpGetFromNode, pinnedToNode, type NodeHandle } from './node-faults';
-import { podLog } from './node-pods';
+import { waitForPodReady } from './node-pods';
 
 /** encodeURIComponent, and the five characters it leaves that a shell or an HTTP path would mind. */
 const strictlyEncoded = (s: string) =>
@@ -97,23 +97,8 @@ export async function startPrometheus(
       node.name,
     ),
   );
-  const ip = await waitFor(
-    async () => {
-      const p = await api.call<{
-        status?: { podIP?: string; conditions?: Array<{ type: string; status: string }> };
-      }>('GET', `/api/v1/namespaces/${ns}/pods/prometheus`);
-      const ready = p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-      return ready ? p.status?.podIP : undefined;
-    },
-    { description: `Prometheus in ${ns} ready`, timeoutMs: 120_000, intervalMs: 500 },
-  ).catch(async (e: Error) => {
-    // Say why: the Pod's state and what Prometheus printed.
-    const p = await api.call<{ status?: unknown }>('GET', `/api/v1/namespaces/${ns}/pods/prometheus`).catch(() => ({}));
-    const log = await podLog(ns, 'prometheus').catch((err: Error) => `(no log: ${err.message})`);
-    throw new Error(
-      `${e.message}; Pod status: ${JSON.stringify((p as { status?: unknown }).status)}; log: ${log.slice(-2000)}`,
-    );
-  });
+  const { podIP: ip } = await waitForPodReady(ns, 'prometheus');
+  if (!ip) throw new Error(`Prometheus in ${ns} is Ready with no address in its status`);
   return {
     ip,
     async query(promql) {
