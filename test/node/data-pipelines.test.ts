@@ -2,7 +2,8 @@
 // the JDBC sink with XA) into a PostgreSQL that runs in the cluster as a Pod (the postgres image of
 // tools/images/build.sh), submitted as a user would — the example's own files, only the cluster's names
 // changed — while the kernel OOM-kills a worker: the worker is replaced, Zeta restores from the checkpoint,
-// and the table ends with every row once, counted by the database.
+// and the table ends with every row once, counted by the database. Then Kafka as a Pod too (the kafka image):
+// the bundled kafka-sink and kafka-batch-source pipelines, each row and each message counted where it landed.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,10 +13,19 @@ import { adminHttp, clusterInfo, createTestNamespace, deleteNamespace, waitFor }
 import { clusterNodes, oomKillContainer } from '../support/node-faults';
 import { applicationPods, podReady, prepareNamespace, RUNTIME_SERVICE_ACCOUNT } from '../support/node-ha-app';
 import { startPostgresInCluster, type PostgresInCluster } from '../support/node-postgres';
+import { startKafkaInCluster, type KafkaInCluster } from '../support/node-kafka';
+import {
+  batchSourceMessages,
+  countIds,
+  KAFKA_BATCH_SOURCE,
+  KAFKA_SECRET,
+  KAFKA_SINK,
+} from '../../apps/examples/kafka-pipelines';
 
 jest.setTimeout(15 * 60_000);
 
-const PIPELINE = path.join(__dirname, '..', '..', 'apps', 'examples', 'pipelines', 'postgres-stream-xa');
+const PIPELINES = path.join(__dirname, '..', '..', 'apps', 'examples', 'pipelines');
+const PIPELINE = path.join(PIPELINES, 'postgres-stream-xa');
 const CLAIM = 'pipelines-checkpoints';
 /** FakeSource's row.num in the example's job.conf. */
 const ROWS = 600;
@@ -144,5 +154,85 @@ describe('an exactly-once stream into a PostgreSQL Pod, through a worker the ker
       timeoutMs: 180_000,
       intervalMs: 2000,
     });
+  });
+});
+
+describe('Kafka in the cluster: the bundled kafka-sink and kafka-batch-source pipelines, every row and message once', () => {
+  let ns: string;
+  let pg: PostgresInCluster;
+  let kafka: KafkaInCluster;
+
+  /** The example's files, with this cluster's names (as a user's -D options would give them). */
+  const args = (pipeline: string) => [
+    ...['-a', path.join(PIPELINES, pipeline, 'deploy.conf'), '-c', path.join(PIPELINES, pipeline, 'job.conf')],
+    `-Dkubernetes.namespace=${ns}`,
+    `-Dkubernetes.kubeconfig=${clusterInfo().kubeconfig}`,
+    `-Dkubernetes.service-account=${RUNTIME_SERVICE_ACCOUNT}`,
+    '-Dkubernetes.image-pull-policy=Never',
+    '-Dkubernetes.runtime.image-pull-policy=Never',
+    '-Dapplication.master.cpu-cores=0.25',
+    '-Dapplication.worker.cpu-cores=0.25',
+  ];
+  /** Submits a pipeline and waits for its end; the status' lines and the seconds from submit to the end. */
+  async function runToEnd(pipeline: string) {
+    const t0 = Date.now();
+    const submitted = await run(['submit', ...args(pipeline)]);
+    expect({ code: submitted.code, err: submitted.err }).toEqual({ code: 0, err: [] });
+    const appId = submitted.value('Application ID')!;
+    const deploy = ['-a', path.join(PIPELINES, pipeline, 'deploy.conf'), ...args(pipeline).slice(4)];
+    const end = await run(['status', ...deploy, '--id', appId, '--wait', '--wait-timeout', '480000']);
+    return { appId, end, seconds: (Date.now() - t0) / 1000 };
+  }
+
+  beforeAll(async () => {
+    const nodes = clusterNodes();
+    ns = await createTestNamespace('node-kafka', { 'pod-security.kubernetes.io/enforce': 'baseline' });
+    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+      metadata: { name: RUNTIME_SERVICE_ACCOUNT },
+    });
+    // The broker and the database on two nodes; the applications' Pods reach both through their Services.
+    [kafka, pg] = await Promise.all([
+      startKafkaInCluster(ns, nodes[1 % nodes.length], { secret: KAFKA_SECRET }),
+      startPostgresInCluster(ns, nodes[nodes.length - 1], {
+        database: 'pipelines',
+        secret: 'pipelines-postgres',
+        initSql: fs.readFileSync(path.join(PIPELINES, 'kafka-batch-source', 'setup.sql'), 'utf8'),
+      }),
+    ]);
+  });
+
+  afterAll(async () => {
+    if (ns) await deleteNamespace(ns, { wait: true });
+  });
+
+  test(`kafka-sink: ${KAFKA_SINK.rows} FakeSource rows into a topic of the broker in the cluster, as many messages with as many ids`, async () => {
+    await kafka.createTopic(KAFKA_SINK.topic, KAFKA_SINK.partitions);
+    const { end, seconds } = await runToEnd('kafka-sink');
+    expect(end.value('Status')).toBe('SUCCEEDED');
+    const count = countIds(await kafka.messages(KAFKA_SINK.topic));
+    process.stdout.write(
+      `[node-kafka] kafka-sink: ${seconds.toFixed(1)} s from submit to SUCCEEDED; the topic holds ${count.messages} messages, ${count.ids} ids\n`,
+    );
+    expect(count).toEqual({ messages: KAFKA_SINK.rows, ids: KAFKA_SINK.rows, unreadable: 0 });
+  });
+
+  test(`kafka-batch-source: ${KAFKA_BATCH_SOURCE.messages} messages of a topic into the PostgreSQL Pod, equal to what was produced by count, ids and checksum`, async () => {
+    await kafka.createTopic(KAFKA_BATCH_SOURCE.topic, KAFKA_BATCH_SOURCE.partitions);
+    expect(await kafka.produce(KAFKA_BATCH_SOURCE.topic, batchSourceMessages())).toBe(KAFKA_BATCH_SOURCE.messages);
+    const { end, seconds } = await runToEnd('kafka-batch-source');
+    expect(end.value('Status')).toBe('SUCCEEDED');
+    // check.sql: one line for what messages.sh made and one for the table — rows, distinct ids, checksum.
+    const lines = await pg.query(fs.readFileSync(path.join(PIPELINES, 'kafka-batch-source', 'check.sql'), 'utf8'));
+    process.stdout.write(
+      `[node-kafka] kafka-batch-source: ${seconds.toFixed(1)} s from submit to SUCCEEDED; ${lines.join(' / ')}\n`,
+    );
+    const [expected, table] = lines.map((l) => l.split('|'));
+    expect(expected).toEqual([
+      'expected',
+      String(KAFKA_BATCH_SOURCE.messages),
+      String(KAFKA_BATCH_SOURCE.messages),
+      expect.any(String),
+    ]);
+    expect(table).toEqual(['kafka_events', ...expected.slice(1)]);
   });
 });

@@ -13,9 +13,11 @@
 #   prometheus Debian's prometheus server binary on the runtime image's base (the node tier's scraper)
 #   postgres   Debian's PostgreSQL server on a root filesystem of its own, with an entry point that makes the
 #              cluster on the first start (postgres-entrypoint.sh): the node tier's database in the cluster
+#   kafka      the engine tier's Kafka broker (tools/kafka/install.sh) at /opt/kafka on the Java root filesystem,
+#              one KRaft node per Pod (kafka-entrypoint.sh) and TopicTool as `topic-tool`: the node tier's broker
 # Root filesystems come from Debian packages via mmdebstrap, using this machine's own apt sources.
 #
-#   tools/images/build.sh [pause] [seatunnel] [runtime] [toolbox] [prometheus] [postgres]   build what is missing (default: all)
+#   tools/images/build.sh [pause] [seatunnel] [runtime] [toolbox] [prometheus] [postgres] [kafka]   build what is missing (default: all)
 #   tools/images/build.sh --paths                         print `<name> ref=<ref> archive=<path>|(missing)`, build nothing
 #
 # Idempotent (a finished component has a .complete marker), safe against concurrent runs (flock on
@@ -132,6 +134,13 @@ postgres_key() {
   { cat "$HERE/build.sh" "$HERE/versions.env" "$HERE/postgres-entrypoint.sh"; basename "$(dir_rootfs_postgres)"; cat "$WRITER"; } | sha
 }
 dir_postgres() { echo "$IMAGES/postgres-$(postgres_key)"; }
+kafka_home() { bash "$REPO/tools/kafka/install.sh" --paths 2>/dev/null || true; }
+kafka_version() { (source "$REPO/tools/kafka/versions.env" && echo "$KAFKA_VERSION"); }
+kafka_key() {
+  { cat "$HERE/build.sh" "$HERE/versions.env" "$HERE/kafka-entrypoint.sh"; basename "$(dir_rootfs_java)"; basename "$1"; cat "$WRITER"; } | sha
+}
+dir_kafka() { echo "$IMAGES/kafka-$(kafka_version)-$(kafka_key "$1")"; }
+ref_kafka() { echo "$KAFKA_IMAGE_NAME:$(kafka_version)"; }
 # The server's version as the root filesystem has it (written there by build_postgres), else the major.
 ref_postgres() {
   local d v=""; d="$(dir_postgres)"
@@ -162,6 +171,13 @@ print_paths() {
   echo "prometheus ref=$(ref_prometheus) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
   d="$(dir_postgres)"
   echo "postgres ref=$(ref_postgres) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
+  home="$(kafka_home)"
+  if [[ -n "$home" && -f "$home/.complete" ]]; then
+    d="$(dir_kafka "$home")"
+    echo "kafka ref=$(ref_kafka) archive=$([[ -f "$d/.complete" ]] && echo "$d/image.tar" || echo '(missing)')"
+  else
+    echo "kafka ref=$(ref_kafka) archive=(missing)"
+  fi
 }
 
 if [[ "${1:-}" == "--paths" ]]; then
@@ -497,6 +513,46 @@ build_postgres() {
   prune_stale postgres "$out"
 }
 
+# The engine tier's broker (the same jars, tools/kafka/install.sh) on the SeaTunnel image's Java root filesystem
+# (one layer shared with it), started by kafka-entrypoint.sh; `topic-tool` is TopicTool, what the tests count with.
+build_kafka() {
+  local home
+  step "kafka: the broker's jars (tools/kafka/install.sh)"
+  home="$(bash "$REPO/tools/kafka/install.sh")" || {
+    rc=$?; [[ $rc == 3 ]] && unavailable "tools/kafka/install.sh cannot provide the broker (exit 3)"; false
+  }
+  [[ -f "$home/.complete" ]] || { log "install.sh printed '$home', which is not a complete home"; false; }
+  build_rootfs java "$JAVA_ROOTFS_VARIANT" "$JAVA_ROOTFS_PACKAGES"
+  local out; out="$(dir_kafka "$home")"
+  [[ -f "$out/.complete" ]] && { log "kafka image cached at $out"; return; }
+  local t0=$SECONDS
+  step "kafka: lay out $home as /opt/kafka with the entry point and topic-tool"
+  rm -rf "$out.tmp"; mkdir -p "$out.tmp/layer/opt/kafka" "$out.tmp/layer/usr/local/bin" "$out.tmp/layer/var/lib/kafka"
+  cp -a "$home/libs" "$home/classes" "$out.tmp/layer/opt/kafka/"
+  install -m 0755 "$HERE/kafka-entrypoint.sh" "$out.tmp/layer/usr/local/bin/kafka-entrypoint"
+  cat >"$out.tmp/layer/usr/local/bin/topic-tool" <<'TOOL'
+#!/bin/bash
+# TopicTool (tools/kafka/TopicTool.java): create <bootstrap> <topic> <partitions> | produce <bootstrap> <topic> | read <bootstrap> <topic>
+exec java -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
+  -cp '/opt/kafka/classes:/opt/kafka/libs/*' org.seatunnelapp.kafka.TopicTool "$@"
+TOOL
+  chmod 0755 "$out.tmp/layer/usr/local/bin/topic-tool"
+  chmod -R u=rwX,go=rX "$out.tmp/layer/opt"
+  # Writable by whatever user the Pod runs as; a volume mounted there wins.
+  chmod 1777 "$out.tmp/layer/var/lib/kafka"
+  tar -cf "$out.tmp/layer.tar" "${TAR_LAYER[@]}" -C "$out.tmp/layer" opt usr var
+  step "kafka: write the image archive"
+  write_image "$out" "$(ref_kafka)" --layer "$(dir_rootfs_java)/rootfs.tar" --layer "$out.tmp/layer.tar" \
+    --history "mmdebstrap --variant=$JAVA_ROOTFS_VARIANT --include=$JAVA_ROOTFS_PACKAGES $DEBIAN_SUITE" \
+    --history "Kafka $(kafka_version) (tools/kafka/install.sh) at /opt/kafka, /usr/local/bin/kafka-entrypoint and topic-tool" \
+    --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --env JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64 --env LANG=C.UTF-8 \
+    --user "$IMAGE_UID" --workdir /var/lib/kafka --entrypoint '["/usr/local/bin/kafka-entrypoint"]'
+  rm -rf "$out.tmp/layer" "$out.tmp/layer.tar"
+  finish_component "$out" "$t0"
+  prune_stale kafka "$out"
+}
+
 # Superseded runtime and SeaTunnel images (a new bundle or engine home makes a new ~200-400 MB
 # archive) are removed once a day old: other worktrees sharing the cache may still use theirs.
 prune_stale() {
@@ -508,11 +564,11 @@ prune_stale() {
 # ---- main -----------------------------------------------------------------------------------------------------
 
 want=("$@")
-[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime toolbox prometheus postgres)
+[[ ${#want[@]} -gt 0 ]] || want=(pause seatunnel runtime toolbox prometheus postgres kafka)
 for c in "${want[@]}"; do
   case "$c" in
-    pause | seatunnel | runtime | toolbox | prometheus | postgres) ;;
-    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime, toolbox, prometheus, postgres or --paths)" >&2; exit 2 ;;
+    pause | seatunnel | runtime | toolbox | prometheus | postgres | kafka) ;;
+    *) echo "build.sh: unknown image '$c' (use pause, seatunnel, runtime, toolbox, prometheus, postgres, kafka or --paths)" >&2; exit 2 ;;
   esac
 done
 command -v node >/dev/null 2>&1 || unavailable "node is not on PATH (it writes the image archives)"

@@ -1,5 +1,5 @@
-// The images the real node runs (tools/images/build.sh: pause, seatunnel, runtime, toolbox; prometheus and
-// postgres on demand), found in the cache outside the repository, built when missing, and imported into the
+// The images the real node runs (tools/images/build.sh: pause, seatunnel, runtime, toolbox; prometheus,
+// postgres and kafka on demand), found in the cache outside the repository, built when missing, and imported into the
 // node's containerd.
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,7 +12,7 @@ const run = promisify(execFile);
 /** The images every node gets when it starts. */
 export const NODE_IMAGE_NAMES = ['pause', 'seatunnel', 'runtime', 'toolbox'] as const;
 /** Images a test imports into the node that needs them (importImages), when it needs them. */
-export const ON_DEMAND_IMAGE_NAMES = ['prometheus', 'postgres'] as const;
+export const ON_DEMAND_IMAGE_NAMES = ['prometheus', 'postgres', 'kafka'] as const;
 export type NodeImageName = (typeof NODE_IMAGE_NAMES)[number] | (typeof ON_DEMAND_IMAGE_NAMES)[number];
 const KNOWN_IMAGE_NAMES: readonly string[] = [...NODE_IMAGE_NAMES, ...ON_DEMAND_IMAGE_NAMES];
 

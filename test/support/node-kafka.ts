@@ -1,0 +1,106 @@
+// A Kafka broker in the cluster, as many users run one (the kafka image of tools/images/build.sh): a Pod pinned to
+// a node, a Service `kafka` in front of it, its address in a Secret that applications read through
+// `kubernetes.env-from` (KAFKA_BOOTSTRAP, as apps/examples/pipelines/kafka-* name it). Topics are made, filled and
+// read back by TopicTool in the broker's container (containerd's exec), which counts exactly.
+import { importImages, resolveImages } from '../../tools/local-stack/node-images';
+import { adminHttp } from './cluster';
+import { execInContainer, pinnedToNode, type NodeHandle } from './node-faults';
+import { waitForPodReady } from './node-pods';
+
+const PORT = 9092;
+const NAME = 'kafka';
+/** The broker's listener for its own container (kafka-entrypoint.sh). */
+const LOCAL = '127.0.0.1:9094';
+
+export interface KafkaInCluster {
+  /** The Secret with KAFKA_BOOTSTRAP. */
+  readonly secret: string;
+  /** `kafka.<namespace>.svc.cluster.local:9092`: what the broker advertises and the Secret holds. */
+  readonly bootstrap: string;
+  /** A topic with this many partitions, once each has a leader. */
+  createTopic(topic: string, partitions: number): Promise<void>;
+  /** One record per line (the line is its value), each acknowledged; resolves to their number. */
+  produce(topic: string, lines: readonly string[]): Promise<number>;
+  /** Every record's value, partition by partition, up to the end offsets at the call. */
+  messages(topic: string): Promise<Array<string | null>>;
+}
+
+/** Starts the broker as Pod `kafka` in `ns` on `node`; resolves once it accepts connections. */
+export async function startKafkaInCluster(
+  ns: string,
+  node: NodeHandle,
+  o: { secret: string },
+): Promise<KafkaInCluster> {
+  await importImages(node.ctr, node.containerdSocket, await resolveImages({ names: ['kafka'] }));
+  const [image] = await resolveImages({ names: ['kafka'], build: false });
+  const api = adminHttp();
+  const create = (p: string, body: unknown) => api.call('POST', `/api/v1/namespaces/${ns}/${p}`, body);
+  const host = `${NAME}.${ns}.svc.cluster.local`;
+  const bootstrap = `${host}:${PORT}`;
+  await create('secrets', { metadata: { name: o.secret }, stringData: { KAFKA_BOOTSTRAP: bootstrap } });
+  const labels = { app: NAME };
+  await create('services', {
+    metadata: { name: NAME },
+    spec: { selector: labels, ports: [{ name: 'kafka', port: PORT, targetPort: PORT }] },
+  });
+  await create(
+    'pods',
+    pinnedToNode(
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: NAME, labels },
+        spec: {
+          automountServiceAccountToken: false,
+          terminationGracePeriodSeconds: 5,
+          securityContext: { runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true },
+          containers: [
+            {
+              name: NAME,
+              image: image.ref,
+              imagePullPolicy: 'Never',
+              env: [
+                { name: 'KAFKA_ADVERTISED_HOST', value: host },
+                { name: 'KAFKA_PORT', value: String(PORT) },
+              ],
+              ports: [{ name: 'kafka', containerPort: PORT }],
+              readinessProbe: { tcpSocket: { port: PORT }, periodSeconds: 1 },
+              resources: { requests: { cpu: '250m', memory: '384Mi' }, limits: { cpu: '1', memory: '640Mi' } },
+              volumeMounts: [{ name: 'data', mountPath: '/var/lib/kafka' }],
+            },
+          ],
+          volumes: [{ name: 'data', emptyDir: {} }],
+        },
+      },
+      node.name,
+    ),
+  );
+  const { containerId } = await waitForPodReady(ns, NAME, 180_000);
+  if (!containerId) throw new Error(`Kafka in ${ns} is Ready with no container ID in its status`);
+  // In the broker's container, through its local listener (kafka-entrypoint.sh): the broker hands a client the
+  // addresses of the listener it came in on, so TopicTool never needs the Service to lead back to this Pod.
+  const tool = (args: string[], input?: string) =>
+    execInContainer(node, containerId, ['topic-tool', ...args], { timeoutMs: 120_000, input });
+  return {
+    secret: o.secret,
+    bootstrap,
+    async createTopic(topic, partitions) {
+      await tool(['create', LOCAL, topic, String(partitions)]);
+    },
+    async produce(topic, lines) {
+      if (lines.some((l) => l.includes('\n'))) throw new Error('produce: a line holds a newline (one record per line)');
+      const out = await tool(['produce', LOCAL, topic], lines.map((l) => `${l}\n`).join(''));
+      const m = /^produced (\d+)$/m.exec(out);
+      if (!m || Number(m[1]) !== lines.length)
+        throw new Error(`produce ${topic}: ${lines.length} lines sent, TopicTool says "${out.trim()}"`);
+      return lines.length;
+    },
+    async messages(topic) {
+      const out = await tool(['read', LOCAL, topic]);
+      return out
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .map((l) => JSON.parse(l) as string | null);
+    },
+  };
+}
