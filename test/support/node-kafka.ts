@@ -2,13 +2,12 @@
 // a node, a Service `kafka` in front of it, its address in a Secret that applications read through
 // `kubernetes.env-from` (KAFKA_BOOTSTRAP, as apps/examples/pipelines/kafka-* name it). Topics are made, filled and
 // read back by TopicTool in the broker's container (containerd's exec), which counts exactly.
-import { importImages, resolveImages } from '../../tools/local-stack/node-images';
 import { adminHttp } from './cluster';
-import { execInContainer, pinnedToNode, type NodeHandle } from './node-faults';
-import { waitForPodReady } from './node-pods';
+import { execInContainer, type NodeHandle } from './node-faults';
+import { startServicePod } from './node-pods';
 
 const PORT = 9092;
-const NAME = 'kafka';
+const NAME = 'kafka' as const;
 /** The broker's listener for its own container (kafka-entrypoint.sh). */
 const LOCAL = '127.0.0.1:9094';
 
@@ -31,52 +30,29 @@ export async function startKafkaInCluster(
   node: NodeHandle,
   o: { secret: string },
 ): Promise<KafkaInCluster> {
-  await importImages(node.ctr, node.containerdSocket, await resolveImages({ names: ['kafka'] }));
-  const [image] = await resolveImages({ names: ['kafka'], build: false });
-  const api = adminHttp();
-  const create = (p: string, body: unknown) => api.call('POST', `/api/v1/namespaces/${ns}/${p}`, body);
   const host = `${NAME}.${ns}.svc.cluster.local`;
   const bootstrap = `${host}:${PORT}`;
-  await create('secrets', { metadata: { name: o.secret }, stringData: { KAFKA_BOOTSTRAP: bootstrap } });
-  const labels = { app: NAME };
-  await create('services', {
-    metadata: { name: NAME },
-    spec: { selector: labels, ports: [{ name: 'kafka', port: PORT, targetPort: PORT }] },
+  await adminHttp().call('POST', `/api/v1/namespaces/${ns}/secrets`, {
+    metadata: { name: o.secret },
+    stringData: { KAFKA_BOOTSTRAP: bootstrap },
   });
-  await create(
-    'pods',
-    pinnedToNode(
-      {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: NAME, labels },
-        spec: {
-          automountServiceAccountToken: false,
-          terminationGracePeriodSeconds: 5,
-          securityContext: { runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true },
-          containers: [
-            {
-              name: NAME,
-              image: image.ref,
-              imagePullPolicy: 'Never',
-              env: [
-                { name: 'KAFKA_ADVERTISED_HOST', value: host },
-                { name: 'KAFKA_PORT', value: String(PORT) },
-              ],
-              ports: [{ name: 'kafka', containerPort: PORT }],
-              readinessProbe: { tcpSocket: { port: PORT }, periodSeconds: 1 },
-              resources: { requests: { cpu: '250m', memory: '384Mi' }, limits: { cpu: '1', memory: '640Mi' } },
-              volumeMounts: [{ name: 'data', mountPath: '/var/lib/kafka' }],
-            },
-          ],
-          volumes: [{ name: 'data', emptyDir: {} }],
-        },
-      },
-      node.name,
-    ),
+  const { containerId } = await startServicePod(
+    ns,
+    node,
+    NAME,
+    PORT,
+    {
+      env: [
+        { name: 'KAFKA_ADVERTISED_HOST', value: host },
+        { name: 'KAFKA_PORT', value: String(PORT) },
+      ],
+      readinessProbe: { tcpSocket: { port: PORT }, periodSeconds: 1 },
+      resources: { requests: { cpu: '250m', memory: '384Mi' }, limits: { cpu: '1', memory: '640Mi' } },
+      volumeMounts: [{ name: 'data', mountPath: '/var/lib/kafka' }],
+    },
+    [{ name: 'data', emptyDir: {} }],
+    180_000,
   );
-  const { containerId } = await waitForPodReady(ns, NAME, 180_000);
-  if (!containerId) throw new Error(`Kafka in ${ns} is Ready with no container ID in its status`);
   // In the broker's container, through its local listener (kafka-entrypoint.sh): the broker hands a client the
   // addresses of the listener it came in on, so TopicTool never needs the Service to lead back to this Pod.
   const tool = (args: string[], input?: string) =>

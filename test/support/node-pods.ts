@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { adminHttp, clusterInfo, waitFor } from './cluster';
 import type { NodeInfo } from '../../tools/local-stack/real-node/node-cluster';
 import { pinnedToNode } from '../../tools/local-stack/real-node/node-ops';
+import { importImages, resolveImages, type OnDemandImageName } from '../../tools/local-stack/node-images';
 
 const run = promisify(execFile);
 
@@ -140,6 +141,48 @@ export async function startPod(
     },
     { description: `Pod ${ns}/${name} Running`, timeoutMs: 90_000, intervalMs: 250 },
   );
+}
+
+/**
+ * A service the tests run in the cluster as users run theirs: Pod `name` (labelled app=<name>, pinned to `node`,
+ * non-root UID 1000, no API token) from a locally built image imported into that node on demand, a Service `name`
+ * on `port` in front of it; resolves once the Pod is Ready, with its first container's ID.
+ */
+export async function startServicePod(
+  ns: string,
+  node: { name: string; ctr: string; containerdSocket: string },
+  name: OnDemandImageName,
+  port: number,
+  container: Record<string, unknown>,
+  volumes: unknown[],
+  readyTimeoutMs = 120_000,
+): Promise<{ containerId: string }> {
+  await importImages(node.ctr, node.containerdSocket, await resolveImages({ names: [name] }));
+  const [image] = await resolveImages({ names: [name], build: false });
+  const create = (p: string, body: unknown) => adminHttp().call('POST', `/api/v1/namespaces/${ns}/${p}`, body);
+  const labels = { app: name };
+  await create('services', {
+    metadata: { name },
+    spec: { selector: labels, ports: [{ name, port, targetPort: port }] },
+  });
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels },
+    spec: {
+      automountServiceAccountToken: false,
+      terminationGracePeriodSeconds: 5,
+      securityContext: { runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true },
+      containers: [
+        { name, image: image.ref, imagePullPolicy: 'Never', ports: [{ name, containerPort: port }], ...container },
+      ],
+      volumes,
+    },
+  };
+  await create('pods', pinnedToNode(pod, node.name));
+  const { containerId } = await waitForPodReady(ns, name, readyTimeoutMs);
+  if (!containerId) throw new Error(`${name} in ${ns} is Ready with no container ID in its status`);
+  return { containerId };
 }
 
 /**

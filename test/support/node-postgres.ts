@@ -3,14 +3,13 @@
 // through `kubernetes.env-from` (the PG_* variables of apps/examples/pipelines). The database itself counts
 // what a job wrote: queries run in its container, on the node that runs it (containerd's exec).
 import { randomBytes } from 'node:crypto';
-import { importImages, resolveImages } from '../../tools/local-stack/node-images';
 import { adminHttp } from './cluster';
-import { execInContainer, pinnedToNode, type NodeHandle } from './node-faults';
-import { waitForPodReady } from './node-pods';
+import { execInContainer, type NodeHandle } from './node-faults';
+import { startServicePod } from './node-pods';
 
 const PORT = 5432;
 const USER = 'seatunnel';
-const NAME = 'postgres';
+const NAME = 'postgres' as const;
 
 export interface PostgresInCluster {
   /** The Secret with PG_URL, PG_DATABASE, PG_USER, PG_PASSWORD. */
@@ -35,8 +34,6 @@ export async function startPostgresInCluster(
   node: NodeHandle,
   o: PostgresInClusterOptions,
 ): Promise<PostgresInCluster> {
-  await importImages(node.ctr, node.containerdSocket, await resolveImages({ names: ['postgres'] }));
-  const [image] = await resolveImages({ names: ['postgres'], build: false });
   const api = adminHttp();
   const create = (p: string, body: unknown) => api.call('POST', `/api/v1/namespaces/${ns}/${p}`, body);
   const password = randomBytes(18).toString('base64url');
@@ -51,57 +48,33 @@ export async function startPostgresInCluster(
     },
   });
   await create('configmaps', { metadata: { name: `${NAME}-init` }, data: { 'init.sql': o.initSql ?? '' } });
-  const labels = { app: NAME };
-  await create('services', {
-    metadata: { name: NAME },
-    spec: { selector: labels, ports: [{ name: 'postgres', port: PORT, targetPort: PORT }] },
-  });
-  const resources = { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } };
-  await create(
-    'pods',
-    pinnedToNode(
-      {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: NAME, labels },
-        spec: {
-          automountServiceAccountToken: false,
-          terminationGracePeriodSeconds: 5,
-          securityContext: { runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true },
-          containers: [
-            {
-              name: NAME,
-              image: image.ref,
-              imagePullPolicy: 'Never',
-              args: ['-c', `max_prepared_transactions=${o.maxPreparedTransactions ?? 0}`],
-              env: [
-                { name: 'POSTGRES_USER', value: USER },
-                { name: 'POSTGRES_DB', value: o.database },
-                { name: 'POSTGRES_PASSWORD', valueFrom: { secretKeyRef: { name: o.secret, key: 'PG_PASSWORD' } } },
-              ],
-              ports: [{ name: 'postgres', containerPort: PORT }],
-              readinessProbe: {
-                exec: { command: ['pg_isready', '-q', '-h', '127.0.0.1', '-p', String(PORT)] },
-                periodSeconds: 1,
-              },
-              resources,
-              volumeMounts: [
-                { name: 'data', mountPath: '/var/lib/postgresql/data' },
-                { name: 'init', mountPath: '/docker-entrypoint-initdb.d' },
-              ],
-            },
-          ],
-          volumes: [
-            { name: 'data', emptyDir: {} },
-            { name: 'init', configMap: { name: `${NAME}-init` } },
-          ],
-        },
+  const { containerId } = await startServicePod(
+    ns,
+    node,
+    NAME,
+    PORT,
+    {
+      args: ['-c', `max_prepared_transactions=${o.maxPreparedTransactions ?? 0}`],
+      env: [
+        { name: 'POSTGRES_USER', value: USER },
+        { name: 'POSTGRES_DB', value: o.database },
+        { name: 'POSTGRES_PASSWORD', valueFrom: { secretKeyRef: { name: o.secret, key: 'PG_PASSWORD' } } },
+      ],
+      readinessProbe: {
+        exec: { command: ['pg_isready', '-q', '-h', '127.0.0.1', '-p', String(PORT)] },
+        periodSeconds: 1,
       },
-      node.name,
-    ),
+      resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { cpu: '1', memory: '512Mi' } },
+      volumeMounts: [
+        { name: 'data', mountPath: '/var/lib/postgresql/data' },
+        { name: 'init', mountPath: '/docker-entrypoint-initdb.d' },
+      ],
+    },
+    [
+      { name: 'data', emptyDir: {} },
+      { name: 'init', configMap: { name: `${NAME}-init` } },
+    ],
   );
-  const { containerId } = await waitForPodReady(ns, NAME);
-  if (!containerId) throw new Error(`PostgreSQL in ${ns} is Ready with no container ID in its status`);
   return {
     secret: o.secret,
     async query(sql) {

@@ -328,13 +328,20 @@ image_class_archive() {
   [[ $rc == 0 && -s "$st/cds/zeta.jsa" ]] || { log "the class-data sharing archive could not be made (exit $rc)"; false; }
 }
 
+# The home tools/<name>/install.sh assembles (installed when missing) into INSTALLED_HOME (a variable, not
+# stdout: `unavailable` must end this script, not a command substitution's subshell).
+installed_home() {
+  local name="$1" rc=0
+  INSTALLED_HOME="$(bash "$REPO/tools/$name/install.sh")" || rc=$?
+  [[ $rc == 3 ]] && unavailable "tools/$name/install.sh cannot provide its home here (exit 3)"
+  [[ $rc == 0 ]] || { log "tools/$name/install.sh failed (exit $rc)"; false; }
+  [[ -f "$INSTALLED_HOME/.complete" ]] || { log "tools/$name/install.sh printed '$INSTALLED_HOME', which is not a complete home"; false; }
+}
+
 build_seatunnel() {
   local home
   step "seatunnel: the engine home (tools/seatunnel/install.sh)"
-  home="$(bash "$REPO/tools/seatunnel/install.sh")" || {
-    rc=$?; [[ $rc == 3 ]] && unavailable "tools/seatunnel/install.sh cannot provide the engine home (exit 3)"; false
-  }
-  [[ -f "$home/.complete" ]] || { log "install.sh printed '$home', which is not a complete home"; false; }
+  installed_home seatunnel; home="$INSTALLED_HOME"
   build_rootfs java "$JAVA_ROOTFS_VARIANT" "$JAVA_ROOTFS_PACKAGES"
   local out; out="$(dir_seatunnel "$home")"
   [[ -f "$out/.complete" ]] && { log "seatunnel image cached at $out"; return; }
@@ -518,10 +525,7 @@ build_postgres() {
 build_kafka() {
   local home
   step "kafka: the broker's jars (tools/kafka/install.sh)"
-  home="$(bash "$REPO/tools/kafka/install.sh")" || {
-    rc=$?; [[ $rc == 3 ]] && unavailable "tools/kafka/install.sh cannot provide the broker (exit 3)"; false
-  }
-  [[ -f "$home/.complete" ]] || { log "install.sh printed '$home', which is not a complete home"; false; }
+  installed_home kafka; home="$INSTALLED_HOME"
   build_rootfs java "$JAVA_ROOTFS_VARIANT" "$JAVA_ROOTFS_PACKAGES"
   local out; out="$(dir_kafka "$home")"
   [[ -f "$out/.complete" ]] && { log "kafka image cached at $out"; return; }

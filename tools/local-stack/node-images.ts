@@ -13,7 +13,8 @@ const run = promisify(execFile);
 export const NODE_IMAGE_NAMES = ['pause', 'seatunnel', 'runtime', 'toolbox'] as const;
 /** Images a test imports into the node that needs them (importImages), when it needs them. */
 export const ON_DEMAND_IMAGE_NAMES = ['prometheus', 'postgres', 'kafka'] as const;
-export type NodeImageName = (typeof NODE_IMAGE_NAMES)[number] | (typeof ON_DEMAND_IMAGE_NAMES)[number];
+export type OnDemandImageName = (typeof ON_DEMAND_IMAGE_NAMES)[number];
+export type NodeImageName = (typeof NODE_IMAGE_NAMES)[number] | OnDemandImageName;
 const KNOWN_IMAGE_NAMES: readonly string[] = [...NODE_IMAGE_NAMES, ...ON_DEMAND_IMAGE_NAMES];
 
 export interface NodeImage {
