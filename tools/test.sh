@@ -38,6 +38,30 @@ prereq() {
   return 0
 }
 
+# jest_tier <tier> <jest args…>: jest, its results also kept as JSON, so the summary at the end can name each failed
+# test (jest lists them itself only past 20 files, and a long tier's output is far above the summary).
+RESULTS_DIR="$(mktemp -d -t seatunnel-app-results.XXXXXX)"
+jest_tier() {
+  local tier="$1"; shift
+  npx jest --json --outputFile "$RESULTS_DIR/$tier.json" "$@"
+}
+
+# failed_tests <tier>: one line per failed test (file › name: the first lines of its message), or per file that
+# failed to run.
+failed_tests() {
+  [[ -s "$RESULTS_DIR/$1.json" ]] || return 0
+  node -e '
+    const path = require("path");
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const first = (m) => (m || "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").map((l) => l.trim()).filter((l) => l).slice(0, 3).join(" | ") || "(no message)";
+    for (const file of r.testResults || []) {
+      const rel = path.relative(process.cwd(), file.name);
+      const failed = (file.assertionResults || []).filter((a) => a.status === "failed");
+      if (file.status === "failed" && failed.length === 0) console.log(`    ${rel}: ${first((file.message || "").replace(/●\s*Test suite failed to run/, ""))}`.slice(0, 400));
+      for (const a of failed) console.log(`    ${rel} › ${a.fullName}: ${first(a.failureMessages && a.failureMessages[0])}`.slice(0, 400));
+    }' "$RESULTS_DIR/$1.json"
+}
+
 run_tier() {
   local tier="$1"; shift
   if ! requested "$tier"; then RESULT[$tier]="not requested"; return; fi
@@ -62,7 +86,7 @@ tier_unit() {
   banner "format (prettier --check, .prettierrc.json)"
   npx prettier --check . || checks+=("format: npm run format")
   banner "unit tests"
-  npx jest --selectProjects unit --ci || checks+=("jest")
+  jest_tier unit --selectProjects unit --ci || checks+=("jest")
   if [[ ${#checks[@]} -gt 0 ]]; then
     local IFS=';'
     RESULT[unit]="FAILED (${checks[*]})"; failed=1; return 1
@@ -71,7 +95,7 @@ tier_unit() {
 
 tier_cluster() {
   prereq cluster bash tools/testbin/build.sh etcd kubernetes kwok || return 1
-  npx jest --selectProjects cluster --ci --runInBand
+  jest_tier cluster --selectProjects cluster --ci --runInBand
 }
 
 # The core scenarios of the cluster tier against the oldest supported Kubernetes (K8S_OLDEST_VERSION in
@@ -94,7 +118,7 @@ tier_cluster_oldest() {
   # Built in the background (below); the call is a no-op then, and builds what is missing otherwise.
   background_part cluster-oldest || true
   prereq cluster-oldest bash tools/testbin/build.sh etcd kubernetes-oldest kwok || return 1
-  SEATUNNEL_TEST_KUBERNETES=oldest npx jest --selectProjects cluster --ci --runInBand --runTestsByPath "${CLUSTER_OLDEST_TESTS[@]}"
+  SEATUNNEL_TEST_KUBERNETES=oldest jest_tier cluster-oldest --selectProjects cluster --ci --runInBand --runTestsByPath "${CLUSTER_OLDEST_TESTS[@]}"
 }
 
 tier_engine() {
@@ -107,7 +131,7 @@ tier_engine() {
   prereq engine bash tools/kafka/install.sh || return 1
   # versitygw: the data pipelines' S3-compatible server (built in the background with the others when it is missing).
   prereq engine bash tools/testbin/build.sh etcd kubernetes kwok versitygw || return 1
-  npx jest --selectProjects engine --ci --runInBand
+  jest_tier engine --selectProjects engine --ci --runInBand
 }
 
 # The long builds of the later tiers run in the background from the start of the run, one after the other:
@@ -164,7 +188,7 @@ tier_node() {
   if [[ $rc -eq 3 ]]; then RESULT[node]="BLOCKED (prerequisite: tools/node/build.sh or tools/images/build.sh; its output above says why)"; failed=1; return 1; fi
   if [[ $rc -ne 0 ]]; then RESULT[node]="FAILED (prerequisite: tools/node/build.sh, tools/images/build.sh or the runtime image's reproducibility, npm run image -- --verify)"; failed=1; return 1; fi
   prereq node bash tools/testbin/build.sh etcd kubernetes kwok || return 1
-  npx jest --selectProjects node --ci --runInBand
+  jest_tier node --selectProjects node --ci --runInBand
 }
 
 tier_pulumi() {
@@ -174,7 +198,7 @@ tier_pulumi() {
   background_part pulumi || true
   prereq pulumi bash tools/pulumi/build.sh || return 1
   prereq pulumi bash tools/testbin/build.sh etcd kubernetes kwok || return 1
-  npx jest --selectProjects pulumi --ci --runInBand
+  jest_tier pulumi --selectProjects pulumi --ci --runInBand
 }
 
 start_background_builds
@@ -184,7 +208,9 @@ for t in "${ALL_TIERS[@]}"; do run_tier "$t" "tier_${t//-/_}"; done
 banner "tiers"
 for t in "${ALL_TIERS[@]}"; do
   printf '  %-15s %-60s %-8s %s\n' "$t" "${RESULT[$t]}" "${SECONDS_TAKEN[$t]:+${SECONDS_TAKEN[$t]} s}" "${NOTE[$t]:-}"
+  [[ "${RESULT[$t]}" == PASSED || "${RESULT[$t]}" == "not requested" ]] || failed_tests "$t"
 done
+rm -rf "$RESULTS_DIR"
 # Whatever the branches above recorded, a requested tier that did not pass fails the run.
 for t in "${REQUESTED[@]}"; do
   if [[ "${RESULT[$t]}" != PASSED ]]; then
