@@ -41,6 +41,7 @@ prereq() {
 # jest_tier <tier> <jest args…>: jest, its results also kept as JSON, so the summary at the end can name each failed
 # test (jest lists them itself only past 20 files, and a long tier's output is far above the summary).
 RESULTS_DIR="$(mktemp -d -t seatunnel-app-results.XXXXXX)"
+trap 'rm -rf "$RESULTS_DIR"' EXIT
 jest_tier() {
   local tier="$1"; shift
   npx jest --json --outputFile "$RESULTS_DIR/$tier.json" "$@"
@@ -210,7 +211,6 @@ for t in "${ALL_TIERS[@]}"; do
   printf '  %-15s %-60s %-8s %s\n' "$t" "${RESULT[$t]}" "${SECONDS_TAKEN[$t]:+${SECONDS_TAKEN[$t]} s}" "${NOTE[$t]:-}"
   [[ "${RESULT[$t]}" == PASSED || "${RESULT[$t]}" == "not requested" ]] || failed_tests "$t"
 done
-rm -rf "$RESULTS_DIR"
 # Whatever the branches above recorded, a requested tier that did not pass fails the run.
 for t in "${REQUESTED[@]}"; do
   if [[ "${RESULT[$t]}" != PASSED ]]; then
