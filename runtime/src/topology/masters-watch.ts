@@ -5,7 +5,7 @@
 // restarts is an active master that does not serve the job: steps/zeta-job.ts.)
 
 import { LABELS, type HaRuntimeSettings } from 'seatunnel-app/runtime-support';
-import { retryableUnlessRoleGone } from '../kube/port';
+import { isStatus, retryableUnlessRoleGone } from '../kube/port';
 import { RuntimeFailure } from '../outcome';
 import { errorMessage, retry } from '../util';
 import type { Step } from '../steps/context';
@@ -172,6 +172,14 @@ export async function removeMasters(s: Step, ha: HaRuntimeSettings): Promise<str
     s.deps.log.info('masters removed', { statefulSet: ha.statefulSet });
     return [];
   } catch (e) {
+    // The application is being deleted and the Role with it: the StatefulSet, owned by the Job, goes by
+    // garbage collection — nothing is left behind, so no cleanup problem (as for the workers).
+    if (s.state.applicationDeleted && isStatus(e, 403)) {
+      s.deps.log.info("the masters go with the Job (garbage collection); the runtime's Role went with it", {
+        statefulSet: ha.statefulSet,
+      });
+      return [];
+    }
     return [`deleting the masters (StatefulSet ${ha.statefulSet}): ${errorMessage(e)}`];
   }
 }

@@ -2,6 +2,7 @@
 // one submission ever — a replaced coordinator re-attaches — and the masters go at the end.
 import { ANNOTATIONS } from 'seatunnel-app/internal/contract';
 import { EngineUnavailable } from '../../src/engine/port';
+import { KubeApiError } from '../../src/kube/port';
 import { running } from './fakes';
 import { once, SEL, setup } from './lifecycle-setup';
 
@@ -100,6 +101,41 @@ test('SIGTERM because the application is deleted (cancel): the job is stopped, w
   expect(s.engine.stops).toEqual(['9223372036854775807']);
   expect(s.kube.podsOf(SEL)).toEqual([]);
   expect(s.kube.ops('deleteStatefulSet')).toHaveLength(1);
+});
+
+test('the application deleted and the Role gone with it before the masters are removed: the StatefulSet is left to garbage collection, no CleanupFailed', async () => {
+  const s = haSetup();
+  s.engine.script = () => 'RUNNING';
+  const tried: string[] = [];
+  s.kube.deleteStatefulSet = async (name) => {
+    tried.push(name);
+    throw new KubeApiError(403, 'Forbidden', `statefulsets.apps "${name}" is forbidden`);
+  };
+  const out = await s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => {
+        s.kube.deleteJob();
+        s.terminate.abort();
+      },
+    ),
+  );
+  expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
+  // Tried once: a 403 is final once the application is being deleted.
+  expect(tried).toEqual([STS]);
+  expect(reasons(s)).not.toContain('CleanupFailed');
+  expect(out.message).not.toMatch(/forbidden|cleanup/i);
+  expect(s.log.lines.some((l) => / INFO /.test(l) && /the masters go with the Job/.test(l))).toBe(true);
+});
+
+test('a 403 removing the masters while the application stands is a cleanup failure, as before', async () => {
+  const s = haSetup();
+  s.kube.deleteStatefulSet = async (name) => {
+    throw new KubeApiError(403, 'Forbidden', `statefulsets.apps "${name}" is forbidden`);
+  };
+  const out = await s.run();
+  expect(out).toMatchObject({ reason: 'CleanupFailed' });
+  expect(reasons(s)).toContain('CleanupFailed');
 });
 
 /** Workers 1..3 as an earlier coordinator of the Job left them (owned by the Job, running). */
