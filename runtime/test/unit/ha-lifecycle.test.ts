@@ -17,6 +17,18 @@ function haSetup(extra: Parameters<typeof setup>[0] = {}, tuning: Parameters<typ
 
 const reasons = (s: ReturnType<typeof setup>) => s.kube.events.map((e) => e.reason!);
 
+/** Runs the coordinator; once the job is submitted the application is deleted (`cancel`) and the Pod gets SIGTERM. */
+const cancelledOnceSubmitted = (s: ReturnType<typeof setup>) =>
+  s.run(
+    once(
+      () => s.engine.submits.length === 1,
+      () => {
+        s.kube.deleteJob();
+        s.terminate.abort();
+      },
+    ),
+  );
+
 test('a coordinator starts no engine, creates workers owned by the Job with the masters listed by name, submits once, removes workers and masters', async () => {
   const s = haSetup();
   const out = await s.run();
@@ -88,15 +100,7 @@ test('SIGTERM while the job runs and the Job stays: detached — the job, worker
 test('SIGTERM because the application is deleted (cancel): the job is stopped, workers and masters removed, CANCELED', async () => {
   const s = haSetup();
   s.engine.script = () => 'RUNNING';
-  const out = await s.run(
-    once(
-      () => s.engine.submits.length === 1,
-      () => {
-        s.kube.deleteJob();
-        s.terminate.abort();
-      },
-    ),
-  );
+  const out = await cancelledOnceSubmitted(s);
   expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
   expect(s.engine.stops).toEqual(['9223372036854775807']);
   expect(s.kube.podsOf(SEL)).toEqual([]);
@@ -111,15 +115,7 @@ test('the application deleted and the Role gone with it before the masters are r
     tried.push(name);
     throw new KubeApiError(403, 'Forbidden', `statefulsets.apps "${name}" is forbidden`);
   };
-  const out = await s.run(
-    once(
-      () => s.engine.submits.length === 1,
-      () => {
-        s.kube.deleteJob();
-        s.terminate.abort();
-      },
-    ),
-  );
+  const out = await cancelledOnceSubmitted(s);
   expect(out).toMatchObject({ state: 'CANCELED', reason: 'Terminated', exitCode: 2 });
   // Tried once: a 403 is final once the application is being deleted.
   expect(tried).toEqual([STS]);
