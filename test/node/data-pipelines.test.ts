@@ -30,6 +30,18 @@ const CLAIM = 'pipelines-checkpoints';
 /** FakeSource's row.num in the example's job.conf. */
 const ROWS = 600;
 
+/** An example's deploy.conf with this cluster's names, as a user's -D options would give them. */
+const clusterOverrides = (ns: string) => [
+  `-Dkubernetes.namespace=${ns}`,
+  `-Dkubernetes.kubeconfig=${clusterInfo().kubeconfig}`,
+  `-Dkubernetes.service-account=${RUNTIME_SERVICE_ACCOUNT}`,
+  '-Dkubernetes.image-pull-policy=Never',
+  '-Dkubernetes.runtime.image-pull-policy=Never',
+  // Three "nodes" share two cores: the Pods ask for a quarter core each.
+  '-Dapplication.master.cpu-cores=0.25',
+  '-Dapplication.worker.cpu-cores=0.25',
+];
+
 describe('an exactly-once stream into a PostgreSQL Pod, through a worker the kernel OOM-kills', () => {
   let ns: string;
   let dir: string;
@@ -38,18 +50,7 @@ describe('an exactly-once stream into a PostgreSQL Pod, through a worker the ker
   let appId: string;
   let jobId: string;
 
-  /** The example's deploy.conf, with this cluster's names (as a user's -D options would give them). */
-  const overrides = () => [
-    `-Dkubernetes.namespace=${ns}`,
-    `-Dkubernetes.kubeconfig=${clusterInfo().kubeconfig}`,
-    `-Dkubernetes.service-account=${RUNTIME_SERVICE_ACCOUNT}`,
-    `-Dkubernetes.checkpoint-pvc=${CLAIM}`,
-    '-Dkubernetes.image-pull-policy=Never',
-    '-Dkubernetes.runtime.image-pull-policy=Never',
-    // Three "nodes" share two cores: the Pods ask for a quarter core each.
-    '-Dapplication.master.cpu-cores=0.25',
-    '-Dapplication.worker.cpu-cores=0.25',
-  ];
+  const overrides = () => [...clusterOverrides(ns), `-Dkubernetes.checkpoint-pvc=${CLAIM}`];
   const deployFile = path.join(PIPELINE, 'deploy.conf');
   const account = async () => {
     const [line] = await pg.query('select count(*), count(distinct id) from events');
@@ -162,26 +163,15 @@ describe('Kafka in the cluster: the bundled kafka-sink and kafka-batch-source pi
   let pg: PostgresInCluster;
   let kafka: KafkaInCluster;
 
-  /** The example's files, with this cluster's names (as a user's -D options would give them). */
-  const args = (pipeline: string) => [
-    ...['-a', path.join(PIPELINES, pipeline, 'deploy.conf'), '-c', path.join(PIPELINES, pipeline, 'job.conf')],
-    `-Dkubernetes.namespace=${ns}`,
-    `-Dkubernetes.kubeconfig=${clusterInfo().kubeconfig}`,
-    `-Dkubernetes.service-account=${RUNTIME_SERVICE_ACCOUNT}`,
-    '-Dkubernetes.image-pull-policy=Never',
-    '-Dkubernetes.runtime.image-pull-policy=Never',
-    '-Dapplication.master.cpu-cores=0.25',
-    '-Dapplication.worker.cpu-cores=0.25',
-  ];
-  /** Submits a pipeline and waits for its end; the status' lines and the seconds from submit to the end. */
+  /** Submits a pipeline with the example's files and waits for its end: the status' lines and the seconds it took. */
   async function runToEnd(pipeline: string) {
     const t0 = Date.now();
-    const submitted = await run(['submit', ...args(pipeline)]);
+    const deploy = ['-a', path.join(PIPELINES, pipeline, 'deploy.conf'), ...clusterOverrides(ns)];
+    const submitted = await run(['submit', ...deploy, '-c', path.join(PIPELINES, pipeline, 'job.conf')]);
     expect({ code: submitted.code, err: submitted.err }).toEqual({ code: 0, err: [] });
     const appId = submitted.value('Application ID')!;
-    const deploy = ['-a', path.join(PIPELINES, pipeline, 'deploy.conf'), ...args(pipeline).slice(4)];
     const end = await run(['status', ...deploy, '--id', appId, '--wait', '--wait-timeout', '480000']);
-    return { appId, end, seconds: (Date.now() - t0) / 1000 };
+    return { end, seconds: (Date.now() - t0) / 1000 };
   }
 
   beforeAll(async () => {

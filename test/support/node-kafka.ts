@@ -2,6 +2,7 @@
 // a node, a Service `kafka` in front of it, its address in a Secret that applications read through
 // `kubernetes.env-from` (KAFKA_BOOTSTRAP, as apps/examples/pipelines/kafka-* name it). Topics are made, filled and
 // read back by TopicTool in the broker's container (containerd's exec), which counts exactly.
+import { topicTool, type Topics } from '../../tools/local-stack/kafka';
 import { adminHttp } from './cluster';
 import { execInContainer, type NodeHandle } from './node-faults';
 import { startServicePod } from './node-pods';
@@ -11,17 +12,11 @@ const NAME = 'kafka' as const;
 /** The broker's listener for its own container (kafka-entrypoint.sh). */
 const LOCAL = '127.0.0.1:9094';
 
-export interface KafkaInCluster {
+export interface KafkaInCluster extends Topics {
   /** The Secret with KAFKA_BOOTSTRAP. */
   readonly secret: string;
   /** `kafka.<namespace>.svc.cluster.local:9092`: what the broker advertises and the Secret holds. */
   readonly bootstrap: string;
-  /** A topic with this many partitions, once each has a leader. */
-  createTopic(topic: string, partitions: number): Promise<void>;
-  /** One record per line (the line is its value), each acknowledged; resolves to their number. */
-  produce(topic: string, lines: readonly string[]): Promise<number>;
-  /** Every record's value, partition by partition, up to the end offsets at the call. */
-  messages(topic: string): Promise<Array<string | null>>;
 }
 
 /** Starts the broker as Pod `kafka` in `ns` on `node`; resolves once it accepts connections. */
@@ -57,26 +52,5 @@ export async function startKafkaInCluster(
   // addresses of the listener it came in on, so TopicTool never needs the Service to lead back to this Pod.
   const tool = (args: string[], input?: string) =>
     execInContainer(node, containerId, ['topic-tool', ...args], { timeoutMs: 120_000, input });
-  return {
-    secret: o.secret,
-    bootstrap,
-    async createTopic(topic, partitions) {
-      await tool(['create', LOCAL, topic, String(partitions)]);
-    },
-    async produce(topic, lines) {
-      if (lines.some((l) => l.includes('\n'))) throw new Error('produce: a line holds a newline (one record per line)');
-      const out = await tool(['produce', LOCAL, topic], lines.map((l) => `${l}\n`).join(''));
-      const m = /^produced (\d+)$/m.exec(out);
-      if (!m || Number(m[1]) !== lines.length)
-        throw new Error(`produce ${topic}: ${lines.length} lines sent, TopicTool says "${out.trim()}"`);
-      return lines.length;
-    },
-    async messages(topic) {
-      const out = await tool(['read', LOCAL, topic]);
-      return out
-        .split('\n')
-        .filter((l) => l.length > 0)
-        .map((l) => JSON.parse(l) as string | null);
-    },
-  };
+  return { secret: o.secret, bootstrap, ...topicTool(tool, LOCAL) };
 }

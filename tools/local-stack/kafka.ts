@@ -17,7 +17,44 @@ import { waitFor } from './wait';
 import { failedStart, removeService } from './throwaway-service';
 import { startWatchdog } from './watchdog';
 
-export interface Kafka {
+/** What TopicTool does with a broker's topics (tools/kafka/TopicTool.java), wherever it runs. */
+export interface Topics {
+  /** A topic with this many partitions (replication 1), returned once each partition has a leader. */
+  createTopic(name: string, partitions: number): Promise<void>;
+  /** One record per line (the line is its value, no key), each acknowledged by the broker; resolves to their number. */
+  produce(topic: string, lines: readonly string[]): Promise<number>;
+  /** Every record's value (null for a null value), partition by partition, up to the end offsets at the call. */
+  messages(topic: string): Promise<Array<string | null>>;
+}
+
+/**
+ * Topics through TopicTool, given how to run it (`run(args, stdin)` resolves with its stdout) and the broker's
+ * address as TopicTool dials it: the operations, their inputs checked and their output read the one way.
+ */
+export function topicTool(run: (args: string[], stdin?: string) => Promise<string>, bootstrap: string): Topics {
+  return {
+    async createTopic(name, partitions) {
+      await run(['create', bootstrap, name, String(partitions)]);
+    },
+    async produce(topic, lines) {
+      if (lines.some((l) => l.includes('\n'))) throw new Error('produce: a line holds a newline (one record per line)');
+      const out = await run(['produce', bootstrap, topic], lines.map((l) => `${l}\n`).join(''));
+      const m = /^produced (\d+)$/m.exec(out);
+      if (!m || Number(m[1]) !== lines.length)
+        throw new Error(`produce ${topic}: ${lines.length} lines sent, TopicTool says "${out.trim()}"`);
+      return lines.length;
+    },
+    async messages(topic) {
+      const out = await run(['read', bootstrap, topic]);
+      return out
+        .split('\n')
+        .filter((l) => l.length > 0)
+        .map((l) => JSON.parse(l) as string | null);
+    },
+  };
+}
+
+export interface Kafka extends Topics {
   /** `127.0.0.1:<port>`, what a client's `bootstrap.servers` names. */
   readonly bootstrap: string;
   /** Its files (server.properties, data, kafka.log), removed by stop(). */
@@ -26,12 +63,6 @@ export interface Kafka {
   readonly startMs: number;
   /** What the pipelines' job configs read from the environment (apps/examples/pipelines/kafka-*: KAFKA_BOOTSTRAP). */
   connectionEnv(): Record<string, string>;
-  /** A topic with this many partitions (replication 1), returned once each partition has a leader. */
-  createTopic(name: string, partitions: number): Promise<void>;
-  /** One record per line (the line is its value, no key), each acknowledged by the broker; resolves to their number. */
-  produce(topic: string, lines: readonly string[]): Promise<number>;
-  /** Every record's value (null for a null value), partition by partition, up to the end offsets at the call. */
-  messages(topic: string): Promise<Array<string | null>>;
   stop(): Promise<void>;
 }
 
@@ -141,36 +172,18 @@ export async function startKafka(): Promise<Kafka> {
       `[kafka] broker on ${bootstrap} ready in ${(startMs / 1000).toFixed(1)} s (${((Date.now() - t0) / 1000).toFixed(1)} s with formatting; ${dir})\n`,
     );
 
-    const tool = (args: string[], what: string, stdin?: string) =>
+    const tool = (args: string[], stdin?: string) =>
       java(['-cp', toolClasspath, ...TOOL_JVM, 'org.seatunnelapp.kafka.TopicTool', ...args], {
         stdin,
         pidFile,
-        what: `TopicTool ${what}`,
+        what: `TopicTool ${args[0]} ${args[2]}`,
       });
     return {
       bootstrap,
       dir,
       startMs,
       connectionEnv: () => ({ KAFKA_BOOTSTRAP: bootstrap }),
-      async createTopic(name, partitions) {
-        await tool(['create', bootstrap, name, String(partitions)], `create ${name}`);
-      },
-      async produce(topic, lines) {
-        if (lines.some((l) => l.includes('\n')))
-          throw new Error('produce: a line holds a newline (one record per line)');
-        const out = await tool(['produce', bootstrap, topic], `produce ${topic}`, lines.map((l) => `${l}\n`).join(''));
-        const m = /^produced (\d+)$/m.exec(out);
-        if (!m || Number(m[1]) !== lines.length)
-          throw new Error(`produce ${topic}: ${lines.length} lines sent, TopicTool says "${out.trim()}"`);
-        return lines.length;
-      },
-      async messages(topic) {
-        const out = await tool(['read', bootstrap, topic], `read ${topic}`);
-        return out
-          .split('\n')
-          .filter((l) => l.length > 0)
-          .map((l) => JSON.parse(l) as string | null);
-      },
+      ...topicTool(tool, bootstrap),
       // SIGTERM: a controlled shutdown, a second or two; the data is thrown away either way.
       stop: () => removeService(broker, watchdog, dir, 10_000),
     };
