@@ -7,7 +7,7 @@ import type { SeaTunnelApplicationProps } from '../lib/model/props';
 import { resolveApplication } from '../lib/model/resolve';
 import type { ApplicationSpec } from '../lib/model/spec';
 import { BareZeta, httpCall } from './bare-zeta';
-import { ClusterWatch, JOB, JOB_JSON, now, POLL_MS, WORKERS, type Phases } from './e2e-measure';
+import { ClusterWatch, JOB, JOB_JSON, JOINED, MASTER_UP, now, POLL_MS, WORKERS, type Phases } from './e2e-measure';
 import { sleep } from './harness';
 
 /** The same job on bare Zeta processes (`zeta`'s files and command lines); every member started at once. */
@@ -16,23 +16,40 @@ export async function bareRun(zeta: BareZeta, name: string): Promise<Phases> {
   const t0 = now();
   zeta.start('master', master);
   for (const w of workers) zeta.start('worker', w);
-  const watch = new ClusterWatch(() => master, zeta.spec.master.port);
+  try {
+    return await watchAndRun(master, zeta.spec.master.port, name, t0);
+  } finally {
+    zeta.killAll();
+  }
+}
+
+/**
+ * Bare Zeta's part from its members' start at `t0`: the master at `host`:`port` watched until the
+ * workers are registered, the job submitted through REST and followed to FINISHED. The same reads
+ * whether the members are processes here or containers on a real node (bench/e2e-node-probe).
+ */
+export async function watchAndRun(host: string, port: number, name: string, t0: number): Promise<Phases> {
+  const watch = new ClusterWatch(() => host, port);
   try {
     await watch.registration(300_000);
+    const rest = async (method: string, p: string, body?: string, timeoutMs = 5000) => {
+      const r = await httpCall(host, port, method, `/hazelcast/rest/maps${p}`, body, timeoutMs);
+      if (r.status !== 200) throw new Error(`${method} ${p}: ${r.status} ${r.body}`);
+      return r.body;
+    };
     const tSubmit = now();
-    const id = (
-      JSON.parse(await zeta.rest(master, 'POST', `/submit-job?jobName=${name}`, JOB_JSON, 60_000)) as { jobId: string }
-    ).jobId;
+    const id = (JSON.parse(await rest('POST', `/submit-job?jobName=${name}`, JOB_JSON, 60_000)) as { jobId: string })
+      .jobId;
     let running: number | undefined;
     for (;;) {
-      const s = (JSON.parse(await zeta.rest(master, 'GET', `/job-info/${id}`)) as { jobStatus?: string }).jobStatus;
+      const s = (JSON.parse(await rest('GET', `/job-info/${id}`)) as { jobStatus?: string }).jobStatus;
       if (s === 'RUNNING') running ??= now();
       if (s === 'FINISHED') {
         const finished = now();
         running ??= finished;
         return {
-          'master JVM started → REST up': watch.up! - t0,
-          'REST up → workers joined': watch.joined! - watch.up!,
+          [MASTER_UP]: watch.up! - t0,
+          [JOINED]: watch.joined! - watch.up!,
           'joined → workers registered': watch.registered! - watch.joined!,
           'registered → job RUNNING': running - tSubmit,
           'RUNNING → FINISHED': finished - running,
@@ -44,7 +61,6 @@ export async function bareRun(zeta: BareZeta, name: string): Promise<Phases> {
     }
   } finally {
     await watch.stop();
-    zeta.killAll();
   }
 }
 

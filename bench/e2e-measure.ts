@@ -3,6 +3,7 @@
 // every set-up (ClusterWatch), and the runtime's log lines read for their timestamps.
 
 import { performance } from 'node:perf_hooks';
+import type { KubeHttp } from '../test/support/kube-http';
 import { httpCall } from './bare-zeta';
 import { sleep } from './harness';
 
@@ -108,4 +109,66 @@ export function logTimes(log: string, patterns: Record<string, RegExp>): Record<
     out[k] = Date.parse(m[1]);
   }
   return out;
+}
+
+/** Resolves with the time the Job `name` is first seen Complete (polled every POLL_MS); throws if it failed. */
+export async function waitJob(admin: KubeHttp, namespace: string, name: string, t0: number): Promise<number> {
+  for (;;) {
+    const j = await admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
+      'GET',
+      `/apis/batch/v1/namespaces/${namespace}/jobs/${name}`,
+    );
+    const c = j.status?.conditions ?? [];
+    if (c.some((x) => x.type === 'Failed' && x.status === 'True')) throw new Error(`Job ${name} failed`);
+    if (c.some((x) => x.type === 'Complete' && x.status === 'True')) return now();
+    if (now() - t0 > 300_000) throw new Error(`Job ${name} did not complete in 300 s`);
+    await sleep(POLL_MS);
+  }
+}
+
+/** The floors' trivial Job `name`: one Pod that runs once (`pod`: its containers and the set-up's extras). */
+export function trivialJob(name: string, pod: Record<string, unknown>, podMetadata: Record<string, unknown> = {}) {
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        metadata: podMetadata,
+        spec: { restartPolicy: 'Never', automountServiceAccountToken: false, ...pod },
+      },
+    },
+  };
+}
+
+/** The runtime's log lines that time both kinds of application (each adds its own). */
+export const RUNTIME_LINES = {
+  runtimeStarted: /runtime: settings loaded/,
+  workersCreated: /runtime: created worker/,
+  registered: /runtime: event AllWorkersRegistered/,
+  running: /runtime: Zeta job status .*status=RUNNING/,
+  finished: /runtime: ending state=SUCCEEDED/,
+  exited: /runtime: exit code=0/,
+};
+
+/** The phases from registration to the Job's end, timed alike for both kinds of application. */
+export function finishingPhases(
+  t: Record<keyof typeof RUNTIME_LINES, number>,
+  complete: number,
+  removed: string,
+): Phases {
+  return {
+    'registered → job RUNNING': t.running - t.registered,
+    'RUNNING → FINISHED': t.finished - t.running,
+    [`FINISHED → ${removed} removed, process exited`]: t.exited - t.finished,
+    'process exited → Job Complete': complete - t.exited,
+  };
+}
+
+/** With BENCH_VERBOSE: the runtime's own lines of an application's log, on stderr. */
+export function showRuntimeLog(appId: string, log: string): void {
+  if (!process.env.BENCH_VERBOSE) return;
+  const lines = log.split('\n').filter((l) => / runtime: /.test(l));
+  process.stderr.write(`${appId}:\n${lines.map((l) => `  ${l.slice(l.indexOf(' runtime: ') - 24)}`).join('\n')}\n`);
 }

@@ -4,6 +4,7 @@
 
 import { JOIN_WAIT_PROPERTY } from '../lib/engine/files';
 import { HA_MASTERS, JOINED, MASTER_UP, WORKERS, ZETA_PHASES, type Phases } from './e2e-measure';
+import { CREATED, TO_FINISHED, TO_REPORTED, type NodeRound } from './e2e-node';
 import { median, table } from './harness';
 
 export interface Round {
@@ -164,4 +165,52 @@ export function reportHa(ha: readonly Phases[], rounds: readonly Round[]): void 
 
 function stats(xs: readonly number[]): number[] {
   return [median(xs), Math.min(...xs), Math.max(...xs)];
+}
+
+/** bench/e2e --node: the application next to bare Zeta in Pods on the same real node, and the node's floors. */
+export function reportNode(rounds: readonly NodeRound[]): void {
+  const floorOf: Record<string, [string, (r: NodeRound) => number]> = {
+    [CREATED]: ['trivial Job: created → process runs', (r) => r.job.start],
+    'process exited → Job Complete': ['trivial Job: process exit → Complete', (r) => r.job.complete],
+  };
+  const phases = [...new Set([...Object.keys(rounds[0].app), ...Object.keys(rounds[0].bare)])].filter(
+    (p) => p !== 'total',
+  );
+  console.log('');
+  console.log(
+    `On a real node (containerd, runc, CNI, kube-proxy, kube-router): the same job, median of ${rounds.length} rounds, ms.`,
+  );
+  console.log(
+    '"bare Zeta in Pods": a master Pod and two worker Pods created together by a plain manifest — the same image, engine files, command lines, CPU and memory.',
+  );
+  console.log('"created": the application\'s Job unsuspended by submit; the bare Pods created.');
+  console.log('');
+  console.log(
+    table(
+      ['phase', 'application', 'bare Zeta in Pods', 'app / bare', 'floor', 'app / floor', 'floor measured as'],
+      [...phases, 'total'].map((p) => {
+        const app = med(rounds, (r) => r.app[p]);
+        const bare = med(rounds, (r) => r.bare[p]);
+        const f = floorOf[p];
+        const floor = f ? med(rounds, f[1]) : undefined;
+        return [p, cell(app), cell(bare), ratio(app, bare), cell(floor), ratio(app, floor), f ? f[0] : ''];
+      }),
+    ),
+  );
+  const app = med(rounds, (r) => r.app.total)!;
+  const bare = med(rounds, (r) => r.bare.total)!;
+  console.log('');
+  console.log(
+    `rounds (application / bare, ms): ${rounds.map((r) => `${Math.round(r.app.total!)} / ${Math.round(r.bare.total!)}`).join(', ')}`,
+  );
+  console.log(
+    `application (submit → Job Complete) ${Math.round(app)} ms, bare Zeta in Pods (created → job FINISHED) ${Math.round(bare)} ms: ${ratio(app, bare)} (target ≤ 1.00x)`,
+  );
+  const reported = med(rounds, (r) => r.app[TO_REPORTED])!;
+  console.log(`application until status --wait returns SUCCEEDED ${Math.round(reported)} ms: ${ratio(reported, bare)}`);
+  const finished = med(rounds, (r) => r.app[TO_FINISHED])!;
+  const floors = med(rounds, (r) => r.job.start + r.job.complete)!;
+  console.log(
+    `application to its job FINISHED ${Math.round(finished)} ms: ${ratio(finished, bare)}; its total less the trivial Job's floors (${Math.round(floors)} ms: created → process runs, process exit → Complete) ${Math.round(app - floors)} ms: ${ratio(app - floors, bare)}`,
+  );
 }

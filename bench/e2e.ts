@@ -17,6 +17,8 @@
 //     StatefulSet Pods, then the coordinator's own log.
 //
 //   npm run bench:e2e        (BENCH_RUNS=3 by default; BENCH_E2E_HA_ONLY=1 runs the HA rounds alone)
+//   npm run bench:e2e -- --node   (or BENCH_E2E_NODE=1; root) the same job on a real node, against bare Zeta
+//                                 in Pods there (bench/e2e-node.ts)
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -26,28 +28,30 @@ import type { ApplicationSpec } from '../lib/model/spec';
 import { LOCAL_POD_ANNOTATIONS } from '../tools/local-stack/local-application';
 import { BareZeta, StockZeta } from './bare-zeta';
 import { bareRun, bareSpec, jvmFloor, memberAloneFloor } from './e2e-baselines';
-import { ClusterWatch, HA_MASTERS, JOB, logTimes, now, POLL_MS, WORKERS, type Phases } from './e2e-measure';
-import { report, reportHa, type Round } from './e2e-report';
+import {
+  ClusterWatch,
+  finishingPhases,
+  HA_MASTERS,
+  JOB,
+  logTimes,
+  now,
+  POLL_MS,
+  RUNTIME_LINES,
+  showRuntimeLog,
+  trivialJob,
+  waitJob,
+  WORKERS,
+  type Phases,
+} from './e2e-measure';
+import { nodeRounds } from './e2e-node';
+import { report, reportHa, reportNode, type Round } from './e2e-report';
 import { sleep } from './harness';
 import { type LocalPlane, runCli, SERVICE_ACCOUNT, startLocalPlane } from './local-plane';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const HA_ONLY = process.env.BENCH_E2E_HA_ONLY === '1';
+const ON_NODE = process.argv.includes('--node') || process.env.BENCH_E2E_NODE === '1';
 const CHECKPOINT_CLAIM = 'e2e-checkpoints';
-
-async function waitJob(b: LocalPlane, name: string, t0: number): Promise<number> {
-  for (;;) {
-    const j = await b.cp.admin.call<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
-      'GET',
-      `/apis/batch/v1/namespaces/${b.namespace}/jobs/${name}`,
-    );
-    const c = j.status?.conditions ?? [];
-    if (c.some((x) => x.type === 'Failed' && x.status === 'True')) throw new Error(`Job ${name} failed`);
-    if (c.some((x) => x.type === 'Complete' && x.status === 'True')) return now();
-    if (now() - t0 > 300_000) throw new Error(`Job ${name} did not complete in 300 s`);
-    await sleep(POLL_MS);
-  }
-}
 
 /**
  * What this release changed for speed (issue #15), undone: the JVMs without the class-data sharing
@@ -60,33 +64,6 @@ const BEFORE_LINES = [
 ];
 const NO_CDS = { classDataSharing: 'off' } as const;
 const JOIN_WAIT = { runtimeFiles: { hazelcast: { content: JOIN_WAIT_5S } } } as const;
-
-/** The runtime's log lines that time both kinds of application (each adds its own). */
-const RUNTIME_LINES = {
-  runtimeStarted: /runtime: settings loaded/,
-  workersCreated: /runtime: created worker/,
-  registered: /runtime: event AllWorkersRegistered/,
-  running: /runtime: Zeta job status .*status=RUNNING/,
-  finished: /runtime: ending state=SUCCEEDED/,
-  exited: /runtime: exit code=0/,
-};
-
-/** The phases from registration to the Job's end, timed alike for both kinds of application. */
-function finishingPhases(t: Record<keyof typeof RUNTIME_LINES, number>, complete: number, removed: string): Phases {
-  return {
-    'registered → job RUNNING': t.running - t.registered,
-    'RUNNING → FINISHED': t.finished - t.running,
-    [`FINISHED → ${removed} removed, process exited`]: t.exited - t.finished,
-    'process exited → Job Complete': complete - t.exited,
-  };
-}
-
-/** With BENCH_VERBOSE: the runtime's own lines of an application's log, on stderr. */
-function showRuntimeLog(appId: string, log: string): void {
-  if (!process.env.BENCH_VERBOSE) return;
-  const lines = log.split('\n').filter((l) => / runtime: /.test(l));
-  process.stderr.write(`${appId}:\n${lines.map((l) => `  ${l.slice(l.indexOf(' runtime: ') - 24)}`).join('\n')}\n`);
-}
 
 /** One application's submit, in process: its ID, and the times around it. */
 interface Submission {
@@ -136,7 +113,7 @@ async function applicationRun(
   try {
     await submitDeployment(b, `deploy-${variant}-${i}`, `bench-e2e-${variant}-${i}`, extraLines, s);
     const { appId, t0, tSubmit } = s;
-    const complete = await waitJob(b, appId, t0);
+    const complete = await waitJob(b.cp.admin, b.namespace, appId, t0);
     const master = b.stack.kubelet.podNames().find(isMaster)!;
     const log = b.stack.kubelet.logOf(master);
     const t = logTimes(log, {
@@ -192,7 +169,7 @@ async function haRun(b: LocalPlane, i: number): Promise<Phases> {
       await sleep(POLL_MS);
     }
   })();
-  const complete = await waitJob(b, appId, t0).finally(() => (done = true));
+  const complete = await waitJob(b.cp.admin, b.namespace, appId, t0).finally(() => (done = true));
   await noting;
   const coordinator = b.stack.kubelet
     .podNames()
@@ -221,24 +198,19 @@ async function haRun(b: LocalPlane, i: number): Promise<Phases> {
 async function trivialJobFloor(b: LocalPlane, i: number): Promise<{ start: number; complete: number }> {
   const name = `bench-e2e-floor-${i}`;
   const t0 = now();
-  await b.cp.admin.call('POST', `/apis/batch/v1/namespaces/${b.namespace}/jobs`, {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata: { name },
-    spec: {
-      backoffLimit: 0,
-      template: {
-        metadata: { annotations: LOCAL_POD_ANNOTATIONS },
-        spec: {
-          restartPolicy: 'Never',
-          serviceAccountName: SERVICE_ACCOUNT,
-          automountServiceAccountToken: false,
-          containers: [{ name: 'main', image: 'floor', command: ['/bin/sh', '-c', 'date +%s%3N'] }],
-        },
+  await b.cp.admin.call(
+    'POST',
+    `/apis/batch/v1/namespaces/${b.namespace}/jobs`,
+    trivialJob(
+      name,
+      {
+        serviceAccountName: SERVICE_ACCOUNT,
+        containers: [{ name: 'main', image: 'floor', command: ['/bin/sh', '-c', 'date +%s%3N'] }],
       },
-    },
-  });
-  const complete = await waitJob(b, name, t0);
+      { annotations: LOCAL_POD_ANNOTATIONS },
+    ),
+  );
+  const complete = await waitJob(b.cp.admin, b.namespace, name, t0);
   const pod = b.stack.kubelet.podNames().find((n) => n.startsWith(`${name}-`))!;
   const stamp = Number(/(\d{13})/.exec(b.stack.kubelet.logOf(pod))?.[1]);
   if (!stamp) throw new Error(`no timestamp in the log of ${pod}`);
@@ -286,7 +258,7 @@ async function run(): Promise<void> {
   }
 }
 
-run().catch((e: unknown) => {
+(ON_NODE ? nodeRounds(RUNS).then(reportNode) : run()).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

@@ -13,6 +13,7 @@ import {
   addEnv,
   addMount,
   addVolume,
+  initContainerResources,
   kubeletCommand,
   kubeletLiteral,
   mainContainer,
@@ -119,10 +120,9 @@ export function completeEngineFiles(spec: ApplicationSpec, pod: PodSpec, dir: st
   const installed = spec.runtime.mode === 'init-container';
   if (installed) {
     addVolume(pod, { name: RUNTIME_VOLUME, emptyDir: {} });
-    (pod.initContainers ??= []).push(installRuntimeContainer(spec));
+    (pod.initContainers ??= []).push(installRuntimeContainer(spec, pod));
   }
-  // Node.js reading a few small files.
-  const small = { cpu: '100m', memory: '128Mi' };
+  // Node.js reading a few small files, at the main container's size as install-runtime.
   (pod.initContainers ??= []).push({
     name: ENGINE_FILES_INIT,
     image: spec.image,
@@ -135,7 +135,7 @@ export function completeEngineFiles(spec: ApplicationSpec, pod: PodSpec, dir: st
       dir,
       COMPLETED_ENGINE_DIR,
     ]),
-    resources: { requests: { ...small }, limits: { ...small } },
+    resources: initContainerResources(pod),
     volumeMounts: [
       ...(installed ? [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir, readOnly: true }] : []),
       { name: ENGINE_VOLUME, mountPath: PATHS.engineConfig, readOnly: true },

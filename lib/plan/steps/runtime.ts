@@ -4,11 +4,11 @@
 // Node.js and the bundle into a shared volume. Everything here is the runtime's alone: a test
 // (test/unit/plan/high-availability.test.ts) fails when any of it reaches the HA masters.
 
-import type { Container } from 'kubernetes-types/core/v1';
+import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { ENV } from '../../model/reserved';
 import type { ApplicationSpec } from '../../model/spec';
 import { PATHS } from '../../model/spec';
-import { addEnv, addMount, addVolume, runtimeContainer, runtimePod } from '../pod';
+import { addEnv, addMount, addVolume, initContainerResources, runtimeContainer, runtimePod } from '../pod';
 import type { FeatureStep, PlanDraft } from '../types';
 
 export const RUNTIME_VOLUME = 'seatunnel-app-runtime';
@@ -38,7 +38,7 @@ export const runtimeStep: FeatureStep = {
     if (spec.runtime.mode === 'init-container') {
       addVolume(pod, { name: RUNTIME_VOLUME, emptyDir: {} });
       addMount(c, { name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir, readOnly: true });
-      (pod.initContainers ??= []).push(installRuntimeContainer(spec));
+      (pod.initContainers ??= []).push(installRuntimeContainer(spec, pod));
     }
     return d;
   },
@@ -48,9 +48,9 @@ export const runtimeStep: FeatureStep = {
  * The init container that copies Node.js and the bundle from the runtime image into RUNTIME_VOLUME
  * (mounted at PATHS.runtimeDir), from where they run in the SeaTunnel image: the runtime image has
  * no libc to run them itself. Also used where a worker or an HA master runs `engine-files`.
+ * Sized as `pod`'s main container (initContainerResources): the copy is ~100 MB.
  */
-export function installRuntimeContainer(spec: ApplicationSpec): Container {
-  const small = { cpu: '100m', memory: '64Mi' };
+export function installRuntimeContainer(spec: ApplicationSpec, pod: PodSpec): Container {
   return {
     name: INSTALL_RUNTIME_INIT,
     image: spec.runtime.image,
@@ -59,7 +59,7 @@ export function installRuntimeContainer(spec: ApplicationSpec): Container {
     // their modes (the node binary stays executable) and leaves the mount point's owner and times
     // alone, which a non-root user (restricted Pod Security) could not change.
     command: [`${RUNTIME_IMAGE_DIR}/bin/install-runtime`, RUNTIME_IMAGE_DIR, PATHS.runtimeDir],
-    resources: { requests: { ...small }, limits: { ...small } },
+    resources: initContainerResources(pod),
     securityContext: { allowPrivilegeEscalation: false },
     volumeMounts: [{ name: RUNTIME_VOLUME, mountPath: PATHS.runtimeDir }],
   };

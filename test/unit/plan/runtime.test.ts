@@ -15,6 +15,8 @@ describe('runtime step', () => {
     expect(init).toHaveLength(1);
     expect(init[0]).toMatchObject({ name: 'install-runtime', image: 'seatunnel-app-runtime:0.1.0' });
     expect(init[0].resources!.requests).toEqual(init[0].resources!.limits);
+    // The main container's size: no more room than the Pod takes anyway, and the copy at its speed.
+    expect(init[0].resources).toEqual(c.resources);
     expect(volume(masterPod(p), 'seatunnel-app-runtime')).toEqual({ name: 'seatunnel-app-runtime', emptyDir: {} });
     expect(mountAt(c, PATHS.runtimeDir)).toMatchObject({ readOnly: true });
   });

@@ -165,7 +165,7 @@ describe('LimitRange compatibility', () => {
       'LimitRange lr: the master Pod\'s container "seatunnel": cpu request 1 is below the minimum 2 per Container',
     );
     expect(msgs).toContain(
-      'LimitRange lr: the master Pod\'s init container "install-runtime": cpu request 100m is below the minimum 2 per Container',
+      'LimitRange lr: the master Pod\'s init container "install-runtime": cpu request 1 is below the minimum 2 per Container',
     );
     expect(msgs).toContain('LimitRange lr: the worker Pod: cpu limit 2 is above the maximum 1500m per Pod');
     expect(msgs.some((m) => /ratio/.test(m))).toBe(false); // requests == limits

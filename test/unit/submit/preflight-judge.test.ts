@@ -327,6 +327,12 @@ const ROWS: Row[] = [
       ],
     }),
     problems: [
+      // The init container is the main container's size (lib/plan/pod.ts initContainerResources).
+      [
+        'limit-range',
+        'LimitRange caps',
+        /^LimitRange caps: the master Pod's init container "install-runtime": memory limit 1Gi is above/,
+      ],
       [
         'limit-range',
         'LimitRange caps',
