@@ -10,6 +10,7 @@
 //   Job condition Failed (or FailureTarget) = True, cancelled (*)         CANCELED
 //   Job condition Failed (or FailureTarget) = True                        FAILED, with the reason
 //   master Pod Succeeded / Failed before the Job records it               SUCCEEDED / CANCELED (*) / FAILED
+//   the runtime's terminal phase Succeeded (with finishedAt) recorded     SUCCEEDED
 //   Job being deleted (deletionTimestamp) and not finished                CANCELED (cancel requested)
 //   spec.suspend = true                                                   CREATED (submit has not started it)
 //   master Pod Running                                                    RUNNING (phase and workers from the annotations)
@@ -153,6 +154,13 @@ export function deriveStatus(obs: StatusObservation): StatusReport {
     return { ...common, ...withWorkers, status: isCanceled(job, master) ? 'CANCELED' : 'FAILED', ...f };
   }
   if (master?.status?.phase === 'Succeeded') return { ...common, ...withWorkers, status: 'SUCCEEDED' };
+  // The runtime's own account of a success, recorded once the job ended and the workers (with HA the
+  // masters) were removed: the application's end, a second or two before Kubernetes shows it — the
+  // container still stops its engine and exits, the kubelet reports the Pod, the Job controller sets
+  // its condition (docs/performance.md, "On a real node"). A failure still waits for the Job or the
+  // Pod: their exit code tells a cancel from a failure.
+  if (ann[ANNOTATIONS.phase] === 'Succeeded' && ann[ANNOTATIONS.finishedAt])
+    return { ...common, ...withWorkers, status: 'SUCCEEDED' };
   if (job.metadata?.deletionTimestamp) {
     return {
       ...common,

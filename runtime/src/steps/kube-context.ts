@@ -84,30 +84,33 @@ export async function readKubernetes(s: Step): Promise<KubeContext> {
   if (!jobUid) throw new RuntimeFailure('ApiError', `Job ${app.appId} has no uid`);
   s.reporter.setJobUid(jobUid);
   s.reporter.seedPhaseTimes(jobObj.metadata?.annotations?.[ANNOTATIONS.phaseTimes]);
-  const podObj = await read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name));
+  // The rest needs only the Job's uid: in parallel, as the workers wait for all of it.
+  const [podObj, template] = await Promise.all([
+    read(s, `reading the master Pod ${settings.pod.name}`, () => kube.getPod(settings.pod.name)),
+    read(
+      s,
+      `reading the worker PodTemplate ${app.workerTemplate}`,
+      () => kube.getPodTemplate(app.workerTemplate),
+      () =>
+        new RuntimeFailure(
+          'InvalidWorkerTemplate',
+          `the worker PodTemplate ${app.workerTemplate} does not exist (apply it with the other objects of the application)`,
+        ),
+    ),
+    adoptDependents(s, jobUid),
+  ]);
   const pod: MasterRef = { name: settings.pod.name, uid: podObj.metadata?.uid ?? settings.pod.uid };
   if (settings.pod.uid && pod.uid !== settings.pod.uid)
     log.warn('the Pod uid from the API differs from SEATUNNEL_POD_UID; using the API', {
       api: pod.uid,
       env: settings.pod.uid,
     });
-  const template = await read(
-    s,
-    `reading the worker PodTemplate ${app.workerTemplate}`,
-    () => kube.getPodTemplate(app.workerTemplate),
-    () =>
-      new RuntimeFailure(
-        'InvalidWorkerTemplate',
-        `the worker PodTemplate ${app.workerTemplate} does not exist (apply it with the other objects of the application)`,
-      ),
-  );
   const problems = templateProblems(template);
   if (problems.length)
     throw new RuntimeFailure(
       'InvalidWorkerTemplate',
       `the worker PodTemplate ${app.workerTemplate} cannot be used: ${problems.join('; ')}`,
     );
-  await adoptDependents(s, jobUid);
   return {
     startedAt,
     jobUid,

@@ -223,6 +223,29 @@ describe('deriveStatus', () => {
     );
   });
 
+  test("the runtime's recorded success is the end, before the Pod or the Job shows it; its other phases are not", () => {
+    const done = { [ANNOTATIONS.phase]: 'Succeeded', [ANNOTATIONS.finishedAt]: '2026-12-07T01:00:00.000Z' };
+    expect(deriveStatus(obs({ job: job({ annotations: done }), pods: [pod('master', 'm', running)] }))).toMatchObject({
+      status: 'SUCCEEDED',
+      phase: 'Succeeded',
+      finishedAt: '2026-12-07T01:00:00.000Z',
+    });
+    // Without finishedAt it is not the runtime's terminal record.
+    const noEnd = { [ANNOTATIONS.phase]: 'Succeeded' };
+    expect(deriveStatus(obs({ job: job({ annotations: noEnd }), pods: [pod('master', 'm', running)] })).status).toBe(
+      'RUNNING',
+    );
+    // A recorded failure waits for the Pod's exit code or the Job's condition (cancel or failure).
+    const failed = { [ANNOTATIONS.phase]: 'Failed', [ANNOTATIONS.finishedAt]: '2026-12-07T01:00:00.000Z' };
+    expect(deriveStatus(obs({ job: job({ annotations: failed }), pods: [pod('master', 'm', running)] })).status).toBe(
+      'RUNNING',
+    );
+    // What Kubernetes records later still decides: a Pod that failed after the record is FAILED.
+    expect(
+      deriveStatus(obs({ job: job({ annotations: done }), pods: [pod('master', 'm', terminatedWith(137))] })).status,
+    ).toBe('FAILED');
+  });
+
   test('a Job being deleted before it finished → CANCELED; a finished one keeps its outcome', () => {
     expect(deriveStatus(obs({ job: job({ deleting: true }), pods: [pod('master', 'm', running)] }))).toMatchObject({
       status: 'CANCELED',
