@@ -6,8 +6,16 @@
 
 export const ROWS_PER_TABLE = 5;
 
-/** The job as an object: JSON for REST v1, and HOCON (a superset of JSON) for the CLI. */
-export function countedJob(tables: number, checkpointMs: number): Record<string, unknown> {
+/**
+ * The job as an object: JSON for REST v1, and HOCON (a superset of JSON) for the CLI.
+ * `splitReadIntervalMs`: at most one split per that interval (FakeSource's `split.read-interval`),
+ * for a stream that must outlast a longer run; unset, about one a second.
+ */
+export function countedJob(
+  tables: number,
+  checkpointMs: number,
+  splitReadIntervalMs?: number,
+): Record<string, unknown> {
   return {
     env: { 'job.mode': 'STREAMING', parallelism: 1, 'checkpoint.interval': checkpointMs },
     source: [
@@ -17,6 +25,7 @@ export function countedJob(tables: number, checkpointMs: number): Record<string,
           schema: { table: `t${t}`, fields: { id: 'int' } },
           'row.num': ROWS_PER_TABLE,
           'split.num': 1,
+          ...(splitReadIntervalMs === undefined ? {} : { 'split.read-interval': splitReadIntervalMs }),
           rows: Array.from({ length: ROWS_PER_TABLE }, (_, j) => ({
             kind: 'INSERT',
             fields: [t * ROWS_PER_TABLE + j],

@@ -88,7 +88,9 @@ export async function failover(m: Masters, jobId: string): Promise<Trial> {
     const s = await m.jobStatus();
     const now = Date.now();
     if (s !== 'RUNNING') downAt ??= now;
-    else if (downAt !== undefined) {
+    // Only the new active master's RUNNING: a read that a survivor forwards to the old master, still
+    // active while it shuts down, is not the job back (seen through a Service on a real node).
+    else if (downAt !== undefined && zetaLogTime(m.survivorLogs(lost), ACTIVE, lostAt) !== undefined) {
       upAt = now;
       upReadMs = now - t;
       break;

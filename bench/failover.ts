@@ -14,6 +14,8 @@
 // side and take turns, so that both see the same background load.
 //
 //   npm run bench:failover   (BENCH_FAILOVER_TRIALS=5, BENCH_RESTORE_TRIALS=3, BENCH_FAILOVER_TABLES=300)
+//   npm run bench:failover -- --node   (or BENCH_FAILOVER_NODE=1; root) HA application and bare Zeta in
+//                                      containers on a real node (bench/failover-node.ts)
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -35,15 +37,15 @@ import {
 import { median, table } from './harness';
 import { startLocalPlane } from './local-plane';
 
-const TARGET_MS = 15_000;
+export const TARGET_MS = 15_000;
 const NAMESPACE = 'bench-failover';
 
-const stats = (xs: readonly number[]) => [median(xs), Math.min(...xs), Math.max(...xs)] as const;
+export const stats = (xs: readonly number[]) => [median(xs), Math.min(...xs), Math.max(...xs)] as const;
 const ms = (t: Trial, at: number | undefined) => (at === undefined ? '–' : at - t.lostAt);
 const rowCells = (c: RowCount & { drained: boolean }) =>
   c.drained ? [String(c.seen), 'drained', 'drained'] : [c.seen, c.lost, c.duplicated].map(String);
 
-function trialTable(name: string, ts: readonly Trial[], c: Counted): string {
+export function trialTable(name: string, ts: readonly Trial[], c: Counted): string {
   const counts = countPerWindow(
     c.rows,
     c.emitted,
@@ -177,7 +179,10 @@ async function run(): Promise<void> {
   );
 }
 
-run().catch((e: unknown) => {
+const ON_NODE = process.argv.includes('--node') || process.env.BENCH_FAILOVER_NODE === '1';
+
+// Loaded only when asked for (and after this module, whose tables it prints).
+(ON_NODE ? import('./failover-node.js').then((m) => m.runOnNode()) : run()).catch((e: unknown) => {
   console.error(e);
   process.exitCode = 1;
 });
