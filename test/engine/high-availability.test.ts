@@ -583,7 +583,14 @@ sink { Console { source_table_name = "fake" } }
       '500',
     ]);
     expect(done.value('Status')).toBe('SUCCEEDED');
-    const reasons = await events(appId);
+    // status ends on the runtime's terminal annotation, which its reporter may write just before the Event.
+    const reasons = await waitFor(
+      async () => {
+        const r = await events(appId);
+        return r.includes('Succeeded') ? r : undefined;
+      },
+      { description: "the coordinator's Succeeded Event", timeoutMs: 30_000 },
+    );
     expect(reasons).toEqual(expect.arrayContaining(['MastersReady', 'JobSubmitted', 'Succeeded']));
     expect(reasons).not.toContain('AdoptionFailed');
     // The coordinator removed the masters and the workers; the Job (and what it owns) stays for `status`.
