@@ -16,13 +16,11 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Container, PodSpec } from 'kubernetes-types/core/v1';
 import { MASTER_HOST_PLACEHOLDER, renderEngineFiles } from '../lib/engine/files';
-import { zetaCommand, zetaEnvironment } from '../lib/engine/command';
 import { resolveApplication } from '../lib/model/resolve';
 import type { ApplicationSpec } from '../lib/model/spec';
 import { buildPlan } from '../lib/plan/build-plan';
-import { CONTAINER_NAME, kubeletCommand } from '../lib/plan/pod';
+import { CONTAINER_NAME } from '../lib/plan/pod';
 import { adminHttp, createTestNamespace } from '../test/support/cluster';
 import { deploymentHeader, RUNTIME_SERVICE_ACCOUNT } from '../test/support/node-ha-app';
 import { CLUSTER_ENV } from '../tools/local-stack/control-server';
@@ -45,13 +43,20 @@ import {
 } from './e2e-measure';
 import { sleep, until } from './harness';
 import { runCli } from './local-plane';
+import {
+  BARE_LABEL,
+  createManifest,
+  engineFilesAndService,
+  memberPod,
+  removeManifest,
+  ROLE_LABEL,
+  type Role,
+} from './bare-pods';
 
 const IMAGE = 'apache/seatunnel:2.3.8';
 /** The node has 2 cores: three Pods of half a core each, as `npm run example -- --node` asks. */
 const CPU_CORES = 0.5;
 const MEMORY_MB = 640;
-const CONFIG_DIR = '/etc/zeta';
-const LOG_DIR = '/tmp/zeta-logs';
 
 export const CREATED = 'created → master process started';
 /** The application's submit → its job FINISHED (the runtime's log): what bare Zeta's total measures. */
@@ -224,13 +229,6 @@ async function applicationRound(b: NodeBench, i: number): Promise<Phases> {
   };
 }
 
-/** The main container of `pod`'s spec in the application's plan. */
-const planContainer = (pod: PodSpec | undefined): Container => {
-  const c = pod?.containers.find((x) => x.name === CONTAINER_NAME);
-  if (!c) throw new Error(`the application's plan has no ${CONTAINER_NAME} container`);
-  return c;
-};
-
 /** The bare cluster's spec: the application's settings, so the same engine files and sizes. */
 export function bareNodeSpec(namespace: string, name: string): ApplicationSpec {
   return resolveApplication({
@@ -249,8 +247,8 @@ export function bareNodeSpec(namespace: string, name: string): ApplicationSpec {
 }
 
 /**
- * The plain manifest of bare Zeta in containers: a ConfigMap with the engine files (the master's
- * address: its DNS name under the headless Service), the Service, the master Pod and the workers.
+ * The plain manifest of bare Zeta in containers: the engine files (the master's address: its DNS
+ * name under the headless Service), the Service, the master Pod and the workers, created together.
  */
 export function bareManifest(spec: ApplicationSpec, name: string): Array<Record<string, unknown>> {
   const plan = buildPlan(spec);
@@ -261,100 +259,43 @@ export function bareManifest(spec: ApplicationSpec, name: string): Array<Record<
       text.split(MASTER_HOST_PLACEHOLDER).join(host),
     ]),
   );
-  const labels = { 'bench.seatunnel-app/bare': name };
-  const pod = (podName: string, role: 'master' | 'worker') => {
-    const resources = planContainer(
-      role === 'master' ? plan.job.spec?.template.spec : plan.workerTemplate.template?.spec,
-    ).resources;
-    const env = {
-      ...zetaEnvironment(),
-      ...(role === 'worker' ? { ST_DOCKER_MEMBER_LIST: `${host}:${spec.master.port}` } : {}),
+  const pod = (podName: string, role: Role) => {
+    const env: Record<string, string> =
+      role === 'worker' ? { ST_DOCKER_MEMBER_LIST: `${host}:${spec.master.port}` } : {};
+    const p = memberPod(spec, plan, name, role, podName, env);
+    const c = p.spec.containers[0];
+    // One line first, so that the container runtime stamps the process's start; then the member.
+    c.command = ['/bin/sh', '-c', 'echo "bare Zeta $1 starting"; shift; exec "$@"', 'sh', role, ...c.command!];
+    p.spec = {
+      ...p.spec,
+      ...(role === 'master' ? { hostname: `${name}-master`, subdomain: name } : {}),
+      terminationGracePeriodSeconds: 0,
     };
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: podName, labels: { ...labels, 'bench.seatunnel-app/role': role } },
-      spec: {
-        ...(role === 'master' ? { hostname: `${name}-master`, subdomain: name } : {}),
-        restartPolicy: 'Never',
-        automountServiceAccountToken: false,
-        enableServiceLinks: false,
-        terminationGracePeriodSeconds: 0,
-        containers: [
-          {
-            name: CONTAINER_NAME,
-            image: spec.image,
-            imagePullPolicy: 'Never',
-            // One line first, so that the container runtime stamps the process's start; then the member.
-            command: [
-              '/bin/sh',
-              '-c',
-              'echo "bare Zeta $1 starting"; shift; exec "$@"',
-              'sh',
-              role,
-              ...kubeletCommand(zetaCommand(spec, role, { configDir: CONFIG_DIR, logDir: LOG_DIR })),
-            ],
-            env: Object.entries(env).map(([n, value]) => ({ name: n, value })),
-            resources,
-            volumeMounts: [
-              { name: 'engine', mountPath: CONFIG_DIR, readOnly: true },
-              { name: 'logs', mountPath: LOG_DIR },
-            ],
-          },
-        ],
-        volumes: [
-          { name: 'engine', configMap: { name: `${name}-engine` } },
-          { name: 'logs', emptyDir: {} },
-        ],
-      },
-    };
+    return p as unknown as Record<string, unknown>;
   };
   return [
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-engine`, labels }, data: files },
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name, labels },
-      spec: {
-        clusterIP: 'None',
-        publishNotReadyAddresses: true,
-        selector: { ...labels, 'bench.seatunnel-app/role': 'master' },
-        ports: [{ name: 'hazelcast', port: spec.master.port }],
-      },
-    },
+    ...engineFilesAndService(name, files, spec.master.port),
     pod(`${name}-master`, 'master'),
     ...Array.from({ length: spec.worker.count }, (_, w) => pod(`${name}-worker-${w}`, 'worker')),
   ];
 }
-
-const RESOURCE_PATHS: Record<string, string> = { ConfigMap: 'configmaps', Service: 'services', Pod: 'pods' };
 
 /** Bare Zeta from its plain manifest: every object created at once, the job through the master's REST. */
 async function bareRound(b: NodeBench, i: number): Promise<Phases> {
   const name = `bare-${i}`;
   const spec = bareNodeSpec(b.namespace, name);
   const objects = bareManifest(spec, name);
-  const selector = `bench.seatunnel-app/bare=${name}`;
+  const selector = `${BARE_LABEL}=${name}`;
   const t0 = now();
   try {
-    await Promise.all(
-      objects.map((o) =>
-        adminHttp().call('POST', `/api/v1/namespaces/${b.namespace}/${RESOURCE_PATHS[o.kind as string]}`, o),
-      ),
-    );
-    const master = await podAddress(b.namespace, `${selector},bench.seatunnel-app/role=master`);
+    await createManifest(b.namespace, objects);
+    const master = await podAddress(b.namespace, `${selector},${ROLE_LABEL}=master`);
     const phases = (await probe(b.node, ['run', master.ip, String(spec.master.port), name, String(t0)])
       .answer) as Phases;
     const started = await firstOutputAt(b.namespace, master.name, CONTAINER_NAME);
     return { [CREATED]: started - t0, ...phases, [MASTER_UP]: phases[MASTER_UP]! - (started - t0) };
   } finally {
-    for (const o of objects) {
-      const kind = RESOURCE_PATHS[o.kind as string];
-      const n = (o.metadata as { name: string }).name;
-      await adminHttp()
-        .call('DELETE', `/api/v1/namespaces/${b.namespace}/${kind}/${n}`, undefined, { accept: [404] })
-        .catch(() => undefined);
-    }
+    await removeManifest(b.namespace, objects);
     await podsGone(b.namespace, selector);
   }
 }

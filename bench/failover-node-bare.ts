@@ -6,14 +6,12 @@
 // SIGTERM (as the kubelet sends a deleted Pod) and the kubelet starts the container again in
 // place, as soon as it has exited — unless its restart back-off holds it (see BACKOFF below).
 
-import type { Container, PodSpec } from 'kubernetes-types/core/v1';
-import { zetaCommand, zetaEnvironment } from '../lib/engine/command';
 import { haMasterAddresses, renderEngineFiles } from '../lib/engine/files';
 import { haMasterPodName } from '../lib/model/ids';
 import { resolveApplication } from '../lib/model/resolve';
 import { PATHS, type ApplicationSpec } from '../lib/model/spec';
 import { buildPlan } from '../lib/plan/build-plan';
-import { CONTAINER_NAME, kubeletCommand, kubeletLiteral, names } from '../lib/plan/pod';
+import { names } from '../lib/plan/pod';
 import { adminHttp } from '../test/support/cluster';
 import { podReady, type AppPod } from '../test/support/node-ha-app';
 import { WorkerLogKeeper } from '../test/support/node-rows';
@@ -22,11 +20,15 @@ import { CPU_CORES, IMAGE, MEMORY_MB, NODE_JOB, STARTUP_MS } from './failover-no
 import { ACTIVE, checkpointFiles, CLAIM, counted, engineFile, READ_TIMEOUT_MS, SETTLE_MS } from './failover-trial';
 import type { Masters, SetUp } from './failover-trial';
 import { sleep, until } from './harness';
+import {
+  createManifest,
+  engineFilesAndService,
+  memberPod,
+  planContainer,
+  removeManifest,
+  type Role,
+} from './bare-pods';
 import * as path from 'node:path';
-
-const CONFIG_DIR = '/etc/zeta';
-const LOG_DIR = '/tmp/zeta-logs';
-const LABEL = 'bench.seatunnel-app/bare';
 
 /**
  * The kubelet holds a container's second restart until 10 s after its exit (then 20 s, 40 s …), and
@@ -67,105 +69,50 @@ export function bareSpec(namespace: string): ApplicationSpec {
   });
 }
 
-const mainOf = (pod: PodSpec | undefined): Container => {
-  const c = pod?.containers.find((x) => x.name === CONTAINER_NAME);
-  if (!c) throw new Error(`the application's plan has no ${CONTAINER_NAME} container`);
-  return c;
-};
-
 /**
  * The plain manifest. The Service is named after the spec's application ID and the masters after
  * its StatefulSet's Pods, so the engine files are the application's byte for byte (its masters'
  * DNS names resolve here too). From the plan: each role's resources, and the masters' probes —
  * the readiness probe makes "ready" mean the same on both sides, the liveness probe is the
- * application's supervision of a frozen master.
+ * application's supervision of a frozen master. The kubelet restarts a member in place.
  */
 export function bareManifest(spec: ApplicationSpec): Array<Record<string, unknown>> {
   const plan = buildPlan(spec);
   if (!spec.ha || !plan.masters) throw new Error('bare Zeta on the node takes an HA spec');
   const masterPod = plan.masters.spec!.template.spec;
-  const master = mainOf(masterPod);
-  const worker = mainOf(plan.workerTemplate.template?.spec);
-  const service = spec.appId;
-  const labels = { [LABEL]: service };
-  const env = (role: 'master' | 'worker') =>
-    Object.entries({
-      ...zetaEnvironment(),
-      // As the runtime stamps an HA application's workers: every master by its DNS name.
-      ...(role === 'worker' ? { ST_DOCKER_MEMBER_LIST: haMasterAddresses(spec, spec.ha!.masters).join(',') } : {}),
-    }).map(([name, value]) => ({ name, value: kubeletLiteral(value) }));
-  const pod = (name: string, role: 'master' | 'worker') => {
-    const from = role === 'master' ? master : worker;
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, labels: { ...labels, 'bench.seatunnel-app/role': role } },
-      spec: {
-        ...(role === 'master' ? { hostname: name, subdomain: service } : {}),
-        restartPolicy: 'Always',
-        automountServiceAccountToken: false,
-        enableServiceLinks: false,
-        terminationGracePeriodSeconds: masterPod?.terminationGracePeriodSeconds,
-        securityContext: masterPod?.securityContext,
-        containers: [
-          {
-            name: CONTAINER_NAME,
-            image: spec.image,
-            imagePullPolicy: 'Never',
-            workingDir: from.workingDir,
-            command: kubeletCommand(zetaCommand(spec, role, { configDir: CONFIG_DIR, logDir: LOG_DIR })),
-            env: env(role),
-            resources: from.resources,
-            securityContext: from.securityContext,
-            ...(role === 'master'
-              ? {
-                  ports: master.ports,
-                  startupProbe: master.startupProbe,
-                  readinessProbe: master.readinessProbe,
-                  livenessProbe: master.livenessProbe,
-                }
-              : {}),
-            volumeMounts: [
-              { name: 'engine', mountPath: CONFIG_DIR, readOnly: true },
-              { name: 'logs', mountPath: LOG_DIR },
-              ...(role === 'master' ? [{ name: 'checkpoints', mountPath: PATHS.checkpoints }] : []),
-            ],
-          },
-        ],
-        volumes: [
-          { name: 'engine', configMap: { name: `${service}-engine` } },
-          { name: 'logs', emptyDir: {} },
-          ...(role === 'master'
-            ? [{ name: 'checkpoints', persistentVolumeClaim: { claimName: spec.checkpointPvc } }]
-            : []),
-        ],
-      },
+  const group = spec.appId;
+  // As the runtime stamps an HA application's workers: every master by its DNS name.
+  const workerEnv = { ST_DOCKER_MEMBER_LIST: haMasterAddresses(spec, spec.ha.masters).join(',') };
+  const pod = (name: string, role: Role) => {
+    const p = memberPod(spec, plan, group, role, name, role === 'worker' ? workerEnv : {});
+    const from = planContainer(plan, role);
+    const c = p.spec.containers[0];
+    Object.assign(c, { workingDir: from.workingDir, securityContext: from.securityContext });
+    p.spec = {
+      ...p.spec,
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: masterPod?.terminationGracePeriodSeconds,
+      securityContext: masterPod?.securityContext,
     };
+    if (role === 'master') {
+      Object.assign(c, {
+        ports: from.ports,
+        startupProbe: from.startupProbe,
+        readinessProbe: from.readinessProbe,
+        livenessProbe: from.livenessProbe,
+      });
+      c.volumeMounts!.push({ name: 'checkpoints', mountPath: PATHS.checkpoints });
+      p.spec.volumes!.push({ name: 'checkpoints', persistentVolumeClaim: { claimName: spec.checkpointPvc! } });
+      Object.assign(p.spec, { hostname: name, subdomain: group });
+    }
+    return p as unknown as Record<string, unknown>;
   };
   return [
-    {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: `${service}-engine`, labels },
-      data: renderEngineFiles(spec).files,
-    },
-    {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: service, labels },
-      spec: {
-        clusterIP: 'None',
-        publishNotReadyAddresses: true,
-        selector: { ...labels, 'bench.seatunnel-app/role': 'master' },
-        ports: [{ name: 'hazelcast', port: spec.master.port }],
-      },
-    },
+    ...engineFilesAndService(group, renderEngineFiles(spec).files, spec.master.port),
     ...Array.from({ length: spec.ha.masters }, (_, i) => pod(haMasterPodName(spec.appId, i), 'master')),
     ...Array.from({ length: spec.worker.count }, (_, w) => pod(names.worker(spec.appId, w), 'worker')),
   ];
 }
-
-const RESOURCE_PATHS: Record<string, string> = { ConfigMap: 'configmaps', Service: 'services', Pod: 'pods' };
 
 type BarePod = AppPod & {
   status?: { podIP?: string; containerStatuses?: Array<{ state?: { running?: { startedAt?: string } } }> };
@@ -203,19 +150,8 @@ export async function startBareOnNode(b: NodeBench): Promise<SetUp & { restarts:
         READ_TIMEOUT_MS,
       )
     )?.jobStatus;
-  for (const o of objects)
-    await adminHttp().call('POST', `/api/v1/namespaces/${ns}/${RESOURCE_PATHS[o.kind as string]}`, o);
-  const remove = async () => {
-    for (const o of objects)
-      await adminHttp()
-        .call(
-          'DELETE',
-          `/api/v1/namespaces/${ns}/${RESOURCE_PATHS[o.kind as string]}/${(o.metadata as { name: string }).name}?gracePeriodSeconds=0`,
-          undefined,
-          { accept: [404] },
-        )
-        .catch(() => undefined);
-  };
+  await createManifest(ns, objects);
+  const remove = () => removeManifest(ns, objects);
   try {
     for (const m of masters)
       ips.set(m, await until(`${m} with an address`, 300_000, async () => (await get(m)).status?.podIP, 250));
