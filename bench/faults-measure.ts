@@ -35,6 +35,8 @@ export interface FaultRun {
   readonly error?: string;
   /** What else was seen (which node, whether it held the task), for the log. */
   readonly note?: string;
+  /** The earlier run it comes from (faults-record.ts); absent for this run's own. */
+  readonly run?: string;
 }
 
 export interface FaultFigures extends FaultRun {

@@ -9,8 +9,11 @@
 //   npm run bench:faults   (BENCH_FAULTS_TRIALS=5, BENCH_FAULTS_API_MINUTES=10; needs root)
 //   BENCH_FAULTS_TABLES: a trial's stream (default: enough for its faults); BENCH_FAULTS_NODE_GRACE_SECONDS:
 //   the node controller's grace period for a silent node (default Kubernetes' 50 s); BENCH_FAULTS_ONLY=cluster
-//   or bare: one side only.
+//   or bare: one side only. BENCH_FAULTS_RECORD=file: append every finished trial's figures to it;
+//   BENCH_FAULTS_EARLIER=file[,file]: summarize earlier runs' recorded trials with this run's, when they
+//   were made under the same conditions (faults-record.ts).
 
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,6 +29,7 @@ import {
   targetLines,
   type FaultFigures,
 } from './faults-measure';
+import { appendRecord, readEarlier, type RunInfo } from './faults-record';
 import { clusterTrial, PARTITION_MS } from './faults-trial';
 import { table } from './harness';
 
@@ -54,6 +58,33 @@ const ONLY = ((v) => {
 })(process.env.BENCH_FAULTS_ONLY);
 /** Bare Zeta's two faults and their settling take about two minutes a trial: its stream for all trials. */
 const BARE_TABLES = TRIALS * 150 + 300;
+
+/** This run, as its record lines name it; the commit read from git (with "-dirty" for uncommitted changes). */
+const RUN: RunInfo = {
+  run: `${new Date().toISOString().slice(0, 16)}Z`,
+  commit: (() => {
+    const git = (args: string[]) =>
+      execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      return `${git(['rev-parse', '--short=12', 'HEAD']).trim()}${git(['status', '--porcelain']).trim() ? '-dirty' : ''}`;
+    } catch {
+      return 'unknown';
+    }
+  })(),
+  conditions: {
+    apiMinutes: API_MINUTES,
+    partitionMs: PARTITION_MS,
+    nodeGraceSeconds: NODE_GRACE ?? null,
+    checkpointMs: CHECKPOINT_MS,
+  },
+};
+const RECORD = process.env.BENCH_FAULTS_RECORD || undefined;
+/** Read and checked before anything starts: a bad record is an error now, not after hours of trials. */
+const EARLIER = readEarlier(process.env.BENCH_FAULTS_EARLIER, RUN.conditions);
+/** Keeps a finished trial's figures in the record at once: a later interrupt does not lose them. */
+const record = (figures: readonly FaultFigures[]) => {
+  if (RECORD) appendRecord(RECORD, RUN, figures);
+};
 
 type Totals = ReturnType<typeof countAll> & { name: string };
 
@@ -87,6 +118,7 @@ async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; t
           `[faults] trial ${trial} ${x.kind}: rows again ${x.rowsAgainMs ?? '–'} ms, lost ${x.lost}, duplicated ${x.duplicated}`,
         );
       figures.push(...f);
+      record(f);
       totals.push({ name: `HA application, trial ${trial}`, ...countAll(t.stream.rows, t.stream.emitted) });
     }
   } finally {
@@ -98,7 +130,11 @@ async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; t
 
 async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-faults-'));
-  console.error(`[faults] work directory ${dir}; ${TRIALS} trial(s), API server away ${API_MINUTES} min`);
+  console.error(
+    `[faults] work directory ${dir}; ${TRIALS} trial(s), API server away ${API_MINUTES} min; run ${RUN.run} on ${RUN.commit}` +
+      (RECORD ? `; recording to ${RECORD}` : '') +
+      (EARLIER.length ? `; ${EARLIER.length} figure(s) of earlier runs read` : ''),
+  );
   const none = { figures: [], totals: [] };
   const ha =
     ONLY === 'bare'
@@ -117,7 +153,9 @@ async function run(): Promise<void> {
   if (ONLY !== 'cluster')
     await bareTrials(dir, TRIALS, BARE_TABLES).then(
       (bare) => {
-        figures.push(...figuresOf(bare.runs, bare.stream, bare.streamEnd));
+        const f = figuresOf(bare.runs, bare.stream, bare.streamEnd);
+        figures.push(...f);
+        record(f);
         totals.push({ name: 'bare Zeta', ...countAll(bare.stream.rows, bare.stream.emitted) });
       },
       (e: Error) => console.error(`[faults] the bare Zeta trials stopped: ${e.stack ?? e.message}`),
@@ -138,13 +176,19 @@ async function run(): Promise<void> {
   console.log(
     "Rows lost: of the tables the source emitted in the fault's window, ids never written; duplicated: ids written again in the window.",
   );
+  const earlierRuns = [...new Set(EARLIER.map((f) => f.run))];
+  if (earlierRuns.length)
+    console.log(
+      `With the recorded trials of ${earlierRuns.length} earlier run(s) under the same conditions (${earlierRuns.join(', ')}): their trials are labelled run#trial; this run is ${RUN.run} on ${RUN.commit}.`,
+    );
   console.log('');
+  figures.unshift(...EARLIER);
   const ms = (x: number | undefined) => (x === undefined ? '–' : String(x));
   console.log(
     table(
       ['trial', 'fault', 'rows again (ms)', 'whole again (ms)', 'lost', 'duplicated', 'seen'],
       figures.map((f) => [
-        String(f.trial),
+        f.run ? `${f.run}#${f.trial}` : String(f.trial),
         f.kind,
         f.drained ? 'drained' : ms(f.rowsAgainMs),
         f.error ? 'FAILED' : ms(f.wholeMs),
@@ -169,7 +213,7 @@ async function run(): Promise<void> {
   const failed = figures.filter((f) => f.error);
   if (failed.length) {
     console.log('');
-    for (const f of failed) console.log(`FAILED: trial ${f.trial} ${f.kind}: ${f.error}`);
+    for (const f of failed) console.log(`FAILED: trial ${f.run ? `${f.run}#` : ''}${f.trial} ${f.kind}: ${f.error}`);
   }
 }
 
