@@ -493,12 +493,13 @@ export const FAILURE_REASONS: Readonly<Record<string, ReasonEntry>> = {
       meaning:
         "The engine's job status could not be read for longer than tolerated, or the job could not be submitted (a submission that got no answer is looked for in Zeta for 2 minutes before it counts as lost).",
       action:
-        'Read the master log (long GC pauses, an overloaded master); raise `application.master.memory-mb` or `cpu-cores`.',
+        "The runtime's log (with HA, the coordinator's) says `the engine's job status cannot be read` from 10 s on, every 30 s, with the error; read the master log too (long GC pauses, an overloaded master); raise `application.master.memory-mb` or `cpu-cores`.",
     },
     zh: {
       meaning:
         '在容忍时间内无法读取引擎中的作业状态，或作业无法提交（未得到应答的提交会在 Zeta 中查找 2 分钟，之后才算丢失）。',
-      action: '查看 master 日志（GC 停顿过长、master 负载过高）；调大 `application.master.memory-mb` 或 `cpu-cores`。',
+      action:
+        "runtime 的日志（HA 时为协调者的日志）从第 10 s 起每 30 s 输出一次 `the engine's job status cannot be read` 及其错误；同时查看 master 日志（GC 停顿过长、master 负载过高）；调大 `application.master.memory-mb` 或 `cpu-cores`。",
     },
   },
 

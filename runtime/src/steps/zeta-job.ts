@@ -108,6 +108,10 @@ export const UNSERVED_GRACE_MS = 45_000;
 /** Restarts of an active master that does not serve the job, per coordinator. */
 export const UNSERVED_MAX_RESTARTS = 2;
 
+/** How long reads of the job's status fail before the log says so, and then how often. */
+const FAILING_WARN_AFTER_MS = 10_000;
+const FAILING_WARN_EVERY_MS = 30_000;
+
 /**
  * Follows the job to a terminal status, racing the first interruption (worker loss, SIGTERM, …).
  * `master`: how to get the job served again when the active master does not serve it, and whose
@@ -120,6 +124,7 @@ export async function followJob(
 ): Promise<Outcome> {
   const { clock, log } = s.deps;
   let failingSince: number | undefined;
+  let failingWarnedAt: number | undefined;
   let unservedSince: number | undefined;
   let restarts = 0;
   const judge = new JobEndJudge(s, master);
@@ -134,7 +139,13 @@ export async function followJob(
         continue;
       }
       const info = judged;
+      if (failingWarnedAt !== undefined && failingSince !== undefined)
+        log.info("the engine's job status is readable again", {
+          jobId,
+          afterMs: Math.round(clock.now() - failingSince),
+        });
       failingSince = undefined;
+      failingWarnedAt = undefined;
       unservedSince = undefined;
       if (info.status && info.status !== s.state.zetaStatus) {
         s.state.zetaStatus = info.status;
@@ -169,6 +180,7 @@ export async function followJob(
             log.warn('restarted the active master, which did not serve the job', { jobId, restarts });
             // The next master restores the job: it gets the whole budget again.
             failingSince = undefined;
+            failingWarnedAt = undefined;
             await s.interruption.pause(s.tuning.jobPollMs);
             continue;
           }
@@ -182,6 +194,21 @@ export async function followJob(
         limitMs: s.tuning.engineUnreachableMs,
       };
       log.debug('reading the job status failed', { error: errorMessage(e) });
+      // A failing read is not news every 500 ms, but minutes of them before EngineUnreachable must
+      // not be silence in the log: once it has lasted FAILING_WARN_AFTER_MS, then every FAILING_WARN_EVERY_MS.
+      const failingMs = now - failingSince;
+      if (
+        failingMs >= FAILING_WARN_AFTER_MS &&
+        (failingWarnedAt === undefined || now - failingWarnedAt >= FAILING_WARN_EVERY_MS)
+      ) {
+        failingWarnedAt = now;
+        log.warn("the engine's job status cannot be read", {
+          jobId,
+          forMs: Math.round(failingMs),
+          limitMs: s.tuning.engineUnreachableMs,
+          error: errorMessage(e).slice(0, 500),
+        });
+      }
     }
     const d = decide(factsOf(s.state, false), happening);
     if (d.do === 'end') {

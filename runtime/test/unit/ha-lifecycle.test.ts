@@ -262,6 +262,28 @@ describe("the masters' REST unanswerable for a minute (a split brain after a mas
     s.engine.majority = () => undefined;
     const out = await s.run();
     expect(out).toMatchObject({ state: 'FAILED', reason: 'EngineUnreachable', exitCode: 5 });
+    // Not two minutes of silence before it: the log says so after 10 s, then every 30 s, with the error.
+    const warned = s.log.lines.filter((l) => /the engine's job status cannot be read/.test(l));
+    expect(warned.map((l) => Math.round(Number(/forMs=(\d+)/.exec(l)?.[1]) / 10_000))).toEqual([1, 4, 7, 10]);
+    expect(warned.every((l) => /Not Member! target/.test(l))).toBe(true);
+  });
+
+  test('a read that fails for a while, then answers: warned, and the log says when it is readable again', async () => {
+    const s = haSetup();
+    const read = s.engine.jobInfo.bind(s.engine);
+    let since: number | undefined;
+    s.engine.jobInfo = async (id) => {
+      if (s.engine.submits.length === 0) return read(id);
+      since ??= s.clock.now();
+      if (s.clock.now() - since < 25_000)
+        throw new EngineUnavailable('GET /job-info: ETIMEDOUT: no complete answer within 5000 ms');
+      return read(id);
+    };
+    s.engine.majority = () => undefined;
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'SUCCEEDED', exitCode: 0 });
+    expect(s.log.lines.filter((l) => /the engine's job status cannot be read/.test(l))).toHaveLength(1);
+    expect(s.log.lines.some((l) => /the engine's job status is readable again .*afterMs=2\d{4}/.test(l))).toBe(true);
   });
 
   test('a plain application gives up after 30 s (EngineUnreachable): its one master is the engine', async () => {
