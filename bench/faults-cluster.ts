@@ -5,7 +5,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ANNOTATIONS } from '../lib/contract';
+import { ANNOTATIONS, FINAL_PHASES } from '../lib/contract';
 import { CLUSTER_ENV } from '../tools/local-stack/control-server';
 import { NodeCluster } from '../tools/local-stack/real-node/node-cluster';
 import type { RealNode } from '../tools/local-stack/real-node/real-node';
@@ -106,6 +106,11 @@ export interface FaultApp {
    */
   whole(): Promise<true | string>;
   cancel(): Promise<void>;
+  /**
+   * Why the application is over, when its runtime recorded a final phase ("the application ended
+   * Failed: EngineUnreachable: …"); undefined while it runs. No fault can run on it any more.
+   */
+  ended(): Promise<string | undefined>;
 }
 
 export async function submitFaultApp(c: FaultCluster, trial: number, tables: number): Promise<FaultApp> {
@@ -125,13 +130,14 @@ export async function submitFaultApp(c: FaultCluster, trial: number, tables: num
   const jobId = String(sub.jobId);
   const keeper = new WorkerLogKeeper(ns, appId);
   const node = (name: string | undefined) => c.nc.nodes.find((n) => n.name === name);
-  const annotation = async (key: string) =>
+  const annotations = async () =>
     (
       await adminHttp().call<{ metadata: { annotations?: Record<string, string> } }>(
         'GET',
         `/apis/batch/v1/namespaces/${ns}/jobs/${appId}`,
       )
-    ).metadata.annotations?.[key];
+    ).metadata.annotations ?? {};
+  const annotation = async (key: string) => (await annotations())[key];
   const live = async (role: string) =>
     (await applicationPods(ns, appId, role)).filter((p) => !p.metadata.deletionTimestamp);
 
@@ -175,6 +181,14 @@ export async function submitFaultApp(c: FaultCluster, trial: number, tables: num
       const views = await masterMemberViews(ns, appId);
       return isOneCluster(views, MASTERS, MASTERS + WORKERS) || `members each master counts: ${describeViews(views)}`;
     },
+    ended: async () => {
+      // Unreadable (the API server away) counts as running: the outage's own step waits it out.
+      const a = await annotations().catch(() => undefined);
+      const phase = a?.[ANNOTATIONS.phase];
+      if (!a || !phase || !FINAL_PHASES.has(phase)) return undefined;
+      const why = [a[ANNOTATIONS.reason], a[ANNOTATIONS.message]].filter(Boolean).join(': ');
+      return `the application ended ${phase}${why ? `: ${why}` : ''}`;
+    },
     cancel: async () => {
       await runCli(['cancel', '-a', deploy, '--id', appId]);
       await waitFor(async () => (await applicationPods(ns, appId, 'worker')).length === 0, {
@@ -210,8 +224,12 @@ async function latestRowAt(ns: string, pod: string): Promise<number> {
 /** Waits until `app` is whole; resolves with the time it was first seen so. */
 export async function waitWhole(app: FaultApp, description: string, timeoutMs: number): Promise<number> {
   let last = '';
+  let over: string | undefined;
   await waitFor(
     async () => {
+      // An application that ended is never whole again: say so now, not after the timeout.
+      over = await app.ended();
+      if (over) return true;
       const w = await app.whole();
       if (w !== true) last = w;
       return w === true;
@@ -220,5 +238,6 @@ export async function waitWhole(app: FaultApp, description: string, timeoutMs: n
   ).catch((e: Error) => {
     throw new Error(`${e.message}; last seen: ${last || 'nothing'}`);
   });
+  if (over) throw new Error(`${over}, while waiting for ${description}`);
   return Date.now();
 }

@@ -152,9 +152,15 @@ export async function clusterTrial(
         `[faults] trial ${trial} ${step.kind}: whole again after ${secs(wholeMs)}, rows again after ${sofar.rowsAgainMs ?? '–'} ms so far (${rec.notes.join('; ')})`,
       );
     } catch (e) {
-      const error = (e as Error).message;
+      // An application that ended is the failure, whatever the step was waiting for when it noticed.
+      const over = broken ? undefined : await app.ended();
+      const error = over ? `${over} (the step: ${(e as Error).message})` : (e as Error).message;
       runs.push({ kind: step.kind, trial, at: rec.at ?? Date.now(), error, note: rec.notes.join('; ') });
       console.error(`[faults] trial ${trial} ${step.kind} FAILED: ${error}`);
+      if (over) {
+        broken = over;
+        await c.makeWhole();
+      }
       if (!broken) {
         await c.makeWhole();
         broken = await waitWhole(app, 'whole after a failed fault', WHOLE_TIMEOUT_MS).then(
@@ -164,29 +170,33 @@ export async function clusterTrial(
       }
     }
   }
-  // The last fault has no next one to wait behind: rows of a table new after it, or 3 minutes.
+  // The last fault has no next one to wait behind: rows of a table new after it, or 3 minutes
+  // (none when the application ended: no row comes any more).
   const last = runs.at(-1)!.at;
-  await waitFor(
-    () => {
-      const s = counted(app.keeper.logs());
-      return newTableRowAfter(s.rows, s.emitted, last);
-    },
-    {
-      description: 'rows of a new table after the last fault',
-      timeoutMs: 180_000,
-      intervalMs: 1000,
-    },
-  ).catch(() => undefined);
+  const over = await app.ended();
+  if (!over)
+    await waitFor(
+      () => {
+        const s = counted(app.keeper.logs());
+        return newTableRowAfter(s.rows, s.emitted, last);
+      },
+      {
+        description: 'rows of a new table after the last fault',
+        timeoutMs: 180_000,
+        intervalMs: 1000,
+      },
+    ).catch(() => undefined);
   // A split that a lost reader held is emitted again, possibly late: wait for every emitted row.
   const allWritten = () => {
     const s = counted(app.keeper.logs());
     return countAll(s.rows, s.emitted).lost === 0;
   };
-  await waitFor(allWritten, {
-    description: 'every emitted row written',
-    timeoutMs: 180_000,
-    intervalMs: 5000,
-  }).catch(() => undefined); // the figures say what is missing
+  if (!over)
+    await waitFor(allWritten, {
+      description: 'every emitted row written',
+      timeoutMs: 180_000,
+      intervalMs: 5000,
+    }).catch(() => undefined); // the figures say what is missing
   const streamEnd = Date.now();
   const stream = counted(app.keeper.logs());
   await app.cancel().catch((e: Error) => console.error(`[faults] cancel of ${app.appId}: ${e.message}`));
