@@ -249,8 +249,10 @@ export class ZetaRest {
     return id;
   }
 
-  async jobInfo(jobId: string): Promise<JobInfo> {
-    const r = (await this.call('GET', `/job-info/${encodeURIComponent(jobId)}`)) as Record<string, unknown> | undefined;
+  /** `timeoutMs`: this read's wait for its answer (default: this client's). */
+  async jobInfo(jobId: string, timeoutMs?: number): Promise<JobInfo> {
+    const r = (await this.call('GET', `/job-info/${encodeURIComponent(jobId)}`, { timeoutMs })) as
+      Record<string, unknown> | undefined;
     if (!r || typeof r !== 'object')
       throw new EngineUnavailable(`GET /job-info/${jobId}: no JSON object in the answer`);
     const rows = rowsOfZetaMetrics(r.metrics);

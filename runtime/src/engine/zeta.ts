@@ -18,6 +18,7 @@ import {
   type SubmitRequest,
   type SubmitResult,
 } from './port';
+import { AnswerTime } from './answer-time';
 import { activeMasterIndex, majorityMaster } from './majority';
 import { ZetaRest, type MemberView } from './zeta-rest';
 
@@ -47,6 +48,8 @@ export class ZetaEngine implements EnginePort {
     env: NodeJS.ProcessEnv,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** The wait for a job-info answer, following how long the answers take (answer-time.ts). */
+    private readonly jobInfoTime = new AnswerTime(),
   ) {
     // runtime.json master.env: the engine's own settings (JVM module flags, phone-home off).
     const engineEnv: NodeJS.ProcessEnv = { ...env, HZ_PHONE_HOME_ENABLED: 'false', ...(settings.app.master.env ?? {}) };
@@ -127,7 +130,29 @@ export class ZetaEngine implements EnginePort {
   }
 
   jobInfo(jobId: string): Promise<JobInfo> {
-    return this.rest.jobInfo(jobId);
+    return this.timedJobInfo(this.rest, jobId);
+  }
+
+  /** One job-info read, its wait set by the earlier answers and what this one took noted. */
+  private async timedJobInfo(rest: ZetaRest, jobId: string): Promise<JobInfo> {
+    const timeoutMs = this.jobInfoTime.timeoutMs;
+    const began = this.clock.now();
+    try {
+      const info = await rest.jobInfo(jobId, timeoutMs);
+      this.jobInfoTime.answered(this.clock.now() - began);
+      return info;
+    } catch (e) {
+      if (/: ETIMEDOUT: /.test((e as Error).message)) {
+        this.jobInfoTime.timedOut();
+        if (this.jobInfoTime.timeoutMs > timeoutMs)
+          this.log.info('job-info got no answer in time; the next read waits longer', {
+            jobId,
+            waitedMs: timeoutMs,
+            nextMs: this.jobInfoTime.timeoutMs,
+          });
+      }
+      throw e;
+    }
   }
 
   stopJob(jobId: string, savepoint = false): Promise<void> {
@@ -154,7 +179,7 @@ export class ZetaEngine implements EnginePort {
 
   async majorityJobInfo(masters: readonly string[], jobId: string): Promise<JobInfo | undefined> {
     const i = majorityMaster(await this.memberViews(masters), masters.length);
-    return i === undefined ? undefined : this.memberRest(masters[i], HAZELCAST_REST_PATH).jobInfo(jobId);
+    return i === undefined ? undefined : this.timedJobInfo(this.memberRest(masters[i], HAZELCAST_REST_PATH), jobId);
   }
 
   /** Each master's view of its cluster; undefined for one that does not answer. */

@@ -129,13 +129,19 @@ export async function followJob(
   let restarts = 0;
   const judge = new JobEndJudge(s, master);
   const rows = new RowsRecorder(clock, (patch) => s.reporter.annotate(patch));
+  // After an answer, as long as it took (at least jobPollMs): a master that needs seconds to build
+  // job-info (thousands of tables, a fraction of a core) is not kept busy answering it back to back.
+  let paceMs: number;
   for (;;) {
     s.interruption.throwIfSet();
     let happening: Happening;
     try {
-      const judged = await judge.judge(jobId, await s.interruption.guard(readJob(s, jobId, master)));
+      const began = clock.now();
+      const read = await s.interruption.guard(readJob(s, jobId, master));
+      paceMs = Math.max(s.tuning.jobPollMs, clock.now() - began);
+      const judged = await judge.judge(jobId, read);
       if (judged === 'wait') {
-        await s.interruption.pause(s.tuning.jobPollMs);
+        await s.interruption.pause(paceMs);
         continue;
       }
       const info = judged;
@@ -167,6 +173,7 @@ export async function followJob(
       };
     } catch (e) {
       if (e instanceof RuntimeFailure) throw e;
+      paceMs = s.tuning.jobPollMs;
       const now = clock.now();
       failingSince ??= now;
       const engineError = e instanceof EngineUnavailable || e instanceof EngineRejected;
@@ -216,7 +223,7 @@ export async function followJob(
         return outcome(d.reason, d.message, s.state.zetaStatus);
       throw new RuntimeFailure(d.reason, d.message, d.worker);
     }
-    await s.interruption.pause(s.tuning.jobPollMs);
+    await s.interruption.pause(paceMs);
   }
 }
 

@@ -268,6 +268,24 @@ describe("the masters' REST unanswerable for a minute (a split brain after a mas
     expect(warned.every((l) => /Not Member! target/.test(l))).toBe(true);
   });
 
+  test('a master that takes seconds to answer job-info is not asked again at once: reads are as far apart as an answer takes', async () => {
+    const s = haSetup();
+    const read = s.engine.jobInfo.bind(s.engine);
+    const asked: number[] = [];
+    s.engine.jobInfo = async (id) => {
+      if (s.engine.submits.length === 0) return read(id);
+      asked.push(s.clock.now());
+      await s.clock.sleep(3_000);
+      return read(id);
+    };
+    const out = await s.run();
+    expect(out).toMatchObject({ state: 'SUCCEEDED', exitCode: 0 });
+    expect(asked.length).toBeGreaterThan(1);
+    const gaps = asked.slice(1).map((t, i) => t - asked[i]);
+    // 3 s answering, then 3 s before the next read (not the 500 ms of a fast master).
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(6_000);
+  });
+
   test('a read that fails for a while, then answers: warned, and the log says when it is readable again', async () => {
     const s = haSetup();
     const read = s.engine.jobInfo.bind(s.engine);
