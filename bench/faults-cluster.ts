@@ -198,11 +198,19 @@ export async function submitFaultApp(c: FaultCluster, trial: number, tables: num
       }).catch((e: Error) => console.error(`[faults] ${e.message}`));
     },
   };
-  await waitFor(async () => (await annotation(ANNOTATIONS.zetaJobStatus)) === 'RUNNING', {
-    description: `job ${jobId} RUNNING`,
-    timeoutMs: 600_000,
-    intervalMs: 1000,
-  });
+  let over: string | undefined;
+  await waitFor(
+    async () => {
+      // An application that ended before its job ran says why at once, not after 10 minutes.
+      over = await app.ended();
+      return over !== undefined || (await annotation(ANNOTATIONS.zetaJobStatus)) === 'RUNNING';
+    },
+    { description: `job ${jobId} RUNNING`, timeoutMs: 600_000, intervalMs: 1000 },
+  );
+  if (over) {
+    keeper.stop();
+    throw new Error(`${over}, before its job was RUNNING`);
+  }
   await waitFor(() => keeper.rows().length > 0, {
     description: 'the first rows',
     timeoutMs: 300_000,

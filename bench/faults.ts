@@ -30,7 +30,7 @@ import {
   type FaultFigures,
 } from './faults-measure';
 import { appendRecord, readEarlier, type RunInfo } from './faults-record';
-import { clusterTrial, PARTITION_MS } from './faults-trial';
+import { clusterTrial, PARTITION_MS, steps } from './faults-trial';
 import { table } from './harness';
 
 /** A whole number from the environment, with a message naming the variable, the value and the rule. */
@@ -104,11 +104,25 @@ async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; t
   process.once('SIGINT', stop).once('SIGTERM', stop);
   try {
     for (let trial = 1; trial <= TRIALS; trial++) {
+      let stopped: string | undefined;
       const t = await clusterTrial(cluster, trial, TABLES, API_MINUTES).catch((e: Error) => {
         console.error(`[faults] trial ${trial} stopped: ${e.stack ?? e.message}`);
+        stopped = e.message;
         return undefined;
       });
       if (!t) {
+        // A trial whose application did not live to its first fault counts against every fault, as not run.
+        const f = steps(API_MINUTES).map((step): FaultFigures => ({
+          kind: step.kind,
+          trial,
+          at: Date.now(),
+          error: `not run: ${stopped ?? 'the trial stopped'}`,
+          lost: 0,
+          duplicated: 0,
+          drained: true,
+        }));
+        figures.push(...f);
+        record(f);
         await cluster.makeWhole();
         continue;
       }
