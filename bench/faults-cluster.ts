@@ -113,6 +113,9 @@ export interface FaultApp {
   ended(): Promise<string | undefined>;
 }
 
+/** The application ended (its runtime recorded a final phase) while a step waited on it; the message says how. */
+export class ApplicationEnded extends Error {}
+
 export async function submitFaultApp(c: FaultCluster, trial: number, tables: number): Promise<FaultApp> {
   const ns = c.namespace;
   const configMap = `counted-job-${trial}`;
@@ -209,7 +212,7 @@ export async function submitFaultApp(c: FaultCluster, trial: number, tables: num
   );
   if (over) {
     keeper.stop();
-    throw new Error(`${over}, before its job was RUNNING`);
+    throw new ApplicationEnded(`${over}, before its job was RUNNING`);
   }
   await waitFor(() => keeper.rows().length > 0, {
     description: 'the first rows',
@@ -246,6 +249,6 @@ export async function waitWhole(app: FaultApp, description: string, timeoutMs: n
   ).catch((e: Error) => {
     throw new Error(`${e.message}; last seen: ${last || 'nothing'}`);
   });
-  if (over) throw new Error(`${over}, while waiting for ${description}`);
+  if (over) throw new ApplicationEnded(`${over}, while waiting for ${description}`);
   return Date.now();
 }

@@ -74,7 +74,7 @@ const sameConditions = (a: RunConditions, b: RunConditions) =>
   a.nodeGraceSeconds === b.nodeGraceSeconds &&
   a.checkpointMs === b.checkpointMs;
 
-const describe = (c: RunConditions) =>
+const conditionsText = (c: RunConditions) =>
   `API server away ${c.apiMinutes} min, partition ${c.partitionMs / 1000} s, node grace ${c.nodeGraceSeconds ?? 'default'} s, checkpoint ${c.checkpointMs / 1000} s`;
 
 /** One line of a record, checked; `where` names the file and line for the message. */
@@ -103,7 +103,7 @@ function parseLine(text: string, where: string, want: RunConditions): FaultFigur
   const conditions = c as unknown as RunConditions;
   if (!sameConditions(conditions, want))
     throw new RecordError(
-      `${where}: run ${r.run as string} was made with ${describe(conditions)}; this run has ${describe(want)}: trials under other conditions are not summarized together`,
+      `${where}: run ${r.run as string} was made with ${conditionsText(conditions)}; this run has ${conditionsText(want)}: trials under other conditions are not summarized together`,
     );
   const f = r.figures as Record<string, unknown> | undefined;
   if (typeof f !== 'object' || f === null || Array.isArray(f))

@@ -16,7 +16,14 @@ import { waitFor } from '../tools/local-stack/wait';
 import { setOutOfService, clearOutOfService, waitForNode } from '../test/support/node-faults';
 import { countAll, newTableRowAfter } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
-import { CHECKPOINT_MS, submitFaultApp, waitWhole, type FaultApp, type FaultCluster } from './faults-cluster';
+import {
+  ApplicationEnded,
+  CHECKPOINT_MS,
+  submitFaultApp,
+  waitWhole,
+  type FaultApp,
+  type FaultCluster,
+} from './faults-cluster';
 import { figuresOf, type FaultKind, type FaultRun } from './faults-measure';
 import { sleep } from './harness';
 
@@ -152,21 +159,20 @@ export async function clusterTrial(
         `[faults] trial ${trial} ${step.kind}: whole again after ${secs(wholeMs)}, rows again after ${sofar.rowsAgainMs ?? '–'} ms so far (${rec.notes.join('; ')})`,
       );
     } catch (e) {
-      // An application that ended is the failure, whatever the step was waiting for when it noticed.
-      const over = broken ? undefined : await app.ended();
+      // An application that ended is the failure, whatever the step was waiting for when it noticed
+      // (waitWhole says so itself; another wait, e.g. for the active master, does not).
+      const over = broken || e instanceof ApplicationEnded ? undefined : await app.ended();
       const error = over ? `${over} (the step: ${(e as Error).message})` : (e as Error).message;
       runs.push({ kind: step.kind, trial, at: rec.at ?? Date.now(), error, note: rec.notes.join('; ') });
       console.error(`[faults] trial ${trial} ${step.kind} FAILED: ${error}`);
-      if (over) {
-        broken = over;
-        await c.makeWhole();
-      }
       if (!broken) {
         await c.makeWhole();
-        broken = await waitWhole(app, 'whole after a failed fault', WHOLE_TIMEOUT_MS).then(
-          () => undefined,
-          (w: Error) => `the application was not whole again after ${step.kind}: ${w.message}`,
-        );
+        if (over || e instanceof ApplicationEnded) broken = error;
+        else
+          broken = await waitWhole(app, 'whole after a failed fault', WHOLE_TIMEOUT_MS).then(
+            () => undefined,
+            (w: Error) => `the application was not whole again after ${step.kind}: ${w.message}`,
+          );
       }
     }
   }

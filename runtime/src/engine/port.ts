@@ -53,7 +53,11 @@ export class EngineRejected extends Error {
 
 /** No answer, or a transient server error: the call may be retried. */
 export class EngineUnavailable extends Error {
-  constructor(message: string) {
+  /** `code`: how the call failed when no answer came (e.g. ETIMEDOUT); absent for a bad answer. */
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
     super(message);
     this.name = 'EngineUnavailable';
   }

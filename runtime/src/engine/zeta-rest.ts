@@ -193,7 +193,7 @@ export class ZetaRest {
       res = await this.send(method, path, opts.body, opts.timeoutMs ?? this.timeoutMs, opts.signal);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      throw new EngineUnavailable(`${method} ${path}: ${err.code ?? err.name}: ${err.message}`);
+      throw new EngineUnavailable(`${method} ${path}: ${err.code ?? err.name}: ${err.message}`, err.code);
     }
     const text = res.text;
     let parsed: unknown;

@@ -142,7 +142,7 @@ export class ZetaEngine implements EnginePort {
       this.jobInfoTime.answered(this.clock.now() - began);
       return info;
     } catch (e) {
-      if (/: ETIMEDOUT: /.test((e as Error).message)) {
+      if (e instanceof EngineUnavailable && e.code === 'ETIMEDOUT') {
         this.jobInfoTime.timedOut();
         if (this.jobInfoTime.timeoutMs > timeoutMs)
           this.log.info('job-info got no answer in time; the next read waits longer', {
