@@ -147,7 +147,9 @@ test('the quick start, step by step, on real nodes: the job runs to SUCCEEDED, i
       (l) =>
         !/^warning: /.test(l) &&
         !/^--- Pod \S+ ended: Succeeded \(exit code 0/.test(l) &&
-        !/^--- Pod \S+-worker-\d+ ended: stopped by its deletion \(SIGTERM, exit code 143\), as the runtime deletes the workers once the job has ended .*: not a failure$/.test(l),
+        !/^--- Pod \S+-worker-\d+ ended: stopped by its deletion \(SIGTERM, exit code 143\), as the runtime deletes the workers once the job has ended .*: not a failure$/.test(
+          l,
+        ),
     );
     expect({ command: words.join(' '), code: r.code, err }).toEqual({
       command: words.join(' '),
