@@ -202,6 +202,7 @@ describe('an HA application on three real nodes through a lost node, a partition
       'ha',
       haApplicationLines({ name: 'faults', claim: CLAIM, configMap: JOB_CONFIG_MAP, jobFile: JOB_FILE }),
     );
+    const submitted = Date.now();
     const r = await run(['submit', '-a', deploy]);
     expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: [] });
     appId = r.value('Application ID')!;
@@ -213,7 +214,9 @@ describe('an HA application on three real nodes through a lost node, a partition
       timeoutMs: 360_000,
       intervalMs: 1000,
     });
+    note('HA application: submitted → RUNNING', secs(Date.now() - submitted));
     await rowsAgainAfter(0, 'the first rows');
+    note('HA application: submitted → first rows', secs(Date.now() - submitted));
     const spread = async (role: string) => new Set((await pods(role)).map((p) => p.spec?.nodeName)).size;
     note('masters / workers spread over nodes', `${await spread('master')} / ${await spread('worker')}`);
     expect(await spread('master')).toBeGreaterThanOrEqual(2);
@@ -261,6 +264,7 @@ describe('an HA application on three real nodes through a lost node, a partition
     // Small enough to travel inline (at most 120 KiB); a streaming job runs on after its last table.
     const jobFile = path.join(dir, 'fail-policy-job.conf');
     fs.writeFileSync(jobFile, JSON.stringify(countedJob(100, CHECKPOINT_MS)));
+    const submitted = Date.now();
     const r = await run(['submit', '-a', deploy, '-c', jobFile]);
     expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: [] });
     const id = r.value('Application ID')!;
@@ -269,6 +273,7 @@ describe('an HA application on three real nodes through a lost node, a partition
       timeoutMs: 300_000,
       intervalMs: 1000,
     });
+    note('lost node, plain application (fail): submitted → RUNNING', secs(Date.now() - submitted));
     const workers = await applicationPods(ns, id, 'worker');
     expect(workers.filter((p) => p.spec?.nodeName === lost.name)).toHaveLength(1);
     return id;
