@@ -11,7 +11,8 @@
 //   the node controller's grace period for a silent node (default Kubernetes' 50 s); BENCH_FAULTS_ONLY=cluster
 //   or bare: one side only. BENCH_FAULTS_RECORD=file: append every finished trial's figures to it;
 //   BENCH_FAULTS_EARLIER=file[,file]: summarize earlier runs' recorded trials with this run's, when they
-//   were made under the same conditions (faults-record.ts).
+//   were made under the same conditions (faults-record.ts). BENCH_FAULTS_TRIALS=0 with BENCH_FAULTS_EARLIER: start
+//   nothing, print the recorded trials' tables (the conditions given by the same variables).
 
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -43,7 +44,8 @@ function envInt(name: string, fallback: number, min: number, max: number): numbe
   return n;
 }
 
-const TRIALS = envInt('BENCH_FAULTS_TRIALS', 5, 1, 50);
+/** 0: no trial of this run; the earlier runs' recorded trials are summarized (BENCH_FAULTS_EARLIER is then required). */
+const TRIALS = envInt('BENCH_FAULTS_TRIALS', 5, 0, 50);
 const API_MINUTES = envInt('BENCH_FAULTS_API_MINUTES', 10, 1, 60);
 /** Tables of a trial's stream (one a second); BENCH_FAULTS_TABLES overrides the estimate. */
 const TABLES = envInt('BENCH_FAULTS_TABLES', tablesForTrial(API_MINUTES), 60, 4000);
@@ -81,6 +83,10 @@ const RUN: RunInfo = {
 const RECORD = process.env.BENCH_FAULTS_RECORD || undefined;
 /** Read and checked before anything starts: a bad record is an error now, not after hours of trials. */
 const EARLIER = readEarlier(process.env.BENCH_FAULTS_EARLIER, RUN.conditions);
+if (TRIALS === 0 && EARLIER.length === 0)
+  throw new Error(
+    `BENCH_FAULTS_TRIALS=0 runs no trial and only summarizes recorded ones: BENCH_FAULTS_EARLIER must name a record with trials under these conditions (${JSON.stringify(RUN.conditions)}), got ${JSON.stringify(process.env.BENCH_FAULTS_EARLIER ?? '')}`,
+  );
 /** Keeps a finished trial's figures in the record at once: a later interrupt does not lose them. */
 const record = (figures: readonly FaultFigures[]) => {
   if (RECORD) appendRecord(RECORD, RUN, figures);
@@ -151,7 +157,7 @@ async function run(): Promise<void> {
   );
   const none = { figures: [], totals: [] };
   const ha =
-    ONLY === 'bare'
+    ONLY === 'bare' || TRIALS === 0
       ? none
       : await clusterFigures(dir).catch((e: Error) => {
           console.error(`[faults] the node cluster's trials stopped: ${e.stack ?? e.message}`);
@@ -164,7 +170,7 @@ async function run(): Promise<void> {
   }
   const figures = [...ha.figures];
   const totals = [...ha.totals];
-  if (ONLY !== 'cluster')
+  if (ONLY !== 'cluster' && TRIALS > 0)
     await bareTrials(dir, TRIALS, BARE_TABLES).then(
       (bare) => {
         const f = figuresOf(bare.runs, bare.stream, bare.streamEnd);
@@ -176,7 +182,7 @@ async function run(): Promise<void> {
     );
 
   console.log(
-    `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS} trial(s), one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback) on the same machine.`,
+    `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS ? `${TRIALS} trial(s)` : 'no trial in this run (BENCH_FAULTS_TRIALS=0): the recorded trials only'}, one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback) on the same machine.`,
   );
   console.log(
     `Stream: FakeSource, ${TABLES} tables × 5 rows per trial (about one table a second) → Console, checkpoint every ${CHECKPOINT_MS / 1000} s; every row id known, counted in the workers' logs.`,
@@ -216,12 +222,13 @@ async function run(): Promise<void> {
   const { head, cells } = summaryTable(summarize(figures));
   console.log(table(head, cells));
   console.log('');
-  console.log(
-    table(
-      ['stream', 'rows written', 'distinct', 'lost', 'duplicated'],
-      totals.map((t) => [t.name, String(t.seen), String(t.distinct), String(t.lost), String(t.duplicated)]),
-    ),
-  );
+  if (totals.length)
+    console.log(
+      table(
+        ['stream', 'rows written', 'distinct', 'lost', 'duplicated'],
+        totals.map((t) => [t.name, String(t.seen), String(t.distinct), String(t.lost), String(t.duplicated)]),
+      ),
+    );
   console.log('');
   for (const line of targetLines(summarize(figures))) console.log(line);
   const failed = figures.filter((f) => f.error);
