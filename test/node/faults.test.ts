@@ -257,7 +257,8 @@ describe('an HA application on three real nodes through a lost node, a partition
       'fail-policy',
       [
         'application { name = faults-fail, worker-count = 3,',
-        '  worker { memory-mb = 640, cpu-cores = 0.1 }, master { memory-mb = 640, cpu-cores = 0.1 } }',
+        // A quarter core each: at a tenth, its JVMs' start beside the HA application took minutes of the test.
+        '  worker { memory-mb = 640, cpu-cores = 0.25 }, master { memory-mb = 640, cpu-cores = 0.25 } }',
         `kubernetes { worker.spread = required, master.node-selector { "kubernetes.io/hostname" = "${elsewhere}" } }`,
       ].join('\n'),
     );
