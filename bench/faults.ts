@@ -148,16 +148,19 @@ async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; t
   return { figures, totals };
 }
 
-async function run(): Promise<void> {
+type Figures = { figures: FaultFigures[]; totals: Totals[] };
+
+/** This run's trials: the node cluster's, then bare Zeta's (either may be left out by BENCH_FAULTS_ONLY). */
+async function thisRunsTrials(): Promise<Figures> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-faults-'));
   console.error(
     `[faults] work directory ${dir}; ${TRIALS} trial(s), API server away ${API_MINUTES} min; run ${RUN.run} on ${RUN.commit}` +
       (RECORD ? `; recording to ${RECORD}` : '') +
       (EARLIER.length ? `; ${EARLIER.length} figure(s) of earlier runs read` : ''),
   );
-  const none = { figures: [], totals: [] };
+  const none: Figures = { figures: [], totals: [] };
   const ha =
-    ONLY === 'bare' || TRIALS === 0
+    ONLY === 'bare'
       ? none
       : await clusterFigures(dir).catch((e: Error) => {
           console.error(`[faults] the node cluster's trials stopped: ${e.stack ?? e.message}`);
@@ -170,7 +173,7 @@ async function run(): Promise<void> {
   }
   const figures = [...ha.figures];
   const totals = [...ha.totals];
-  if (ONLY !== 'cluster' && TRIALS > 0)
+  if (ONLY !== 'cluster')
     await bareTrials(dir, TRIALS, BARE_TABLES).then(
       (bare) => {
         const f = figuresOf(bare.runs, bare.stream, bare.streamEnd);
@@ -180,13 +183,19 @@ async function run(): Promise<void> {
       },
       (e: Error) => console.error(`[faults] the bare Zeta trials stopped: ${e.stack ?? e.message}`),
     );
+  return { figures, totals };
+}
+
+async function run(): Promise<void> {
+  const { figures, totals } = TRIALS > 0 ? await thisRunsTrials() : { figures: [], totals: [] };
 
   console.log(
     `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS ? `${TRIALS} trial(s)` : 'no trial in this run (BENCH_FAULTS_TRIALS=0): the recorded trials only'}, one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback) on the same machine.`,
   );
-  console.log(
-    `Stream: FakeSource, ${TABLES} tables × 5 rows per trial (about one table a second) → Console, checkpoint every ${CHECKPOINT_MS / 1000} s; every row id known, counted in the workers' logs.`,
-  );
+  if (TRIALS > 0)
+    console.log(
+      `Stream: FakeSource, ${TABLES} tables × 5 rows per trial (about one table a second) → Console, checkpoint every ${CHECKPOINT_MS / 1000} s; every row id known, counted in the workers' logs.`,
+    );
   console.log(
     `Lost nodes: stopped at once (every process SIGKILLed, links silent); once NotReady (node-monitor-grace-period ${NODE_GRACE ?? '50 (default)'} s), the out-of-service taint; the node back after the application is whole. Partition: ${PARTITION_MS / 1000} s. API server: SIGKILL, back after ${API_MINUTES} min.`,
   );
