@@ -129,6 +129,7 @@ export const EVENT_REASONS = [
   'ActiveMasterRestarted',
   'WorkerReplaced',
   'WorkerRestarted',
+  'WorkerRejoined',
   'WorkersCreating',
   'AllWorkersRegistered',
   'JobSubmitted',

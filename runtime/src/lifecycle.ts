@@ -37,6 +37,7 @@ import { OwnJobWatch } from './steps/own-job-watch';
 import { learnStopCause } from './steps/stop-evidence';
 import { keepWorkerEvidence } from './steps/worker-evidence';
 import { followJob, stopJob, submitJob } from './steps/zeta-job';
+import { watchRejoinedWorkers } from './steps/rejoined-workers';
 import { topologyOf, type MasterTopology } from './topology/topology';
 import { WorkerReconciler } from './workers/reconciler';
 import { PodSnapshotStore } from './workers/snapshot';
@@ -179,13 +180,23 @@ class Application implements Step {
     this.watchOwnJob();
     const reconciler = await this.topology.start(k, () => this.startWorkers(k));
     const earlier = await this.topology.reattach(k);
-    if (earlier) return followJob(this, earlier, this.topology);
+    if (earlier) return this.follow(earlier);
     await awaitRegistration(this, reconciler);
     const claim = await this.topology.claimSubmission(k);
-    if (!claim.claimed) return followJob(this, claim.follow, this.topology);
+    if (!claim.claimed) return this.follow(claim.follow);
     const submitted = await submitJob(this, job);
     this.topology.submitted(submitted.jobId);
-    return followJob(this, submitted.jobId, this.topology);
+    return this.follow(submitted.jobId);
+  }
+
+  /** Follows the job to its end; meanwhile a worker back from a split is restarted (steps/rejoined-workers.ts). */
+  private async follow(jobId: string): Promise<Outcome> {
+    const stopWatching = watchRejoinedWorkers(this);
+    try {
+      return await followJob(this, jobId, this.topology);
+    } finally {
+      stopWatching();
+    }
   }
 
   private async startWorkers(k: KubeContext): Promise<WorkerReconciler> {

@@ -79,6 +79,12 @@ export interface EnginePort {
    * lists; undefined when no master lists its cluster.
    */
   joinedMembers(): Promise<readonly string[] | undefined>;
+  /**
+   * The members' Hazelcast UUIDs by address (`host:port`), as the cluster holding a majority of the
+   * masters lists them (without HA, the master's list); undefined when no such list answers. A
+   * member merged back from a split has a new one (../workers/rejoined.ts).
+   */
+  memberUuids(): Promise<Readonly<Record<string, string>> | undefined>;
   submit(request: SubmitRequest): Promise<SubmitResult>;
   jobInfo(jobId: string): Promise<JobInfo>;
   /**

@@ -65,6 +65,11 @@ export interface MemberView {
   readonly members: readonly string[];
   /** The address of the member that answered, when the answer marks it. */
   readonly self?: string;
+  /**
+   * Each member's UUID by address, when the answer gives them. Hazelcast gives a member a new one
+   * when it merges back from a split (../workers/rejoined.ts).
+   */
+  readonly uuids?: Readonly<Record<string, string>>;
 }
 
 const ADDRESS = /\[([^\][\s]+)\]:(\d+)/;
@@ -79,24 +84,32 @@ const hostPort = (text: unknown): string | undefined => {
  * (`Member [10.0.0.5]:5801 - uuid this`, one line each). Undefined when it lists no member.
  */
 export function memberView(text: string): MemberView | undefined {
-  let entries: Array<{ address?: string; self: boolean }>;
+  let entries: Array<{ address?: string; self: boolean; uuid?: string }>;
   try {
-    const list = (JSON.parse(text) as { members?: Array<{ address?: unknown; localMember?: unknown }> }).members;
+    const list = (JSON.parse(text) as { members?: Array<{ address?: unknown; localMember?: unknown; uuid?: unknown }> })
+      .members;
     entries = (Array.isArray(list) ? list : []).map((m) => ({
       address: hostPort(m?.address),
       self: m?.localMember === true,
+      uuid: uuidOf(m?.uuid),
     }));
   } catch {
     entries = (text.match(/Member \[[^\]\s]+\]:\d+[^\n]*/g) ?? []).map((line) => ({
       address: hostPort(line),
       self: /\bthis\s*$/.test(line),
+      uuid: uuidOf(/ - (\S+)/.exec(line)?.[1]),
     }));
   }
   const members = entries.flatMap((e) => (e.address ? [e.address] : []));
   if (members.length === 0) return undefined;
   const self = entries.find((e) => e.self && e.address)?.address;
-  return { members, ...(self ? { self } : {}) };
+  const ids = entries.flatMap((e) => (e.address && e.uuid ? [[e.address, e.uuid] as const] : []));
+  return { members, ...(self ? { self } : {}), ...(ids.length ? { uuids: Object.fromEntries(ids) } : {}) };
 }
+
+/** A member UUID as Hazelcast writes it (bounded: the answer is another process's text). */
+const uuidOf = (v: unknown): string | undefined =>
+  typeof v === 'string' && /^[0-9A-Za-z-]{1,64}$/.test(v) ? v : undefined;
 
 // node:http rather than fetch(): fetch loads undici on first use, which costs the runtime ~20 MB
 // of resident memory for a handful of loopback calls.

@@ -172,6 +172,19 @@ export class ZetaEngine implements EnginePort {
     return answered.length > 0 ? [...new Set(answered.flatMap((v) => v.members))] : undefined;
   }
 
+  async memberUuids(): Promise<Readonly<Record<string, string>> | undefined> {
+    const { app, engineRest } = this.settings;
+    if (!app.ha)
+      return (
+        await this.memberRest(`${engineRest.host}:${app.master.port}`, '')
+          .clusterMembers()
+          .catch(() => undefined)
+      )?.uuids;
+    const views = await this.memberViews(app.ha.masterAddresses);
+    const i = majorityMaster(views, app.ha.masterAddresses.length);
+    return i === undefined ? undefined : views[i]?.uuids;
+  }
+
   async activeMaster(masters: readonly string[]): Promise<string | undefined> {
     const i = activeMasterIndex(await this.memberViews(masters), masters.length);
     return i === undefined ? undefined : masters[i];

@@ -11,7 +11,8 @@ import { errorMessage } from '../util';
 import type { Assessment, WorkerReconciler } from '../workers/reconciler';
 import type { Step } from './context';
 import { WAITING_FOR_AUTOSCALER, WAITING_FOR_SCALE_UP } from '../workers/classify';
-import { UnjoinedWorkers, type WorkerIncarnation } from '../workers/unjoined';
+import { UnjoinedWorkers } from '../workers/unjoined';
+import { workerIncarnations } from './rejoined-workers';
 import { podIpRewrite } from '../metrics/members';
 import { RUNTIME_ENV } from '../settings';
 
@@ -74,14 +75,7 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
     masters: app.ha?.masters ?? 1,
     ...(dial ? { dial } : {}),
   });
-  const incarnations = (): WorkerIncarnation[] => {
-    const pods = s.state.store?.snapshot().pods;
-    return rec.records.flatMap((r) => {
-      if (r.phase !== 'created' || r.uid === undefined) return [];
-      const pod = pods?.get(r.name);
-      return [{ name: r.name, uid: r.uid, pod: pod?.metadata?.uid === r.uid ? pod : undefined }];
-    });
-  };
+  const incarnations = () => workerIncarnations(s, rec);
   let toldUnmatched = false;
   const restartUnjoined = async () => {
     if (overviewAsked && clock.now() - (membersReadAt ?? -Infinity) >= MEMBER_CHECK_MS) await readMembers();

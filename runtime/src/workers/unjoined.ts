@@ -34,7 +34,7 @@ export function memberHost(address: string): string {
 }
 
 /** The Pod's address while its main container runs (undefined otherwise). */
-function runningAt(pod: Pod | undefined): string | undefined {
+export function runningAt(pod: Pod | undefined): string | undefined {
   if (!pod || pod.metadata?.deletionTimestamp || pod.status?.phase !== 'Running') return undefined;
   const main = pod.status.containerStatuses?.find((c) => c.name === CONTAINER_NAME);
   return main?.state?.running ? pod.status.podIP : undefined;

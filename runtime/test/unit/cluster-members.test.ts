@@ -30,11 +30,20 @@ Members {size:3, ver:6} [
 
 test('the members listed oldest first, and which one answered', () => {
   const three = ['127.223.0.29:5801', '127.223.0.30:5801', '127.223.0.31:5802'];
-  expect(memberView(answerOf(0))).toEqual({ members: three, self: '127.223.0.29:5801' });
-  expect(memberView(answerOf(1))).toEqual({ members: three, self: '127.223.0.30:5801' });
+  const uuids = Object.fromEntries(three.map((a, i) => [a, `u${i}`]));
+  expect(memberView(answerOf(0))).toEqual({ members: three, self: '127.223.0.29:5801', uuids });
+  expect(memberView(answerOf(1))).toEqual({ members: three, self: '127.223.0.30:5801', uuids });
   const text = ['10.244.1.7:5801', '10.244.2.9:5801', '10.244.0.4:5802'];
-  expect(memberView(TEXT)).toEqual({ members: text, self: '10.244.1.7:5801' });
-  expect(memberView(TEXT.replace(' this', ''))).toEqual({ members: text });
+  const textUuids = {
+    '10.244.1.7:5801': '0c6c6b93-3f59-4f41-a6c7-1f2e36e5a001',
+    '10.244.2.9:5801': '7a1d7f26-90a5-4a53-9bd1-3b5ee1a7b002',
+    '10.244.0.4:5802': '1b2c3d4e-0000-4000-8000-000000000003',
+  };
+  expect(memberView(TEXT)).toEqual({ members: text, self: '10.244.1.7:5801', uuids: textUuids });
+  expect(memberView(TEXT.replace(' this', ''))).toEqual({ members: text, uuids: textUuids });
+  // A UUID that is not one (another process's text) is left out, the member kept.
+  const odd = JSON.stringify({ members: [{ address: '[10.0.0.1]:5801', uuid: 'x'.repeat(65) }] });
+  expect(memberView(odd)).toEqual({ members: ['10.0.0.1:5801'] });
   expect(memberView(JSON.stringify({ members: [] }))).toBeUndefined();
   expect(memberView(JSON.stringify({ members: 'x' }))).toBeUndefined();
   expect(memberView('')).toBeUndefined();

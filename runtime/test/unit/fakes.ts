@@ -709,6 +709,13 @@ export class FakeEngine implements EnginePort {
     return this.joined();
   }
 
+  /** Member UUIDs by address, as the majority lists them; by default unreadable. */
+  uuids: () => Readonly<Record<string, string>> | undefined = () => undefined;
+
+  async memberUuids(): Promise<Readonly<Record<string, string>> | undefined> {
+    return this.uuids();
+  }
+
   async overview(): Promise<Overview> {
     this.joinedAtFirstOverview ??= this.joined()?.length;
     const n = this.registered();

@@ -1,0 +1,119 @@
+// A worker back from a split of the cluster runs its old tasks beside the ones the cluster restored
+// elsewhere (Zeta 2.3.8 does nothing when Hazelcast merges it back). Hazelcast gives a merged member
+// a new UUID: the same Pod at the same address under another UUID is such a worker, and the
+// runtime deletes and creates it again while the job runs on.
+import type { Pod } from 'kubernetes-types/core/v1';
+import { REJOINED_CHECK_MS } from '../../src/steps/rejoined-workers';
+import { RejoinedWorkers } from '../../src/workers/rejoined';
+import type { WorkerIncarnation } from '../../src/workers/unjoined';
+import { setup } from './lifecycle-setup';
+
+const pod = (ip: string, phase = 'Running'): Pod => ({
+  metadata: { name: 'w' },
+  status: { phase, podIP: ip, containerStatuses: [{ name: 'seatunnel', state: { running: {} } } as never] },
+});
+const worker = (name: string, uid: string, ip: string, phase?: string): WorkerIncarnation => ({
+  name,
+  uid,
+  pod: pod(ip, phase),
+});
+
+describe('which workers came back from a split', () => {
+  const w1 = worker('w-1', 'uid-1', '10.0.1.1');
+  const w2 = worker('w-2', 'uid-2', '10.0.1.2');
+
+  test('the first sight of a worker records its UUID; the same UUID again is nothing', () => {
+    const r = new RejoinedWorkers();
+    const uuids = { '10.0.0.9:5801': 'm', '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' };
+    expect(r.due([w1, w2], uuids)).toEqual([]);
+    expect(r.due([w1, w2], uuids)).toEqual([]);
+  });
+
+  test('absent from the list (cut off, frozen), then back under a new UUID: due, once', () => {
+    const r = new RejoinedWorkers();
+    r.due([w1, w2], { '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' });
+    expect(r.due([w1, w2], { '10.0.1.1:5802': 'a' })).toEqual([]);
+    expect(r.due([w1, w2], { '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' })).toEqual([
+      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', now: 'b2' },
+    ]);
+    expect(r.due([w1, w2], { '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' })).toEqual([]);
+  });
+
+  test('a list that could not be read judges nothing and forgets nothing', () => {
+    const r = new RejoinedWorkers();
+    r.due([w1], { '10.0.1.1:5802': 'a' });
+    expect(r.due([w1], undefined)).toEqual([]);
+    expect(r.due([w1], { '10.0.1.1:5802': 'a2' })).toHaveLength(1);
+  });
+
+  test('a new incarnation (another Pod uid under the name) starts its own record', () => {
+    const r = new RejoinedWorkers();
+    r.due([w1], { '10.0.1.1:5802': 'a' });
+    const again = worker('w-1', 'uid-1b', '10.0.1.1');
+    expect(r.due([again], { '10.0.1.1:5802': 'fresh' })).toEqual([]);
+  });
+
+  test('a worker whose container does not run is not judged', () => {
+    const r = new RejoinedWorkers();
+    const pending = worker('w-1', 'uid-1', '10.0.1.1', 'Pending');
+    r.due([pending], { '10.0.1.1:5802': 'a' });
+    expect(r.due([pending], { '10.0.1.1:5802': 'a2' })).toEqual([]);
+  });
+
+  test('member addresses that are not the Pod IPs are matched through the dial rewrite', () => {
+    const r = new RejoinedWorkers((ip) => ip.replace(/^10\.0\./, '127.0.'));
+    r.due([w1], { '127.0.1.1:5802': 'a' });
+    expect(r.due([w1], { '127.0.1.1:5802': 'a2' }).map((w) => w.name)).toEqual(['w-1']);
+  });
+});
+
+describe('the runtime restarts a worker that came back from a split', () => {
+  /** Each Running worker listed under a UUID of its address; `merged` addresses under a second one after `after`. */
+  function listing(s: ReturnType<typeof setup>, merged: () => Set<string>) {
+    s.engine.uuids = () =>
+      Object.fromEntries(
+        s.engine.members().map((a) => {
+          const ip = a.slice(0, a.lastIndexOf(':'));
+          return [a, merged().has(ip) ? `${ip}-after-merge` : `${ip}-first`];
+        }),
+      );
+  }
+  const workerIp = (s: ReturnType<typeof setup>, name: string) =>
+    s.kube.podsOf('seatunnel.apache.org/role=worker').find((p) => p.metadata?.name === name)?.status?.podIP;
+
+  test('deleted and created again while the job runs on: one WorkerRejoined Event, one submission', async () => {
+    const s = setup();
+    s.engine.script = (n) => (n >= 120 ? 'FINISHED' : 'RUNNING');
+    const t0 = s.clock.now();
+    let mergedIp: string | undefined;
+    listing(s, () => {
+      if (mergedIp === undefined && s.clock.now() - t0 > 20_000) mergedIp = workerIp(s, 'app-1-worker-2');
+      return new Set(mergedIp ? [mergedIp] : []);
+    });
+    const outcome = await s.run();
+    expect(outcome.state).toBe('SUCCEEDED');
+    expect(s.engine.submits).toHaveLength(1);
+    const events = s.kube.events.filter((e) => e.reason === 'WorkerRejoined');
+    expect(events).toHaveLength(1);
+    expect(events[0].type).toBe('Warning');
+    expect(events[0].message).toMatch(
+      /^app-1-worker-2 \(10\.[0-9.]+\) came back from a split of the cluster .* deleted and created again$/,
+    );
+    // The old incarnation was force-deleted during the run, after the submission; a new one created.
+    const forced = s.kube.calls.filter((c) => c.op === 'deletePod' && c.name!.endsWith('(force)'));
+    expect(forced.map((c) => c.name)).toEqual(['app-1-worker-2 (force)']);
+    expect(forced[0].at).toBeGreaterThan(s.engine.submits[0].at);
+    expect(forced[0].at - t0).toBeLessThanOrEqual(20_000 + 2 * REJOINED_CHECK_MS);
+    expect(s.kube.calls.filter((c) => c.op === 'createPod')).toHaveLength(4);
+  });
+
+  test('workers under the UUIDs they joined with are left alone', async () => {
+    const s = setup();
+    s.engine.script = (n) => (n >= 120 ? 'FINISHED' : 'RUNNING');
+    listing(s, () => new Set());
+    const outcome = await s.run();
+    expect(outcome.state).toBe('SUCCEEDED');
+    expect(s.kube.events.filter((e) => e.reason === 'WorkerRejoined')).toHaveLength(0);
+    expect(s.kube.calls.filter((c) => c.op === 'createPod')).toHaveLength(3);
+  });
+});
