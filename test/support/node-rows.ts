@@ -110,6 +110,12 @@ export class WorkerLogKeeper {
     return sinkRows(this.logs());
   }
 
+  /** The rows of each log kept so far (one entry per container log: a worker Pod's, or its restart's), named by its Pod. */
+  rowsByLog(): Array<{ log: string; rows: SinkRow[] }> {
+    this.keep();
+    return [...this.texts].map(([id, t]) => ({ log: this.names.get(id) ?? id, rows: sinkRows([message(t.text)]) }));
+  }
+
   /** Writes every log kept so far into `dir` (one file per log, named by its pod directory), for a post-mortem. */
   saveTo(dir: string): void {
     fs.mkdirSync(dir, { recursive: true });
@@ -165,4 +171,66 @@ export function duplicatesBefore(rows: readonly SinkRow[], t: number): number {
 /** When rows go on after `t` (ms): the first row logged after it, else undefined. */
 export function firstRowAfter(rows: readonly SinkRow[], t: number): number | undefined {
   return rows.find((r) => r.at > t)?.at;
+}
+
+/** A span of time in which `writers` logs (two or more) wrote rows. */
+export interface ConcurrentWriting {
+  readonly from: number;
+  readonly to: number;
+  readonly writers: number;
+}
+
+/**
+ * When more than one worker wrote rows at once: each log's rows make runs (rows at most `gapMs`
+ * apart; the source emits a split a second), and where runs of different logs overlap, two readers
+ * of a parallelism-1 stream were running — one of them a task its cluster had already restored
+ * elsewhere. A handover (the old reader dead, the restored one starting) makes no overlap.
+ */
+export function concurrentWriting(logs: ReadonlyArray<readonly SinkRow[]>, gapMs = 3000): ConcurrentWriting[] {
+  const edges: Array<{ at: number; d: 1 | -1 }> = [];
+  for (const rows of logs) {
+    const times = rows.map((r) => r.at).sort((a, b) => a - b);
+    for (let i = 0; i < times.length;) {
+      let j = i;
+      while (j + 1 < times.length && times[j + 1] - times[j] <= gapMs) j++;
+      // A run of one instant still occupies the instant: ends after starts at the same time.
+      edges.push({ at: times[i], d: 1 }, { at: times[j] + 1, d: -1 });
+      i = j + 1;
+    }
+  }
+  edges.sort((a, b) => a.at - b.at || a.d - b.d);
+  const out: ConcurrentWriting[] = [];
+  let open = 0;
+  let since = 0;
+  let most = 0;
+  for (const e of edges) {
+    const before = open;
+    open += e.d;
+    if (before < 2 && open >= 2) {
+      since = e.at;
+      most = open;
+    } else if (open >= 2) most = Math.max(most, open);
+    else if (before >= 2 && open < 2 && e.at > since) out.push({ from: since, to: e.at, writers: most });
+  }
+  return out;
+}
+
+/**
+ * The spans of two writers at once that no fault explains: begun before every fault, or lasting
+ * more than `graceMs` past the end of the last fault that began before them. While a worker is cut
+ * off it cannot know the others restored its tasks; once it can reach them again, its old tasks
+ * must stop within the grace.
+ */
+export function unexplainedWriting(
+  together: readonly ConcurrentWriting[],
+  faults: ReadonlyArray<{ readonly from: number; readonly to: number }>,
+  graceMs: number,
+): ConcurrentWriting[] {
+  return together.filter((o) => {
+    const fault = faults
+      .filter((f) => f.from <= o.from)
+      .sort((a, b) => a.from - b.from)
+      .at(-1);
+    return fault === undefined || o.to > fault.to + graceMs;
+  });
 }
