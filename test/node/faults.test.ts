@@ -69,6 +69,8 @@ const TABLES = 650;
  * (every 10 s) and the runtime's member check (every 5 s), with room for a loaded machine.
  */
 const REJOIN_GRACE_MS = 60_000;
+/** How long step 2 keeps the node apart (cut off, then frozen). */
+const SEPARATION_MS = 60_000;
 /** The batch application's TTL after it ends (kubernetes.finished-job-retention-seconds). */
 const BATCH_TTL_SECONDS = 120;
 const CHECKPOINT_MS = 3000;
@@ -413,7 +415,7 @@ describe('an HA application on three real nodes through a lost node, a partition
     note(`${what}: last row id before`, String(keeper.rows().at(-1)?.id));
     await separate(node);
     try {
-      await new Promise((r) => setTimeout(r, 60_000));
+      await new Promise((r) => setTimeout(r, SEPARATION_MS));
     } finally {
       await rejoin(node);
     }
@@ -539,9 +541,12 @@ describe('an HA application on three real nodes through a lost node, a partition
     // freeze) replays what was read since the last checkpoint that completed before the fault was
     // noticed: up to Hazelcast's heartbeat timeout and two checkpoint intervals of the source's
     // rows, with room for a loaded machine. A task running on beside its restored copy writes
-    // every row twice (2,825 to 6,645 duplicates of 4,250 rows before WorkerRejoined).
+    // every row twice (2,825 to 6,645 duplicates of 4,250 rows before WorkerRejoined). And while a
+    // node is cut off or frozen, its side cannot know it was left: it may write for as long as the
+    // separation lasts (seen: 23.6 s of two writers in the partition; 95 and 590 duplicates in all).
     const replayRows = (HA_TIMINGS.heartbeatTimeoutSeconds + (2 * CHECKPOINT_MS) / 1000 + 10) * ROWS_PER_TABLE;
-    expect(account.duplicated).toBeLessThanOrEqual(3 * replayRows);
+    const separatedRows = (2 * SEPARATION_MS * ROWS_PER_TABLE) / 1000;
+    expect(account.duplicated).toBeLessThanOrEqual(3 * replayRows + separatedRows);
   });
 
   test('5. nothing outlives an application: the Job deleted and the API server stopped right after, for 60 s — its masters, workers, StatefulSet and Services are removed once it is back; the batch application is gone after its TTL', async () => {
