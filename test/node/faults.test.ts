@@ -47,9 +47,11 @@ import {
   concurrentWriting,
   duplicatesBefore,
   firstRowAfter,
+  lastFaultBegunBy,
   rowAccount,
   unexplainedWriting,
   WorkerLogKeeper,
+  type FaultWindow,
 } from '../support/node-rows';
 import { assertNodesUsable } from '../support/node-health';
 
@@ -102,10 +104,10 @@ describe('an HA application on three real nodes through a lost node, a partition
   /** When the first fault began (step 1's node loss): no row is written twice before it. */
   let faultsBeganAt: number | undefined;
   /** Each fault, from its start to its end (the node back, healed, thawed; the API server back). */
-  const faultWindows: Array<{ what: string; from: number; to: number }> = [];
+  const faultWindows: Array<FaultWindow & { what: string }> = [];
   /** Where `at` falls: in a fault, or how long after the last one that began before it. */
   const whereIs = (at: number) => {
-    const before = faultWindows.filter((w) => w.from <= at).at(-1);
+    const before = lastFaultBegunBy(faultWindows, at);
     if (!before) return 'before the faults';
     return at <= before.to ? `during the ${before.what}` : `${secs(at - before.to)} after the ${before.what}`;
   };

@@ -223,14 +223,25 @@ export function concurrentWriting(logs: ReadonlyArray<readonly SinkRow[]>, gapMs
  */
 export function unexplainedWriting(
   together: readonly ConcurrentWriting[],
-  faults: ReadonlyArray<{ readonly from: number; readonly to: number }>,
+  faults: readonly FaultWindow[],
   graceMs: number,
 ): ConcurrentWriting[] {
   return together.filter((o) => {
-    const fault = faults
-      .filter((f) => f.from <= o.from)
-      .sort((a, b) => a.from - b.from)
-      .at(-1);
+    const fault = lastFaultBegunBy(faults, o.from);
     return fault === undefined || o.to > fault.to + graceMs;
   });
+}
+
+/** A fault, from its start to its end (the node back, healed, thawed; the API server back). */
+export interface FaultWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The fault that began last at or before `at`, if any. */
+export function lastFaultBegunBy<F extends FaultWindow>(faults: readonly F[], at: number): F | undefined {
+  return faults
+    .filter((f) => f.from <= at)
+    .sort((a, b) => a.from - b.from)
+    .at(-1);
 }

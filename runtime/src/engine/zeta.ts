@@ -160,29 +160,26 @@ export class ZetaEngine implements EnginePort {
   }
 
   async joinedMembers(): Promise<readonly string[] | undefined> {
-    const { app, engineRest } = this.settings;
-    const views = app.ha
-      ? await this.memberViews(app.ha.masterAddresses)
-      : [
-          await this.memberRest(`${engineRest.host}:${app.master.port}`, '')
-            .clusterMembers()
-            .catch(() => undefined),
-        ];
+    const { app } = this.settings;
+    const views = app.ha ? await this.memberViews(app.ha.masterAddresses) : [await this.masterView()];
     const answered = views.filter((v): v is MemberView => v !== undefined);
     return answered.length > 0 ? [...new Set(answered.flatMap((v) => v.members))] : undefined;
   }
 
   async memberUuids(): Promise<Readonly<Record<string, string>> | undefined> {
-    const { app, engineRest } = this.settings;
-    if (!app.ha)
-      return (
-        await this.memberRest(`${engineRest.host}:${app.master.port}`, '')
-          .clusterMembers()
-          .catch(() => undefined)
-      )?.uuids;
-    const views = await this.memberViews(app.ha.masterAddresses);
-    const i = majorityMaster(views, app.ha.masterAddresses.length);
+    const { ha } = this.settings.app;
+    if (!ha) return (await this.masterView())?.uuids;
+    const views = await this.memberViews(ha.masterAddresses);
+    const i = majorityMaster(views, ha.masterAddresses.length);
     return i === undefined ? undefined : views[i]?.uuids;
+  }
+
+  /** Without HA: the local master's view of its cluster; undefined when it does not answer. */
+  private masterView(): Promise<MemberView | undefined> {
+    const { app, engineRest } = this.settings;
+    return this.memberRest(`${engineRest.host}:${app.master.port}`, '')
+      .clusterMembers()
+      .catch(() => undefined);
   }
 
   async activeMaster(masters: readonly string[]): Promise<string | undefined> {

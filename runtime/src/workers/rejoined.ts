@@ -7,7 +7,7 @@
 // two from the heal to its end, every row written twice. What marks such a worker from outside is
 // its identity: Hazelcast gives a member a new UUID when it merges (ClusterServiceImpl.reset), so
 // the same Pod at the same address under another UUID is a worker that came back from a split.
-// This module only decides which workers that is; the runtime restarts them (../steps/rejoined.ts).
+// This module only decides which workers that is; the runtime restarts them (../steps/rejoined-workers.ts).
 
 import { memberHost, runningAt, type WorkerIncarnation } from './unjoined';
 
