@@ -28,6 +28,14 @@ export interface Credentials {
 /** One HTTP exchange in flight, whichever protocol carries it. */
 export interface Exchange {
   abort(): void;
+  /**
+   * The answer is overdue: check the connection that carries it. Over HTTP/2 every request shares
+   * one connection, and one that died without a word (its peer gone while this process or its node
+   * was frozen, a NAT or conntrack entry dropped) would otherwise take every later request down
+   * with it until the kernel gives up on it, many minutes later. (HTTP/1.1: the aborted request's
+   * socket is destroyed with it.)
+   */
+  suspect(): void;
   /** Whether the request may have reached the server. */
   sent(): Sent;
 }
@@ -65,6 +73,13 @@ function tlsKey(tls: TlsMaterial): string {
   return key;
 }
 
+/**
+ * How long an HTTP/2 connection under suspicion (a request on it timed out) may leave a PING
+ * unanswered before it is dropped, so that the next request opens a new one — client-go's HTTP/2
+ * health check, for the same reason (a dead connection kept for ~15 minutes otherwise).
+ */
+export const DEFAULT_PING_TIMEOUT_MS = 5_000;
+
 /** The server does not speak HTTP/2; nothing was sent. */
 class NoHttp2 extends Error {}
 
@@ -77,6 +92,8 @@ export class Connections {
   private sessionReady?: Promise<http2.ClientHttp2Session>;
   /** Streams open on each session (see carry). */
   private readonly openStreams = new WeakMap<http2.ClientHttp2Session, number>();
+  /** Sessions with a PING in flight (see suspect). */
+  private readonly pinging = new WeakSet<http2.ClientHttp2Session>();
   /** False once the server turned out not to speak HTTP/2 (or when told not to use it). */
   private h2: boolean;
 
@@ -86,6 +103,7 @@ export class Connections {
     /** How long a TLS session may take to be established. */
     private readonly connectTimeoutMs: number,
     http2Allowed: boolean,
+    private readonly pingTimeoutMs = DEFAULT_PING_TIMEOUT_MS,
   ) {
     this.url = new URL(server);
     this.h2 = http2Allowed;
@@ -225,7 +243,35 @@ export class Connections {
         if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
       },
       sent: () => 'maybe',
+      suspect: () => this.ping(session),
     };
+  }
+
+  /** Drops `session` unless it answers a PING within pingTimeoutMs (one PING in flight per session). */
+  private ping(session: http2.ClientHttp2Session): void {
+    if (session.destroyed || session.closed || this.pinging.has(session)) return;
+    this.pinging.add(session);
+    const drop = () => {
+      this.pinging.delete(session);
+      // Its other streams fail at once (ECONNRESET, which callers retry); the next request connects anew.
+      if (!session.destroyed) session.destroy();
+    };
+    const timer = setTimeout(drop, this.pingTimeoutMs);
+    timer.unref();
+    let sent: boolean;
+    try {
+      sent = session.ping((err) => {
+        clearTimeout(timer);
+        if (err) drop();
+        else this.pinging.delete(session);
+      });
+    } catch {
+      sent = false; // the session is already going away
+    }
+    if (!sent) {
+      clearTimeout(timer);
+      this.pinging.delete(session);
+    }
   }
 
   /**
@@ -319,6 +365,7 @@ export class Connections {
         r.destroy();
       },
       sent: () => (sent ? 'maybe' : 'no'),
+      suspect: () => undefined,
     };
   }
 }

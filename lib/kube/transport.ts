@@ -34,6 +34,8 @@ export interface TransportOptions {
   readonly maxBodyBytes?: number;
   /** false: HTTP/1.1 even where the server offers HTTP/2 (bench/submit.ts compares the two). */
   readonly http2?: boolean;
+  /** How long an HTTP/2 connection whose request timed out may leave a PING unanswered (connection.ts). */
+  readonly pingTimeoutMs?: number;
 }
 
 export class KubeTransport implements KubeApi {
@@ -48,7 +50,13 @@ export class KubeTransport implements KubeApi {
     this.url = new URL(this.server);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.connections = new Connections(this.server, credentials, this.timeoutMs, opts.http2 ?? true);
+    this.connections = new Connections(
+      this.server,
+      credentials,
+      this.timeoutMs,
+      opts.http2 ?? true,
+      opts.pingTimeoutMs,
+    );
   }
 
   /** The protocol the next request will use (after the first, what the server negotiated). */
@@ -72,19 +80,18 @@ export class KubeTransport implements KubeApi {
         exchange?.abort();
         reject(e);
       };
-      const timer = setTimeout(
-        () =>
-          fail(
-            new KubeApiError(
-              0,
-              'ETIMEDOUT',
-              `no complete answer from ${this.server} within ${ms} ms`,
-              what,
-              exchange?.sent() ?? 'no',
-            ),
+      const timer = setTimeout(() => {
+        exchange?.suspect();
+        fail(
+          new KubeApiError(
+            0,
+            'ETIMEDOUT',
+            `no complete answer from ${this.server} within ${ms} ms`,
+            what,
+            exchange?.sent() ?? 'no',
           ),
-        ms,
-      );
+        );
+      }, ms);
       this.connections
         .open(this.outgoing(req), {
           response: (s) => {
@@ -201,10 +208,10 @@ export class KubeTransport implements KubeApi {
     const touch = () => {
       if (opts.idleMs === undefined) return;
       clearTimeout(idle);
-      idle = setTimeout(
-        () => finish(new KubeApiError(0, 'ETIMEDOUT', `the stream was silent for ${opts.idleMs} ms`, what)),
-        opts.idleMs,
-      );
+      idle = setTimeout(() => {
+        exchange?.suspect();
+        finish(new KubeApiError(0, 'ETIMEDOUT', `the stream was silent for ${opts.idleMs} ms`, what));
+      }, opts.idleMs);
     };
     touch();
     let status = 0;

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { LABELS } from '../../../lib/model/reserved';
+import { selfSignedFor127 } from '../../support/self-signed';
 
 jest.setTimeout(90_000);
 
@@ -60,28 +61,8 @@ beforeAll(async () => {
     path.join(REPO, 'tools', 'build-cli.mjs'),
     path.join(dir, 'pkg', 'build', 'cli', 'seatunnel-app.js'),
   ]);
-  const key = path.join(dir, 'server.key');
-  const cert = path.join(dir, 'server.crt');
-  execFileSync('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ]);
-  server = http2.createSecureServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
+  const tls = selfSignedFor127(dir);
+  server = http2.createSecureServer({ key: tls.key, cert: tls.cert }, (req, res) => {
     const url = req.url ?? '';
     asked.push(url);
     const log = /\/pods\/([^/]+)\/log\?/.exec(url);
@@ -97,7 +78,7 @@ beforeAll(async () => {
     res.end(JSON.stringify({ apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '7' }, items: pods }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const ca = fs.readFileSync(cert).toString('base64');
+  const ca = tls.cert.toString('base64');
   kubeconfig = path.join(dir, 'kubeconfig');
   fs.writeFileSync(
     kubeconfig,
