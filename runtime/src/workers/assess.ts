@@ -31,6 +31,11 @@ export interface WorkerRecord {
   token: string;
   /** The uid of the Pod this runtime created (or adopted by its token). */
   uid?: string;
+  /**
+   * The uid of the incarnation this one replaces (a restart, a replacement): never adopted, and
+   * deleted again wherever it is found under the name — its first deletion may have failed.
+   */
+  retired?: string;
   /** The name is taken by a Pod this runtime did not create: never deleted by it. */
   refused?: boolean;
   /** Clock time the Pod was first seen Unschedulable (cleared once it is not). */

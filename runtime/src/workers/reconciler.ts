@@ -37,6 +37,9 @@ import { scaleUpSignal } from './classify';
 import type { PodSnapshotStore } from './snapshot';
 import { WorkerUidRecord } from './worker-uids';
 
+/** Pause before creating again when the incarnation being replaced was found still there. */
+const RETIRED_RETRY_MS = 500;
+
 export * from './assess';
 
 export interface ReconcilerOptions {
@@ -190,6 +193,7 @@ export class WorkerReconciler {
     const oldUid = r.uid;
     r.phase = 'new';
     r.uid = undefined;
+    r.retired = oldUid;
     r.seen = false;
     r.attempts = 0;
     r.ackedAtList = undefined;
@@ -343,7 +347,17 @@ export class WorkerReconciler {
       this.refuse(r, 'ApiError', `reading the existing Pod failed: ${errorMessage(e)}`);
       return 'refused';
     }
-    if (isOurWorker(existing, r, this.opts.masterUid)) return { uid: existing.metadata?.uid };
+    const existingUid = existing.metadata?.uid;
+    if (existingUid !== undefined && existingUid === r.retired) {
+      // The incarnation this one replaces, still there: its deletion failed (an API server that did
+      // not answer in time) or has not finished. Adopting it would keep what the restart is for —
+      // a worker back from a split with its old tasks; removed again, then created anew.
+      this.opts.log.warn('the worker being replaced is still there; deleting it again', { worker: r.name });
+      await this.opts.kube.deletePod(r.name, { uid: existingUid, force: true }).catch(() => undefined);
+      await this.opts.clock.sleep(RETIRED_RETRY_MS, this.stop$.signal).catch(() => undefined);
+      return 'retry';
+    }
+    if (isOurWorker(existing, r, this.opts.masterUid)) return { uid: existingUid };
     const labels = existing.metadata?.labels ?? {};
     const looksOurs = labels[LABELS.applicationId] === this.opts.appId && labels[LABELS.role] === 'worker';
     const owned = ownedBy(existing, this.opts.masterUid);

@@ -249,6 +249,29 @@ describe('WorkerReconciler (with a fake API server)', () => {
     await s.store.stop();
   });
 
+  test('a restart whose deletion of the old incarnation got no answer never adopts it: deleted again, then a new Pod', async () => {
+    const s = setup(1);
+    s.kube.onCreate = (pod) => s.kube.update(pod.metadata!.name!, running);
+    await createAll(s);
+    await settle();
+    const oldUid = s.r.records[0].uid!;
+    // The API server does not answer the deletion in time (it did not happen either).
+    s.kube.failNext.set('deletePod', [new KubeApiError(0, 'ETIMEDOUT', 'no complete answer within 15000 ms')]);
+    expect(s.r.restart('app-1-worker-1', oldUid)).toBe(true);
+    await runOn(
+      s.clock,
+      (async () => {
+        while (!s.r.allCreated && s.failures.length === 0) await s.clock.sleep(10);
+      })(),
+    );
+    const now = s.kube.pods.get('app-1-worker-1')!;
+    expect(now.metadata!.uid).not.toBe(oldUid);
+    expect(s.r.records[0].uid).toBe(now.metadata!.uid);
+    expect(s.kube.ops('deletePod').map((c) => c.name)).toEqual(['app-1-worker-1 (force)', 'app-1-worker-1 (force)']);
+    expect(s.failures).toEqual([]);
+    await s.store.stop();
+  });
+
   test("409 after a create whose answer was lost (the Pod carries this runtime's token) adopts it", async () => {
     const s = setup(1);
     const create = s.kube.createPod.bind(s.kube);
