@@ -37,7 +37,7 @@ import { OwnJobWatch } from './steps/own-job-watch';
 import { learnStopCause } from './steps/stop-evidence';
 import { keepWorkerEvidence } from './steps/worker-evidence';
 import { followJob, stopJob, submitJob } from './steps/zeta-job';
-import { watchRejoinedWorkers } from './steps/rejoined-workers';
+import { watchWorkerMembership } from './steps/worker-membership';
 import { topologyOf, type MasterTopology } from './topology/topology';
 import { WorkerReconciler } from './workers/reconciler';
 import { PodSnapshotStore } from './workers/snapshot';
@@ -189,9 +189,9 @@ class Application implements Step {
     return this.follow(submitted.jobId);
   }
 
-  /** Follows the job to its end; meanwhile a worker back from a split is restarted (steps/rejoined-workers.ts). */
+  /** Follows the job to its end; meanwhile a worker back from a split, or one created meanwhile that never joins, is restarted (steps/worker-membership.ts). */
   private async follow(jobId: string): Promise<Outcome> {
-    const stopWatching = watchRejoinedWorkers(this);
+    const stopWatching = watchWorkerMembership(this);
     try {
       return await followJob(this, jobId, this.topology);
     } finally {

@@ -37,6 +37,7 @@ import {
   createJobConfigMap,
   deploymentHeader,
   describeViews,
+  describeWorkerPod,
   haApplicationLines,
   isOneCluster,
   masterMemberViews,
@@ -164,7 +165,11 @@ describe('an HA application on three real nodes through a lost node, a partition
       const ended = a[ANNOTATIONS.phase]
         ? `; the application is ${a[ANNOTATIONS.phase]}: ${a[ANNOTATIONS.message] ?? ''}`
         : '';
-      throw new Error(`${e.message}; the members each ready master counts: ${lastViews || 'none'}${ended}`);
+      const workers = await pods('worker').catch(() => []);
+      throw new Error(
+        `${e.message}; the members each ready master counts: ${lastViews || 'none'}${ended}; ` +
+          `the worker Pods: ${workers.map(describeWorkerPod).join('; ') || 'none'}`,
+      );
     });
 
   /** The node that runs the active master the Job names; notes how many workers it runs. */

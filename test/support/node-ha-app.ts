@@ -22,8 +22,27 @@ export interface AppPod {
       containerID?: string;
       restartCount?: number;
       lastState?: { terminated?: { reason?: string; exitCode?: number; finishedAt?: string } };
+      state?: {
+        running?: { startedAt?: string };
+        waiting?: { reason?: string };
+        terminated?: { reason?: string; exitCode?: number };
+      };
     }>;
+    podIP?: string;
   };
+}
+
+/** `app-worker-1 10.244.1.5 on seatunnel-node-1: Running, running since 12:01:02 (restarts 0)`: for a failed wait's message. */
+export function describeWorkerPod(p: AppPod): string {
+  const c = p.status?.containerStatuses?.find((x) => x.name === 'seatunnel');
+  const st = c?.state;
+  const state = st?.running
+    ? `running since ${st.running.startedAt ?? '?'}`
+    : st?.terminated
+      ? `terminated (${st.terminated.reason ?? '?'}, exit ${st.terminated.exitCode ?? '?'})`
+      : (st?.waiting?.reason ?? 'no container status');
+  const gone = p.metadata.deletionTimestamp ? ', being deleted' : '';
+  return `${p.metadata.name} ${p.status?.podIP ?? '-'} on ${p.spec?.nodeName ?? '-'}: ${p.status?.phase ?? '?'}, ${state}${gone} (restarts ${c?.restartCount ?? 0})`;
 }
 
 export const RUNTIME_SERVICE_ACCOUNT = 'seatunnel-runtime';

@@ -11,8 +11,8 @@ import { errorMessage } from '../util';
 import type { Assessment, WorkerReconciler } from '../workers/reconciler';
 import type { Step } from './context';
 import { WAITING_FOR_AUTOSCALER, WAITING_FOR_SCALE_UP } from '../workers/classify';
-import { UnjoinedWorkers } from '../workers/unjoined';
-import { workerIncarnations } from './rejoined-workers';
+import { UNJOINED_RESTARTS, UnjoinedWorkers } from '../workers/unjoined';
+import { restartNeverJoined, workerIncarnations } from './worker-membership';
 import { podIpRewrite } from '../metrics/members';
 import { RUNTIME_ENV } from '../settings';
 
@@ -21,8 +21,6 @@ const NODE_WAITS: ReadonlySet<string> = new Set([WAITING_FOR_SCALE_UP, WAITING_F
 export const JOIN_WAIT_MS = 10_000;
 /** How often the member list is read once /overview is asked, while workers are missing. */
 export const MEMBER_CHECK_MS = 5_000;
-/** Restarts of one worker that runs without joining, at most (./workers/unjoined.ts). */
-export const UNJOINED_RESTARTS = 2;
 
 /** `2 Pending (app-worker-1, app-worker-2); 1 ImagePullBackOff (…)` — at most five names per reason. */
 export function describeWaiting(a: Assessment | undefined, only: (why: string) => boolean = () => true): string {
@@ -86,18 +84,7 @@ export async function awaitRegistration(s: Step, rec: WorkerReconciler): Promise
         members: members?.join(' '),
       });
     }
-    for (const w of restart) {
-      if (!rec.restart(w.name, w.uid)) continue;
-      const secs = Math.round(w.forMs / 1000);
-      log.warn('restarting a worker that runs but never joined the cluster', { ...w, members: members?.length });
-      s.reporter.event(
-        'Warning',
-        'WorkerRestarted',
-        `${w.name} ran ${secs} s without joining the cluster (its address ${w.ip} is not among the ` +
-          `${members?.length ?? 0} members the masters list); deleted and created again ` +
-          `(restart ${w.restart} of at most ${UNJOINED_RESTARTS})`,
-      );
-    }
+    for (const w of restart) restartNeverJoined(s, rec, w, members);
   };
   let nodeWaits = '';
   const noteNodeWaits = (now: string) => {

@@ -7,7 +7,7 @@
 // two from the heal to its end, every row written twice. What marks such a worker from outside is
 // its identity: Hazelcast gives a member a new UUID when it merges (ClusterServiceImpl.reset), so
 // the same Pod at the same address under another UUID is a worker that came back from a split.
-// This module only decides which workers that is; the runtime restarts them (../steps/rejoined-workers.ts).
+// This module only decides which workers that is; the runtime restarts them (../steps/worker-membership.ts).
 
 import { memberHost, runningAt, type WorkerIncarnation } from './unjoined';
 
@@ -26,6 +26,11 @@ export class RejoinedWorkers {
 
   /** `dial`: where the member with a Pod's IP is reached (the IP itself but on the local stack). */
   constructor(private readonly dial: (podIp: string) => string = (ip) => ip) {}
+
+  /** Whether the incarnation `uid` has been seen among the members (under any UUID). */
+  hasJoined(uid: string): boolean {
+    return this.known.has(uid);
+  }
 
   /**
    * The workers the cluster lists under another UUID than before, given the UUIDs by member address

@@ -40,6 +40,9 @@ export function runningAt(pod: Pod | undefined): string | undefined {
   return main?.state?.running ? pod.status.podIP : undefined;
 }
 
+/** Restarts of one worker that runs without joining, at most (per phase: before the submission, then while the job runs). */
+export const UNJOINED_RESTARTS = 2;
+
 export interface UnjoinedOptions {
   /** How long a running worker may stay out of the member list before it is restarted. */
   readonly limitMs: number;
@@ -76,16 +79,23 @@ export class UnjoinedWorkers {
 
   /**
    * The workers to restart now, given the members the masters list (undefined when none answered:
-   * nothing is judged then, and a worker's wait resumes where it was).
+   * nothing is judged then, and a worker's wait resumes where it was). Only workers `judged` accepts
+   * are timed; the others still count when the list is matched against the Pods.
    */
-  due(now: number, workers: readonly WorkerIncarnation[], members: readonly string[] | undefined): UnjoinedWorker[] {
+  due(
+    now: number,
+    workers: readonly WorkerIncarnation[],
+    members: readonly string[] | undefined,
+    judged: (w: WorkerIncarnation) => boolean = () => true,
+  ): UnjoinedWorker[] {
     if (members === undefined) return [];
-    const { out: outside, ambiguous } = this.outside(workers, members);
+    const { out: all, ambiguous } = this.outside(workers, members);
     if (ambiguous) {
       this.unmatched = true;
       this.missingSince.clear();
       return [];
     }
+    const outside = all.filter(({ w }) => judged(w));
     const out: UnjoinedWorker[] = [];
     const still = new Set(outside.map(({ w }) => w.uid));
     for (const uid of [...this.missingSince.keys()]) if (!still.has(uid)) this.missingSince.delete(uid);
@@ -114,4 +124,12 @@ export class UnjoinedWorkers {
       })
       .join(', ');
   }
+}
+
+/** The `WorkerRestarted` Event's message for a worker restarted because it never joined. */
+export function unjoinedRestartMessage(w: UnjoinedWorker, members: number, maxRestarts: number): string {
+  return (
+    `${w.name} ran ${Math.round(w.forMs / 1000)} s without joining the cluster (its address ${w.ip} is not among the ` +
+    `${members} members the masters list); deleted and created again (restart ${w.restart} of at most ${maxRestarts})`
+  );
 }

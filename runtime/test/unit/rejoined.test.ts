@@ -1,9 +1,10 @@
 // A worker back from a split of the cluster runs its old tasks beside the ones the cluster restored
 // elsewhere (Zeta 2.3.8 does nothing when Hazelcast merges it back). Hazelcast gives a merged member
 // a new UUID: the same Pod at the same address under another UUID is such a worker, and the
-// runtime deletes and creates it again while the job runs on.
+// runtime deletes and creates it again while the job runs on. A worker created again meanwhile that
+// never joins (its joiner gave up on the masters while they were merging) is restarted too.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { REJOINED_CHECK_MS } from '../../src/steps/rejoined-workers';
+import { MEMBERSHIP_CHECK_MS } from '../../src/steps/worker-membership';
 import { RejoinedWorkers } from '../../src/workers/rejoined';
 import type { WorkerIncarnation } from '../../src/workers/unjoined';
 import { setup } from './lifecycle-setup';
@@ -103,7 +104,7 @@ describe('the runtime restarts a worker that came back from a split', () => {
     const forced = s.kube.calls.filter((c) => c.op === 'deletePod' && c.name!.endsWith('(force)'));
     expect(forced.map((c) => c.name)).toEqual(['app-1-worker-2 (force)']);
     expect(forced[0].at).toBeGreaterThan(s.engine.submits[0].at);
-    expect(forced[0].at - t0).toBeLessThanOrEqual(20_000 + 2 * REJOINED_CHECK_MS);
+    expect(forced[0].at - t0).toBeLessThanOrEqual(20_000 + 2 * MEMBERSHIP_CHECK_MS);
     expect(s.kube.calls.filter((c) => c.op === 'createPod')).toHaveLength(4);
   });
 
@@ -115,5 +116,76 @@ describe('the runtime restarts a worker that came back from a split', () => {
     expect(outcome.state).toBe('SUCCEEDED');
     expect(s.kube.events.filter((e) => e.reason === 'WorkerRejoined')).toHaveLength(0);
     expect(s.kube.calls.filter((c) => c.op === 'createPod')).toHaveLength(3);
+  });
+});
+
+describe('the runtime restarts a worker created during the run that never joins', () => {
+  /** Each Running worker under a stable UUID of its address, except the Pods `hidden` names by uid. */
+  function listing(s: ReturnType<typeof setup>, hidden: (uid: string, name: string) => boolean) {
+    s.engine.uuids = () => {
+      const pods = s.kube.podsOf('seatunnel.apache.org/role=worker');
+      return Object.fromEntries(
+        s.engine
+          .members()
+          .filter((a) => {
+            const ip = a.slice(0, a.lastIndexOf(':'));
+            const pod = pods.find((p) => p.status?.podIP === ip);
+            return !pod || !hidden(pod.metadata!.uid!, pod.metadata!.name!);
+          })
+          .map((a) => [a, `${a}-uuid`]),
+      );
+    };
+  }
+
+  test('restarted after the join limit (WorkerRestarted), while a worker the job started with that left the list is not', async () => {
+    const s = setup({}, { workerJoinLimitMs: 45_000 });
+    s.engine.script = (n) => (n >= 400 ? 'FINISHED' : 'RUNNING');
+    const t0 = s.clock.now();
+    const uidsOf = new Map<string, string[]>();
+    const incarnation = (uid: string, name: string) => {
+      const seen = uidsOf.get(name) ?? [];
+      if (!seen.includes(uid)) uidsOf.set(name, [...seen, uid]);
+      return (uidsOf.get(name) ?? []).indexOf(uid);
+    };
+    let merged = false;
+    listing(s, (uid, name) => {
+      const i = incarnation(uid, name);
+      // worker-3 is cut off 30 s in and stays out of the list: it joined once, it is not "never joined".
+      if (name === 'app-1-worker-3') return s.clock.now() - t0 > 30_000;
+      // worker-2's second incarnation (after its restart below) never joins; the third does.
+      return name === 'app-1-worker-2' && i === 1;
+    });
+    // worker-2 merges back under a new UUID 20 s in: restarted (WorkerRejoined), as in the test above.
+    const uuids = s.engine.uuids;
+    s.engine.uuids = () => {
+      const u = uuids();
+      if (!u) return u;
+      if (s.clock.now() - t0 > 20_000) merged = true;
+      const first = uidsOf.get('app-1-worker-2')?.[0];
+      const pod = s.kube.podsOf('seatunnel.apache.org/role=worker').find((p) => p.metadata?.uid === first);
+      return Object.fromEntries(
+        Object.entries(u).map(([a, id]) =>
+          merged && pod && a.startsWith(`${pod.status?.podIP}:`) ? [a, `${id}-after-merge`] : [a, id],
+        ),
+      );
+    };
+    const outcome = await s.run();
+    expect(outcome.state).toBe('SUCCEEDED');
+    expect(s.engine.submits).toHaveLength(1);
+    expect(s.kube.events.filter((e) => e.reason === 'WorkerRejoined').map((e) => e.message!.split(' ')[0])).toEqual([
+      'app-1-worker-2',
+    ]);
+    const restarted = s.kube.events.filter((e) => e.reason === 'WorkerRestarted');
+    expect(restarted.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^app-1-worker-2 ran 4[5-9] s without joining the cluster \(its address 10\.[0-9.]+ is not among the \d+ members the masters list\); deleted and created again \(restart 1 of at most 2\)$/,
+      ),
+    ]);
+    // worker-2: the first incarnation force-deleted at its merge, the second at the join limit.
+    const forced = s.kube.calls.filter((c) => c.op === 'deletePod' && c.name!.endsWith('(force)'));
+    expect(forced.map((c) => c.name)).toEqual(['app-1-worker-2 (force)', 'app-1-worker-2 (force)']);
+    expect(forced[1].at - forced[0].at).toBeGreaterThanOrEqual(45_000);
+    expect(uidsOf.get('app-1-worker-2')).toHaveLength(3);
+    expect(uidsOf.get('app-1-worker-3')).toHaveLength(1);
   });
 });

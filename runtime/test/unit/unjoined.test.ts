@@ -96,3 +96,21 @@ test('addresses it cannot match (more workers out of the list than the list lack
   expect(local.due(1_000, ws, members.slice(0, 2))).toMatchObject([{ name: 'w-2', restart: 1 }]);
   expect(local.unmatched).toBe(false);
 });
+
+test('only the workers `judged` accepts are timed; the others still count when the list is matched', () => {
+  const u = new UnjoinedWorkers({ limitMs: 30_000, maxRestarts: 2, masters: 1 });
+  const old = worker('w-1', 'a', '10.0.1.1');
+  const fresh = worker('w-2', 'b', '10.0.1.2');
+  const members = ['10.0.0.9:5801'];
+  const judged = (w: WorkerIncarnation) => w.uid === 'b';
+  expect(u.due(0, [old, fresh], members, judged)).toEqual([]);
+  expect(u.due(30_000, [old, fresh], members, judged)).toEqual([
+    { name: 'w-2', uid: 'b', ip: '10.0.1.2', forMs: 30_000, restart: 1 },
+  ]);
+  expect(u.due(90_000, [old], members, judged)).toEqual([]);
+  // Both out while the list lacks one worker: not matched, nothing judged.
+  expect(u.due(120_000, [old, worker('w-2', 'c', '10.0.1.3')], ['10.0.0.9:5801', '10.0.1.7:5802'], () => true)).toEqual(
+    [],
+  );
+  expect(u.unmatched).toBe(true);
+});
