@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { CONTAINER_NAME } from '../../lib/runtime-support';
 import { createSharedClaim } from '../../tools/local-stack/shared-claim';
 import { adminHttp, clusterInfo } from './cluster';
 import { nodeInfo } from './node-pods';
@@ -34,7 +35,7 @@ export interface AppPod {
 
 /** `app-worker-1 10.244.1.5 on seatunnel-node-1: Running, running since 12:01:02 (restarts 0)`: for a failed wait's message. */
 export function describeWorkerPod(p: AppPod): string {
-  const c = p.status?.containerStatuses?.find((x) => x.name === 'seatunnel');
+  const c = p.status?.containerStatuses?.find((x) => x.name === CONTAINER_NAME);
   const st = c?.state;
   const state = st?.running
     ? `running since ${st.running.startedAt ?? '?'}`

@@ -15,13 +15,7 @@ import { RUNTIME_ENV } from '../settings';
 import { errorMessage } from '../util';
 import type { WorkerReconciler } from '../workers/reconciler';
 import { RejoinedWorkers } from '../workers/rejoined';
-import {
-  UNJOINED_RESTARTS,
-  UnjoinedWorkers,
-  unjoinedRestartMessage,
-  type UnjoinedWorker,
-  type WorkerIncarnation,
-} from '../workers/unjoined';
+import { UNJOINED_RESTARTS, UnjoinedWorkers, type UnjoinedWorker, type WorkerIncarnation } from '../workers/unjoined';
 import type { Step } from './context';
 
 /** How often the member list is read for a worker under a new identity or one that never joined. */
@@ -46,7 +40,13 @@ export function restartNeverJoined(
 ): void {
   if (!rec.restart(w.name, w.uid)) return;
   s.deps.log.warn('restarting a worker that runs but never joined the cluster', { ...w, members: members?.length });
-  s.reporter.event('Warning', 'WorkerRestarted', unjoinedRestartMessage(w, members?.length ?? 0, UNJOINED_RESTARTS));
+  s.reporter.event(
+    'Warning',
+    'WorkerRestarted',
+    `${w.name} ran ${Math.round(w.forMs / 1000)} s without joining the cluster (its address ${w.ip} is not among ` +
+      `the ${members?.length ?? 0} members the masters list); deleted and created again ` +
+      `(restart ${w.restart} of at most ${UNJOINED_RESTARTS})`,
+  );
 }
 
 /** Starts watching the workers' membership; the returned function stops it. */
@@ -67,8 +67,7 @@ export function watchWorkerMembership(s: Step): () => void {
   const stop = new AbortController();
   const check = async () => {
     const uuids = await engine.memberUuids().catch(() => undefined);
-    const workers = workerIncarnations(s, rec);
-    for (const w of rejoined.due(workers, uuids)) {
+    for (const w of rejoined.due(workerIncarnations(s, rec), uuids)) {
       if (!rec.restart(w.name, w.uid)) continue;
       log.warn('restarting a worker that came back from a split of the cluster', { ...w });
       s.reporter.event(
@@ -81,6 +80,7 @@ export function watchWorkerMembership(s: Step): () => void {
     }
     const members = uuids && Object.keys(uuids);
     const neverJoined = (w: WorkerIncarnation) => !startedWith.has(w.uid) && !rejoined.hasJoined(w.uid);
+    // Read again: a worker just restarted above is no longer an incarnation to judge.
     for (const w of unjoined.due(clock.now(), workerIncarnations(s, rec), members, neverJoined))
       restartNeverJoined(s, rec, w, members);
   };

@@ -125,11 +125,3 @@ export class UnjoinedWorkers {
       .join(', ');
   }
 }
-
-/** The `WorkerRestarted` Event's message for a worker restarted because it never joined. */
-export function unjoinedRestartMessage(w: UnjoinedWorker, members: number, maxRestarts: number): string {
-  return (
-    `${w.name} ran ${Math.round(w.forMs / 1000)} s without joining the cluster (its address ${w.ip} is not among the ` +
-    `${members} members the masters list); deleted and created again (restart ${w.restart} of at most ${maxRestarts})`
-  );
-}
