@@ -540,7 +540,11 @@ describe('an HA application on three real nodes through a lost node, a partition
     // A worker cut off (or frozen) runs its tasks on until it can reach the others again; then it
     // rejoins under a new member UUID and the runtime restarts it (WorkerRejoined). Zeta alone lets
     // its old tasks run to the stream's end beside the restored ones: every row written twice.
-    expect(unexplainedWriting(together, faultWindows, REJOIN_GRACE_MS)).toEqual([]);
+    expect(
+      unexplainedWriting(together, faultWindows, REJOIN_GRACE_MS).map(
+        (o) => `${secs(o.to - o.from)} from ${whereIs(o.from)} to ${whereIs(o.to)} (${o.writers} writers)`,
+      ),
+    ).toEqual([]);
     // Console is at-least-once: a restore replays what came after the restored checkpoint, and
     // nothing else does — no row is written twice before the first fault.
     expect(duplicatesBefore(keeper.rows(), faultsBeganAt ?? Number.POSITIVE_INFINITY)).toBe(0);

@@ -63,6 +63,14 @@ export class EngineUnavailable extends Error {
   }
 }
 
+/** Member UUIDs by address (`host:port`), on each side of a split (EnginePort.memberUuids). */
+export interface ClusterUuids {
+  /** As the cluster holding a majority of the masters lists them. */
+  readonly majority: Readonly<Record<string, string>>;
+  /** As each master outside that cluster lists its own (a minority side of a split; usually none). */
+  readonly minority: ReadonlyArray<Readonly<Record<string, string>>>;
+}
+
 export interface EnginePort {
   /** Starts the master process; its output goes to the container log. */
   start(): void;
@@ -81,10 +89,12 @@ export interface EnginePort {
   joinedMembers(): Promise<readonly string[] | undefined>;
   /**
    * The members' Hazelcast UUIDs by address (`host:port`), as the cluster holding a majority of the
-   * masters lists them (without HA, the master's list); undefined when no such list answers. A
-   * member merged back from a split has a new one (../workers/rejoined.ts).
+   * masters lists them (without HA, the master's list) and as each master outside that cluster that
+   * answered lists its own; undefined when no majority's list answers. A member merged back from a
+   * split has a new UUID; before the merge, the other side still lists it under its old one
+   * (../workers/rejoined.ts).
    */
-  memberUuids(): Promise<Readonly<Record<string, string>> | undefined>;
+  memberUuids(): Promise<ClusterUuids | undefined>;
   submit(request: SubmitRequest): Promise<SubmitResult>;
   jobInfo(jobId: string): Promise<JobInfo>;
   /**

@@ -11,6 +11,7 @@ import { hadoopLister } from './hadoop-list';
 import { EngineProcess } from './process';
 import {
   EngineUnavailable,
+  type ClusterUuids,
   type EngineExit,
   type EnginePort,
   type JobInfo,
@@ -166,12 +167,19 @@ export class ZetaEngine implements EnginePort {
     return answered.length > 0 ? [...new Set(answered.flatMap((v) => v.members))] : undefined;
   }
 
-  async memberUuids(): Promise<Readonly<Record<string, string>> | undefined> {
+  async memberUuids(): Promise<ClusterUuids | undefined> {
     const { ha } = this.settings.app;
-    if (!ha) return (await this.masterView())?.uuids;
+    if (!ha) {
+      const uuids = (await this.masterView())?.uuids;
+      return uuids && { majority: uuids, minority: [] };
+    }
     const views = await this.memberViews(ha.masterAddresses);
     const i = majorityMaster(views, ha.masterAddresses.length);
-    return i === undefined ? undefined : views[i]?.uuids;
+    const majority = i === undefined ? undefined : views[i]?.uuids;
+    if (!majority) return undefined;
+    const inMajority = new Set(views[i!]!.members);
+    const minority = views.flatMap((v) => (v?.self && v.uuids && !inMajority.has(v.self) ? [v.uuids] : []));
+    return { majority, minority };
   }
 
   /** Without HA: the local master's view of its cluster; undefined when it does not answer. */

@@ -70,15 +70,19 @@ export function watchWorkerMembership(s: Step): () => void {
     for (const w of rejoined.due(workerIncarnations(s, rec), uuids)) {
       if (!rec.restart(w.name, w.uid)) continue;
       log.warn('restarting a worker that came back from a split of the cluster', { ...w });
+      const how =
+        w.now === undefined
+          ? 'the masters holding the majority dropped it, a master on the other side still lists it'
+          : 'it rejoined under a new member identity';
       s.reporter.event(
         'Warning',
         'WorkerRejoined',
-        `${w.name} (${w.ip}) came back from a split of the cluster (a partition or a freeze: it rejoined ` +
-          `under a new member identity); its tasks from before may still run beside the ones the cluster ` +
-          `restored elsewhere (Zeta 2.3.8 does not stop them), so it was deleted and created again`,
+        `${w.name} (${w.ip}) came back from a split of the cluster (a partition or a freeze: ${how}); its ` +
+          `tasks from before may still run beside the ones the cluster restored elsewhere (Zeta 2.3.8 does ` +
+          `not stop them), so it was deleted and created again`,
       );
     }
-    const members = uuids && Object.keys(uuids);
+    const members = uuids && Object.keys(uuids.majority);
     const neverJoined = (w: WorkerIncarnation) => !startedWith.has(w.uid) && !rejoined.hasJoined(w.uid);
     // Read again: a worker just restarted above is no longer an incarnation to judge.
     for (const w of unjoined.due(clock.now(), workerIncarnations(s, rec), members, neverJoined))

@@ -7,22 +7,37 @@
 // two from the heal to its end, every row written twice. What marks such a worker from outside is
 // its identity: Hazelcast gives a member a new UUID when it merges (ClusterServiceImpl.reset), so
 // the same Pod at the same address under another UUID is a worker that came back from a split.
+// Before the merge the worker is already within reach again, and the other side says so: a master
+// outside the majority's cluster lists it under the UUID the majority dropped. Hazelcast looks for
+// the other side every 10 s and may take several rounds to merge, the old tasks writing all along
+// (in a CI run, two writers more than a minute after a fault ended); the worker is restarted on the other
+// side's word instead, seen there in two checks in a row.
 // This module only decides which workers that is; the runtime restarts them (../steps/worker-membership.ts).
 
+import type { ClusterUuids } from '../engine/port';
 import { memberHost, runningAt, type WorkerIncarnation } from './unjoined';
+
+/** Checks in a row a worker must be seen on the other side of a split before it is restarted. */
+export const MINORITY_SIGHTINGS = 2;
 
 export interface RejoinedWorker {
   readonly name: string;
   readonly uid: string;
   readonly ip: string;
-  /** The member UUID the worker had, and the one it came back under. */
+  /** The member UUID the worker had. */
   readonly before: string;
-  readonly now: string;
+  /**
+   * The UUID the majority lists it under now (merged back), or undefined: the majority dropped it
+   * and a master outside the majority's cluster still lists it under `before` (not merged yet).
+   */
+  readonly now: string | undefined;
 }
 
 export class RejoinedWorkers {
-  /** Pod uid → the member UUID its address was listed under. */
+  /** Pod uid → the member UUID its address was listed under by the majority. */
   private readonly known = new Map<string, string>();
+  /** Pod uid → checks in a row it was seen only on the other side of a split. */
+  private readonly apart = new Map<string, number>();
 
   /** `dial`: where the member with a Pod's IP is reached (the IP itself but on the local stack). */
   constructor(private readonly dial: (podIp: string) => string = (ip) => ip) {}
@@ -33,24 +48,37 @@ export class RejoinedWorkers {
   }
 
   /**
-   * The workers the cluster lists under another UUID than before, given the UUIDs by member address
-   * as the cluster holding a majority of the masters lists them (undefined when none answered:
-   * nothing is judged, nothing forgotten). A worker absent from the list keeps its UUID on record:
-   * a split is exactly when it is absent.
+   * The workers back from a split, given the member UUIDs by address on each side (undefined when
+   * no majority answered: nothing is judged, nothing forgotten): the majority lists them under
+   * another UUID than before, or a master outside the majority's cluster lists them under the one
+   * the majority dropped. A worker absent from every list keeps its UUID on record: a split is
+   * exactly when it is absent.
    */
-  due(workers: readonly WorkerIncarnation[], uuids: Readonly<Record<string, string>> | undefined): RejoinedWorker[] {
-    if (uuids === undefined) return [];
-    const byHost = new Map(Object.entries(uuids).map(([address, uuid]) => [memberHost(address), uuid]));
+  due(workers: readonly WorkerIncarnation[], cluster: ClusterUuids | undefined): RejoinedWorker[] {
+    if (cluster === undefined) return [];
+    const byHost = (uuids: Readonly<Record<string, string>>) =>
+      new Map(Object.entries(uuids).map(([address, uuid]) => [memberHost(address), uuid]));
+    const majority = byHost(cluster.majority);
+    const minority = cluster.minority.map(byHost);
     const current = new Set(workers.map((w) => w.uid));
     for (const uid of [...this.known.keys()]) if (!current.has(uid)) this.known.delete(uid);
+    for (const uid of [...this.apart.keys()]) if (!current.has(uid)) this.apart.delete(uid);
     const out: RejoinedWorker[] = [];
     for (const w of workers) {
       const ip = runningAt(w.pod);
-      const uuid = ip === undefined ? undefined : byHost.get(this.dial(ip));
-      if (ip === undefined || uuid === undefined) continue;
+      if (ip === undefined) continue;
+      const host = this.dial(ip);
       const before = this.known.get(w.uid);
-      this.known.set(w.uid, uuid);
-      if (before !== undefined && before !== uuid) out.push({ name: w.name, uid: w.uid, ip, before, now: uuid });
+      const uuid = majority.get(host);
+      if (uuid !== undefined) {
+        this.apart.delete(w.uid);
+        this.known.set(w.uid, uuid);
+        if (before !== undefined && before !== uuid) out.push({ name: w.name, uid: w.uid, ip, before, now: uuid });
+      } else if (before !== undefined && minority.some((side) => side.get(host) === before)) {
+        const seen = (this.apart.get(w.uid) ?? 0) + 1;
+        this.apart.set(w.uid, seen);
+        if (seen === MINORITY_SIGHTINGS) out.push({ name: w.name, uid: w.uid, ip, before, now: undefined });
+      } else this.apart.delete(w.uid);
     }
     return out;
   }

@@ -4,7 +4,15 @@
 // behaviour against a real API server.
 
 import type { Clock } from '../../src/clock';
-import type { EngineExit, EnginePort, JobInfo, Overview, SubmitRequest, SubmitResult } from '../../src/engine/port';
+import type {
+  ClusterUuids,
+  EngineExit,
+  EnginePort,
+  JobInfo,
+  Overview,
+  SubmitRequest,
+  SubmitResult,
+} from '../../src/engine/port';
 import { EngineRejected } from '../../src/engine/port';
 import { RuntimeFailure } from '../../src/outcome';
 import {
@@ -711,9 +719,12 @@ export class FakeEngine implements EnginePort {
 
   /** Member UUIDs by address, as the majority lists them; by default unreadable. */
   uuids: () => Readonly<Record<string, string>> | undefined = () => undefined;
+  /** As masters outside the majority's cluster list theirs (a split's other side); by default none. */
+  minorityUuids: () => ReadonlyArray<Readonly<Record<string, string>>> = () => [];
 
-  async memberUuids(): Promise<Readonly<Record<string, string>> | undefined> {
-    return this.uuids();
+  async memberUuids(): Promise<ClusterUuids | undefined> {
+    const majority = this.uuids();
+    return majority && { majority, minority: this.minorityUuids() };
   }
 
   async overview(): Promise<Overview> {

@@ -13,6 +13,10 @@ const pod = (ip: string, phase = 'Running'): Pod => ({
   metadata: { name: 'w' },
   status: { phase, podIP: ip, containerStatuses: [{ name: 'seatunnel', state: { running: {} } } as never] },
 });
+const cluster = (majority: Record<string, string>, ...minority: Array<Record<string, string>>) => ({
+  majority,
+  minority,
+});
 const worker = (name: string, uid: string, ip: string, phase?: string): WorkerIncarnation => ({
   name,
   uid,
@@ -26,45 +30,81 @@ describe('which workers came back from a split', () => {
   test('the first sight of a worker records its UUID; the same UUID again is nothing', () => {
     const r = new RejoinedWorkers();
     const uuids = { '10.0.0.9:5801': 'm', '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' };
-    expect(r.due([w1, w2], uuids)).toEqual([]);
-    expect(r.due([w1, w2], uuids)).toEqual([]);
+    expect(r.due([w1, w2], cluster(uuids))).toEqual([]);
+    expect(r.due([w1, w2], cluster(uuids))).toEqual([]);
   });
 
   test('absent from the list (cut off, frozen), then back under a new UUID: due, once', () => {
     const r = new RejoinedWorkers();
-    r.due([w1, w2], { '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' });
-    expect(r.due([w1, w2], { '10.0.1.1:5802': 'a' })).toEqual([]);
-    expect(r.due([w1, w2], { '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' })).toEqual([
+    r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' }));
+    expect(r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a' }))).toEqual([]);
+    expect(r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' }))).toEqual([
       { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', now: 'b2' },
     ]);
-    expect(r.due([w1, w2], { '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' })).toEqual([]);
+    expect(r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' }))).toEqual([]);
   });
 
   test('a list that could not be read judges nothing and forgets nothing', () => {
     const r = new RejoinedWorkers();
-    r.due([w1], { '10.0.1.1:5802': 'a' });
+    r.due([w1], cluster({ '10.0.1.1:5802': 'a' }));
     expect(r.due([w1], undefined)).toEqual([]);
-    expect(r.due([w1], { '10.0.1.1:5802': 'a2' })).toHaveLength(1);
+    expect(r.due([w1], cluster({ '10.0.1.1:5802': 'a2' }))).toHaveLength(1);
   });
 
   test('a new incarnation (another Pod uid under the name) starts its own record', () => {
     const r = new RejoinedWorkers();
-    r.due([w1], { '10.0.1.1:5802': 'a' });
+    r.due([w1], cluster({ '10.0.1.1:5802': 'a' }));
     const again = worker('w-1', 'uid-1b', '10.0.1.1');
-    expect(r.due([again], { '10.0.1.1:5802': 'fresh' })).toEqual([]);
+    expect(r.due([again], cluster({ '10.0.1.1:5802': 'fresh' }))).toEqual([]);
   });
 
   test('a worker whose container does not run is not judged', () => {
     const r = new RejoinedWorkers();
     const pending = worker('w-1', 'uid-1', '10.0.1.1', 'Pending');
-    r.due([pending], { '10.0.1.1:5802': 'a' });
-    expect(r.due([pending], { '10.0.1.1:5802': 'a2' })).toEqual([]);
+    r.due([pending], cluster({ '10.0.1.1:5802': 'a' }));
+    expect(r.due([pending], cluster({ '10.0.1.1:5802': 'a2' }))).toEqual([]);
+  });
+
+  test('dropped by the majority and listed under its old UUID by a master on the other side: due at the second sighting, once', () => {
+    const r = new RejoinedWorkers();
+    r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' }));
+    // Cut off: absent from every list that answers.
+    expect(r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a' }))).toEqual([]);
+    // Healed: its side's master answers again, still listing it under its old UUID.
+    const healed = cluster({ '10.0.1.1:5802': 'a' }, { '10.0.0.8:5801': 'm2', '10.0.1.2:5802': 'b' });
+    expect(r.due([w1, w2], healed)).toEqual([]);
+    expect(r.due([w1, w2], healed)).toEqual([
+      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', now: undefined },
+    ]);
+    expect(r.due([w1, w2], healed)).toEqual([]);
+  });
+
+  test("not due on the other side's word: a sighting between two absences, another UUID, a worker the majority lists, one never seen", () => {
+    const r = new RejoinedWorkers();
+    r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' }));
+    const other = (uuids: Record<string, string>) => cluster({ '10.0.1.1:5802': 'a' }, uuids);
+    // Sightings that are not in a row.
+    expect(r.due([w1, w2], other({ '10.0.1.2:5802': 'b' }))).toEqual([]);
+    expect(r.due([w1, w2], other({}))).toEqual([]);
+    expect(r.due([w1, w2], other({ '10.0.1.2:5802': 'b' }))).toEqual([]);
+    expect(r.due([w1, w2], other({}))).toEqual([]);
+    // Listed on the other side under another UUID: not the member the majority dropped.
+    expect(r.due([w1, w2], other({ '10.0.1.2:5802': 'x' }))).toEqual([]);
+    expect(r.due([w1, w2], other({ '10.0.1.2:5802': 'x' }))).toEqual([]);
+    // Listed by both sides: the majority's word stands.
+    const both = cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' }, { '10.0.1.2:5802': 'b' });
+    expect(r.due([w1, w2], both)).toEqual([]);
+    expect(r.due([w1, w2], both)).toEqual([]);
+    // Never listed by the majority: nothing on record to compare with.
+    const fresh = new RejoinedWorkers();
+    expect(fresh.due([w1], cluster({}, { '10.0.1.1:5802': 'a' }))).toEqual([]);
+    expect(fresh.due([w1], cluster({}, { '10.0.1.1:5802': 'a' }))).toEqual([]);
   });
 
   test('member addresses that are not the Pod IPs are matched through the dial rewrite', () => {
     const r = new RejoinedWorkers((ip) => ip.replace(/^10\.0\./, '127.0.'));
-    r.due([w1], { '127.0.1.1:5802': 'a' });
-    expect(r.due([w1], { '127.0.1.1:5802': 'a2' }).map((w) => w.name)).toEqual(['w-1']);
+    r.due([w1], cluster({ '127.0.1.1:5802': 'a' }));
+    expect(r.due([w1], cluster({ '127.0.1.1:5802': 'a2' })).map((w) => w.name)).toEqual(['w-1']);
   });
 });
 
@@ -105,6 +145,50 @@ describe('the runtime restarts a worker that came back from a split', () => {
     expect(forced.map((c) => c.name)).toEqual(['app-1-worker-2 (force)']);
     expect(forced[0].at).toBeGreaterThan(s.engine.submits[0].at);
     expect(forced[0].at - t0).toBeLessThanOrEqual(20_000 + 2 * MEMBERSHIP_CHECK_MS);
+    expect(s.kube.calls.filter((c) => c.op === 'createPod')).toHaveLength(4);
+  });
+
+  test('dropped by the majority while a master on the other side still lists it: restarted before any merge, at the second check', async () => {
+    const s = setup();
+    s.engine.script = (n) => (n >= 120 ? 'FINISHED' : 'RUNNING');
+    const t0 = s.clock.now();
+    let apart: { ip: string; since: number } | undefined;
+    const byIp = (uuids: Readonly<Record<string, string>>, keep: (ip: string) => boolean) =>
+      Object.fromEntries(Object.entries(uuids).filter(([a]) => keep(a.slice(0, a.lastIndexOf(':')))));
+    listing(s, () => new Set());
+    const all = s.engine.uuids;
+    // 20 s in, worker-2's first incarnation leaves the majority's list for the other side (its UUID unchanged).
+    const firstIp = () => {
+      if (apart === undefined && s.clock.now() - t0 > 20_000) {
+        const ip = workerIp(s, 'app-1-worker-2');
+        if (ip) apart = { ip, since: s.clock.now() };
+      }
+      return apart?.ip;
+    };
+    s.engine.uuids = () => {
+      const u = all();
+      const ip = firstIp();
+      return u && byIp(u, (a) => a !== ip);
+    };
+    s.engine.minorityUuids = () => {
+      const u = all();
+      const ip = firstIp();
+      return u && ip ? [byIp(u, (a) => a === ip)] : [];
+    };
+    const outcome = await s.run();
+    expect(outcome.state).toBe('SUCCEEDED');
+    expect(s.engine.submits).toHaveLength(1);
+    const events = s.kube.events.filter((e) => e.reason === 'WorkerRejoined');
+    expect(events.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^app-1-worker-2 \(10\.[0-9.]+\) came back from a split of the cluster \(a partition or a freeze: the masters holding the majority dropped it, a master on the other side still lists it\); .* deleted and created again$/,
+      ),
+    ]);
+    const forced = s.kube.calls.filter((c) => c.op === 'deletePod' && c.name!.endsWith('(force)'));
+    expect(forced.map((c) => c.name)).toEqual(['app-1-worker-2 (force)']);
+    // Seen on the other side in two checks in a row: the second is at most two check periods later.
+    expect(forced[0].at - apart!.since).toBeGreaterThanOrEqual(MEMBERSHIP_CHECK_MS);
+    expect(forced[0].at - apart!.since).toBeLessThanOrEqual(2 * MEMBERSHIP_CHECK_MS);
     expect(s.kube.calls.filter((c) => c.op === 'createPod')).toHaveLength(4);
   });
 

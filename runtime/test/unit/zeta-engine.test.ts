@@ -95,3 +95,54 @@ test('the master process gets runtime.json master.env, phone-home off, and neith
   expect(exit).toEqual({ code: null, signal: 'SIGTERM' });
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test("member UUIDs: the majority's list, and each list of a master outside the majority's cluster (a split's other side)", async () => {
+  // Three masters: two see each other and worker w1; the third, cut off with worker w2 and
+  // healed, still lists w2 under the UUID the majority dropped.
+  const servers = await Promise.all([0, 1, 2].map(() => listening()));
+  const address = (i: number) => `127.0.0.1:${(servers[i].address() as AddressInfo).port}`;
+  const member = (a: string, uuid: string, self: boolean) => ({
+    address: `[${a.replace(':', ']:')}`,
+    uuid,
+    localMember: self,
+  });
+  const answer = (i: number, members: Array<[string, string]>) =>
+    JSON.stringify({ members: members.map(([a, uuid]) => member(a, uuid, a === address(i))) });
+  const majority: Array<[string, string]> = [
+    [address(0), 'aaaaaaaa-0000-4000-8000-000000000000'],
+    [address(1), 'aaaaaaaa-0000-4000-8000-000000000001'],
+    ['10.0.1.1:5802', 'aaaaaaaa-0000-4000-8000-00000000000a'],
+  ];
+  const minority: Array<[string, string]> = [
+    [address(2), 'aaaaaaaa-0000-4000-8000-000000000002'],
+    ['10.0.1.2:5802', 'aaaaaaaa-0000-4000-8000-00000000000b'],
+  ];
+  servers.forEach((s, i) =>
+    s.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.url !== '/hazelcast/rest/cluster') return void res.writeHead(404).end();
+      res.writeHead(200).end(answer(i, i < 2 ? majority : minority));
+    }),
+  );
+  try {
+    const app = runtimeSettings(plan().spec);
+    type Ha = NonNullable<typeof app.ha>;
+    const ha = { ...app, ha: { ...(app.ha ?? {}), masterAddresses: [0, 1, 2].map(address) } as Ha };
+    const engine = new ZetaEngine(settingsFor(ha, []), {}, systemClock, memoryLogger());
+    expect(await engine.memberUuids()).toEqual({
+      majority: Object.fromEntries(majority),
+      minority: [Object.fromEntries(minority)],
+    });
+    // The third master back in the majority's cluster: no other side.
+    minority.splice(0, minority.length, ...majority, [address(2), 'aaaaaaaa-0000-4000-8000-000000000002']);
+    majority.push([address(2), 'aaaaaaaa-0000-4000-8000-000000000002']);
+    expect(await engine.memberUuids()).toEqual({ majority: Object.fromEntries(majority), minority: [] });
+  } finally {
+    await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  }
+});
+
+async function listening(): Promise<http.Server> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return server;
+}
