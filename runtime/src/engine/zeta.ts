@@ -175,11 +175,11 @@ export class ZetaEngine implements EnginePort {
     }
     const views = await this.memberViews(ha.masterAddresses);
     const i = majorityMaster(views, ha.masterAddresses.length);
-    const majority = i === undefined ? undefined : views[i]?.uuids;
-    if (!majority) return undefined;
-    const inMajority = new Set(views[i!]!.members);
+    const majority = i === undefined ? undefined : views[i];
+    if (!majority?.uuids) return undefined;
+    const inMajority = new Set(majority.members);
     const minority = views.flatMap((v) => (v?.self && v.uuids && !inMajority.has(v.self) ? [v.uuids] : []));
-    return { majority, minority };
+    return { majority: majority.uuids, minority };
   }
 
   /** Without HA: the local master's view of its cluster; undefined when it does not answer. */
