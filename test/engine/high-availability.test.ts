@@ -488,7 +488,8 @@ describe('HA applications: masters as a StatefulSet, a coordinator that can be r
         .slice(-30)
         .map((l) => l.slice(0, 400));
       throw new Error(
-        `${e.message}; Zeta's status of the job: ${await zetaStatus(appId, jobId)}; ${standby} since it took over:\n${said.join('\n')}`,
+        `${e.message}; Zeta's status of the job: ${await zetaStatus(appId, jobId)}; the Job's Events: ` +
+          `${(await events(appId)).join(', ')}; ${standby} since it took over:\n${said.join('\n')}`,
       );
     });
     await waitFor(() => oneCluster(appId, 2, 2 + 2), {
