@@ -235,8 +235,9 @@ export class ZetaRest {
    * a map. (`/overview` would create the manager, which registers only the workers that have joined
    * by then — a later one waits for its 5 s heartbeat; docs/performance.md.)
    */
-  async ready(signal?: AbortSignal): Promise<void> {
-    const r = await this.call('GET', '/running-jobs', { signal });
+  /** `timeoutMs`: this read's wait for its answer (default: this client's). */
+  async ready(signal?: AbortSignal, timeoutMs?: number): Promise<void> {
+    const r = await this.call('GET', '/running-jobs', { signal, timeoutMs });
     if (!Array.isArray(r) && (r === null || typeof r !== 'object'))
       throw new EngineUnavailable('GET /running-jobs: no JSON in the answer');
   }

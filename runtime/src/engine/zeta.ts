@@ -19,7 +19,7 @@ import {
   type SubmitRequest,
   type SubmitResult,
 } from './port';
-import { AnswerTime } from './answer-time';
+import { ANSWER_FLOOR_MS, AnswerTime } from './answer-time';
 import { activeMasterIndex, majorityMaster } from './majority';
 import { ZetaRest, type MemberView } from './zeta-rest';
 
@@ -34,6 +34,9 @@ export function relocate(argv: readonly string[], workDir: string): string[] {
 
 /** Variables the engine does not need and should not see. */
 const HIDDEN_FROM_ENGINE = ['SEATUNNEL_APPLICATION_JOB_CONFIG', 'KUBECONFIG'];
+
+/** The longest wait for one readiness answer (engine/answer-time.ts doubles it from 5 s). */
+export const READY_CEILING_MS = 20_000;
 
 export class ZetaEngine implements EnginePort {
   /** Without HA the master runs here; with HA the masters are a StatefulSet and there is no process. */
@@ -76,14 +79,21 @@ export class ZetaEngine implements EnginePort {
   /** Waits until one of the REST endpoints answers, in order of preference, and keeps that one. */
   async waitReady(signal: AbortSignal): Promise<void> {
     const last = new Map<string, string>();
+    // /running-jobs carries every running job's DAG and metrics: when a new coordinator re-attaches
+    // to a job of thousands of tables, a small master takes longer than 5 s to answer, and a read
+    // abandoned then was asked again at once — on three real nodes a coordinator waited 2.5 min
+    // here. So each address's wait doubles after a read that got no answer, as job-info's does, up
+    // to READY_CEILING_MS (a connection held by a frozen master is given up soon enough).
+    const waits = this.candidates.map(() => new AnswerTime(ANSWER_FLOOR_MS, READY_CEILING_MS));
     while (!signal.aborted) {
-      for (const rest of this.candidates) {
+      for (const [i, rest] of this.candidates.entries()) {
         try {
-          await rest.ready(signal);
+          await rest.ready(signal, waits[i].timeoutMs);
           this.rest = rest;
           this.log.info('engine REST API answers', { url: rest.base });
           return;
         } catch (e) {
+          if (e instanceof EngineUnavailable && e.code === 'ETIMEDOUT') waits[i].timedOut();
           last.set(rest.base, (e as Error).message);
         }
       }

@@ -146,3 +146,28 @@ async function listening(): Promise<http.Server> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return server;
 }
+
+test('readiness waits longer for a master that answers slowly (a re-attachment to a job of thousands of tables) instead of asking again every 5 s', async () => {
+  // /running-jobs answers in 5.5 s, past the first wait (5 s): the second read waits 10 s and gets it.
+  const asked: number[] = [];
+  const server = await listening();
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (req.url !== `${HAZELCAST_REST_PATH}/running-jobs`) return void res.writeHead(404).end();
+    asked.push(Date.now());
+    setTimeout(() => res.writeHead(200).end('[]'), 5500);
+  });
+  try {
+    const port = (server.address() as AddressInfo).port;
+    const engine = new ZetaEngine(
+      settingsFor(runtimeSettings(plan().spec), [{ port, path: HAZELCAST_REST_PATH }]),
+      {},
+      systemClock,
+      memoryLogger(),
+    );
+    await engine.waitReady(AbortSignal.timeout(30_000));
+    expect(asked).toHaveLength(2);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+}, 40_000);
