@@ -93,7 +93,16 @@ export class ZetaEngine implements EnginePort {
           this.log.info('engine REST API answers', { url: rest.base });
           return;
         } catch (e) {
-          if (e instanceof EngineUnavailable && e.code === 'ETIMEDOUT') waits[i].timedOut();
+          if (e instanceof EngineUnavailable && e.code === 'ETIMEDOUT') {
+            const waited = waits[i].timeoutMs;
+            waits[i].timedOut();
+            if (waits[i].timeoutMs > waited)
+              this.log.info('the engine REST API got no answer in time; the next read waits longer', {
+                url: rest.base,
+                waitedMs: waited,
+                nextMs: waits[i].timeoutMs,
+              });
+          }
           last.set(rest.base, (e as Error).message);
         }
       }
