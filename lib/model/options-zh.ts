@@ -38,7 +38,7 @@ export const OPTIONS_ZH: Record<OptionId, string> = {
   imagePullRetryMillis:
     'worker Pod 拉取镜像失败（`ErrImagePull`、`ImagePullBackOff`）多久后使应用失败：kubelet 会在 10、20、40 秒后重试拉取，默认值让镜像仓库的短暂故障经过两三次重试即可恢复。`InvalidImageName`、`ErrImageNeverPull`（拉取策略为 `Never` 且节点上没有该镜像）与 `CreateContainerConfigError` 仍立即失败；0 表示任何拉取错误都立即失败。必须小于 `application.startup-timeout-millis`。master Pod（HA 下为 coordinator）也使用同样的时长：没有镜像它的 runtime 无法启动，因此超过该时长后 `status` 报告 FAILED 与 `ImagePullFailed`，`status --wait` 随之返回。',
   workerJoinTimeoutMillis:
-    '在 master 能列出其集群成员的情况下，worker 的容器运行多久仍未加入集群，就删除并重新创建它的 Pod（`WorkerRestarted` 事件）——等待注册期间每个 worker 最多两次，作业运行期间对其间新建的 worker（替换或重启的）再各最多两次，与 worker 失败策略无关。从不加入集群的 JVM 不会自行恢复：Hazelcast 的 joiner 可能把它在 master 尚未启动完成时尝试过的地址列入黑名单。worker 通常在容器启动几秒后加入；默认值为较慢的节点留出余地。必须小于 `application.startup-timeout-millis`。',
+    '在 master 能列出其集群成员的情况下，worker 的容器运行多久仍未加入集群，就删除并重新创建它的 Pod（`WorkerRestarted` 事件）——等待注册期间每个 worker 最多两次，作业运行期间对其间新建的 worker（替换或重启的）再各最多两次，与 worker 失败策略无关。从不加入集群的 JVM 不会自行恢复：Hazelcast 的 joiner 可能把它在 master 尚未启动完成时尝试过的地址列入黑名单。作业运行期间，它也是被集群移出的 worker 在其 Pod 重新 Ready 后可以留在集群之外的时长（网络隔离之后它可能永远不会合并回来），超过后以同样方式重启（`WorkerRejoined` 事件）。worker 通常在容器启动几秒后加入；默认值为较慢的节点留出余地。必须小于 `application.startup-timeout-millis`。',
   apiOutageToleranceMillis:
     'Kubernetes API server 不可达（控制面升级或重启、节点与 API 之间的网络中断）多久后，运行时以 `ApiUnavailable` 放弃。在此期间作业继续运行：运行时会重试其 watch、读取和写入，API 恢复应答后状态注解与事件会补上；在中断期间结束的作业按其实际结果结束。Kubernetes 本身在这种中断期间也会让工作负载继续运行，因此默认值为 15 分钟。',
   nodeLossTolerationSeconds:

@@ -324,7 +324,7 @@ export const OPTIONS: OptionRegistry = {
     origin: 'ours',
     coerce: asInteger,
     description:
-      "How long a worker's container may run, while the masters list their cluster, without the worker joining it; then its Pod is deleted and created again (a `WorkerRestarted` Event), at most twice per worker while the workers register and twice while the job runs (for a worker created meanwhile: a replacement, a restart), whatever the worker failure policy. A JVM that never joins does not recover by itself: Hazelcast's joiner can blacklist a master address it tried while that master was still starting. A worker normally joins seconds after its container starts; the default leaves room for a slow node. Must be less than `application.startup-timeout-millis`.",
+      "How long a worker's container may run, while the masters list their cluster, without the worker joining it; then its Pod is deleted and created again (a `WorkerRestarted` Event), at most twice per worker while the workers register and twice while the job runs (for a worker created meanwhile: a replacement, a restart), whatever the worker failure policy. A JVM that never joins does not recover by itself: Hazelcast's joiner can blacklist a master address it tried while that master was still starting. While the job runs, it is also how long a worker the cluster dropped may stay outside once its Pod is Ready again (after a partition it may never merge back) before it is restarted the same way (a `WorkerRejoined` Event). A worker normally joins seconds after its container starts; the default leaves room for a slow node. Must be less than `application.startup-timeout-millis`.",
   },
   apiOutageToleranceMillis: {
     key: 'application.api-outage-tolerance-millis',

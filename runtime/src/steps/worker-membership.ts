@@ -55,7 +55,7 @@ export function watchWorkerMembership(s: Step): () => void {
   if (!rec) return () => undefined;
   const { engine, clock, log } = s.deps;
   const dial = podIpRewrite(s.deps.env[RUNTIME_ENV.podIpRewrite]);
-  const rejoined = new RejoinedWorkers(dial);
+  const rejoined = new RejoinedWorkers(dial, s.tuning.workerJoinLimitMs);
   const unjoined = new UnjoinedWorkers({
     limitMs: s.tuning.workerJoinLimitMs,
     maxRestarts: UNJOINED_RESTARTS,
@@ -67,13 +67,15 @@ export function watchWorkerMembership(s: Step): () => void {
   const stop = new AbortController();
   const check = async () => {
     const uuids = await engine.memberUuids().catch(() => undefined);
-    for (const w of rejoined.due(workerIncarnations(s, rec), uuids)) {
+    for (const w of rejoined.due(workerIncarnations(s, rec), uuids, clock.now())) {
       if (!rec.restart(w.name, w.uid)) continue;
       log.warn('restarting a worker that came back from a split of the cluster', { ...w });
       const how =
-        w.now === undefined
-          ? 'the masters holding the majority dropped it, a master on the other side still lists it'
-          : 'it rejoined under a new member identity';
+        w.outsideMs !== undefined
+          ? `the masters holding the majority have not listed it for ${Math.round(w.outsideMs / 1000)} s while its Pod is Ready`
+          : w.now === undefined
+            ? 'the masters holding the majority dropped it, a master on the other side still lists it'
+            : 'it rejoined under a new member identity';
       s.reporter.event(
         'Warning',
         'WorkerRejoined',

@@ -11,7 +11,11 @@
 // outside the majority's cluster lists it under the UUID the majority dropped. Hazelcast looks for
 // the other side every 10 s and may take several rounds to merge, the old tasks writing all along
 // (in a CI run, two writers more than a minute after a fault ended); the worker is restarted on the other
-// side's word instead, seen there in two checks in a row.
+// side's word instead, seen there in two checks in a row. And a worker may never merge at all: on
+// three real nodes, after a 60 s partition the master cut off with it merged back and the worker
+// stayed outside, running, for four minutes (5 of 6 members). So a worker the majority has not
+// listed for `outsideMs` while its Pod is Ready (its node answers the kubelet's probes again: the
+// split is over) is restarted too.
 // This module only decides which workers that is; the runtime restarts them (../steps/worker-membership.ts).
 
 import type { ClusterUuids } from '../engine/port';
@@ -28,9 +32,17 @@ export interface RejoinedWorker {
   readonly before: string;
   /**
    * The UUID the majority lists it under now (merged back), or undefined: the majority dropped it
-   * and a master outside the majority's cluster still lists it under `before` (not merged yet).
+   * and a master outside the majority's cluster still lists it under `before` (not merged yet), or
+   * (`outsideMs` set) nobody lists it while its Pod is Ready.
    */
   readonly now: string | undefined;
+  /** How long the majority has not listed it, when that is why it is due. */
+  readonly outsideMs?: number;
+}
+
+/** Whether the Pod's Ready condition is True (the node controller sets it False for a node that stopped answering). */
+function podReady(w: WorkerIncarnation): boolean {
+  return w.pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
 
 export class RejoinedWorkers {
@@ -38,9 +50,17 @@ export class RejoinedWorkers {
   private readonly known = new Map<string, string>();
   /** Pod uid → checks in a row it was seen only on the other side of a split. */
   private readonly apart = new Map<string, number>();
+  /** Pod uid → since when the majority has not listed it (a worker it listed before). */
+  private readonly outside = new Map<string, number>();
 
-  /** `dial`: where the member with a Pod's IP is reached (the IP itself but on the local stack). */
-  constructor(private readonly dial: (podIp: string) => string = (ip) => ip) {}
+  /**
+   * `dial`: where the member with a Pod's IP is reached (the IP itself but on the local stack);
+   * `outsideMs`: how long a worker the majority dropped may stay outside with its Pod Ready.
+   */
+  constructor(
+    private readonly dial: (podIp: string) => string = (ip) => ip,
+    private readonly outsideMs = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Whether the incarnation `uid` has been seen among the members (under any UUID). */
   hasJoined(uid: string): boolean {
@@ -54,7 +74,7 @@ export class RejoinedWorkers {
    * the majority dropped. A worker absent from every list keeps its UUID on record: a split is
    * exactly when it is absent.
    */
-  due(workers: readonly WorkerIncarnation[], cluster: ClusterUuids | undefined): RejoinedWorker[] {
+  due(workers: readonly WorkerIncarnation[], cluster: ClusterUuids | undefined, now = 0): RejoinedWorker[] {
     if (cluster === undefined) return [];
     const byHost = (uuids: Readonly<Record<string, string>>) =>
       new Map(Object.entries(uuids).map(([address, uuid]) => [memberHost(address), uuid]));
@@ -63,6 +83,7 @@ export class RejoinedWorkers {
     const current = new Set(workers.map((w) => w.uid));
     for (const uid of [...this.known.keys()]) if (!current.has(uid)) this.known.delete(uid);
     for (const uid of [...this.apart.keys()]) if (!current.has(uid)) this.apart.delete(uid);
+    for (const uid of [...this.outside.keys()]) if (!current.has(uid)) this.outside.delete(uid);
     const out: RejoinedWorker[] = [];
     for (const w of workers) {
       const ip = runningAt(w.pod);
@@ -72,6 +93,7 @@ export class RejoinedWorkers {
       const uuid = majority.get(host);
       if (uuid !== undefined) {
         this.apart.delete(w.uid);
+        this.outside.delete(w.uid);
         this.known.set(w.uid, uuid);
         if (before !== undefined && before !== uuid) out.push({ name: w.name, uid: w.uid, ip, before, now: uuid });
       } else if (before !== undefined && minority.some((side) => side.get(host) === before)) {
@@ -79,6 +101,14 @@ export class RejoinedWorkers {
         this.apart.set(w.uid, seen);
         if (seen === MINORITY_SIGHTINGS) out.push({ name: w.name, uid: w.uid, ip, before, now: undefined });
       } else this.apart.delete(w.uid);
+      if (uuid === undefined && before !== undefined) {
+        const since = this.outside.get(w.uid) ?? now;
+        this.outside.set(w.uid, since);
+        if (now - since >= this.outsideMs && podReady(w) && !out.some((o) => o.uid === w.uid)) {
+          this.outside.set(w.uid, Number.POSITIVE_INFINITY); // once per incarnation
+          out.push({ name: w.name, uid: w.uid, ip, before, now: undefined, outsideMs: now - since });
+        }
+      }
     }
     return out;
   }

@@ -101,6 +101,35 @@ describe('which workers came back from a split', () => {
     expect(fresh.due([w1], cluster({}, { '10.0.1.1:5802': 'a' }))).toEqual([]);
   });
 
+  test('dropped by the majority and listed by nobody: due once it has been outside for the limit with its Pod Ready, once', () => {
+    const r = new RejoinedWorkers(undefined, 45_000);
+    const ready = (w: WorkerIncarnation, isReady: boolean): WorkerIncarnation => ({
+      ...w,
+      pod: {
+        ...w.pod!,
+        status: { ...w.pod!.status, conditions: [{ type: 'Ready', status: isReady ? 'True' : 'False' }] },
+      },
+    });
+    r.due([ready(w1, true), ready(w2, true)], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' }), 0);
+    const without2 = cluster({ '10.0.1.1:5802': 'a' });
+    // Cut off: outside, its Pod not Ready (its node stopped answering) — not due, however long.
+    expect(r.due([ready(w1, true), ready(w2, false)], without2, 10_000)).toEqual([]);
+    expect(r.due([ready(w1, true), ready(w2, false)], without2, 60_000)).toEqual([]);
+    // Healed, still outside (never merged): due at once, the limit having passed, and only once.
+    expect(r.due([ready(w1, true), ready(w2, true)], without2, 65_000)).toEqual([
+      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', now: undefined, outsideMs: 55_000 },
+    ]);
+    expect(r.due([ready(w1, true), ready(w2, true)], without2, 70_000)).toEqual([]);
+    // Back in the list before the limit: nothing.
+    const r2 = new RejoinedWorkers(undefined, 45_000);
+    r2.due([ready(w1, true)], cluster({ '10.0.1.1:5802': 'a' }), 0);
+    expect(r2.due([ready(w1, true)], cluster({}), 10_000)).toEqual([]);
+    expect(r2.due([ready(w1, true)], cluster({ '10.0.1.1:5802': 'a' }), 40_000)).toEqual([]);
+    expect(r2.due([ready(w1, true)], cluster({}), 50_000)).toEqual([]);
+    expect(r2.due([ready(w1, true)], cluster({}), 90_000)).toHaveLength(0);
+    expect(r2.due([ready(w1, true)], cluster({}), 95_000)).toHaveLength(1);
+  });
+
   test('member addresses that are not the Pod IPs are matched through the dial rewrite', () => {
     const r = new RejoinedWorkers((ip) => ip.replace(/^10\.0\./, '127.0.'));
     r.due([w1], cluster({ '127.0.1.1:5802': 'a' }));
@@ -192,6 +221,36 @@ describe('the runtime restarts a worker that came back from a split', () => {
     expect(s.kube.calls.filter((c) => c.op === 'createPod')).toHaveLength(4);
   });
 
+  test('dropped by the majority and never merged back, its Pod Ready: restarted after the join limit', async () => {
+    const s = setup({}, { workerJoinLimitMs: 45_000 });
+    s.engine.script = (n) => (n >= 200 ? 'FINISHED' : 'RUNNING');
+    const t0 = s.clock.now();
+    let outside: { ip: string; since: number } | undefined;
+    listing(s, () => new Set());
+    const all = s.engine.uuids;
+    // 20 s in, worker-2's first incarnation leaves every list for good (its master merged, it did not).
+    s.engine.uuids = () => {
+      const u = all();
+      if (outside === undefined && s.clock.now() - t0 > 20_000) {
+        const ip = workerIp(s, 'app-1-worker-2');
+        if (ip) outside = { ip, since: s.clock.now() };
+      }
+      return u && Object.fromEntries(Object.entries(u).filter(([a]) => !outside || !a.startsWith(`${outside.ip}:`)));
+    };
+    const outcome = await s.run();
+    expect(outcome.state).toBe('SUCCEEDED');
+    expect(s.engine.submits).toHaveLength(1);
+    expect(s.kube.events.filter((e) => e.reason === 'WorkerRejoined').map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^app-1-worker-2 \(10\.[0-9.]+\) came back from a split of the cluster \(a partition or a freeze: the masters holding the majority have not listed it for 4[5-9] s while its Pod is Ready\); .* deleted and created again$/,
+      ),
+    ]);
+    const forced = s.kube.calls.filter((c) => c.op === 'deletePod' && c.name!.endsWith('(force)'));
+    expect(forced.map((c) => c.name)).toEqual(['app-1-worker-2 (force)']);
+    expect(forced[0].at - outside!.since).toBeGreaterThanOrEqual(45_000);
+    expect(forced[0].at - outside!.since).toBeLessThanOrEqual(45_000 + 2 * MEMBERSHIP_CHECK_MS);
+  });
+
   test('workers under the UUIDs they joined with are left alone', async () => {
     const s = setup();
     s.engine.script = (n) => (n >= 120 ? 'FINISHED' : 'RUNNING');
@@ -232,10 +291,21 @@ describe('the runtime restarts a worker created during the run that never joins'
       return (uidsOf.get(name) ?? []).indexOf(uid);
     };
     let merged = false;
+    let cutOff = false;
     listing(s, (uid, name) => {
       const i = incarnation(uid, name);
       // worker-3 is cut off 30 s in and stays out of the list: it joined once, it is not "never joined".
-      if (name === 'app-1-worker-3') return s.clock.now() - t0 > 30_000;
+      // Its node stops answering: the node controller marks its Pod not Ready.
+      if (name === 'app-1-worker-3') {
+        const cut = s.clock.now() - t0 > 30_000;
+        if (cut && !cutOff) {
+          cutOff = true;
+          s.kube.update(name, (p) => {
+            p.status = { ...p.status, conditions: [{ type: 'Ready', status: 'False' }] };
+          });
+        }
+        return cut;
+      }
       // worker-2's second incarnation (after its restart below) never joins; the third does.
       return name === 'app-1-worker-2' && i === 1;
     });
