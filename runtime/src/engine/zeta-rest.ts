@@ -233,9 +233,9 @@ export class ZetaRest {
   /**
    * Whether Zeta's REST answers, without touching its resource manager: `GET /running-jobs` reads
    * a map. (`/overview` would create the manager, which registers only the workers that have joined
-   * by then — a later one waits for its 5 s heartbeat; docs/performance.md.)
+   * by then — a later one waits for its 5 s heartbeat; docs/performance.md.) `timeoutMs`: this
+   * read's wait for its answer (default: this client's).
    */
-  /** `timeoutMs`: this read's wait for its answer (default: this client's). */
   async ready(signal?: AbortSignal, timeoutMs?: number): Promise<void> {
     const r = await this.call('GET', '/running-jobs', { signal, timeoutMs });
     if (!Array.isArray(r) && (r === null || typeof r !== 'object'))

@@ -70,12 +70,11 @@ export function watchWorkerMembership(s: Step): () => void {
     for (const w of rejoined.due(workerIncarnations(s, rec), uuids, clock.now())) {
       if (!rec.restart(w.name, w.uid)) continue;
       log.warn('restarting a worker that came back from a split of the cluster', { ...w });
-      const how =
-        w.outsideMs !== undefined
-          ? `the masters holding the majority have not listed it for ${Math.round(w.outsideMs / 1000)} s while its Pod is Ready`
-          : w.now === undefined
-            ? 'the masters holding the majority dropped it, a master on the other side still lists it'
-            : 'it rejoined under a new member identity';
+      const how = {
+        merged: 'it rejoined under a new member identity',
+        'other-side': 'the masters holding the majority dropped it, a master on the other side still lists it',
+        outside: `the masters holding the majority have not listed it for ${Math.round(w.outsideMs / 1000)} s while its Pod is Ready`,
+      }[w.why];
       s.reporter.event(
         'Warning',
         'WorkerRejoined',

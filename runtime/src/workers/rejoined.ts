@@ -31,13 +31,13 @@ export interface RejoinedWorker {
   /** The member UUID the worker had. */
   readonly before: string;
   /**
-   * The UUID the majority lists it under now (merged back), or undefined: the majority dropped it
-   * and a master outside the majority's cluster still lists it under `before` (not merged yet), or
-   * (`outsideMs` set) nobody lists it while its Pod is Ready.
+   * `merged`: the majority lists it under a new UUID; `other-side`: the majority dropped it and a
+   * master outside the majority's cluster still lists it under `before`; `outside`: the majority
+   * has not listed it for `outsideMs` while its Pod is Ready.
    */
-  readonly now: string | undefined;
-  /** How long the majority has not listed it, when that is why it is due. */
-  readonly outsideMs?: number;
+  readonly why: 'merged' | 'other-side' | 'outside';
+  /** How long the majority has not listed it (0 for a merged worker). */
+  readonly outsideMs: number;
 }
 
 /** Whether the Pod's Ready condition is True (the node controller sets it False for a node that stopped answering). */
@@ -52,6 +52,8 @@ export class RejoinedWorkers {
   private readonly apart = new Map<string, number>();
   /** Pod uid → since when the majority has not listed it (a worker it listed before). */
   private readonly outside = new Map<string, number>();
+  /** The incarnations already reported while outside: each is reported once. */
+  private readonly reported = new Set<string>();
 
   /**
    * `dial`: where the member with a Pod's IP is reached (the IP itself but on the local stack);
@@ -81,9 +83,8 @@ export class RejoinedWorkers {
     const majority = byHost(cluster.majority);
     const minority = cluster.minority.map(byHost);
     const current = new Set(workers.map((w) => w.uid));
-    for (const uid of [...this.known.keys()]) if (!current.has(uid)) this.known.delete(uid);
-    for (const uid of [...this.apart.keys()]) if (!current.has(uid)) this.apart.delete(uid);
-    for (const uid of [...this.outside.keys()]) if (!current.has(uid)) this.outside.delete(uid);
+    for (const records of [this.known, this.apart, this.outside, this.reported])
+      for (const uid of [...records.keys()]) if (!current.has(uid)) records.delete(uid);
     const out: RejoinedWorker[] = [];
     for (const w of workers) {
       const ip = runningAt(w.pod);
@@ -94,21 +95,26 @@ export class RejoinedWorkers {
       if (uuid !== undefined) {
         this.apart.delete(w.uid);
         this.outside.delete(w.uid);
+        this.reported.delete(w.uid);
         this.known.set(w.uid, uuid);
-        if (before !== undefined && before !== uuid) out.push({ name: w.name, uid: w.uid, ip, before, now: uuid });
-      } else if (before !== undefined && minority.some((side) => side.get(host) === before)) {
-        const seen = (this.apart.get(w.uid) ?? 0) + 1;
-        this.apart.set(w.uid, seen);
-        if (seen === MINORITY_SIGHTINGS) out.push({ name: w.name, uid: w.uid, ip, before, now: undefined });
-      } else this.apart.delete(w.uid);
-      if (uuid === undefined && before !== undefined) {
-        const since = this.outside.get(w.uid) ?? now;
-        this.outside.set(w.uid, since);
-        if (now - since >= this.outsideMs && podReady(w) && !out.some((o) => o.uid === w.uid)) {
-          this.outside.set(w.uid, Number.POSITIVE_INFINITY); // once per incarnation
-          out.push({ name: w.name, uid: w.uid, ip, before, now: undefined, outsideMs: now - since });
-        }
+        if (before !== undefined && before !== uuid)
+          out.push({ name: w.name, uid: w.uid, ip, before, why: 'merged', outsideMs: 0 });
+        continue;
       }
+      if (before === undefined) continue; // never listed: the never-joined rule's (./unjoined.ts)
+      const since = this.outside.get(w.uid) ?? now;
+      this.outside.set(w.uid, since);
+      const seen = minority.some((side) => side.get(host) === before) ? (this.apart.get(w.uid) ?? 0) + 1 : 0;
+      this.apart.set(w.uid, seen);
+      const why =
+        seen >= MINORITY_SIGHTINGS
+          ? 'other-side'
+          : now - since >= this.outsideMs && podReady(w)
+            ? 'outside'
+            : undefined;
+      if (why === undefined || this.reported.has(w.uid)) continue;
+      this.reported.add(w.uid);
+      out.push({ name: w.name, uid: w.uid, ip, before, why, outsideMs: now - since });
     }
     return out;
   }

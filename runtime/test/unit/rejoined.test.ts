@@ -39,7 +39,7 @@ describe('which workers came back from a split', () => {
     r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b' }));
     expect(r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a' }))).toEqual([]);
     expect(r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' }))).toEqual([
-      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', now: 'b2' },
+      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', why: 'merged', outsideMs: 0 },
     ]);
     expect(r.due([w1, w2], cluster({ '10.0.1.1:5802': 'a', '10.0.1.2:5802': 'b2' }))).toEqual([]);
   });
@@ -74,7 +74,7 @@ describe('which workers came back from a split', () => {
     const healed = cluster({ '10.0.1.1:5802': 'a' }, { '10.0.0.8:5801': 'm2', '10.0.1.2:5802': 'b' });
     expect(r.due([w1, w2], healed)).toEqual([]);
     expect(r.due([w1, w2], healed)).toEqual([
-      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', now: undefined },
+      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', why: 'other-side', outsideMs: 0 },
     ]);
     expect(r.due([w1, w2], healed)).toEqual([]);
   });
@@ -117,7 +117,7 @@ describe('which workers came back from a split', () => {
     expect(r.due([ready(w1, true), ready(w2, false)], without2, 60_000)).toEqual([]);
     // Healed, still outside (never merged): due at once, the limit having passed, and only once.
     expect(r.due([ready(w1, true), ready(w2, true)], without2, 65_000)).toEqual([
-      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', now: undefined, outsideMs: 55_000 },
+      { name: 'w-2', uid: 'uid-2', ip: '10.0.1.2', before: 'b', why: 'outside', outsideMs: 55_000 },
     ]);
     expect(r.due([ready(w1, true), ready(w2, true)], without2, 70_000)).toEqual([]);
     // Back in the list before the limit: nothing.
