@@ -14,6 +14,7 @@ import { adminHttp, createTestNamespace, deleteNamespace } from '../test/support
 import { clearOutOfService, waitForNode } from '../test/support/node-faults';
 import {
   applicationPods,
+  type AppPod,
   createJobConfigMap,
   deploymentHeader,
   describeViews,
@@ -96,8 +97,14 @@ export interface FaultApp {
   readonly jobId: string;
   readonly keeper: WorkerLogKeeper;
   annotation(key: string): Promise<string | undefined>;
+  /** The active master's Pod and the node that runs it. */
+  activeMaster(): Promise<{ pod: AppPod; node: RealNode }>;
   /** The node that runs the active master. */
   activeMasterNode(): Promise<RealNode>;
+  /** One of the application's Pods by name; undefined once it is gone. */
+  pod(name: string): Promise<AppPod | undefined>;
+  /** The application's ready worker Pods, the one that wrote the latest row first. */
+  workersByLatestRow(): Promise<AppPod[]>;
   /** Nodes running a worker of the application, the one whose worker wrote the latest row first. */
   workerNodes(): Promise<RealNode[]>;
   /**
@@ -144,29 +151,47 @@ export async function submitFaultApp(c: FaultCluster, trial: number, tables: num
   const live = async (role: string) =>
     (await applicationPods(ns, appId, role)).filter((p) => !p.metadata.deletionTimestamp);
 
+  const activeMaster = () =>
+    // The annotation may still name a master replaced a moment ago: wait until it names a live one.
+    waitFor(
+      async () => {
+        const active = await annotation(ANNOTATIONS.activeMaster);
+        const pod = (await live('master')).find((m) => m.metadata.name === active);
+        const on = node(pod?.spec?.nodeName);
+        return pod && on ? { pod, node: on } : undefined;
+      },
+      { description: 'the active master named on the Job, on a node', timeoutMs: 120_000, intervalMs: 1000 },
+    );
+  const workersByLatestRow = async () => {
+    const workers = (await live('worker')).filter(podReady);
+    const latest = await Promise.all(workers.map((w) => latestRowAt(ns, w.metadata.name)));
+    return workers
+      .map((w, i) => ({ w, at: latest[i] }))
+      .sort((a, b) => b.at - a.at)
+      .map((x) => x.w);
+  };
+
   const app: FaultApp = {
     appId,
     jobId,
     keeper,
     annotation,
-    activeMasterNode: () =>
-      // The annotation may still name a master replaced a moment ago: wait until it names a live one.
-      waitFor(
-        async () => {
-          const active = await annotation(ANNOTATIONS.activeMaster);
-          return node((await live('master')).find((m) => m.metadata.name === active)?.spec?.nodeName);
-        },
-        { description: 'the active master named on the Job, on a node', timeoutMs: 120_000, intervalMs: 1000 },
-      ),
-    workerNodes: async () => {
-      const workers = (await live('worker')).filter(podReady);
-      const latest = await Promise.all(workers.map((w) => latestRowAt(ns, w.metadata.name)));
-      return workers
-        .map((w, i) => ({ n: node(w.spec?.nodeName), at: latest[i] }))
-        .sort((a, b) => b.at - a.at)
-        .flatMap((x) => (x.n ? [x.n] : []))
-        .filter((n, i, all) => all.indexOf(n) === i);
+    activeMaster,
+    pod: async (name) => {
+      const r = await adminHttp().request<AppPod>('GET', `/api/v1/namespaces/${ns}/pods/${name}`);
+      if (r.status === 404) return undefined;
+      if (r.status !== 200) throw new Error(`reading Pod ${name}: HTTP ${r.status}: ${r.text.slice(0, 200)}`);
+      return r.body;
     },
+    activeMasterNode: async () => (await activeMaster()).node,
+    workersByLatestRow,
+    workerNodes: async () =>
+      (await workersByLatestRow())
+        .flatMap((w) => {
+          const n = node(w.spec?.nodeName);
+          return n ? [n] : [];
+        })
+        .filter((n, i, all) => all.indexOf(n) === i),
     whole: async () => {
       const nodes = await adminHttp().call<{
         items: Array<{ metadata: { name: string }; status?: { conditions?: Array<{ type: string; status: string }> } }>;
@@ -232,8 +257,17 @@ async function latestRowAt(ns: string, pod: string): Promise<number> {
   return sinkRows([r.text]).at(-1)?.at ?? 0;
 }
 
-/** Waits until `app` is whole; resolves with the time it was first seen so. */
-export async function waitWhole(app: FaultApp, description: string, timeoutMs: number): Promise<number> {
+/**
+ * Waits until `app` is whole and `also` (when given) holds; resolves with the time it was first seen
+ * so. `intervalMs`: how often to look (2 s; a fault bare Zeta also has is looked at as often as bare
+ * Zeta's, every 0.5 s).
+ */
+export async function waitWhole(
+  app: FaultApp,
+  description: string,
+  timeoutMs: number,
+  opts: { intervalMs?: number; also?: () => Promise<true | string> } = {},
+): Promise<number> {
   let last = '';
   let over: string | undefined;
   await waitFor(
@@ -241,11 +275,12 @@ export async function waitWhole(app: FaultApp, description: string, timeoutMs: n
       // An application that ended is never whole again: say so now, not after the timeout.
       over = await app.ended();
       if (over) return true;
-      const w = await app.whole();
-      if (w !== true) last = w;
-      return w === true;
+      const w = (await opts.also?.()) ?? true;
+      const whole = w === true ? await app.whole() : w;
+      if (whole !== true) last = whole;
+      return whole === true;
     },
-    { description, timeoutMs, intervalMs: 2000 },
+    { description, timeoutMs, intervalMs: opts.intervalMs ?? 2000 },
   ).catch((e: Error) => {
     throw new Error(`${e.message}; last seen: ${last || 'nothing'}`);
   });

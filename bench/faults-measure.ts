@@ -9,15 +9,20 @@ export const FAULTS = {
   'node-worker': 'node stopped (worker, replace)',
   partition: 'partition 60 s (active master)',
   'api-server': 'API server stopped',
+  'master-process': 'active master process killed',
+  'worker-process': 'worker process killed (replace)',
   'bare-master': 'bare Zeta: master killed',
   'bare-worker': 'bare Zeta: worker killed',
 } as const;
 export type FaultKind = keyof typeof FAULTS;
 
-/** The bare fault each cluster fault is held against (the issue's "where both exist"). */
+/**
+ * The bare fault each cluster fault is held against (the issue's "where both exist"): the same
+ * process killed. A lost node is not one of them: bare Zeta's processes have no node to lose.
+ */
 export const BARE_COUNTERPART: Partial<Record<FaultKind, FaultKind>> = {
-  'node-active-master': 'bare-master',
-  'node-worker': 'bare-worker',
+  'master-process': 'bare-master',
+  'worker-process': 'bare-worker',
 };
 
 /** A pause in the sink's rows longer than this is the stream stopping (about one table a second when it runs). */
@@ -225,11 +230,47 @@ export function ratioText(mine: number | undefined, bare: number | undefined): s
   return `${secs(mine)} s vs ${secs(bare)} s = ${ratio}: ${verdict(ok)}`;
 }
 
+/** The faults of a trial on the node cluster, in the order a trial runs them. */
+export const CLUSTER_FAULTS: readonly FaultKind[] = [
+  'node-active-master',
+  'node-worker',
+  'partition',
+  'api-server',
+  'master-process',
+  'worker-process',
+];
+
+/** Minutes of the stream each fault of a trial takes, with its settling; the API outage's come on top. */
+const STREAM_MINUTES: Partial<Record<FaultKind, number>> = {
+  'node-active-master': 7,
+  'node-worker': 7,
+  partition: 4,
+  'api-server': 4,
+  'master-process': 2,
+  'worker-process': 3,
+};
+
 /**
  * Tables (one a second) a trial's stream needs: a node loss and its return about 7 minutes each, the
- * partition 4, the API outage its minutes and 4 more, 3 to settle and count at the end. The job's
- * config grows by about 250 bytes a table (a ConfigMap holds 1 MiB).
+ * partition 4, the API outage its minutes and 4 more, a process killed 2–3, 3 to settle and count at
+ * the end. The job's config grows by about 250 bytes a table (a ConfigMap holds 1 MiB).
  */
-export function tablesForTrial(apiMinutes: number): number {
-  return Math.ceil((7 + 7 + 4 + apiMinutes + 4 + 3) * 60);
+export function tablesForTrial(apiMinutes: number, kinds: readonly FaultKind[] = CLUSTER_FAULTS): number {
+  const minutes = kinds.reduce((n, k) => n + (STREAM_MINUTES[k] ?? 0) + (k === 'api-server' ? apiMinutes : 0), 3);
+  return Math.ceil(minutes * 60);
+}
+
+/**
+ * The cluster faults a run is asked for (BENCH_FAULTS_STEPS: a comma-separated list; empty: all), in
+ * CLUSTER_FAULTS' order, or an error naming the variable, the value and the choices.
+ */
+export function selectFaults(raw: string | undefined): readonly FaultKind[] {
+  if (raw === undefined || raw.trim() === '') return CLUSTER_FAULTS;
+  const asked = raw.split(',').map((x) => x.trim());
+  const unknown = asked.filter((x) => !(CLUSTER_FAULTS as readonly string[]).includes(x));
+  if (unknown.length)
+    throw new Error(
+      `BENCH_FAULTS_STEPS: expected a comma-separated list of ${CLUSTER_FAULTS.join(', ')}, got ${JSON.stringify(raw)} (unknown: ${unknown.join(', ')})`,
+    );
+  return CLUSTER_FAULTS.filter((k) => asked.includes(k));
 }

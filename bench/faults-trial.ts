@@ -6,14 +6,21 @@
 //   node-worker         the same for a node with a worker but not the active master (the worker
 //                       writing the rows when there is a choice);
 //   partition           the active master's node cut off for 60 s, then healed;
-//   api-server          kube-apiserver stopped (SIGKILL) for N minutes, then started again.
-// Each fault's "whole again" counts from its end: the stop (a stop is instant), the heal, the API
-// server's return. Rows are judged afterwards from the kept worker logs (faults-measure.ts).
+//   api-server          kube-apiserver stopped (SIGKILL) for N minutes, then started again;
+//   master-process      the active master's container SIGKILLed on its node (containerd's task kill:
+//                       a crash; the kubelet restarts it in place) — bare Zeta's bare-master;
+//   worker-process      the container of the worker writing the rows SIGKILLed (under `replace` the
+//                       runtime creates the worker again) — bare Zeta's bare-worker.
+// BENCH_FAULTS_STEPS picks some of them (faults-measure.ts, selectFaults). Each fault's "whole again"
+// counts from its end: the stop or the kill (both instant), the heal, the API server's return; after
+// a kill, the killed incarnation must be gone (restarted, or replaced), as bare Zeta's must. Rows are
+// judged afterwards from the kept worker logs (faults-measure.ts).
 
 import { ANNOTATIONS } from '../lib/contract';
 import type { RealNode } from '../tools/local-stack/real-node/real-node';
 import { waitFor } from '../tools/local-stack/wait';
-import { setOutOfService, clearOutOfService, waitForNode } from '../test/support/node-faults';
+import { setOutOfService, clearOutOfService, killContainer, waitForNode } from '../test/support/node-faults';
+import type { AppPod } from '../test/support/node-ha-app';
 import { countAll, newTableRowAfter } from './failover-rows';
 import { counted, type Counted } from './failover-trial';
 import {
@@ -24,12 +31,14 @@ import {
   type FaultApp,
   type FaultCluster,
 } from './faults-cluster';
-import { figuresOf, type FaultKind, type FaultRun } from './faults-measure';
+import { CLUSTER_FAULTS, figuresOf, type FaultKind, type FaultRun } from './faults-measure';
 import { sleep } from './harness';
 
 export const PARTITION_MS = 60_000;
 /** How long a fault's recovery may take before the trial calls it failed. */
 const WHOLE_TIMEOUT_MS = 600_000;
+/** How often the application is looked at after a fault bare Zeta also has: as often as bare Zeta is (faults-bare.ts). */
+const KILL_POLL_MS = 500;
 /** After the application is whole again: a few checkpoints before the next fault. */
 const SETTLE_MS = 3 * CHECKPOINT_MS;
 
@@ -66,7 +75,36 @@ async function loseNode(app: FaultApp, node: RealNode, rec: Progress): Promise<n
   }
 }
 
-export function steps(apiMinutes: number): Step[] {
+const restarts = (p: AppPod | undefined) => p?.status?.containerStatuses?.[0]?.restartCount ?? 0;
+
+/**
+ * SIGKILLs `pod`'s container; resolves with ms from the kill until the application is whole again
+ * and `pod`'s killed incarnation is gone: its container restarted (a master), or the Pod replaced (a
+ * worker under `replace`: the same name, another uid).
+ */
+async function killProcess(c: FaultCluster, app: FaultApp, pod: AppPod, rec: Progress): Promise<number> {
+  const before = restarts(pod);
+  rec.at = Date.now();
+  await killContainer(c.namespace, pod);
+  const gone = async (): Promise<true | string> => {
+    const now = await app.pod(pod.metadata.name);
+    if (!now || now.metadata.uid !== pod.metadata.uid) return true;
+    return restarts(now) > before ? true : `${pod.metadata.name}'s killed container not restarted yet`;
+  };
+  return (
+    (await waitWhole(app, `whole again after ${pod.metadata.name}'s process was killed`, WHOLE_TIMEOUT_MS, {
+      intervalMs: KILL_POLL_MS,
+      also: gone,
+    })) - rec.at
+  );
+}
+
+/** The trial's faults, in CLUSTER_FAULTS' order; `kinds`: those to run (all by default). */
+export function steps(apiMinutes: number, kinds: readonly FaultKind[] = CLUSTER_FAULTS): Step[] {
+  return allSteps(apiMinutes).filter((step) => kinds.includes(step.kind));
+}
+
+function allSteps(apiMinutes: number): Step[] {
   return [
     {
       kind: 'node-active-master',
@@ -111,6 +149,23 @@ export function steps(apiMinutes: number): Step[] {
         return (await waitWhole(app, 'whole after the API server came back', WHOLE_TIMEOUT_MS)) - back;
       },
     },
+    {
+      kind: 'master-process',
+      run: async (c, app, rec) => {
+        const { pod, node } = await app.activeMaster();
+        rec.notes.push(`${pod.metadata.name} on ${node.name}`);
+        return killProcess(c, app, pod, rec);
+      },
+    },
+    {
+      kind: 'worker-process',
+      run: async (c, app, rec) => {
+        const [pod] = await app.workersByLatestRow();
+        if (!pod) throw new Error('no ready worker to kill');
+        rec.notes.push(`${pod.metadata.name} on ${pod.spec?.nodeName ?? '?'}, the worker writing the rows`);
+        return killProcess(c, app, pod, rec);
+      },
+    },
   ];
 }
 
@@ -138,13 +193,14 @@ export async function clusterTrial(
   trial: number,
   tables: number,
   apiMinutes: number,
+  kinds: readonly FaultKind[] = CLUSTER_FAULTS,
 ): Promise<ClusterTrial> {
   console.error(`[faults] trial ${trial}: submitting the HA application (${tables} tables)`);
   const app = await submitFaultApp(c, trial, tables);
   console.error(`[faults] trial ${trial}: ${app.appId} RUNNING with rows (Zeta job ${app.jobId})`);
   const runs: FaultRun[] = [];
   let broken: string | undefined;
-  for (const step of steps(apiMinutes)) {
+  for (const step of steps(apiMinutes, kinds)) {
     const rec: Progress = { notes: [] };
     try {
       if (broken) throw new Error(`not run: ${broken}`);

@@ -1,15 +1,17 @@
 // bench/faults (issue #25): an HA application (3 masters, 3 workers, worker-failure-policy replace,
 // a counted stream) on three real nodes through a lost node (with the active master; with a worker),
-// a 60 s partition of the active master's node and an API-server outage; and, next to it, bare Zeta
-// on the same machine through the faults it can have (a master process killed, a worker process
-// killed). Per fault: how long until rows flow again, how long until the application is whole
+// a 60 s partition of the active master's node, an API-server outage, the active master's process
+// killed and a worker's; and, next to it, bare Zeta on the same machine through the faults it can
+// have (a master process killed, a worker process killed). Per fault: how long until rows flow again, how long until the application is whole
 // again, and the rows lost and duplicated in its window — p50 and max over the trials, one table,
 // then the issue's targets. It prints; it asserts nothing.
 //
 //   npm run bench:faults   (BENCH_FAULTS_TRIALS=5, BENCH_FAULTS_API_MINUTES=10; needs root)
 //   BENCH_FAULTS_TABLES: a trial's stream (default: enough for its faults); BENCH_FAULTS_NODE_GRACE_SECONDS:
 //   the node controller's grace period for a silent node (default Kubernetes' 50 s); BENCH_FAULTS_ONLY=cluster
-//   or bare: one side only. BENCH_FAULTS_RECORD=file: append every finished trial's figures to it;
+//   or bare: one side only. BENCH_FAULTS_STEPS=master-process,worker-process (any of node-active-master,
+//   node-worker, partition, api-server, master-process, worker-process): those of the node cluster's faults
+//   only. BENCH_FAULTS_RECORD=file: append every finished trial's figures to it;
 //   BENCH_FAULTS_EARLIER=file[,file]: summarize earlier runs' recorded trials with this run's, when they
 //   were made under the same conditions (faults-record.ts). BENCH_FAULTS_TRIALS=0 with BENCH_FAULTS_EARLIER: start
 //   nothing, print the recorded trials' tables (the conditions given by the same variables).
@@ -26,6 +28,7 @@ import {
   PAUSE_MS,
   summarize,
   summaryTable,
+  selectFaults,
   tablesForTrial,
   targetLines,
   type FaultFigures,
@@ -47,8 +50,10 @@ function envInt(name: string, fallback: number, min: number, max: number): numbe
 /** 0: no trial of this run; the earlier runs' recorded trials are summarized (BENCH_FAULTS_EARLIER is then required). */
 const TRIALS = envInt('BENCH_FAULTS_TRIALS', 5, 0, 50);
 const API_MINUTES = envInt('BENCH_FAULTS_API_MINUTES', 10, 1, 60);
+/** The cluster faults of each trial (BENCH_FAULTS_STEPS; all by default). */
+const KINDS = selectFaults(process.env.BENCH_FAULTS_STEPS);
 /** Tables of a trial's stream (one a second); BENCH_FAULTS_TABLES overrides the estimate. */
-const TABLES = envInt('BENCH_FAULTS_TABLES', tablesForTrial(API_MINUTES), 60, 4000);
+const TABLES = envInt('BENCH_FAULTS_TABLES', tablesForTrial(API_MINUTES, KINDS), 60, 4000);
 /** The node controller's grace period for a silent node; unset: Kubernetes' default (50 s). */
 const NODE_GRACE = process.env.BENCH_FAULTS_NODE_GRACE_SECONDS
   ? envInt('BENCH_FAULTS_NODE_GRACE_SECONDS', 50, 5, 300)
@@ -111,14 +116,14 @@ async function clusterFigures(dir: string): Promise<{ figures: FaultFigures[]; t
   try {
     for (let trial = 1; trial <= TRIALS; trial++) {
       let stopped: string | undefined;
-      const t = await clusterTrial(cluster, trial, TABLES, API_MINUTES).catch((e: Error) => {
+      const t = await clusterTrial(cluster, trial, TABLES, API_MINUTES, KINDS).catch((e: Error) => {
         console.error(`[faults] trial ${trial} stopped: ${e.stack ?? e.message}`);
         stopped = e.message;
         return undefined;
       });
       if (!t) {
         // A trial whose application did not live to its first fault counts against every fault, as not run.
-        const f = steps(API_MINUTES).map((step): FaultFigures => ({
+        const f = steps(API_MINUTES, KINDS).map((step): FaultFigures => ({
           kind: step.kind,
           trial,
           at: Date.now(),
@@ -197,10 +202,10 @@ async function run(): Promise<void> {
       `Stream: FakeSource, ${TABLES} tables × 5 rows per trial (about one table a second) → Console, checkpoint every ${CHECKPOINT_MS / 1000} s; every row id known, counted in the workers' logs.`,
     );
   console.log(
-    `Lost nodes: stopped at once (every process SIGKILLed, links silent); once NotReady (node-monitor-grace-period ${NODE_GRACE ?? '50 (default)'} s), the out-of-service taint; the node back after the application is whole. Partition: ${PARTITION_MS / 1000} s. API server: SIGKILL, back after ${API_MINUTES} min.`,
+    `Lost nodes: stopped at once (every process SIGKILLed, links silent); once NotReady (node-monitor-grace-period ${NODE_GRACE ?? '50 (default)'} s), the out-of-service taint; the node back after the application is whole. Partition: ${PARTITION_MS / 1000} s. API server: SIGKILL, back after ${API_MINUTES} min. Processes killed: the container SIGKILLed on its node (the active master's: restarted in place by the kubelet; the worker writing the rows: created again by the runtime), as bare Zeta's processes are. Faults run: ${KINDS.join(', ')}.`,
   );
   console.log(
-    `"rows again": from the fault until the end of the last pause of more than ${PAUSE_MS / 1000} s in the sink's rows (0: they never paused). "whole again": from the fault's end (the stop, the heal, the API server's return) until 3 masters and 3 workers are ready on Ready nodes and every master counts the same 6 members; bare: every master counts the same 6 members, the killed one gone.`,
+    `"rows again": from the fault until the end of the last pause of more than ${PAUSE_MS / 1000} s in the sink's rows (0: they never paused). "whole again": from the fault's end (the stop, the heal, the API server's return) until 3 masters and 3 workers are ready on Ready nodes and every master counts the same 6 members (after a kill: the killed container restarted or its Pod replaced); bare: every master counts the same 6 members, the killed one gone.`,
   );
   console.log(
     "Rows lost: of the tables the source emitted in the fault's window, ids never written; duplicated: ids written again in the window.",

@@ -7,6 +7,8 @@ import {
   summarize,
   summaryTable,
   tablesForTrial,
+  selectFaults,
+  CLUSTER_FAULTS,
   targetLines,
   type FaultFigures,
   type FaultRun,
@@ -103,13 +105,14 @@ describe('summarize and the table', () => {
     fig({ kind: 'node-active-master', rowsAgainMs: 30_000, wholeMs: 80_000, lost: 5 }),
     fig({ kind: 'node-active-master', error: 'timed out', lost: 99 }),
     fig({ kind: 'bare-master', rowsAgainMs: 10_000, wholeMs: 12_000 }),
+    fig({ kind: 'master-process', rowsAgainMs: 11_000, wholeMs: 15_000 }),
     fig({ kind: 'api-server', rowsAgainMs: 0, wholeMs: 4000 }),
     fig({ kind: 'api-server', drained: true, wholeMs: 6000, lost: 50 }),
   ];
 
   test('p50 and max of the times of the trials that succeeded, rows summed over every trial whose stream ran', () => {
     const rows = summarize(figures);
-    expect(rows.map((r) => r.kind)).toEqual(['node-active-master', 'api-server', 'bare-master']);
+    expect(rows.map((r) => r.kind)).toEqual(['node-active-master', 'api-server', 'master-process', 'bare-master']);
     expect(rows[0]).toEqual({
       kind: 'node-active-master',
       trials: 3,
@@ -149,11 +152,15 @@ describe('summarize and the table', () => {
     expect(lines).toContain(
       'Target lost node whole again in ≤ 60 s — node stopped (active master): max 90.0 s: MISSED',
     );
+    // The same fault on both sides: the process killed.
     expect(lines).toContain(
-      'Target ≤ 20 % slower than bare — node stopped (active master) vs bare Zeta: master killed, rows again p50: 30.0 s vs 10.0 s = 3.00x: MISSED',
+      'Target ≤ 20 % slower than bare — active master process killed vs bare Zeta: master killed, rows again p50: 11.0 s vs 10.0 s = 1.10x: met',
     );
-    // No bare counterpart was run for the worker's node: no comparison line.
-    expect(lines.some((l) => l.includes('node stopped (worker'))).toBe(false);
+    expect(lines).toContain(
+      'Target ≤ 20 % slower than bare — active master process killed vs bare Zeta: master killed, whole again p50: 15.0 s vs 12.0 s = 1.25x: MISSED',
+    );
+    // A lost node is no fault bare Zeta can have; no worker process was killed: no other comparison line.
+    expect(lines.filter((l) => l.includes('slower than bare'))).toHaveLength(2);
   });
 
   test('ratios: within 20 % is met; a bare 0 is met only by 0', () => {
@@ -170,6 +177,31 @@ describe('tablesForTrial', () => {
     const tables = tablesForTrial(10);
     expect(tables).toBeGreaterThanOrEqual((10 + 15) * 60);
     expect(JSON.stringify(countedJob(tables, 3000)).length).toBeLessThan(1024 * 1024);
+  });
+
+  test('a trial of some faults streams for those only, the outage only when it is one of them', () => {
+    expect(tablesForTrial(10, ['master-process', 'worker-process'])).toBe((2 + 3 + 3) * 60);
+    expect(tablesForTrial(10, ['api-server'])).toBe((4 + 10 + 3) * 60);
+    expect(tablesForTrial(10)).toBeGreaterThan(tablesForTrial(10, ['api-server']));
+  });
+});
+
+describe('selectFaults (BENCH_FAULTS_STEPS)', () => {
+  test('unset or empty: every fault of the node cluster, in the order a trial runs them', () => {
+    expect(selectFaults(undefined)).toEqual(CLUSTER_FAULTS);
+    expect(selectFaults(' ')).toEqual(CLUSTER_FAULTS);
+    expect(CLUSTER_FAULTS).toContain('master-process');
+    expect(CLUSTER_FAULTS).not.toContain('bare-master');
+  });
+
+  test("a list: those faults, in the trial's order whatever the list's", () => {
+    expect(selectFaults('worker-process, master-process')).toEqual(['master-process', 'worker-process']);
+  });
+
+  test('an unknown name (or a bare fault) fails naming the variable, the value and the choices', () => {
+    expect(() => selectFaults('master-process,bare-master')).toThrow(
+      /^BENCH_FAULTS_STEPS: expected a comma-separated list of node-active-master, .*worker-process, got "master-process,bare-master" \(unknown: bare-master\)$/,
+    );
   });
 });
 
