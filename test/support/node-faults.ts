@@ -78,10 +78,13 @@ export async function httpGetFromNode(
   }
 }
 
-/** The node that runs `namespace/pod`, as a handle. */
-export async function nodeHandleOfPod(namespace: string, pod: string): Promise<NodeHandle> {
+/**
+ * The node that runs `namespace/pod`: its facts (containerd's socket among them), not its faults, so
+ * that a process without the cluster's control endpoint (bench/faults owns its cluster) can use it.
+ */
+export async function nodeInfoOfPod(namespace: string, pod: string): Promise<NodeInfo> {
   const name = await nodeOfPod(namespace, pod);
-  const node = clusterNodes().find((n) => n.name === name);
+  const node = nodeInfos().find((n) => n.name === name);
   if (!node) throw new Error(`Pod ${namespace}/${pod} is on ${name ?? 'no node'}, not on one of the real nodes`);
   return node;
 }
@@ -96,7 +99,7 @@ export async function killContainer(
 ): Promise<void> {
   const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
   if (!id) throw new Error(`Pod ${pod.metadata.name} has no running container to kill`);
-  const node = await nodeHandleOfPod(namespace, pod.metadata.name);
+  const node = await nodeInfoOfPod(namespace, pod.metadata.name);
   await ctrOnNode(node, ['tasks', 'kill', '-s', 'SIGKILL', id]);
 }
 
@@ -142,7 +145,7 @@ export async function oomKillContainer(
 ): Promise<void> {
   const id = pod.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
   if (!id) throw new Error(`Pod ${pod.metadata.name} has no running container to OOM-kill`);
-  const node = await nodeHandleOfPod(namespace, pod.metadata.name);
+  const node = await nodeInfoOfPod(namespace, pod.metadata.name);
   // By the executable, not the command line: this shell's own command line says "java".
   const script = [
     'marked=0',
