@@ -12,12 +12,15 @@ import { jvmOptionFlags } from '../lib/model/rules/runtime-files';
 import type { ApplicationSpec } from '../lib/model/spec';
 import { parseDocument } from 'yaml';
 import { STOCK_CONFIG_2_3_8 } from '../test/support/seatunnel-stock-config';
+import { cpuLimit, type CpuLimit } from './cpu-limit';
 
 export type Role = 'master' | 'worker';
 
 export class BareZeta {
   readonly conf: string;
   private readonly procs = new Map<string, ChildProcess>();
+  /** Each limited member's cgroup, by its address: a restarted member goes back into its own. */
+  private readonly limits = new Map<string, CpuLimit>();
 
   /**
    * Writes the engine files of `spec` into `dir`, with the master addresses (the runtime's
@@ -27,6 +30,8 @@ export class BareZeta {
     readonly spec: ApplicationSpec,
     readonly dir: string,
     readonly masterIps: readonly string[],
+    /** Cores per member of a role, as a container's CPU limit (cpu-limit.ts); absent: the whole machine. */
+    readonly cpuCores: Partial<Record<Role, number>> = {},
   ) {
     this.conf = path.join(dir, 'conf');
     fs.mkdirSync(this.conf, { recursive: true });
@@ -57,7 +62,13 @@ export class BareZeta {
 
   /** Starts a member bound to `ip`; its output is appended to logFile(ip). */
   start(role: Role, ip: string): void {
-    const [cmd, ...args] = this.argv(role);
+    let [cmd, ...args] = this.argv(role);
+    const cores = this.cpuCores[role];
+    if (cores) {
+      const limit = this.limits.get(ip) ?? cpuLimit(`${path.basename(this.dir)}-${process.pid}-${ip}`, cores);
+      this.limits.set(ip, limit);
+      [cmd, args] = limit.wrap(cmd, args);
+    }
     const out = fs.openSync(this.logFile(ip), 'a');
     const p = spawn(cmd, args, {
       cwd: this.spec.seatunnelHome,
@@ -127,6 +138,10 @@ export class BareZeta {
           /* gone */
         }
     this.procs.clear();
+    // A cgroup is removable once its process has exited: a moment after the SIGKILL.
+    const limits = [...this.limits.values()];
+    this.limits.clear();
+    if (limits.length) setTimeout(() => limits.forEach((l) => l.remove()), 2000).unref();
   }
 }
 

@@ -26,6 +26,8 @@ export interface BareShape {
   readonly job: Record<string, unknown>;
   /** SIGTERM: what the kubelet sends a deleted Pod (bench/failover); SIGKILL: a crash (bench/faults). */
   readonly signal: NodeJS.Signals;
+  /** Cores per member (each a cgroup of its own, as a container's limit); absent: the whole machine. */
+  readonly cpuCores?: number;
 }
 
 /** bench/failover's cluster: 2 masters, 2 workers, its JOB, SIGTERM. */
@@ -64,7 +66,8 @@ export async function startBareZeta(
   });
   const masters = Array.from({ length: shape.masters }, (_, i) => `127.0.3.${i + 1}`);
   const workers = Array.from({ length: shape.workers }, (_, i) => `127.0.3.${shape.masters + i + 1}`);
-  const zeta = new BareZeta(spec, path.join(dir, 'bare'), masters);
+  const cores = shape.cpuCores;
+  const zeta = new BareZeta(spec, path.join(dir, 'bare'), masters, cores ? { master: cores, worker: cores } : {});
   // Where each member's current log begins (a restarted master appends to its file).
   const since = new Map<string, number>();
   const start = (role: 'master' | 'worker', ip: string) => {

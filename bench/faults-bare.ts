@@ -4,6 +4,8 @@
 //   bare-master  the active master SIGKILLed and started again as soon as it has exited (as the
 //                kubelet restarts a crashed container);
 //   bare-worker  the worker writing the rows SIGKILLed and started again the same way.
+// Each member may run under a CPU limit of its own (a cgroup's quota, cpu-limit.ts), as the
+// application's containers do: BENCH_FAULTS_BARE_CPU.
 // "Whole again": every master answers and counts the same 6 members, the killed incarnation not
 // among them (its REST member list).
 
@@ -101,13 +103,17 @@ export interface BareTrials {
   readonly streamEnd: number;
 }
 
-export async function bareTrials(dir: string, trials: number, tables: number): Promise<BareTrials> {
+/** `cpuCores`: each member's CPU limit, as the application's containers have one; undefined: none. */
+export async function bareTrials(dir: string, trials: number, tables: number, cpuCores?: number): Promise<BareTrials> {
   const up = await startBareZeta(dir, {
     masters: 3,
     workers: 3,
     job: countedJob(tables, CHECKPOINT_MS),
     signal: 'SIGKILL',
+    ...(cpuCores ? { cpuCores } : {}),
   });
+  // Each figure says under which limit it was made (the record keeps it).
+  const limit = cpuCores ? `, ${cpuCores} core per member` : ', no CPU limit';
   const m = up.members;
   const runs: FaultRun[] = [];
   let finished = false;
@@ -127,7 +133,7 @@ export async function bareTrials(dir: string, trials: number, tables: number): P
       await up.masters.lose(master);
       await up.masters.replaced(master);
       const wholeMs = (await whole(m, masterUuid)) - at;
-      runs.push({ kind: 'bare-master', trial, at, wholeMs, note: master });
+      runs.push({ kind: 'bare-master', trial, at, wholeMs, note: `${master}${limit}` });
       console.error(`[faults] bare trial ${trial} master ${master} killed: whole again after ${wholeMs} ms`);
 
       await up.settle();
@@ -137,7 +143,7 @@ export async function bareTrials(dir: string, trials: number, tables: number): P
       await m.zeta.stopMember(worker, 'SIGKILL');
       m.zeta.start('worker', worker);
       const wWholeMs = (await whole(m, workerUuid)) - wAt;
-      runs.push({ kind: 'bare-worker', trial, at: wAt, wholeMs: wWholeMs, note: worker });
+      runs.push({ kind: 'bare-worker', trial, at: wAt, wholeMs: wWholeMs, note: `${worker}${limit}` });
       console.error(`[faults] bare trial ${trial} worker ${worker} killed: whole again after ${wWholeMs} ms`);
     }
     const stream = () => counted(m.workerIps.map((ip) => fs.readFileSync(m.zeta.logFile(ip), 'utf8')));

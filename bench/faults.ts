@@ -11,7 +11,8 @@
 //   the node controller's grace period for a silent node (default Kubernetes' 50 s); BENCH_FAULTS_ONLY=cluster
 //   or bare: one side only. BENCH_FAULTS_STEPS=master-process,worker-process (any of node-active-master,
 //   node-worker, partition, api-server, master-process, worker-process): those of the node cluster's faults
-//   only. BENCH_FAULTS_RECORD=file: append every finished trial's figures to it;
+//   only. BENCH_FAULTS_BARE_CPU: cores per bare Zeta member (default 0.25, the application's JVMs'; 0: no
+//   limit). BENCH_FAULTS_RECORD=file: append every finished trial's figures to it;
 //   BENCH_FAULTS_EARLIER=file[,file]: summarize earlier runs' recorded trials with this run's, when they
 //   were made under the same conditions (faults-record.ts). BENCH_FAULTS_TRIALS=0 with BENCH_FAULTS_EARLIER: start
 //   nothing, print the recorded trials' tables (the conditions given by the same variables).
@@ -63,6 +64,18 @@ const ONLY = ((v) => {
   if (v === undefined || v === '' || v === 'cluster' || v === 'bare') return v || undefined;
   throw new Error(`BENCH_FAULTS_ONLY: expected cluster or bare (or unset for both), got ${JSON.stringify(v)}`);
 })(process.env.BENCH_FAULTS_ONLY);
+/**
+ * Cores per bare Zeta member (a cgroup's CPU quota each): by default the faults application's JVMs'
+ * (`cpu-cores = 0.25`, test/support/node-ha-app.ts), so both sides start and run their JVMs at the
+ * same speed; 0: no limit (the whole machine, as runs before 2026-12-08 had).
+ */
+const BARE_CPU = ((v) => {
+  if (v === undefined || v === '') return 0.25;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 64)
+    throw new Error(`BENCH_FAULTS_BARE_CPU: expected cores from 0 (no limit) to 64, got ${JSON.stringify(v)}`);
+  return n;
+})(process.env.BENCH_FAULTS_BARE_CPU);
 /** Bare Zeta's two faults and their settling take about two minutes a trial: its stream for all trials. */
 const BARE_TABLES = TRIALS * 150 + 300;
 
@@ -179,7 +192,7 @@ async function thisRunsTrials(): Promise<Figures> {
   const figures = [...ha.figures];
   const totals = [...ha.totals];
   if (ONLY !== 'cluster')
-    await bareTrials(dir, TRIALS, BARE_TABLES).then(
+    await bareTrials(dir, TRIALS, BARE_TABLES, BARE_CPU || undefined).then(
       (bare) => {
         const f = figuresOf(bare.runs, bare.stream, bare.streamEnd);
         figures.push(...f);
@@ -195,7 +208,7 @@ async function run(): Promise<void> {
   const { figures, totals } = TRIALS > 0 ? await thisRunsTrials() : { figures: [], totals: [] };
 
   console.log(
-    `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS ? `${TRIALS} trial(s)` : 'no trial in this run (BENCH_FAULTS_TRIALS=0): the recorded trials only'}, one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback) on the same machine.`,
+    `Faults of an HA application (3 masters, 3 workers × 2 slots, worker-failure-policy replace) on 3 real nodes, ${TRIALS ? `${TRIALS} trial(s)` : 'no trial in this run (BENCH_FAULTS_TRIALS=0): the recorded trials only'}, one application per trial; bare Zeta (3 masters, 3 workers, processes on loopback, ${BARE_CPU ? `each limited to ${BARE_CPU} core as the application's containers are` : 'no CPU limit'}) on the same machine.`,
   );
   if (TRIALS > 0)
     console.log(
