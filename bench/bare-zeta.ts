@@ -138,10 +138,14 @@ export class BareZeta {
           /* gone */
         }
     this.procs.clear();
-    // A cgroup is removable once its process has exited: a moment after the SIGKILL.
+    // A cgroup is removable once its process has exited: a moment after the SIGKILL, or at the
+    // latest when this process exits (a bench exits right after its last figures).
     const limits = [...this.limits.values()];
     this.limits.clear();
-    if (limits.length) setTimeout(() => limits.forEach((l) => l.remove()), 2000).unref();
+    if (!limits.length) return;
+    const remove = () => limits.forEach((l) => l.remove());
+    setTimeout(remove, 2000).unref();
+    process.once('exit', remove);
   }
 }
 
