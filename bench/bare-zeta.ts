@@ -30,8 +30,8 @@ export class BareZeta {
     readonly spec: ApplicationSpec,
     readonly dir: string,
     readonly masterIps: readonly string[],
-    /** Cores per member of a role, as a container's CPU limit (cpu-limit.ts); absent: the whole machine. */
-    readonly cpuCores: Partial<Record<Role, number>> = {},
+    /** Cores per member, as a container's CPU limit (cpu-limit.ts); undefined: the whole machine. */
+    readonly cpuCores?: number,
   ) {
     this.conf = path.join(dir, 'conf');
     fs.mkdirSync(this.conf, { recursive: true });
@@ -63,9 +63,8 @@ export class BareZeta {
   /** Starts a member bound to `ip`; its output is appended to logFile(ip). */
   start(role: Role, ip: string): void {
     let [cmd, ...args] = this.argv(role);
-    const cores = this.cpuCores[role];
-    if (cores) {
-      const limit = this.limits.get(ip) ?? cpuLimit(`${path.basename(this.dir)}-${process.pid}-${ip}`, cores);
+    if (this.cpuCores) {
+      const limit = this.limits.get(ip) ?? cpuLimit(`${path.basename(this.dir)}-${process.pid}-${ip}`, this.cpuCores);
       this.limits.set(ip, limit);
       [cmd, args] = limit.wrap(cmd, args);
     }
@@ -129,6 +128,19 @@ export class BareZeta {
   }
 
   /** Kills every member still running. */
+  /** killAll, then waits (at most 10 s) for the members to exit and removes their cgroups at once. */
+  async stopAll(): Promise<void> {
+    const exits = [...this.procs.values()]
+      .filter((p) => p.exitCode === null && p.signalCode === null)
+      .map((p) => new Promise<void>((resolve) => p.once('exit', () => resolve())));
+    const limits = [...this.limits.values()];
+    this.killAll();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(exits), new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+    clearTimeout(timer);
+    limits.forEach((l) => l.remove());
+  }
+
   killAll(): void {
     for (const p of this.procs.values())
       if (p.pid)
@@ -138,8 +150,8 @@ export class BareZeta {
           /* gone */
         }
     this.procs.clear();
-    // A cgroup is removable once its process has exited: a moment after the SIGKILL, or at the
-    // latest when this process exits (a bench exits right after its last figures).
+    // A cgroup is removable once its process has exited: a moment after the SIGKILL (a large JVM
+    // takes a while to go), or when this process exits. stopAll waits for the exits instead.
     const limits = [...this.limits.values()];
     this.limits.clear();
     if (!limits.length) return;

@@ -15,7 +15,7 @@ export interface CpuLimit {
   readonly dir: string;
   /** The command line that runs `cmd args…` inside the cgroup. */
   wrap(cmd: string, args: readonly string[]): [string, string[]];
-  /** Removes the cgroup (once its processes have exited; a busy one stays). */
+  /** Removes the cgroup, and the parent once no bench's group is left in it (a busy one stays). */
   remove(): void;
 }
 
@@ -53,11 +53,12 @@ export function cpuLimit(name: string, cores: number): CpuLimit {
     // The shell writes its own pid, then execs: the command is the process the cgroup holds.
     wrap: (cmd, args) => ['/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', dir, cmd, ...args]],
     remove: () => {
-      try {
-        fs.rmdirSync(dir);
-      } catch {
-        // still busy, or gone
-      }
+      for (const d of [dir, parent])
+        try {
+          fs.rmdirSync(d);
+        } catch {
+          // still busy (another member's, another run's), or gone
+        }
     },
   };
 }

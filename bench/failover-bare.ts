@@ -66,8 +66,7 @@ export async function startBareZeta(
   });
   const masters = Array.from({ length: shape.masters }, (_, i) => `127.0.3.${i + 1}`);
   const workers = Array.from({ length: shape.workers }, (_, i) => `127.0.3.${shape.masters + i + 1}`);
-  const cores = shape.cpuCores;
-  const zeta = new BareZeta(spec, path.join(dir, 'bare'), masters, cores ? { master: cores, worker: cores } : {});
+  const zeta = new BareZeta(spec, path.join(dir, 'bare'), masters, shape.cpuCores);
   // Where each member's current log begins (a restarted master appends to its file).
   const since = new Map<string, number>();
   const start = (role: 'master' | 'worker', ip: string) => {
@@ -146,7 +145,7 @@ export async function startBareZeta(
       },
       finish: async () => {
         const rows = counted(workers.map((ip) => fs.readFileSync(zeta.logFile(ip), 'utf8')));
-        zeta.killAll();
+        await zeta.stopAll();
         return rows;
       },
     };

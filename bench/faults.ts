@@ -2,16 +2,17 @@
 // a counted stream) on three real nodes through a lost node (with the active master; with a worker),
 // a 60 s partition of the active master's node, an API-server outage, the active master's process
 // killed and a worker's; and, next to it, bare Zeta on the same machine through the faults it can
-// have (a master process killed, a worker process killed). Per fault: how long until rows flow again, how long until the application is whole
-// again, and the rows lost and duplicated in its window — p50 and max over the trials, one table,
-// then the issue's targets. It prints; it asserts nothing.
+// have (a master process killed, a worker process killed). Per fault: how long until rows flow
+// again, how long until the application is whole again, and the rows lost and duplicated in its
+// window — p50 and max over the trials, one table, then the issue's targets. It prints; it asserts
+// nothing.
 //
 //   npm run bench:faults   (BENCH_FAULTS_TRIALS=5, BENCH_FAULTS_API_MINUTES=10; needs root)
 //   BENCH_FAULTS_TABLES: a trial's stream (default: enough for its faults); BENCH_FAULTS_NODE_GRACE_SECONDS:
 //   the node controller's grace period for a silent node (default Kubernetes' 50 s); BENCH_FAULTS_ONLY=cluster
 //   or bare: one side only. BENCH_FAULTS_STEPS=master-process,worker-process (any of node-active-master,
 //   node-worker, partition, api-server, master-process, worker-process): those of the node cluster's faults
-//   only. BENCH_FAULTS_BARE_CPU: cores per bare Zeta member (default 0.25, the application's JVMs'; 0: no
+//   only. BENCH_FAULTS_BARE_CPU: cores per bare Zeta member (default the application's JVMs', 0.25; 0: no
 //   limit). BENCH_FAULTS_RECORD=file: append every finished trial's figures to it;
 //   BENCH_FAULTS_EARLIER=file[,file]: summarize earlier runs' recorded trials with this run's, when they
 //   were made under the same conditions (faults-record.ts). BENCH_FAULTS_TRIALS=0 with BENCH_FAULTS_EARLIER: start
@@ -37,6 +38,7 @@ import {
 import { appendRecord, readEarlier, type RunInfo } from './faults-record';
 import { clusterTrial, PARTITION_MS, steps } from './faults-trial';
 import { table } from './harness';
+import { HA_APP_CPU_CORES } from '../test/support/node-ha-app';
 
 /** A whole number from the environment, with a message naming the variable, the value and the rule. */
 function envInt(name: string, fallback: number, min: number, max: number): number {
@@ -66,11 +68,11 @@ const ONLY = ((v) => {
 })(process.env.BENCH_FAULTS_ONLY);
 /**
  * Cores per bare Zeta member (a cgroup's CPU quota each): by default the faults application's JVMs'
- * (`cpu-cores = 0.25`, test/support/node-ha-app.ts), so both sides start and run their JVMs at the
- * same speed; 0: no limit (the whole machine, as runs before 2026-12-08 had).
+ * (HA_APP_CPU_CORES), so both sides start and run their JVMs at the same speed; 0: no limit (the
+ * whole machine, as runs before 2026-12-08 had).
  */
 const BARE_CPU = ((v) => {
-  if (v === undefined || v === '') return 0.25;
+  if (v === undefined || v === '') return HA_APP_CPU_CORES;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0 || n > 64)
     throw new Error(`BENCH_FAULTS_BARE_CPU: expected cores from 0 (no limit) to 64, got ${JSON.stringify(v)}`);

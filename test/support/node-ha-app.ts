@@ -88,10 +88,13 @@ export function deploymentHeader(namespace: string): string {
  * Three masters and three workers (one of each per node when spread), `replace` for a lost worker,
  * the job file from the ConfigMap `configMap` mounted at `jobFile`, checkpoints on the claim `claim`.
  */
+/** Cores of each JVM of the faults application (masters and workers): bench:faults limits bare Zeta's to the same. */
+export const HA_APP_CPU_CORES = 0.25;
+
 export function haApplicationLines(o: { name: string; claim: string; configMap: string; jobFile: string }): string {
   return [
     `application { name = ${o.name}, worker-count = 3, startup-timeout-millis = 300000,`,
-    '  worker { slots = 2, memory-mb = 768, cpu-cores = 0.25 }, master { memory-mb = 1024, cpu-cores = 0.25 },',
+    `  worker { slots = 2, memory-mb = 768, cpu-cores = ${HA_APP_CPU_CORES} }, master { memory-mb = 1024, cpu-cores = ${HA_APP_CPU_CORES} },`,
     '  ha { enabled = true, masters = 3, backup-count = 1, worker-failure-policy = replace, worker-replacements = 3 } }',
     // Preferred, not required: a replacement must fit on the two nodes left.
     `kubernetes { checkpoint-pvc = ${o.claim}, worker.spread = preferred,`,
